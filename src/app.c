@@ -1,0 +1,123 @@
+#include "app.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "output.h"
+#include "util.h"
+
+static int choose_disk(struct app *a, char *err, size_t errlen)
+{
+	struct monitor *m = &a->mon;
+	const struct options *o = a->opt;
+	if (o->device) {
+		if (!device_exists(o->device)) {
+			char list[256];
+			device_list_disks(list, sizeof(list));
+			return errf(err, errlen, "-d %s: no such disk (available: %s)", o->device,
+				    list[0] ? list : "none");
+		}
+		strlcpy_(m->disk, o->device, sizeof(m->disk));
+		snprintf(m->disk_how, sizeof(m->disk_how), "-d %s", o->device);
+		return 0;
+	}
+	char why[256];
+	if (device_for_path(o->dir, m->disk, sizeof(m->disk), m->disk_how, sizeof(m->disk_how),
+			    why, sizeof(why)) < 0) {
+		/* Monitoring still works without a disk; say why in the UI. */
+		m->disk[0] = '\0';
+		snprintf(m->missing, sizeof(m->missing), "%s", why);
+	}
+	return 0;
+}
+
+int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	a->opt = opt;
+	a->tick.fd = -1;
+	struct monitor *m = &a->mon;
+	m->interval = opt->interval;
+	m->disks_cur = -1;
+	m->glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
+	struct utsname u;
+	if (uname(&u) == 0) {
+		strlcpy_(m->host, u.nodename, sizeof(m->host));
+		strlcpy_(m->kernel, u.release, sizeof(m->kernel));
+	}
+	if (choose_disk(a, err, errlen) < 0)
+		return -1;
+	a->sampler = sampler_new(m->disk, err, errlen);
+	if (!a->sampler)
+		return -1;
+	const char *miss = sampler_missing(a->sampler);
+	if (miss[0]) {
+		size_t l = strlen(m->missing);
+		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);
+	}
+	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
+	if (opt->csv) {
+		a->csv = output_create(opt->csv, "--csv", err, errlen);
+		if (!a->csv)
+			return -1;
+		csv_header(a->csv);
+	}
+	if (ticker_open(&a->tick, opt->interval, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+void app_done(struct app *a)
+{
+	if (a->csv)
+		fclose(a->csv);
+	a->csv = NULL;
+	ticker_close(&a->tick);
+	sampler_free(a->sampler);
+	a->sampler = NULL;
+	series_free(a->mon.series);
+	a->mon.series = NULL;
+}
+
+void app_tick(struct app *a)
+{
+	struct monitor *m = &a->mon;
+	struct sample s;
+	sampler_read(a->sampler, &s);
+	const struct sample *prev = series_back(m->series, 0);
+	if (!prev)
+		a->t0_ns = s.t_ns;
+	if (a->csv)
+		csv_row(a->csv, prev, &s, a->t0_ns, NULL);
+	series_push(m->series, &s);
+	if (m->paused && m->scroll + 1 < series_len(m->series))
+		m->scroll++; /* a paused view stays on the same samples */
+	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
+	if (sampler_read_disks(a->sampler, &m->disks[next]) == 0) {
+		m->disks_cur = next;
+		m->disks_n++;
+	}
+}
+
+void app_set_interval(struct app *a, double interval)
+{
+	if (interval < INTERVAL_MIN)
+		interval = INTERVAL_MIN;
+	if (interval > INTERVAL_MAX)
+		interval = INTERVAL_MAX;
+	a->mon.interval = interval;
+	ticker_set(&a->tick, interval);
+	char buf[64];
+	snprintf(buf, sizeof(buf), "interval %gs", interval);
+	app_status(a, buf);
+}
+
+void app_status(struct app *a, const char *msg)
+{
+	strlcpy_(a->mon.status, msg, sizeof(a->mon.status));
+	a->mon.status_until_ns = mono_ns() + 3000000000ull;
+}

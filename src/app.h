@@ -1,0 +1,44 @@
+/*
+ * app — one lrutop session: the options, the model (struct monitor), the
+ * sampler and the tick.  tui.c and batch.c are the two front ends that run
+ * the same loop shape over it.
+ *
+ * Invariants: app_tick is the only writer of history; it takes one sample,
+ * pushes it, and reads the per-device table.  Nothing here prints or exits.
+ */
+#ifndef LRUTOP_APP_H
+#define LRUTOP_APP_H
+
+#include <stdio.h>
+
+#include "loop.h"
+#include "monitor.h"
+#include "options.h"
+#include "sampler.h"
+
+struct app {
+	const struct options *opt;
+	struct monitor mon;
+	struct sampler *sampler;
+	struct ticker tick;
+	FILE *csv;
+	uint64_t t0_ns; /* first sample: t = 0 in CSV and batch lines */
+	int quit;
+	int exit_code;
+};
+
+/* Resolves the disk (-d or the one holding --dir), opens the sampler, the
+ * tick and --csv.  -1 + err (a usage or environment error: exit 2). */
+int app_init(struct app *a, const struct options *opt, char *err, size_t errlen);
+void app_done(struct app *a);
+/* Takes one sample into the history and writes its CSV row. */
+void app_tick(struct app *a);
+/* Changes the interval (clamped) and re-arms the tick. */
+void app_set_interval(struct app *a, double interval);
+/* A transient message for the status line. */
+void app_status(struct app *a, const char *msg);
+
+int tui_run(struct app *a, char *err, size_t errlen);
+int batch_run(struct app *a, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,209 @@
+#include "chart.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void canvas_init(struct canvas *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void canvas_done(struct canvas *c)
+{
+	free(c->dots);
+	canvas_init(c);
+}
+
+void canvas_reset(struct canvas *c, enum chart_glyphs glyphs, int cw, int ch)
+{
+	c->glyphs = glyphs;
+	c->xdots = glyphs == CHART_BRAILLE ? 2 : 1;
+	c->ydots = glyphs == CHART_BRAILLE ? 4 : glyphs == CHART_BLOCK ? 2 : 1;
+	c->cw = cw > 0 ? cw : 0;
+	c->ch = ch > 0 ? ch : 0;
+	c->dw = c->cw * c->xdots;
+	c->dh = c->ch * c->ydots;
+	size_t need = (size_t)c->dw * (size_t)c->dh + 1;
+	if (need > c->cap) {
+		free(c->dots);
+		c->dots = xmalloc(need);
+		c->cap = need;
+	}
+	memset(c->dots, 0, need);
+}
+
+static void dot(struct canvas *c, int x, int y, enum role role)
+{
+	if (x >= 0 && y >= 0 && x < c->dw && y < c->dh)
+		c->dots[(size_t)y * (size_t)c->dw + (size_t)x] = (uint8_t)(role + 1);
+}
+
+static void vspan(struct canvas *c, int x, int y0, int y1, enum role role)
+{
+	if (y0 > y1) {
+		int t = y0;
+		y0 = y1;
+		y1 = t;
+	}
+	for (int y = y0; y <= y1; y++)
+		dot(c, x, y, role);
+}
+
+void canvas_plot(struct canvas *c, const double *vals, int n, double ymax, enum role role,
+		 enum chart_mode mode, int base, int dir, int height)
+{
+	if (height <= 0 || !(ymax > 0))
+		return;
+	int first = n > c->dw ? n - c->dw : 0;
+	int prev_y = 0, have_prev = 0;
+	for (int i = first; i < n; i++) {
+		int x = c->dw - (n - i);
+		double v = vals[i];
+		if (isnan(v) || v < 0) {
+			have_prev = 0;
+			continue;
+		}
+		/* Levels 0..height: 0 draws nothing in an area, the base row in a
+		 * line; any non-zero value lights at least one dot so a trickle
+		 * of I/O is visible. */
+		double f = v / ymax;
+		if (f > 1)
+			f = 1;
+		int lvl = (int)lround(f * height);
+		if (lvl == 0 && v > 0)
+			lvl = 1;
+		int y = base + dir * (lvl > 0 ? lvl - 1 : 0);
+		if (mode == CHART_AREA) {
+			if (lvl > 0)
+				vspan(c, x, base, y, role);
+		} else {
+			if (have_prev)
+				vspan(c, x, prev_y + (y > prev_y ? 1 : y < prev_y ? -1 : 0), y, role);
+			else
+				dot(c, x, y, role);
+		}
+		prev_y = y;
+		have_prev = 1;
+	}
+}
+
+void canvas_hline(struct canvas *c, int dy, enum role role)
+{
+	for (int x = 0; x < c->dw; x++)
+		dot(c, x, dy, role);
+}
+
+/* Braille dot bits for (column, row) within a cell. */
+static const uint8_t braille_bit[2][4] = {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}};
+
+static uint32_t ascii_glyph(enum role r)
+{
+	switch (r) {
+	case ROLE_READ: return 'r';
+	case ROLE_WRITE: return 'w';
+	case ROLE_ACTIVE: return 'A';
+	case ROLE_INACTIVE: return 'i';
+	case ROLE_ANON: return 'a';
+	case ROLE_FREE: return '.';
+	case ROLE_AXIS: return '-';
+	case ROLE_DEACT: return 'D';
+	case ROLE_ACT: return '+';
+	case ROLE_SCAN: return 's';
+	case ROLE_REFAULT: return 'f';
+	default: return '#';
+	}
+}
+
+void canvas_render(const struct canvas *c, struct grid *g, int x, int y)
+{
+	for (int cy = 0; cy < c->ch; cy++) {
+		for (int cx = 0; cx < c->cw; cx++) {
+			int count[ROLE_COUNT + 1] = {0};
+			uint8_t bits = 0;
+			int best = 0, best_n = 0;
+			for (int j = 0; j < c->ydots; j++) {
+				for (int i = 0; i < c->xdots; i++) {
+					int dx = cx * c->xdots + i, dy = cy * c->ydots + j;
+					uint8_t d = c->dots[(size_t)dy * (size_t)c->dw + (size_t)dx];
+					if (!d)
+						continue;
+					if (c->glyphs == CHART_BRAILLE)
+						bits |= braille_bit[i][j];
+					else
+						bits |= (uint8_t)(1u << j);
+					/* ties go to the higher role: later, more specific series */
+					if (++count[d] > best_n || (count[d] == best_n && d > best)) {
+						best = d;
+						best_n = count[d];
+					}
+				}
+			}
+			if (!bits)
+				continue;
+			enum role role = (enum role)(best - 1);
+			uint32_t ch;
+			if (c->glyphs == CHART_BRAILLE)
+				ch = 0x2800u + bits;
+			else if (c->glyphs == CHART_BLOCK)
+				ch = bits == 3 ? 0x2588u : bits == 1 ? 0x2580u : 0x2584u;
+			else
+				ch = ascii_glyph(role);
+			grid_put(g, x + cx, y + cy, ch, role);
+		}
+	}
+}
+
+double nice_ceil(double v)
+{
+	if (!(v > 0))
+		return 1;
+	double e = pow(10, floor(log10(v)));
+	double m = v / e;
+	double n = m <= 1.0000001 ? 1 : m <= 2.0000001 ? 2 : m <= 5.0000001 ? 5 : 10;
+	return n * e;
+}
+
+double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience)
+{
+	if (!(seen_max > floor))
+		seen_max = floor;
+	double want = nice_ceil(seen_max * 1.05);
+	if (!(a->max > 0) || want > a->max) {
+		a->max = want;
+		a->low_ticks = 0;
+	} else if (seen_max < 0.4 * a->max) {
+		if (++a->low_ticks >= patience) {
+			a->max = want;
+			a->low_ticks = 0;
+		}
+	} else {
+		a->low_ticks = 0;
+	}
+	return a->max;
+}
+
+void fmt_num(char *buf, size_t len, double v)
+{
+	static const char *suffix[] = {"", "k", "M", "G", "T"};
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	int s = 0;
+	double a = fabs(v);
+	while (a >= 999.5 && s < 4) {
+		a /= 1000;
+		v /= 1000;
+		s++;
+	}
+	if (a == 0)
+		snprintf(buf, len, "0");
+	else if (a < 9.95)
+		snprintf(buf, len, "%.*f%s", s == 0 && a < 0.995 ? 2 : 1, v, suffix[s]);
+	else
+		snprintf(buf, len, "%.0f%s", v, suffix[s]);
+}

@@ -1,0 +1,63 @@
+/*
+ * chart — time-series charts drawn into a grid.
+ *
+ * A canvas is a grid of dots: 2×4 per cell with braille (UTF-8), 1×2 with
+ * half blocks, 1×1 with ASCII.  Series are plotted as dots (lines or filled
+ * areas), then the canvas is rendered into cells; a cell takes the role that
+ * owns most of its dots, later series winning ties.
+ *
+ * Invariants: the newest value sits in the rightmost dot column; NAN values
+ * leave gaps; values above the scale are clipped, never wrapped.  A canvas
+ * is reused across ticks (allocated only when its size changes).
+ */
+#ifndef LRUTOP_CHART_H
+#define LRUTOP_CHART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grid.h"
+
+enum chart_glyphs { CHART_BRAILLE, CHART_BLOCK, CHART_ASCII };
+enum chart_mode { CHART_LINE, CHART_AREA };
+
+struct canvas {
+	enum chart_glyphs glyphs;
+	int cw, ch;	  /* size in cells */
+	int dw, dh;	  /* size in dots */
+	int xdots, ydots; /* dots per cell */
+	uint8_t *dots;	  /* role + 1, or 0 */
+	size_t cap;
+};
+
+void canvas_init(struct canvas *c);
+void canvas_done(struct canvas *c);
+/* Sets the size and clears; reallocates only when it grows. */
+void canvas_reset(struct canvas *c, enum chart_glyphs glyphs, int cw, int ch);
+
+/* Plots vals[0..n) (oldest first; the last lands in the rightmost dot
+ * column) on a band of `height` dot rows whose zero line is dot row `base`;
+ * dir = -1 grows upwards from base, +1 downwards (a mirrored chart's lower
+ * half).  ymax is the value at the far edge of the band. */
+void canvas_plot(struct canvas *c, const double *vals, int n, double ymax, enum role role,
+		 enum chart_mode mode, int base, int dir, int height);
+/* A dot row spanning the canvas (an axis line). */
+void canvas_hline(struct canvas *c, int dy, enum role role);
+/* Draws the canvas into g with its top-left cell at (x, y). */
+void canvas_render(const struct canvas *c, struct grid *g, int x, int y);
+
+/* Auto-scale with hysteresis: grows at once to a nice value above what is
+ * visible, shrinks only after the data has stayed below 40 % of the scale
+ * for `patience` consecutive updates, so the axis does not jump every tick. */
+struct autoscale {
+	double max;
+	int low_ticks;
+};
+double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience);
+
+/* Smallest 1/2/5×10^k that is >= v (v > 0). */
+double nice_ceil(double v);
+/* Short number for axis labels and legends: 0.42, 4.2, 42, 420, 4.2k, 42k, 4.2M. */
+void fmt_num(char *buf, size_t len, double v);
+
+#endif

@@ -1,0 +1,160 @@
+#include "grid.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void grid_init(struct grid *g, int w, int h)
+{
+	g->w = w > 0 ? w : 0;
+	g->h = h > 0 ? h : 0;
+	g->cells = xcalloc((size_t)g->w * (size_t)g->h + 1, sizeof(struct cell));
+}
+
+void grid_done(struct grid *g)
+{
+	free(g->cells);
+	g->cells = NULL;
+	g->w = g->h = 0;
+}
+
+void grid_resize(struct grid *g, int w, int h)
+{
+	if (g->cells && g->w == w && g->h == h)
+		return;
+	grid_done(g);
+	grid_init(g, w, h);
+}
+
+void grid_clear(struct grid *g)
+{
+	memset(g->cells, 0, (size_t)g->w * (size_t)g->h * sizeof(struct cell));
+}
+
+struct cell *grid_at(struct grid *g, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+		return NULL;
+	return &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+}
+
+void grid_put(struct grid *g, int x, int y, uint32_t ch, enum role role)
+{
+	struct cell *c = grid_at(g, x, y);
+	if (c) {
+		c->ch = ch;
+		c->role = (uint8_t)role;
+	}
+}
+
+int utf8_decode(const char *s, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	}
+	int n = (u[0] & 0xe0) == 0xc0 ? 2 : (u[0] & 0xf0) == 0xe0 ? 3 : (u[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (!n) {
+		*cp = '?';
+		return 1;
+	}
+	uint32_t v = u[0] & (0x7f >> n);
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*cp = '?';
+			return i;
+		}
+		v = v << 6 | (u[i] & 0x3f);
+	}
+	*cp = v;
+	return n;
+}
+
+int utf8_encode(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+int grid_text(struct grid *g, int x, int y, int max_w, enum role role, const char *s)
+{
+	int n = 0;
+	if (max_w < 0)
+		max_w = g->w - x;
+	while (*s && n < max_w) {
+		uint32_t cp;
+		s += utf8_decode(s, &cp);
+		grid_put(g, x + n, y, cp, role);
+		n++;
+	}
+	return n;
+}
+
+int grid_printf(struct grid *g, int x, int y, enum role role, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return grid_text(g, x, y, -1, role, buf);
+}
+
+void grid_fill(struct grid *g, int x, int y, int w, int h, uint32_t ch, enum role role)
+{
+	for (int j = y; j < y + h; j++)
+		for (int i = x; i < x + w; i++)
+			grid_put(g, i, j, ch, role);
+}
+
+void grid_paint(struct grid *g, int x, int y, int w, int h, enum role role)
+{
+	for (int j = y; j < y + h; j++)
+		for (int i = x; i < x + w; i++) {
+			struct cell *c = grid_at(g, i, j);
+			if (c)
+				c->role = (uint8_t)role;
+		}
+}
+
+char *grid_dump(const struct grid *g)
+{
+	size_t cap = (size_t)g->h * ((size_t)g->w * 4 + 1) + 1;
+	char *out = xmalloc(cap), *p = out;
+	for (int y = 0; y < g->h; y++) {
+		char *line = p, *last = p;
+		for (int x = 0; x < g->w; x++) {
+			uint32_t ch = g->cells[(size_t)y * (size_t)g->w + (size_t)x].ch;
+			p += utf8_encode(ch ? ch : ' ', p);
+			if (ch && ch != ' ')
+				last = p;
+		}
+		(void)line;
+		p = last;
+		*p++ = '\n';
+	}
+	*p = '\0';
+	return out;
+}

@@ -1,0 +1,55 @@
+/*
+ * grid — an in-memory screen of cells (a code point and a colour role each).
+ *
+ * Views and charts draw into a grid; only screen.c copies a grid to the
+ * terminal, and tests compare grid_dump() text.  This is tmux's
+ * screen-write → screen split: nothing here knows about curses.
+ *
+ * Invariants: every cell holds exactly one column-wide code point (0 is
+ * drawn as a space); writes outside the grid are clipped silently, so draw
+ * code never has to bounds-check.
+ */
+#ifndef LRUTOP_GRID_H
+#define LRUTOP_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "palette.h"
+
+struct cell {
+	uint32_t ch;
+	uint8_t role; /* enum role */
+};
+
+struct grid {
+	int w, h;
+	struct cell *cells;
+};
+
+void grid_init(struct grid *g, int w, int h);
+void grid_done(struct grid *g);
+/* Resizes (contents lost) only if the size changed. */
+void grid_resize(struct grid *g, int w, int h);
+void grid_clear(struct grid *g);
+struct cell *grid_at(struct grid *g, int x, int y); /* NULL outside */
+void grid_put(struct grid *g, int x, int y, uint32_t ch, enum role role);
+/* Writes UTF-8 text at (x, y), clipped at max_w columns (or the grid's edge
+ * when max_w < 0); returns the number of columns written. */
+int grid_text(struct grid *g, int x, int y, int max_w, enum role role, const char *utf8);
+int grid_printf(struct grid *g, int x, int y, enum role role, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void grid_fill(struct grid *g, int x, int y, int w, int h, uint32_t ch, enum role role);
+/* Sets the role of every cell in a rectangle (e.g. a highlighted row). */
+void grid_paint(struct grid *g, int x, int y, int w, int h, enum role role);
+
+/* The grid as UTF-8 text, one line per row, trailing spaces trimmed.
+ * Caller frees. */
+char *grid_dump(const struct grid *g);
+
+/* Decodes one UTF-8 sequence; returns bytes consumed (>= 1). */
+int utf8_decode(const char *s, uint32_t *cp);
+/* Encodes cp; returns bytes written (1-4) into out (>= 4 bytes). */
+int utf8_encode(uint32_t cp, char *out);
+
+#endif

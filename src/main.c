@@ -1,0 +1,74 @@
+/*
+ * main — decides what reaches the user (STYLE.md rule 3): parses options,
+ * picks the front end, and prints errors as one line "lrutop: ..." after
+ * the terminal has been restored.  Exit status: 0 success, 1 a run failed,
+ * 2 usage or environment error.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "options.h"
+#include "strategy.h"
+#include "util.h"
+
+#ifndef LRUTOP_VERSION
+#define LRUTOP_VERSION "0.1.0"
+#endif
+
+static int fail(int code, const char *msg)
+{
+	fprintf(stderr, "lrutop: %s\n", msg);
+	return code;
+}
+
+static void list_strategies(void)
+{
+	printf("%-16s %-12s %s\n", "STRATEGY", "FAMILY", "WHAT IT SHOWS");
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy *s = strategy_at(i);
+		printf("%-16s %-12s %s\n", s->name, s->family, s->what);
+	}
+	printf("\n'copybench' = the first eight, 'all' = every strategy.\n");
+}
+
+int main(int argc, char **argv)
+{
+	char err[512] = "";
+	setlocale(LC_ALL, "");
+	struct options opt;
+	options_init(&opt);
+	if (options_parse(&opt, argc, argv, err, sizeof(err)) < 0)
+		return fail(2, err);
+	switch (opt.action) {
+	case ACTION_HELP:
+		fputs(options_usage(), stdout);
+		return 0;
+	case ACTION_VERSION:
+		printf("lrutop %s\n", LRUTOP_VERSION);
+		return 0;
+	case ACTION_LIST_STRATEGIES:
+		list_strategies();
+		return 0;
+	case ACTION_RUN:
+		break;
+	}
+	if (!opt.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+		opt.batch = 1;
+	if (sig_install(err, sizeof(err)) < 0)
+		return fail(2, err);
+	struct app app;
+	if (app_init(&app, &opt, err, sizeof(err)) < 0) {
+		app_done(&app);
+		return fail(2, err);
+	}
+	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
+	int code = app.exit_code;
+	app_done(&app);
+	if (rc < 0)
+		return fail(2, err);
+	return code;
+}

@@ -1,0 +1,42 @@
+/*
+ * monitor — the model every view draws from: the history, the latest
+ * per-device table, and what the user has chosen to look at.
+ *
+ * Invariants: only the loop (app.c, batch.c) writes here, once per tick or
+ * key; views get a const pointer and never change history (htop's mistake
+ * of appending history from draw code is what this split prevents).
+ */
+#ifndef LRUTOP_MONITOR_H
+#define LRUTOP_MONITOR_H
+
+#include <stddef.h>
+
+#include "chart.h"
+#include "sample.h"
+#include "series.h"
+
+enum view_id { VIEW_OVERVIEW, VIEW_IOSTAT, VIEW_VMSTAT, VIEW_COUNT };
+
+struct monitor {
+	struct series *series;
+	struct disktab disks[2]; /* previous and current, see disks_cur */
+	int disks_cur;		 /* index of the newer table; -1 before the first */
+	int disks_n;		 /* how many tables have been read (0, 1, 2+) */
+
+	char host[64], kernel[64];
+	char disk[64];		/* watched disk ("" for none) */
+	char disk_how[160];	/* how it was chosen, e.g. "/var/tmp is on vda" */
+	char missing[256];	/* sources that could not be read */
+	double interval;
+
+	enum view_id view;
+	int help;		/* help overlay shown */
+	int paused;
+	size_t scroll;		/* samples back from the newest, while paused */
+	int partitions;		/* iostat view lists partitions too */
+	enum chart_glyphs glyphs;
+	char status[160];	/* transient message for the status line */
+	uint64_t status_until_ns;
+};
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * sample — one tick's raw counters, exactly as the kernel reported them.
+ *
+ * Invariants: a sample holds absolute values only (never rates: rates are
+ * computed later from two samples and their measured time delta, see
+ * rates.h).  Each group of fields is meaningful only when its SAMPLE_HAVE_*
+ * bit is set in `have`; a missing /proc file clears its bit instead of
+ * inventing zeros.  The struct is plain data so the series can copy it and a
+ * recording can store it field by field.
+ */
+#ifndef LRUTOP_SAMPLE_H
+#define LRUTOP_SAMPLE_H
+
+#include <stdint.h>
+
+enum {
+	SAMPLE_HAVE_MEM = 1u << 0,  /* /proc/meminfo */
+	SAMPLE_HAVE_VM = 1u << 1,   /* /proc/vmstat via libproc2 */
+	SAMPLE_HAVE_VMX = 1u << 2,  /* /proc/vmstat keys libproc2 lacks */
+	SAMPLE_HAVE_DISK = 1u << 3, /* the watched disk in /proc/diskstats */
+	SAMPLE_HAVE_CPU = 1u << 4,  /* /proc/stat */
+	SAMPLE_HAVE_PSI_MEM = 1u << 5,
+	SAMPLE_HAVE_PSI_IO = 1u << 6,
+	SAMPLE_HAVE_CG = 1u << 7, /* a run's memory cgroup */
+};
+
+struct sample {
+	uint64_t t_ns; /* CLOCK_MONOTONIC when the sample was taken */
+	uint32_t have; /* SAMPLE_HAVE_* */
+
+	/* /proc/meminfo, KiB */
+	uint64_t mem_total, mem_free, mem_avail;
+	uint64_t active, inactive, active_file, inactive_file, active_anon, inactive_anon;
+	uint64_t cached, dirty, writeback, swap_total, swap_free;
+
+	/* /proc/vmstat event counters (pages or events since boot) */
+	uint64_t pgactivate, pgdeactivate;
+	uint64_t pgscan_kswapd, pgscan_direct, pgsteal_kswapd, pgsteal_direct;
+	uint64_t pgmajfault, pgpgin, pgpgout, pswpin, pswpout;
+	/* ... and those libproc2 4.0.x cannot see (SAMPLE_HAVE_VMX) */
+	uint64_t pgscan_file, pgscan_anon, pgsteal_file, pgsteal_anon;
+	uint64_t refault_file, activate_file;
+
+	/* the watched disk, /proc/diskstats (sectors are 512 bytes, always) */
+	uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors, io_ms;
+	uint32_t in_flight;
+	uint32_t disk_id; /* changes when the watched device is re-created */
+
+	/* /proc/stat */
+	uint64_t cpu_user, cpu_nice, cpu_sys, cpu_idle, cpu_iowait, cpu_irq, cpu_softirq,
+	    cpu_steal;
+	uint64_t intr, ctxt;
+	uint32_t procs_running, procs_blocked;
+
+	/* /proc/pressure/{memory,io}: avg10 in percent, totals in µs */
+	float psi_mem_some, psi_mem_full, psi_io_some, psi_io_full;
+	uint64_t psi_mem_some_us, psi_io_some_us;
+
+	/* the run's memory cgroup (SAMPLE_HAVE_CG), bytes */
+	uint64_t cg_active_file, cg_inactive_file, cg_cache, cg_usage, cg_limit;
+	uint64_t cg_pgdeactivate; /* v2 memory.stat only; KVFILE_MISSING-free: 0 on v1 */
+
+	/* what the worker was doing when the sample was taken */
+	int16_t run;   /* run index, -1 while idle */
+	int8_t phase;  /* enum phase */
+	uint8_t strategy; /* index into the strategy table, valid when run >= 0 */
+};
+
+/* Per-device counters for the iostat view (all devices, not just the watched
+ * one).  Kept outside struct sample so the history ring stays small. */
+#define DISKTAB_MAX 64
+struct disk_counters {
+	char name[32];
+	int is_disk;
+	uint64_t rd_ios, rd_merges, rd_sectors, rd_ms;
+	uint64_t wr_ios, wr_merges, wr_sectors, wr_ms;
+	uint64_t io_ms, weighted_ms;
+	uint32_t in_flight;
+};
+struct disktab {
+	uint64_t t_ns;
+	int n;
+	struct disk_counters dev[DISKTAB_MAX];
+};
+
+#endif

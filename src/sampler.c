@@ -1,0 +1,360 @@
+#include "sampler.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libproc2/diskstats.h>
+#include <libproc2/meminfo.h>
+#include <libproc2/stat.h>
+#include <libproc2/vmstat.h>
+
+#include "kvfile.h"
+#include "util.h"
+
+/* Item lists: the position in each list is the index used below, so the
+ * enums beside them must stay in the same order. */
+static enum meminfo_item mem_items[] = {
+	MEMINFO_MEM_TOTAL,	 MEMINFO_MEM_FREE,	  MEMINFO_MEM_AVAILABLE,
+	MEMINFO_MEM_ACTIVE,	 MEMINFO_MEM_INACTIVE,	  MEMINFO_MEM_ACTIVE_FILE,
+	MEMINFO_MEM_INACTIVE_FILE, MEMINFO_MEM_ACTIVE_ANON, MEMINFO_MEM_INACTIVE_ANON,
+	MEMINFO_MEM_CACHED,	 MEMINFO_MEM_DIRTY,	  MEMINFO_MEM_WRITEBACK,
+	MEMINFO_SWAP_TOTAL,	 MEMINFO_SWAP_FREE,
+};
+enum { M_TOTAL, M_FREE, M_AVAIL, M_ACT, M_INACT, M_ACTF, M_INACTF, M_ACTA, M_INACTA, M_CACHED,
+       M_DIRTY, M_WB, M_SWT, M_SWF, M_N };
+
+static enum vmstat_item vm_items[] = {
+	VMSTAT_PGACTIVATE,    VMSTAT_PGDEACTIVATE,   VMSTAT_PGSCAN_KSWAPD, VMSTAT_PGSCAN_DIRECT,
+	VMSTAT_PGSTEAL_KSWAPD, VMSTAT_PGSTEAL_DIRECT, VMSTAT_PGMAJFAULT,	   VMSTAT_PGPGIN,
+	VMSTAT_PGPGOUT,	      VMSTAT_PSWPIN,	     VMSTAT_PSWPOUT,
+};
+enum { V_ACT, V_DEACT, V_SCANK, V_SCAND, V_STEALK, V_STEALD, V_MAJ, V_PGIN, V_PGOUT, V_SWIN,
+       V_SWOUT, V_N };
+
+/* /proc/vmstat keys libproc2 4.0.x has no items for (libproc2.md §4, §9). */
+static const char *const vmx_keys[] = {
+	"pgscan_file",		   "pgscan_anon",	   "pgsteal_file",
+	"pgsteal_anon",		   "workingset_refault_file", "workingset_activate_file",
+};
+enum { X_SCANF, X_SCANA, X_STEALF, X_STEALA, X_REFAULT, X_ACTIVATE, X_N };
+
+static enum stat_item cpu_items[] = {
+	STAT_TIC_USER,	 STAT_TIC_NICE,	  STAT_TIC_SYSTEM,	 STAT_TIC_IDLE,
+	STAT_TIC_IOWAIT, STAT_TIC_IRQ,	  STAT_TIC_SOFTIRQ,	 STAT_TIC_STOLEN,
+	STAT_SYS_INTERRUPTS, STAT_SYS_CTX_SWITCHES, STAT_SYS_PROC_RUNNING, STAT_SYS_PROC_BLOCKED,
+};
+enum { C_USER, C_NICE, C_SYS, C_IDLE, C_IOW, C_IRQ, C_SIRQ, C_STEAL, C_INTR, C_CTXT, C_RUN, C_BLK,
+       C_N };
+
+static enum diskstats_item disk_items[] = {
+	DISKSTATS_NAME,		DISKSTATS_TYPE,		 DISKSTATS_READS,
+	DISKSTATS_READS_MERGED, DISKSTATS_READ_SECTORS,	 DISKSTATS_READ_TIME,
+	DISKSTATS_WRITES,	DISKSTATS_WRITES_MERGED, DISKSTATS_WRITE_SECTORS,
+	DISKSTATS_WRITE_TIME,	DISKSTATS_IO_TIME,	 DISKSTATS_WEIGHTED_TIME,
+	DISKSTATS_IO_INPROGRESS, DISKSTATS_MAJOR,	 DISKSTATS_MINOR,
+};
+enum { D_NAME, D_TYPE, D_RIO, D_RMRG, D_RSEC, D_RMS, D_WIO, D_WMRG, D_WSEC, D_WMS, D_IOMS, D_WTMS,
+       D_INFL, D_MAJ, D_MIN, D_N };
+
+/* cgroup memory.stat: v2 names first, v1 names after; whichever exist. */
+static const char *const cg_keys[] = {
+	"active_file", "inactive_file", "file", "cache", "pgdeactivate",
+};
+enum { G_ACTF, G_INACTF, G_FILE, G_CACHE, G_DEACT, G_N };
+
+_Static_assert(ARRAY_LEN(mem_items) == M_N, "meminfo item list and enum differ");
+_Static_assert(ARRAY_LEN(vm_items) == V_N, "vmstat item list and enum differ");
+_Static_assert(ARRAY_LEN(vmx_keys) == X_N, "vmstat key list and enum differ");
+_Static_assert(ARRAY_LEN(cpu_items) == C_N, "stat item list and enum differ");
+_Static_assert(ARRAY_LEN(disk_items) == D_N, "diskstats item list and enum differ");
+_Static_assert(ARRAY_LEN(cg_keys) == G_N, "cgroup key list and enum differ");
+
+struct sampler {
+	struct meminfo_info *mem;
+	struct vmstat_info *vm;
+	struct stat_info *st;
+	struct diskstats_info *disks;
+	struct kvfile *vmx, *psi_mem, *psi_io, *cg_stat, *cg_usage;
+	uint64_t cg_limit;
+	char disk[64];
+	uint32_t disk_id; /* major<<20|minor of the watched disk as last seen */
+	uint32_t disk_gen;
+	char missing[256];
+};
+
+static void note_missing(struct sampler *s, const char *what)
+{
+	size_t len = strlen(s->missing);
+	snprintf(s->missing + len, sizeof(s->missing) - len, "%s%s", len ? "; " : "", what);
+}
+
+struct sampler *sampler_new(const char *disk, char *err, size_t errlen)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+	int rc = procps_meminfo_new(&s->mem);
+	if (rc < 0) {
+		errf(err, errlen, "/proc/meminfo: %s", strerror(-rc));
+		free(s);
+		return NULL;
+	}
+	if (procps_vmstat_new(&s->vm) < 0)
+		note_missing(s, "no /proc/vmstat");
+	if (procps_stat_new(&s->st) < 0)
+		note_missing(s, "no /proc/stat");
+	if (procps_diskstats_new(&s->disks) < 0)
+		note_missing(s, "no /proc/diskstats");
+	s->vmx = kvfile_open("/proc/vmstat", vmx_keys, X_N, NULL, 0);
+	s->psi_mem = kvfile_open("/proc/pressure/memory", NULL, 0, NULL, 0);
+	s->psi_io = kvfile_open("/proc/pressure/io", NULL, 0, NULL, 0);
+	if (!s->psi_mem || !s->psi_io)
+		note_missing(s, "no /proc/pressure (kernel without PSI)");
+	if (disk)
+		strlcpy_(s->disk, disk, sizeof(s->disk));
+	return s;
+}
+
+void sampler_free(struct sampler *s)
+{
+	if (!s)
+		return;
+	if (s->mem)
+		procps_meminfo_unref(&s->mem);
+	if (s->vm)
+		procps_vmstat_unref(&s->vm);
+	if (s->st)
+		procps_stat_unref(&s->st);
+	if (s->disks)
+		procps_diskstats_unref(&s->disks);
+	kvfile_free(s->vmx);
+	kvfile_free(s->psi_mem);
+	kvfile_free(s->psi_io);
+	kvfile_free(s->cg_stat);
+	kvfile_free(s->cg_usage);
+	free(s);
+}
+
+const char *sampler_missing(const struct sampler *s)
+{
+	return s->missing;
+}
+
+const char *sampler_disk(const struct sampler *s)
+{
+	return s->disk;
+}
+
+static void read_mem(struct sampler *s, struct sample *o)
+{
+	struct meminfo_stack *m = procps_meminfo_select(s->mem, mem_items, M_N);
+	if (!m)
+		return;
+	struct meminfo_result *r = m->head;
+	o->mem_total = r[M_TOTAL].result.ul_int;
+	o->mem_free = r[M_FREE].result.ul_int;
+	o->mem_avail = r[M_AVAIL].result.ul_int;
+	o->active = r[M_ACT].result.ul_int;
+	o->inactive = r[M_INACT].result.ul_int;
+	o->active_file = r[M_ACTF].result.ul_int;
+	o->inactive_file = r[M_INACTF].result.ul_int;
+	o->active_anon = r[M_ACTA].result.ul_int;
+	o->inactive_anon = r[M_INACTA].result.ul_int;
+	o->cached = r[M_CACHED].result.ul_int;
+	o->dirty = r[M_DIRTY].result.ul_int;
+	o->writeback = r[M_WB].result.ul_int;
+	o->swap_total = r[M_SWT].result.ul_int;
+	o->swap_free = r[M_SWF].result.ul_int;
+	o->have |= SAMPLE_HAVE_MEM;
+}
+
+static void read_vm(struct sampler *s, struct sample *o)
+{
+	struct vmstat_stack *v = s->vm ? procps_vmstat_select(s->vm, vm_items, V_N) : NULL;
+	if (v) {
+		struct vmstat_result *r = v->head;
+		o->pgactivate = r[V_ACT].result.ul_int;
+		o->pgdeactivate = r[V_DEACT].result.ul_int;
+		o->pgscan_kswapd = r[V_SCANK].result.ul_int;
+		o->pgscan_direct = r[V_SCAND].result.ul_int;
+		o->pgsteal_kswapd = r[V_STEALK].result.ul_int;
+		o->pgsteal_direct = r[V_STEALD].result.ul_int;
+		o->pgmajfault = r[V_MAJ].result.ul_int;
+		o->pgpgin = r[V_PGIN].result.ul_int;
+		o->pgpgout = r[V_PGOUT].result.ul_int;
+		o->pswpin = r[V_SWIN].result.ul_int;
+		o->pswpout = r[V_SWOUT].result.ul_int;
+		o->have |= SAMPLE_HAVE_VM;
+	}
+	uint64_t x[X_N];
+	/* All six or nothing: the by-type counters arrived together in 5.8+. */
+	if (s->vmx && kvfile_read(s->vmx, x) == X_N) {
+		o->pgscan_file = x[X_SCANF];
+		o->pgscan_anon = x[X_SCANA];
+		o->pgsteal_file = x[X_STEALF];
+		o->pgsteal_anon = x[X_STEALA];
+		o->refault_file = x[X_REFAULT];
+		o->activate_file = x[X_ACTIVATE];
+		o->have |= SAMPLE_HAVE_VMX;
+	}
+}
+
+static void read_cpu(struct sampler *s, struct sample *o)
+{
+	struct stat_stack *c = s->st ? procps_stat_select(s->st, cpu_items, C_N) : NULL;
+	if (!c)
+		return;
+	struct stat_result *r = c->head;
+	o->cpu_user = r[C_USER].result.ull_int;
+	o->cpu_nice = r[C_NICE].result.ull_int;
+	o->cpu_sys = r[C_SYS].result.ull_int;
+	o->cpu_idle = r[C_IDLE].result.ull_int;
+	o->cpu_iowait = r[C_IOW].result.ull_int;
+	o->cpu_irq = r[C_IRQ].result.ull_int;
+	o->cpu_softirq = r[C_SIRQ].result.ull_int;
+	o->cpu_steal = r[C_STEAL].result.ull_int;
+	o->intr = r[C_INTR].result.ul_int;
+	o->ctxt = r[C_CTXT].result.ul_int;
+	o->procs_running = (uint32_t)r[C_RUN].result.ul_int;
+	o->procs_blocked = (uint32_t)r[C_BLK].result.ul_int;
+	o->have |= SAMPLE_HAVE_CPU;
+}
+
+static void read_disk(struct sampler *s, struct sample *o)
+{
+	if (!s->disks || !s->disk[0])
+		return;
+	struct diskstats_stack *d = procps_diskstats_select(s->disks, s->disk, disk_items, D_N);
+	if (!d) {
+		/* ENXIO: the device went away; select has pruned it, so a
+		 * device re-created under the same name starts afresh. */
+		s->disk_id = 0;
+		return;
+	}
+	struct diskstats_result *r = d->head;
+	uint32_t id = (uint32_t)r[D_MAJ].result.s_int << 20 | (uint32_t)r[D_MIN].result.s_int;
+	if (id != s->disk_id) {
+		s->disk_id = id;
+		s->disk_gen++;
+	}
+	o->rd_ios = r[D_RIO].result.ul_int;
+	o->rd_sectors = r[D_RSEC].result.ul_int;
+	o->wr_ios = r[D_WIO].result.ul_int;
+	o->wr_sectors = r[D_WSEC].result.ul_int;
+	o->io_ms = r[D_IOMS].result.ul_int;
+	o->in_flight = (uint32_t)r[D_INFL].result.s_int;
+	o->disk_id = s->disk_gen;
+	o->have |= SAMPLE_HAVE_DISK;
+}
+
+static void read_psi(struct sampler *s, struct sample *o)
+{
+	struct psi p;
+	if (s->psi_mem && kvfile_read_psi(s->psi_mem, &p) == 0) {
+		o->psi_mem_some = (float)p.some_avg10;
+		o->psi_mem_full = (float)p.full_avg10;
+		o->psi_mem_some_us = p.some_total;
+		o->have |= SAMPLE_HAVE_PSI_MEM;
+	}
+	if (s->psi_io && kvfile_read_psi(s->psi_io, &p) == 0) {
+		o->psi_io_some = (float)p.some_avg10;
+		o->psi_io_full = (float)p.full_avg10;
+		o->psi_io_some_us = p.some_total;
+		o->have |= SAMPLE_HAVE_PSI_IO;
+	}
+}
+
+static uint64_t or_zero(uint64_t v)
+{
+	return v == KVFILE_MISSING ? 0 : v;
+}
+
+static void read_cgroup(struct sampler *s, struct sample *o)
+{
+	uint64_t g[G_N], usage;
+	if (!s->cg_stat || kvfile_read(s->cg_stat, g) < 2 || g[G_ACTF] == KVFILE_MISSING)
+		return;
+	if (kvfile_read_number(s->cg_usage, &usage) < 0)
+		return;
+	o->cg_active_file = g[G_ACTF];
+	o->cg_inactive_file = or_zero(g[G_INACTF]);
+	o->cg_cache = g[G_FILE] != KVFILE_MISSING ? g[G_FILE] : or_zero(g[G_CACHE]);
+	o->cg_pgdeactivate = or_zero(g[G_DEACT]);
+	o->cg_usage = or_zero(usage);
+	o->cg_limit = s->cg_limit;
+	o->have |= SAMPLE_HAVE_CG;
+}
+
+int sampler_read(struct sampler *s, struct sample *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->run = -1;
+	read_mem(s, out);
+	read_vm(s, out);
+	read_disk(s, out);
+	read_cpu(s, out);
+	read_psi(s, out);
+	read_cgroup(s, out);
+	out->t_ns = mono_ns();
+	return 0;
+}
+
+static int disk_cmp(const void *a, const void *b)
+{
+	const struct disk_counters *x = a, *y = b;
+	if (x->is_disk != y->is_disk)
+		return y->is_disk - x->is_disk;
+	return strcmp(x->name, y->name);
+}
+
+int sampler_read_disks(struct sampler *s, struct disktab *tab)
+{
+	tab->n = 0;
+	tab->t_ns = mono_ns();
+	if (!s->disks)
+		return -1;
+	struct diskstats_reaped *rp = procps_diskstats_reap(s->disks, disk_items, D_N);
+	if (!rp)
+		return -1;
+	for (int i = 0; i < rp->total && tab->n < DISKTAB_MAX; i++) {
+		struct diskstats_result *r = rp->stacks[i]->head;
+		struct disk_counters *d = &tab->dev[tab->n++];
+		strlcpy_(d->name, r[D_NAME].result.str, sizeof(d->name));
+		d->is_disk = r[D_TYPE].result.s_int == DISKSTATS_TYPE_DISK;
+		d->rd_ios = r[D_RIO].result.ul_int;
+		d->rd_merges = r[D_RMRG].result.ul_int;
+		d->rd_sectors = r[D_RSEC].result.ul_int;
+		d->rd_ms = r[D_RMS].result.ul_int;
+		d->wr_ios = r[D_WIO].result.ul_int;
+		d->wr_merges = r[D_WMRG].result.ul_int;
+		d->wr_sectors = r[D_WSEC].result.ul_int;
+		d->wr_ms = r[D_WMS].result.ul_int;
+		d->io_ms = r[D_IOMS].result.ul_int;
+		d->weighted_ms = r[D_WTMS].result.ul_int;
+		d->in_flight = (uint32_t)r[D_INFL].result.s_int;
+	}
+	qsort(tab->dev, (size_t)tab->n, sizeof(tab->dev[0]), disk_cmp);
+	return 0;
+}
+
+int sampler_set_cgroup(struct sampler *s, const char *stat_path, const char *usage_path,
+		       uint64_t limit, char *err, size_t errlen)
+{
+	kvfile_free(s->cg_stat);
+	kvfile_free(s->cg_usage);
+	s->cg_stat = s->cg_usage = NULL;
+	s->cg_limit = 0;
+	if (!stat_path)
+		return 0;
+	s->cg_stat = kvfile_open(stat_path, cg_keys, G_N, err, errlen);
+	if (!s->cg_stat)
+		return -1;
+	s->cg_usage = kvfile_open(usage_path, NULL, 0, err, errlen);
+	if (!s->cg_usage) {
+		kvfile_free(s->cg_stat);
+		s->cg_stat = NULL;
+		return -1;
+	}
+	s->cg_limit = limit;
+	return 0;
+}

@@ -1,0 +1,45 @@
+/*
+ * sampler — fills a struct sample from /proc (and a run's cgroup) once per
+ * tick.  The only module that includes libproc2 (STYLE.md rule 2).
+ *
+ * Invariants: every libproc2 handle is created once and read with
+ * select/reap (never _get, which caches for a whole wall-clock second); what
+ * libproc2 4.0.x cannot see is read through kvfile.  After sampler_new, a
+ * read allocates nothing.  A file that cannot be read clears its
+ * SAMPLE_HAVE_* bit and is described by sampler_missing(); it never fails
+ * the whole sample.
+ */
+#ifndef LRUTOP_SAMPLER_H
+#define LRUTOP_SAMPLER_H
+
+#include <stddef.h>
+
+#include "sample.h"
+
+struct sampler;
+
+/* disk: kernel name of the watched whole disk (e.g. "vda"), or NULL/"" for
+ * none.  Fails only if /proc/meminfo cannot be opened at all. */
+struct sampler *sampler_new(const char *disk, char *err, size_t errlen);
+void sampler_free(struct sampler *s);
+
+/* Takes one sample (t_ns, counters, have bits).  Returns 0. */
+int sampler_read(struct sampler *s, struct sample *out);
+
+/* Fills tab with every device in /proc/diskstats: whole disks first, then
+ * partitions, each group by name.  0 or -1. */
+int sampler_read_disks(struct sampler *s, struct disktab *tab);
+
+/* Starts reading a cgroup's memory.stat and usage file on every tick (v1 or
+ * v2 key names are both understood); NULL paths stop it.  limit is in bytes. */
+int sampler_set_cgroup(struct sampler *s, const char *stat_path, const char *usage_path,
+		       uint64_t limit, char *err, size_t errlen);
+
+/* A sentence naming the sources that could not be read ("" if none), e.g.
+ * "no /proc/pressure (kernel without PSI)".  Borrowed. */
+const char *sampler_missing(const struct sampler *s);
+
+/* The watched disk's name ("" for none). */
+const char *sampler_disk(const struct sampler *s);
+
+#endif

@@ -1,0 +1,184 @@
+#include "screen.h"
+
+#include <langinfo.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "util.h"
+
+struct screen {
+	int open;
+	int utf8;
+	int ascii;
+	enum palette_depth depth;
+	attr_t attr[ROLE_COUNT];
+	short pair[ROLE_COUNT];
+};
+
+static short color_for(const struct screen *s, const struct role_style *st)
+{
+	if (st->is_default_fg)
+		return -1;
+	if (s->depth >= PALETTE_256)
+		return (short)palette_rgb_to_256(st->rgb);
+	return (short)st->color8;
+}
+
+static void setup_colors(struct screen *s)
+{
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		const struct role_style *st = palette_style((enum role)r);
+		attr_t a = 0;
+		if (st->bold)
+			a |= A_BOLD;
+		if (st->reverse)
+			a |= A_REVERSE;
+		if (st->dim && s->depth == PALETTE_MONO)
+			a |= A_DIM;
+		s->attr[r] = a;
+		s->pair[r] = 0;
+		if (s->depth == PALETTE_MONO)
+			continue;
+		short pair = (short)(r + 1);
+		if (init_pair(pair, color_for(s, st), -1) == OK)
+			s->pair[r] = pair;
+	}
+}
+
+struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
+{
+	struct screen *s = xcalloc(1, sizeof(*s));
+	const char *cs = nl_langinfo(CODESET);
+	s->utf8 = !ascii && cs && strcmp(cs, "UTF-8") == 0;
+	s->ascii = !s->utf8;
+	if (!initscr()) {
+		free(s);
+		errf(err, errlen, "cannot initialise the terminal (TERM=%s)",
+		     getenv("TERM") ? getenv("TERM") : "unset");
+		return NULL;
+	}
+	s->open = 1;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	s->depth = PALETTE_MONO;
+	if (!nocolor && !ascii && has_colors() && start_color() == OK) {
+		use_default_colors();
+		s->depth = COLORS >= 256 ? PALETTE_256 : COLORS >= 8 ? PALETTE_8 : PALETTE_MONO;
+	}
+	setup_colors(s);
+	return s;
+}
+
+void screen_close(struct screen *s)
+{
+	if (s && s->open) {
+		endwin();
+		s->open = 0;
+	}
+}
+
+void screen_free(struct screen *s)
+{
+	if (!s)
+		return;
+	screen_close(s);
+	free(s);
+}
+
+void screen_size(struct screen *s, int *w, int *h)
+{
+	(void)s;
+	getmaxyx(stdscr, *h, *w);
+}
+
+int screen_utf8(const struct screen *s)
+{
+	return s->utf8;
+}
+
+enum palette_depth screen_depth(const struct screen *s)
+{
+	return s->depth;
+}
+
+static wchar_t ascii_standin(uint32_t ch)
+{
+	if (ch >= 0x2800 && ch <= 0x28ff)
+		return '*';
+	switch (ch) {
+	case 0x2502: return '|';
+	case 0x2500: return '-';
+	case 0x250c: case 0x2510: case 0x2514: case 0x2518: case 0x253c: return '+';
+	case 0x25b2: return '^';
+	case 0x25bc: return 'v';
+	case 0x25a0: return '#';
+	case 0x25b8: return '>';
+	case 0x2190: return '<';
+	case 0x2192: return '>';
+	case 0x2580: case 0x2584: case 0x2588: return '#';
+	default: return '?';
+	}
+}
+
+void screen_draw(struct screen *s, const struct grid *g)
+{
+	int w, h;
+	getmaxyx(stdscr, h, w);
+	for (int y = 0; y < g->h && y < h; y++) {
+		for (int x = 0; x < g->w && x < w; x++) {
+			const struct cell *c = &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+			uint32_t ch = c->ch ? c->ch : ' ';
+			wchar_t wc[2] = {(wchar_t)ch, 0};
+			if (ch < 0x20 || ch == 0x7f)
+				wc[0] = ' ';
+			else if (ch >= 0x80 && s->ascii)
+				wc[0] = ascii_standin(ch);
+			unsigned role = c->role < ROLE_COUNT ? c->role : ROLE_DEFAULT;
+			cchar_t cc;
+			setcchar(&cc, wc, s->attr[role], s->pair[role], NULL);
+			mvadd_wch(y, x, &cc);
+		}
+	}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+int screen_key(struct screen *s)
+{
+	(void)s;
+	wint_t wc;
+	int r = get_wch(&wc);
+	if (r == ERR)
+		return SKEY_NONE;
+	if (r == KEY_CODE_YES) {
+		switch (wc) {
+		case KEY_LEFT: return SKEY_LEFT;
+		case KEY_RIGHT: return SKEY_RIGHT;
+		case KEY_UP: return SKEY_UP;
+		case KEY_DOWN: return SKEY_DOWN;
+		case KEY_PPAGE: return SKEY_PGUP;
+		case KEY_NPAGE: return SKEY_PGDN;
+		case KEY_HOME: return SKEY_HOME;
+		case KEY_END: return SKEY_END;
+		case KEY_RESIZE: return SKEY_RESIZE;
+		case KEY_ENTER: return SKEY_ENTER;
+		case KEY_BACKSPACE: return SKEY_BACKSPACE;
+		default: return 0; /* a key we do not use */
+		}
+	}
+	if (wc == '\r' || wc == '\n')
+		return SKEY_ENTER;
+	if (wc == 27)
+		return SKEY_ESC;
+	if (wc == 127 || wc == 8)
+		return SKEY_BACKSPACE;
+	return (int)wc;
+}

@@ -1,0 +1,51 @@
+/*
+ * screen — the only module that talks to the terminal (curses).
+ *
+ * It copies a grid to the terminal, maps colour roles to curses pairs at the
+ * depth the terminal offers, reads keys, and restores the terminal.
+ *
+ * Invariants: screen_close is idempotent and safe on every exit path; after
+ * it the terminal is in the state it was found in.  In ASCII mode (--ascii,
+ * or a locale that is not UTF-8) every non-ASCII code point in the grid is
+ * replaced by an ASCII stand-in, so line-drawing and arrows never print as
+ * mojibake.
+ */
+#ifndef LRUTOP_SCREEN_H
+#define LRUTOP_SCREEN_H
+
+#include <stddef.h>
+
+#include "grid.h"
+#include "palette.h"
+
+enum screen_key {
+	SKEY_NONE = -1,
+	SKEY_LEFT = 0x110000, /* above every Unicode code point */
+	SKEY_RIGHT,
+	SKEY_UP,
+	SKEY_DOWN,
+	SKEY_PGUP,
+	SKEY_PGDN,
+	SKEY_HOME,
+	SKEY_END,
+	SKEY_RESIZE,
+	SKEY_ENTER,
+	SKEY_ESC,
+	SKEY_BACKSPACE,
+};
+
+struct screen;
+
+/* ascii: force ASCII glyphs and no colour; nocolor: attributes only. */
+struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen);
+void screen_close(struct screen *s);
+void screen_free(struct screen *s);
+void screen_size(struct screen *s, int *w, int *h);
+/* 1 if the terminal can show UTF-8 (braille, box drawing). */
+int screen_utf8(const struct screen *s);
+enum palette_depth screen_depth(const struct screen *s);
+void screen_draw(struct screen *s, const struct grid *g);
+/* Next key (a code point or SKEY_*), SKEY_NONE when none is waiting. */
+int screen_key(struct screen *s);
+
+#endif

@@ -1,0 +1,160 @@
+/* The interactive front end: one poll() over the tick, the keyboard and the
+ * signal pipe; keys and ticks only change the model and mark the screen
+ * dirty; the screen is redrawn once per loop turn. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "grid.h"
+#include "screen.h"
+#include "util.h"
+#include "views.h"
+
+static const double interval_steps[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
+
+static double step_interval(double cur, int dir)
+{
+	size_t n = ARRAY_LEN(interval_steps);
+	if (dir > 0) {
+		for (size_t i = 0; i < n; i++)
+			if (interval_steps[i] > cur + 1e-9)
+				return interval_steps[i];
+		return interval_steps[n - 1];
+	}
+	for (size_t i = n; i-- > 0;)
+		if (interval_steps[i] < cur - 1e-9)
+			return interval_steps[i];
+	return interval_steps[0];
+}
+
+/* Samples one page of the overview moves per arrow key. */
+static size_t scroll_step(const struct monitor *m, int width)
+{
+	size_t s = (size_t)(width > 20 ? width / 4 : 5) * (m->glyphs == CHART_BRAILLE ? 2 : 1);
+	return s ? s : 1;
+}
+
+static void key(struct app *a, int k, int width)
+{
+	struct monitor *m = &a->mon;
+	if (m->help && k != SKEY_RESIZE) {
+		m->help = 0;
+		if (k != 'q')
+			return;
+	}
+	size_t len = series_len(m->series);
+	switch (k) {
+	case 'q':
+	case 'Q':
+		a->quit = 1;
+		break;
+	case '1':
+	case '2':
+	case '3':
+		m->view = (enum view_id)(k - '1');
+		break;
+	case 'h':
+	case '?':
+		m->help = 1;
+		break;
+	case ' ':
+		m->paused = !m->paused;
+		m->scroll = 0;
+		break;
+	case '+':
+	case '=':
+		app_set_interval(a, step_interval(m->interval, +1));
+		break;
+	case '-':
+	case '_':
+		app_set_interval(a, step_interval(m->interval, -1));
+		break;
+	case 'p':
+		m->partitions = !m->partitions;
+		break;
+	case 'g':
+		m->glyphs = (enum chart_glyphs)((m->glyphs + 1) % 3);
+		break;
+	case SKEY_LEFT:
+		if (!m->paused) {
+			app_status(a, "pause first (space) to scroll");
+			break;
+		}
+		m->scroll += scroll_step(m, width);
+		if (len && m->scroll > len - 1)
+			m->scroll = len - 1;
+		break;
+	case SKEY_RIGHT:
+		if (m->paused) {
+			size_t s = scroll_step(m, width);
+			m->scroll = m->scroll > s ? m->scroll - s : 0;
+		}
+		break;
+	case SKEY_END:
+		m->scroll = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+int tui_run(struct app *a, char *err, size_t errlen)
+{
+	struct screen *scr = screen_open(a->opt->ascii, getenv("NO_COLOR") != NULL, err, errlen);
+	if (!scr)
+		return -1;
+	struct monitor *m = &a->mon;
+	if (!screen_utf8(scr))
+		m->glyphs = CHART_ASCII;
+	struct views views;
+	views_init(&views);
+	struct grid g;
+	int w, h;
+	screen_size(scr, &w, &h);
+	grid_init(&g, w, h);
+	app_tick(a);
+	int dirty = 1;
+	while (!a->quit) {
+		if (dirty) {
+			screen_size(scr, &w, &h);
+			grid_resize(&g, w, h);
+			views_draw(&views, m, &g);
+			screen_draw(scr, &g);
+			dirty = 0;
+		}
+		struct pollfd pfd[3] = {
+			{.fd = a->tick.fd, .events = POLLIN},
+			{.fd = STDIN_FILENO, .events = POLLIN},
+			{.fd = sig_fd(), .events = POLLIN},
+		};
+		int r = poll(pfd, 3, -1);
+		if (r < 0 && errno != EINTR)
+			break;
+		/* Always drain keys: ncurses turns SIGWINCH into KEY_RESIZE,
+		 * and that signal only shows up here as EINTR. */
+		for (int k; (k = screen_key(scr)) != SKEY_NONE;) {
+			key(a, k, w);
+			dirty = 1;
+		}
+		if (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)) {
+			app_tick(a);
+			if (a->opt->count && series_pushed(m->series) >= (unsigned long long)a->opt->count)
+				a->quit = 1;
+			dirty = 1;
+		}
+		if (r > 0 && (pfd[1].revents & (POLLHUP | POLLERR)))
+			a->quit = 1; /* the terminal went away */
+		for (int sig; (sig = sig_next()) != 0;) {
+			if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+				a->quit = 1;
+		}
+	}
+	grid_done(&g);
+	views_done(&views);
+	screen_free(scr);
+	return 0;
+}

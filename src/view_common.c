@@ -1,0 +1,183 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "views.h"
+
+void views_init(struct views *v)
+{
+	memset(v, 0, sizeof(*v));
+	canvas_init(&v->overview.disk);
+	canvas_init(&v->overview.mem);
+	canvas_init(&v->overview.reclaim);
+}
+
+void views_done(struct views *v)
+{
+	canvas_done(&v->overview.disk);
+	canvas_done(&v->overview.mem);
+	canvas_done(&v->overview.reclaim);
+	free(v->overview.buf);
+	v->overview.buf = NULL;
+}
+
+long view_end(const struct monitor *m)
+{
+	size_t n = series_len(m->series);
+	if (!n)
+		return -1;
+	size_t back = m->paused ? m->scroll : 0;
+	if (back >= n)
+		back = n - 1;
+	return (long)(n - 1 - back);
+}
+
+static const char *const view_names[VIEW_COUNT] = {"Overview", "iostat", "vmstat"};
+
+void view_header(const struct monitor *m, struct grid *g)
+{
+	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm"};
+	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
+	int compact = g->w < 120;
+	char buf[256];
+	if (compact)
+		snprintf(buf, sizeof(buf), " lrutop  %s  %s  disk %s  %gs", m->host, m->kernel,
+			 m->disk[0] ? m->disk : "none", m->interval);
+	else
+		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s  disk %s  every %gs", m->host,
+			 m->kernel, m->disk[0] ? m->disk : "none", m->interval);
+	int x = grid_text(g, 0, 0, -1, ROLE_HEADER, buf);
+	/* view tabs on the right, the current one marked */
+	const char *const *names = compact ? short_names : view_names;
+	int tabs_w = 0;
+	for (int i = 0; i < VIEW_COUNT; i++)
+		tabs_w += 5 + (int)strlen(names[i]); /* " 1 name " and a gap */
+	int tx = g->w - tabs_w + 1;
+	if (tx < x + 1)
+		return; /* too narrow: the header keeps host and disk */
+	for (int i = 0; i < VIEW_COUNT; i++) {
+		snprintf(buf, sizeof(buf), " %d %s ", i + 1, names[i]);
+		enum role r = (int)m->view == i && !m->help ? ROLE_SELECT : ROLE_HEADER;
+		tx += grid_text(g, tx, 0, -1, r, buf) + 1;
+	}
+}
+
+void view_status(const struct monitor *m, struct grid *g)
+{
+	int y = g->h - 1;
+	grid_fill(g, 0, y, g->w, 1, ' ', ROLE_DEFAULT);
+	int x = 1;
+	if (m->paused) {
+		const struct sample *end = series_at(m->series, (size_t)view_end(m));
+		const struct sample *last = series_back(m->series, 0);
+		double back = end && last ? (double)(last->t_ns - end->t_ns) / 1e9 : 0;
+		char buf[64];
+		snprintf(buf, sizeof(buf), "PAUSED  -%.1fs ", back);
+		x += grid_text(g, x, y, -1, ROLE_WARN, buf);
+		x += grid_text(g, x, y, -1, ROLE_DIM, " \xe2\x86\x90/\xe2\x86\x92 scroll  space resume ");
+	}
+	if (m->status[0] && mono_ns() < m->status_until_ns) {
+		grid_text(g, x + 1, y, -1, ROLE_WARN, m->status);
+		return;
+	}
+	if (m->missing[0]) {
+		x += grid_text(g, x + 1, y, -1, ROLE_DIM, m->missing) + 2;
+		return;
+	}
+	static const struct {
+		const char *key, *what;
+	} hints[] = {{"1-3", "views"}, {"space", "pause"}, {"+/-", "interval"},
+		     {"h", "help"},    {"q", "quit"}};
+	for (size_t i = 0; i < ARRAY_LEN(hints); i++) {
+		x += grid_text(g, x + 1, y, -1, ROLE_KEY, hints[i].key) + 1;
+		x += grid_text(g, x + 1, y, -1, ROLE_DIM, hints[i].what) + 2;
+	}
+}
+
+void view_help(const struct monitor *m, struct grid *g)
+{
+	static const char *const lines[] = {
+		"lrutop - page cache, LRU lists and disk I/O, live",
+		"",
+		"  1          Overview: disk MB/s, memory lists, reclaim rates",
+		"  2          iostat: per-device table (like iostat -dxm)",
+		"  3          vmstat: scrolling lines (like vmstat -a)",
+		"  p          iostat: show partitions too",
+		"  space      pause / resume sampling display",
+		"  \xe2\x86\x90 \xe2\x86\x92        scroll history while paused",
+		"  + -        sampling interval up / down (0.05 - 60 s)",
+		"  h ?        this help (any key closes it)",
+		"  q          quit",
+		"",
+		"Disk: read above the axis, write below, MiB/s (as iostat -m).",
+		"Memory: Active(file), Inactive(file), anon and Free, KiB scale",
+		"of MemTotal.  Reclaim: pages/s from /proc/vmstat; PSI avg10.",
+	};
+	(void)m;
+	int bw = 0;
+	for (size_t i = 0; i < ARRAY_LEN(lines); i++) {
+		int l = (int)strlen(lines[i]);
+		bw = l > bw ? l : bw;
+	}
+	bw += 4;
+	int bh = (int)ARRAY_LEN(lines) + 2;
+	if (bw > g->w)
+		bw = g->w;
+	if (bh > g->h - 2)
+		bh = g->h - 2;
+	int x0 = (g->w - bw) / 2, y0 = (g->h - bh) / 2;
+	grid_fill(g, x0, y0, bw, bh, ' ', ROLE_DEFAULT);
+	for (int i = 0; i < bw; i++) {
+		grid_put(g, x0 + i, y0, 0x2500, ROLE_AXIS);
+		grid_put(g, x0 + i, y0 + bh - 1, 0x2500, ROLE_AXIS);
+	}
+	for (int j = 0; j < bh; j++) {
+		grid_put(g, x0, y0 + j, 0x2502, ROLE_AXIS);
+		grid_put(g, x0 + bw - 1, y0 + j, 0x2502, ROLE_AXIS);
+	}
+	grid_put(g, x0, y0, 0x250c, ROLE_AXIS);
+	grid_put(g, x0 + bw - 1, y0, 0x2510, ROLE_AXIS);
+	grid_put(g, x0, y0 + bh - 1, 0x2514, ROLE_AXIS);
+	grid_put(g, x0 + bw - 1, y0 + bh - 1, 0x2518, ROLE_AXIS);
+	grid_text(g, x0 + 2, y0, -1, ROLE_TITLE, " Help ");
+	for (int i = 0; i < bh - 2 && i < (int)ARRAY_LEN(lines); i++)
+		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, i == 0 ? ROLE_TITLE : ROLE_DEFAULT,
+			  lines[i]);
+}
+
+static void too_small(struct grid *g)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "terminal too small (need %dx%d)", VIEW_MIN_W, VIEW_MIN_H);
+	int l = (int)strlen(buf);
+	int x = (g->w - l) / 2;
+	grid_text(g, x < 0 ? 0 : x, g->h / 2, -1, ROLE_WARN, buf);
+}
+
+void views_draw(struct views *v, const struct monitor *m, struct grid *g)
+{
+	grid_clear(g);
+	if (g->w < VIEW_MIN_W || g->h < VIEW_MIN_H) {
+		too_small(g);
+		return;
+	}
+	view_header(m, g);
+	int y0 = 1, h = g->h - 2;
+	switch (m->view) {
+	case VIEW_OVERVIEW:
+		overview_draw(&v->overview, m, g, y0, h);
+		break;
+	case VIEW_IOSTAT:
+		iostat_draw(m, g, y0, h);
+		break;
+	case VIEW_VMSTAT:
+		vmstat_draw(m, g, y0, h);
+		break;
+	default:
+		break;
+	}
+	view_status(m, g);
+	if (m->help)
+		view_help(m, g);
+}

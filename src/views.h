@@ -1,0 +1,48 @@
+/*
+ * views — the screens, each drawn from a const struct monitor into a grid.
+ *
+ * Invariants: drawing never changes the model; a view's private state
+ * (canvases, value buffers, auto-scales) is allocated when the size changes,
+ * never per tick.  Every view copes with any grid size >= VIEW_MIN_W ×
+ * VIEW_MIN_H; below that views_draw shows a "terminal too small" notice.
+ */
+#ifndef LRUTOP_VIEWS_H
+#define LRUTOP_VIEWS_H
+
+#include "chart.h"
+#include "grid.h"
+#include "monitor.h"
+
+#define VIEW_MIN_W 60
+#define VIEW_MIN_H 15
+
+struct overview {
+	struct canvas disk, mem, reclaim;
+	struct autoscale disk_scale, reclaim_scale;
+	double *buf; /* value columns, 6 × cap */
+	int cap;
+};
+
+struct views {
+	struct overview overview;
+};
+
+void views_init(struct views *v);
+void views_done(struct views *v);
+/* Draws the whole screen for m into g (header, current view, status line,
+ * help overlay). */
+void views_draw(struct views *v, const struct monitor *m, struct grid *g);
+
+/* Pieces shared by the views (view_common.c). */
+void view_header(const struct monitor *m, struct grid *g);
+void view_status(const struct monitor *m, struct grid *g);
+void view_help(const struct monitor *m, struct grid *g);
+/* Index (into the series) of the newest sample the views show: the newest,
+ * or earlier while paused and scrolled.  -1 when the series is empty. */
+long view_end(const struct monitor *m);
+
+void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g, int y0, int h);
+void iostat_draw(const struct monitor *m, struct grid *g, int y0, int h);
+void vmstat_draw(const struct monitor *m, struct grid *g, int y0, int h);
+
+#endif
