@@ -42,7 +42,7 @@ all: lrutop
 
 ifeq ($(BUILD),build)
 lrutop: $(BUILD)/lrutop
-	cp $< $@
+	rm -f $@ && cp $< $@
 endif
 
 $(BUILD)/lrutop: $(BUILD)/main.o $(BUILD)/liblrutop.a

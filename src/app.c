@@ -1,6 +1,7 @@
 #include "app.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -8,6 +9,7 @@
 
 #include "device.h"
 #include "output.h"
+#include "results.h"
 #include "util.h"
 
 static int choose_disk(struct app *a, char *err, size_t errlen)
@@ -66,13 +68,66 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			return -1;
 		csv_header(a->csv);
 	}
+	if (opt->results && !(opt->strategies || opt->cmd))
+		return errf(err, errlen, "--results %s: needs runs (-s LIST or --cmd)", opt->results);
+	if (opt->strategies || opt->cmd) {
+		a->session = xcalloc(1, sizeof(*a->session));
+		if (session_init(a->session, opt, err, errlen) < 0) {
+			free(a->session);
+			a->session = NULL;
+			return -1;
+		}
+		m->session = a->session;
+		if (opt->results) {
+			a->results = output_create(opt->results, "--results", err, errlen);
+			if (!a->results)
+				return -1;
+			results_csv_header(a->results);
+			fflush(a->results);
+		}
+	}
 	if (ticker_open(&a->tick, opt->interval, err, errlen) < 0)
 		return -1;
 	return 0;
 }
 
+/* Scratch-source progress on stderr; a pending INT/TERM/HUP stops it. */
+static int source_progress(uint64_t done, uint64_t total, void *arg)
+{
+	(void)arg;
+	struct pollfd p = {.fd = sig_fd(), .events = POLLIN};
+	if (poll(&p, 1, 0) > 0)
+		return 1;
+	if (isatty(STDERR_FILENO)) {
+		char d[16], t[16];
+		fmt_size(d, sizeof(d), done);
+		fmt_size(t, sizeof(t), total);
+		fprintf(stderr, "\rlrutop: writing the scratch source: %s of %s (%.0f%%)  ", d, t,
+			100.0 * (double)done / (double)total);
+		if (done == total)
+			fputc('\n', stderr);
+	}
+	return 0;
+}
+
+int app_prepare_runs(struct app *a, char *err, size_t errlen)
+{
+	if (!a->session)
+		return 0;
+	return session_make_source(a->session, source_progress, NULL, err, errlen);
+}
+
 void app_done(struct app *a)
 {
+	if (a->session) {
+		session_done(a->session);
+		free(a->session);
+		a->session = NULL;
+		a->mon.session = NULL;
+	}
+	if (a->results)
+		fclose(a->results);
+	a->results = NULL;
 	if (a->csv)
 		fclose(a->csv);
 	a->csv = NULL;
@@ -88,12 +143,17 @@ void app_tick(struct app *a)
 	struct monitor *m = &a->mon;
 	struct sample s;
 	sampler_read(a->sampler, &s);
+	if (a->session)
+		session_annotate(a->session, &s);
 	const struct sample *prev = series_back(m->series, 0);
 	if (!prev)
 		a->t0_ns = s.t_ns;
 	if (a->csv)
-		csv_row(a->csv, prev, &s, a->t0_ns, NULL);
+		csv_row(a->csv, prev, &s, a->t0_ns,
+			s.run >= 0 && a->session ? a->session->results[s.run].name : NULL);
 	series_push(m->series, &s);
+	if (a->session)
+		session_tick(a->session, a->sampler, m->series);
 	if (m->paused && m->scroll + 1 < series_len(m->series))
 		m->scroll++; /* a paused view stays on the same samples */
 	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
@@ -120,4 +180,36 @@ void app_status(struct app *a, const char *msg)
 {
 	strlcpy_(a->mon.status, msg, sizeof(a->mon.status));
 	a->mon.status_until_ns = mono_ns() + 3000000000ull;
+}
+
+int app_runs_fd(const struct app *a)
+{
+	return a->session ? session_fd(a->session) : -1;
+}
+
+int app_runs_pending(const struct app *a)
+{
+	return a->session && a->session->state != SESSION_FINISHED;
+}
+
+int app_poll_runs(struct app *a)
+{
+	if (!a->session)
+		return 0;
+	int ended = session_poll(a->session, a->sampler, a->mon.series);
+	struct session *s = a->session;
+	for (; a->results_written < s->nresults && s->results[a->results_written].finished;
+	     a->results_written++) {
+		const struct run_result *r = &s->results[a->results_written];
+		if (a->results) {
+			results_csv_row(a->results, r);
+			fflush(a->results);
+		}
+		char buf[400];
+		results_summary(buf, sizeof(buf), r);
+		app_status(a, buf);
+	}
+	if (s->failed)
+		a->exit_code = 1;
+	return ended;
 }

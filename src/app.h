@@ -15,6 +15,7 @@
 #include "monitor.h"
 #include "options.h"
 #include "sampler.h"
+#include "session.h"
 
 struct app {
 	const struct options *opt;
@@ -22,6 +23,9 @@ struct app {
 	struct sampler *sampler;
 	struct ticker tick;
 	FILE *csv;
+	FILE *results;		  /* --results */
+	struct session *session;  /* NULL without -s/--cmd/--demo */
+	size_t results_written;	  /* rows of finished runs written to --results */
 	uint64_t t0_ns; /* first sample: t = 0 in CSV and batch lines */
 	int quit;
 	int exit_code;
@@ -31,8 +35,19 @@ struct app {
  * tick and --csv.  -1 + err (a usage or environment error: exit 2). */
 int app_init(struct app *a, const struct options *opt, char *err, size_t errlen);
 void app_done(struct app *a);
-/* Takes one sample into the history and writes its CSV row. */
+/* Writes the scratch source (with progress on stderr) when runs were asked
+ * for without --src; before the TUI starts.  -1 + err. */
+int app_prepare_runs(struct app *a, char *err, size_t errlen);
+/* Takes one sample into the history and writes its CSV row; drives the
+ * run queue. */
 void app_tick(struct app *a);
+/* Reads worker events and reaps a finished worker (event fd readable or
+ * SIGCHLD).  Returns 1 when a run ended. */
+int app_poll_runs(struct app *a);
+/* The session's worker fd to poll, or -1. */
+int app_runs_fd(const struct app *a);
+/* 1 while runs are queued or running. */
+int app_runs_pending(const struct app *a);
 /* Changes the interval (clamped) and re-arms the tick. */
 void app_set_interval(struct app *a, double interval);
 /* A transient message for the status line. */

@@ -1,5 +1,7 @@
-/* The batch front end: the same loop without a screen; prints one aligned
- * line per sample (a header every BATCH_HEADER_EVERY lines, like vmstat). */
+/* The batch front end: the same loop without a screen.  Prints one aligned
+ * line per sample (a header every BATCH_HEADER_EVERY lines, like vmstat),
+ * "# ..." lines for run events, and the results table at the end; -q keeps
+ * only the table. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -7,6 +9,19 @@
 
 #include "app.h"
 #include "output.h"
+#include "results.h"
+
+static void print_events(struct app *a, size_t *printed)
+{
+	const struct session *s = a->session;
+	if (!s)
+		return;
+	for (; *printed < s->nevents; (*printed)++) {
+		if (!a->opt->quiet)
+			results_event_line(stdout, &s->events[*printed], s->results, a->t0_ns);
+	}
+	fflush(stdout);
+}
 
 int batch_run(struct app *a, char *err, size_t errlen)
 {
@@ -14,39 +29,56 @@ int batch_run(struct app *a, char *err, size_t errlen)
 	(void)errlen;
 	struct monitor *m = &a->mon;
 	unsigned long lines = 0;
+	size_t events = 0;
 	long count = a->opt->count;
 	int quiet = a->opt->quiet;
-	for (;;) {
+	int quit = 0;
+	while (!quit) {
 		app_tick(a);
+		app_poll_runs(a);
 		if (!quiet) {
 			if (lines % BATCH_HEADER_EVERY == 0)
 				batch_header(stdout);
 			const struct sample *cur = series_back(m->series, 0);
 			batch_line(stdout, series_back(m->series, 1), cur, a->t0_ns);
-			fflush(stdout);
 			lines++;
 		}
+		print_events(a, &events);
 		if (a->csv)
 			fflush(a->csv);
+		if (ferror(stdout))
+			break; /* the reader went away */
 		if (count && series_pushed(m->series) >= (unsigned long long)count)
 			break;
-		int quit = 0;
-		while (!quit) {
-			struct pollfd pfd[2] = {
+		if (a->session && !app_runs_pending(a))
+			break;
+		for (;;) {
+			struct pollfd pfd[3] = {
 				{.fd = a->tick.fd, .events = POLLIN},
 				{.fd = sig_fd(), .events = POLLIN},
+				{.fd = app_runs_fd(a), .events = POLLIN},
 			};
-			int r = poll(pfd, 2, -1);
+			int r = poll(pfd, 3, -1);
 			if (r < 0 && errno != EINTR)
 				return -1;
-			for (int sig; (sig = sig_next()) != 0;)
-				if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			for (int sig; (sig = sig_next()) != 0;) {
+				if (sig == SIGCHLD)
+					app_poll_runs(a);
+				else
 					quit = 1;
-			if (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick))
+			}
+			if (r > 0 && pfd[2].revents)
+				app_poll_runs(a);
+			print_events(a, &events);
+			if (quit || (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)))
 				break;
 		}
-		if (quit)
-			break;
 	}
+	if (a->session && a->session->nresults) {
+		if (!quiet)
+			putchar('\n');
+		results_table(stdout, a->session->results, a->session->nresults);
+	}
+	fflush(stdout);
 	return 0;
 }

@@ -101,7 +101,11 @@ int utf8_encode(uint32_t cp, char *out)
 int grid_text(struct grid *g, int x, int y, int max_w, enum role role, const char *s)
 {
 	int n = 0;
-	if (max_w < 0)
+	if (y < 0 || y >= g->h)
+		return 0;
+	/* the grid's edge clips an explicit width too: the return value is
+	 * what was written, which callers use to place the next text */
+	if (max_w < 0 || max_w > g->w - x)
 		max_w = g->w - x;
 	while (*s && n < max_w) {
 		uint32_t cp;

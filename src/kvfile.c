@@ -50,6 +50,13 @@ static ssize_t kvfile_load(struct kvfile *kv)
 	if (n < 0)
 		return -1;
 	kv->buf[n] = '\0';
+	/* A file that fills the buffer may go on past it: drop the cut-off last
+	 * line rather than read "key 12" out of "key 12345". */
+	if ((size_t)n == sizeof(kv->buf) - 1) {
+		char *nl = strrchr(kv->buf, '\n');
+		if (nl)
+			nl[1] = '\0';
+	}
 	return n;
 }
 
@@ -122,16 +129,31 @@ int kvfile_read_number(struct kvfile *kv, uint64_t *val)
 	return 0;
 }
 
+/* "12.34" as the kernel prints it.  Not strtod: main() calls setlocale(),
+ * and in a locale with a decimal comma strtod would stop at the '.'; it
+ * would also accept "nan", "inf", hex and skip a newline into the next
+ * line. */
+static int parse_decimal(const char *p, double *out)
+{
+	uint64_t ip;
+	const char *e;
+	if (parse_u64(p, &e, &ip) < 0)
+		return -1;
+	double v = (double)ip, scale = 0.1;
+	if (*e == '.')
+		for (e++; *e >= '0' && *e <= '9'; e++, scale /= 10)
+			v += (*e - '0') * scale;
+	*out = v;
+	return 0;
+}
+
 static int psi_field(const char *line, const char *eol, const char *name, double *d, uint64_t *u)
 {
 	size_t n = strlen(name);
 	for (const char *p = line; p + n < eol; p++) {
 		if ((p == line || p[-1] == ' ') && memcmp(p, name, n) == 0 && p[n] == '=') {
-			char *end;
-			if (d) {
-				*d = strtod(p + n + 1, &end);
-				return end == p + n + 1 ? -1 : 0;
-			}
+			if (d)
+				return parse_decimal(p + n + 1, d);
 			const char *e2;
 			return parse_u64(p + n + 1, &e2, u);
 		}

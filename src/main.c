@@ -12,6 +12,8 @@
 
 #include "app.h"
 #include "options.h"
+#include "cgroup.h"
+#include "results.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -33,6 +35,22 @@ static void list_strategies(void)
 		printf("%-16s %-12s %s\n", s->name, s->family, s->what);
 	}
 	printf("\n'copybench' = the first eight, 'all' = every strategy.\n");
+}
+
+/* --demo: the talk preset.  Under a memory cgroup (root) the mmap copies
+ * show demotion bursts; without one the machine is too big to feel any
+ * pressure, and the note says so. */
+static void demo_preset(struct options *o, char *note, size_t len)
+{
+	if (!o->strategies && !o->cmd)
+		o->strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp";
+	char why[200];
+	if (!o->mem_limit && cgroup_available(why, sizeof(why)) == 0)
+		o->mem_limit = 128ull << 20;
+	else if (!o->mem_limit)
+		snprintf(note, len, "demo without a memory cgroup: %s", why);
+	if (!o->size && !o->src)
+		o->size = o->mem_limit ? 32 * o->mem_limit : 1024ull << 20;
 }
 
 int main(int argc, char **argv)
@@ -58,6 +76,9 @@ int main(int argc, char **argv)
 	}
 	if (!opt.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		opt.batch = 1;
+	char note[256] = "";
+	if (opt.demo)
+		demo_preset(&opt, note, sizeof(note));
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
 	struct app app;
@@ -65,7 +86,16 @@ int main(int argc, char **argv)
 		app_done(&app);
 		return fail(2, err);
 	}
+	if (app_prepare_runs(&app, err, sizeof(err)) < 0) {
+		app_done(&app);
+		return fail(2, err);
+	}
+	if (note[0])
+		app_status(&app, note);
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
+	/* The terminal is restored: the results table can reach the user. */
+	if (!opt.batch && app.session && app.session->nresults)
+		results_table(stdout, app.session->results, app.session->nresults);
 	int code = app.exit_code;
 	app_done(&app);
 	if (rc < 0)

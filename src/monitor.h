@@ -15,6 +15,8 @@
 #include "sample.h"
 #include "series.h"
 
+struct session;
+
 enum view_id { VIEW_OVERVIEW, VIEW_IOSTAT, VIEW_VMSTAT, VIEW_COUNT };
 
 struct monitor {
@@ -35,7 +37,9 @@ struct monitor {
 	size_t scroll;		/* samples back from the newest, while paused */
 	int partitions;		/* iostat view lists partitions too */
 	enum chart_glyphs glyphs;
-	char status[160];	/* transient message for the status line */
+	const struct session *session; /* copy runs, NULL when none were asked for */
+	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
+	char status[400];	/* transient message for the status line */
 	uint64_t status_until_ns;
 };
 

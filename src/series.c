@@ -69,7 +69,9 @@ const struct sample *series_back(const struct series *s, size_t back)
 size_t series_capacity_for(double seconds, double interval)
 {
 	double n = interval > 0 ? seconds / interval : 64;
-	if (n < 64)
+	/* written so that NAN lands on the lower bound: converting NAN (or
+	 * anything out of range) to size_t is undefined */
+	if (!(n >= 64))
 		n = 64;
 	if (n > 200000)
 		n = 200000;

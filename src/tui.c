@@ -97,6 +97,18 @@ static void key(struct app *a, int k, int width)
 	case SKEY_END:
 		m->scroll = 0;
 		break;
+	case 'm':
+		m->mem_system = !m->mem_system;
+		app_status(a, m->mem_system ? "memory chart: system" : "memory chart: run's cgroup");
+		break;
+	case 'c':
+		if (a->session && session_current(a->session)) {
+			session_cancel(a->session, a->sampler, m->series);
+			app_poll_runs(a);
+		} else {
+			app_status(a, "no run to cancel");
+		}
+		break;
 	default:
 		break;
 	}
@@ -117,6 +129,7 @@ int tui_run(struct app *a, char *err, size_t errlen)
 	screen_size(scr, &w, &h);
 	grid_init(&g, w, h);
 	app_tick(a);
+	app_poll_runs(a);
 	int dirty = 1;
 	while (!a->quit) {
 		if (dirty) {
@@ -126,12 +139,13 @@ int tui_run(struct app *a, char *err, size_t errlen)
 			screen_draw(scr, &g);
 			dirty = 0;
 		}
-		struct pollfd pfd[3] = {
+		struct pollfd pfd[4] = {
 			{.fd = a->tick.fd, .events = POLLIN},
 			{.fd = STDIN_FILENO, .events = POLLIN},
 			{.fd = sig_fd(), .events = POLLIN},
+			{.fd = app_runs_fd(a), .events = POLLIN},
 		};
-		int r = poll(pfd, 3, -1);
+		int r = poll(pfd, 4, -1);
 		if (r < 0 && errno != EINTR)
 			break;
 		/* Always drain keys: ncurses turns SIGWINCH into KEY_RESIZE,
@@ -140,8 +154,11 @@ int tui_run(struct app *a, char *err, size_t errlen)
 			key(a, k, w);
 			dirty = 1;
 		}
+		if (r > 0 && pfd[3].revents && app_poll_runs(a))
+			dirty = 1;
 		if (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)) {
 			app_tick(a);
+			app_poll_runs(a);
 			if (a->opt->count && series_pushed(m->series) >= (unsigned long long)a->opt->count)
 				a->quit = 1;
 			dirty = 1;
@@ -149,7 +166,9 @@ int tui_run(struct app *a, char *err, size_t errlen)
 		if (r > 0 && (pfd[1].revents & (POLLHUP | POLLERR)))
 			a->quit = 1; /* the terminal went away */
 		for (int sig; (sig = sig_next()) != 0;) {
-			if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			if (sig == SIGCHLD)
+				dirty |= app_poll_runs(a);
+			else
 				a->quit = 1;
 		}
 	}

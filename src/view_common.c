@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results.h"
+#include "session.h"
 #include "util.h"
 #include "views.h"
 
@@ -146,6 +148,56 @@ void view_help(const struct monitor *m, struct grid *g)
 			  lines[i]);
 }
 
+/* The run line: queue position, phase, bytes, a bar, rate, elapsed, ETA. */
+void view_progress(const struct monitor *m, struct grid *g, int y)
+{
+	const struct session *s = m->session;
+	grid_fill(g, 0, y, g->w, 1, ' ', ROLE_DEFAULT);
+	if (!s)
+		return;
+	const struct run_result *r = session_current(s);
+	char buf[256];
+	if (!r) {
+		if (s->state == SESSION_FINISHED) {
+			snprintf(buf, sizeof(buf), "all %zu run%s done%s - q quits, the results table "
+				 "follows on exit", s->nresults, s->nresults == 1 ? "" : "s",
+				 s->failed ? " (some FAILED)" : "");
+			grid_text(g, 1, y, -1, s->failed ? ROLE_WARN : ROLE_TITLE, buf);
+		} else {
+			grid_text(g, 1, y, -1, ROLE_DIM, "starting the next run...");
+		}
+		return;
+	}
+	uint64_t done = session_progress(s), total = s->src_size;
+	uint64_t now = mono_ns();
+	double el = r->t_copy_ns && now > r->t_copy_ns ? (double)(now - r->t_copy_ns) / 1e9 : 0;
+	double rate = el > 0 ? (double)done / 1048576.0 / el : 0;
+	double pct = total ? 100.0 * (double)done / (double)total : 0;
+	char d[16], t[16];
+	fmt_size(d, sizeof(d), done);
+	fmt_size(t, sizeof(t), total);
+	const char *phase = s->state == SESSION_DRAIN ? "draining"
+			    : phase_name((enum phase)s->phase);
+	int x = 1;
+	snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu ", s->nresults, s->queue_len);
+	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
+	x += grid_text(g, x, y, -1, ROLE_TITLE, r->name);
+	snprintf(buf, sizeof(buf), "  %-7s %s/%s %3.0f%% ", phase, d, t, pct);
+	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
+	int bar = g->w >= 120 ? 30 : g->w >= 90 ? 16 : 8;
+	int fill = (int)(pct / 100.0 * bar + 0.5);
+	for (int i = 0; i < bar; i++)
+		grid_put(g, x + i, y, i < fill ? 0x2588 : 0x2591, i < fill ? ROLE_READ : ROLE_DIM);
+	x += bar + 1;
+	if (s->phase == PHASE_COPY || s->phase == PHASE_FLUSH) {
+		double eta = rate > 0 && total > done ? (double)(total - done) / 1048576.0 / rate : 0;
+		snprintf(buf, sizeof(buf), " %.0f MiB/s  %.1fs  ETA %.0fs", rate, el, eta);
+		x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
+	}
+	if (x + 12 < g->w)
+		grid_text(g, g->w - 10, y, -1, ROLE_KEY, "c cancel");
+}
+
 static void too_small(struct grid *g)
 {
 	char buf[64];
@@ -164,6 +216,10 @@ void views_draw(struct views *v, const struct monitor *m, struct grid *g)
 	}
 	view_header(m, g);
 	int y0 = 1, h = g->h - 2;
+	if (m->session) {
+		h--;
+		view_progress(m, g, g->h - 2);
+	}
 	switch (m->view) {
 	case VIEW_OVERVIEW:
 		overview_draw(&v->overview, m, g, y0, h);

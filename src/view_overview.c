@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rates.h"
+#include "session.h"
 #include "util.h"
 #include "views.h"
 
@@ -74,8 +75,10 @@ static double *col(struct overview *ov, int which)
 	return ov->buf + (size_t)which * (size_t)ov->cap;
 }
 
-/* Fills the value columns: n dot columns ending at series index `end`. */
-static void gather(struct overview *ov, const struct monitor *m, long end, int n)
+/* Fills the value columns: n dot columns ending at series index `end`.
+ * cg: memory columns from the run's cgroup (KiB), NAN where a sample has
+ * none, so a chart never mixes two scales. */
+static void gather(struct overview *ov, const struct monitor *m, long end, int n, int cg)
 {
 	for (int i = 0; i < n; i++) {
 		long idx = end - (n - 1 - i);
@@ -89,11 +92,113 @@ static void gather(struct overview *ov, const struct monitor *m, long end, int n
 		col(ov, B_ACT)[i] = r.pgactivate_s;
 		col(ov, B_SCAN)[i] = r.pgscan_s;
 		col(ov, B_REFAULT)[i] = r.refault_file_s;
+		if (cg) {
+			int have = b && (b->have & SAMPLE_HAVE_CG);
+			double used = have ? (double)b->cg_usage : 0;
+			double file = have ? (double)b->cg_active_file + (double)b->cg_inactive_file : 0;
+			col(ov, B_AF)[i] = have ? (double)b->cg_active_file / 1024.0 : NAN;
+			col(ov, B_IF)[i] = have ? (double)b->cg_inactive_file / 1024.0 : NAN;
+			col(ov, B_ANON)[i] = have ? (used > file ? used - file : 0) / 1024.0 : NAN;
+			col(ov, B_FREE)[i] = have && b->cg_limit > b->cg_usage
+						     ? (double)(b->cg_limit - b->cg_usage) / 1024.0
+					     : have ? 0 : NAN;
+			continue;
+		}
 		int mem = b && (b->have & SAMPLE_HAVE_MEM);
 		col(ov, B_AF)[i] = mem ? (double)b->active_file : NAN;
 		col(ov, B_IF)[i] = mem ? (double)b->inactive_file : NAN;
 		col(ov, B_ANON)[i] = mem ? (double)(b->active_anon + b->inactive_anon) : NAN;
 		col(ov, B_FREE)[i] = mem ? (double)b->mem_free : NAN;
+	}
+}
+
+/* First series index at or after t (the sample whose interval holds an
+ * event at t), or -1. */
+static long sample_at_or_after(const struct series *ser, uint64_t t)
+{
+	long lo = 0, hi = (long)series_len(ser) - 1, ans = -1;
+	while (lo <= hi) {
+		long mid = (lo + hi) / 2;
+		if (series_at(ser, (size_t)mid)->t_ns >= t) {
+			ans = mid;
+			hi = mid - 1;
+		} else {
+			lo = mid + 1;
+		}
+	}
+	return ans;
+}
+
+static const char *phase_label(int phase)
+{
+	switch (phase) {
+	case PHASE_PREPARE: return "prep";
+	case PHASE_COPY: return "copy";
+	case PHASE_FLUSH: return "flush";
+	case PHASE_DONE: return "done";
+	case PHASE_VERIFY: return "vrfy";
+	default: return "end";
+	}
+}
+
+/* The event strip above the disk chart: phase labels where runs changed
+ * phase, and a burst mark over every column with a demotion burst.  Phase
+ * markers also run down through the charts (on empty cells only). */
+static void event_strip(const struct monitor *m, struct grid *g, int y, int x0, int cw, int xdots,
+			long end, int chart_top, int chart_bottom, const int *skip_rows, int nskip)
+{
+	long first = end - (long)cw * xdots + 1;
+	/* bursts */
+	for (int cx = 0; cx < cw; cx++) {
+		for (int k = 0; k < xdots; k++) {
+			long idx = first + (long)cx * xdots + k;
+			if (idx < 1)
+				continue;
+			if (session_is_burst(series_at(m->series, (size_t)idx - 1),
+					     series_at(m->series, (size_t)idx))) {
+				grid_put(g, x0 + cx, y, 0x25bc, ROLE_BURST); /* ▼ */
+				break;
+			}
+		}
+	}
+	const struct session *s = m->session;
+	if (!s)
+		return;
+	int last_end = -1;
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct run_event *e = &s->events[i];
+		long idx = sample_at_or_after(m->series, e->t_ns);
+		if (idx < 0 || idx < first || idx > end)
+			continue;
+		int cx = (int)((idx - first) / xdots);
+		for (int yy = chart_top; yy < chart_bottom; yy++) {
+			int title = 0;
+			for (int k = 0; k < nskip; k++)
+				title |= skip_rows[k] == yy;
+			struct cell *c = title ? NULL : grid_at(g, x0 + cx, yy);
+			if (c && (!c->ch || c->ch == ' ')) {
+				c->ch = 0x2506; /* ┆ */
+				c->role = ROLE_MARKER;
+			}
+		}
+		const char *label = phase_label(e->phase);
+		char buf[40];
+		if (e->phase == PHASE_PREPARE)
+			snprintf(buf, sizeof(buf), "%s", s->results[e->run].name);
+		else
+			snprintf(buf, sizeof(buf), "%s", label);
+		/* The label starts at its marker, or as close after it as the
+		 * previous label allows; the marker line below is exact. */
+		int l = (int)strlen(buf);
+		int lx = x0 + cx;
+		if (lx <= last_end)
+			lx = last_end + 1;
+		if (lx + l > x0 + cw)
+			lx = x0 + cw - l;
+		if (lx <= last_end)
+			continue; /* no room: the marker line still shows */
+		grid_text(g, lx, y, -1, e->phase == PHASE_PREPARE ? ROLE_TITLE : ROLE_MARKER, buf);
+		last_end = lx + l;
 	}
 }
 
@@ -162,7 +267,8 @@ static void time_axis(const struct monitor *m, struct grid *g, int y, int x0, in
 void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g, int y0, int h)
 {
 	int pw = g->w - YLAB - 1; /* plot width in cells */
-	int plot_rows = h - 4;	  /* three title lines, one time axis */
+	int strip = 1;		  /* event strip: run phases and demotion bursts */
+	int plot_rows = h - 4 - strip; /* three title lines, one time axis */
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */
 		disk_rows--;
@@ -178,12 +284,13 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 	int n = ov->disk.dw;
 	ensure_buffers(ov, n);
 	long end = view_end(m);
+	const struct sample *now = end >= 0 ? series_at(m->series, (size_t)end) : NULL;
+	int cg = now && (now->have & SAMPLE_HAVE_CG) && now->cg_limit && !m->mem_system;
 	if (end >= 0)
-		gather(ov, m, end, n);
+		gather(ov, m, end, n, cg);
 	else
 		for (int i = 0; i < B_N * n; i++)
 			ov->buf[i] = NAN;
-	const struct sample *now = end >= 0 ? series_at(m->series, (size_t)end) : NULL;
 
 	/* --- disk: read grows up from the middle, write down, one scale --- */
 	int y = y0;
@@ -201,6 +308,9 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 		grid_text(g, YLAB + 2, y + 1 + disk_rows / 2, -1, ROLE_DIM,
 			  "no disk watched (use -d NAME)");
 	y++;
+	int strip_y = y;
+	y += strip;
+	int disk_top = y;
 	int half = ov->disk.dh / 2;
 	canvas_plot(&ov->disk, col(ov, B_READ), n, dscale, ROLE_READ, CHART_AREA, half - 1, -1,
 		    half);
@@ -214,16 +324,21 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 	ylabel(g, y + disk_rows - 1, dscale, 0);
 	y += disk_rows;
 
-	/* --- memory lists on a MemTotal scale --- */
-	double total = now && (now->have & SAMPLE_HAVE_MEM) ? (double)now->mem_total : NAN;
+	int mem_title = y;
+	/* --- memory lists on a MemTotal (or cgroup limit) scale --- */
+	double total = cg ? (double)now->cg_limit / 1024.0
+		       : now && (now->have & SAMPLE_HAVE_MEM) ? (double)now->mem_total : NAN;
 	char mt[16];
 	fmt_size(mt, sizeof(mt), isnan(total) ? 0 : (uint64_t)(total * 1024.0));
-	snprintf(title, sizeof(title), compact ? "Memory /%s" : "Memory (system, of %s)", mt);
+	if (cg)
+		snprintf(title, sizeof(title), compact ? "Mem cgroup/%s" : "Memory (run's cgroup, limit %s, m: system)", mt);
+	else
+		snprintf(title, sizeof(title), compact ? "Memory /%s" : "Memory (system, of %s)", mt);
 	struct legend_item ml[] = {
 		{ROLE_ACTIVE, "active(file)", "act", last_of(col(ov, B_AF), n), NULL, 1},
 		{ROLE_INACTIVE, "inactive(file)", "inact", last_of(col(ov, B_IF), n), NULL, 1},
-		{ROLE_ANON, "anon", "anon", last_of(col(ov, B_ANON), n), NULL, 1},
-		{ROLE_FREE, "free", "free", last_of(col(ov, B_FREE), n), NULL, 1},
+		{ROLE_ANON, cg ? "other" : "anon", cg ? "oth" : "anon", last_of(col(ov, B_ANON), n), NULL, 1},
+		{ROLE_FREE, cg ? "headroom" : "free", "free", last_of(col(ov, B_FREE), n), NULL, 1},
 	};
 	legend(g, y, title, ml, 4, compact);
 	y++;
@@ -261,6 +376,7 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 		{ROLE_PSI, "PSI mem", "psi-m", psi_m, "%", 0},
 		{ROLE_PSI, "PSI io", "psi-io", psi_io, "%", 0},
 	};
+	int rec_title = y;
 	legend(g, y, compact ? "Reclaim pg/s" : "Reclaim pages/s", rl, 6, compact);
 	y++;
 	int band = ov->reclaim.dh;
@@ -275,6 +391,9 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 	ylabel(g, y + rec_rows - 1, 0, 0);
 	y += rec_rows;
 
-	if (end >= 0)
+	if (end >= 0) {
 		time_axis(m, g, y, YLAB, pw, ov->disk.xdots, end);
+		int titles[] = {mem_title, rec_title};
+		event_strip(m, g, strip_y, YLAB, pw, ov->disk.xdots, end, disk_top, y, titles, 2);
+	}
 }

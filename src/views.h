@@ -37,6 +37,7 @@ void views_draw(struct views *v, const struct monitor *m, struct grid *g);
 void view_header(const struct monitor *m, struct grid *g);
 void view_status(const struct monitor *m, struct grid *g);
 void view_help(const struct monitor *m, struct grid *g);
+void view_progress(const struct monitor *m, struct grid *g, int y);
 /* Index (into the series) of the newest sample the views show: the newest,
  * or earlier while paused and scrolled.  -1 when the series is empty. */
 long view_end(const struct monitor *m);

@@ -1,0 +1,91 @@
+#include "results.h"
+
+#include <math.h>
+
+#include "util.h"
+
+static const char *verified_str(int v)
+{
+	return v > 0 ? "yes" : v == 0 ? "no" : "-";
+}
+
+void results_table(FILE *f, const struct run_result *r, size_t n)
+{
+	fprintf(f, "%-16s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %9s %8s %7s %6s %4s\n",
+		"strategy", "rep", "elapsed", "user", "sys", "%cpu", "majflt", "minflt",
+		"inblock", "oublock", "MiB/s", "rdCV", "wrCV", "peakAct", "deact", "refault",
+		"bursts", "ok");
+	for (size_t i = 0; i < n; i++) {
+		const struct run_result *x = &r[i];
+		char peak[16], rcv[16], wcv[16];
+		fmt_size(peak, sizeof(peak), x->peak_active_file_kb * 1024);
+		snprintf(rcv, sizeof(rcv), isnan(x->read_cv) ? "-" : "%.2f", x->read_cv);
+		snprintf(wcv, sizeof(wcv), isnan(x->write_cv) ? "-" : "%.2f", x->write_cv);
+		fprintf(f,
+			"%-16s %3d %7.2fs %6.2fs %6.2fs %4.0f%% %7ld %8ld %9ld %9ld %8.1f %5s %5s %9s "
+			"%8llu %7llu %6d %4s\n",
+			x->name, x->repeat, x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt,
+			x->minflt, x->inblock, x->oublock, x->mbs, rcv, wcv, peak,
+			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
+			x->bursts, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!r[i].ok && r[i].message[0])
+			fprintf(f, "  %s #%d: %s\n", r[i].name, r[i].repeat, r[i].message);
+}
+
+void results_csv_header(FILE *f)
+{
+	fputs("strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,"
+	      "bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,"
+	      "verified\n",
+	      f);
+}
+
+static void cv_cell(FILE *f, double v)
+{
+	if (!isnan(v))
+		fprintf(f, "%.4f", v);
+	fputc(',', f);
+}
+
+void results_csv_row(FILE *f, const struct run_result *x)
+{
+	fprintf(f, "%s,%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,", x->name, x->repeat,
+		x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt, x->minflt, x->inblock,
+		x->oublock, (unsigned long long)x->bytes, x->mbs);
+	cv_cell(f, x->read_cv);
+	cv_cell(f, x->write_cv);
+	fprintf(f, "%llu,%llu,%llu,%d,%s\n", (unsigned long long)x->peak_active_file_kb,
+		(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
+		x->bursts,
+		x->ok ? (x->verified > 0 ? "yes" : x->verified == 0 ? "no" : "")
+		      : x->cancelled ? "cancelled" : "failed");
+}
+
+void results_event_line(FILE *f, const struct run_event *e, const struct run_result *runs,
+			uint64_t t0_ns)
+{
+	const struct run_result *r = &runs[e->run];
+	double t = e->t_ns >= t0_ns ? (double)(e->t_ns - t0_ns) / 1e9 : 0;
+	if (e->phase == PHASE_IDLE) {
+		char buf[400];
+		results_summary(buf, sizeof(buf), r);
+		fprintf(f, "# %8.2f run %d %s end: %s\n", t, e->run + 1, r->name, buf);
+	} else {
+		fprintf(f, "# %8.2f run %d %s %s\n", t, e->run + 1, r->name,
+			phase_name((enum phase)e->phase));
+	}
+}
+
+void results_summary(char *buf, size_t len, const struct run_result *r)
+{
+	if (r->cancelled)
+		snprintf(buf, len, "%s #%d cancelled", r->name, r->repeat);
+	else if (!r->ok)
+		snprintf(buf, len, "%s", r->message[0] ? r->message : "failed");
+	else
+		snprintf(buf, len, "%s #%d: %.2f s, %.0f MiB/s, %d burst%s%s", r->name, r->repeat,
+			 r->elapsed_s, r->mbs, r->bursts, r->bursts == 1 ? "" : "s",
+			 r->verified > 0 ? ", verified" : "");
+}

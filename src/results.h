@@ -1,0 +1,26 @@
+/*
+ * results — the results of finished runs as text: the batch table (the
+ * time(1) figures of the original experiment plus lrutop's columns) and
+ * the --results CSV (DESIGN.md §5).
+ *
+ * Invariants: pure formatting of struct run_result; one row per run in run
+ * order; empty CSV cells for values that are unknown (NAN).
+ */
+#ifndef LRUTOP_RESULTS_H
+#define LRUTOP_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "session.h"
+
+void results_table(FILE *f, const struct run_result *r, size_t n);
+void results_csv_header(FILE *f);
+void results_csv_row(FILE *f, const struct run_result *r);
+/* One line for an event in batch mode: "# 12.34 run 2 mm_sync_cp copy". */
+void results_event_line(FILE *f, const struct run_event *e, const struct run_result *runs,
+			uint64_t t0_ns);
+/* "rw_cp #1: 5.21 s, 786 MiB/s, 0 bursts, verified" or the failure. */
+void results_summary(char *buf, size_t len, const struct run_result *r);
+
+#endif

@@ -1,0 +1,255 @@
+#include "scratch.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define FILL_BUF      ((size_t)1 << 20)
+#define PROGRESS_STEP ((uint64_t)16 << 20)
+
+/* xoshiro256** (Blackman & Vigna), seeded through splitmix64: fast enough
+ * to outrun a disk, period 2^256 - 1 so the data never repeats. */
+struct xoshiro {
+	uint64_t s[4];
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t xoshiro_next(struct xoshiro *x)
+{
+	uint64_t *s = x->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+static void xoshiro_seed(struct xoshiro *x, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		x->s[i] = splitmix64(&seed);
+}
+
+/* The name of a memory-only filesystem type, NULL for anything else. */
+static const char *memory_fs(unsigned long type)
+{
+	if (type == TMPFS_MAGIC)
+		return "tmpfs";
+	if (type == RAMFS_MAGIC)
+		return "ramfs";
+	return NULL;
+}
+
+int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t errlen)
+{
+	char parent[4096];
+	struct stat st;
+	struct statfs sf;
+	struct statvfs sv;
+	size_t len;
+	int n;
+
+	memset(s, 0, sizeof *s);
+	s->dir_fd = -1;
+	if (!parent_dir || !*parent_dir)
+		parent_dir = "/var/tmp";
+	if (strlcpy_(parent, parent_dir, sizeof parent) >= sizeof parent)
+		return errf(err, errlen, "--dir %.64s...: path too long", parent_dir);
+	len = strlen(parent);
+	while (len > 1 && parent[len - 1] == '/')
+		parent[--len] = '\0';
+
+	if (stat(parent, &st) < 0)
+		return errf(err, errlen, "--dir %s: %s", parent_dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return errf(err, errlen, "--dir %s: not a directory", parent_dir);
+	if (statfs(parent, &sf) == 0 && memory_fs(sf.f_type))
+		return errf(err, errlen,
+			    "--dir %s: on %s, no disk I/O would happen (use a directory on a disk)",
+			    parent_dir, memory_fs(sf.f_type));
+	if (statvfs(parent, &sv) == 0 && (sv.f_flag & ST_RDONLY))
+		return errf(err, errlen, "--dir %s: read-only file system", parent_dir);
+
+	n = snprintf(s->dir, sizeof s->dir, "%s/lrutop-XXXXXX", strcmp(parent, "/") ? parent : "");
+	if (n < 0 || (size_t)n >= sizeof s->dir)
+		return errf(err, errlen, "--dir %s: path too long", parent_dir);
+	if (!mkdtemp(s->dir)) {
+		int e = errno;
+		s->dir[0] = '\0';
+		return errf(err, errlen, "--dir %s: cannot create a directory there: %s",
+			    parent_dir, strerror(e));
+	}
+	s->dir_fd = open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->dir_fd < 0) {
+		int e = errno;
+		rmdir(s->dir);
+		return errf(err, errlen, "open %s: %s", s->dir, strerror(e));
+	}
+	s->made = 1;
+	return 0;
+}
+
+int scratch_check_space(const struct scratch *s, uint64_t need_bytes, char *err, size_t errlen)
+{
+	struct statvfs sv;
+	uint64_t avail;
+	char need[32], have[32];
+
+	if (statvfs(s->dir, &sv) < 0)
+		return errf(err, errlen, "statvfs %s: %s", s->dir, strerror(errno));
+	avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	if (avail >= need_bytes)
+		return 0;
+	fmt_size(need, sizeof need, need_bytes);
+	fmt_size(have, sizeof have, avail);
+	return errf(err, errlen, "--dir %s: needs %s free, only %s available", s->dir, need, have);
+}
+
+int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen)
+{
+	size_t i;
+	int n;
+
+	if (outlen)
+		out[0] = '\0';
+	if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	    strlen(name) >= SCRATCH_NAME_MAX)
+		return -1;
+	for (i = 0; i < s->nfiles; i++)
+		if (strcmp(s->files[i], name) == 0)
+			break;
+	if (i == s->nfiles) {
+		if (s->nfiles == SCRATCH_MAX_FILES)
+			return -1;
+		strlcpy_(s->files[s->nfiles++], name, SCRATCH_NAME_MAX);
+	}
+	n = snprintf(out, outlen, "%s/%s", s->dir, name);
+	if (n < 0 || (size_t)n >= outlen) {
+		if (outlen)
+			out[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int scratch_make_source(struct scratch *s, uint64_t size,
+			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
+			char *err, size_t errlen)
+{
+	char path[4096];
+	struct xoshiro rng;
+	uint64_t *buf, done = 0, next_report = PROGRESS_STEP;
+	int fd, e;
+
+	if (!s->made)
+		return errf(err, errlen, "scratch source: no scratch directory");
+	if (s->have_src)
+		return errf(err, errlen, "%s: already made", s->src);
+	if (scratch_path(s, "src", path, sizeof path) < 0)
+		return errf(err, errlen, "%s/src: path too long", s->dir);
+	fd = openat(s->dir_fd, "src", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errf(err, errlen, "create %s: %s", path, strerror(errno));
+
+	xoshiro_seed(&rng, mono_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)s);
+	buf = xmalloc(FILL_BUF);
+	while (done < size) {
+		size_t n = size - done < FILL_BUF ? (size_t)(size - done) : FILL_BUF;
+		for (size_t i = 0; i < (n + 7) / 8; i++)
+			buf[i] = xoshiro_next(&rng);
+		if (write_all(fd, (const char *)buf, n) < 0) {
+			errf(err, errlen, "write %s: %s", path, strerror(errno));
+			goto fail;
+		}
+		done += n;
+		if (progress && done >= next_report && done < size) {
+			if (progress(done, size, arg) != 0) {
+				errf(err, errlen, "writing %s: interrupted", path);
+				goto fail;
+			}
+			next_report += PROGRESS_STEP;
+		}
+	}
+	free(buf);
+	buf = NULL;
+	if (fsync(fd) < 0) {
+		errf(err, errlen, "fsync %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	/* Clean now, so this drops it: the first run starts from the disk. */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (close(fd) < 0 && errno != EINTR) {
+		e = errno;
+		fd = -1;
+		errf(err, errlen, "close %s: %s", path, strerror(e));
+		goto fail;
+	}
+	strlcpy_(s->src, path, sizeof s->src);
+	s->have_src = 1;
+	if (progress)
+		progress(size, size, arg);
+	return 0;
+fail:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	unlinkat(s->dir_fd, "src", 0);
+	return -1;
+}
+
+void scratch_remove(struct scratch *s)
+{
+	if (!s->made)
+		return;
+	for (size_t i = 0; i < s->nfiles && i < SCRATCH_MAX_FILES; i++)
+		unlinkat(s->dir_fd, s->files[i], 0);
+	close(s->dir_fd);
+	rmdir(s->dir);
+	s->dir_fd = -1;
+	s->made = 0;
+	s->nfiles = 0;
+	s->have_src = 0;
+}

@@ -1,0 +1,64 @@
+/*
+ * scratch — lrutop's private scratch directory and the scratch source file
+ * (DESIGN.md §8).
+ *
+ * Invariants:
+ *  - the directory is made with mkdtemp("<parent>/lrutop-XXXXXX") on a disk
+ *    filesystem (tmpfs and ramfs are refused: no disk I/O would happen);
+ *  - every file lrutop creates in it is named through scratch_path() first,
+ *    which records the name; scratch_remove() unlinks exactly the recorded
+ *    names (through a directory fd, so a renamed parent cannot redirect it)
+ *    and then removes the directory — a stranger's file makes the rmdir fail
+ *    and is left alone;
+ *  - scratch_remove() allocates nothing and uses only async-signal-safe
+ *    calls, so exit paths may call it; it is idempotent. A zeroed struct
+ *    is a valid "nothing open" state.
+ */
+#ifndef LRUTOP_SCRATCH_H
+#define LRUTOP_SCRATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCRATCH_MAX_FILES 32
+#define SCRATCH_NAME_MAX  64
+
+struct scratch {
+	char dir[4096]; /* "<parent>/lrutop-XXXXXX" */
+	char src[4096]; /* "<dir>/src" once scratch_make_source succeeded */
+	int have_src;
+	int made;   /* 1 while dir exists and is ours */
+	int dir_fd; /* valid while made */
+	size_t nfiles;
+	char files[SCRATCH_MAX_FILES][SCRATCH_NAME_MAX]; /* names lrutop may create in dir */
+};
+
+/* Creates the private directory under parent_dir (NULL: "/var/tmp").
+ * Errors name the option: "--dir /tmp: on tmpfs, no disk I/O would happen
+ * (use a directory on a disk)", "--dir /x: No such file or directory",
+ * "--dir /x: not a directory", "--dir /x: read-only file system". */
+int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t errlen);
+
+/* 0 when the directory's filesystem has need_bytes available to us. */
+int scratch_check_space(const struct scratch *s, uint64_t need_bytes, char *err, size_t errlen);
+
+/* Creates <dir>/src (O_EXCL|O_NOFOLLOW) filled with incompressible,
+ * non-repeating bytes (xoshiro256**), fsyncs it and drops it from the page
+ * cache. progress (may be NULL) is called at least every 64 MiB and once at
+ * the end; a non-zero return stops the writing (the file is removed). On failure the partial file is removed. */
+int scratch_make_source(struct scratch *s, uint64_t size,
+			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
+			char *err, size_t errlen);
+
+/* Writes "<dir>/<name>" into out and records name as a file lrutop may
+ * create there, so scratch_remove() deletes it. name must be a plain file
+ * name (no '/'); returns -1 (out = "") for a bad name or when the table of
+ * SCRATCH_MAX_FILES names is full, 0 otherwise. Recording a name twice is
+ * harmless. */
+int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen);
+
+/* Unlinks the recorded files, closes the directory fd and removes the
+ * directory. Safe to call twice and on a zeroed struct. */
+void scratch_remove(struct scratch *s);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * session — the queue of copy runs and the protocol of one run (DESIGN.md
+ * §3): prepare (the worker syncs; the monitor waits until Dirty+Writeback
+ * have drained, then lets it go), copy, flush, done, verify; events with
+ * timestamps; one result per run computed from the worker's rusage and the
+ * samples taken during the run.
+ *
+ * Invariants: the session owns everything a run creates — the private
+ * scratch directory, the memory cgroup, the worker — and session_done
+ * removes all of it on every exit path (normal end, q, signals, a dying
+ * worker).  It never touches a user's --src except to read it.  Nothing here
+ * blocks for long: the copy, the cache drop and the verify run in the
+ * worker process; the monitor only reacts to its events.
+ */
+#ifndef LRUTOP_SESSION_H
+#define LRUTOP_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroup.h"
+#include "options.h"
+#include "sample.h"
+#include "scratch.h"
+#include "series.h"
+#include "strategy.h"
+#include "worker.h"
+
+#define SESSION_MAX_RUNS 1024
+#define SESSION_MAX_EVENTS 8192
+#define SESSION_MAX_STRATEGIES 64
+
+struct run_event {
+	uint64_t t_ns;
+	int16_t run;  /* index into results */
+	int8_t phase; /* enum phase; PHASE_IDLE marks the end of the run */
+};
+
+struct run_result {
+	const struct strategy *strategy; /* NULL for --cmd */
+	char name[32];
+	int repeat;    /* 1-based */
+	int finished;  /* the worker has been reaped */
+	int ok, cancelled;
+	double elapsed_s, user_s, sys_s, cpu_pct;
+	long majflt, minflt, inblock, oublock;
+	uint64_t bytes;
+	double mbs, read_cv, write_cv;
+	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
+	int bursts;
+	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked */
+	char message[320];
+	uint64_t t_start_ns, t_copy_ns, t_end_ns;
+};
+
+enum session_state {
+	SESSION_IDLE,	  /* nothing queued or between runs */
+	SESSION_DRAIN,	  /* worker synced; waiting for Dirty+Writeback to drain */
+	SESSION_RUNNING,  /* copying, flushing or verifying */
+	SESSION_FINISHED, /* the queue is done */
+};
+
+struct session {
+	const struct options *opt;
+	struct scratch scratch;
+	struct cgroup cg;
+	char src[4096], dst[4096];
+	uint64_t src_size;
+	char **cmd_argv; /* --cmd split into words, {src}/{dst} substituted */
+
+	const struct strategy *list[SESSION_MAX_STRATEGIES];
+	size_t nlist;
+	size_t queue_len, next; /* runs in queue order: list[i % nlist], repeat i / nlist */
+
+	enum session_state state;
+	struct worker worker;
+	int worker_live;
+	int worker_eof; /* the event pipe reached EOF: wait for SIGCHLD */
+	uint64_t drain_start_ns;
+	int phase; /* current run's phase */
+
+	struct run_result results[SESSION_MAX_RUNS];
+	size_t nresults;
+	struct run_event events[SESSION_MAX_EVENTS];
+	size_t nevents;
+	int failed; /* a run failed: exit status 1 */
+};
+
+/* Checks the options and sets up the scratch directory, --src or the
+ * scratch source size, the space needed and (with --mem-limit) that a
+ * cgroup can be made.  -1 + err: a usage/environment error (exit 2). */
+int session_init(struct session *s, const struct options *opt, char *err, size_t errlen);
+/* Writes the scratch source when there is no --src; progress may be NULL. */
+int session_make_source(struct session *s,
+			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
+			char *err, size_t errlen);
+/* Removes the worker, the cgroup and the scratch directory.  Idempotent. */
+void session_done(struct session *s);
+
+/* Drives the state machine after each new sample: starts the next run,
+ * lets a prepared worker go once Dirty+Writeback have drained.  The
+ * sampler's cgroup is switched through set_cgroup (stat, usage, limit;
+ * NULLs stop it). */
+struct sampler;
+void session_tick(struct session *s, struct sampler *sm, const struct series *ser);
+/* The worker's event fd, or -1. */
+int session_fd(const struct session *s);
+/* Reads pending worker events and reaps a finished worker (call on the
+ * event fd becoming readable and on SIGCHLD).  Returns 1 when a run ended. */
+int session_poll(struct session *s, struct sampler *sm, const struct series *ser);
+/* Kills the current run and marks it cancelled; the queue moves on. */
+void session_cancel(struct session *s, struct sampler *sm, const struct series *ser);
+
+/* The current run's result slot (NULL while idle). */
+const struct run_result *session_current(const struct session *s);
+/* Bytes copied so far by the current run. */
+uint64_t session_progress(const struct session *s);
+/* Annotates a sample with the current run, phase and strategy index. */
+void session_annotate(const struct session *s, struct sample *smp);
+
+/* Demotion burst: between two samples, pages were deactivated at a rate of
+ * at least BURST_PER_S of the watched memory per second (the cgroup limit
+ * while a run has a cgroup, else MemTotal).  A rate, so the count does not
+ * depend on the sampling interval. */
+#define BURST_PER_S 0.25
+int session_is_burst(const struct sample *a, const struct sample *b);
+
+#endif

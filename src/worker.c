@@ -1,0 +1,552 @@
+#include "worker.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The shared anonymous page: what the monitor may read of the child. */
+struct worker_page {
+	struct progress progress;
+	_Atomic uint64_t elapsed_ns; /* strategy: copy+flush time, set before _exit(0) */
+	_Atomic uint64_t t_copy_ns;  /* --cmd: clock just before exec */
+	_Atomic uint64_t t_done_ns;  /* clock of the PHASE_DONE event */
+	_Atomic int verified;	     /* -1 not run, 0 differs, 1 equal */
+	/* strategy: the copy's own resource use (copy+flush), without the
+	 * prepare phase before it and the verify after it */
+	struct rusage ru_copy;
+	_Atomic int have_ru;
+};
+
+static void ru_sub(struct rusage *d, const struct rusage *a, const struct rusage *b)
+{
+	timersub(&b->ru_utime, &a->ru_utime, &d->ru_utime);
+	timersub(&b->ru_stime, &a->ru_stime, &d->ru_stime);
+	d->ru_maxrss = b->ru_maxrss;
+	d->ru_minflt = b->ru_minflt - a->ru_minflt;
+	d->ru_majflt = b->ru_majflt - a->ru_majflt;
+	d->ru_inblock = b->ru_inblock - a->ru_inblock;
+	d->ru_oublock = b->ru_oublock - a->ru_oublock;
+	d->ru_nvcsw = b->ru_nvcsw - a->ru_nvcsw;
+	d->ru_nivcsw = b->ru_nivcsw - a->ru_nivcsw;
+}
+
+/* What the child's on_phase callback needs. */
+struct child {
+	int ev_fd;
+	struct worker_page *pg;
+};
+
+static size_t page_len(void)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t len = ps > 0 ? (size_t)ps : 4096;
+
+	while (len < sizeof(struct worker_page))
+		len *= 2;
+	return len;
+}
+
+__attribute__((noreturn, format(printf, 3, 4))) static void
+child_fail(struct worker_page *pg, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(pg->progress.error, sizeof pg->progress.error, fmt, ap);
+	va_end(ap);
+	_exit(status);
+}
+
+static void child_event(enum phase p, void *arg)
+{
+	struct child *c = arg;
+	struct worker_event ev;
+	const char *b = (const char *)&ev;
+	size_t n = sizeof ev;
+
+	atomic_store(&c->pg->progress.phase, (int)p);
+	memset(&ev, 0, sizeof ev);
+	ev.phase = (int)p;
+	ev.t_ns = mono_ns();
+	if (p == PHASE_DONE)
+		atomic_store(&c->pg->t_done_ns, ev.t_ns);
+	/* One record is below PIPE_BUF, so this is a single atomic write; a
+	 * monitor that stopped listening (EPIPE) is not the copy's problem. */
+	while (n > 0) {
+		ssize_t w = write(c->ev_fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		b += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Moves fd above the standard descriptors (the monitor may run with one of
+ * them closed, and they are about to become /dev/null). */
+static int fd_above_stdio(struct worker_page *pg, int fd)
+{
+	int nfd;
+
+	if (fd > STDERR_FILENO)
+		return fd;
+	nfd = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+	if (nfd < 0)
+		child_fail(pg, 1, "worker: dup: %s", strerror(errno));
+	return nfd;
+}
+
+static void close_from(unsigned lo, unsigned hi)
+{
+	if (lo > hi)
+		return;
+	if (close_range(lo, hi, 0) == 0)
+		return;
+	/* Kernels before 5.9: close one by one up to the fd limit. */
+	long max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (unsigned fd = lo; fd <= hi && fd < (unsigned)max; fd++)
+		close((int)fd);
+}
+
+/* stdio to /dev/null and every inherited fd but ours closed: the worker
+ * must not hold the terminal, the monitor's files or its signal pipe. */
+static void child_fds(struct worker_page *pg, int *ev_fd, int *go_fd)
+{
+	int null, lo, hi;
+
+	*ev_fd = fd_above_stdio(pg, *ev_fd);
+	*go_fd = fd_above_stdio(pg, *go_fd);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0)
+		child_fail(pg, 1, "worker: open /dev/null: %s", strerror(errno));
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fd != null && dup2(null, fd) < 0)
+			child_fail(pg, 1, "worker: dup2 /dev/null: %s", strerror(errno));
+	if (null > STDERR_FILENO)
+		close(null);
+	lo = *ev_fd < *go_fd ? *ev_fd : *go_fd;
+	hi = *ev_fd < *go_fd ? *go_fd : *ev_fd;
+	close_from(STDERR_FILENO + 1, (unsigned)lo - 1);
+	close_from((unsigned)lo + 1, (unsigned)hi - 1);
+	close_from((unsigned)hi + 1, ~0u);
+}
+
+static void child_signals(pid_t parent)
+{
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL); /* fails harmlessly for KILL, STOP, libc's own */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* The monitor decides when a worker dies; if it dies, so do we. */
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+}
+
+static void join_cgroup(struct worker_page *pg, const char *procs)
+{
+	char buf[32];
+	int fd, n, e;
+
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		child_fail(pg, 1, "join cgroup %s: %s", procs, strerror(errno));
+	n = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
+	if (write(fd, buf, (size_t)n) != n) {
+		e = errno;
+		close(fd);
+		child_fail(pg, 1, "join cgroup %s: %s", procs, strerror(e));
+	}
+	close(fd);
+}
+
+static void fadvise_dontneed(const char *path)
+{
+	int fd;
+
+	if (!path)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+}
+
+static int write_drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, "3\n", 2) == 2;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void child_prepare(const struct worker_spec *spec, struct child *c, int go_fd)
+{
+	ssize_t r;
+	char b;
+
+	child_event(PHASE_PREPARE, c);
+	if (spec->src) {
+		struct stat st;
+		if (stat(spec->src, &st) == 0)
+			c->pg->progress.bytes_total = (uint64_t)st.st_size;
+	}
+	if (spec->dst && unlink(spec->dst) < 0 && errno != ENOENT)
+		child_fail(c->pg, 1, "remove %s: %s", spec->dst, strerror(errno));
+	sync();
+	do
+		r = read(go_fd, &b, 1);
+	while (r < 0 && errno == EINTR);
+	if (r != 1)
+		child_fail(c->pg, 1, "the monitor went away before the copy started");
+	close(go_fd);
+	if (!(spec->drop_caches && geteuid() == 0 && write_drop_caches() == 0)) {
+		fadvise_dontneed(spec->src);
+		fadvise_dontneed(spec->dst);
+	}
+}
+
+/* Reads up to n bytes, fewer only at end of file. */
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* Compares dst with src as the disk has it (dst is clean after the
+ * strategy's fsync, so DONTNEED really drops it). Exits 1 on a difference. */
+static void child_verify(const struct worker_spec *spec, struct child *c)
+{
+	size_t n = (size_t)1 << 20;
+	char *a = xmalloc(n), *b = xmalloc(n);
+	int fs, fd;
+	uint64_t off = 0;
+
+	child_event(PHASE_VERIFY, c);
+	fs = open(spec->src, O_RDONLY | O_CLOEXEC);
+	fd = open(spec->dst, O_RDONLY | O_CLOEXEC);
+	if (fs < 0 || fd < 0)
+		child_fail(c->pg, 1, "verify: open %s: %s", fs < 0 ? spec->src : spec->dst,
+			   strerror(errno));
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	for (;;) {
+		ssize_t ra = read_full(fs, a, n), rb = read_full(fd, b, n);
+		if (ra < 0 || rb < 0)
+			child_fail(c->pg, 1, "verify: read %s: %s", ra < 0 ? spec->src : spec->dst,
+				   strerror(errno));
+		if (ra != rb || memcmp(a, b, (size_t)ra) != 0) {
+			size_t i = 0;
+			while (i < (size_t)ra && i < (size_t)rb && a[i] == b[i])
+				i++;
+			atomic_store(&c->pg->verified, 0);
+			child_fail(c->pg, 1, "verify: %s differs from %s at byte %llu", spec->dst,
+				   spec->src, (unsigned long long)(off + i));
+		}
+		if (ra == 0)
+			break;
+		off += (uint64_t)ra;
+	}
+	close(fs);
+	close(fd);
+	free(a);
+	free(b);
+	atomic_store(&c->pg->verified, 1);
+}
+
+__attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
+						 struct worker_page *pg, int ev_fd, int go_fd,
+						 pid_t parent)
+{
+	struct child c = {ev_fd, pg};
+	struct copy_job job;
+	uint64_t t0;
+
+	child_signals(parent);
+	/* First, before any file is opened: page-cache charges go to the
+	 * cgroup of the task that faults the page in. */
+	if (spec->cgroup_procs)
+		join_cgroup(pg, spec->cgroup_procs);
+	child_fds(pg, &ev_fd, &go_fd);
+	c.ev_fd = ev_fd;
+	child_prepare(spec, &c, go_fd);
+
+	if (spec->argv) {
+		atomic_store(&pg->t_copy_ns, mono_ns());
+		child_event(PHASE_COPY, &c);
+		execvp(spec->argv[0], spec->argv);
+		child_fail(pg, 127, "exec %s: %s", spec->argv[0], strerror(errno));
+	}
+
+	/* A monitor that closed the event pipe must not kill the copy. */
+	signal(SIGPIPE, SIG_IGN);
+	memset(&job, 0, sizeof job);
+	job.src = spec->src;
+	job.dst = spec->dst;
+	job.bs = spec->bs;
+	job.progress = &pg->progress;
+	job.on_phase = child_event;
+	job.phase_arg = &c;
+	struct rusage ru0, ru1;
+	getrusage(RUSAGE_SELF, &ru0);
+	t0 = mono_ns();
+	if (spec->strategy->copy(&job, pg->progress.error, sizeof pg->progress.error) < 0) {
+		if (!pg->progress.error[0])
+			strlcpy_(pg->progress.error, "failed", sizeof pg->progress.error);
+		_exit(1);
+	}
+	atomic_store(&pg->elapsed_ns, mono_ns() - t0);
+	getrusage(RUSAGE_SELF, &ru1);
+	ru_sub(&pg->ru_copy, &ru0, &ru1);
+	atomic_store(&pg->have_ru, 1);
+	if (spec->verify)
+		child_verify(spec, &c);
+	_exit(0);
+}
+
+static void set_name(struct worker *w, const struct worker_spec *spec)
+{
+	const char *name = spec->strategy ? spec->strategy->name : spec->argv[0];
+	const char *slash = strrchr(name, '/');
+
+	if (!spec->strategy && slash && slash[1])
+		name = slash + 1;
+	strlcpy_(w->name, name, sizeof w->name);
+}
+
+int worker_start(const struct worker_spec *spec, struct worker *w, char *err, size_t errlen)
+{
+	int ev[2] = {-1, -1}, go[2] = {-1, -1};
+	sigset_t all, old;
+	pid_t parent, pid = 0;
+	void *page;
+	int e;
+
+	memset(w, 0, sizeof *w);
+	w->pid = -1;
+	w->event_fd = w->go_fd = -1;
+	if (!spec->strategy == !(spec->argv && spec->argv[0]))
+		return errf(err, errlen, "worker: give either a strategy or a command");
+	if (spec->strategy && (!spec->src || !spec->dst))
+		return errf(err, errlen, "%s: needs a source and a destination",
+			    spec->strategy->name);
+
+	page = mmap(NULL, page_len(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		return errf(err, errlen, "worker: shared page: %s", strerror(errno));
+	if (pipe2(ev, O_CLOEXEC) < 0 ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) < 0) {
+		e = errno;
+		goto fail;
+	}
+
+	atomic_store(&((struct worker_page *)page)->verified, -1);
+
+	/* No handler of the monitor may run in the child between fork and
+	 * the reset of dispositions (tmux's job.c does the same). */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	parent = getpid();
+	pid = fork();
+	if (pid == 0) {
+		close(ev[0]);
+		close(go[0]);
+		child_main(spec, page, ev[1], go[1], parent);
+	}
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0)
+		goto fail;
+	setpgid(pid, pid); /* also done by the child: whoever runs first wins */
+	close(ev[1]);
+	close(go[1]);
+	fcntl(ev[0], F_SETFL, fcntl(ev[0], F_GETFL) | O_NONBLOCK);
+
+	w->pid = pid;
+	w->event_fd = ev[0];
+	w->go_fd = go[0];
+	w->page = page;
+	w->progress = &((struct worker_page *)page)->progress;
+	w->is_cmd = spec->strategy == NULL;
+	w->in_cgroup = spec->cgroup_procs != NULL;
+	set_name(w, spec);
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (ev[i] >= 0)
+			close(ev[i]);
+		if (go[i] >= 0)
+			close(go[i]);
+	}
+	munmap(page, page_len());
+	return errf(err, errlen, "worker: %s: %s", pid < 0 ? "fork" : "pipe", strerror(e));
+}
+
+int worker_read_event(struct worker *w, struct worker_event *ev)
+{
+	if (!w->page || w->event_fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(w->event_fd, ev, sizeof *ev);
+		if (n == (ssize_t)sizeof *ev)
+			return 1;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		return -1; /* EOF, or a torn record the protocol cannot produce */
+	}
+}
+
+void worker_go(struct worker *w)
+{
+	if (!w->page || w->go_fd < 0)
+		return;
+	while (send(w->go_fd, "g", 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+	close(w->go_fd);
+	w->go_fd = -1;
+}
+
+static void describe(const struct worker *w, const struct worker_page *pg, int status, char *msg,
+		     size_t len)
+{
+	if (WIFEXITED(status)) {
+		if (WEXITSTATUS(status) == 0)
+			msg[0] = '\0';
+		else if (pg->progress.error[0])
+			snprintf(msg, len, "%s: %s", w->name, pg->progress.error);
+		else
+			snprintf(msg, len, "%s: exited with status %d", w->name,
+				 WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		const char *abbrev = sigabbrev_np(sig);
+
+		if (sig == SIGKILL && w->killed)
+			snprintf(msg, len, "%s: cancelled (killed by signal 9, SIGKILL)", w->name);
+		else if (sig == SIGKILL && w->in_cgroup)
+			snprintf(msg, len,
+				 "%s: killed by signal 9 (SIGKILL) - out of memory in cgroup?",
+				 w->name);
+		else if (sig == SIGBUS)
+			snprintf(msg, len,
+				 "%s: killed by SIGBUS (source shrank under the mapping?)",
+				 w->name);
+		else
+			snprintf(msg, len, "%s: killed by signal %d (SIG%s: %s)", w->name, sig,
+				 abbrev ? abbrev : "?", strsignal(sig));
+	} else {
+		snprintf(msg, len, "%s: stopped with wait status 0x%x", w->name, (unsigned)status);
+	}
+}
+
+int worker_reap(struct worker *w, int block, struct worker_result *res)
+{
+	const struct worker_page *pg = w->page;
+	struct worker_result *r = &w->result;
+	struct rusage ru;
+	int status = 0;
+	pid_t got;
+
+	if (!pg || w->pid <= 0)
+		return -1;
+	if (!w->reaped) {
+		do
+			got = wait4(w->pid, &status, block ? 0 : WNOHANG, &ru);
+		while (got < 0 && errno == EINTR);
+		if (got == 0)
+			return 0;
+		memset(r, 0, sizeof *r);
+		w->reaped = 1;
+		if (got < 0) {
+			/* Someone else reaped it (a waitpid(-1) elsewhere). */
+			r->verified = -1;
+			snprintf(r->message, sizeof r->message,
+				 "%s: lost the worker's exit status: %s", w->name, strerror(errno));
+		} else {
+			uint64_t end = mono_ns();
+			uint64_t t_copy = atomic_load(&pg->t_copy_ns);
+
+			r->status = status;
+			r->ru = ru;
+			if (!w->is_cmd && atomic_load(&pg->have_ru))
+				r->ru = pg->ru_copy;
+			r->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+			r->bytes_done = atomic_load(&pg->progress.bytes_done);
+			r->t_done_ns = atomic_load(&pg->t_done_ns);
+			r->verified = atomic_load(&pg->verified);
+			if (!w->is_cmd)
+				r->elapsed_s = (double)atomic_load(&pg->elapsed_ns) / 1e9;
+			else if (t_copy && end > t_copy)
+				r->elapsed_s = (double)(end - t_copy) / 1e9;
+			describe(w, pg, status, r->message, sizeof r->message);
+		}
+	}
+	if (res)
+		*res = *r;
+	return 1;
+}
+
+void worker_kill(struct worker *w)
+{
+	if (!w->page || w->pid <= 0 || w->reaped)
+		return;
+	w->killed = 1;
+	kill(-w->pid, SIGKILL); /* a --cmd's own children too */
+	kill(w->pid, SIGKILL);
+	worker_reap(w, 1, NULL);
+}
+
+void worker_done(struct worker *w)
+{
+	if (!w->page)
+		return;
+	worker_kill(w);
+	if (w->event_fd >= 0)
+		close(w->event_fd);
+	if (w->go_fd >= 0)
+		close(w->go_fd);
+	munmap(w->page, page_len());
+	memset(w, 0, sizeof *w);
+	w->pid = -1;
+	w->event_fd = w->go_fd = -1;
+}

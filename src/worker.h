@@ -1,0 +1,105 @@
+/*
+ * worker — the forked child that runs one copy strategy (or a --cmd) for a
+ * run (DESIGN.md §1, §3).
+ *
+ * Protocol, in the child's order:
+ *  1. signals are blocked around fork; the child puts itself in its own
+ *     process group (terminal signals go to the monitor only), resets every
+ *     disposition to default, unblocks, and asks for SIGKILL if the monitor
+ *     dies (PR_SET_PDEATHSIG);
+ *  2. it joins the run's cgroup (spec->cgroup_procs) before opening any file;
+ *  3. stdin, stdout and stderr become /dev/null, every other inherited fd
+ *     but its two pipe ends is closed; it never touches the terminal;
+ *  4. PHASE_PREPARE: unlink(dst), sync(), then block until the monitor calls
+ *     worker_go() (EOF on the go channel: the monitor went away, exit 1);
+ *     then drop the caches (drop_caches as root, else fadvise DONTNEED on
+ *     src and dst);
+ *  5. strategy: t0, strategy->copy() reporting PHASE_COPY, PHASE_FLUSH,
+ *     PHASE_DONE as events, elapsed written to the shared page, _exit(0),
+ *     or _exit(1) with progress->error filled;
+ *     --cmd: PHASE_COPY is sent and the command is exec'd in place of the
+ *     worker (execvp, no shell). The event pipe is close-on-exec, so for a
+ *     command EOF comes at exec, there are no flush/done events, and
+ *     elapsed_s is measured by the monitor from the PHASE_COPY event to
+ *     the reap;
+ *  6. with spec->verify (strategies only, after PHASE_DONE, not timed):
+ *     PHASE_VERIFY, the destination is dropped from the cache and compared
+ *     with the source byte for byte; a difference fails the run.
+ * One struct worker_event is written per phase change (atomic: smaller
+ * than PIPE_BUF). The child always leaves with _exit (no atexit handlers).
+ */
+#ifndef LRUTOP_WORKER_H
+#define LRUTOP_WORKER_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "strategy.h"
+
+struct worker_spec {
+	const struct strategy *strategy; /* NULL when argv is used */
+	char *const *argv; /* --cmd, exec'd as given; {src}/{dst} already substituted */
+	const char *src;
+	const char *dst;
+	size_t bs;
+	const char *cgroup_procs; /* cgroup.procs to write our pid into first, or NULL */
+	int drop_caches;	  /* 1: as root write 3 to drop_caches; else fadvise DONTNEED */
+	int verify;		  /* 1: compare dst with src after done (strategies only) */
+};
+
+struct worker_result {
+	int ok;	    /* 1 when the exit status is 0 */
+	int status; /* raw wait status */
+	struct rusage ru;
+	double elapsed_s;    /* copy+flush wall time, excluding prepare (see above for --cmd) */
+	uint64_t bytes_done; /* progress->bytes_done when the worker exited */
+	uint64_t t_done_ns;  /* CLOCK_MONOTONIC of PHASE_DONE, 0 if not reached (or --cmd) */
+	int verified;	     /* -1 not verified, 0 dst differs, 1 dst equals src */
+	char message[320];   /* "" on success, else "<name>: <reason>" */
+};
+
+struct worker {
+	pid_t pid;
+	int event_fd; /* read end, O_NONBLOCK|O_CLOEXEC; EOF when the worker exits (or execs) */
+	int go_fd;    /* monitor's end of the go channel; -1 after worker_go */
+	struct progress *progress; /* shared page, readable while the worker runs */
+	/* private */
+	void *page;
+	char name[48]; /* strategy name or basename of argv[0] */
+	int is_cmd;
+	int in_cgroup;
+	int killed; /* worker_kill sent SIGKILL */
+	int reaped;
+	struct worker_result result; /* valid once reaped */
+};
+
+struct worker_event {
+	int phase;     /* enum phase */
+	uint64_t t_ns; /* CLOCK_MONOTONIC, taken by the worker */
+};
+
+/* Forks the worker; it stops in PHASE_PREPARE until worker_go(). On -1
+ * nothing is left running or open. */
+int worker_start(const struct worker_spec *spec, struct worker *w, char *err, size_t errlen);
+
+/* 1: *ev filled; 0: nothing to read now; -1: EOF (worker exited or exec'd). */
+int worker_read_event(struct worker *w, struct worker_event *ev);
+
+/* Lets the worker leave PHASE_PREPARE and start copying. Call once the
+ * system's Dirty+Writeback have drained. A dead worker is not an error
+ * here: worker_reap reports it. */
+void worker_go(struct worker *w);
+
+/* wait4() (WNOHANG unless block): 1 reaped (*res filled, may be NULL; later
+ * calls return the same result), 0 still running, -1 not a started worker. */
+int worker_reap(struct worker *w, int block, struct worker_result *res);
+
+/* SIGKILL to the worker's process group, then a blocking reap. */
+void worker_kill(struct worker *w);
+
+/* Kills and reaps a worker still running, closes the fds, unmaps the page.
+ * Accepts a zeroed struct and may be called twice. */
+void worker_done(struct worker *w);
+
+#endif
