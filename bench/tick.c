@@ -1,0 +1,494 @@
+/*
+ * bench/tick — what one tick costs, beside the raw pread() floor of the same
+ * /proc files measured in the same run (see bench/README.md).
+ *
+ * Rows, each a median and p99 over N rounds (-n, default 2000):
+ *   floor           one pread() per file the sampler reads, fds kept open,
+ *                   no parsing: meminfo, vmstat (twice: libproc2 and kvfile),
+ *                   diskstats (the watched disk), stat, pressure/memory, io;
+ *                   and the same plus one more diskstats (the iostat table),
+ *                   which is the floor of a whole tick;
+ *   sampler_read    vs the first floor (target <= 1.3x);
+ *   sampler_read_disks  vs one diskstats pread;
+ *   tick WxH        what app_tick plus a redraw cost: sampler_read +
+ *                   series_push + sampler_read_disks + views_draw of the
+ *                   overview into a grid (no terminal), at 200x50 (target
+ *                   <= 350 us) and 80x24;
+ *   allocations     malloc/calloc/realloc calls per tick over 1000 ticks
+ *                   after warm-up (target 0, STYLE.md rule 4).
+ *
+ * The measurements are interleaved round-robin, each round starting at the
+ * next one, so machine noise and cache warmth fall on all of them alike.
+ * A bench reports; it exits 0 whatever it measured unless --strict.
+ */
+#include <fcntl.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "grid.h"
+#include "monitor.h"
+#include "sampler.h"
+#include "series.h"
+#include "views.h"
+
+#define WARMUP	       100
+#define ALLOC_TICKS    1000
+#define SAMPLER_TARGET 1.3   /* x floor */
+#define TICK_TARGET_US 350.0 /* 200x50 */
+
+/* Counting allocator: glibc lets a program replace malloc, and the
+ * replacement is what libproc2, ncurses and libc itself call too (not under
+ * ASan, which replaces malloc itself).  Only the
+ * allocation check turns counting on. */
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t nmemb, size_t n);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+
+static int count_on;
+static unsigned long long count_calls, count_bytes;
+
+void *malloc(size_t n)
+{
+	if (count_on) {
+		count_calls++;
+		count_bytes += n;
+	}
+	return __libc_malloc(n);
+}
+
+void *calloc(size_t nmemb, size_t n)
+{
+	if (count_on) {
+		count_calls++;
+		count_bytes += nmemb * n;
+	}
+	return __libc_calloc(nmemb, n);
+}
+
+void *realloc(void *p, size_t n)
+{
+	if (count_on) {
+		count_calls++;
+		count_bytes += n;
+	}
+	return __libc_realloc(p, n);
+}
+
+void free(void *p)
+{
+	__libc_free(p);
+}
+#define HAVE_COUNTING 1
+#else
+#define HAVE_COUNTING 0
+#endif
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- the floor ---------------------------------------------------------- */
+
+/* The reads sampler_read makes without a cgroup (sampler.c), in its order,
+ * then the one sampler_read_disks adds.  Checked with strace: libproc2 and
+ * kvfile each keep their own fd on /proc/vmstat, and both the watched disk's
+ * select and the table's reap re-read /proc/diskstats. */
+enum { F_MEM, F_VM, F_VMX, F_DISK, F_STAT, F_PSIM, F_PSIIO, F_DISKTAB, F_N };
+static const char *const floor_path[F_N] = {
+    "/proc/meminfo", "/proc/vmstat",	      "/proc/vmstat",	   "/proc/diskstats",
+    "/proc/stat",    "/proc/pressure/memory", "/proc/pressure/io", "/proc/diskstats",
+};
+static const char *const floor_name[F_N] = {
+    "meminfo", "vmstat (libproc2)", "vmstat (kvfile)", "diskstats (watched disk)",
+    "stat",    "pressure/memory",   "pressure/io",     "diskstats (iostat table)",
+};
+
+struct floor {
+	int fd[F_N]; /* -1: not read by the sampler either */
+	char buf[65536];
+};
+
+static int floor_open(struct floor *f, int have_disk)
+{
+	for (int i = 0; i < F_N; i++) {
+		f->fd[i] = -1;
+		if (i == F_DISK && !have_disk)
+			continue; /* no watched disk: sampler_read skips diskstats */
+		f->fd[i] = open(floor_path[i], O_RDONLY | O_CLOEXEC);
+		if (f->fd[i] < 0 && i == F_MEM)
+			return -1;
+	}
+	/* One pread must return the whole file, or the floor is too low. */
+	for (int i = 0; i < F_N; i++) {
+		if (f->fd[i] < 0)
+			continue;
+		ssize_t n = pread(f->fd[i], f->buf, sizeof(f->buf), 0);
+		if (n <= 0 || (size_t)n == sizeof(f->buf) ||
+		    pread(f->fd[i], f->buf, sizeof(f->buf), n) != 0) {
+			fprintf(stderr, "tick: %s does not fit one pread of %zu bytes\n",
+				floor_path[i], sizeof(f->buf));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One round: t[i] is the time of read i alone, t[F_N] the whole round. */
+static void floor_round(struct floor *f, uint64_t t[F_N + 1])
+{
+	uint64_t t0 = now_ns(), prev = t0;
+	for (int i = 0; i < F_N; i++) {
+		if (f->fd[i] >= 0 && pread(f->fd[i], f->buf, sizeof(f->buf), 0) < 0)
+			perror(floor_path[i]);
+		uint64_t t1 = now_ns();
+		t[i] = t1 - prev;
+		prev = t1;
+	}
+	t[F_N] = prev - t0;
+}
+
+/* ---- the app's tick ------------------------------------------------------ */
+
+struct tick {
+	struct monitor mon;
+	struct sampler *s;
+};
+
+/* A screen's own state: what the TUI keeps per terminal. */
+struct screenful {
+	struct views views;
+	struct grid grid;
+};
+
+/* app_tick without CSV, then the redraw tui.c does after it.  part[] gets
+ * sample, push, disks and draw times. */
+static void tick_once(struct tick *tk, struct screenful *sc, uint64_t part[4])
+{
+	struct monitor *m = &tk->mon;
+	struct sample smp;
+	uint64_t t0 = now_ns();
+	sampler_read(tk->s, &smp);
+	uint64_t t1 = now_ns();
+	series_push(m->series, &smp);
+	uint64_t t2 = now_ns();
+	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
+	if (sampler_read_disks(tk->s, &m->disks[next]) == 0) {
+		m->disks_cur = next;
+		m->disks_n++;
+	}
+	uint64_t t3 = now_ns();
+	views_draw(&sc->views, m, &sc->grid);
+	uint64_t t4 = now_ns();
+	part[0] = t1 - t0;
+	part[1] = t2 - t1;
+	part[2] = t3 - t2;
+	part[3] = t4 - t3;
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct stat_us {
+	double med, p99;
+};
+
+/* Sorts v in place. */
+static struct stat_us stats(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	size_t i99 = (n * 99 + 99) / 100; /* nearest rank */
+	if (i99 > n)
+		i99 = n;
+	double med = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	return (struct stat_us){med / 1000.0, (double)v[i99 - 1] / 1000.0};
+}
+
+static void row(const char *what, struct stat_us st, double floor_us, const char *target,
+		int verdict)
+{
+	char ratio[16] = "";
+	if (floor_us > 0)
+		snprintf(ratio, sizeof(ratio), "%.2f", st.med / floor_us);
+	printf("%-34s %9.1f %9.1f %8s  %-14s %s\n", what, st.med, st.p99, ratio, target,
+	       verdict < 0 ? ""
+	       : verdict   ? "PASS"
+			   : "FAIL");
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+enum { R_FLOOR, R_SAMPLER, R_DISKS, R_TICK_BIG, R_TICK_SMALL, R_N };
+/* Series per round: floor parts and total, sampler, disks, two ticks, and
+ * the 200x50 tick's four parts. */
+enum { S_FLOOR7 = F_N + 1, S_FLOOR8, S_SAMPLER, S_DISKS, S_BIG, S_SMALL, S_P0, S_N = S_P0 + 4 };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tick [-n ROUNDS] [-v] [--cold K] [--strict]\n"
+		   "  -n ROUNDS  rounds per measurement (default 2000, at least 1000 is the rule)\n"
+		   "  -v         also print each file's pread time\n"
+		   "  --cold K   also K ticks and K floors each after 250 ms idle, as in the TUI\n"
+		   "  --strict   exit 1 if a target is missed\n");
+}
+
+int main(int argc, char **argv)
+{
+	long n = 2000, cold = 0;
+	int verbose = 0, strict = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+			char *end;
+			n = strtol(argv[++i], &end, 10);
+			if (*end || n < 1) {
+				fprintf(stderr, "tick: -n %s: need a positive number\n", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--cold") && i + 1 < argc) {
+			char *end;
+			cold = strtol(argv[++i], &end, 10);
+			if (*end || cold < 0) {
+				fprintf(stderr, "tick: --cold %s: need a number\n", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "-v")) {
+			verbose = 1;
+		} else if (!strcmp(argv[i], "--strict")) {
+			strict = 1;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+
+	char err[256], how[160] = "";
+	struct tick tk;
+	memset(&tk, 0, sizeof(tk));
+	struct monitor *m = &tk.mon;
+	if (device_for_path("/var/tmp", m->disk, sizeof(m->disk), how, sizeof(how), err,
+			    sizeof(err)) < 0) {
+		fprintf(stderr, "tick: %s; measuring without a watched disk\n", err);
+		m->disk[0] = '\0';
+	}
+	snprintf(m->disk_how, sizeof(m->disk_how), "%s", how);
+	tk.s = sampler_new(m->disk, err, sizeof(err));
+	if (!tk.s) {
+		fprintf(stderr, "tick: %s\n", err);
+		return 1;
+	}
+	snprintf(m->missing, sizeof(m->missing), "%s", sampler_missing(tk.s));
+	struct utsname u;
+	if (uname(&u) == 0) {
+		snprintf(m->host, sizeof(m->host), "%.63s", u.nodename);
+		snprintf(m->kernel, sizeof(m->kernel), "%.63s", u.release);
+	}
+	m->interval = 0.25; /* the default; only labels depend on it here */
+	m->disks_cur = -1;
+	m->view = VIEW_OVERVIEW;
+	m->glyphs = CHART_BRAILLE;
+	m->series = series_new(series_capacity_for(3600, 0.25));
+
+	static struct floor fl;
+	if (floor_open(&fl, m->disk[0] != '\0') < 0) {
+		fprintf(stderr, "tick: cannot open /proc/meminfo\n");
+		return 1;
+	}
+
+	struct screenful big, small;
+	views_init(&big.views);
+	views_init(&small.views);
+	grid_init(&big.grid, 200, 50);
+	grid_init(&small.grid, 80, 24);
+
+	/* History: enough real samples for 200 columns of braille (2 dots a
+	 * column), taken at full speed. */
+	uint64_t part[4];
+	for (int i = 0; i < 2 * 200 + 16; i++) {
+		struct sample smp;
+		sampler_read(tk.s, &smp);
+		series_push(m->series, &smp);
+	}
+
+	uint64_t *v[S_N];
+	for (int k = 0; k < S_N; k++) {
+		v[k] = calloc((size_t)n, sizeof(uint64_t));
+		if (!v[k]) {
+			fprintf(stderr, "tick: out of memory\n");
+			return 1;
+		}
+	}
+	struct sample scratch;
+	struct disktab *tab = malloc(sizeof(*tab));
+	for (long r = -WARMUP; r < n; r++) {
+		for (int j = 0; j < R_N; j++) {
+			int what = (int)((r + WARMUP + j) % R_N);
+			uint64_t t0, t[F_N + 1];
+			switch (what) {
+			case R_FLOOR:
+				floor_round(&fl, t);
+				if (r >= 0) {
+					for (int f = 0; f <= F_N; f++)
+						v[f][r] = t[f];
+					v[S_FLOOR7][r] = t[F_N] - t[F_DISKTAB];
+					v[S_FLOOR8][r] = t[F_N];
+				}
+				break;
+			case R_SAMPLER:
+				t0 = now_ns();
+				sampler_read(tk.s, &scratch);
+				if (r >= 0)
+					v[S_SAMPLER][r] = now_ns() - t0;
+				break;
+			case R_DISKS:
+				t0 = now_ns();
+				sampler_read_disks(tk.s, tab);
+				if (r >= 0)
+					v[S_DISKS][r] = now_ns() - t0;
+				break;
+			case R_TICK_BIG:
+				t0 = now_ns();
+				tick_once(&tk, &big, part);
+				if (r >= 0) {
+					v[S_BIG][r] = now_ns() - t0;
+					for (int p = 0; p < 4; p++)
+						v[S_P0 + p][r] = part[p];
+				}
+				break;
+			case R_TICK_SMALL:
+				t0 = now_ns();
+				tick_once(&tk, &small, part);
+				if (r >= 0)
+					v[S_SMALL][r] = now_ns() - t0;
+				break;
+			}
+		}
+	}
+
+	/* Allocations on the tick path, after warm-up. */
+	struct mallinfo2 before = mallinfo2();
+#if HAVE_COUNTING
+	count_calls = count_bytes = 0;
+	count_on = 1;
+#endif
+	for (int i = 0; i < ALLOC_TICKS; i++)
+		tick_once(&tk, &big, part);
+#if HAVE_COUNTING
+	count_on = 0;
+#endif
+	struct mallinfo2 after = mallinfo2();
+
+	/* Cold: the TUI sleeps an interval between ticks, and after a sleep
+	 * the kernel's and our caches are cold (libproc2.md §9). */
+	uint64_t *cv[6];
+	for (int k = 0; k < 6; k++)
+		cv[k] = calloc((size_t)cold + 1, sizeof(uint64_t));
+	const struct timespec idle = {0, 250000000};
+	for (long r = 0; r < cold; r++) {
+		uint64_t t[F_N + 1], t0;
+		nanosleep(&idle, NULL);
+		floor_round(&fl, t);
+		cv[0][r] = t[F_N];
+		nanosleep(&idle, NULL);
+		t0 = now_ns();
+		tick_once(&tk, &big, part);
+		cv[1][r] = now_ns() - t0;
+		for (int p = 0; p < 4; p++)
+			cv[2 + p][r] = part[p];
+	}
+
+	struct stat_us st[S_N];
+	for (int k = 0; k < S_N; k++)
+		st[k] = stats(v[k], (size_t)n);
+	int nfloor = 0;
+	for (int f = 0; f < F_DISKTAB; f++)
+		nfloor += fl.fd[f] >= 0;
+
+	printf("lrutop bench: %s %s, %ld online CPUs, disk %s, %ld rounds after %d warm-up\n",
+	       u.sysname, u.release, sysconf(_SC_NPROCESSORS_ONLN), m->disk[0] ? m->disk : "none",
+	       n, WARMUP);
+	if (m->missing[0])
+		printf("missing: %s\n", m->missing);
+	printf("%-34s %9s %9s %8s  %-14s %s\n", "what", "median µs", "p99 µs", "x floor", "target",
+	       "");
+	char what[64];
+	snprintf(what, sizeof(what), "pread floor, sampler (%d reads)", nfloor);
+	row(what, st[S_FLOOR7], 0, "", -1);
+	snprintf(what, sizeof(what), "pread floor, tick (%d reads)", nfloor + 1);
+	row(what, st[S_FLOOR8], 0, "", -1);
+	if (verbose)
+		for (int f = 0; f < F_N; f++)
+			if (fl.fd[f] >= 0) {
+				snprintf(what, sizeof(what), "  pread %s", floor_name[f]);
+				row(what, st[f], 0, "", -1);
+			}
+	row("sampler_read", st[S_SAMPLER], st[S_FLOOR7].med, "<= 1.3x floor",
+	    st[S_SAMPLER].med <= SAMPLER_TARGET * st[S_FLOOR7].med);
+	row("sampler_read_disks (vs 1 pread)", st[S_DISKS], st[F_DISKTAB].med, "", -1);
+	row("tick 200x50 (vs tick floor)", st[S_BIG], st[S_FLOOR8].med, "<= 350 µs",
+	    st[S_BIG].med <= TICK_TARGET_US);
+	const char *part_name[4] = {"  sampler_read", "  series_push", "  sampler_read_disks",
+				    "  views_draw 200x50"};
+	for (int p = 0; p < 4; p++)
+		row(part_name[p], st[S_P0 + p], 0, "", -1);
+	row("tick 80x24 (vs tick floor)", st[S_SMALL], st[S_FLOOR8].med, "<= 350 µs",
+	    st[S_SMALL].med <= TICK_TARGET_US);
+	if (cold > 0) {
+		struct stat_us cs[6];
+		for (int k = 0; k < 6; k++)
+			cs[k] = stats(cv[k], (size_t)cold);
+		printf("cold: %ld rounds, each after 250 ms idle (p99 column: nearest rank)\n",
+		       cold);
+		snprintf(what, sizeof(what), "cold pread floor, tick (%d reads)", nfloor + 1);
+		row(what, cs[0], 0, "", -1);
+		row("cold tick 200x50 (vs cold floor)", cs[1], cs[0].med, "", -1);
+		for (int p = 0; p < 4; p++)
+			row(part_name[p], cs[2 + p], 0, "", -1);
+	}
+	for (int k = 0; k < 6; k++)
+		free(cv[k]);
+	long long net = (long long)after.uordblks - (long long)before.uordblks;
+	int alloc_ok = net == 0;
+#if HAVE_COUNTING
+	alloc_ok = alloc_ok && count_calls == 0;
+	printf("%-34s %9.2f %9s %8s  %-14s %s\n", "allocations per tick (calls)",
+	       (double)count_calls / ALLOC_TICKS, "", "", "0", count_calls ? "FAIL" : "PASS");
+	printf("%-34s %9.1f %9s %8s  %-14s %s\n", "allocated bytes per tick",
+	       (double)count_bytes / ALLOC_TICKS, "", "", "0", count_bytes ? "FAIL" : "PASS");
+#endif
+	printf("%-34s %9lld %9s %8s  %-14s %s\n", "heap growth over 1000 ticks (B)", net, "", "",
+	       "0", net ? "FAIL" : "PASS");
+
+	int ok = st[S_SAMPLER].med <= SAMPLER_TARGET * st[S_FLOOR7].med &&
+		 st[S_BIG].med <= TICK_TARGET_US && st[S_SMALL].med <= TICK_TARGET_US && alloc_ok;
+	for (int k = 0; k < S_N; k++)
+		free(v[k]);
+	free(tab);
+	grid_done(&big.grid);
+	grid_done(&small.grid);
+	views_done(&big.views);
+	views_done(&small.views);
+	series_free(m->series);
+	sampler_free(tk.s);
+	for (int f = 0; f < F_N; f++)
+		if (fl.fd[f] >= 0)
+			close(fl.fd[f]);
+	return strict && !ok ? 1 : 0;
+}

@@ -1,0 +1,213 @@
+/*
+ * Tests for cgroup: a 128 MiB memory cgroup holds a worker copying a
+ * 256 MiB source with rw_cp; the worker is listed in the cgroup, the
+ * charged memory never exceeds the limit (sampled during the run and the
+ * kernel's own high-water mark afterwards), and cgroup_remove leaves no
+ * directory, also when a task is still inside. Skipped, with the reason,
+ * where cgroup_available says no memory cgroup can be made.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "cgroup.h"
+#include "scratch.h"
+#include "strategy.h"
+#include "util.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MIB   ((uint64_t)1 << 20)
+#define LIMIT (128 * MIB)
+
+static int gone(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) < 0 && errno == ENOENT;
+}
+
+static void need_cgroup(void)
+{
+	char err[512];
+	if (cgroup_available(err, sizeof err) < 0) {
+		printf("skipped: %s\n", err);
+		skip();
+	}
+}
+
+static uint64_t read_u64(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10);
+}
+
+/* 1 when pid is listed in the cgroup.procs file. */
+static int listed(const char *procs, pid_t pid)
+{
+	FILE *f = fopen(procs, "r");
+	long p;
+	int found = 0;
+
+	assert_non_null(f);
+	while (fscanf(f, "%ld", &p) == 1)
+		found |= p == (long)pid;
+	fclose(f);
+	return found;
+}
+
+static void test_limit_holds(void **state)
+{
+	struct cgroup cg;
+	struct scratch s;
+	struct worker w;
+	struct worker_spec spec;
+	struct worker_event ev;
+	struct worker_result res;
+	char err[512], dst[4096];
+	uint64_t max_seen = 0;
+	int samples = 0, r;
+	(void)state;
+
+	need_cgroup();
+	if (scratch_open(&s, "/var/tmp", err, sizeof err) < 0 ||
+	    scratch_make_source(&s, 2 * LIMIT, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("scratch: %s", err);
+	if (cgroup_create(&cg, LIMIT, "test", err, sizeof err) < 0)
+		fail_msg("cgroup_create: %s", err);
+	assert_true(cg.version == 1 || cg.version == 2);
+	assert_int_equal(cg.limit, LIMIT);
+	assert_non_null(strstr(cg.path, "/lrutop-"));
+	assert_true(access(cg.procs, W_OK) == 0 && access(cg.stat, R_OK) == 0 &&
+		    access(cg.usage, R_OK) == 0);
+
+	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
+	memset(&spec, 0, sizeof spec);
+	spec.strategy = strategy_find("rw_cp");
+	spec.src = s.src;
+	spec.dst = dst;
+	spec.bs = 1 << 20;
+	spec.cgroup_procs = cg.procs;
+	if (worker_start(&spec, &w, err, sizeof err) < 0)
+		fail_msg("worker_start: %s", err);
+	{
+		struct pollfd p = {w.event_fd, POLLIN, 0};
+		assert_int_equal(poll(&p, 1, 20000), 1);
+	}
+	/* The PREPARE event comes after the worker joined the cgroup. */
+	assert_int_equal(worker_read_event(&w, &ev), 1);
+	assert_int_equal(ev.phase, PHASE_PREPARE);
+	assert_true(listed(cg.procs, w.pid));
+	worker_go(&w);
+
+	/* Sample the charge while it copies: the poll timeout is the sampling
+	 * clock; the end of the run is the EOF on the event pipe. */
+	for (;;) {
+		struct pollfd p = {w.event_fd, POLLIN, 0};
+		uint64_t u = read_u64(cg.usage);
+		if (u > max_seen)
+			max_seen = u;
+		samples++;
+		poll(&p, 1, 10);
+		while ((r = worker_read_event(&w, &ev)) == 1)
+			;
+		if (r < 0)
+			break;
+	}
+	assert_int_equal(worker_reap(&w, 1, &res), 1);
+	if (!res.ok)
+		fail_msg("rw_cp in the cgroup: %s", res.message);
+	printf("%d samples, highest usage %llu KiB of %llu KiB\n", samples,
+	       (unsigned long long)(max_seen >> 10), (unsigned long long)(LIMIT >> 10));
+	assert_true(max_seen <= cg.limit);
+	assert_true(max_seen > 0);
+	if (cg.peak[0]) {
+		uint64_t peak = read_u64(cg.peak);
+		printf("kernel's peak: %llu KiB\n", (unsigned long long)(peak >> 10));
+		assert_true(peak <= cg.limit);
+		/* 256 MiB went through the page cache: it filled up to the limit. */
+		assert_true(peak > cg.limit / 2);
+	}
+	worker_done(&w);
+
+	if (cgroup_remove(&cg, err, sizeof err) < 0)
+		fail_msg("cgroup_remove: %s", err);
+	assert_true(gone(cg.path));
+	assert_int_equal(cgroup_remove(&cg, err, sizeof err), 0);
+	scratch_remove(&s);
+}
+
+/* Removing a cgroup with a task still inside kills the task. */
+static void test_remove_busy(void **state)
+{
+	struct cgroup cg;
+	struct worker w;
+	struct worker_spec spec;
+	struct worker_event ev;
+	struct worker_result res;
+	char err[512];
+	char *argv[] = {"true", NULL};
+	(void)state;
+
+	need_cgroup();
+	if (cgroup_create(&cg, 64 * MIB, "busy/../x", err, sizeof err) < 0)
+		fail_msg("cgroup_create: %s", err);
+	assert_null(strstr(cg.path, "busy/"));
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.cgroup_procs = cg.procs;
+	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
+	{
+		struct pollfd p = {w.event_fd, POLLIN, 0};
+		assert_int_equal(poll(&p, 1, 20000), 1);
+	}
+	assert_int_equal(worker_read_event(&w, &ev), 1);
+	assert_true(listed(cg.procs, w.pid)); /* waiting for go, inside */
+
+	if (cgroup_remove(&cg, err, sizeof err) < 0)
+		fail_msg("cgroup_remove: %s", err);
+	assert_true(gone(cg.path));
+	assert_int_equal(worker_reap(&w, 1, &res), 1);
+	assert_false(res.ok);
+	assert_non_null(strstr(res.message, "SIGKILL"));
+	assert_non_null(strstr(res.message, "out of memory in cgroup?"));
+	worker_done(&w);
+}
+
+static void test_bad_limit(void **state)
+{
+	struct cgroup cg;
+	char err[512];
+	(void)state;
+
+	assert_int_equal(cgroup_create(&cg, 0, "x", err, sizeof err), -1);
+	assert_non_null(strstr(err, "--mem-limit"));
+	assert_int_equal(cgroup_remove(&cg, err, sizeof err), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_limit_holds),
+	    cmocka_unit_test(test_remove_busy),
+	    cmocka_unit_test(test_bad_limit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,511 @@
+/*
+ * Tests for strategy and scratch: every strategy makes a byte-identical,
+ * durable copy for awkward sizes (0, 1, around a page, a bit over 1 MiB,
+ * 64 MiB), refuses an existing destination without touching it, never
+ * changes the source, reports copy/flush/done and full progress, and on
+ * failure (missing source, full filesystem) leaves no destination behind.
+ * Sources come from scratch_make_source in a scratch directory under
+ * /var/tmp, which must be gone after scratch_remove.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "scratch.h"
+#include "strategy.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MIB ((uint64_t)1 << 20)
+
+static int gone(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) < 0 && errno == ENOENT;
+}
+
+/* 1 when both files have the same bytes. */
+static int files_equal(const char *a, const char *b)
+{
+	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
+	char *ba = malloc(MIB), *bb = malloc(MIB);
+	int same = fa >= 0 && fb >= 0;
+
+	while (same) {
+		ssize_t na = read(fa, ba, MIB), nb = read(fb, bb, MIB);
+		if (na != nb || na < 0 || memcmp(ba, bb, (size_t)na) != 0)
+			same = 0;
+		if (na <= 0)
+			break;
+	}
+	free(ba);
+	free(bb);
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+/* FNV-1a over 64-bit words plus the tail: enough to notice any change. */
+static uint64_t file_hash(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	unsigned char *buf = malloc(MIB);
+	uint64_t h = 0xcbf29ce484222325ull;
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	while ((n = read(fd, buf, MIB)) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	close(fd);
+	free(buf);
+	return h;
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+}
+
+struct phase_log {
+	int n;
+	enum phase p[8];
+};
+
+static void log_phase(enum phase p, void *arg)
+{
+	struct phase_log *log = arg;
+	if (log->n < 8)
+		log->p[log->n++] = p;
+}
+
+static void open_scratch(struct scratch *s)
+{
+	char err[512];
+	if (scratch_open(s, "/var/tmp", err, sizeof err) < 0)
+		fail_msg("scratch_open: %s", err);
+}
+
+/* ---- strategy table and list parsing ---- */
+
+static void test_table(void **state)
+{
+	static const char *const copybench[] = {"rw_cp",     "rw_fadv_cp",	"mm_sync_cp",
+						"mm_mun_cp", "mm_sync_madv_cp", "mm_mun_madv_cp",
+						"mw_cp",     "mw_madv_cp"};
+	static const char *const modern[] = {"cfr_cp", "sendfile_cp", "splice_cp", "direct_cp",
+					     "stream_cp"};
+	(void)state;
+	assert_int_equal(strategy_count(), 13);
+	for (size_t i = 0; i < 8; i++)
+		assert_string_equal(strategy_at(i)->name, copybench[i]);
+	for (size_t i = 0; i < 5; i++)
+		assert_non_null(strategy_find(modern[i]));
+	assert_null(strategy_at(13));
+	assert_null(strategy_find("cp"));
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy *st = strategy_at(i);
+		assert_true(st->family[0] && st->what[0] && st->copy);
+		assert_ptr_equal(strategy_find(st->name), st);
+	}
+	assert_string_equal(phase_name(PHASE_PREPARE), "prepare");
+	assert_string_equal(phase_name(PHASE_VERIFY), "verify");
+	assert_string_equal(phase_name(PHASE_COUNT), "?");
+}
+
+static void test_parse_list(void **state)
+{
+	const struct strategy *out[32];
+	size_t n;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(strategy_parse_list("copybench", out, 32, &n, err, sizeof err), 0);
+	assert_int_equal(n, 8);
+	assert_string_equal(out[0]->name, "rw_cp");
+	assert_string_equal(out[7]->name, "mw_madv_cp");
+
+	assert_int_equal(strategy_parse_list("all", out, 32, &n, err, sizeof err), 0);
+	assert_int_equal(n, strategy_count());
+
+	assert_int_equal(
+	    strategy_parse_list(" rw_cp , direct_cp,rw_cp,", out, 32, &n, err, sizeof err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(out[1]->name, "direct_cp");
+	assert_string_equal(out[2]->name, "rw_cp");
+
+	assert_int_equal(strategy_parse_list("rw_cp,bogus", out, 32, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown strategy 'bogus' (valid: rw_cp, rw_fadv_cp, "));
+	assert_non_null(strstr(err, "stream_cp, copybench, all)"));
+
+	assert_int_equal(strategy_parse_list("copybench", out, 4, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "at most 4"));
+	assert_int_equal(strategy_parse_list(" , ", out, 32, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "empty"));
+}
+
+/* ---- copies ---- */
+
+static void copy_one(const struct strategy *st, const char *src, const char *dst, uint64_t size,
+		     size_t bs)
+{
+	struct progress pr;
+	struct phase_log log = {0, {PHASE_IDLE}};
+	struct copy_job job = {src, dst, bs, &pr, log_phase, &log};
+	char err[512];
+	struct stat sd;
+
+	memset(&pr, 0, sizeof pr);
+	if (st->copy(&job, err, sizeof err) < 0) {
+		if (strcmp(st->name, "direct_cp") == 0 &&
+		    strstr(err, "O_DIRECT not supported on ")) {
+			printf("note: %s\n", err);
+			assert_true(gone(dst));
+			return;
+		}
+		fail_msg("%s, %llu bytes: %s", st->name, (unsigned long long)size, err);
+	}
+	if (!files_equal(src, dst))
+		fail_msg("%s, %llu bytes: copy differs", st->name, (unsigned long long)size);
+	assert_int_equal(stat(dst, &sd), 0);
+	assert_int_equal((sd.st_mode & 07777), 0644);
+	assert_int_equal(atomic_load(&pr.bytes_done), size);
+	assert_int_equal(pr.bytes_total, size);
+	assert_int_equal(atomic_load(&pr.phase), PHASE_DONE);
+	assert_int_equal(log.n, 3);
+	assert_int_equal(log.p[0], PHASE_COPY);
+	assert_int_equal(log.p[1], PHASE_FLUSH);
+	assert_int_equal(log.p[2], PHASE_DONE);
+}
+
+static void test_copy_sizes(void **state)
+{
+	static const uint64_t sizes[] = {0, 1, 4095, 4097, MIB + 3, 64 * MIB};
+	(void)state;
+
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		struct scratch s;
+		char err[512], dir[4096];
+		struct stat before, after;
+		uint64_t h;
+
+		open_scratch(&s);
+		if (scratch_make_source(&s, sizes[k], NULL, NULL, err, sizeof err) < 0)
+			fail_msg("make_source: %s", err);
+		assert_int_equal(stat(s.src, &before), 0);
+		assert_int_equal(before.st_size, (off_t)sizes[k]);
+		h = file_hash(s.src);
+		for (size_t i = 0; i < strategy_count(); i++) {
+			const struct strategy *st = strategy_at(i);
+			char name[64], dst[4096];
+			snprintf(name, sizeof name, "dst-%s", st->name);
+			assert_int_equal(scratch_path(&s, name, dst, sizeof dst), 0);
+			copy_one(st, s.src, dst, sizes[k], 0);
+		}
+		/* The source is unchanged: content, size and mtime. */
+		assert_int_equal(stat(s.src, &after), 0);
+		assert_int_equal(after.st_size, before.st_size);
+		assert_true(after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+			    after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+		assert_true(file_hash(s.src) == h);
+		strlcpy_(dir, s.dir, sizeof dir);
+		scratch_remove(&s);
+		assert_true(gone(dir));
+		scratch_remove(&s); /* twice is harmless */
+	}
+}
+
+/* Odd buffer sizes (not a power of two, smaller and larger than a page). */
+static void test_copy_odd_bs(void **state)
+{
+	static const char *const names[] = {"rw_cp", "rw_fadv_cp", "stream_cp", "direct_cp"};
+	static const size_t bss[] = {1000, 65537};
+	struct scratch s;
+	char err[512];
+	(void)state;
+
+	open_scratch(&s);
+	if (scratch_make_source(&s, 3 * MIB + 17, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_source: %s", err);
+	for (size_t i = 0; i < 4; i++)
+		for (size_t b = 0; b < 2; b++) {
+			char name[64], dst[4096];
+			snprintf(name, sizeof name, "dst-%s-%zu", names[i], bss[b]);
+			assert_int_equal(scratch_path(&s, name, dst, sizeof dst), 0);
+			copy_one(strategy_find(names[i]), s.src, dst, 3 * MIB + 17, bss[b]);
+		}
+	scratch_remove(&s);
+}
+
+static void test_dst_exists(void **state)
+{
+	struct scratch s;
+	char err[512], dst[4096], target[4096], link[4096];
+	uint64_t h;
+	(void)state;
+
+	open_scratch(&s);
+	if (scratch_make_source(&s, 4097, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_source: %s", err);
+	h = file_hash(s.src);
+	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
+	write_file(dst, "keep me", 7);
+	assert_int_equal(scratch_path(&s, "target", target, sizeof target), 0);
+	assert_int_equal(scratch_path(&s, "link", link, sizeof link), 0);
+	assert_int_equal(symlink(target, link), 0);
+
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy *st = strategy_at(i);
+		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL};
+		char buf[16];
+		int fd;
+
+		err[0] = '\0';
+		assert_int_equal(st->copy(&job, err, sizeof err), -1);
+		assert_non_null(strstr(err, dst));
+		assert_non_null(strstr(err, "already exists"));
+		fd = open(dst, O_RDONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(read(fd, buf, sizeof buf), 7);
+		assert_memory_equal(buf, "keep me", 7);
+		close(fd);
+
+		/* A dangling symlink is not followed: its target is not created. */
+		job.dst = link;
+		assert_int_equal(st->copy(&job, err, sizeof err), -1);
+		assert_non_null(strstr(err, "already exists"));
+		assert_true(gone(target));
+	}
+	assert_true(file_hash(s.src) == h);
+	scratch_remove(&s);
+}
+
+static void test_missing_src(void **state)
+{
+	struct scratch s;
+	char err[512], src[4096], dst[4096];
+	(void)state;
+
+	open_scratch(&s);
+	assert_int_equal(scratch_path(&s, "nonexistent", src, sizeof src), 0);
+	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
+	for (size_t i = 0; i < strategy_count(); i++) {
+		struct copy_job job = {src, dst, 0, NULL, NULL, NULL};
+		assert_int_equal(strategy_at(i)->copy(&job, err, sizeof err), -1);
+		assert_non_null(strstr(err, src));
+		assert_non_null(strstr(err, "No such file or directory"));
+		assert_true(gone(dst));
+	}
+	scratch_remove(&s);
+}
+
+/* A full filesystem: every strategy reports ENOSPC naming the destination
+ * and removes it. Needs root for a small tmpfs mount; skipped otherwise. */
+static void test_enospc(void **state)
+{
+	struct scratch s;
+	char err[512], mnt[] = "/var/tmp/lrutop-test-mnt-XXXXXX";
+	(void)state;
+
+	assert_non_null(mkdtemp(mnt));
+	if (mount("lrutop-test", mnt, "tmpfs", 0, "size=1m") < 0) {
+		int e = errno;
+		rmdir(mnt);
+		printf("skipped: mount tmpfs: %s\n", strerror(e));
+		skip();
+	}
+	open_scratch(&s);
+	if (scratch_make_source(&s, 3 * MIB + 5, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_source: %s", err);
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy *st = strategy_at(i);
+		char dst[4096];
+		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL};
+
+		snprintf(dst, sizeof dst, "%s/dst-%s", mnt, st->name);
+		err[0] = '\0';
+		assert_int_equal(st->copy(&job, err, sizeof err), -1);
+		assert_true(gone(dst));
+		assert_non_null(strstr(err, dst));
+		if ((strcmp(st->name, "cfr_cp") == 0 && strstr(err, "one filesystem")) ||
+		    (strcmp(st->name, "direct_cp") == 0 && strstr(err, "O_DIRECT not supported"))) {
+			printf("note: %s\n", err); /* cross-fs copy_file_range / no O_DIRECT */
+			continue;
+		}
+		if (!strstr(err, "No space left on device"))
+			fail_msg("%s: %s", st->name, err);
+		if (getenv("LRUTOP_TEST_VERBOSE"))
+			printf("%s\n", err);
+	}
+	scratch_remove(&s);
+	assert_int_equal(umount2(mnt, MNT_DETACH), 0);
+	assert_int_equal(rmdir(mnt), 0);
+}
+
+/* direct_cp where the filesystem may lack O_DIRECT (tmpfs before 6.6):
+ * either a correct copy or the refusal, and never a leftover file. */
+static void test_direct_on_tmpfs(void **state)
+{
+	char dir[] = "/dev/shm/lrutop-test-XXXXXX", src[64], dst[64], err[512];
+	char data[5000];
+	struct copy_job job = {src, dst, 0, NULL, NULL, NULL};
+	(void)state;
+
+	if (!mkdtemp(dir))
+		skip();
+	snprintf(src, sizeof src, "%s/src", dir);
+	snprintf(dst, sizeof dst, "%s/dst", dir);
+	for (size_t i = 0; i < sizeof data; i++)
+		data[i] = (char)(i * 7 + 3);
+	write_file(src, data, sizeof data);
+	if (strategy_find("direct_cp")->copy(&job, err, sizeof err) == 0) {
+		printf("note: direct_cp works on tmpfs here\n");
+		assert_true(files_equal(src, dst));
+		unlink(dst);
+	} else {
+		char want[128];
+		snprintf(want, sizeof want, "O_DIRECT not supported on %s (filesystem refuses it)",
+			 dir);
+		assert_string_equal(err, want);
+		assert_true(gone(dst));
+	}
+	unlink(src);
+	rmdir(dir);
+}
+
+/* ---- scratch ---- */
+
+static void test_scratch_refusals(void **state)
+{
+	struct scratch s;
+	char err[512], file[4096];
+	(void)state;
+
+	assert_int_equal(scratch_open(&s, "/dev/shm", err, sizeof err), -1);
+	assert_string_equal(err, "--dir /dev/shm: on tmpfs, no disk I/O would happen (use a "
+				 "directory on a disk)");
+	assert_int_equal(scratch_open(&s, "/var/tmp/lrutop-no-such-dir", err, sizeof err), -1);
+	assert_string_equal(err, "--dir /var/tmp/lrutop-no-such-dir: No such file or directory");
+
+	open_scratch(&s);
+	assert_int_equal(scratch_path(&s, "plain", file, sizeof file), 0);
+	write_file(file, "x", 1);
+	{
+		struct scratch t;
+		char want[4200];
+		assert_int_equal(scratch_open(&t, file, err, sizeof err), -1);
+		snprintf(want, sizeof want, "--dir %s: not a directory", file);
+		assert_string_equal(err, want);
+	}
+	assert_int_equal(scratch_path(&s, "a/b", file, sizeof file), -1);
+	assert_int_equal(scratch_path(&s, "..", file, sizeof file), -1);
+	assert_int_equal(scratch_check_space(&s, 4096, err, sizeof err), 0);
+	assert_int_equal(scratch_check_space(&s, UINT64_MAX / 2, err, sizeof err), -1);
+	assert_non_null(strstr(err, "available"));
+	scratch_remove(&s);
+	assert_true(gone(file));
+}
+
+/* scratch_remove deletes what lrutop recorded and nothing else: a file it
+ * did not create keeps the directory alive. */
+static void test_scratch_only_ours(void **state)
+{
+	struct scratch s;
+	char err[512], ours[4096], theirs[4200], dir[4096];
+	(void)state;
+
+	open_scratch(&s);
+	strlcpy_(dir, s.dir, sizeof dir);
+	assert_int_equal(scratch_path(&s, "dst-1", ours, sizeof ours), 0);
+	write_file(ours, "1", 1);
+	snprintf(theirs, sizeof theirs, "%s/not-ours", s.dir);
+	write_file(theirs, "2", 1);
+	if (scratch_make_source(&s, 1, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_source: %s", err);
+	assert_int_equal(scratch_make_source(&s, 1, NULL, NULL, err, sizeof err), -1);
+	scratch_remove(&s);
+	assert_true(gone(ours));
+	assert_false(gone(theirs));
+	assert_false(gone(dir));
+	unlink(theirs);
+	rmdir(dir);
+}
+
+struct progress_log {
+	int calls;
+	uint64_t last;
+	int monotonic;
+};
+
+static void on_fill(uint64_t done, uint64_t total, void *arg)
+{
+	struct progress_log *p = arg;
+	p->calls++;
+	if (done < p->last || done > total)
+		p->monotonic = 0;
+	p->last = done;
+}
+
+static void test_scratch_source_data(void **state)
+{
+	struct scratch s;
+	struct progress_log pl = {0, 0, 1};
+	char err[512];
+	unsigned char *a = malloc(MIB), *b = malloc(MIB);
+	int fd, nonzero = 0;
+	(void)state;
+
+	open_scratch(&s);
+	if (scratch_make_source(&s, 2 * MIB + 100, on_fill, &pl, err, sizeof err) < 0)
+		fail_msg("make_source: %s", err);
+	assert_int_equal(s.have_src, 1);
+	assert_true(pl.calls >= 1 && pl.monotonic);
+	assert_int_equal(pl.last, 2 * MIB + 100);
+	fd = open(s.src, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, a, MIB), (ssize_t)MIB);
+	assert_int_equal(read(fd, b, MIB), (ssize_t)MIB);
+	close(fd);
+	for (size_t i = 0; i < MIB; i++)
+		nonzero += a[i] != 0;
+	assert_true(nonzero > (int)(MIB / 2)); /* random bytes: ~255/256 non-zero */
+	assert_true(memcmp(a, b, MIB) != 0);
+	assert_true(memcmp(a, a + MIB / 2, MIB / 2) != 0);
+	free(a);
+	free(b);
+	scratch_remove(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_parse_list),
+	    cmocka_unit_test(test_scratch_refusals),
+	    cmocka_unit_test(test_scratch_only_ours),
+	    cmocka_unit_test(test_scratch_source_data),
+	    cmocka_unit_test(test_copy_sizes),
+	    cmocka_unit_test(test_copy_odd_bs),
+	    cmocka_unit_test(test_dst_exists),
+	    cmocka_unit_test(test_missing_src),
+	    cmocka_unit_test(test_direct_on_tmpfs),
+	    cmocka_unit_test(test_enospc),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,362 @@
+/*
+ * Tests for worker: the fork/prepare/go/copy protocol seen from the
+ * monitor's side. Synchronisation is only through the event pipe (poll)
+ * and wait4 — no sleeps. Covers: the event order prepare, copy, flush,
+ * done with increasing timestamps; results (ok, rusage, elapsed, the
+ * copy's bytes); a SIGKILLed worker; a missing source; --cmd (exec, exit
+ * status, exec failure); a monitor that goes away before "go".
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "scratch.h"
+#include "strategy.h"
+#include "util.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MIB		 ((uint64_t)1 << 20)
+#define EVENT_TIMEOUT_MS 20000
+
+static struct scratch scratch;
+
+static int setup(void **state)
+{
+	char err[512];
+	(void)state;
+	if (scratch_open(&scratch, "/var/tmp", err, sizeof err) < 0 ||
+	    scratch_make_source(&scratch, 16 * MIB, NULL, NULL, err, sizeof err) < 0) {
+		fprintf(stderr, "setup: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char dir[4096];
+	struct stat st;
+	(void)state;
+	strlcpy_(dir, scratch.dir, sizeof dir);
+	scratch_remove(&scratch);
+	return stat(dir, &st) == 0 ? -1 : 0;
+}
+
+static int files_equal(const char *a, const char *b)
+{
+	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
+	char *ba = malloc(MIB), *bb = malloc(MIB);
+	int same = fa >= 0 && fb >= 0;
+
+	while (same) {
+		ssize_t na = read(fa, ba, MIB), nb = read(fb, bb, MIB);
+		if (na != nb || na < 0 || memcmp(ba, bb, (size_t)na) != 0)
+			same = 0;
+		if (na <= 0)
+			break;
+	}
+	free(ba);
+	free(bb);
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+/* The next event, waiting for it with poll: 1 got one, -1 EOF. */
+static int next_event(struct worker *w, struct worker_event *ev)
+{
+	for (;;) {
+		struct pollfd p = {w->event_fd, POLLIN, 0};
+		int r = worker_read_event(w, ev);
+		if (r != 0)
+			return r;
+		if (poll(&p, 1, EVENT_TIMEOUT_MS) == 0)
+			fail_msg("no event from the worker within %d ms", EVENT_TIMEOUT_MS);
+	}
+}
+
+/* Starts, waits for prepare, lets it go, collects every event until EOF,
+ * reaps. Returns the number of events. */
+static int run(const struct worker_spec *spec, struct worker_event *evs, int max,
+	       struct worker_result *res)
+{
+	struct worker w;
+	char err[512];
+	int n = 0;
+
+	if (worker_start(spec, &w, err, sizeof err) < 0)
+		fail_msg("worker_start: %s", err);
+	assert_int_equal(next_event(&w, &evs[n++]), 1);
+	assert_int_equal(evs[0].phase, PHASE_PREPARE);
+	worker_go(&w);
+	while (n < max && next_event(&w, &evs[n]) == 1)
+		n++;
+	assert_int_equal(worker_reap(&w, 1, res), 1);
+	/* A second reap returns the same result. */
+	{
+		struct worker_result again;
+		assert_int_equal(worker_reap(&w, 0, &again), 1);
+		assert_int_equal(again.status, res->status);
+	}
+	worker_done(&w);
+	worker_done(&w);
+	return n;
+}
+
+static void check_strategy(const char *name, int drop_caches, int verify)
+{
+	char dst[4096];
+	struct worker_spec spec;
+	struct worker_event evs[8];
+	struct worker_result res;
+	int n;
+
+	assert_int_equal(scratch_path(&scratch, "dst", dst, sizeof dst), 0);
+	memset(&spec, 0, sizeof spec);
+	spec.strategy = strategy_find(name);
+	spec.src = scratch.src;
+	spec.dst = dst;
+	spec.drop_caches = drop_caches;
+	spec.verify = verify;
+	n = run(&spec, evs, 8, &res);
+
+	assert_int_equal(n, verify ? 5 : 4);
+	if (verify)
+		assert_int_equal(evs[4].phase, PHASE_VERIFY);
+	assert_int_equal(res.verified, verify ? 1 : -1);
+	assert_true(res.t_done_ns == evs[3].t_ns);
+	assert_int_equal(res.bytes_done, 16 * MIB);
+	assert_int_equal(evs[0].phase, PHASE_PREPARE);
+	assert_int_equal(evs[1].phase, PHASE_COPY);
+	assert_int_equal(evs[2].phase, PHASE_FLUSH);
+	assert_int_equal(evs[3].phase, PHASE_DONE);
+	for (int i = 1; i < n; i++)
+		assert_true(evs[i].t_ns >= evs[i - 1].t_ns);
+	if (!res.ok)
+		fail_msg("%s: %s", name, res.message);
+	assert_string_equal(res.message, "");
+	assert_true(res.elapsed_s > 0);
+	/* elapsed excludes prepare and covers copy..done. */
+	assert_true(res.elapsed_s * 1e9 >= (double)(evs[3].t_ns - evs[1].t_ns));
+	assert_true(res.ru.ru_minflt + res.ru.ru_majflt > 0);
+	assert_true(files_equal(scratch.src, dst));
+	if (strncmp(name, "mm_", 3) == 0)
+		/* 16 MiB touched through two maps: thousands of faults. */
+		assert_true(res.ru.ru_minflt + res.ru.ru_majflt > 2 * 1024);
+}
+
+static void test_rw_cp(void **state)
+{
+	(void)state;
+	check_strategy("rw_cp", 0, 0);
+	check_strategy("rw_cp", 0, 1);
+}
+
+static void test_mm_sync_cp(void **state)
+{
+	(void)state;
+	check_strategy("mm_sync_cp", 1, 1); /* root: exercises drop_caches too */
+}
+
+static void test_progress_page(void **state)
+{
+	char dst[4096], err[512];
+	struct worker_spec spec;
+	struct worker_event ev;
+	struct worker w;
+	struct worker_result res;
+	(void)state;
+
+	assert_int_equal(scratch_path(&scratch, "dst", dst, sizeof dst), 0);
+	memset(&spec, 0, sizeof spec);
+	spec.strategy = strategy_find("rw_cp");
+	spec.src = scratch.src;
+	spec.dst = dst;
+	spec.bs = 65536;
+	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
+	assert_int_equal(next_event(&w, &ev), 1);
+	assert_int_equal(atomic_load(&w.progress->phase), PHASE_PREPARE);
+	worker_go(&w);
+	while (next_event(&w, &ev) == 1)
+		;
+	assert_int_equal(worker_reap(&w, 1, &res), 1);
+	assert_true(res.ok);
+	assert_int_equal(atomic_load(&w.progress->bytes_done), 16 * MIB);
+	assert_int_equal(w.progress->bytes_total, 16 * MIB);
+	assert_int_equal(atomic_load(&w.progress->phase), PHASE_DONE);
+	worker_done(&w);
+}
+
+static void test_killed(void **state)
+{
+	char dst[4096], err[512];
+	struct worker_spec spec;
+	struct worker_event ev;
+	struct worker w;
+	struct worker_result res;
+	(void)state;
+
+	assert_int_equal(scratch_path(&scratch, "dst", dst, sizeof dst), 0);
+	memset(&spec, 0, sizeof spec);
+	spec.strategy = strategy_find("rw_cp");
+	spec.src = scratch.src;
+	spec.dst = dst;
+	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
+	assert_int_equal(next_event(&w, &ev), 1);
+	assert_int_equal(worker_reap(&w, 0, &res), 0); /* waiting for go */
+	worker_kill(&w);
+	assert_int_equal(worker_reap(&w, 0, &res), 1);
+	assert_false(res.ok);
+	assert_non_null(strstr(res.message, "rw_cp: "));
+	assert_non_null(strstr(res.message, "SIGKILL"));
+	assert_int_equal(worker_read_event(&w, &ev), -1);
+	worker_done(&w);
+
+	/* Killed from outside (as the OOM killer would). */
+	spec.cgroup_procs = NULL;
+	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
+	assert_int_equal(next_event(&w, &ev), 1);
+	assert_int_equal(kill(w.pid, SIGKILL), 0);
+	assert_int_equal(worker_reap(&w, 1, &res), 1);
+	assert_string_equal(res.message, "rw_cp: killed by signal 9 (SIGKILL: Killed)");
+	worker_done(&w);
+}
+
+static void test_missing_src(void **state)
+{
+	char src[4096], dst[4096];
+	struct worker_spec spec;
+	struct worker_event evs[8];
+	struct worker_result res;
+	char want[4200];
+	(void)state;
+
+	assert_int_equal(scratch_path(&scratch, "missing", src, sizeof src), 0);
+	assert_int_equal(scratch_path(&scratch, "dst", dst, sizeof dst), 0);
+	memset(&spec, 0, sizeof spec);
+	spec.strategy = strategy_find("mm_sync_cp");
+	spec.src = src;
+	spec.dst = dst;
+	assert_int_equal(run(&spec, evs, 8, &res), 1);
+	assert_false(res.ok);
+	snprintf(want, sizeof want, "mm_sync_cp: open %s: No such file or directory", src);
+	assert_string_equal(res.message, want);
+	assert_int_equal(access(dst, F_OK), -1);
+}
+
+static void test_cmd(void **state)
+{
+	char dst[4096];
+	struct worker_spec spec;
+	struct worker_event evs[8];
+	struct worker_result res;
+	(void)state;
+
+	assert_int_equal(scratch_path(&scratch, "dst", dst, sizeof dst), 0);
+	{
+		char *argv[] = {"cp", scratch.src, dst, NULL};
+		memset(&spec, 0, sizeof spec);
+		spec.argv = argv;
+		spec.src = scratch.src;
+		spec.dst = dst;
+		/* prepare, copy, then EOF at exec */
+		assert_int_equal(run(&spec, evs, 8, &res), 2);
+		assert_int_equal(evs[1].phase, PHASE_COPY);
+		if (!res.ok)
+			fail_msg("cp: %s", res.message);
+		assert_true(res.elapsed_s > 0);
+		assert_true(files_equal(scratch.src, dst));
+	}
+	{
+		char *argv[] = {"/bin/sh", "-c", "exit 3", NULL};
+		spec.argv = argv;
+		run(&spec, evs, 8, &res);
+		assert_false(res.ok);
+		assert_string_equal(res.message, "sh: exited with status 3");
+	}
+	{
+		char *argv[] = {"lrutop-no-such-command", NULL};
+		spec.argv = argv;
+		run(&spec, evs, 8, &res);
+		assert_false(res.ok);
+		assert_string_equal(res.message,
+				    "lrutop-no-such-command: exec lrutop-no-such-command: "
+				    "No such file or directory");
+	}
+	{
+		/* stdin is /dev/null, stdout/stderr do not reach the terminal */
+		char *argv[] = {"/bin/sh", "-c",
+				"read x; test -z \"$x\" && test ! -t 1 && test ! -t 2", NULL};
+		spec.argv = argv;
+		run(&spec, evs, 8, &res);
+		if (!res.ok)
+			fail_msg("stdio check: %s", res.message);
+	}
+}
+
+/* The monitor goes away (closes the go channel) before "go". */
+static void test_no_go(void **state)
+{
+	char dst[4096], err[512];
+	struct worker_spec spec;
+	struct worker_event ev;
+	struct worker w;
+	struct worker_result res;
+	(void)state;
+
+	assert_int_equal(scratch_path(&scratch, "dst", dst, sizeof dst), 0);
+	memset(&spec, 0, sizeof spec);
+	spec.strategy = strategy_find("rw_cp");
+	spec.src = scratch.src;
+	spec.dst = dst;
+	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
+	assert_int_equal(next_event(&w, &ev), 1);
+	close(w.go_fd);
+	w.go_fd = -1;
+	assert_int_equal(next_event(&w, &ev), -1);
+	assert_int_equal(worker_reap(&w, 1, &res), 1);
+	assert_false(res.ok);
+	assert_non_null(strstr(res.message, "monitor went away"));
+	worker_done(&w);
+}
+
+static void test_bad_spec(void **state)
+{
+	struct worker_spec spec;
+	struct worker w;
+	char err[512];
+	(void)state;
+
+	memset(&spec, 0, sizeof spec);
+	assert_int_equal(worker_start(&spec, &w, err, sizeof err), -1);
+	assert_non_null(strstr(err, "either a strategy or a command"));
+	worker_done(&w);
+	memset(&w, 0, sizeof w);
+	worker_done(&w); /* zeroed struct */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_rw_cp),	  cmocka_unit_test(test_mm_sync_cp),
+	    cmocka_unit_test(test_progress_page), cmocka_unit_test(test_killed),
+	    cmocka_unit_test(test_missing_src),	  cmocka_unit_test(test_cmd),
+	    cmocka_unit_test(test_no_go),	  cmocka_unit_test(test_bad_spec),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
