@@ -118,32 +118,62 @@ static uint32_t ascii_glyph(enum role r)
 	}
 }
 
+/* The lit dots of one cell row strip, or 0 if the strip is dark: checks
+ * eight dots at a time, since most of a chart is empty. */
+static int strip_dark(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		if (w)
+			return 0;
+	}
+	for (; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
 void canvas_render(const struct canvas *c, struct grid *g, int x, int y)
 {
 	for (int cy = 0; cy < c->ch; cy++) {
+		const uint8_t *band = c->dots + (size_t)(cy * c->ydots) * (size_t)c->dw;
+		if (strip_dark(band, (size_t)c->ydots * (size_t)c->dw))
+			continue;
 		for (int cx = 0; cx < c->cw; cx++) {
-			int count[ROLE_COUNT + 1] = {0};
+			/* Collect the cell's lit dots first: the majority vote
+			 * only ever looks at <= 8 values. */
+			uint8_t lit[8];
+			int nlit = 0;
 			uint8_t bits = 0;
-			int best = 0, best_n = 0;
 			for (int j = 0; j < c->ydots; j++) {
+				const uint8_t *row =
+				    band + (size_t)j * (size_t)c->dw + (size_t)(cx * c->xdots);
 				for (int i = 0; i < c->xdots; i++) {
-					int dx = cx * c->xdots + i, dy = cy * c->ydots + j;
-					uint8_t d = c->dots[(size_t)dy * (size_t)c->dw + (size_t)dx];
-					if (!d)
+					if (!row[i])
 						continue;
+					lit[nlit++] = row[i];
 					if (c->glyphs == CHART_BRAILLE)
 						bits |= braille_bit[i][j];
 					else
 						bits |= (uint8_t)(1u << j);
-					/* ties go to the higher role: later, more specific series */
-					if (++count[d] > best_n || (count[d] == best_n && d > best)) {
-						best = d;
-						best_n = count[d];
-					}
 				}
 			}
 			if (!bits)
 				continue;
+			/* The role owning most dots; ties go to the higher role
+			 * (later, more specific series). */
+			int best = 0, best_n = 0;
+			for (int k = 0; k < nlit; k++) {
+				int n = 0;
+				for (int l = 0; l < nlit; l++)
+					n += lit[l] == lit[k];
+				if (n > best_n || (n == best_n && lit[k] > best)) {
+					best = lit[k];
+					best_n = n;
+				}
+			}
 			enum role role = (enum role)(best - 1);
 			uint32_t ch;
 			if (c->glyphs == CHART_BRAILLE)

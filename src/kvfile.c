@@ -93,8 +93,8 @@ int kvfile_parse(const char *buf, const char *const *keys, size_t nkeys, uint64_
 			sp++;
 		size_t klen = (size_t)(sp - line);
 		for (size_t i = 0; i < nkeys && klen; i++) {
-			if (vals[i] != KVFILE_MISSING || strlen(keys[i]) != klen ||
-			    memcmp(keys[i], line, klen) != 0)
+			if (keys[i][0] != line[0] || vals[i] != KVFILE_MISSING ||
+			    strlen(keys[i]) != klen || memcmp(keys[i], line, klen) != 0)
 				continue;
 			const char *p = sp;
 			while (p < eol && (*p == ' ' || *p == '\t'))
@@ -107,6 +107,8 @@ int kvfile_parse(const char *buf, const char *const *keys, size_t nkeys, uint64_
 			}
 			break;
 		}
+		if (found == (int)nkeys)
+			break; /* /proc/vmstat: our keys sit in its first third */
 		line = *eol ? eol + 1 : eol;
 	}
 	return found;

@@ -57,6 +57,9 @@ int main(int argc, char **argv)
 {
 	char err[512] = "";
 	setlocale(LC_ALL, "");
+	/* Numbers in CSV, batch lines and options stay in the C format: a
+	 * decimal-comma locale must not turn 0.5 into 0,5. */
+	setlocale(LC_NUMERIC, "C");
 	struct options opt;
 	options_init(&opt);
 	if (options_parse(&opt, argc, argv, err, sizeof(err)) < 0)

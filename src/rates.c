@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 int64_t rate_delta(uint64_t a, uint64_t b)
 {
@@ -65,8 +66,9 @@ void rates_compute(const struct sample *a, const struct sample *b, struct rates 
 		r->majflt_s = rate_per_s(a->pgmajfault, b->pgmajfault, dt);
 		r->pgpgin_kbs = rate_per_s(a->pgpgin, b->pgpgin, dt);
 		r->pgpgout_kbs = rate_per_s(a->pgpgout, b->pgpgout, dt);
-		r->swpin_kbs = rate_per_s(a->pswpin, b->pswpin, dt) * 4.0;
-		r->swpout_kbs = rate_per_s(a->pswpout, b->pswpout, dt) * 4.0;
+		double page_kb = (double)sysconf(_SC_PAGESIZE) / 1024.0;
+		r->swpin_kbs = rate_per_s(a->pswpin, b->pswpin, dt) * page_kb;
+		r->swpout_kbs = rate_per_s(a->pswpout, b->pswpout, dt) * page_kb;
 		if ((a->have & SAMPLE_HAVE_VMX) == (b->have & SAMPLE_HAVE_VMX)) {
 			r->pgscan_s = rate_per_s(sample_pgscan(a), sample_pgscan(b), dt);
 			r->pgsteal_s = rate_per_s(sample_pgsteal(a), sample_pgsteal(b), dt);

@@ -81,6 +81,8 @@ struct sampler {
 	char disk[64];
 	uint32_t disk_id; /* major<<20|minor of the watched disk as last seen */
 	uint32_t disk_gen;
+	unsigned long nreads;
+	struct disktab tab; /* every device, from the last sampler_read */
 	char missing[256];
 };
 
@@ -220,29 +222,71 @@ static void read_cpu(struct sampler *s, struct sample *o)
 	o->have |= SAMPLE_HAVE_CPU;
 }
 
-static void read_disk(struct sampler *s, struct sample *o)
+static void fill_counters(struct disk_counters *d, struct diskstats_result *r)
 {
-	if (!s->disks || !s->disk[0])
+	strlcpy_(d->name, r[D_NAME].result.str, sizeof(d->name));
+	d->is_disk = r[D_TYPE].result.s_int == DISKSTATS_TYPE_DISK;
+	d->rd_ios = r[D_RIO].result.ul_int;
+	d->rd_merges = r[D_RMRG].result.ul_int;
+	d->rd_sectors = r[D_RSEC].result.ul_int;
+	d->rd_ms = r[D_RMS].result.ul_int;
+	d->wr_ios = r[D_WIO].result.ul_int;
+	d->wr_merges = r[D_WMRG].result.ul_int;
+	d->wr_sectors = r[D_WSEC].result.ul_int;
+	d->wr_ms = r[D_WMS].result.ul_int;
+	d->io_ms = r[D_IOMS].result.ul_int;
+	d->weighted_ms = r[D_WTMS].result.ul_int;
+	d->in_flight = (uint32_t)r[D_INFL].result.s_int;
+}
+
+static int disk_cmp(const void *a, const void *b)
+{
+	const struct disk_counters *x = a, *y = b;
+	if (x->is_disk != y->is_disk)
+		return y->is_disk - x->is_disk;
+	return strcmp(x->name, y->name);
+}
+
+/* One read of /proc/diskstats per tick serves both the watched disk and the
+ * iostat table.  reap keeps listing a device that has gone (libproc2.md §7
+ * pitfall 4), so every DISK_PRUNE_EVERY reads a select on the watched name
+ * lets the library notice and prune it. */
+#define DISK_PRUNE_EVERY 16
+static void read_disks(struct sampler *s, struct sample *o)
+{
+	s->tab.n = 0;
+	if (!s->disks)
 		return;
-	struct diskstats_stack *d = procps_diskstats_select(s->disks, s->disk, disk_items, D_N);
-	if (!d) {
-		/* ENXIO: the device went away; select has pruned it, so a
-		 * device re-created under the same name starts afresh. */
-		s->disk_id = 0;
+	if (s->disk[0] && s->nreads++ % DISK_PRUNE_EVERY == 0 &&
+	    !procps_diskstats_select(s->disks, s->disk, disk_items, D_N))
+		s->disk_id = 0; /* ENXIO: gone; a re-created one starts afresh */
+	struct diskstats_reaped *rp = procps_diskstats_reap(s->disks, disk_items, D_N);
+	if (!rp)
 		return;
+	s->tab.t_ns = mono_ns();
+	struct diskstats_result *watched = NULL;
+	for (int i = 0; i < rp->total; i++) {
+		struct diskstats_result *r = rp->stacks[i]->head;
+		if (s->tab.n < DISKTAB_MAX)
+			fill_counters(&s->tab.dev[s->tab.n++], r);
+		if (s->disk[0] && strcmp(r[D_NAME].result.str, s->disk) == 0)
+			watched = r;
 	}
-	struct diskstats_result *r = d->head;
-	uint32_t id = (uint32_t)r[D_MAJ].result.s_int << 20 | (uint32_t)r[D_MIN].result.s_int;
+	qsort(s->tab.dev, (size_t)s->tab.n, sizeof(s->tab.dev[0]), disk_cmp);
+	if (!watched)
+		return;
+	uint32_t id = (uint32_t)watched[D_MAJ].result.s_int << 20 |
+		      (uint32_t)watched[D_MIN].result.s_int;
 	if (id != s->disk_id) {
 		s->disk_id = id;
 		s->disk_gen++;
 	}
-	o->rd_ios = r[D_RIO].result.ul_int;
-	o->rd_sectors = r[D_RSEC].result.ul_int;
-	o->wr_ios = r[D_WIO].result.ul_int;
-	o->wr_sectors = r[D_WSEC].result.ul_int;
-	o->io_ms = r[D_IOMS].result.ul_int;
-	o->in_flight = (uint32_t)r[D_INFL].result.s_int;
+	o->rd_ios = watched[D_RIO].result.ul_int;
+	o->rd_sectors = watched[D_RSEC].result.ul_int;
+	o->wr_ios = watched[D_WIO].result.ul_int;
+	o->wr_sectors = watched[D_WSEC].result.ul_int;
+	o->io_ms = watched[D_IOMS].result.ul_int;
+	o->in_flight = (uint32_t)watched[D_INFL].result.s_int;
 	o->disk_id = s->disk_gen;
 	o->have |= SAMPLE_HAVE_DISK;
 }
@@ -291,7 +335,7 @@ int sampler_read(struct sampler *s, struct sample *out)
 	out->run = -1;
 	read_mem(s, out);
 	read_vm(s, out);
-	read_disk(s, out);
+	read_disks(s, out);
 	read_cpu(s, out);
 	read_psi(s, out);
 	read_cgroup(s, out);
@@ -299,41 +343,11 @@ int sampler_read(struct sampler *s, struct sample *out)
 	return 0;
 }
 
-static int disk_cmp(const void *a, const void *b)
-{
-	const struct disk_counters *x = a, *y = b;
-	if (x->is_disk != y->is_disk)
-		return y->is_disk - x->is_disk;
-	return strcmp(x->name, y->name);
-}
-
 int sampler_read_disks(struct sampler *s, struct disktab *tab)
 {
-	tab->n = 0;
-	tab->t_ns = mono_ns();
 	if (!s->disks)
 		return -1;
-	struct diskstats_reaped *rp = procps_diskstats_reap(s->disks, disk_items, D_N);
-	if (!rp)
-		return -1;
-	for (int i = 0; i < rp->total && tab->n < DISKTAB_MAX; i++) {
-		struct diskstats_result *r = rp->stacks[i]->head;
-		struct disk_counters *d = &tab->dev[tab->n++];
-		strlcpy_(d->name, r[D_NAME].result.str, sizeof(d->name));
-		d->is_disk = r[D_TYPE].result.s_int == DISKSTATS_TYPE_DISK;
-		d->rd_ios = r[D_RIO].result.ul_int;
-		d->rd_merges = r[D_RMRG].result.ul_int;
-		d->rd_sectors = r[D_RSEC].result.ul_int;
-		d->rd_ms = r[D_RMS].result.ul_int;
-		d->wr_ios = r[D_WIO].result.ul_int;
-		d->wr_merges = r[D_WMRG].result.ul_int;
-		d->wr_sectors = r[D_WSEC].result.ul_int;
-		d->wr_ms = r[D_WMS].result.ul_int;
-		d->io_ms = r[D_IOMS].result.ul_int;
-		d->weighted_ms = r[D_WTMS].result.ul_int;
-		d->in_flight = (uint32_t)r[D_INFL].result.s_int;
-	}
-	qsort(tab->dev, (size_t)tab->n, sizeof(tab->dev[0]), disk_cmp);
+	*tab = s->tab;
 	return 0;
 }
 

@@ -26,7 +26,8 @@ void sampler_free(struct sampler *s);
 /* Takes one sample (t_ns, counters, have bits).  Returns 0. */
 int sampler_read(struct sampler *s, struct sample *out);
 
-/* Fills tab with every device in /proc/diskstats: whole disks first, then
+/* Fills tab with every device in /proc/diskstats as the last sampler_read
+ * saw it (one read of the file serves both): whole disks first, then
  * partitions, each group by name.  0 or -1. */
 int sampler_read_disks(struct sampler *s, struct disktab *tab);
 
