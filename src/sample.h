@@ -22,6 +22,7 @@ enum {
 	SAMPLE_HAVE_PSI_MEM = 1u << 5,
 	SAMPLE_HAVE_PSI_IO = 1u << 6,
 	SAMPLE_HAVE_CG = 1u << 7, /* a run's memory cgroup */
+	SAMPLE_HAVE_CG_DEACT = 1u << 8, /* ... with its own pgdeactivate (v2) */
 };
 
 struct sample {
@@ -58,7 +59,7 @@ struct sample {
 
 	/* the run's memory cgroup (SAMPLE_HAVE_CG), bytes */
 	uint64_t cg_active_file, cg_inactive_file, cg_cache, cg_usage, cg_limit;
-	uint64_t cg_pgdeactivate; /* v2 memory.stat only; KVFILE_MISSING-free: 0 on v1 */
+	uint64_t cg_pgdeactivate; /* v2 memory.stat only (SAMPLE_HAVE_CG_DEACT) */
 
 	/* what the worker was doing when the sample was taken */
 	int16_t run;   /* run index, -1 while idle */

@@ -324,6 +324,8 @@ static void read_cgroup(struct sampler *s, struct sample *o)
 	o->cg_inactive_file = or_zero(g[G_INACTF]);
 	o->cg_cache = g[G_FILE] != KVFILE_MISSING ? g[G_FILE] : or_zero(g[G_CACHE]);
 	o->cg_pgdeactivate = or_zero(g[G_DEACT]);
+	if (g[G_DEACT] != KVFILE_MISSING)
+		o->have |= SAMPLE_HAVE_CG_DEACT;
 	o->cg_usage = or_zero(usage);
 	o->cg_limit = s->cg_limit;
 	o->have |= SAMPLE_HAVE_CG;

@@ -309,16 +309,29 @@ int session_fd(const struct session *s)
 
 int session_is_burst(const struct sample *a, const struct sample *b)
 {
-	if (!a || !b || !(a->have & b->have & SAMPLE_HAVE_VM) || b->t_ns <= a->t_ns)
-		return 0;
-	int64_t d = rate_delta(a->pgdeactivate, b->pgdeactivate);
-	if (d <= 0)
+	if (!a || !b || b->t_ns <= a->t_ns)
 		return 0;
 	double dt = (double)(b->t_ns - a->t_ns) / 1e9;
-	double watched_pages = (b->have & SAMPLE_HAVE_CG) && b->cg_limit
-				       ? (double)b->cg_limit / 4096.0
-				       : (double)b->mem_total / 4.0;
-	return watched_pages > 0 && (double)d / dt >= BURST_PER_S * watched_pages;
+	uint32_t both = a->have & b->have;
+	if ((both & SAMPLE_HAVE_CG) && b->cg_limit) {
+		double limit_pages = (double)b->cg_limit / 4096.0;
+		if (both & SAMPLE_HAVE_CG_DEACT) {
+			int64_t d = rate_delta(a->cg_pgdeactivate, b->cg_pgdeactivate);
+			return d > 0 && (double)d / dt >= BURST_PER_S * limit_pages;
+		}
+		/* v1: the system-wide count, but only while this cgroup's own
+		 * active list shrank, so another workload's reclaim is not
+		 * taken for ours. */
+		if (!(both & SAMPLE_HAVE_VM) || b->cg_active_file >= a->cg_active_file)
+			return 0;
+		int64_t d = rate_delta(a->pgdeactivate, b->pgdeactivate);
+		return d > 0 && (double)d / dt >= BURST_PER_S * limit_pages;
+	}
+	if (!(both & SAMPLE_HAVE_VM) || !(b->have & SAMPLE_HAVE_MEM))
+		return 0;
+	int64_t d = rate_delta(a->pgdeactivate, b->pgdeactivate);
+	double watched_pages = (double)b->mem_total / 4.0;
+	return d > 0 && watched_pages > 0 && (double)d / dt >= BURST_PER_S * watched_pages;
 }
 
 /* Fills the sample-derived fields of r from the samples taken during the
@@ -369,7 +382,9 @@ static void sample_stats(struct run_result *r, const struct series *ser)
 			r->write_cv = cv;
 	}
 	if (first && last && first != last) {
-		int64_t d = rate_delta(first->pgdeactivate, last->pgdeactivate);
+		int own = (first->have & last->have & SAMPLE_HAVE_CG_DEACT) != 0;
+		int64_t d = own ? rate_delta(first->cg_pgdeactivate, last->cg_pgdeactivate)
+				: rate_delta(first->pgdeactivate, last->pgdeactivate);
 		int64_t f = rate_delta(first->refault_file, last->refault_file);
 		r->pgdeactivate = d > 0 ? (uint64_t)d : 0;
 		r->refault_file = f > 0 ? (uint64_t)f : 0;

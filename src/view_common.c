@@ -109,12 +109,16 @@ void view_help(const struct monitor *m, struct grid *g)
 		"  space      pause / resume sampling display",
 		"  \xe2\x86\x90 \xe2\x86\x92        scroll history while paused",
 		"  + -        sampling interval up / down (0.05 - 60 s)",
+		"  m          memory chart: run's cgroup / whole system",
+		"  g          chart glyphs: braille, blocks, ASCII",
+		"  c          cancel the current copy run",
 		"  h ?        this help (any key closes it)",
 		"  q          quit",
 		"",
 		"Disk: read above the axis, write below, MiB/s (as iostat -m).",
-		"Memory: Active(file), Inactive(file), anon and Free, KiB scale",
-		"of MemTotal.  Reclaim: pages/s from /proc/vmstat; PSI avg10.",
+		"Memory: Active(file), Inactive(file), anon, Free on a MemTotal",
+		"scale (a run's cgroup: its limit).  Reclaim: pages/s from",
+		"/proc/vmstat, PSI avg10.  \xe2\x96\xbc marks a demotion burst.",
 	};
 	(void)m;
 	int bw = 0;
