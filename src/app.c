@@ -30,7 +30,12 @@ static int choose_disk(struct app *a, char *err, size_t errlen)
 	char why[256];
 	if (device_for_path(o->dir, m->disk, sizeof(m->disk), m->disk_how, sizeof(m->disk_how),
 			    why, sizeof(why)) < 0) {
-		/* Monitoring still works without a disk; say why in the UI. */
+		/* An explicit --dir must name a disk; the default one may not
+		 * (a /var/tmp on tmpfs): monitoring then goes on without a disk
+		 * and the status line says why. */
+		if (o->dir_given && !o->strategies && !o->cmd) /* runs check it themselves */
+			return errf(err, errlen, "--dir %s: %s (use -d NAME to pick a disk)", o->dir,
+				    why);
 		m->disk[0] = '\0';
 		snprintf(m->missing, sizeof(m->missing), "%s", why);
 	}
@@ -70,6 +75,8 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	}
 	if (opt->results && !(opt->strategies || opt->cmd))
 		return errf(err, errlen, "--results %s: needs runs (-s LIST or --cmd)", opt->results);
+	if (opt->baseline && !opt->strategies)
+		return errf(err, errlen, "--baseline %s: needs -s LIST", opt->baseline);
 	if (opt->strategies || opt->cmd) {
 		a->session = xcalloc(1, sizeof(*a->session));
 		if (session_init(a->session, opt, err, errlen) < 0) {
@@ -89,32 +96,6 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	if (ticker_open(&a->tick, opt->interval, err, errlen) < 0)
 		return -1;
 	return 0;
-}
-
-/* Scratch-source progress on stderr; a pending INT/TERM/HUP stops it. */
-static int source_progress(uint64_t done, uint64_t total, void *arg)
-{
-	(void)arg;
-	struct pollfd p = {.fd = sig_fd(), .events = POLLIN};
-	if (poll(&p, 1, 0) > 0)
-		return 1;
-	if (isatty(STDERR_FILENO)) {
-		char d[16], t[16];
-		fmt_size(d, sizeof(d), done);
-		fmt_size(t, sizeof(t), total);
-		fprintf(stderr, "\rlrutop: writing the scratch source: %s of %s (%.0f%%)  ", d, t,
-			100.0 * (double)done / (double)total);
-		if (done == total)
-			fputc('\n', stderr);
-	}
-	return 0;
-}
-
-int app_prepare_runs(struct app *a, char *err, size_t errlen)
-{
-	if (!a->session)
-		return 0;
-	return session_make_source(a->session, source_progress, NULL, err, errlen);
 }
 
 void app_done(struct app *a)

@@ -35,9 +35,6 @@ struct app {
  * tick and --csv.  -1 + err (a usage or environment error: exit 2). */
 int app_init(struct app *a, const struct options *opt, char *err, size_t errlen);
 void app_done(struct app *a);
-/* Writes the scratch source (with progress on stderr) when runs were asked
- * for without --src; before the TUI starts.  -1 + err. */
-int app_prepare_runs(struct app *a, char *err, size_t errlen);
 /* Takes one sample into the history and writes its CSV row; drives the
  * run queue. */
 void app_tick(struct app *a);

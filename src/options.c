@@ -105,7 +105,8 @@ const char *options_usage(void)
 	       "      --size SIZE        scratch source size when --src is absent (K/M/G/T)\n"
 	       "      --dir DIR          scratch directory on a disk (default /var/tmp)\n"
 	       "      --mem-limit SIZE   run the copy in a memory cgroup of SIZE (root)\n"
-	       "      --repeat N         run each strategy N times\n"
+	       "      --repeat N         run each strategy N times (interleaved: A B A B)\n"
+	       "      --baseline NAME    ratios and +-% relative to NAME (default: first)\n"
 	       "      --bs SIZE          buffer size of read/write strategies (default 8K)\n"
 	       "      --no-drop-caches   do not drop caches before a run\n"
 	       "      --no-verify        do not compare the copy with the source\n"
@@ -123,6 +124,7 @@ const char *options_usage(void)
 	       "  -V, --version          version\n"
 	       "\n"
 	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
+	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
 	       "      left/right scroll while paused  p partitions  q quit\n";
 }
 
@@ -143,6 +145,7 @@ enum {
 	OPT_CMD,
 	OPT_RESULTS,
 	OPT_DEMO,
+	OPT_BASELINE,
 };
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
@@ -171,6 +174,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"cmd", required_argument, NULL, OPT_CMD},
 		{"results", required_argument, NULL, OPT_RESULTS},
 		{"demo", no_argument, NULL, OPT_DEMO},
+		{"baseline", required_argument, NULL, OPT_BASELINE},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -189,9 +193,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return -1;
 			break;
 		case 'd':
-			if (!*optarg)
+			/* "/dev/sda" names the same disk as "sda" */
+			o->device = strncmp(optarg, "/dev/", 5) == 0 ? optarg + 5 : optarg;
+			if (!*o->device)
 				return errf(err, errlen, "-d: empty device name");
-			o->device = optarg;
 			break;
 		case 's':
 			o->strategies = optarg;
@@ -209,6 +214,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->batch = 1;
 			break;
 		case OPT_CSV:
+			if (!*optarg)
+				return errf(err, errlen, "--csv: empty file name");
 			o->csv = optarg;
 			break;
 		case OPT_ASCII:
@@ -230,7 +237,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return -1;
 			break;
 		case OPT_DIR:
+			if (!*optarg)
+				return errf(err, errlen, "--dir: empty directory name");
 			o->dir = optarg;
+			o->dir_given = 1;
 			break;
 		case OPT_MEMLIMIT:
 			if (size_opt("--mem-limit", optarg, &o->mem_limit, err, errlen) < 0)
@@ -260,10 +270,15 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->cmd = optarg;
 			break;
 		case OPT_RESULTS:
+			if (!*optarg)
+				return errf(err, errlen, "--results: empty file name");
 			o->results = optarg;
 			break;
 		case OPT_DEMO:
 			o->demo = 1;
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
 			break;
 		case ':':
 			return errf(err, errlen, "%s: needs an argument (see --help)",

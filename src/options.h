@@ -27,6 +27,7 @@ struct options {
 	long count;		/* samples to take, 0 = until stopped */
 	const char *device;	/* -d NAME, NULL = the disk holding dir */
 	const char *dir;	/* scratch directory, default /var/tmp */
+	int dir_given;		/* --dir was on the command line */
 	int batch;		/* --batch (main also sets it when stdout is not a tty) */
 	int quiet;
 	int ascii;
@@ -43,6 +44,7 @@ struct options {
 	int no_drop_caches, no_verify;
 	const char *cmd;	/* --cmd 'PROG ARGS' */
 	const char *results;	/* --results FILE */
+	const char *baseline;	/* --baseline NAME */
 	int demo;
 };
 

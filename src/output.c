@@ -59,7 +59,7 @@ void csv_row(FILE *f, const struct sample *prev, const struct sample *cur, uint6
 	struct rates r;
 	rates_compute(prev, cur, &r);
 	int mem = cur->have & SAMPLE_HAVE_MEM, cg = cur->have & SAMPLE_HAVE_CG;
-	fprintf(f, "%.3f,", (double)(cur->t_ns - t0_ns) / 1e9);
+	fprintf(f, "%.6f,", (double)(cur->t_ns - t0_ns) / 1e9);
 	cell_d(f, r.read_mbs, 3);
 	cell_d(f, r.write_mbs, 3);
 	cell_u(f, mem, cur->mem_free);

@@ -253,3 +253,16 @@ void scratch_remove(struct scratch *s)
 	s->nfiles = 0;
 	s->have_src = 0;
 }
+
+void scratch_remove_file(struct scratch *s, const char *name)
+{
+	if (!s->made || s->dir_fd < 0)
+		return;
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (strcmp(s->files[i], name) == 0) {
+			unlinkat(s->dir_fd, name, 0);
+			if (strcmp(name, "src") == 0)
+				s->have_src = 0;
+			return;
+		}
+}

@@ -57,6 +57,9 @@ int scratch_make_source(struct scratch *s, uint64_t size,
  * harmless. */
 int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen);
 
+/* Unlinks one file lrutop created in the directory (a recorded name), e.g.
+ * a partly written source after a cancel.  Missing is not an error. */
+void scratch_remove_file(struct scratch *s, const char *name);
 /* Unlinks the recorded files, closes the directory fd and removes the
  * directory. Safe to call twice and on a zeroed struct. */
 void scratch_remove(struct scratch *s);

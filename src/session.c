@@ -6,9 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "loop.h"
 #include "rates.h"
 #include "sampler.h"
 #include "util.h"
@@ -89,25 +94,57 @@ static char **split_cmd(const char *cmd, const char *src, const char *dst)
 	return argv;
 }
 
+static void source_ready(struct session *s);
+
+int session_enqueue(struct session *s, const struct strategy *const *list, size_t n, int repeat,
+		    char *err, size_t errlen)
+{
+	if (s->queue_len + n * (size_t)repeat > SESSION_MAX_RUNS)
+		return errf(err, errlen, "at most %d runs in one session", SESSION_MAX_RUNS);
+	for (int r = 1; r <= repeat; r++)
+		for (size_t i = 0; i < n; i++) {
+			s->queue[s->queue_len].strategy = list[i];
+			s->queue[s->queue_len].repeat = r;
+			s->queue_len++;
+		}
+	if (!s->baseline && n)
+		s->baseline = list[0];
+	if (s->state == SESSION_FINISHED)
+		s->state = SESSION_IDLE;
+	return 0;
+}
+
 int session_init(struct session *s, const struct options *opt, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->opt = opt;
 	s->scratch.dir_fd = -1;
+	s->source_pid = -1;
+	s->mem_limit = opt->mem_limit;
+	const struct strategy *list[SESSION_MAX_STRATEGIES];
+	size_t n = 0;
 	if (opt->cmd) {
-		s->nlist = 1;
-		s->list[0] = NULL;
+		list[n++] = NULL;
 		if (!*opt->cmd || strspn(opt->cmd, " \t") == strlen(opt->cmd))
 			return errf(err, errlen, "--cmd: empty command");
-	} else if (strategy_parse_list(opt->strategies, s->list, SESSION_MAX_STRATEGIES,
-				       &s->nlist, err, errlen) < 0) {
+	} else if (opt->strategies && strategy_parse_list(opt->strategies, list,
+							   SESSION_MAX_STRATEGIES, &n, err,
+							   errlen) < 0) {
 		char tmp[512];
 		strlcpy_(tmp, err, sizeof(tmp));
 		return errf(err, errlen, "-s: %s", tmp);
 	}
-	s->queue_len = s->nlist * (size_t)opt->repeat;
-	if (s->queue_len > SESSION_MAX_RUNS)
-		return errf(err, errlen, "-s with --repeat: at most %d runs", SESSION_MAX_RUNS);
+	if (session_enqueue(s, list, n, opt->repeat, err, errlen) < 0)
+		return -1;
+	if (opt->baseline) {
+		s->baseline = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (list[i] && strcmp(list[i]->name, opt->baseline) == 0)
+				s->baseline = list[i];
+		if (!s->baseline)
+			return errf(err, errlen, "--baseline %s: not one of the strategies in -s",
+				    opt->baseline);
+	}
 	if (opt->src && check_src(s, opt->src, err, errlen) < 0)
 		return -1;
 	if (opt->mem_limit && cgroup_available(err, errlen) < 0)
@@ -130,26 +167,107 @@ int session_init(struct session *s, const struct options *opt, char *err, size_t
 		scratch_remove(&s->scratch);
 		return errf(err, errlen, "--dir %s: path too long", opt->dir);
 	}
+	s->source_done = mmap(NULL, sizeof(*s->source_done), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->source_done == MAP_FAILED) {
+		s->source_done = NULL;
+		scratch_remove(&s->scratch);
+		return errf(err, errlen, "shared page: %s", strerror(errno));
+	}
+	if (opt->src)
+		source_ready(s);
 	s->state = SESSION_IDLE;
 	return 0;
 }
 
-int session_make_source(struct session *s,
-			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
-			char *err, size_t errlen)
+/* The source exists: --cmd's words can be made. */
+static void source_ready(struct session *s)
 {
-	if (!s->opt->src) {
-		if (scratch_make_source(&s->scratch, s->src_size, progress, arg, err, errlen) < 0)
-			return -1;
-		strlcpy_(s->src, s->scratch.src, sizeof(s->src));
-	}
-	if (s->opt->cmd)
+	s->have_source = 1;
+	if (s->opt->cmd && !s->cmd_argv)
 		s->cmd_argv = split_cmd(s->opt->cmd, s->src, s->dst);
+}
+
+/* The child that writes the scratch source: it only fills a file in our
+ * private directory and reports bytes through the shared page. */
+static int source_progress(uint64_t done, uint64_t total, void *arg)
+{
+	(void)total;
+	atomic_store((_Atomic uint64_t *)arg, done);
 	return 0;
+}
+
+static int start_source(struct session *s, char *err, size_t errlen)
+{
+	char path[4096];
+	if (scratch_path(&s->scratch, "src", path, sizeof(path)) < 0)
+		return errf(err, errlen, "--dir %s: path too long", s->opt->dir);
+	atomic_store(s->source_done, 0);
+	sig_block(1);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		sig_block(0);
+		return errf(err, errlen, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		for (int sig = 1; sig < NSIG; sig++)
+			sigaction(sig, &sa, NULL);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sig_block(0);
+		char e[320];
+		_exit(scratch_make_source(&s->scratch, s->src_size, source_progress,
+					  (void *)s->source_done, e, sizeof(e)) < 0
+			      ? 1
+			      : 0);
+	}
+	sig_block(0);
+	s->source_pid = pid;
+	s->state = SESSION_SOURCE;
+	return 0;
+}
+
+/* Reaps the source writer; 1 when it ended. */
+static int reap_source(struct session *s)
+{
+	int status;
+	pid_t got = waitpid(s->source_pid, &status, WNOHANG);
+	if (got == 0 || (got < 0 && errno == EINTR))
+		return 0;
+	s->source_pid = -1;
+	if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		snprintf(s->src, sizeof(s->src), "%.4000s/src", s->scratch.dir);
+		source_ready(s);
+		s->state = SESSION_IDLE;
+	} else {
+		char sz[16];
+		fmt_size(sz, sizeof(sz), s->src_size);
+		snprintf(s->error, sizeof(s->error),
+			 "writing the %s scratch source in %.200s failed (disk full?)", sz,
+			 s->scratch.dir);
+		s->failed = 1;
+		s->next = s->queue_len;
+		s->state = SESSION_FINISHED;
+	}
+	return 1;
+}
+
+uint64_t session_source_progress(const struct session *s)
+{
+	return s->source_done ? atomic_load(s->source_done) : 0;
 }
 
 void session_done(struct session *s)
 {
+	if (s->source_pid > 0) {
+		kill(s->source_pid, SIGKILL);
+		while (waitpid(s->source_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		s->source_pid = -1;
+	}
 	if (s->worker_live) {
 		worker_done(&s->worker);
 		s->worker_live = 0;
@@ -162,6 +280,9 @@ void session_done(struct session *s)
 		free(s->cmd_argv);
 		s->cmd_argv = NULL;
 	}
+	if (s->source_done)
+		munmap((void *)s->source_done, sizeof(*s->source_done));
+	s->source_done = NULL;
 }
 
 static void add_event(struct session *s, uint64_t t_ns, int phase)
@@ -213,8 +334,8 @@ void session_annotate(const struct session *s, struct sample *smp)
 
 static int start_next(struct session *s, struct sampler *sm, char *err, size_t errlen)
 {
-	size_t i = s->next++;
-	const struct strategy *st = s->list[i % s->nlist];
+	const struct queued *q = &s->queue[s->next++];
+	const struct strategy *st = q->strategy;
 	struct run_result *r = &s->results[s->nresults];
 	memset(r, 0, sizeof(*r));
 	r->strategy = st;
@@ -223,7 +344,7 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	else
 		snprintf(r->name, sizeof(r->name), "%s", s->cmd_argv && s->cmd_argv[0]
 							     ? s->cmd_argv[0] : "cmd");
-	r->repeat = (int)(i / s->nlist) + 1;
+	r->repeat = q->repeat;
 	r->verified = -1;
 	r->t_start_ns = mono_ns();
 	s->nresults++;
@@ -239,10 +360,10 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	spec.bs = s->opt->bs;
 	spec.drop_caches = !s->opt->no_drop_caches;
 	spec.verify = !s->opt->no_verify && st;
-	if (s->opt->mem_limit) {
+	if (s->mem_limit) {
 		char tag[16];
 		snprintf(tag, sizeof(tag), "run%zu", s->nresults);
-		if (cgroup_create(&s->cg, s->opt->mem_limit, tag, err, errlen) < 0)
+		if (cgroup_create(&s->cg, s->mem_limit, tag, err, errlen) < 0)
 			return -1;
 		spec.cgroup_procs = s->cg.procs;
 		if (sampler_set_cgroup(sm, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
@@ -281,6 +402,15 @@ void session_tick(struct session *s, struct sampler *sm, const struct series *se
 			return;
 		}
 		char err[320];
+		if (!s->have_source) {
+			if (start_source(s, err, sizeof(err)) < 0) {
+				strlcpy_(s->error, err, sizeof(s->error));
+				s->failed = 1;
+				s->next = s->queue_len;
+				s->state = SESSION_FINISHED;
+			}
+			return;
+		}
 		if (start_next(s, sm, err, sizeof(err)) < 0) {
 			if (s->worker_live) {
 				worker_done(&s->worker);
@@ -435,6 +565,8 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 
 int session_poll(struct session *s, struct sampler *sm, const struct series *ser)
 {
+	if (s->state == SESSION_SOURCE)
+		return reap_source(s);
 	if (!s->worker_live)
 		return 0;
 	struct worker_event ev;
@@ -467,4 +599,18 @@ void session_cancel(struct session *s, struct sampler *sm, const struct series *
 	struct worker_result wr;
 	if (worker_reap(&s->worker, 1, &wr) == 1)
 		finish_run(s, sm, ser, &wr);
+}
+
+void session_cancel_queue(struct session *s, struct sampler *sm, const struct series *ser)
+{
+	s->queue_len = s->next;
+	session_cancel(s, sm, ser);
+	if (s->state == SESSION_SOURCE && s->source_pid > 0) {
+		kill(s->source_pid, SIGKILL);
+		while (waitpid(s->source_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		s->source_pid = -1;
+		scratch_remove_file(&s->scratch, "src");
+		s->state = SESSION_IDLE;
+	}
 }

@@ -15,8 +15,10 @@
 #ifndef LRUTOP_SESSION_H
 #define LRUTOP_SESSION_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cgroup.h"
 #include "options.h"
@@ -25,6 +27,8 @@
 #include "series.h"
 #include "strategy.h"
 #include "worker.h"
+
+struct sampler;
 
 #define SESSION_MAX_RUNS 1024
 #define SESSION_MAX_EVENTS 8192
@@ -53,8 +57,14 @@ struct run_result {
 	uint64_t t_start_ns, t_copy_ns, t_end_ns;
 };
 
+struct queued {
+	const struct strategy *strategy; /* NULL: --cmd */
+	int repeat;			 /* 1-based */
+};
+
 enum session_state {
 	SESSION_IDLE,	  /* nothing queued or between runs */
+	SESSION_SOURCE,	  /* a child is writing the scratch source */
 	SESSION_DRAIN,	  /* worker synced; waiting for Dirty+Writeback to drain */
 	SESSION_RUNNING,  /* copying, flushing or verifying */
 	SESSION_FINISHED, /* the queue is done */
@@ -68,9 +78,16 @@ struct session {
 	uint64_t src_size;
 	char **cmd_argv; /* --cmd split into words, {src}/{dst} substituted */
 
-	const struct strategy *list[SESSION_MAX_STRATEGIES];
-	size_t nlist;
-	size_t queue_len, next; /* runs in queue order: list[i % nlist], repeat i / nlist */
+	struct queued queue[SESSION_MAX_RUNS];
+	size_t queue_len, next; /* next: the queue entry the next run takes */
+	uint64_t mem_limit;	/* of every run's cgroup, 0 = none */
+	const struct strategy *baseline; /* ratios and ±% relative to it */
+
+	/* the scratch source, written by a child so the loop stays live */
+	int have_source;
+	pid_t source_pid;
+	_Atomic uint64_t *source_done; /* shared page: bytes written so far */
+	char error[320];	       /* why the queue stopped, "" if it did not */
 
 	enum session_state state;
 	struct worker worker;
@@ -90,10 +107,15 @@ struct session {
  * scratch source size, the space needed and (with --mem-limit) that a
  * cgroup can be made.  -1 + err: a usage/environment error (exit 2). */
 int session_init(struct session *s, const struct options *opt, char *err, size_t errlen);
-/* Writes the scratch source when there is no --src; progress may be NULL. */
-int session_make_source(struct session *s,
-			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
-			char *err, size_t errlen);
+/* Appends runs: each of list[0..n) `repeat` times, interleaved (A B C A B
+ * C ...) so a drifting machine hits all alike.  -1 + err when the queue
+ * would overflow. */
+int session_enqueue(struct session *s, const struct strategy *const *list, size_t n, int repeat,
+		    char *err, size_t errlen);
+/* Drops every queued run that has not started and cancels the current one. */
+void session_cancel_queue(struct session *s, struct sampler *sm, const struct series *ser);
+/* Bytes of the scratch source written so far (while SESSION_SOURCE). */
+uint64_t session_source_progress(const struct session *s);
 /* Removes the worker, the cgroup and the scratch directory.  Idempotent. */
 void session_done(struct session *s);
 
@@ -101,7 +123,6 @@ void session_done(struct session *s);
  * lets a prepared worker go once Dirty+Writeback have drained.  The
  * sampler's cgroup is switched through set_cgroup (stat, usage, limit;
  * NULLs stop it). */
-struct sampler;
 void session_tick(struct session *s, struct sampler *sm, const struct series *ser);
 /* The worker's event fd, or -1. */
 int session_fd(const struct session *s);

@@ -34,7 +34,7 @@ static double step_interval(double cur, int dir)
 /* Samples one page of the overview moves per arrow key. */
 static size_t scroll_step(const struct monitor *m, int width)
 {
-	size_t s = (size_t)(width > 20 ? width / 4 : 5) * (m->glyphs == CHART_BRAILLE ? 2 : 1);
+	size_t s = (size_t)(width > 40 ? width / 8 : 5) * (m->glyphs == CHART_BRAILLE ? 2 : 1);
 	return s ? s : 1;
 }
 

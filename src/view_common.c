@@ -87,6 +87,8 @@ void view_status(const struct monitor *m, struct grid *g)
 		x += grid_text(g, x + 1, y, -1, ROLE_DIM, m->missing) + 2;
 		return;
 	}
+	if (m->paused)
+		return; /* the pause hints above are the ones that apply */
 	static const struct {
 		const char *key, *what;
 	} hints[] = {{"1-3", "views"}, {"space", "pause"}, {"+/-", "interval"},
@@ -99,39 +101,43 @@ void view_status(const struct monitor *m, struct grid *g)
 
 void view_help(const struct monitor *m, struct grid *g)
 {
+	/* Keys first: when the terminal is short the explanation goes. */
 	static const char *const lines[] = {
-		"lrutop - page cache, LRU lists and disk I/O, live",
+		"1 2 3 4   Overview, iostat, vmstat, Runs",
+		"h ?       this help (any key closes it)",
+		"space     pause; \xe2\x86\x90 \xe2\x86\x92 scroll history while paused",
+		"+ -       sampling interval (0.05 - 60 s)",
+		"r         pick strategies and start runs",
+		"c  C      cancel the run / the whole queue",
+		"a         Runs: every run / one per strategy",
+		"m         memory chart: run's cgroup / system",
+		"p         iostat: partitions too",
+		"g         glyphs: braille, blocks, ASCII",
+		"q         quit (scratch files, cgroups removed)",
 		"",
-		"  1          Overview: disk MB/s, memory lists, reclaim rates",
-		"  2          iostat: per-device table (like iostat -dxm)",
-		"  3          vmstat: scrolling lines (like vmstat -a)",
-		"  p          iostat: show partitions too",
-		"  space      pause / resume sampling display",
-		"  \xe2\x86\x90 \xe2\x86\x92        scroll history while paused",
-		"  + -        sampling interval up / down (0.05 - 60 s)",
-		"  m          memory chart: run's cgroup / whole system",
-		"  g          chart glyphs: braille, blocks, ASCII",
-		"  c          cancel the current copy run",
-		"  h ?        this help (any key closes it)",
-		"  q          quit",
-		"",
-		"Disk: read above the axis, write below, MiB/s (as iostat -m).",
-		"Memory: Active(file), Inactive(file), anon, Free on a MemTotal",
-		"scale (a run's cgroup: its limit).  Reclaim: pages/s from",
-		"/proc/vmstat, PSI avg10.  \xe2\x96\xbc marks a demotion burst.",
+		"Disk: read up, write down, MiB/s (iostat -m).",
+		"Memory: active(file), inactive(file), anon and",
+		"free on a MemTotal scale (a run: its cgroup).",
+		"Reclaim: pages/s from /proc/vmstat; PSI avg10.",
+		"\xe2\x96\xbc: demotion burst, \xe2\x94\x86: run phase change.",
 	};
 	(void)m;
+	int n = (int)ARRAY_LEN(lines);
 	int bw = 0;
-	for (size_t i = 0; i < ARRAY_LEN(lines); i++) {
-		int l = (int)strlen(lines[i]);
+	for (int i = 0; i < n; i++) {
+		int l = 0;
+		for (const char *p = lines[i]; *p; p++)
+			l += (*p & 0xc0) != 0x80; /* columns, not bytes */
 		bw = l > bw ? l : bw;
 	}
 	bw += 4;
-	int bh = (int)ARRAY_LEN(lines) + 2;
 	if (bw > g->w)
 		bw = g->w;
-	if (bh > g->h - 2)
+	int rows = n, bh = n + 2;
+	if (bh > g->h - 2) {
 		bh = g->h - 2;
+		rows = bh - 3; /* room for the "more" line */
+	}
 	int x0 = (g->w - bw) / 2, y0 = (g->h - bh) / 2;
 	grid_fill(g, x0, y0, bw, bh, ' ', ROLE_DEFAULT);
 	for (int i = 0; i < bw; i++) {
@@ -146,10 +152,15 @@ void view_help(const struct monitor *m, struct grid *g)
 	grid_put(g, x0 + bw - 1, y0, 0x2510, ROLE_AXIS);
 	grid_put(g, x0, y0 + bh - 1, 0x2514, ROLE_AXIS);
 	grid_put(g, x0 + bw - 1, y0 + bh - 1, 0x2518, ROLE_AXIS);
-	grid_text(g, x0 + 2, y0, -1, ROLE_TITLE, " Help ");
-	for (int i = 0; i < bh - 2 && i < (int)ARRAY_LEN(lines); i++)
-		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, i == 0 ? ROLE_TITLE : ROLE_DEFAULT,
-			  lines[i]);
+	grid_text(g, x0 + 2, y0, -1, ROLE_TITLE, " lrutop help ");
+	for (int i = 0; i < rows; i++) {
+		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, lines[i]);
+		if (i < 11 && lines[i][0])
+			grid_paint(g, x0 + 2, y0 + 1 + i, 9, 1, ROLE_KEY);
+	}
+	if (rows < n)
+		grid_text(g, x0 + 2, y0 + 1 + rows, bw - 4, ROLE_DIM,
+			  "... (a taller terminal shows more)");
 }
 
 /* The run line: queue position, phase, bytes, a bar, rate, elapsed, ETA. */

@@ -267,7 +267,9 @@ static void time_axis(const struct monitor *m, struct grid *g, int y, int x0, in
 void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g, int y0, int h)
 {
 	int pw = g->w - YLAB - 1; /* plot width in cells */
-	int strip = 1;		  /* event strip: run phases and demotion bursts */
+	/* event strip: run phases and demotion bursts (bursts of a whole big
+	 * machine are rare; without runs the row goes to the charts) */
+	int strip = m->session ? 1 : 0;
 	int plot_rows = h - 4 - strip; /* three title lines, one time axis */
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */
@@ -393,6 +395,8 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 
 	if (end >= 0) {
 		time_axis(m, g, y, YLAB, pw, ov->disk.xdots, end);
+	}
+	if (end >= 0 && strip) {
 		int titles[] = {mem_title, rec_title};
 		event_strip(m, g, strip_y, YLAB, pw, ov->disk.xdots, end, disk_top, y, titles, 2);
 	}

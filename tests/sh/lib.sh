@@ -1,0 +1,141 @@
+# Shared helpers for tests/sh/*.sh (POSIX sh; sourced, not run).
+#
+# Protocol (see tests/run): a test prints one line per check,
+#   ok - NAME | not ok - NAME: details | skip - NAME: reason
+# and is run as  LRUTOP=/abs/path/lrutop BUILD=build sh tests/sh/NAME.sh
+# from the repository root.
+#
+# Synchronisation is always "poll a condition until a deadline" (wait_for);
+# the short sleeps inside the poll loops are the poll period, never the thing
+# a test relies on.
+
+: "${LRUTOP:?LRUTOP must name the lrutop binary}"
+: "${BUILD:=build}"
+
+# Tests must not be disturbed by a user's colour / locale settings unless
+# they ask for them; tmux itself needs a UTF-8 locale to keep braille cells.
+unset NO_COLOR
+export LANG=C.UTF-8
+unset LC_ALL LC_CTYPE LC_NUMERIC
+
+ok() { echo "ok - $1"; }
+notok() {
+	n=$1
+	shift
+	echo "not ok - $n: $*"
+}
+skip() {
+	n=$1
+	shift
+	echo "skip - $n: $*"
+}
+# check NAME CONDITION-COMMAND [DETAILS...]: ok if the command succeeds.
+check() {
+	_n=$1 _c=$2
+	shift 2
+	if eval "$_c"; then ok "$_n"; else notok "$_n" "$*"; fi
+}
+
+# Centiseconds since boot, without forking (the poll loops call it a lot).
+now_cs() {
+	read -r _up _ </proc/uptime
+	_cs=${_up%.*}${_up#*.}
+	while [ "${_cs#0}" != "$_cs" ] && [ ${#_cs} -gt 1 ]; do _cs=${_cs#0}; done
+	echo "$_cs"
+}
+
+# wait_for SECONDS 'shell condition' [POLL]: poll until the condition holds;
+# returns 1 if the deadline passes first.  SECONDS may be fractional.
+wait_for() {
+	_to=$(awk -v s="$1" 'BEGIN { printf "%d", s * 100 }')
+	_deadline=$(($(now_cs) + _to))
+	while :; do
+		eval "$2" && return 0
+		[ "$(now_cs)" -ge "$_deadline" ] && break
+		sleep "${3:-0.05}"
+	done
+	eval "$2"
+}
+
+# proc_gone PID: the process has exited (gone, or a zombie not yet reaped).
+proc_gone() {
+	_st=$(sed -n 's/.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null)
+	[ -z "$_st" ] || [ "$_st" = Z ]
+}
+
+# cksum of a file, "missing" if it is not there.
+file_sum() { cksum <"$1" 2>/dev/null || echo missing; }
+
+# find_disk PATH: the whole disk holding PATH, as lrutop's default picks it:
+# st_dev -> /sys/dev/block/M:m; a partition's disk is its parent directory;
+# a dm/md device with exactly one member is followed to that member.  Fails
+# (prints nothing) for filesystems not on a single block device.
+find_disk() {
+	_dev=$(stat -c '%Hd:%Ld' "$1" 2>/dev/null) || return 1
+	_p=$(readlink -f "/sys/dev/block/$_dev" 2>/dev/null) || return 1
+	[ -d "$_p" ] || return 1
+	while :; do
+		[ -e "$_p/partition" ] && _p=${_p%/*}
+		set -- "$_p"/slaves/*
+		if [ $# -eq 1 ] && [ -e "$1" ]; then
+			_p=$(readlink -f "$1")
+			continue
+		fi
+		[ $# -gt 1 ] && return 1
+		break
+	done
+	echo "${_p##*/}"
+}
+
+# sgr_colours: stdin is capture-pane -e output; prints the colour parameters
+# (SGR 30-38, 40-48, 90-97, 100-107) it contains, one per line.
+sgr_colours() {
+	grep -o "$(printf '\033')\[[0-9;]*m" | sed 's/^.\[//; s/m$//' | tr ';' '\n' |
+		grep -Ex '3[0-8]|4[0-8]|9[0-7]|10[0-7]'
+}
+
+# ---- tmux ----------------------------------------------------------------
+# Every test run gets its own tmux *server* (-L socket), so neither a user's
+# sessions nor a concurrent test run (or its kill-server) can interfere.
+# -f /dev/null: a user's ~/.tmux.conf must not change sizes, keys or shell.
+TM_SOCK=lrutop-test-$$
+tm() { tmux -L "$TM_SOCK" -f /dev/null "$@"; }
+tm_cleanup() {
+	tmux -L "$TM_SOCK" kill-server >/dev/null 2>&1 || :
+	# tmux 3.3 can leave the socket file of a killed server behind
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TM_SOCK"
+}
+
+# tm_start NAME COLS ROWS 'command': a detached session running command
+# through a shell that afterwards prints EXIT=<status> and the tty modes, then
+# idles so the pane (and what it shows) survives the program.
+tm_start() {
+	tm new-session -d -s "$1" -x "$2" -y "$3" \
+		"$4; echo EXIT=\$?; stty -a; echo END-OF-STTY; sleep 300"
+}
+tm_cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
+# tm_has NAME FIXED-STRING: the pane currently shows the string.
+tm_has() { tm_cap "$1" | grep -qF -- "$2"; }
+# tm_alive NAME: the program in the pane has not ended (no EXIT= yet).
+tm_alive() { ! tm_has "$1" EXIT=; }
+# tm_until NAME SECONDS 'condition' [POLL]: wait_for, but give up early once
+# the program has ended (nothing will change any more).
+tm_until() {
+	wait_for "$2" "$3 || ! tm_alive '$1'" "${4:-0.05}"
+	eval "$3"
+}
+# tm_wait NAME FIXED-STRING [SECONDS]: poll the pane for the string.
+tm_wait() { tm_until "$1" "${3:-10}" "tm_has '$1' '$2'"; }
+tm_wait_gone() { wait_for "${3:-10}" "! tm_has '$1' '$2'"; }
+# tm_child NAME: pid of the program the pane's shell started.
+tm_child() {
+	_pp=$(tm list-panes -t "$1" -F '#{pane_pid}' 2>/dev/null | head -n 1)
+	[ -n "$_pp" ] && pgrep -P "$_pp" | head -n 1
+}
+# tm_stty_sane NAME (once END-OF-STTY shows): after the program exited,
+# stty -a shows icanon and echo (not -icanon / -echo).
+tm_stty_sane() {
+	_w=$(tm_cap "$1" | tr ' ;' '\n\n')
+	printf '%s\n' "$_w" | grep -qx icanon && printf '%s\n' "$_w" | grep -qx echo &&
+		! printf '%s\n' "$_w" | grep -qx -- -icanon && ! printf '%s\n' "$_w" | grep -qx -- -echo
+}
