@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "device.h"
 #include "output.h"
 #include "results.h"
@@ -39,6 +40,67 @@ static int choose_disk(struct app *a, char *err, size_t errlen)
 		m->disk[0] = '\0';
 		snprintf(m->missing, sizeof(m->missing), "%s", why);
 	}
+	return 0;
+}
+
+/* The picker starts from the command line's choices. */
+static void picker_init(struct app *a)
+{
+	struct picker *p = &a->mon.picker;
+	const struct options *o = a->opt;
+	p->repeat = o->repeat;
+	p->size_i = 3; /* 1G */
+	for (int i = 0; i < picker_nsizes; i++)
+		if (o->size && picker_sizes[i] <= o->size)
+			p->size_i = i;
+	for (int i = 0; i < picker_nlimits; i++)
+		if (picker_limits[i] == o->mem_limit)
+			p->limit_i = i;
+	const struct strategy *list[PICKER_MAX];
+	size_t n = 0;
+	if (o->strategies &&
+	    strategy_parse_list(o->strategies, list, PICKER_MAX, &n, NULL, 0) == 0)
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < strategy_count() && j < PICKER_MAX; j++)
+				if (strategy_at(j) == list[i])
+					p->checked[j] = 1;
+}
+
+int app_start_picked(struct app *a, char *err, size_t errlen)
+{
+	struct picker *p = &a->mon.picker;
+	const struct strategy *list[PICKER_MAX];
+	size_t n = 0;
+	for (size_t j = 0; j < strategy_count() && j < PICKER_MAX; j++)
+		if (p->checked[j])
+			list[n++] = strategy_at(j);
+	if (!n)
+		return errf(err, errlen, "check at least one strategy (space)");
+	uint64_t limit = picker_limits[p->limit_i];
+	if (limit && cgroup_available(err, errlen) < 0)
+		return -1;
+	if (!a->session) {
+		a->pick_opt = *a->opt;
+		a->pick_opt.strategies = NULL;
+		a->pick_opt.cmd = NULL;
+		a->pick_opt.baseline = NULL;
+		a->pick_opt.size = a->opt->src ? 0 : picker_sizes[p->size_i];
+		a->pick_opt.mem_limit = limit;
+		struct session *s = xcalloc(1, sizeof(*s));
+		if (session_init(s, &a->pick_opt, err, errlen) < 0) {
+			free(s);
+			return -1;
+		}
+		a->session = s;
+		a->mon.session = s;
+	}
+	a->session->mem_limit = limit;
+	if (session_enqueue(a->session, list, n, p->repeat, err, errlen) < 0)
+		return -1;
+	char buf[64];
+	snprintf(buf, sizeof(buf), "queued %zu run%s", n * (size_t)p->repeat,
+		 n * (size_t)p->repeat == 1 ? "" : "s");
+	app_status(a, buf);
 	return 0;
 }
 
@@ -95,6 +157,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	}
 	if (ticker_open(&a->tick, opt->interval, err, errlen) < 0)
 		return -1;
+	picker_init(a);
 	return 0;
 }
 
@@ -192,5 +255,9 @@ int app_poll_runs(struct app *a)
 	}
 	if (s->failed)
 		a->exit_code = 1;
+	if (s->error[0] && !a->error_reported) {
+		app_status(a, s->error);
+		a->error_reported = 1;
+	}
 	return ended;
 }

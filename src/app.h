@@ -26,6 +26,8 @@ struct app {
 	FILE *results;		  /* --results */
 	struct session *session;  /* NULL without -s/--cmd/--demo */
 	size_t results_written;	  /* rows of finished runs written to --results */
+	int error_reported;	  /* the session's error reached the status line */
+	struct options pick_opt;  /* options of a session the picker started */
 	uint64_t t0_ns; /* first sample: t = 0 in CSV and batch lines */
 	int quit;
 	int exit_code;
@@ -47,10 +49,15 @@ int app_runs_fd(const struct app *a);
 int app_runs_pending(const struct app *a);
 /* Changes the interval (clamped) and re-arms the tick. */
 void app_set_interval(struct app *a, double interval);
+/* Queues the runs checked in the picker (starting a session if there is
+ * none).  -1 + err. */
+int app_start_picked(struct app *a, char *err, size_t errlen);
 /* A transient message for the status line. */
 void app_status(struct app *a, const char *msg);
 
 int tui_run(struct app *a, char *err, size_t errlen);
+/* The per-strategy statistics table, when there is more than one run. */
+void print_stats(FILE *f, const struct session *s);
 int batch_run(struct app *a, char *err, size_t errlen);
 
 #endif

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "output.h"
 #include "results.h"
+#include "stats.h"
 
 static void print_events(struct app *a, size_t *printed)
 {
@@ -21,6 +22,16 @@ static void print_events(struct app *a, size_t *printed)
 			results_event_line(stdout, &s->events[*printed], s->results, a->t0_ns);
 	}
 	fflush(stdout);
+}
+
+void print_stats(FILE *f, const struct session *s)
+{
+	struct strategy_stats st[SESSION_MAX_STRATEGIES];
+	int n = stats_compute(s->results, s->nresults, s->baseline, st, SESSION_MAX_STRATEGIES);
+	if (s->nresults > 1 && n > 0) {
+		fputc('\n', f);
+		stats_table(f, st, n);
+	}
 }
 
 int batch_run(struct app *a, char *err, size_t errlen)
@@ -74,10 +85,15 @@ int batch_run(struct app *a, char *err, size_t errlen)
 				break;
 		}
 	}
+	if (a->session && app_runs_pending(a)) {
+		session_stop(a->session, "stopped: lrutop was interrupted during the run");
+		a->exit_code = 1;
+	}
 	if (a->session && a->session->nresults) {
 		if (!quiet)
 			putchar('\n');
 		results_table(stdout, a->session->results, a->session->nresults);
+		print_stats(stdout, a->session);
 	}
 	fflush(stdout);
 	return 0;

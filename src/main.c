@@ -95,10 +95,18 @@ int main(int argc, char **argv)
 	if (note[0])
 		app_status(&app, note);
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
+	if (app.session && app_runs_pending(&app))
+		session_stop(app.session, "stopped: lrutop was quit during the run");
 	/* The terminal is restored: the results table can reach the user. */
-	if (!opt.batch && app.session && app.session->nresults)
+	if (!opt.batch && app.session && app.session->nresults) {
 		results_table(stdout, app.session->results, app.session->nresults);
+		print_stats(stdout, app.session);
+	}
 	int code = app.exit_code;
+	if (app.session && app.session->error[0]) {
+		fprintf(stderr, "lrutop: %s\n", app.session->error);
+		code = 1;
+	}
 	app_done(&app);
 	if (rc < 0)
 		return fail(2, err);

@@ -17,7 +17,19 @@
 
 struct session;
 
-enum view_id { VIEW_OVERVIEW, VIEW_IOSTAT, VIEW_VMSTAT, VIEW_COUNT };
+/* The run picker (key r): which strategies, how often, how big. */
+#define PICKER_MAX 64
+struct picker {
+	int open;
+	int cursor;		/* row: strategies first, then the three fields */
+	unsigned char checked[PICKER_MAX];
+	int repeat;
+	int size_i, limit_i;	/* indices into picker_sizes / picker_limits */
+};
+extern const unsigned long long picker_sizes[];	/* bytes */
+extern const unsigned long long picker_limits[];	/* bytes, 0 = none */
+extern const int picker_nsizes, picker_nlimits;
+enum view_id { VIEW_OVERVIEW, VIEW_IOSTAT, VIEW_VMSTAT, VIEW_RUNS, VIEW_COUNT };
 
 struct monitor {
 	struct series *series;
@@ -39,6 +51,8 @@ struct monitor {
 	enum chart_glyphs glyphs;
 	const struct session *session; /* copy runs, NULL when none were asked for */
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
+	int runs_by_strategy;	/* Runs view: the median run of each strategy */
+	struct picker picker;
 	char status[400];	/* transient message for the status line */
 	uint64_t status_until_ns;
 };

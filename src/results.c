@@ -1,6 +1,7 @@
 #include "results.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -30,7 +31,7 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 			x->bursts, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!r[i].ok && r[i].message[0])
+		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0)
 			fprintf(f, "  %s #%d: %s\n", r[i].name, r[i].repeat, r[i].message);
 }
 

@@ -614,3 +614,22 @@ void session_cancel_queue(struct session *s, struct sampler *sm, const struct se
 		s->state = SESSION_IDLE;
 	}
 }
+
+void session_stop(struct session *s, const char *why)
+{
+	struct run_result *r = cur(s);
+	if (s->worker_live) {
+		worker_kill(&s->worker);
+		worker_done(&s->worker);
+		s->worker_live = 0;
+	}
+	if (r) {
+		r->finished = 1;
+		r->cancelled = 1;
+		r->t_end_ns = mono_ns();
+		strlcpy_(r->message, why, sizeof(r->message));
+		add_event(s, r->t_end_ns, PHASE_IDLE);
+	}
+	s->queue_len = s->next;
+	cgroup_remove(&s->cg, NULL, 0);
+}

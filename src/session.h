@@ -116,6 +116,9 @@ int session_enqueue(struct session *s, const struct strategy *const *list, size_
 void session_cancel_queue(struct session *s, struct sampler *sm, const struct series *ser);
 /* Bytes of the scratch source written so far (while SESSION_SOURCE). */
 uint64_t session_source_progress(const struct session *s);
+/* Ends the session early (quit, a signal): kills the current run and marks
+ * it cancelled with `why`, drops the rest of the queue. */
+void session_stop(struct session *s, const char *why);
 /* Removes the worker, the cgroup and the scratch directory.  Idempotent. */
 void session_done(struct session *s);
 

@@ -11,6 +11,7 @@
 #include "app.h"
 #include "grid.h"
 #include "screen.h"
+#include "strategy.h"
 #include "util.h"
 #include "views.h"
 
@@ -38,9 +39,71 @@ static size_t scroll_step(const struct monitor *m, int width)
 	return s ? s : 1;
 }
 
+/* Keys while the picker is open. */
+static void picker_key(struct app *a, int k)
+{
+	struct picker *p = &a->mon.picker;
+	int ns = (int)strategy_count(), rows = picker_rows();
+	int d = 0;
+	switch (k) {
+	case SKEY_ESC:
+	case 'q':
+	case 'r':
+		p->open = 0;
+		return;
+	case SKEY_UP:
+	case 'k':
+		p->cursor = (p->cursor + rows - 1) % rows;
+		return;
+	case SKEY_DOWN:
+	case 'j':
+		p->cursor = (p->cursor + 1) % rows;
+		return;
+	case ' ':
+	case 'x':
+		if (p->cursor < ns)
+			p->checked[p->cursor] = !p->checked[p->cursor];
+		return;
+	case SKEY_ENTER: {
+		char err[320];
+		if (app_start_picked(a, err, sizeof(err)) < 0)
+			app_status(a, err);
+		else
+			p->open = 0;
+		return;
+	}
+	case SKEY_LEFT:
+	case '-':
+		d = -1;
+		break;
+	case SKEY_RIGHT:
+	case '+':
+		d = +1;
+		break;
+	default:
+		return;
+	}
+	if (p->cursor == ns) {
+		p->repeat += d;
+		p->repeat = p->repeat < 1 ? 1 : p->repeat > 20 ? 20 : p->repeat;
+	} else if (p->cursor == ns + 1) {
+		p->size_i += d;
+		p->size_i = p->size_i < 0 ? 0 : p->size_i >= picker_nsizes ? picker_nsizes - 1 : p->size_i;
+	} else if (p->cursor == ns + 2) {
+		p->limit_i += d;
+		p->limit_i = p->limit_i < 0		       ? 0
+			     : p->limit_i >= picker_nlimits ? picker_nlimits - 1
+							    : p->limit_i;
+	}
+}
+
 static void key(struct app *a, int k, int width)
 {
 	struct monitor *m = &a->mon;
+	if (m->picker.open && k != SKEY_RESIZE) {
+		picker_key(a, k);
+		return;
+	}
 	if (m->help && k != SKEY_RESIZE) {
 		m->help = 0;
 		if (k != 'q')
@@ -55,6 +118,7 @@ static void key(struct app *a, int k, int width)
 	case '1':
 	case '2':
 	case '3':
+	case '4':
 		m->view = (enum view_id)(k - '1');
 		break;
 	case 'h':
@@ -100,6 +164,21 @@ static void key(struct app *a, int k, int width)
 	case 'm':
 		m->mem_system = !m->mem_system;
 		app_status(a, m->mem_system ? "memory chart: system" : "memory chart: run's cgroup");
+		break;
+	case 'a':
+		m->runs_by_strategy = !m->runs_by_strategy;
+		break;
+	case 'r': /* while runs are going, picked ones join the end of the queue */
+		m->picker.open = 1;
+		break;
+	case 'C':
+		if (a->session && a->session->state != SESSION_FINISHED) {
+			session_cancel_queue(a->session, a->sampler, m->series);
+			app_poll_runs(a);
+			app_status(a, "queue cancelled");
+		} else {
+			app_status(a, "no queue to cancel");
+		}
 		break;
 	case 'c':
 		if (a->session && session_current(a->session)) {

@@ -13,6 +13,7 @@ void views_init(struct views *v)
 	canvas_init(&v->overview.disk);
 	canvas_init(&v->overview.mem);
 	canvas_init(&v->overview.reclaim);
+	canvas_init(&v->runs.canvas);
 }
 
 void views_done(struct views *v)
@@ -22,6 +23,9 @@ void views_done(struct views *v)
 	canvas_done(&v->overview.reclaim);
 	free(v->overview.buf);
 	v->overview.buf = NULL;
+	canvas_done(&v->runs.canvas);
+	free(v->runs.buf);
+	v->runs.buf = NULL;
 }
 
 long view_end(const struct monitor *m)
@@ -35,11 +39,11 @@ long view_end(const struct monitor *m)
 	return (long)(n - 1 - back);
 }
 
-static const char *const view_names[VIEW_COUNT] = {"Overview", "iostat", "vmstat"};
+static const char *const view_names[VIEW_COUNT] = {"Overview", "iostat", "vmstat", "Runs"};
 
 void view_header(const struct monitor *m, struct grid *g)
 {
-	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm"};
+	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm", "Runs"};
 	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
 	int compact = g->w < 120;
 	char buf[256];
@@ -91,8 +95,8 @@ void view_status(const struct monitor *m, struct grid *g)
 		return; /* the pause hints above are the ones that apply */
 	static const struct {
 		const char *key, *what;
-	} hints[] = {{"1-3", "views"}, {"space", "pause"}, {"+/-", "interval"},
-		     {"h", "help"},    {"q", "quit"}};
+	} hints[] = {{"1-4", "views"}, {"r", "runs"},  {"space", "pause"},
+		     {"+/-", "interval"}, {"h", "help"}, {"q", "quit"}};
 	for (size_t i = 0; i < ARRAY_LEN(hints); i++) {
 		x += grid_text(g, x + 1, y, -1, ROLE_KEY, hints[i].key) + 1;
 		x += grid_text(g, x + 1, y, -1, ROLE_DIM, hints[i].what) + 2;
@@ -172,8 +176,27 @@ void view_progress(const struct monitor *m, struct grid *g, int y)
 		return;
 	const struct run_result *r = session_current(s);
 	char buf[256];
+	if (s->state == SESSION_SOURCE) {
+		uint64_t done = session_source_progress(s);
+		char d[16], t[16];
+		fmt_size(d, sizeof(d), done);
+		fmt_size(t, sizeof(t), s->src_size);
+		snprintf(buf, sizeof(buf), "writing the scratch source (random data): %s of %s  ", d, t);
+		int x = 1 + grid_text(g, 1, y, -1, ROLE_DIM, buf);
+		int bar = g->w >= 120 ? 30 : 12;
+		int fill = s->src_size ? (int)((double)done / (double)s->src_size * bar + 0.5) : 0;
+		for (int i = 0; i < bar; i++)
+			grid_put(g, x + i, y, i < fill ? 0x2588 : 0x2591, i < fill ? ROLE_WRITE : ROLE_DIM);
+		return;
+	}
+	if (s->error[0]) {
+		grid_text(g, 1, y, -1, ROLE_WARN, s->error);
+		return;
+	}
 	if (!r) {
-		if (s->state == SESSION_FINISHED) {
+		if (s->state == SESSION_FINISHED && !s->nresults) {
+			grid_text(g, 1, y, -1, ROLE_DIM, "no runs queued - r picks strategies");
+		} else if (s->state == SESSION_FINISHED) {
 			snprintf(buf, sizeof(buf), "all %zu run%s done%s - q quits, the results table "
 				 "follows on exit", s->nresults, s->nresults == 1 ? "" : "s",
 				 s->failed ? " (some FAILED)" : "");
@@ -194,7 +217,8 @@ void view_progress(const struct monitor *m, struct grid *g, int y)
 	const char *phase = s->state == SESSION_DRAIN ? "draining"
 			    : phase_name((enum phase)s->phase);
 	int x = 1;
-	snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu ", s->nresults, s->queue_len);
+	snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu (%zu done, %zu left) ", s->next,
+		 s->queue_len, s->next - 1, s->queue_len - s->next);
 	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
 	x += grid_text(g, x, y, -1, ROLE_TITLE, r->name);
 	snprintf(buf, sizeof(buf), "  %-7s %s/%s %3.0f%% ", phase, d, t, pct);
@@ -245,10 +269,15 @@ void views_draw(struct views *v, const struct monitor *m, struct grid *g)
 	case VIEW_VMSTAT:
 		vmstat_draw(m, g, y0, h);
 		break;
+	case VIEW_RUNS:
+		runs_draw(&v->runs, m, g, y0, h);
+		break;
 	default:
 		break;
 	}
 	view_status(m, g);
-	if (m->help)
+	if (m->picker.open)
+		view_picker(m, g);
+	else if (m->help)
 		view_help(m, g);
 }

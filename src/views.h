@@ -23,8 +23,15 @@ struct overview {
 	int cap;
 };
 
+struct runs_view {
+	struct canvas canvas;
+	double *buf;
+	int cap;
+};
+
 struct views {
 	struct overview overview;
+	struct runs_view runs;
 };
 
 void views_init(struct views *v);
@@ -38,6 +45,9 @@ void view_header(const struct monitor *m, struct grid *g);
 void view_status(const struct monitor *m, struct grid *g);
 void view_help(const struct monitor *m, struct grid *g);
 void view_progress(const struct monitor *m, struct grid *g, int y);
+void view_picker(const struct monitor *m, struct grid *g);
+/* Rows of the picker: one per strategy, then repeat, size, memory limit. */
+int picker_rows(void);
 /* Index (into the series) of the newest sample the views show: the newest,
  * or earlier while paused and scrolled.  -1 when the series is empty. */
 long view_end(const struct monitor *m);
@@ -45,5 +55,6 @@ long view_end(const struct monitor *m);
 void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g, int y0, int h);
 void iostat_draw(const struct monitor *m, struct grid *g, int y0, int h);
 void vmstat_draw(const struct monitor *m, struct grid *g, int y0, int h);
+void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, int y0, int h);
 
 #endif

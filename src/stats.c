@@ -1,0 +1,143 @@
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double stats_median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+static int same_strategy(const struct run_result *r, const struct strategy_stats *s)
+{
+	return r->strategy ? r->strategy == s->strategy : !s->strategy && !strcmp(r->name, s->name);
+}
+
+/* Median of one field over the OK runs of one strategy. */
+static double field_median(const struct run_result *runs, size_t n, const struct strategy_stats *s,
+			   double (*get)(const struct run_result *), double *mn, double *mx)
+{
+	double *v = xmalloc(sizeof(double) * (n ? n : 1));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].finished && runs[i].ok && same_strategy(&runs[i], s))
+			v[k++] = get(&runs[i]);
+	double med = stats_median(v, k);
+	if (mn)
+		*mn = k ? v[0] : NAN;
+	if (mx)
+		*mx = k ? v[k - 1] : NAN;
+	free(v);
+	return med;
+}
+
+static double get_elapsed(const struct run_result *r) { return r->elapsed_s; }
+static double get_mbs(const struct run_result *r) { return r->mbs; }
+static double get_majflt(const struct run_result *r) { return (double)r->majflt; }
+static double get_minflt(const struct run_result *r) { return (double)r->minflt; }
+static double get_bursts(const struct run_result *r) { return r->bursts; }
+static double get_peak(const struct run_result *r) { return (double)r->peak_active_file_kb; }
+static double get_refault(const struct run_result *r) { return (double)r->refault_file; }
+static double get_wcv(const struct run_result *r) { return r->write_cv; }
+
+int stats_compute(const struct run_result *runs, size_t n, const struct strategy *baseline,
+		  struct strategy_stats *out, int max)
+{
+	int ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!runs[i].finished)
+			continue;
+		int j = 0;
+		while (j < ns && !same_strategy(&runs[i], &out[j]))
+			j++;
+		if (j == ns) {
+			if (ns == max)
+				continue;
+			memset(&out[ns], 0, sizeof(out[ns]));
+			out[ns].strategy = runs[i].strategy;
+			strlcpy_(out[ns].name, runs[i].name, sizeof(out[ns].name));
+			ns++;
+		}
+		out[j].runs++;
+		out[j].ok += runs[i].ok;
+	}
+	double fastest = INFINITY, base = NAN;
+	for (int j = 0; j < ns; j++) {
+		struct strategy_stats *s = &out[j];
+		s->elapsed_med = field_median(runs, n, s, get_elapsed, &s->elapsed_min, &s->elapsed_max);
+		s->mbs_med = field_median(runs, n, s, get_mbs, &s->mbs_min, &s->mbs_max);
+		s->majflt_med = field_median(runs, n, s, get_majflt, NULL, NULL);
+		s->minflt_med = field_median(runs, n, s, get_minflt, NULL, NULL);
+		s->bursts_med = field_median(runs, n, s, get_bursts, NULL, NULL);
+		s->peak_af_med = field_median(runs, n, s, get_peak, NULL, NULL);
+		s->refault_med = field_median(runs, n, s, get_refault, NULL, NULL);
+		s->write_cv_med = field_median(runs, n, s, get_wcv, NULL, NULL);
+		s->noisy = s->ok >= 2 && s->elapsed_min > 0 &&
+			   (s->elapsed_max - s->elapsed_min) / s->elapsed_min > STATS_NOISY;
+		if (s->ok && s->elapsed_med < fastest)
+			fastest = s->elapsed_med;
+		s->baseline = baseline && s->strategy == baseline;
+		if (s->baseline && s->ok)
+			base = s->elapsed_med;
+		double best = INFINITY;
+		s->median_run = SIZE_MAX;
+		for (size_t i = 0; i < n; i++)
+			if (runs[i].finished && same_strategy(&runs[i], s)) {
+				double d = runs[i].ok ? fabs(runs[i].elapsed_s - s->elapsed_med)
+						      : INFINITY;
+				if (s->median_run == SIZE_MAX || d < best) {
+					best = d;
+					s->median_run = i;
+				}
+			}
+	}
+	for (int j = 0; j < ns; j++) {
+		struct strategy_stats *s = &out[j];
+		s->ratio = s->ok && isfinite(fastest) ? s->elapsed_med / fastest : NAN;
+		s->fastest = s->ok && s->elapsed_med == fastest;
+		s->vs_base_pct = s->ok && !isnan(base) ? (s->elapsed_med / base - 1.0) * 100.0 : NAN;
+	}
+	return ns;
+}
+
+void stats_table(FILE *f, const struct strategy_stats *st, int n)
+{
+	fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s\n", "strategy",
+		"runs", "elapsed", "min", "max", "MiB/s", "min", "max", "ratio", "vs base",
+		"majflt", "bursts", "peakAct", "refault");
+	int noisy = 0;
+	for (int i = 0; i < n; i++) {
+		const struct strategy_stats *s = &st[i];
+		char peak[16], vs[16], runs[16];
+		fmt_size(peak, sizeof(peak), isnan(s->peak_af_med) ? 0 : (uint64_t)s->peak_af_med * 1024);
+		if (s->baseline)
+			snprintf(vs, sizeof(vs), "base");
+		else if (isnan(s->vs_base_pct))
+			snprintf(vs, sizeof(vs), "-");
+		else
+			snprintf(vs, sizeof(vs), "%+.1f%%", s->vs_base_pct);
+		snprintf(runs, sizeof(runs), s->ok == s->runs ? "%d" : "%d/%d", s->ok, s->runs);
+		fprintf(f,
+			"%-16s %4s %8.3fs %8.3fs %8.3fs %8.1f %8.1f %8.1f %5.2fx %7s %8.0f %6.1f %9s "
+			"%8.0f%s%s\n",
+			s->name, runs, s->elapsed_med, s->elapsed_min, s->elapsed_max, s->mbs_med,
+			s->mbs_min, s->mbs_max, s->ratio, vs, s->majflt_med, s->bursts_med, peak,
+			s->refault_med, s->fastest ? "  fastest" : "", s->noisy ? "  noisy" : "");
+		noisy |= s->noisy;
+	}
+	if (noisy)
+		fprintf(f, "noisy: min-max spread of elapsed above %.0f%%: consider --repeat 5\n",
+			STATS_NOISY * 100);
+}

@@ -1,0 +1,43 @@
+/*
+ * stats — per-strategy statistics over finished runs, like hyperfine's
+ * summary but on kernel metrics too: median, min and max of elapsed and
+ * MiB/s; medians of faults, bursts, peak active_file and refaults; each
+ * strategy's median elapsed relative to the fastest and to a baseline.
+ *
+ * Invariants: only runs that finished OK count (a cancelled or failed run
+ * says nothing about speed); strategies keep the order of their first run;
+ * the median of an even count is the mean of the two middle values.
+ */
+#ifndef LRUTOP_STATS_H
+#define LRUTOP_STATS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "session.h"
+
+/* min–max spread of elapsed above this fraction of the minimum: "noisy" */
+#define STATS_NOISY 0.10
+
+struct strategy_stats {
+	char name[32];
+	const struct strategy *strategy;
+	int runs, ok;	/* finished runs, of which OK */
+	double elapsed_med, elapsed_min, elapsed_max;
+	double mbs_med, mbs_min, mbs_max;
+	double majflt_med, minflt_med, bursts_med, peak_af_med, refault_med, write_cv_med;
+	double ratio;	    /* elapsed_med / the fastest strategy's elapsed_med */
+	double vs_base_pct; /* (elapsed_med / the baseline's - 1) * 100, NAN without one */
+	int noisy, fastest, baseline;
+	size_t median_run;  /* index of the run whose elapsed is nearest the median */
+};
+
+/* Fills out[0..return) (at most max entries). */
+int stats_compute(const struct run_result *runs, size_t n, const struct strategy *baseline,
+		  struct strategy_stats *out, int max);
+/* Median of v[0..n) (v is reordered); NAN for n == 0. */
+double stats_median(double *v, size_t n);
+/* The table printed after the per-run rows in batch mode. */
+void stats_table(FILE *f, const struct strategy_stats *st, int n);
+
+#endif

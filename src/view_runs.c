@@ -1,0 +1,258 @@
+/* The Runs view: small multiples.  One compact chart per finished run (or
+ * per strategy: its median run), all aligned at the start of the copy and
+ * drawn on one time scale and one rate scale, so the eye compares shapes;
+ * the statistics table underneath. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rates.h"
+#include "session.h"
+#include "stats.h"
+#include "util.h"
+#include "views.h"
+
+#define LABEL_W 24
+
+/* Series index of the first sample taken at or after t, or -1. */
+static long first_at(const struct series *ser, uint64_t t)
+{
+	long lo = 0, hi = (long)series_len(ser) - 1, ans = -1;
+	while (lo <= hi) {
+		long mid = (lo + hi) / 2;
+		if (series_at(ser, (size_t)mid)->t_ns >= t) {
+			ans = mid;
+			hi = mid - 1;
+		} else {
+			lo = mid + 1;
+		}
+	}
+	return ans;
+}
+
+static uint64_t run_span_ns(const struct run_result *r)
+{
+	return (uint64_t)(r->elapsed_s * 1e9);
+}
+
+/* Fills io[] (read+write MiB/s) and af[] (active_file KiB) for n dot
+ * columns covering [t_copy, t_copy + span]; marks burst columns. */
+static void run_columns(const struct monitor *m, const struct run_result *r, int run_index,
+			uint64_t span, int n, double *io, double *af, uint8_t *burst)
+{
+	uint64_t end = r->t_copy_ns + run_span_ns(r);
+	for (int i = 0; i < n; i++) {
+		uint64_t t = r->t_copy_ns + (uint64_t)((double)span * (i + 1) / n);
+		io[i] = af[i] = NAN;
+		burst[i] = 0;
+		if (t > end + (uint64_t)(m->interval * 1e9))
+			continue; /* the sample that holds the end still counts */
+		long b = first_at(m->series, t);
+		if (b < 1)
+			continue;
+		const struct sample *sb = series_at(m->series, (size_t)b);
+		const struct sample *sa = series_at(m->series, (size_t)b - 1);
+		/* only the copy itself: not the verify pass that follows */
+		if (sb->run != run_index || (sb->phase != PHASE_COPY && sb->phase != PHASE_FLUSH &&
+					     sb->phase != PHASE_DONE))
+			continue;
+		struct rates rt;
+		rates_compute(sa, sb, &rt);
+		if (!isnan(rt.read_mbs) && !isnan(rt.write_mbs))
+			io[i] = rt.read_mbs + rt.write_mbs;
+		af[i] = (sb->have & SAMPLE_HAVE_CG) ? (double)sb->cg_active_file / 1024.0
+						     : (double)sb->active_file;
+		burst[i] = (uint8_t)session_is_burst(sa, sb);
+	}
+}
+
+static void ensure(struct runs_view *rv, int n)
+{
+	if (n <= rv->cap)
+		return;
+	free(rv->buf);
+	rv->cap = n;
+	rv->buf = xmalloc((sizeof(double) * 2 + 1) * (size_t)n);
+}
+
+static void empty(struct grid *g, int y)
+{
+	grid_text(g, 2, y + 1, -1, ROLE_DIM, "No finished runs yet.");
+	grid_text(g, 2, y + 2, -1, ROLE_DIM,
+		  "Press r to pick strategies, or start lrutop with -s LIST (e.g. -s copybench).");
+}
+
+static void table(const struct monitor *m, struct grid *g, int y, const struct strategy_stats *st,
+		  int ns)
+{
+	(void)m;
+	int wide = g->w >= 110;
+	grid_printf(g, 1, y++, ROLE_AXIS, wide ? "%-16s %4s %8s %17s %7s %6s %7s %7s %6s %8s %8s"
+					       : "%-16s %4s %8s %7s %6s %7s %6s %8s",
+		    "strategy", "runs", "elapsed", wide ? "min - max" : "MiB/s", wide ? "MiB/s" : "ratio",
+		    wide ? "ratio" : "vs base", wide ? "vs base" : "bursts", wide ? "majflt" : "peakAct",
+		    "bursts", "peakAct", "refault");
+	int noisy = 0;
+	for (int i = 0; i < ns && y < g->h - 2; i++, y++) {
+		const struct strategy_stats *s = &st[i];
+		char vs[16], peak[16], mm[32];
+		if (s->baseline)
+			snprintf(vs, sizeof(vs), "base");
+		else if (isnan(s->vs_base_pct))
+			snprintf(vs, sizeof(vs), "-");
+		else
+			snprintf(vs, sizeof(vs), "%+.1f%%", s->vs_base_pct);
+		fmt_size(peak, sizeof(peak), isnan(s->peak_af_med) ? 0 : (uint64_t)s->peak_af_med * 1024);
+		snprintf(mm, sizeof(mm), "%.2f - %.2fs", s->elapsed_min, s->elapsed_max);
+		enum role role = s->fastest ? ROLE_SELECT : ROLE_DEFAULT;
+		if (wide)
+			grid_printf(g, 1, y, role,
+				    "%-16s %4d %7.2fs %17s %7.1f %5.2fx %7s %7.0f %6.1f %8s %8.0f%s",
+				    s->name, s->ok, s->elapsed_med, mm, s->mbs_med, s->ratio, vs,
+				    s->majflt_med, s->bursts_med, peak, s->refault_med,
+				    s->noisy ? " noisy" : "");
+		else
+			grid_printf(g, 1, y, role, "%-16s %4d %7.2fs %7.1f %5.2fx %7s %6.1f %8s%s",
+				    s->name, s->ok, s->elapsed_med, s->mbs_med, s->ratio, vs,
+				    s->bursts_med, peak, s->noisy ? " noisy" : "");
+		if (s->fastest)
+			grid_paint(g, 1, y, g->w - 2, 1, ROLE_SELECT);
+		noisy |= s->noisy;
+	}
+	if (noisy && y < g->h - 2)
+		grid_text(g, 1, y, -1, ROLE_WARN,
+			  "noisy: elapsed min-max spread above 10% - consider --repeat 5");
+}
+
+void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, int y0, int h)
+{
+	const struct session *s = m->session;
+	grid_text(g, 1, y0, -1, ROLE_TITLE,
+		  m->runs_by_strategy ? "Runs: median run of each strategy (a: every run)"
+				      : "Runs: every finished run (a: one per strategy)");
+	if (!s) {
+		empty(g, y0);
+		return;
+	}
+	struct strategy_stats st[SESSION_MAX_STRATEGIES];
+	int ns = stats_compute(s->results, s->nresults, s->baseline, st, SESSION_MAX_STRATEGIES);
+	/* which runs get a chart row */
+	size_t shown[SESSION_MAX_RUNS];
+	size_t nshown = 0;
+	if (m->runs_by_strategy) {
+		for (int i = 0; i < ns; i++)
+			if (st[i].median_run != SIZE_MAX)
+				shown[nshown++] = st[i].median_run;
+	} else {
+		for (size_t i = 0; i < s->nresults; i++)
+			if (s->results[i].finished && s->results[i].t_copy_ns)
+				shown[nshown++] = i;
+	}
+	if (!nshown) {
+		empty(g, y0);
+		return;
+	}
+	int noisy = 0;
+	for (int i = 0; i < ns; i++)
+		noisy |= st[i].noisy;
+	int table_rows = 1 + ns + noisy;
+	int chart_rows = h - 1 - table_rows - 2; /* title, time axis, a blank */
+	if (chart_rows < 1) {
+		table(m, g, y0 + 1, st, ns);
+		return;
+	}
+	int per = chart_rows / (int)nshown;
+	size_t skip = 0;
+	if (per < 1) { /* more runs than rows: the latest ones */
+		per = 1;
+		skip = nshown - (size_t)chart_rows;
+	}
+	if (per > 4)
+		per = 4;
+	int pw = g->w - LABEL_W - 1;
+	canvas_reset(&rv->canvas, m->glyphs, pw, per);
+	int n = rv->canvas.dw;
+	ensure(rv, n);
+	double *io = rv->buf, *af = rv->buf + n;
+	uint8_t *burst = (uint8_t *)(rv->buf + 2 * n);
+
+	/* one time scale and one rate scale for every row */
+	uint64_t span = 0;
+	double io_max = 1, af_max = 1;
+	for (size_t k = skip; k < nshown; k++) {
+		const struct run_result *r = &s->results[shown[k]];
+		uint64_t sp = run_span_ns(r);
+		span = sp > span ? sp : span;
+		double lim = (double)s->mem_limit / 1024.0;
+		af_max = fmax(af_max, fmax(lim, (double)r->peak_active_file_kb));
+	}
+	if (!span)
+		span = 1;
+	for (size_t k = skip; k < nshown; k++) {
+		const struct run_result *r = &s->results[shown[k]];
+		run_columns(m, r, (int)shown[k], span, n, io, af, burst);
+		for (int i = 0; i < n; i++)
+			if (!isnan(io[i]))
+				io_max = fmax(io_max, io[i]);
+	}
+	io_max = nice_ceil(io_max);
+
+	int y = y0 + 1;
+	char buf[96];
+	for (size_t k = skip; k < nshown; k++, y += per) {
+		const struct run_result *r = &s->results[shown[k]];
+		run_columns(m, r, (int)shown[k], span, n, io, af, burst);
+		canvas_reset(&rv->canvas, m->glyphs, pw, per);
+		int band = rv->canvas.dh;
+		canvas_plot(&rv->canvas, io, n, io_max, ROLE_WRITE, CHART_AREA, band - 1, -1, band);
+		canvas_plot(&rv->canvas, af, n, af_max, ROLE_ACTIVE, CHART_LINE, band - 1, -1, band);
+		canvas_render(&rv->canvas, g, LABEL_W, y);
+		for (int cx = 0; cx < pw; cx++)
+			for (int d = 0; d < rv->canvas.xdots; d++)
+				if (burst[cx * rv->canvas.xdots + d]) {
+					grid_put(g, LABEL_W + cx, y, 0x25bc, ROLE_BURST);
+					break;
+				}
+		int fastest = 0;
+		for (int i = 0; i < ns; i++)
+			if (st[i].fastest && !strcmp(st[i].name, r->name))
+				fastest = 1;
+		if (r->ok)
+			snprintf(buf, sizeof(buf), "%-15.15s#%-2d%5.1fs", r->name, r->repeat,
+				 r->elapsed_s);
+		else
+			snprintf(buf, sizeof(buf), "%-15.15s#%-2d %s", r->name, r->repeat,
+				 r->cancelled ? "cncl" : "FAIL");
+		grid_text(g, 0, y, LABEL_W - 1, fastest ? ROLE_SELECT : r->ok ? ROLE_TITLE : ROLE_WARN,
+			  buf);
+		if (per >= 2) {
+			snprintf(buf, sizeof(buf), "  %d burst%s, %.0f MiB/s", r->bursts,
+				 r->bursts == 1 ? "" : "s", r->mbs);
+			grid_text(g, 0, y + 1, LABEL_W - 1, ROLE_DIM, buf);
+		}
+		grid_put(g, LABEL_W - 1, y, 0x2502, ROLE_AXIS);
+		for (int j = 1; j < per; j++)
+			grid_put(g, LABEL_W - 1, y + j, 0x2502, ROLE_AXIS);
+	}
+	/* the shared axes: time since the copy started, the scales */
+	char io_s[16], af_s[16];
+	fmt_num(io_s, sizeof(io_s), io_max);
+	fmt_size(af_s, sizeof(af_s), (uint64_t)(af_max * 1024.0));
+	snprintf(buf, sizeof(buf), "0s");
+	grid_text(g, LABEL_W, y, -1, ROLE_AXIS, buf);
+	snprintf(buf, sizeof(buf), "%.1fs", (double)span / 1e9);
+	grid_text(g, g->w - 1 - (int)strlen(buf), y, -1, ROLE_AXIS, buf);
+	int lx = LABEL_W + 6;
+	grid_put(g, lx, y, 0x25a0, ROLE_WRITE);
+	snprintf(buf, sizeof(buf), " read+write 0-%s MiB/s   ", io_s);
+	lx += 1 + grid_text(g, lx + 1, y, -1, ROLE_AXIS, buf);
+	grid_put(g, lx, y, 0x25a0, ROLE_ACTIVE);
+	snprintf(buf, sizeof(buf), " active(file) 0-%s   ", af_s);
+	lx += 1 + grid_text(g, lx + 1, y, -1, ROLE_AXIS, buf);
+	grid_put(g, lx, y, 0x25bc, ROLE_BURST);
+	grid_text(g, lx + 1, y, -1, ROLE_AXIS, " burst");
+	if (skip)
+		grid_printf(g, 0, y, ROLE_DIM, "+%zu earlier (a)", skip);
+	table(m, g, y + 2, st, ns);
+}
