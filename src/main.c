@@ -103,6 +103,13 @@ int main(int argc, char **argv)
 		print_stats(stdout, app.session);
 	}
 	int code = app.exit_code;
+	/* A failed run is an error: one line each on stderr too (the table
+	 * on stdout has the same message under it). */
+	for (size_t i = 0; app.session && i < app.session->nresults; i++) {
+		const struct run_result *r = &app.session->results[i];
+		if (r->finished && !r->ok && !r->cancelled && r->message[0])
+			fprintf(stderr, "lrutop: %s\n", r->message);
+	}
 	if (app.session && app.session->error[0]) {
 		fprintf(stderr, "lrutop: %s\n", app.session->error);
 		code = 1;

@@ -7,11 +7,13 @@
 /* 8-colour numbers as in curses.h, without including it. */
 enum { C_BLACK, C_RED, C_GREEN, C_YELLOW, C_BLUE, C_MAGENTA, C_CYAN, C_WHITE };
 
-/* Read/write and active/inactive are chosen to stay apart for the common
+/* Header and select are drawn reversed: their colour is the background
+ * behind text in the terminal's own background colour, so they are light.
+ * Read/write and active/inactive are chosen to stay apart for the common
  * colour-vision deficiencies (blue vs orange) and on a washed-out projector. */
 static const struct role_style styles[ROLE_COUNT] = {
 	[ROLE_DEFAULT] = {"default", 0, -1, 0, 0, 0, 1},
-	[ROLE_HEADER] = {"header", 0x1f3a5f, C_BLUE, 1, 1, 0, 0},
+	[ROLE_HEADER] = {"header", 0x5fafd7, C_CYAN, 1, 1, 0, 0},
 	[ROLE_TITLE] = {"title", 0, -1, 1, 0, 0, 1},
 	[ROLE_AXIS] = {"axis", 0x8a8a8a, C_WHITE, 0, 0, 1, 0},
 	[ROLE_DIM] = {"dim", 0x8a8a8a, C_WHITE, 0, 0, 1, 0},
@@ -30,7 +32,7 @@ static const struct role_style styles[ROLE_COUNT] = {
 	[ROLE_BURST] = {"burst", 0xff3030, C_RED, 1, 0, 0, 0},
 	[ROLE_MARKER] = {"marker", 0xffffff, C_WHITE, 1, 0, 0, 0},
 	[ROLE_WARN] = {"warn", 0xff5f5f, C_RED, 1, 0, 0, 0},
-	[ROLE_SELECT] = {"select", 0x303a46, C_BLUE, 1, 1, 0, 0},
+	[ROLE_SELECT] = {"select", 0xafd7ff, C_WHITE, 1, 1, 0, 0},
 };
 
 const struct role_style *palette_style(enum role r)

@@ -21,7 +21,7 @@
 /* Dirty+Writeback at or below this counts as drained; give up waiting
  * after DRAIN_TIMEOUT (a busy system may never get lower). */
 #define DRAIN_KB 4096
-#define DRAIN_TIMEOUT_NS (30ull * 1000000000ull)
+#define DRAIN_TIMEOUT_NS (10ull * 1000000000ull)
 
 static int check_src(struct session *s, const char *src, char *err, size_t errlen)
 {
@@ -534,6 +534,8 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 	r->ok = wr->ok && !r->cancelled;
 	strlcpy_(r->message, r->cancelled ? "cancelled" : wr->message, sizeof(r->message));
 	r->elapsed_s = wr->elapsed_s;
+	if (r->elapsed_s <= 0 && r->t_copy_ns && r->t_end_ns > r->t_copy_ns)
+		r->elapsed_s = (double)(r->t_end_ns - r->t_copy_ns) / 1e9; /* a failed copy */
 	const struct rusage *ru = &wr->ru;
 	r->user_s = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6;
 	r->sys_s = (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;

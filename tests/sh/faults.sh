@@ -1,0 +1,323 @@
+#!/bin/sh
+# Faults (DESIGN.md §3, §4, §8): bad --src, --size, --dir, too little space,
+# ENOSPC in the middle of a copy, bad strategies and memory limits, signals
+# mid-copy, output files that already exist.  Each: one "lrutop: " line on
+# stderr, the documented exit status, nothing left in --dir (or a cgroup),
+# the user's files unchanged.
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d /tmp/lrutop-faults.XXXXXX) || exit 2
+base=$(mktemp -d /var/tmp/lrt-faults.XXXXXX) || exit 2
+bg="" mnts="" loops=""
+
+_r_cgroot() {
+	_l=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
+	if [ -n "$_l" ] && [ -d /sys/fs/cgroup/memory ]; then
+		echo "/sys/fs/cgroup/memory${_l%/}"
+		return 0
+	fi
+	_l=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
+	if [ -n "$_l" ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		echo "/sys/fs/cgroup${_l%/}"
+		return 0
+	fi
+	return 1
+}
+cgroot=$(_r_cgroot) || cgroot=""
+cg_ok=0
+[ "$(id -u)" -eq 0 ] && [ -n "$cgroot" ] && [ -w "$cgroot" ] && cg_ok=1
+
+# _r_stop PID: TERM, then KILL, a background lrutop of ours; remove any
+# cgroup it left.
+_r_stop() {
+	kill "$1" 2>/dev/null
+	wait_for 10 "proc_gone $1" || kill -9 "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	[ -n "$cgroot" ] && for _c in "$cgroot/lrutop-$1-"*; do
+		[ -d "$_c" ] && rmdir "$_c" 2>/dev/null
+	done
+	:
+}
+_r_cleanup() {
+	[ -n "$bg" ] && _r_stop "$bg"
+	for _w in $stopped; do kill -CONT "$_w" 2>/dev/null; done
+	for _m in $mnts; do umount "$_m" 2>/dev/null || umount -l "$_m" 2>/dev/null; done
+	tm_cleanup
+	rm -rf "$tmp" "$base"
+}
+stopped="" _r_pre=""
+trap '_r_cleanup' EXIT
+trap 'exit 2' INT TERM HUP
+
+_r_n=0
+_r_newdir() {
+	_r_n=$((_r_n + 1))
+	d=$base/d$_r_n
+	mkdir "$d"
+}
+_r_allgone() {
+	for _p in "$@"; do proc_gone "$_p" || return 1; done
+}
+_r_empty() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
+_r_show() { tr '\n' '|' <"$1" | cut -c1-240; }
+
+# fault NAME RC PATTERN ARGS...: run lrutop (batch, bounded time) with a fresh
+# empty --dir $d appended unless ARGS give one, then check exit RC, exactly
+# one stderr line "lrutop: ..." matching the extended regex PATTERN, and an
+# empty $d.  $rc is left for further checks.
+fault() {
+	_fn=$1 _frc=$2 _fpat=$3
+	shift 3
+	_r_newdir
+	case " $* " in *" --dir "*) set -- "$@" ;; *) set -- "$@" --dir "$d" ;; esac
+	timeout 30 $_r_pre "$LRUTOP" --batch -q "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 124 ]; then
+		notok "$_fn: exit $_frc" "timed out (hung?)"
+	else
+		check "$_fn: exit $_frc" '[ "$rc" -eq "$_frc" ]' "exit $rc; stderr: $(_r_show "$tmp/err")"
+	fi
+	check "$_fn: one 'lrutop: ' stderr line" \
+		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -Eq "^lrutop: .*($_fpat)" "$tmp/err"' \
+		"want /$_fpat/; stderr: $(_r_show "$tmp/err")"
+	check "$_fn: nothing left in --dir" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+}
+
+# --- --src ------------------------------------------------------------------
+U=$tmp/user.bin
+head -c 300000 /dev/urandom >"$U"
+fault "--src missing" 2 "No such file|not found|missing" -s rw_cp --src "$tmp/nope.bin"
+check "--src missing: not created" '[ ! -e "$tmp/nope.bin" ]'
+
+chmod 000 "$U"
+sum0=$(file_sum "$U")
+if [ "$(id -u)" -ne 0 ]; then
+	fault "--src unreadable" 2 "[Pp]ermission" -s rw_cp --src "$U"
+elif command -v setpriv >/dev/null && ! setpriv --bounding-set -dac_override,-dac_read_search \
+	cat "$U" >/dev/null 2>&1; then
+	# Root reads anything; without CAP_DAC_OVERRIDE/READ_SEARCH (dropped
+	# from the bounding set, so gone after exec) mode 000 holds.
+	_r_pre="setpriv --bounding-set -dac_override,-dac_read_search"
+	fault "--src unreadable (root without CAP_DAC_*)" 2 "[Pp]ermission" -s rw_cp --src "$U"
+	_r_pre=""
+else
+	skip "--src unreadable" "running as root and cannot drop CAP_DAC_OVERRIDE (no setpriv), so mode 000 is readable"
+fi
+chmod 644 "$U"
+check "--src unreadable: file unchanged" '[ "$(file_sum "$U")" = "$sum0" ]'
+
+mkdir "$tmp/srcdir"
+echo keep >"$tmp/srcdir/f"
+fault "--src directory" 2 "directory" -s rw_cp --src "$tmp/srcdir"
+check "--src directory: contents unchanged" '[ "$(ls -A "$tmp/srcdir")" = f ] && [ "$(cat "$tmp/srcdir/f")" = keep ]'
+
+mkfifo "$tmp/fifo"
+fault "--src FIFO (must not hang)" 2 "FIFO|regular" -s rw_cp --src "$tmp/fifo"
+check "--src FIFO: still a FIFO" '[ -p "$tmp/fifo" ]'
+
+fault "--src /dev/zero" 2 "regular|device" -s rw_cp --src /dev/zero
+check "--src /dev/zero: still a char device" '[ -c /dev/zero ]'
+
+: >"$tmp/empty"
+fault "--src empty file" 2 "empty" -s rw_cp --src "$tmp/empty"
+check "--src empty file: still empty" '[ -f "$tmp/empty" ] && [ ! -s "$tmp/empty" ]'
+
+# --- --size --------------------------------------------------------------------
+for sz in 0 -5 12Q abc; do
+	fault "--size $sz" 2 "size" -s rw_cp --size "$sz"
+done
+
+# --- --dir ------------------------------------------------------------------------
+_r_newdir
+fault "--dir missing" 2 "No such file" -s rw_cp --size 1M --dir "$tmp/nodir"
+check "--dir missing: not created" '[ ! -e "$tmp/nodir" ]'
+
+echo keep >"$tmp/regular"
+s0=$(file_sum "$tmp/regular")
+fault "--dir a regular file" 2 "not a directory" -s rw_cp --size 1M --dir "$tmp/regular"
+check "--dir a regular file: unchanged" '[ "$(file_sum "$tmp/regular")" = "$s0" ]'
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "--dir read-only" "needs root for a read-only bind mount"
+else
+	mkdir "$base/rw" "$base/ro"
+	if mount --bind "$base/rw" "$base/ro" 2>/dev/null; then
+		mnts="$base/ro $mnts"
+		if mount -o remount,ro,bind "$base/ro" 2>/dev/null; then
+			fault "--dir read-only" 2 "[Rr]ead-only" -s rw_cp --size 1M --dir "$base/ro"
+			check "--dir read-only: nothing created" '_r_empty "$base/rw"' "left: $(ls -A "$base/rw")"
+		else
+			skip "--dir read-only" "remount,ro,bind refused"
+		fi
+		umount "$base/ro" && mnts=""
+	else
+		skip "--dir read-only" "bind mount refused (no CAP_SYS_ADMIN?)"
+	fi
+fi
+
+if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
+	shm0=$(ls -d /dev/shm/lrutop-* 2>/dev/null)
+	fault "--dir on tmpfs" 2 "tmpfs" -s rw_cp --size 1M --dir /dev/shm
+	check "--dir on tmpfs: no lrutop-* made there" '[ "$(ls -d /dev/shm/lrutop-* 2>/dev/null)" = "$shm0" ]'
+else
+	skip "--dir on tmpfs" "/dev/shm is not a tmpfs here"
+fi
+
+# --- space ---------------------------------------------------------------------------
+# _r_loopfs SIZE DIR: a fresh ext4 image of SIZE mounted on DIR (loop).
+_r_loopfs() {
+	truncate -s "$1" "$2.img" && mkfs.ext4 -q -F "$2.img" >/dev/null 2>&1 && mkdir "$2" &&
+		mount -o loop "$2.img" "$2" 2>/dev/null && mnts="$2 $mnts" && mountpoint -q "$2"
+}
+_r_unloop() {
+	umount "$1" 2>/dev/null
+	mnts=$(printf '%s\n' $mnts | grep -vx "$1" | tr '\n' ' ')
+	rm -f "$1.img"
+}
+if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.ext4 >/dev/null || ! command -v losetup >/dev/null; then
+	skip "--dir too small" "needs root, mkfs.ext4 and losetup"
+	skip "ENOSPC mid-copy" "needs root, mkfs.ext4 and losetup"
+else
+	M=$base/small
+	if _r_loopfs 64M "$M"; then
+		fault "--dir too small (48M in 64M ext4)" 2 "space|room|free" -s rw_cp --size 48M --dir "$M"
+		check "--dir too small: fs left empty" '[ "$(ls -A "$M")" = lost+found ]' "left: $(ls -A "$M" | tr '\n' ' ')"
+		_r_unloop "$M"
+	else
+		skip "--dir too small" "could not mount a loop ext4 image"
+	fi
+
+	# ENOSPC mid-copy: 128M ext4 (~105M free) passes the up-front check for
+	# a 16M --src (16M + 64M headroom).  lrutop forks the worker; we stop it
+	# while it is still preparing (drain/drop caches), fill the fs, let it
+	# go: its write must fail with ENOSPC.
+	M=$base/enospc
+	S=$tmp/src16
+	head -c 16M /dev/urandom >"$S"
+	ssum=$(file_sum "$S")
+	if _r_loopfs 128M "$M"; then
+		T="ENOSPC mid-copy:"
+		"$LRUTOP" --batch -q -s rw_cp --src "$S" --dir "$M" </dev/null >"$tmp/out" 2>"$tmp/err" &
+		bg=$!
+		w=""
+		wait_for 20 'w=$(pgrep -P $bg | head -n 1); [ -n "$w" ] || proc_gone $bg' 0.005
+		if [ -n "$w" ] && kill -STOP "$w" 2>/dev/null; then
+			stopped=$w
+			dsz=$(stat -c %s "$M"/lrutop-*/dst 2>/dev/null || echo 0)
+			if [ "$dsz" -lt 16777216 ] && mountpoint -q "$M"; then
+				# bounded: never more than the image size, only on the mount
+				dd if=/dev/zero of="$M/fill" bs=1M count=128 2>/dev/null
+				sync -f "$M/fill" 2>/dev/null || sync
+				kill -CONT "$w"
+				stopped=""
+				wait_for 60 "proc_gone $bg"
+				wait "$bg"
+				rc=$?
+				bg=""
+				check "$T exit 1" '[ "$rc" -eq 1 ]' "exit $rc; stdout: $(_r_show "$tmp/out")"
+				check "$T reported (No space left on device)" \
+					'cat "$tmp/out" "$tmp/err" | grep -q "No space left on device"' "stdout: $(_r_show "$tmp/out")"
+				check "$T one 'lrutop: ' stderr line" \
+					'[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^lrutop: .*No space" "$tmp/err"' \
+					"stderr: '$(_r_show "$tmp/err")'"
+				check "$T nothing left but our fill file" '[ "$(ls -A "$M" | tr "\n" " ")" = "fill lost+found " ]' \
+					"left: $(ls -A "$M" | tr '\n' ' ')"
+				check "$T --src unchanged" '[ "$(file_sum "$S")" = "$ssum" ]'
+			else
+				kill -CONT "$w"
+				stopped=""
+				_r_stop "$bg"
+				bg=""
+				skip "$T" "the copy was already done (dst $dsz bytes) when the worker was stopped"
+			fi
+		else
+			[ -n "$bg" ] && _r_stop "$bg"
+			bg=""
+			skip "$T" "did not catch the worker process (lrutop ended: $(_r_show "$tmp/err"))"
+		fi
+		_r_unloop "$M"
+	else
+		skip "ENOSPC mid-copy" "could not mount a loop ext4 image"
+	fi
+fi
+
+# --- strategies, memory limits ------------------------------------------------
+fault "-s nope" 2 "nope.*rw_cp.*stream_cp" -s nope
+fault "--mem-limit 1M" 2 "mem-limit" -s rw_cp --size 1M --mem-limit 1M
+
+T="--mem-limit 8M mm_sync_cp 64M:"
+if [ "$cg_ok" -ne 1 ]; then
+	skip "$T" "needs root and a writable memory cgroup"
+else
+	_r_newdir
+	"$LRUTOP" --batch -q -s mm_sync_cp --size 64M --mem-limit 8M --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	# The 8M cgroup may thrash (refault) for minutes before the OOM kill;
+	# give it 25 s, then check that SIGTERM still cleans up.
+	if wait_for 25 "proc_gone $bg" 0.2; then
+		wait "$bg"
+		rc=$?
+		check "$T completes or is reported as an OOM kill" \
+			'[ "$rc" -eq 0 ] || { [ "$rc" -eq 1 ] && cat "$tmp/out" "$tmp/err" | grep -Eiq "signal|SIGKILL|out of memory"; }' \
+			"exit $rc; stdout: $(_r_show "$tmp/out"); stderr: $(_r_show "$tmp/err")"
+	else
+		skip "$T completes or is reported as an OOM kill" "still running after 25 s (thrashing in the 8M cgroup); stopped it with SIGTERM"
+		kill -TERM "$bg"
+		wait_for 10 "proc_gone $bg"
+		check "$T SIGTERM while thrashing: exits within 10 s" "proc_gone $bg"
+		wait "$bg"
+	fi
+	check "$T no cgroup left" '! ls -d "$cgroot/lrutop-$bg-"* >/dev/null 2>&1' "left: $(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)"
+	check "$T nothing left in --dir" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	_r_stop "$bg"
+	bg=""
+fi
+
+# --- signals mid-copy ----------------------------------------------------------------
+for sig in INT TERM HUP; do
+	T="SIG$sig mid-copy:"
+	_r_newdir
+	ml=""
+	[ "$cg_ok" -eq 1 ] && ml="--mem-limit 256M"
+	"$LRUTOP" --batch -s rw_cp --size 1G $ml --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	if ! wait_for 60 "grep -q '^#.* run 1 rw_cp copy\$' '$tmp/out' || proc_gone $bg" 0.02 ||
+		proc_gone "$bg"; then
+		notok "$T copy event" "no copy event; exit early? stderr: $(_r_show "$tmp/err")"
+		_r_stop "$bg"
+		bg=""
+		continue
+	fi
+	workers=$(pgrep -P "$bg" | tr '\n' ' ')
+	cgs=$(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)
+	t0=$(now_cs)
+	kill -"$sig" "$bg"
+	if wait_for 10 "proc_gone $bg"; then
+		ok "$T lrutop exits within 10 s"
+	else
+		notok "$T lrutop exits within 10 s" "still running after 10 s"
+	fi
+	t1=$(now_cs)
+	wait "$bg"
+	rc=$?
+	echo "# SIG$sig: exit $rc after $(((t1 - t0) * 10)) ms"
+	check "$T worker seen, and gone" '[ -n "$workers" ] && _r_allgone $workers' \
+		"workers '$workers': $(ps -o pid,stat,args -p "$(echo $workers | tr ' ' ,)" 2>/dev/null | tail -n +2 | tr '\n' '|')"
+	check "$T scratch dir gone" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	if [ -n "$ml" ]; then
+		check "$T cgroup existed and is gone" '[ -n "$cgs" ] && ! ls -d "$cgroot/lrutop-$bg-"* >/dev/null 2>&1' \
+			"during: '$cgs', after: $(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)"
+	fi
+	# The run was cut short: it must not count as a success.
+	check "$T exit status not 0 (run interrupted)" '[ "$rc" -ne 0 ]' "exit $rc; $(tail -n 2 "$tmp/out" | tr '\n' '|')"
+	_r_stop "$bg"
+	bg=""
+done
+
+# --- output files that exist ---------------------------------------------------------
+for o in --csv --results; do
+	printf 'precious\n1,2,3\n' >"$tmp/exists"
+	s0=$(file_sum "$tmp/exists")
+	fault "$o existing file" 2 "already exists" -s rw_cp --size 1M "$o" "$tmp/exists"
+	check "$o existing file: content unchanged" '[ "$(file_sum "$tmp/exists")" = "$s0" ]'
+done
