@@ -143,6 +143,24 @@ void grid_paint(struct grid *g, int x, int y, int w, int h, enum role role)
 		}
 }
 
+void grid_box(struct grid *g, int x, int y, int w, int h, const char *title)
+{
+	grid_fill(g, x, y, w, h, ' ', ROLE_DEFAULT);
+	for (int i = 0; i < w; i++) {
+		grid_put(g, x + i, y, 0x2500, ROLE_AXIS);
+		grid_put(g, x + i, y + h - 1, 0x2500, ROLE_AXIS);
+	}
+	for (int j = 0; j < h; j++) {
+		grid_put(g, x, y + j, 0x2502, ROLE_AXIS);
+		grid_put(g, x + w - 1, y + j, 0x2502, ROLE_AXIS);
+	}
+	grid_put(g, x, y, 0x250c, ROLE_AXIS);
+	grid_put(g, x + w - 1, y, 0x2510, ROLE_AXIS);
+	grid_put(g, x, y + h - 1, 0x2514, ROLE_AXIS);
+	grid_put(g, x + w - 1, y + h - 1, 0x2518, ROLE_AXIS);
+	grid_printf(g, x + 2, y, ROLE_TITLE, " %s ", title);
+}
+
 char *grid_dump(const struct grid *g)
 {
 	size_t cap = (size_t)g->h * ((size_t)g->w * 4 + 1) + 1;

@@ -43,6 +43,10 @@ void grid_fill(struct grid *g, int x, int y, int w, int h, uint32_t ch, enum rol
 /* Sets the role of every cell in a rectangle (e.g. a highlighted row). */
 void grid_paint(struct grid *g, int x, int y, int w, int h, enum role role);
 
+/* A cleared box with a single-line border and a title in its top edge (the
+ * help and picker overlays). */
+void grid_box(struct grid *g, int x, int y, int w, int h, const char *title);
+
 /* The grid as UTF-8 text, one line per row, trailing spaces trimmed.
  * Caller frees. */
 char *grid_dump(const struct grid *g);

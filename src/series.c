@@ -77,3 +77,18 @@ size_t series_capacity_for(double seconds, double interval)
 		n = 200000;
 	return (size_t)n + 1;
 }
+
+long series_find(const struct series *s, uint64_t t_ns)
+{
+	long lo = 0, hi = (long)s->len - 1, ans = -1;
+	while (lo <= hi) {
+		long mid = lo + (hi - lo) / 2;
+		if (series_at(s, (size_t)mid)->t_ns >= t_ns) {
+			ans = mid;
+			hi = mid - 1;
+		} else {
+			lo = mid + 1;
+		}
+	}
+	return ans;
+}

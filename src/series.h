@@ -10,6 +10,7 @@
 #define LRUTOP_SERIES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sample.h"
 
@@ -24,6 +25,10 @@ size_t series_capacity(const struct series *s);
 const struct sample *series_at(const struct series *s, size_t i);
 /* back in [0, len): 0 newest.  NULL when out of range. */
 const struct sample *series_back(const struct series *s, size_t back);
+/* Index of the first sample taken at or after t_ns (the sample whose
+ * interval holds an event at t_ns), or -1.  Binary search: samples are
+ * pushed in time order. */
+long series_find(const struct series *s, uint64_t t_ns);
 /* Total samples ever pushed (for "n samples" labels and batch -n). */
 unsigned long long series_pushed(const struct series *s);
 

@@ -143,20 +143,7 @@ void view_help(const struct monitor *m, struct grid *g)
 		rows = bh - 3; /* room for the "more" line */
 	}
 	int x0 = (g->w - bw) / 2, y0 = (g->h - bh) / 2;
-	grid_fill(g, x0, y0, bw, bh, ' ', ROLE_DEFAULT);
-	for (int i = 0; i < bw; i++) {
-		grid_put(g, x0 + i, y0, 0x2500, ROLE_AXIS);
-		grid_put(g, x0 + i, y0 + bh - 1, 0x2500, ROLE_AXIS);
-	}
-	for (int j = 0; j < bh; j++) {
-		grid_put(g, x0, y0 + j, 0x2502, ROLE_AXIS);
-		grid_put(g, x0 + bw - 1, y0 + j, 0x2502, ROLE_AXIS);
-	}
-	grid_put(g, x0, y0, 0x250c, ROLE_AXIS);
-	grid_put(g, x0 + bw - 1, y0, 0x2510, ROLE_AXIS);
-	grid_put(g, x0, y0 + bh - 1, 0x2514, ROLE_AXIS);
-	grid_put(g, x0 + bw - 1, y0 + bh - 1, 0x2518, ROLE_AXIS);
-	grid_text(g, x0 + 2, y0, -1, ROLE_TITLE, " lrutop help ");
+	grid_box(g, x0, y0, bw, bh, "Help");
 	for (int i = 0; i < rows; i++) {
 		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, lines[i]);
 		if (i < 11 && lines[i][0])

@@ -112,22 +112,6 @@ static void gather(struct overview *ov, const struct monitor *m, long end, int n
 	}
 }
 
-/* First series index at or after t (the sample whose interval holds an
- * event at t), or -1. */
-static long sample_at_or_after(const struct series *ser, uint64_t t)
-{
-	long lo = 0, hi = (long)series_len(ser) - 1, ans = -1;
-	while (lo <= hi) {
-		long mid = (lo + hi) / 2;
-		if (series_at(ser, (size_t)mid)->t_ns >= t) {
-			ans = mid;
-			hi = mid - 1;
-		} else {
-			lo = mid + 1;
-		}
-	}
-	return ans;
-}
 
 static const char *phase_label(int phase)
 {
@@ -167,7 +151,7 @@ static void event_strip(const struct monitor *m, struct grid *g, int y, int x0, 
 	int last_end = -1;
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct run_event *e = &s->events[i];
-		long idx = sample_at_or_after(m->series, e->t_ns);
+		long idx = series_find(m->series, e->t_ns);
 		if (idx < 0 || idx < first || idx > end)
 			continue;
 		int cx = (int)((idx - first) / xdots);

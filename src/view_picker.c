@@ -29,20 +29,7 @@ void view_picker(const struct monitor *m, struct grid *g)
 	if (bh > g->h - 1)
 		bh = g->h - 1;
 	int x0 = (g->w - bw) / 2, y0 = (g->h - bh) / 2;
-	grid_fill(g, x0, y0, bw, bh, ' ', ROLE_DEFAULT);
-	for (int i = 0; i < bw; i++) {
-		grid_put(g, x0 + i, y0, 0x2500, ROLE_AXIS);
-		grid_put(g, x0 + i, y0 + bh - 1, 0x2500, ROLE_AXIS);
-	}
-	for (int j = 0; j < bh; j++) {
-		grid_put(g, x0, y0 + j, 0x2502, ROLE_AXIS);
-		grid_put(g, x0 + bw - 1, y0 + j, 0x2502, ROLE_AXIS);
-	}
-	grid_put(g, x0, y0, 0x250c, ROLE_AXIS);
-	grid_put(g, x0 + bw - 1, y0, 0x2510, ROLE_AXIS);
-	grid_put(g, x0, y0 + bh - 1, 0x2514, ROLE_AXIS);
-	grid_put(g, x0 + bw - 1, y0 + bh - 1, 0x2518, ROLE_AXIS);
-	grid_text(g, x0 + 2, y0, -1, ROLE_TITLE, " Pick runs ");
+	grid_box(g, x0, y0, bw, bh, "Pick runs");
 	/* rows scroll so the cursor stays visible on a short terminal */
 	int body = bh - 4, total = picker_rows();
 	int first = p->cursor >= body ? p->cursor - body + 1 : 0;

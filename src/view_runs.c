@@ -15,21 +15,6 @@
 
 #define LABEL_W 24
 
-/* Series index of the first sample taken at or after t, or -1. */
-static long first_at(const struct series *ser, uint64_t t)
-{
-	long lo = 0, hi = (long)series_len(ser) - 1, ans = -1;
-	while (lo <= hi) {
-		long mid = (lo + hi) / 2;
-		if (series_at(ser, (size_t)mid)->t_ns >= t) {
-			ans = mid;
-			hi = mid - 1;
-		} else {
-			lo = mid + 1;
-		}
-	}
-	return ans;
-}
 
 static uint64_t run_span_ns(const struct run_result *r)
 {
@@ -48,7 +33,7 @@ static void run_columns(const struct monitor *m, const struct run_result *r, int
 		burst[i] = 0;
 		if (t > end + (uint64_t)(m->interval * 1e9))
 			continue; /* the sample that holds the end still counts */
-		long b = first_at(m->series, t);
+		long b = series_find(m->series, t);
 		if (b < 1)
 			continue;
 		const struct sample *sb = series_at(m->series, (size_t)b);
