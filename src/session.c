@@ -554,7 +554,7 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 	sample_stats(r, ser);
 	r->t_end_ns = end;
 	add_event(s, r->t_end_ns, PHASE_IDLE);
-	if (!r->ok)
+	if (!r->ok && !r->cancelled) /* a cancel is the user's choice, not a failure */
 		s->failed = 1;
 	worker_done(&s->worker);
 	s->worker_live = 0;

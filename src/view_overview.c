@@ -271,7 +271,16 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 	ensure_buffers(ov, n);
 	long end = view_end(m);
 	const struct sample *now = end >= 0 ? series_at(m->series, (size_t)end) : NULL;
-	int cg = now && (now->have & SAMPLE_HAVE_CG) && now->cg_limit && !m->mem_system;
+	/* The memory chart shows a run's cgroup while any visible sample has
+	 * one (so a finished run stays readable on its own scale), unless m
+	 * asked for the system. */
+	const struct sample *cg_ref = NULL;
+	for (int i = n - 1; i >= 0 && end - (n - 1 - i) >= 0 && !m->mem_system && !cg_ref; i--) {
+		const struct sample *smp = series_at(m->series, (size_t)(end - (n - 1 - i)));
+		if ((smp->have & SAMPLE_HAVE_CG) && smp->cg_limit)
+			cg_ref = smp;
+	}
+	int cg = cg_ref != NULL;
 	if (end >= 0)
 		gather(ov, m, end, n, cg);
 	else
@@ -312,7 +321,7 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 
 	int mem_title = y;
 	/* --- memory lists on a MemTotal (or cgroup limit) scale --- */
-	double total = cg ? (double)now->cg_limit / 1024.0
+	double total = cg ? (double)cg_ref->cg_limit / 1024.0
 		       : now && (now->have & SAMPLE_HAVE_MEM) ? (double)now->mem_total : NAN;
 	char mt[16];
 	fmt_size(mt, sizeof(mt), isnan(total) ? 0 : (uint64_t)(total * 1024.0));

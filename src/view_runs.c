@@ -13,7 +13,7 @@
 #include "util.h"
 #include "views.h"
 
-#define LABEL_W 24
+#define LABEL_W 25
 
 
 static uint64_t run_span_ns(const struct run_result *r)

@@ -223,6 +223,8 @@ if tm_until "$s" 90 'progress "$s" | grep -Eq "run 1/2 \(0 done, 1 left\) rw_cp 
 	tm send-keys -t "$s" c
 	if tm_until "$s" 30 'progress "$s" | grep -Eq "run 2/2 .*mw_cp"' 0.05; then
 		ok "$T after c the queue moves on: run 2/2 mw_cp"
+		# C while mw_cp copies (its prepare/drain come first)
+		tm_until "$s" 30 'progress "$s" | grep -Eq "run 2/2 .*mw_cp +(copy|flush) "' 0.05
 		p2=$(progress "$s")
 		tm send-keys -t "$s" C
 		echo "# C pressed at: $p2"
@@ -310,6 +312,11 @@ if tm_until "$s" 90 'progress "$s" | grep -q "all 3 runs done"' 0.1; then
 		done
 		check "$T chart rows 'rw_cp #1', 'mw_cp #1', 'cfr_cp #1' with braille dots" '[ -z "$bad" ]' \
 			"$bad ($order): $(cut -c1-40 "$tmp/cap4" | oneline 600)"
+		# "axes carry units": the label's elapsed time keeps its "s"
+		lab=$(grep -E '^(rw_cp|mw_cp|cfr_cp) +#1' "$tmp/cap4" | sed 's/\(#1[^│|]*\).*/\1/')
+		check "$T chart labels show the elapsed time with its unit (s)" \
+			'[ "$(printf "%s\n" "$lab" | grep -Ec "#1 +[0-9]+\.[0-9]+ ?s")" -eq 3 ]' \
+			"labels: $(printf '%s\n' "$lab" | oneline)"
 		hdr=$(grep -nE '^ *strategy +runs +elapsed' "$tmp/cap4" | head -n 1 | cut -d: -f1)
 		check "$T statistics header (strategy runs elapsed) below the charts" \
 			'[ -n "$hdr" ] && [ -n "$axis" ] && [ "$hdr" -gt "$axis" ]' "header line '${hdr:-none}', axis '${axis:-none}'"

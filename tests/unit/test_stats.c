@@ -1,0 +1,693 @@
+/*
+ * Tests for stats (part 3: side-by-side strategy runs): stats_median (odd,
+ * even = mean of the middle two, n = 0 -> NAN, the input is only
+ * reordered) and stats_compute on hand-built run_result arrays: grouping by
+ * strategy in the order of the first run, medians / min / max checked
+ * against values computed here independently, failed and cancelled runs
+ * left out of the medians but counted in `runs`, ratio to the fastest
+ * median, the fastest flag, the baseline and vs_base_pct, the noisy
+ * boundary on both sides, median_run and the `max` limit; and the batch
+ * statistics table (stats_table) for the same data.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "session.h"
+#include "stats.h"
+#include "strategy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS 1e-9
+
+static void assert_near(double got, double want, const char *what)
+{
+	if (isnan(want) ? !isnan(got) : !(fabs(got - want) <= EPS * fmax(1.0, fabs(want)))) {
+		print_error("%s: got %.12g, want %.12g\n", what, got, want);
+		fail();
+	}
+}
+
+static const struct strategy *strat(const char *name)
+{
+	const struct strategy *s = strategy_find(name);
+	if (!s) {
+		print_error("strategy_find(\"%s\") returned NULL\n", name);
+		fail();
+	}
+	return s;
+}
+
+/* A finished run of `name` (a strategy, or with cmd set a --cmd name). */
+static struct run_result mk(const char *name, int cmd, int ok, double elapsed, double mbs)
+{
+	struct run_result r;
+	memset(&r, 0, sizeof(r));
+	r.strategy = cmd ? NULL : strat(name);
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	r.repeat = 1;
+	r.finished = 1;
+	r.ok = ok;
+	r.cancelled = !ok;
+	r.elapsed_s = elapsed;
+	r.mbs = mbs;
+	r.verified = ok ? 1 : 0;
+	return r;
+}
+
+/* Independent median: insertion sort of a copy, not stats_median. */
+static double ref_median(const double *in, size_t n)
+{
+	double v[64];
+	if (!n)
+		return NAN;
+	assert_true(n <= 64);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		while (j > 0 && v[j - 1] > in[i]) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = in[i];
+	}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double ref_min(const double *v, size_t n)
+{
+	double m = v[0];
+	for (size_t i = 1; i < n; i++)
+		m = v[i] < m ? v[i] : m;
+	return m;
+}
+
+static double ref_max(const double *v, size_t n)
+{
+	double m = v[0];
+	for (size_t i = 1; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
+}
+
+/* The entry named `name` in st[0..n), failing when absent. */
+static const struct strategy_stats *find(const struct strategy_stats *st, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(st[i].name, name))
+			return &st[i];
+	print_error("no statistics entry for %s\n", name);
+	fail();
+	return NULL;
+}
+
+/* v[0..n) is a permutation of w[0..n) (values distinct or not). */
+static int same_multiset(const double *v, const double *w, size_t n)
+{
+	int used[64] = {0};
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < n && (used[j] || v[j] != w[i]))
+			j++;
+		if (j == n)
+			return 0;
+		used[j] = 1;
+	}
+	return 1;
+}
+
+/* ---- stats_median ---------------------------------------------------------- */
+
+static void test_median_odd(void **state)
+{
+	(void)state;
+	double one[] = {7.5};
+	assert_near(stats_median(one, 1), 7.5, "median of one");
+	double v[] = {5, 1, 9, 3, 7};
+	double orig[5];
+	memcpy(orig, v, sizeof(v));
+	assert_near(stats_median(v, 5), 5, "median {5,1,9,3,7}");
+	assert_true(same_multiset(v, orig, 5)); /* reordered, nothing lost or changed */
+	double w[] = {-2, 10, -2};
+	assert_near(stats_median(w, 3), -2, "median {-2,10,-2}");
+	/* only the first n elements are looked at */
+	double x[] = {3, 1, 2, 100, 100};
+	assert_near(stats_median(x, 3), 2, "median of a prefix");
+	assert_true(x[3] == 100 && x[4] == 100);
+}
+
+static void test_median_even(void **state)
+{
+	(void)state;
+	double two[] = {20, 10};
+	assert_near(stats_median(two, 2), 15, "median {20,10}");
+	double v[] = {4, 1, 3, 2};
+	double orig[4];
+	memcpy(orig, v, sizeof(v));
+	assert_near(stats_median(v, 4), 2.5, "median {4,1,3,2}");
+	assert_true(same_multiset(v, orig, 4));
+	double w[] = {1, 100, 2, 3, 50, 4}; /* sorted 1 2 3 4 50 100 */
+	assert_near(stats_median(w, 6), 3.5, "median of six");
+	double d[] = {2, 2, 9, 2};
+	assert_near(stats_median(d, 4), 2, "median with duplicates");
+}
+
+static void test_median_empty(void **state)
+{
+	(void)state;
+	double v[] = {42};
+	assert_true(isnan(stats_median(v, 0)));
+	assert_true(v[0] == 42);
+}
+
+static void test_median_reorders(void **state)
+{
+	(void)state;
+	/* a reverse-ordered input must come back reordered (the contract says
+	 * v is reordered: a caller cannot rely on its order afterwards) but
+	 * with the same values */
+	double v[] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+	double orig[9];
+	memcpy(orig, v, sizeof(v));
+	assert_near(stats_median(v, 9), 5, "median 9..1");
+	assert_true(same_multiset(v, orig, 9));
+	assert_near(v[4], 5, "the median element sits in the middle");
+}
+
+/* ---- stats_compute ------------------------------------------------------- */
+
+/* Grouping follows the first run of each strategy, not the table order
+ * and not alphabetical order. */
+static void test_compute_grouping(void **state)
+{
+	(void)state;
+	struct run_result r[7];
+	r[0] = mk("mw_cp", 0, 1, 2.0, 30);
+	r[1] = mk("cfr_cp", 0, 1, 1.0, 60);
+	r[2] = mk("rw_cp", 0, 1, 3.0, 20);
+	r[3] = mk("mw_cp", 0, 1, 2.2, 28);
+	r[4] = mk("cfr_cp", 0, 1, 1.1, 58);
+	r[5] = mk("rw_cp", 0, 1, 3.3, 19);
+	r[6] = mk("mw_cp", 0, 1, 2.1, 29);
+	struct strategy_stats st[8];
+	int n = stats_compute(r, 7, NULL, st, 8);
+	assert_int_equal(n, 3);
+	assert_string_equal(st[0].name, "mw_cp");
+	assert_string_equal(st[1].name, "cfr_cp");
+	assert_string_equal(st[2].name, "rw_cp");
+	assert_ptr_equal(st[0].strategy, strat("mw_cp"));
+	assert_ptr_equal(st[1].strategy, strat("cfr_cp"));
+	assert_ptr_equal(st[2].strategy, strat("rw_cp"));
+	assert_int_equal(st[0].runs, 3);
+	assert_int_equal(st[0].ok, 3);
+	assert_int_equal(st[1].runs, 2);
+	assert_int_equal(st[2].runs, 2);
+}
+
+/* Every median, min and max against the reference computed here. */
+static void test_compute_medians(void **state)
+{
+	(void)state;
+	/* rw_cp: 5 runs (odd), mm_sync_cp: 4 runs (even), interleaved */
+	static const double rw_el[] = {3.10, 2.95, 3.40, 3.02, 2.99};
+	static const double rw_mb[] = {330.1, 347.0, 301.2, 339.0, 342.4};
+	static const long rw_maj[] = {3, 0, 7, 1, 2};
+	static const long rw_min[] = {120, 130, 118, 125, 129};
+	static const int rw_bu[] = {0, 0, 1, 0, 0};
+	static const uint64_t rw_pk[] = {900000, 910000, 905000, 899000, 930000};
+	static const uint64_t rw_rf[] = {10, 0, 5, 3, 8};
+	static const double mm_el[] = {4.5, 4.1, 4.9, 4.3};
+	static const double mm_mb[] = {227.5, 249.8, 209.0, 238.1};
+	static const long mm_maj[] = {100, 90, 140, 95};
+	static const long mm_min[] = {8000, 8200, 8100, 7900};
+	static const int mm_bu[] = {6, 9, 7, 12};
+	static const uint64_t mm_pk[] = {131072, 120000, 125000, 128000};
+	static const uint64_t mm_rf[] = {1000, 1500, 1100, 900};
+	struct run_result r[9];
+	size_t n = 0;
+	for (int i = 0; i < 5; i++) {
+		r[n] = mk("rw_cp", 0, 1, rw_el[i], rw_mb[i]);
+		r[n].repeat = i + 1;
+		r[n].majflt = rw_maj[i];
+		r[n].minflt = rw_min[i];
+		r[n].bursts = rw_bu[i];
+		r[n].peak_active_file_kb = rw_pk[i];
+		r[n].refault_file = rw_rf[i];
+		n++;
+		if (i < 4) {
+			r[n] = mk("mm_sync_cp", 0, 1, mm_el[i], mm_mb[i]);
+			r[n].repeat = i + 1;
+			r[n].majflt = mm_maj[i];
+			r[n].minflt = mm_min[i];
+			r[n].bursts = mm_bu[i];
+			r[n].peak_active_file_kb = mm_pk[i];
+			r[n].refault_file = mm_rf[i];
+			n++;
+		}
+	}
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, n, NULL, st, 4);
+	assert_int_equal(ns, 2);
+	const struct strategy_stats *a = find(st, ns, "rw_cp"), *b = find(st, ns, "mm_sync_cp");
+	assert_int_equal(a->runs, 5);
+	assert_int_equal(a->ok, 5);
+	assert_int_equal(b->runs, 4);
+	assert_int_equal(b->ok, 4);
+
+	double t[8];
+	assert_near(a->elapsed_med, ref_median(rw_el, 5), "rw elapsed_med");
+	assert_near(a->elapsed_med, 3.02, "rw elapsed_med literal");
+	assert_near(a->elapsed_min, ref_min(rw_el, 5), "rw elapsed_min");
+	assert_near(a->elapsed_max, ref_max(rw_el, 5), "rw elapsed_max");
+	assert_near(a->mbs_med, ref_median(rw_mb, 5), "rw mbs_med");
+	assert_near(a->mbs_min, ref_min(rw_mb, 5), "rw mbs_min");
+	assert_near(a->mbs_max, ref_max(rw_mb, 5), "rw mbs_max");
+	for (int i = 0; i < 5; i++)
+		t[i] = (double)rw_maj[i];
+	assert_near(a->majflt_med, ref_median(t, 5), "rw majflt_med");
+	for (int i = 0; i < 5; i++)
+		t[i] = (double)rw_min[i];
+	assert_near(a->minflt_med, ref_median(t, 5), "rw minflt_med");
+	for (int i = 0; i < 5; i++)
+		t[i] = rw_bu[i];
+	assert_near(a->bursts_med, ref_median(t, 5), "rw bursts_med");
+	for (int i = 0; i < 5; i++)
+		t[i] = (double)rw_pk[i];
+	assert_near(a->peak_af_med, ref_median(t, 5), "rw peak_af_med");
+	for (int i = 0; i < 5; i++)
+		t[i] = (double)rw_rf[i];
+	assert_near(a->refault_med, ref_median(t, 5), "rw refault_med");
+
+	/* even count: the mean of the middle two */
+	assert_near(b->elapsed_med, ref_median(mm_el, 4), "mm elapsed_med");
+	assert_near(b->elapsed_med, 4.4, "mm elapsed_med literal");
+	assert_near(b->elapsed_min, 4.1, "mm elapsed_min");
+	assert_near(b->elapsed_max, 4.9, "mm elapsed_max");
+	assert_near(b->mbs_med, ref_median(mm_mb, 4), "mm mbs_med");
+	assert_near(b->mbs_min, ref_min(mm_mb, 4), "mm mbs_min");
+	assert_near(b->mbs_max, ref_max(mm_mb, 4), "mm mbs_max");
+	for (int i = 0; i < 4; i++)
+		t[i] = (double)mm_maj[i];
+	assert_near(b->majflt_med, ref_median(t, 4), "mm majflt_med");
+	for (int i = 0; i < 4; i++)
+		t[i] = (double)mm_min[i];
+	assert_near(b->minflt_med, ref_median(t, 4), "mm minflt_med");
+	for (int i = 0; i < 4; i++)
+		t[i] = mm_bu[i];
+	assert_near(b->bursts_med, ref_median(t, 4), "mm bursts_med");
+	assert_near(b->bursts_med, 8, "mm bursts_med literal (6 7 9 12)");
+	for (int i = 0; i < 4; i++)
+		t[i] = (double)mm_pk[i];
+	assert_near(b->peak_af_med, ref_median(t, 4), "mm peak_af_med");
+	for (int i = 0; i < 4; i++)
+		t[i] = (double)mm_rf[i];
+	assert_near(b->refault_med, ref_median(t, 4), "mm refault_med");
+
+	/* the input is left alone (stats_compute takes const runs) */
+	assert_near(r[0].elapsed_s, rw_el[0], "runs[0] unchanged");
+	assert_near(r[1].elapsed_s, mm_el[0], "runs[1] unchanged");
+}
+
+/* A failed or cancelled run counts in `runs`, not in any median, min or
+ * max; a run still in progress (finished = 0) is not counted at all. */
+static void test_compute_excludes_failed(void **state)
+{
+	(void)state;
+	struct run_result r[7];
+	r[0] = mk("rw_cp", 0, 1, 3.0, 300);
+	r[1] = mk("rw_cp", 0, 0, 0.2, 9000); /* cancelled early: would be the min */
+	r[2] = mk("rw_cp", 0, 1, 5.0, 200);
+	r[3] = mk("rw_cp", 0, 0, 60.0, 1); /* failed: would be the max */
+	r[3].cancelled = 0;
+	r[4] = mk("rw_cp", 0, 1, 4.0, 250);
+	r[4].majflt = 9;
+	r[1].majflt = 100000;
+	r[3].bursts = 500;
+	r[5] = mk("rw_cp", 0, 1, 0.1, 1); /* in progress */
+	r[5].finished = 0;
+	r[6] = mk("mw_cp", 0, 1, 1.0, 100);
+	r[6].finished = 0; /* its only run is in progress: no entry */
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 7, NULL, st, 4);
+	assert_int_equal(ns, 1);
+	assert_string_equal(st[0].name, "rw_cp");
+	assert_int_equal(st[0].runs, 5);
+	assert_int_equal(st[0].ok, 3);
+	assert_near(st[0].elapsed_med, 4.0, "elapsed_med of OK runs");
+	assert_near(st[0].elapsed_min, 3.0, "elapsed_min of OK runs");
+	assert_near(st[0].elapsed_max, 5.0, "elapsed_max of OK runs");
+	assert_near(st[0].mbs_med, 250, "mbs_med of OK runs");
+	assert_near(st[0].mbs_min, 200, "mbs_min");
+	assert_near(st[0].mbs_max, 300, "mbs_max");
+	assert_near(st[0].majflt_med, 0, "majflt_med of OK runs (0 0 9)");
+	assert_near(st[0].bursts_med, 0, "bursts_med of OK runs");
+	/* (5-3)/3 > 0.10: noisy from OK runs alone */
+	assert_int_equal(st[0].noisy, 1);
+	assert_int_equal(st[0].fastest, 1);
+	assert_near(st[0].ratio, 1.0, "ratio of the only strategy");
+	/* the median run is an OK one */
+	assert_int_equal(st[0].median_run, 4);
+}
+
+/* A strategy without one OK run: NAN medians, no ratio, never fastest;
+ * it does not disturb the others. */
+static void test_compute_no_ok_runs(void **state)
+{
+	(void)state;
+	struct run_result r[4];
+	r[0] = mk("rw_cp", 0, 1, 3.0, 300);
+	r[1] = mk("mw_cp", 0, 0, 0.5, 900); /* cancelled, fast */
+	r[2] = mk("rw_cp", 0, 1, 3.2, 290);
+	r[3] = mk("mw_cp", 0, 0, 0.4, 900);
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 4, strat("rw_cp"), st, 4);
+	assert_int_equal(ns, 2);
+	const struct strategy_stats *a = find(st, ns, "rw_cp"), *b = find(st, ns, "mw_cp");
+	assert_int_equal(b->runs, 2);
+	assert_int_equal(b->ok, 0);
+	assert_true(isnan(b->elapsed_med));
+	assert_true(isnan(b->mbs_med));
+	assert_true(isnan(b->ratio));
+	assert_true(isnan(b->vs_base_pct));
+	assert_int_equal(b->fastest, 0);
+	assert_int_equal(b->noisy, 0);
+	assert_int_equal(a->fastest, 1);
+	assert_near(a->ratio, 1.0, "rw_cp ratio");
+	assert_near(a->elapsed_med, 3.1, "rw_cp median");
+	assert_int_equal(a->baseline, 1);
+	assert_near(a->vs_base_pct, 0, "baseline vs itself");
+}
+
+/* ratio = median / fastest median; exactly one fastest. */
+static void test_compute_ratio_fastest(void **state)
+{
+	(void)state;
+	struct run_result r[6];
+	r[0] = mk("rw_cp", 0, 1, 4.0, 100);
+	r[1] = mk("mw_cp", 0, 1, 2.0, 200);
+	r[2] = mk("cfr_cp", 0, 1, 5.0, 80);
+	r[3] = mk("rw_cp", 0, 1, 4.2, 95);
+	r[4] = mk("mw_cp", 0, 1, 2.2, 190);
+	r[5] = mk("cfr_cp", 0, 1, 5.4, 75);
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 6, NULL, st, 4);
+	assert_int_equal(ns, 3);
+	const struct strategy_stats *rw = find(st, ns, "rw_cp"), *mw = find(st, ns, "mw_cp"),
+				    *cfr = find(st, ns, "cfr_cp");
+	double fastest = fmin(rw->elapsed_med, fmin(mw->elapsed_med, cfr->elapsed_med));
+	assert_near(fastest, 2.1, "fastest median");
+	assert_near(mw->ratio, 1.0, "mw_cp ratio");
+	assert_near(rw->ratio, 4.1 / 2.1, "rw_cp ratio");
+	assert_near(cfr->ratio, 5.2 / 2.1, "cfr_cp ratio");
+	assert_int_equal(mw->fastest, 1);
+	assert_int_equal(rw->fastest, 0);
+	assert_int_equal(cfr->fastest, 0);
+	/* no baseline given */
+	for (int i = 0; i < ns; i++) {
+		assert_int_equal(st[i].baseline, 0);
+		assert_true(isnan(st[i].vs_base_pct));
+	}
+}
+
+/* baseline flag and vs_base_pct = (median / base median - 1) * 100. */
+static void test_compute_baseline(void **state)
+{
+	(void)state;
+	struct run_result r[6];
+	r[0] = mk("rw_cp", 0, 1, 4.0, 100);
+	r[1] = mk("mw_cp", 0, 1, 2.0, 200);
+	r[2] = mk("cfr_cp", 0, 1, 5.0, 80);
+	r[3] = mk("rw_cp", 0, 1, 4.0, 100);
+	r[4] = mk("mw_cp", 0, 1, 2.0, 200);
+	r[5] = mk("cfr_cp", 0, 1, 6.0, 70);
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 6, strat("rw_cp"), st, 4);
+	assert_int_equal(ns, 3);
+	const struct strategy_stats *rw = find(st, ns, "rw_cp"), *mw = find(st, ns, "mw_cp"),
+				    *cfr = find(st, ns, "cfr_cp");
+	assert_int_equal(rw->baseline, 1);
+	assert_int_equal(mw->baseline, 0);
+	assert_int_equal(cfr->baseline, 0);
+	assert_near(rw->vs_base_pct, 0, "rw_cp vs itself");
+	assert_near(mw->vs_base_pct, (2.0 / 4.0 - 1) * 100, "mw_cp vs rw_cp");
+	assert_near(mw->vs_base_pct, -50, "mw_cp vs rw_cp literal");
+	assert_near(cfr->vs_base_pct, (5.5 / 4.0 - 1) * 100, "cfr_cp vs rw_cp");
+	/* the baseline does not change the ratio: that is to the fastest */
+	assert_near(rw->ratio, 2.0, "rw_cp ratio");
+	assert_int_equal(mw->fastest, 1);
+
+	/* another baseline: a strategy that is not first */
+	ns = stats_compute(r, 6, strat("cfr_cp"), st, 4);
+	assert_int_equal(ns, 3);
+	rw = find(st, ns, "rw_cp");
+	cfr = find(st, ns, "cfr_cp");
+	assert_int_equal(cfr->baseline, 1);
+	assert_int_equal(rw->baseline, 0);
+	assert_near(rw->vs_base_pct, (4.0 / 5.5 - 1) * 100, "rw_cp vs cfr_cp");
+
+	/* a baseline with no runs at all: nobody is "base", no percentages */
+	ns = stats_compute(r, 6, strat("direct_cp"), st, 4);
+	assert_int_equal(ns, 3);
+	for (int i = 0; i < ns; i++) {
+		assert_int_equal(st[i].baseline, 0);
+		assert_true(isnan(st[i].vs_base_pct));
+	}
+}
+
+/* noisy: (max - min) / min > 0.10, on both sides of the boundary. */
+static void noisy_case(double lo, double mid, double hi, int want)
+{
+	struct run_result r[3];
+	r[0] = mk("rw_cp", 0, 1, mid, 100);
+	r[1] = mk("rw_cp", 0, 1, hi, 100);
+	r[2] = mk("rw_cp", 0, 1, lo, 100);
+	struct strategy_stats st[2];
+	assert_int_equal(stats_compute(r, 3, NULL, st, 2), 1);
+	if (st[0].noisy != want) {
+		print_error("elapsed %g %g %g (spread %.17g): noisy %d, want %d\n", lo, mid, hi,
+			    (hi - lo) / lo, st[0].noisy, want);
+		fail();
+	}
+}
+
+static void test_compute_noisy_boundary(void **state)
+{
+	(void)state;
+	/* exactly 10% (10 -> 11: (11-10)/10 == 0.1 in binary too): not noisy */
+	noisy_case(10.0, 10.5, 11.0, 0);
+	noisy_case(20.0, 20.0, 22.0, 0);
+	/* just above 10%: noisy */
+	noisy_case(10.0, 10.5, 11.001, 1);
+	noisy_case(20.0, 20.0, 22.01, 1);
+	/* well below and well above */
+	noisy_case(10.0, 10.2, 10.5, 0);
+	noisy_case(1.0, 1.0, 2.0, 1);
+	/* all equal */
+	noisy_case(3.0, 3.0, 3.0, 0);
+	/* a single OK run is never noisy, whatever the cancelled ones did */
+	struct run_result r[3];
+	r[0] = mk("rw_cp", 0, 1, 5.0, 100);
+	r[1] = mk("rw_cp", 0, 0, 0.5, 100);
+	r[2] = mk("rw_cp", 0, 0, 50.0, 100);
+	struct strategy_stats st[2];
+	assert_int_equal(stats_compute(r, 3, NULL, st, 2), 1);
+	assert_int_equal(st[0].noisy, 0);
+}
+
+/* median_run: the index (into runs) of the run nearest the median. */
+static void test_compute_median_run(void **state)
+{
+	(void)state;
+	struct run_result r[12];
+	r[0] = mk("rw_cp", 0, 1, 3.0, 100);
+	r[1] = mk("mw_cp", 0, 1, 1.0, 100);
+	r[2] = mk("rw_cp", 0, 1, 1.0, 100);
+	r[3] = mk("mw_cp", 0, 1, 4.0, 100);
+	r[4] = mk("rw_cp", 0, 1, 2.0, 100); /* rw_cp: 1 2 3 -> 2.0: this one */
+	r[5] = mk("mw_cp", 0, 1, 2.0, 100);
+	r[6] = mk("mw_cp", 0, 1, 3.3, 100); /* mw_cp: 1 2 3.3 3.5 4 -> 3.3: this one */
+	r[7] = mk("cfr_cp", 0, 0, 9.6, 100); /* cancelled at exactly cfr_cp's median */
+	r[8] = mk("cfr_cp", 0, 1, 9.0, 100);
+	r[9] = mk("cfr_cp", 0, 1, 10.0, 100);
+	r[10] = mk("cfr_cp", 0, 1, 9.6, 100); /* cfr_cp: 9 9.6 10 -> 9.6: this one */
+	r[11] = mk("mw_cp", 0, 1, 3.5, 100);
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 12, NULL, st, 4);
+	assert_int_equal(ns, 3);
+	const struct strategy_stats *rw = find(st, ns, "rw_cp"), *mw = find(st, ns, "mw_cp"),
+				    *cfr = find(st, ns, "cfr_cp");
+	assert_int_equal(rw->median_run, 4);
+	assert_near(mw->elapsed_med, 3.3, "mw_cp median");
+	assert_int_equal(mw->median_run, 6);
+	assert_near(cfr->elapsed_med, 9.6, "cfr_cp median");
+	assert_int_equal(cfr->median_run, 10); /* the OK one, not the cancelled #7 */
+
+	/* an even count: the median lies between the middle two, which are
+	 * equally near; either of them, nothing else */
+	struct run_result e[4];
+	e[0] = mk("rw_cp", 0, 1, 1.0, 100);
+	e[1] = mk("rw_cp", 0, 1, 4.0, 100);
+	e[2] = mk("rw_cp", 0, 1, 9.0, 100);
+	e[3] = mk("rw_cp", 0, 1, 2.0, 100);
+	ns = stats_compute(e, 4, NULL, st, 4);
+	assert_int_equal(ns, 1);
+	assert_near(st[0].elapsed_med, 3.0, "even median");
+	assert_true(st[0].median_run == 1 || st[0].median_run == 3);
+}
+
+/* At most `max` entries; entries past it are never written; runs of the
+ * strategies that fit are still all counted. */
+static void test_compute_max(void **state)
+{
+	(void)state;
+	struct run_result r[6];
+	r[0] = mk("rw_cp", 0, 1, 3.0, 100);
+	r[1] = mk("mw_cp", 0, 1, 2.0, 150);
+	r[2] = mk("cfr_cp", 0, 1, 1.0, 300); /* the fastest overall, but past max */
+	r[3] = mk("rw_cp", 0, 1, 3.4, 90);
+	r[4] = mk("mw_cp", 0, 1, 2.4, 140);
+	r[5] = mk("cfr_cp", 0, 1, 1.2, 280);
+	struct strategy_stats st[4];
+	memset(st, 0xab, sizeof(st));
+	int ns = stats_compute(r, 6, NULL, st, 2);
+	assert_int_equal(ns, 2);
+	assert_string_equal(st[0].name, "rw_cp");
+	assert_string_equal(st[1].name, "mw_cp");
+	assert_int_equal(st[0].runs, 2);
+	assert_int_equal(st[1].runs, 2);
+	assert_near(st[0].elapsed_med, 3.2, "rw_cp median");
+	assert_near(st[1].elapsed_med, 2.2, "mw_cp median");
+	/* st[2], st[3] untouched */
+	unsigned char pattern[sizeof(st[0]) * 2];
+	memset(pattern, 0xab, sizeof(pattern));
+	assert_memory_equal(&st[2], pattern, sizeof(pattern));
+	/* max = 1 and max = 0 */
+	memset(st, 0xab, sizeof(st));
+	assert_int_equal(stats_compute(r, 6, NULL, st, 1), 1);
+	assert_string_equal(st[0].name, "rw_cp");
+	assert_int_equal(st[0].runs, 2);
+	assert_memory_equal(&st[1], pattern, sizeof(st[0]));
+	memset(st, 0xab, sizeof(st));
+	assert_int_equal(stats_compute(r, 6, NULL, st, 0), 0);
+	assert_memory_equal(&st[0], pattern, sizeof(st[0]));
+	/* no runs */
+	assert_int_equal(stats_compute(r, 0, NULL, st, 4), 0);
+}
+
+/* --cmd runs (strategy NULL) are grouped by name. */
+static void test_compute_cmd_runs(void **state)
+{
+	(void)state;
+	struct run_result r[5];
+	r[0] = mk("cp", 1, 1, 2.0, 100);
+	r[1] = mk("rw_cp", 0, 1, 3.0, 100);
+	r[2] = mk("dd", 1, 1, 5.0, 100);
+	r[3] = mk("cp", 1, 1, 2.4, 100);
+	r[4] = mk("dd", 1, 1, 5.2, 100);
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 5, NULL, st, 4);
+	assert_int_equal(ns, 3);
+	assert_string_equal(st[0].name, "cp");
+	assert_null(st[0].strategy);
+	assert_string_equal(st[1].name, "rw_cp");
+	assert_string_equal(st[2].name, "dd");
+	assert_int_equal(st[0].runs, 2);
+	assert_int_equal(st[2].runs, 2);
+	assert_near(st[0].elapsed_med, 2.2, "cp median");
+	assert_near(st[2].elapsed_med, 5.1, "dd median");
+	assert_int_equal(st[0].fastest, 1);
+}
+
+/* ---- stats_table --------------------------------------------------------- */
+
+static char *table_text(const struct strategy_stats *st, int n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	stats_table(f, st, n);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* The row of `name` (a line starting with it and a space), or NULL. */
+static const char *row_of(const char *text, const char *name)
+{
+	size_t l = strlen(name);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, l) && p[l] == ' ')
+			return p;
+	return NULL;
+}
+
+static int row_has(const char *row, const char *word)
+{
+	const char *end = strchr(row, '\n');
+	size_t n = end ? (size_t)(end - row) : strlen(row);
+	char line[512];
+	snprintf(line, sizeof(line), "%.*s", (int)n, row);
+	return strstr(line, word) != NULL;
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	struct run_result r[7];
+	r[0] = mk("rw_cp", 0, 1, 4.0, 100);
+	r[1] = mk("mw_cp", 0, 1, 2.0, 200);
+	r[2] = mk("rw_cp", 0, 1, 4.2, 96);
+	r[3] = mk("mw_cp", 0, 1, 3.0, 150); /* mw_cp: 2.0 - 3.0: noisy */
+	r[4] = mk("rw_cp", 0, 0, 0.3, 0);   /* cancelled */
+	r[5] = mk("mw_cp", 0, 1, 2.5, 170);
+	r[6] = mk("rw_cp", 0, 1, 4.1, 98);
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 7, strat("rw_cp"), st, 4);
+	assert_int_equal(ns, 2);
+	char *t = table_text(st, ns);
+	assert_true(!strncmp(t, "strategy", 8));
+	const char *rw = row_of(t, "rw_cp"), *mw = row_of(t, "mw_cp");
+	assert_non_null(rw);
+	assert_non_null(mw);
+	assert_true(rw < mw);
+	assert_true(row_has(rw, "3/4"));      /* OK of finished */
+	assert_true(row_has(rw, "4.100s"));   /* median */
+	assert_true(row_has(rw, "base"));
+	assert_true(row_has(rw, "1.64x"));    /* 4.1 / 2.5 */
+	assert_false(row_has(rw, "fastest"));
+	assert_true(row_has(mw, "2.500s"));
+	assert_true(row_has(mw, "1.00x"));
+	assert_true(row_has(mw, "-39.0%"));   /* (2.5/4.1 - 1) * 100 = -39.02 */
+	assert_true(row_has(mw, "fastest"));
+	assert_true(row_has(mw, "noisy"));
+	assert_false(row_has(rw, "noisy"));
+	assert_non_null(strstr(t, "\nnoisy:"));
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median_odd),
+		cmocka_unit_test(test_median_even),
+		cmocka_unit_test(test_median_empty),
+		cmocka_unit_test(test_median_reorders),
+		cmocka_unit_test(test_compute_grouping),
+		cmocka_unit_test(test_compute_medians),
+		cmocka_unit_test(test_compute_excludes_failed),
+		cmocka_unit_test(test_compute_no_ok_runs),
+		cmocka_unit_test(test_compute_ratio_fastest),
+		cmocka_unit_test(test_compute_baseline),
+		cmocka_unit_test(test_compute_noisy_boundary),
+		cmocka_unit_test(test_compute_median_run),
+		cmocka_unit_test(test_compute_max),
+		cmocka_unit_test(test_compute_cmd_runs),
+		cmocka_unit_test(test_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
