@@ -16,6 +16,9 @@ struct screen {
 	enum palette_depth depth;
 	attr_t attr[ROLE_COUNT];
 	short pair[ROLE_COUNT];
+	/* what the terminal shows: cells equal to it are not sent again */
+	struct cell *shown;
+	int shown_w, shown_h;
 };
 
 static short color_for(const struct screen *s, const struct role_style *st)
@@ -90,6 +93,7 @@ void screen_free(struct screen *s)
 	if (!s)
 		return;
 	screen_close(s);
+	free(s->shown);
 	free(s);
 }
 
@@ -132,9 +136,22 @@ void screen_draw(struct screen *s, const struct grid *g)
 {
 	int w, h;
 	getmaxyx(stdscr, h, w);
+	if (!s->shown || s->shown_w != g->w || s->shown_h != g->h) {
+		/* new size: everything goes out once */
+		free(s->shown);
+		s->shown = xcalloc((size_t)g->w * (size_t)g->h + 1, sizeof(*s->shown));
+		s->shown_w = g->w;
+		s->shown_h = g->h;
+		for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++)
+			s->shown[i].ch = 0xffffffffu;
+	}
 	for (int y = 0; y < g->h && y < h; y++) {
 		for (int x = 0; x < g->w && x < w; x++) {
-			const struct cell *c = &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+			size_t i = (size_t)y * (size_t)g->w + (size_t)x;
+			const struct cell *c = &g->cells[i];
+			if (c->ch == s->shown[i].ch && c->role == s->shown[i].role)
+				continue;
+			s->shown[i] = *c;
 			uint32_t ch = c->ch ? c->ch : ' ';
 			wchar_t wc[2] = {(wchar_t)ch, 0};
 			if (ch < 0x20 || ch == 0x7f)
@@ -181,4 +198,11 @@ int screen_key(struct screen *s)
 	if (wc == 127 || wc == 8)
 		return SKEY_BACKSPACE;
 	return (int)wc;
+}
+
+void screen_invalidate(struct screen *s)
+{
+	free(s->shown);
+	s->shown = NULL;
+	clearok(curscr, TRUE);
 }

@@ -45,6 +45,8 @@ void screen_size(struct screen *s, int *w, int *h);
 int screen_utf8(const struct screen *s);
 enum palette_depth screen_depth(const struct screen *s);
 void screen_draw(struct screen *s, const struct grid *g);
+/* Forgets what the terminal shows: the next draw sends every cell (^L). */
+void screen_invalidate(struct screen *s);
 /* Next key (a code point or SKEY_*), SKEY_NONE when none is waiting. */
 int screen_key(struct screen *s);
 

@@ -230,7 +230,10 @@ int tui_run(struct app *a, char *err, size_t errlen)
 		/* Always drain keys: ncurses turns SIGWINCH into KEY_RESIZE,
 		 * and that signal only shows up here as EINTR. */
 		for (int k; (k = screen_key(scr)) != SKEY_NONE;) {
-			key(a, k, w);
+			if (k == 12) /* ^L: the terminal was scribbled on */
+				screen_invalidate(scr);
+			else
+				key(a, k, w);
 			dirty = 1;
 		}
 		if (r > 0 && pfd[3].revents && app_poll_runs(a))
