@@ -23,6 +23,7 @@ void canvas_reset(struct canvas *c, enum chart_glyphs glyphs, int cw, int ch)
 	c->glyphs = glyphs;
 	c->xdots = glyphs == CHART_BRAILLE ? 2 : 1;
 	c->ydots = glyphs == CHART_BRAILLE ? 4 : glyphs == CHART_BLOCK ? 2 : 1;
+	c->top_wins = 0;
 	c->cw = cw > 0 ? cw : 0;
 	c->ch = ch > 0 ? ch : 0;
 	c->dw = c->cw * c->xdots;
@@ -165,7 +166,9 @@ void canvas_render(const struct canvas *c, struct grid *g, int x, int y)
 			/* The role owning most dots; ties go to the higher role
 			 * (later, more specific series). */
 			int best = 0, best_n = 0;
-			for (int k = 0; k < nlit; k++) {
+			for (int k = 0; k < nlit && c->top_wins; k++)
+				best = lit[k] > best ? lit[k] : best;
+			for (int k = 0; k < nlit && !c->top_wins; k++) {
 				int n = 0;
 				for (int l = 0; l < nlit; l++)
 					n += lit[l] == lit[k];

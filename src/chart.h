@@ -28,6 +28,8 @@ struct canvas {
 	int xdots, ydots; /* dots per cell */
 	uint8_t *dots;	  /* role + 1, or 0 */
 	size_t cap;
+	int top_wins;	  /* a cell takes its highest role, not its majority:
+			     a line stays visible across a filled area */
 };
 
 void canvas_init(struct canvas *c);

@@ -13,7 +13,7 @@
 
 #define YLAB 7 /* y-axis label column: 6 characters and the axis line */
 
-enum { B_READ, B_WRITE, B_AF, B_IF, B_ANON, B_FREE, B_DEACT, B_ACT, B_SCAN, B_REFAULT, B_N };
+enum { B_READ, B_WRITE, B_AF, B_IF, B_ANON, B_FREE, B_DEACT, B_ACT, B_SCAN, B_REFAULT, B_RUN, B_N };
 
 struct legend_item {
 	enum role role;
@@ -92,6 +92,7 @@ static void gather(struct overview *ov, const struct monitor *m, long end, int n
 		col(ov, B_ACT)[i] = r.pgactivate_s;
 		col(ov, B_SCAN)[i] = r.pgscan_s;
 		col(ov, B_REFAULT)[i] = r.refault_file_s;
+		col(ov, B_RUN)[i] = b && b->run >= 0 ? 1.0 : 0.0;
 		if (cg) {
 			int have = b && (b->have & SAMPLE_HAVE_CG);
 			double used = have ? (double)b->cg_usage : 0;
@@ -195,6 +196,17 @@ static double max_of(const double *v, int n)
 	return mx;
 }
 
+/* The largest value in columns that belong to a copy run, or -1 when no
+ * visible column does. */
+static double max_in_runs(const double *v, const double *run, int n)
+{
+	double mx = -1;
+	for (int i = 0; i < n; i++)
+		if (run[i] > 0 && !isnan(v[i]) && v[i] > mx)
+			mx = v[i];
+	return mx;
+}
+
 static double last_of(const double *v, int n)
 {
 	return n > 0 ? v[n - 1] : NAN;
@@ -289,8 +301,16 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 
 	/* --- disk: read grows up from the middle, write down, one scale --- */
 	int y = y0;
-	double dmax = max_of(col(ov, B_READ), n);
-	double wmax = max_of(col(ov, B_WRITE), n);
+	/* While runs are on screen the disk scale follows their traffic: a
+	 * burst outside them (writing back the scratch source at several GB/s
+	 * into a VM host's cache) would otherwise flatten every copy; such
+	 * spikes clip at the top edge instead. */
+	double dmax = max_in_runs(col(ov, B_READ), col(ov, B_RUN), n);
+	double wmax = max_in_runs(col(ov, B_WRITE), col(ov, B_RUN), n);
+	if (dmax < 0 && wmax < 0) {
+		dmax = max_of(col(ov, B_READ), n);
+		wmax = max_of(col(ov, B_WRITE), n);
+	}
 	double dscale = autoscale_update(&ov->disk_scale, dmax > wmax ? dmax : wmax, 1.0, 40);
 	char title[96];
 	snprintf(title, sizeof(title), "Disk %s MiB/s", m->disk[0] ? m->disk : "(none)");

@@ -153,8 +153,8 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 		per = 1;
 		skip = nshown - (size_t)chart_rows;
 	}
-	if (per > 4)
-		per = 4;
+	if (per > 6)
+		per = 6;
 	int pw = g->w - LABEL_W - 1;
 	canvas_reset(&rv->canvas, m->glyphs, pw, per);
 	int n = rv->canvas.dw;
@@ -189,6 +189,7 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 		const struct run_result *r = &s->results[shown[k]];
 		run_columns(m, r, (int)shown[k], span, n, io, af, burst);
 		canvas_reset(&rv->canvas, m->glyphs, pw, per);
+		rv->canvas.top_wins = 1; /* the active(file) line over the I/O area */
 		int band = rv->canvas.dh;
 		canvas_plot(&rv->canvas, io, n, io_max, ROLE_WRITE, CHART_AREA, band - 1, -1, band);
 		canvas_plot(&rv->canvas, af, n, af_max, ROLE_ACTIVE, CHART_LINE, band - 1, -1, band);
