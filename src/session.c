@@ -255,6 +255,17 @@ static int reap_source(struct session *s)
 	return 1;
 }
 
+/* Stops the source writer, if one is running. */
+static void kill_source(struct session *s)
+{
+	if (s->source_pid <= 0)
+		return;
+	kill(s->source_pid, SIGKILL);
+	while (waitpid(s->source_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	s->source_pid = -1;
+}
+
 uint64_t session_source_progress(const struct session *s)
 {
 	return s->source_done ? atomic_load(s->source_done) : 0;
@@ -262,12 +273,7 @@ uint64_t session_source_progress(const struct session *s)
 
 void session_done(struct session *s)
 {
-	if (s->source_pid > 0) {
-		kill(s->source_pid, SIGKILL);
-		while (waitpid(s->source_pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		s->source_pid = -1;
-	}
+	kill_source(s);
 	if (s->worker_live) {
 		worker_done(&s->worker);
 		s->worker_live = 0;
@@ -608,10 +614,7 @@ void session_cancel_queue(struct session *s, struct sampler *sm, const struct se
 	s->queue_len = s->next;
 	session_cancel(s, sm, ser);
 	if (s->state == SESSION_SOURCE && s->source_pid > 0) {
-		kill(s->source_pid, SIGKILL);
-		while (waitpid(s->source_pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		s->source_pid = -1;
+		kill_source(s);
 		scratch_remove_file(&s->scratch, "src");
 		s->state = SESSION_IDLE;
 	}

@@ -112,6 +112,18 @@ int stats_compute(const struct run_result *runs, size_t n, const struct strategy
 	return ns;
 }
 
+void stats_cells(const struct strategy_stats *s, char *vs, size_t vslen, char *peak,
+		 size_t peaklen)
+{
+	fmt_size(peak, peaklen, isnan(s->peak_af_med) ? 0 : (uint64_t)s->peak_af_med * 1024);
+	if (s->baseline)
+		snprintf(vs, vslen, "base");
+	else if (isnan(s->vs_base_pct))
+		snprintf(vs, vslen, "-");
+	else
+		snprintf(vs, vslen, "%+.1f%%", s->vs_base_pct);
+}
+
 void stats_table(FILE *f, const struct strategy_stats *st, int n)
 {
 	fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s\n", "strategy",
@@ -121,13 +133,7 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 	for (int i = 0; i < n; i++) {
 		const struct strategy_stats *s = &st[i];
 		char peak[16], vs[16], runs[16];
-		fmt_size(peak, sizeof(peak), isnan(s->peak_af_med) ? 0 : (uint64_t)s->peak_af_med * 1024);
-		if (s->baseline)
-			snprintf(vs, sizeof(vs), "base");
-		else if (isnan(s->vs_base_pct))
-			snprintf(vs, sizeof(vs), "-");
-		else
-			snprintf(vs, sizeof(vs), "%+.1f%%", s->vs_base_pct);
+		stats_cells(s, vs, sizeof(vs), peak, sizeof(peak));
 		snprintf(runs, sizeof(runs), s->ok == s->runs ? "%d" : "%d/%d", s->ok, s->runs);
 		fprintf(f,
 			"%-16s %4s %8.3fs %8.3fs %8.3fs %8.1f %8.1f %8.1f %5.2fx %7s %8.0f %6.1f %9s "

@@ -37,6 +37,10 @@ int stats_compute(const struct run_result *runs, size_t n, const struct strategy
 		  struct strategy_stats *out, int max);
 /* Median of v[0..n) (v is reordered); NAN for n == 0. */
 double stats_median(double *v, size_t n);
+/* The "vs base" and peak active(file) cells, as both tables print them:
+ * "base", "-" or "+12.3%"; "61M". */
+void stats_cells(const struct strategy_stats *s, char *vs, size_t vslen, char *peak,
+		 size_t peaklen);
 /* The table printed after the per-run rows in batch mode. */
 void stats_table(FILE *f, const struct strategy_stats *st, int n);
 

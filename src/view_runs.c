@@ -82,13 +82,7 @@ static void table(const struct monitor *m, struct grid *g, int y, const struct s
 	for (int i = 0; i < ns && y < g->h - 2; i++, y++) {
 		const struct strategy_stats *s = &st[i];
 		char vs[16], peak[16], mm[32];
-		if (s->baseline)
-			snprintf(vs, sizeof(vs), "base");
-		else if (isnan(s->vs_base_pct))
-			snprintf(vs, sizeof(vs), "-");
-		else
-			snprintf(vs, sizeof(vs), "%+.1f%%", s->vs_base_pct);
-		fmt_size(peak, sizeof(peak), isnan(s->peak_af_med) ? 0 : (uint64_t)s->peak_af_med * 1024);
+		stats_cells(s, vs, sizeof(vs), peak, sizeof(peak));
 		snprintf(mm, sizeof(mm), "%.2f - %.2fs", s->elapsed_min, s->elapsed_max);
 		enum role role = s->fastest ? ROLE_SELECT : ROLE_DEFAULT;
 		if (wide)

@@ -10,32 +10,15 @@ tmp=$(mktemp -d /tmp/lrutop-faults.XXXXXX) || exit 2
 base=$(mktemp -d /var/tmp/lrt-faults.XXXXXX) || exit 2
 bg="" mnts="" loops=""
 
-_r_cgroot() {
-	_l=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && [ -d /sys/fs/cgroup/memory ]; then
-		echo "/sys/fs/cgroup/memory${_l%/}"
-		return 0
-	fi
-	_l=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-		echo "/sys/fs/cgroup${_l%/}"
-		return 0
-	fi
-	return 1
-}
-cgroot=$(_r_cgroot) || cgroot=""
+cgroot=$(lrt_cgroot) || cgroot=""
 cg_ok=0
 [ "$(id -u)" -eq 0 ] && [ -n "$cgroot" ] && [ -w "$cgroot" ] && cg_ok=1
 
 # _r_stop PID: TERM, then KILL, a background lrutop of ours; remove any
 # cgroup it left.
 _r_stop() {
-	kill "$1" 2>/dev/null
-	wait_for 10 "proc_gone $1" || kill -9 "$1" 2>/dev/null
+	lrt_stop "$1"
 	wait "$1" 2>/dev/null
-	[ -n "$cgroot" ] && for _c in "$cgroot/lrutop-$1-"*; do
-		[ -d "$_c" ] && rmdir "$_c" 2>/dev/null
-	done
 	:
 }
 _r_cleanup() {
@@ -49,16 +32,9 @@ stopped="" _r_pre=""
 trap '_r_cleanup' EXIT
 trap 'exit 2' INT TERM HUP
 
-_r_n=0
-_r_newdir() {
-	_r_n=$((_r_n + 1))
-	d=$base/d$_r_n
-	mkdir "$d"
-}
 _r_allgone() {
 	for _p in "$@"; do proc_gone "$_p" || return 1; done
 }
-_r_empty() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
 _r_show() { tr '\n' '|' <"$1" | cut -c1-240; }
 
 # fault NAME RC PATTERN ARGS...: run lrutop (batch, bounded time) with a fresh
@@ -68,7 +44,7 @@ _r_show() { tr '\n' '|' <"$1" | cut -c1-240; }
 fault() {
 	_fn=$1 _frc=$2 _fpat=$3
 	shift 3
-	_r_newdir
+	lrt_newdir
 	case " $* " in *" --dir "*) set -- "$@" ;; *) set -- "$@" --dir "$d" ;; esac
 	timeout 30 $_r_pre "$LRUTOP" --batch -q "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
 	rc=$?
@@ -80,7 +56,7 @@ fault() {
 	check "$_fn: one 'lrutop: ' stderr line" \
 		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -Eq "^lrutop: .*($_fpat)" "$tmp/err"' \
 		"want /$_fpat/; stderr: $(_r_show "$tmp/err")"
-	check "$_fn: nothing left in --dir" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	check "$_fn: nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 }
 
 # --- --src ------------------------------------------------------------------
@@ -128,7 +104,7 @@ for sz in 0 -5 12Q abc; do
 done
 
 # --- --dir ------------------------------------------------------------------------
-_r_newdir
+lrt_newdir
 fault "--dir missing" 2 "No such file" -s rw_cp --size 1M --dir "$tmp/nodir"
 check "--dir missing: not created" '[ ! -e "$tmp/nodir" ]'
 
@@ -145,7 +121,7 @@ else
 		mnts="$base/ro $mnts"
 		if mount -o remount,ro,bind "$base/ro" 2>/dev/null; then
 			fault "--dir read-only" 2 "[Rr]ead-only" -s rw_cp --size 1M --dir "$base/ro"
-			check "--dir read-only: nothing created" '_r_empty "$base/rw"' "left: $(ls -A "$base/rw")"
+			check "--dir read-only: nothing created" 'lrt_empty "$base/rw"' "left: $(ls -A "$base/rw")"
 		else
 			skip "--dir read-only" "remount,ro,bind refused"
 		fi
@@ -253,7 +229,7 @@ T="--mem-limit 16M --cmd dd bs=64M:"
 if [ "$cg_ok" -ne 1 ]; then
 	skip "$T" "needs root and a writable memory cgroup"
 else
-	_r_newdir
+	lrt_newdir
 	"$LRUTOP" --batch -q --cmd 'dd if=/dev/zero of=/dev/null bs=64M count=1' --size 1M \
 		--mem-limit 16M --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
 	bg=$!
@@ -270,14 +246,14 @@ else
 		_r_stop "$bg"
 	fi
 	check "$T no cgroup left" '! ls -d "$cgroot/lrutop-$bg-"* >/dev/null 2>&1' "left: $(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)"
-	check "$T nothing left in --dir" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 	bg=""
 fi
 
 # --- signals mid-copy ----------------------------------------------------------------
 for sig in INT TERM HUP; do
 	T="SIG$sig mid-copy:"
-	_r_newdir
+	lrt_newdir
 	ml=""
 	[ "$cg_ok" -eq 1 ] && ml="--mem-limit 256M"
 	"$LRUTOP" --batch -s rw_cp --size 1G $ml --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
@@ -304,7 +280,7 @@ for sig in INT TERM HUP; do
 	echo "# SIG$sig: exit $rc after $(((t1 - t0) * 10)) ms"
 	check "$T worker seen, and gone" '[ -n "$workers" ] && _r_allgone $workers' \
 		"workers '$workers': $(ps -o pid,stat,args -p "$(echo $workers | tr ' ' ,)" 2>/dev/null | tail -n +2 | tr '\n' '|')"
-	check "$T scratch dir gone" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	check "$T scratch dir gone" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 	if [ -n "$ml" ]; then
 		check "$T cgroup existed and is gone" '[ -n "$cgs" ] && ! ls -d "$cgroot/lrutop-$bg-"* >/dev/null 2>&1' \
 			"during: '$cgs', after: $(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)"

@@ -139,3 +139,42 @@ tm_stty_sane() {
 	printf '%s\n' "$_w" | grep -qx icanon && printf '%s\n' "$_w" | grep -qx echo &&
 		! printf '%s\n' "$_w" | grep -qx -- -icanon && ! printf '%s\n' "$_w" | grep -qx -- -echo
 }
+
+# --- copy-run helpers (runs.sh, faults.sh, queue.sh) ---------------------
+
+# lrt_cgroot: the memory cgroup directory lrutop makes its run cgroups
+# beneath (our own, v1 or v2); fails when there is none.
+lrt_cgroot() {
+	_l=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
+	if [ -n "$_l" ] && [ -d /sys/fs/cgroup/memory ]; then
+		echo "/sys/fs/cgroup/memory${_l%/}"
+		return 0
+	fi
+	_l=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
+	if [ -n "$_l" ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		echo "/sys/fs/cgroup${_l%/}"
+		return 0
+	fi
+	return 1
+}
+
+# lrt_stop PID: TERM, then KILL, a background lrutop of ours, and remove any
+# run cgroup it left (needs $cgroot, may be empty).
+lrt_stop() {
+	kill "$1" 2>/dev/null && { wait_for 10 "proc_gone $1" || kill -9 "$1" 2>/dev/null; }
+	[ -n "${cgroot:-}" ] && for _c in "$cgroot/lrutop-$1-"*; do
+		[ -d "$_c" ] && rmdir "$_c" 2>/dev/null
+	done
+	:
+}
+
+# lrt_newdir: a fresh empty scratch --dir under $base, in $d.
+_lrt_n=0
+lrt_newdir() {
+	_lrt_n=$((_lrt_n + 1))
+	d=$base/d$_lrt_n
+	mkdir "$d"
+}
+
+# lrt_empty DIR: nothing in DIR.
+lrt_empty() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }

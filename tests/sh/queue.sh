@@ -12,42 +12,16 @@ tmp=$(mktemp -d /tmp/lrutop-queue.XXXXXX) || exit 2
 base=$(mktemp -d /var/tmp/lrt-queue.XXXXXX) || exit 2
 pids="" # lrutop processes started in tmux panes
 
-# The memory cgroup lrutop creates its run cgroups beneath (as runs.sh).
-_q_cgroot() {
-	_l=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && [ -d /sys/fs/cgroup/memory ]; then
-		echo "/sys/fs/cgroup/memory${_l%/}"
-		return 0
-	fi
-	_l=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-		echo "/sys/fs/cgroup${_l%/}"
-		return 0
-	fi
-	return 1
-}
-cgroot=$(_q_cgroot) || cgroot=""
+cgroot=$(lrt_cgroot) || cgroot=""
 
 _q_cleanup() {
-	for _p in $pids; do
-		kill "$_p" 2>/dev/null && { wait_for 10 "proc_gone $_p" || kill -9 "$_p" 2>/dev/null; }
-		[ -n "$cgroot" ] && for _c in "$cgroot/lrutop-$_p-"*; do
-			[ -d "$_c" ] && rmdir "$_c" 2>/dev/null
-		done
-	done
+	for _p in $pids; do lrt_stop "$_p"; done
 	tm_cleanup
 	rm -rf "$tmp" "$base"
 }
 trap '_q_cleanup' EXIT
 trap 'exit 2' INT TERM HUP
 
-_q_n=0
-newdir() {
-	_q_n=$((_q_n + 1))
-	d=$base/d$_q_n
-	mkdir "$d"
-}
-is_empty() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
 # run ARGS...: batch lrutop with a bounded run time; sets $rc.
 run() {
 	timeout 80 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
@@ -65,7 +39,7 @@ near() {
 
 # ---- 1. --batch -q --repeat 3: per-run rows, statistics table -------------
 T="$Q batch --repeat 3:"
-newdir
+lrt_newdir
 F=$tmp/r1.csv
 run --batch -q -s rw_cp,mw_cp --repeat 3 --size 64M --dir "$d" --results "$F"
 check "$T exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(errline)"
@@ -154,11 +128,11 @@ if [ -n "${med_rw_cp:-}" ] && [ -n "${med_mw_cp:-}" ]; then
 	wantp=$(awk -v a="$med_mw_cp" -v b="$med_rw_cp" 'BEGIN { printf "%.4f", (a / b - 1) * 100 }')
 	check "$T vs base: mw_cp = (median/base - 1) * 100 ($wantp)" 'near "${vs_mw_cp:-}" "$wantp" 0.12' "'${vs_mw_cp:-}'"
 fi
-check "$T --dir empty afterwards" 'is_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+check "$T --dir empty afterwards" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 
 # ---- 2. --baseline ------------------------------------------------------------
 T="$Q --baseline:"
-newdir
+lrt_newdir
 F=$tmp/r2.csv
 run --batch -q -s rw_cp,mw_cp --size 32M --baseline mw_cp --dir "$d" --results "$F"
 check "$T mw_cp: exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(errline)"
@@ -178,12 +152,12 @@ if [ -n "$erw" ] && [ -n "$emw" ]; then
 else
 	notok "$T rw_cp vs base" "no rows in --results: $(oneline <"$F")"
 fi
-newdir
+lrt_newdir
 run --batch -q -s rw_cp,mw_cp --size 8M --baseline nope --dir "$d"
 check "$T nope: exit 2" '[ "$rc" -eq 2 ]' "exit $rc"
 check "$T nope: one 'lrutop: ' line naming it" \
 	'[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^lrutop: .*nope" "$tmp/err"' "stderr: $(oneline <"$tmp/err")"
-check "$T nope: nothing on stdout, --dir empty" '[ ! -s "$tmp/out" ] && is_empty "$d"' \
+check "$T nope: nothing on stdout, --dir empty" '[ ! -s "$tmp/out" ] && lrt_empty "$d"' \
 	"stdout: $(oneline 100 <"$tmp/out"); left: $(ls -A "$d" | tr '\n' ' ')"
 
 # ---- TUI helpers ---------------------------------------------------------------
@@ -212,7 +186,7 @@ ml=""
 
 # ---- 3. c cancels one run, C the queue --------------------------------------
 T="$Q TUI cancel:"
-newdir
+lrt_newdir
 s=cancel$$
 tm_start "$s" 120 40 "$run_env '$LRUTOP' -s rw_cp,mw_cp --size 1G $ml --dir '$d'"
 pid=""
@@ -264,7 +238,7 @@ if tm_alive "$s"; then
 		st=$(exit_status "$s")
 		check "$T q: EXIT=0" '[ "$st" = 0 ]' "EXIT=$st"
 		check "$T q: terminal restored" 'tm_stty_sane "$s"'
-		check "$T q: --dir empty" 'is_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+		check "$T q: --dir empty" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 		tm_all "$s" >"$tmp/cap3"
 		check "$T results table: rw_cp #1 and mw_cp #1 cancelled (cncl)" \
 			'grep -Eq "^rw_cp +1 .* cncl *$" "$tmp/cap3" && grep -Eq "^mw_cp +1 .* cncl *$" "$tmp/cap3"' \
@@ -280,7 +254,7 @@ tm kill-session -t "$s" 2>/dev/null
 
 # ---- 4. the Runs view after three strategies -----------------------------------
 T="$Q TUI Runs view:"
-newdir
+lrt_newdir
 s=runs$$
 tm_start "$s" 120 40 "$run_env '$LRUTOP' -s rw_cp,mw_cp,cfr_cp --size 128M -i 0.1 --dir '$d'"
 wait_for 5 '[ -n "$(tm_child "$s")" ]' && pids="$pids $(tm_child "$s")"
@@ -338,13 +312,13 @@ if tm_alive "$s"; then
 	tm send-keys -t "$s" q
 	wait_for 15 "tm_has '$s' END-OF-STTY"
 	st=$(exit_status "$s")
-	check "$T q: EXIT=0, --dir empty" '[ "$st" = 0 ] && is_empty "$d"' "EXIT=$st; left: $(ls -A "$d" | tr '\n' ' ')"
+	check "$T q: EXIT=0, --dir empty" '[ "$st" = 0 ] && lrt_empty "$d"' "EXIT=$st; left: $(ls -A "$d" | tr '\n' ' ')"
 fi
 tm kill-session -t "$s" 2>/dev/null
 
 # ---- 5. the r picker ------------------------------------------------------------
 T="$Q TUI picker:"
-newdir
+lrt_newdir
 s=pick$$
 tm_start "$s" 100 30 "$run_env '$LRUTOP' --size 64M --dir '$d'"
 wait_for 5 '[ -n "$(tm_child "$s")" ]' && pids="$pids $(tm_child "$s")"
@@ -409,7 +383,7 @@ if tm_wait "$s" "Pick runs" 5; then
 		tm_all "$s" >"$tmp/cap5b"
 		nrows=$(grep -Ec '^[a-z_]+ +[0-9]+ +[0-9.]+s ' "$tmp/cap5b")
 		check "$T q: EXIT=0, one rw_cp row, --dir empty" \
-			'[ "$st" = 0 ] && [ "$nrows" -eq 1 ] && grep -Eq "^rw_cp +1 .* yes *$" "$tmp/cap5b" && is_empty "$d"' \
+			'[ "$st" = 0 ] && [ "$nrows" -eq 1 ] && grep -Eq "^rw_cp +1 .* yes *$" "$tmp/cap5b" && lrt_empty "$d"' \
 			"EXIT=$st, $nrows rows: $(grep -E '^[a-z_]+ +[0-9]' "$tmp/cap5b" | oneline); left: $(ls -A "$d" | tr '\n' ' ')"
 	fi
 else

@@ -12,44 +12,16 @@ tmp=$(mktemp -d /tmp/lrutop-runs.XXXXXX) || exit 2
 base=$(mktemp -d /var/tmp/lrt-runs.XXXXXX) || exit 2
 bg=""
 
-# The memory cgroup lrutop creates its run cgroups beneath (v1 or v2).
-_r_cgroot() {
-	_l=$(sed -n 's/^[0-9]*:memory:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && [ -d /sys/fs/cgroup/memory ]; then
-		echo "/sys/fs/cgroup/memory${_l%/}"
-		return 0
-	fi
-	_l=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-		echo "/sys/fs/cgroup${_l%/}"
-		return 0
-	fi
-	return 1
-}
-cgroot=$(_r_cgroot) || cgroot=""
+cgroot=$(lrt_cgroot) || cgroot=""
 
 _r_cleanup() {
-	if [ -n "$bg" ]; then
-		kill "$bg" 2>/dev/null
-		wait_for 10 "proc_gone $bg" || kill -9 "$bg" 2>/dev/null
-		[ -n "$cgroot" ] && for _c in "$cgroot/lrutop-$bg-"*; do
-			[ -d "$_c" ] && rmdir "$_c" 2>/dev/null
-		done
-	fi
+	[ -n "$bg" ] && lrt_stop "$bg"
 	tm_cleanup
 	rm -rf "$tmp" "$base"
 }
 trap '_r_cleanup' EXIT
 trap 'exit 2' INT TERM HUP
 
-_r_n=0
-# _r_newdir: a fresh empty scratch --dir in $d.
-_r_newdir() {
-	_r_n=$((_r_n + 1))
-	d=$base/d$_r_n
-	mkdir "$d"
-}
-_r_empty() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
 # run ARGS...: lrutop in batch mode with a bounded run time; sets $rc.
 run() {
 	timeout 80 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
@@ -70,7 +42,7 @@ HDR='strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oubloc
 
 # 1. Quiet batch, two strategies, results CSV ------------------------------
 T="batch -q rw_cp,mm_sync_cp 32M:"
-_r_newdir
+lrt_newdir
 R=$tmp/r1.csv
 run --batch -q -s rw_cp,mm_sync_cp --size 32M --dir "$d" --results "$R"
 check "$T exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(errline)"
@@ -97,11 +69,11 @@ check "$T stdout: only the table, both names" \
 	'head -n 1 "$tmp/out" | grep -q "^strategy" && ! grep -q "^#" "$tmp/out" &&
 	 grep -q "^rw_cp " "$tmp/out" && grep -q "^mm_sync_cp " "$tmp/out"' \
 	"$(head -n 4 "$tmp/out" | cut -c1-60 | tr '\n' '|')"
-check "$T scratch --dir empty afterwards" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+check "$T scratch --dir empty afterwards" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 
 # 2. Event order in a non-quiet batch run ------------------------------------
 T="batch events:"
-_r_newdir
+lrt_newdir
 run --batch -s rw_cp --size 32M --dir "$d"
 ev=$(awk '$1 == "#" && $3 == "run" && $4 == 1 && $5 == "rw_cp" { p = $6; sub(/:$/, "", p); printf "%s ", p }' "$tmp/out")
 check "$T exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(errline)"
@@ -114,7 +86,7 @@ check "$T results table at the end" 'grep -q "^strategy" "$tmp/out" && tail -n 3
 
 # 3. --src: a user's file is never modified, nothing is left behind ---------
 T="--src user file:"
-_r_newdir
+lrt_newdir
 U=$tmp/user.bin
 head -c $((5 * 1048576 + 7)) /dev/urandom >"$U"
 chmod 640 "$U"
@@ -131,11 +103,11 @@ check "$T mode/mtime/size/inode unchanged" '[ "$(stat -c "%a %Y %s %i" "$U")" = 
 bad=$(awk -F, 'NR > 1 && ($11 != 5242887 || $19 != "yes") { printf "%s(%s,%s) ", $1, $11, $19 }' "$R" 2>/dev/null)
 rows=$(($(wc -l <"$R" 2>/dev/null || echo 1) - 1))
 check "$T 6 rows, each bytes 5242887 and verified yes" '[ "$rows" -eq 6 ] && [ -z "$bad" ]' "$rows rows; bad: $bad"
-check "$T --dir empty afterwards" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+check "$T --dir empty afterwards" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 
 # 4. --no-verify ---------------------------------------------------------------
 T="--no-verify:"
-_r_newdir
+lrt_newdir
 R=$tmp/r4.csv
 run --batch -s rw_cp --size 8M --no-verify --dir "$d" --results "$R"
 v=$(_r_get "$R" rw_cp verified)
@@ -146,19 +118,19 @@ check "$T no verify event" '! grep -q "^#.* rw_cp verify$" "$tmp/out" && grep -q
 
 # 5. --cmd -----------------------------------------------------------------------
 T="--cmd:"
-_r_newdir
+lrt_newdir
 R=$tmp/r5.csv
 run --batch -q --cmd 'cp {src} {dst}' --size 8M --dir "$d" --results "$R"
 check "$T 'cp {src} {dst}' exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(errline)"
 check "$T 'cp {src} {dst}' one result row, 8 MiB" \
 	'[ "$(wc -l <"$R")" -eq 2 ] && [ "$(sed -n 2p "$R" | cut -d, -f11)" = 8388608 ]' "$(tr '\n' '|' <"$R")"
-check "$T 'cp' --dir empty afterwards" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
-_r_newdir
+check "$T 'cp' --dir empty afterwards" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+lrt_newdir
 run --batch -q --cmd 'false' --size 1M --dir "$d"
 check "$T 'false' exit 1" '[ "$rc" -eq 1 ]' "exit $rc: $(errline)"
 check "$T 'false' message names it" 'cat "$tmp/out" "$tmp/err" | grep -v "^strategy" | grep -v "^false  " | grep -q "false"' \
 	"stdout: $(tr '\n' '|' <"$tmp/out" | cut -c1-300) stderr: $(errline)"
-check "$T 'false' --dir empty afterwards" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+check "$T 'false' --dir empty afterwards" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 
 # 6. --mem-limit: the cgroup holds the limit and goes away --------------------
 T="--mem-limit 128M:"
@@ -167,7 +139,7 @@ if [ "$(id -u)" -ne 0 ]; then
 elif [ -z "$cgroot" ] || [ ! -w "$cgroot" ]; then
 	skip "$T cgroup" "no writable memory cgroup of our own (/proc/self/cgroup: $(grep -E 'memory|^0::' /proc/self/cgroup | tr '\n' ' '))"
 else
-	_r_newdir
+	lrt_newdir
 	C=$tmp/c6.csv
 	"$LRUTOP" --batch -q -s rw_cp --size 512M --mem-limit 128M --dir "$d" --csv "$C" \
 		</dev/null >"$tmp/out" 2>"$tmp/err" &
@@ -210,7 +182,7 @@ else
 	check "$T --csv cg_active_file_kb filled during the run" \
 		'[ "${cgn:-0}" -gt 0 ] && [ "${cgbad:-1}" -eq 0 ] && [ "${cgpos:-0}" -gt 0 ]' \
 		"copy/flush rows ${cgn:-?}, unfilled ${cgbad:-?}, non-zero ${cgpos:-?}"
-	check "$T --dir empty afterwards" '_r_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	check "$T --dir empty afterwards" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
 fi
 
 # 7. Demotion bursts: mm_sync_cp bursts, rw_cp does not ----------------------
@@ -218,7 +190,7 @@ T="bursts (64M limit, 1G):"
 if [ "$(id -u)" -ne 0 ] || [ -z "$cgroot" ] || [ ! -w "$cgroot" ]; then
 	skip "$T mm_sync_cp > 0, rw_cp == 0" "needs root and a writable memory cgroup"
 else
-	_r_newdir
+	lrt_newdir
 	R=$tmp/r7.csv
 	run --batch -q -s rw_cp,mm_sync_cp --size 1G --mem-limit 64M --dir "$d" --results "$R"
 	bm=$(_r_get "$R" mm_sync_cp bursts) br=$(_r_get "$R" rw_cp bursts)
@@ -245,7 +217,7 @@ T="TUI run:"
 if ! command -v tmux >/dev/null 2>&1; then
 	skip "$T q mid-run" "tmux not installed"
 else
-	_r_newdir
+	lrt_newdir
 	s=runs$$
 	# with a (roomy) memory limit when we can, so that "no cgroup left
 	# behind" has something to check

@@ -453,13 +453,14 @@ struct progress_log {
 	int monotonic;
 };
 
-static void on_fill(uint64_t done, uint64_t total, void *arg)
+static int on_fill(uint64_t done, uint64_t total, void *arg)
 {
 	struct progress_log *p = arg;
 	p->calls++;
 	if (done < p->last || done > total)
 		p->monotonic = 0;
 	p->last = done;
+	return 0; /* go on */
 }
 
 static void test_scratch_source_data(void **state)
