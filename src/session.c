@@ -443,90 +443,6 @@ int session_fd(const struct session *s)
 	return s->worker_live && !s->worker_eof ? s->worker.event_fd : -1;
 }
 
-int session_is_burst(const struct sample *a, const struct sample *b)
-{
-	if (!a || !b || b->t_ns <= a->t_ns)
-		return 0;
-	double dt = (double)(b->t_ns - a->t_ns) / 1e9;
-	uint32_t both = a->have & b->have;
-	if ((both & SAMPLE_HAVE_CG) && b->cg_limit) {
-		double limit_pages = (double)b->cg_limit / 4096.0;
-		if (both & SAMPLE_HAVE_CG_DEACT) {
-			int64_t d = rate_delta(a->cg_pgdeactivate, b->cg_pgdeactivate);
-			return d > 0 && (double)d / dt >= BURST_PER_S * limit_pages;
-		}
-		/* v1: the system-wide count, but only while this cgroup's own
-		 * active list shrank, so another workload's reclaim is not
-		 * taken for ours. */
-		if (!(both & SAMPLE_HAVE_VM) || b->cg_active_file >= a->cg_active_file)
-			return 0;
-		int64_t d = rate_delta(a->pgdeactivate, b->pgdeactivate);
-		return d > 0 && (double)d / dt >= BURST_PER_S * limit_pages;
-	}
-	if (!(both & SAMPLE_HAVE_VM) || !(b->have & SAMPLE_HAVE_MEM))
-		return 0;
-	int64_t d = rate_delta(a->pgdeactivate, b->pgdeactivate);
-	double watched_pages = (double)b->mem_total / 4.0;
-	return d > 0 && watched_pages > 0 && (double)d / dt >= BURST_PER_S * watched_pages;
-}
-
-/* Fills the sample-derived fields of r from the samples taken during the
- * copy: coefficient of variation of the disk rates, peak active_file,
- * deactivations, refaults and bursts. */
-static void sample_stats(struct run_result *r, const struct series *ser)
-{
-	double sum[2] = {0, 0}, sq[2] = {0, 0};
-	int n = 0;
-	const struct sample *first = NULL, *last = NULL, *prev = NULL;
-	uint64_t peak = 0;
-	for (size_t i = 0; i < series_len(ser); i++) {
-		const struct sample *b = series_at(ser, i);
-		if (b->t_ns < r->t_copy_ns) {
-			prev = b;
-			continue;
-		}
-		if (b->t_ns > r->t_end_ns)
-			break;
-		if (!first)
-			first = prev ? prev : b;
-		last = b;
-		uint64_t af = (b->have & SAMPLE_HAVE_CG) ? b->cg_active_file / 1024 : b->active_file;
-		peak = af > peak ? af : peak;
-		if (prev) {
-			struct rates rt;
-			rates_compute(prev, b, &rt);
-			if (!isnan(rt.read_mbs) && !isnan(rt.write_mbs)) {
-				sum[0] += rt.read_mbs;
-				sq[0] += rt.read_mbs * rt.read_mbs;
-				sum[1] += rt.write_mbs;
-				sq[1] += rt.write_mbs * rt.write_mbs;
-				n++;
-			}
-			r->bursts += session_is_burst(prev, b);
-		}
-		prev = b;
-	}
-	r->peak_active_file_kb = peak;
-	r->read_cv = r->write_cv = NAN;
-	for (int k = 0; k < 2 && n >= 2; k++) {
-		double mean = sum[k] / n;
-		double var = sq[k] / n - mean * mean;
-		double cv = mean > 0 ? sqrt(var > 0 ? var : 0) / mean : NAN;
-		if (k == 0)
-			r->read_cv = cv;
-		else
-			r->write_cv = cv;
-	}
-	if (first && last && first != last) {
-		int own = (first->have & last->have & SAMPLE_HAVE_CG_DEACT) != 0;
-		int64_t d = own ? rate_delta(first->cg_pgdeactivate, last->cg_pgdeactivate)
-				: rate_delta(first->pgdeactivate, last->pgdeactivate);
-		int64_t f = rate_delta(first->refault_file, last->refault_file);
-		r->pgdeactivate = d > 0 ? (uint64_t)d : 0;
-		r->refault_file = f > 0 ? (uint64_t)f : 0;
-	}
-}
-
 static void finish_run(struct session *s, struct sampler *sm, const struct series *ser,
 		       const struct worker_result *wr)
 {
@@ -555,10 +471,14 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 	r->verified = wr->verified;
 	/* a run ends after the samples of its copy; r->t_end_ns bounds them */
 	uint64_t copy_end = wr->t_done_ns ? wr->t_done_ns : r->t_end_ns;
-	uint64_t end = r->t_end_ns;
-	r->t_end_ns = copy_end;
-	sample_stats(r, ser);
-	r->t_end_ns = end;
+	struct run_figures fig;
+	burst_run_figures(ser, r->t_copy_ns, copy_end, &fig);
+	r->read_cv = fig.read_cv;
+	r->write_cv = fig.write_cv;
+	r->peak_active_file_kb = fig.peak_active_file_kb;
+	r->pgdeactivate = fig.pgdeactivate;
+	r->refault_file = fig.refault_file;
+	r->bursts = fig.bursts;
 	add_event(s, r->t_end_ns, PHASE_IDLE);
 	if (!r->ok && !r->cancelled) /* a cancel is the user's choice, not a failure */
 		s->failed = 1;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "burst.h"
 #include "cgroup.h"
 #include "options.h"
 #include "sample.h"
@@ -142,18 +143,6 @@ uint64_t session_progress(const struct session *s);
 /* Annotates a sample with the current run, phase and strategy index. */
 void session_annotate(const struct session *s, struct sample *smp);
 
-/* Demotion burst: between two samples, pages were deactivated (moved from
- * the active to the inactive LRU list) at a rate of at least BURST_PER_S of
- * the watched memory per second.  A rate, so the count does not depend on
- * the sampling interval.  The counter depends on the scope:
- *  - a run's cgroup v2: its own memory.stat pgdeactivate, size = the limit;
- *  - a run's cgroup v1 (no per-cgroup pgdeactivate): /proc/vmstat
- *    pgdeactivate, size = the limit, counted only while the cgroup's own
- *    active_file shrank, so another workload's reclaim is not taken for
- *    the run's (active_file alone is not enough: with rw_cp it was seen
- *    to fall by 16 MiB in 0.1 s while pgdeactivate did not move);
- *  - no cgroup: /proc/vmstat pgdeactivate, size = MemTotal. */
-#define BURST_PER_S 0.25
-int session_is_burst(const struct sample *a, const struct sample *b);
+
 
 #endif

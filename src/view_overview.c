@@ -139,7 +139,7 @@ static void event_strip(const struct monitor *m, struct grid *g, int y, int x0, 
 			long idx = first + (long)cx * xdots + k;
 			if (idx < 1)
 				continue;
-			if (session_is_burst(series_at(m->series, (size_t)idx - 1),
+			if (burst_between(series_at(m->series, (size_t)idx - 1),
 					     series_at(m->series, (size_t)idx))) {
 				grid_put(g, x0 + cx, y, 0x25bc, ROLE_BURST); /* ▼ */
 				break;

@@ -48,7 +48,7 @@ static void run_columns(const struct monitor *m, const struct run_result *r, int
 			io[i] = rt.read_mbs + rt.write_mbs;
 		af[i] = (sb->have & SAMPLE_HAVE_CG) ? (double)sb->cg_active_file / 1024.0
 						     : (double)sb->active_file;
-		burst[i] = (uint8_t)session_is_burst(sa, sb);
+		burst[i] = (uint8_t)burst_between(sa, sb);
 	}
 }
 

@@ -1,0 +1,89 @@
+#include "burst.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "rates.h"
+
+int burst_between(const struct sample *a, const struct sample *b)
+{
+	if (!a || !b || b->t_ns <= a->t_ns)
+		return 0;
+	double dt = (double)(b->t_ns - a->t_ns) / 1e9;
+	uint32_t both = a->have & b->have;
+	if ((both & SAMPLE_HAVE_CG) && b->cg_limit) {
+		double limit_pages = (double)b->cg_limit / 4096.0;
+		if (both & SAMPLE_HAVE_CG_DEACT) {
+			int64_t d = rate_delta(a->cg_pgdeactivate, b->cg_pgdeactivate);
+			return d > 0 && (double)d / dt >= BURST_PER_S * limit_pages;
+		}
+		/* v1: the system-wide count, but only while this cgroup's own
+		 * active list shrank, so another workload's reclaim is not
+		 * taken for ours. */
+		if (!(both & SAMPLE_HAVE_VM) || b->cg_active_file >= a->cg_active_file)
+			return 0;
+		int64_t d = rate_delta(a->pgdeactivate, b->pgdeactivate);
+		return d > 0 && (double)d / dt >= BURST_PER_S * limit_pages;
+	}
+	if (!(both & SAMPLE_HAVE_VM) || !(b->have & SAMPLE_HAVE_MEM))
+		return 0;
+	int64_t d = rate_delta(a->pgdeactivate, b->pgdeactivate);
+	double watched_pages = (double)b->mem_total / 4.0;
+	return d > 0 && watched_pages > 0 && (double)d / dt >= BURST_PER_S * watched_pages;
+}
+
+void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_end_ns,
+		       struct run_figures *r)
+{
+	memset(r, 0, sizeof(*r));
+	double sum[2] = {0, 0}, sq[2] = {0, 0};
+	int n = 0;
+	const struct sample *first = NULL, *last = NULL, *prev = NULL;
+	uint64_t peak = 0;
+	for (size_t i = 0; i < series_len(ser); i++) {
+		const struct sample *b = series_at(ser, i);
+		if (b->t_ns < t_copy_ns) {
+			prev = b;
+			continue;
+		}
+		if (b->t_ns > t_end_ns)
+			break;
+		if (!first)
+			first = prev ? prev : b;
+		last = b;
+		uint64_t af = (b->have & SAMPLE_HAVE_CG) ? b->cg_active_file / 1024 : b->active_file;
+		peak = af > peak ? af : peak;
+		if (prev) {
+			struct rates rt;
+			rates_compute(prev, b, &rt);
+			if (!isnan(rt.read_mbs) && !isnan(rt.write_mbs)) {
+				sum[0] += rt.read_mbs;
+				sq[0] += rt.read_mbs * rt.read_mbs;
+				sum[1] += rt.write_mbs;
+				sq[1] += rt.write_mbs * rt.write_mbs;
+				n++;
+			}
+			r->bursts += burst_between(prev, b);
+		}
+		prev = b;
+	}
+	r->peak_active_file_kb = peak;
+	r->read_cv = r->write_cv = NAN;
+	for (int k = 0; k < 2 && n >= 2; k++) {
+		double mean = sum[k] / n;
+		double var = sq[k] / n - mean * mean;
+		double cv = mean > 0 ? sqrt(var > 0 ? var : 0) / mean : NAN;
+		if (k == 0)
+			r->read_cv = cv;
+		else
+			r->write_cv = cv;
+	}
+	if (first && last && first != last) {
+		int own = (first->have & last->have & SAMPLE_HAVE_CG_DEACT) != 0;
+		int64_t d = own ? rate_delta(first->cg_pgdeactivate, last->cg_pgdeactivate)
+				: rate_delta(first->pgdeactivate, last->pgdeactivate);
+		int64_t f = rate_delta(first->refault_file, last->refault_file);
+		r->pgdeactivate = d > 0 ? (uint64_t)d : 0;
+		r->refault_file = f > 0 ? (uint64_t)f : 0;
+	}
+}
