@@ -21,6 +21,7 @@
 #include "sample.h"
 #include "series.h"
 #include "util.h"
+#include "testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -521,21 +522,7 @@ static void test_kvfile_reread(void **state)
 /* nr_free_pages by a second reader: stdio, token by token. */
 static int vmstat_by_stdio(const char *key, unsigned long long *out)
 {
-	FILE *f = fopen("/proc/vmstat", "re");
-	if (!f)
-		return -1;
-	char name[128];
-	unsigned long long v;
-	int rc = -1;
-	while (fscanf(f, "%127s %llu", name, &v) == 2) {
-		if (strcmp(name, key) == 0) {
-			*out = v;
-			rc = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return rc;
+	return tu_key_value("/proc/vmstat", key, out);
 }
 
 static void test_kvfile_proc_vmstat(void **state)

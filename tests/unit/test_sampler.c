@@ -26,6 +26,7 @@
 #include "sample.h"
 #include "sampler.h"
 #include "util.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -86,30 +87,11 @@ static int meminfo_kb(const char *key, unsigned long long *out)
 	return rc;
 }
 
-/* "key value" from /proc/vmstat or a memory.stat file. */
-static int keyfile_value(const char *path, const char *key, unsigned long long *out)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	char name[128];
-	unsigned long long v;
-	int rc = -1;
-	while (fscanf(f, "%127s %llu", name, &v) == 2) {
-		if (strcmp(name, key) == 0) {
-			*out = v;
-			rc = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return rc;
-}
 
 static unsigned long long vmstat(const char *key)
 {
 	unsigned long long v = 0;
-	if (keyfile_value("/proc/vmstat", key, &v) < 0)
+	if (tu_key_value("/proc/vmstat", key, &v) < 0)
 		fail_msg("/proc/vmstat: no %s", key);
 	return v;
 }
@@ -306,7 +288,7 @@ static void test_sampler_vmstat(void **state)
 {
 	(void)state;
 	unsigned long long probe;
-	if (keyfile_value("/proc/vmstat", "workingset_refault_file", &probe) < 0)
+	if (tu_key_value("/proc/vmstat", "workingset_refault_file", &probe) < 0)
 		SKIP_TEST("sampler_vmstat", "/proc/vmstat has no workingset_refault_file "
 					    "(kernel < 5.9)");
 	char err[256] = "";
@@ -655,15 +637,15 @@ static void test_sampler_cgroup(void **state)
 	assert_int_equal(smp.have & SAMPLE_HAVE_CG, 0); /* not asked for yet */
 
 	assert_int_equal(sampler_set_cgroup(s, cg->stat, cg->usage, CG_LIMIT, err, sizeof(err)), 0);
-	unsigned long long af0, if0, af1, if1, us0, us1;
-	assert_int_equal(keyfile_value(cg->stat, "active_file", &af0), 0);
-	assert_int_equal(keyfile_value(cg->stat, "inactive_file", &if0), 0);
+	unsigned long long af0 = 0, if0 = 0, af1 = 0, if1 = 0, us0 = 0, us1 = 0;
+	assert_int_equal(tu_key_value(cg->stat, "active_file", &af0), 0);
+	assert_int_equal(tu_key_value(cg->stat, "inactive_file", &if0), 0);
 	char num[64];
 	assert_int_equal(read_text(cg->usage, num, sizeof(num)), 0);
 	us0 = strtoull(num, NULL, 10);
 	sampler_read(s, &smp);
-	assert_int_equal(keyfile_value(cg->stat, "active_file", &af1), 0);
-	assert_int_equal(keyfile_value(cg->stat, "inactive_file", &if1), 0);
+	assert_int_equal(tu_key_value(cg->stat, "active_file", &af1), 0);
+	assert_int_equal(tu_key_value(cg->stat, "inactive_file", &if1), 0);
 	assert_int_equal(read_text(cg->usage, num, sizeof(num)), 0);
 	us1 = strtoull(num, NULL, 10);
 

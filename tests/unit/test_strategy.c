@@ -16,6 +16,7 @@
 #include "scratch.h"
 #include "strategy.h"
 #include "util.h"
+#include "testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,28 +36,6 @@ static int gone(const char *path)
 	return lstat(path, &st) < 0 && errno == ENOENT;
 }
 
-/* 1 when both files have the same bytes. */
-static int files_equal(const char *a, const char *b)
-{
-	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
-	char *ba = malloc(MIB), *bb = malloc(MIB);
-	int same = fa >= 0 && fb >= 0;
-
-	while (same) {
-		ssize_t na = read(fa, ba, MIB), nb = read(fb, bb, MIB);
-		if (na != nb || na < 0 || memcmp(ba, bb, (size_t)na) != 0)
-			same = 0;
-		if (na <= 0)
-			break;
-	}
-	free(ba);
-	free(bb);
-	if (fa >= 0)
-		close(fa);
-	if (fb >= 0)
-		close(fb);
-	return same;
-}
 
 /* FNV-1a over 64-bit words plus the tail: enough to notice any change. */
 static uint64_t file_hash(const char *path)
@@ -181,7 +160,7 @@ static void copy_one(const struct strategy *st, const char *src, const char *dst
 		}
 		fail_msg("%s, %llu bytes: %s", st->name, (unsigned long long)size, err);
 	}
-	if (!files_equal(src, dst))
+	if (!tu_files_equal(src, dst))
 		fail_msg("%s, %llu bytes: copy differs", st->name, (unsigned long long)size);
 	assert_int_equal(stat(dst, &sd), 0);
 	assert_int_equal((sd.st_mode & 07777), 0644);
@@ -376,7 +355,7 @@ static void test_direct_on_tmpfs(void **state)
 	write_file(src, data, sizeof data);
 	if (strategy_find("direct_cp")->copy(&job, err, sizeof err) == 0) {
 		printf("note: direct_cp works on tmpfs here\n");
-		assert_true(files_equal(src, dst));
+		assert_true(tu_files_equal(src, dst));
 		unlink(dst);
 	} else {
 		char want[128];

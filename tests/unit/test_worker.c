@@ -16,6 +16,7 @@
 #include "strategy.h"
 #include "util.h"
 #include "worker.h"
+#include "testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,27 +56,6 @@ static int teardown(void **state)
 	return stat(dir, &st) == 0 ? -1 : 0;
 }
 
-static int files_equal(const char *a, const char *b)
-{
-	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
-	char *ba = malloc(MIB), *bb = malloc(MIB);
-	int same = fa >= 0 && fb >= 0;
-
-	while (same) {
-		ssize_t na = read(fa, ba, MIB), nb = read(fb, bb, MIB);
-		if (na != nb || na < 0 || memcmp(ba, bb, (size_t)na) != 0)
-			same = 0;
-		if (na <= 0)
-			break;
-	}
-	free(ba);
-	free(bb);
-	if (fa >= 0)
-		close(fa);
-	if (fb >= 0)
-		close(fb);
-	return same;
-}
 
 /* The next event, waiting for it with poll: 1 got one, -1 EOF. */
 static int next_event(struct worker *w, struct worker_event *ev)
@@ -154,7 +134,7 @@ static void check_strategy(const char *name, int drop_caches, int verify)
 	/* elapsed excludes prepare and covers copy..done. */
 	assert_true(res.elapsed_s * 1e9 >= (double)(evs[3].t_ns - evs[1].t_ns));
 	assert_true(res.ru.ru_minflt + res.ru.ru_majflt > 0);
-	assert_true(files_equal(scratch.src, dst));
+	assert_true(tu_files_equal(scratch.src, dst));
 	if (strncmp(name, "mm_", 3) == 0)
 		/* 16 MiB touched through two maps: thousands of faults. */
 		assert_true(res.ru.ru_minflt + res.ru.ru_majflt > 2 * 1024);
@@ -280,7 +260,7 @@ static void test_cmd(void **state)
 		if (!res.ok)
 			fail_msg("cp: %s", res.message);
 		assert_true(res.elapsed_s > 0);
-		assert_true(files_equal(scratch.src, dst));
+		assert_true(tu_files_equal(scratch.src, dst));
 	}
 	{
 		char *argv[] = {"/bin/sh", "-c", "exit 3", NULL};
