@@ -126,14 +126,78 @@ static const char *phase_label(int phase)
 	}
 }
 
+/* Phase markers down through the charts, and their labels on row y: run
+ * names first (they say whose phases follow), then phase names in the
+ * gaps; a label that finds no room is left out (its marker line stays). */
+static void phase_labels(const struct monitor *m, struct grid *g, int y, int x0, int cw, int xdots,
+			 long first, long end, int chart_top, int chart_bottom,
+			 const int *skip_rows, int nskip)
+{
+	const struct session *s = m->session;
+	if (!s)
+		return;
+	char used[1024] = {0};
+	if (cw > (int)sizeof(used))
+		cw = (int)sizeof(used);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < s->nevents; i++) {
+			const struct run_event *e = &s->events[i];
+			if ((e->phase == PHASE_PREPARE) != (pass == 0))
+				continue;
+			long idx = series_find(m->series, e->t_ns);
+			if (idx < 0 || idx < first || idx > end)
+				continue;
+			int cx = (int)((idx - first) / xdots);
+			if (pass == 0 || e->phase != PHASE_IDLE)
+				for (int yy = chart_top; yy < chart_bottom; yy++) {
+					int title = 0;
+					for (int k = 0; k < nskip; k++)
+						title |= skip_rows[k] == yy;
+					struct cell *c = title ? NULL : grid_at(g, x0 + cx, yy);
+					if (c && (!c->ch || c->ch == ' ')) {
+						c->ch = 0x2506; /* ┆ */
+						c->role = ROLE_MARKER;
+					}
+				}
+			const char *buf = pass == 0 ? s->results[e->run].name : phase_label(e->phase);
+			int l = (int)strlen(buf);
+			/* the first free stretch at or just after the marker */
+			int lx = -1;
+			for (int x = cx; x <= cx + 6 && x + l <= cw; x++) {
+				int free_ = 1;
+				for (int k = x > 0 ? x - 1 : x; k < x + l + 1 && k < cw; k++)
+					free_ &= !used[k];
+				if (free_) {
+					lx = x;
+					break;
+				}
+			}
+			/* by the right edge: end the label there, over its marker */
+			if (lx < 0 && cx + l > cw && cw - l >= 0) {
+				int x = cw - l, free_ = 1;
+				for (int k = x > 0 ? x - 1 : x; k < cw; k++)
+					free_ &= !used[k];
+				lx = free_ ? x : -1;
+			}
+			if (lx < 0)
+				continue;
+			memset(used + lx, 1, (size_t)l);
+			grid_text(g, x0 + lx, y, -1, pass == 0 ? ROLE_TITLE : ROLE_MARKER, buf);
+		}
+	}
+}
+
 /* The event strip above the disk chart: phase labels where runs changed
- * phase, and a burst mark over every column with a demotion burst.  Phase
- * markers also run down through the charts (on empty cells only). */
-static void event_strip(const struct monitor *m, struct grid *g, int y, int x0, int cw, int xdots,
-			long end, int chart_top, int chart_bottom, const int *skip_rows, int nskip)
+ * phase (row y), and a burst mark over every column with a demotion burst
+ * (row burst_y: its own row when the terminal is tall enough, else the
+ * same row, where a burst wins over a label).  Phase markers also run down
+ * through the charts (on empty cells only). */
+static void event_strip(const struct monitor *m, struct grid *g, int y, int burst_y, int x0,
+			int cw, int xdots, long end, int chart_top, int chart_bottom,
+			const int *skip_rows, int nskip)
 {
 	long first = end - (long)cw * xdots + 1;
-	/* bursts */
+	phase_labels(m, g, y, x0, cw, xdots, first, end, chart_top, chart_bottom, skip_rows, nskip);
 	for (int cx = 0; cx < cw; cx++) {
 		for (int k = 0; k < xdots; k++) {
 			long idx = first + (long)cx * xdots + k;
@@ -141,52 +205,12 @@ static void event_strip(const struct monitor *m, struct grid *g, int y, int x0, 
 				continue;
 			if (burst_between(series_at(m->series, (size_t)idx - 1),
 					     series_at(m->series, (size_t)idx))) {
-				grid_put(g, x0 + cx, y, 0x25bc, ROLE_BURST); /* ▼ */
+				grid_put(g, x0 + cx, burst_y, 0x25bc, ROLE_BURST); /* ▼ */
 				break;
 			}
 		}
 	}
-	const struct session *s = m->session;
-	if (!s)
-		return;
-	int last_end = -1;
-	for (size_t i = 0; i < s->nevents; i++) {
-		const struct run_event *e = &s->events[i];
-		long idx = series_find(m->series, e->t_ns);
-		if (idx < 0 || idx < first || idx > end)
-			continue;
-		int cx = (int)((idx - first) / xdots);
-		for (int yy = chart_top; yy < chart_bottom; yy++) {
-			int title = 0;
-			for (int k = 0; k < nskip; k++)
-				title |= skip_rows[k] == yy;
-			struct cell *c = title ? NULL : grid_at(g, x0 + cx, yy);
-			if (c && (!c->ch || c->ch == ' ')) {
-				c->ch = 0x2506; /* ┆ */
-				c->role = ROLE_MARKER;
-			}
-		}
-		const char *label = phase_label(e->phase);
-		char buf[40];
-		if (e->phase == PHASE_PREPARE)
-			snprintf(buf, sizeof(buf), "%s", s->results[e->run].name);
-		else
-			snprintf(buf, sizeof(buf), "%s", label);
-		/* The label starts at its marker, or as close after it as the
-		 * previous label allows; the marker line below is exact. */
-		int l = (int)strlen(buf);
-		int lx = x0 + cx;
-		if (lx <= last_end)
-			lx = last_end + 1;
-		if (lx + l > x0 + cw)
-			lx = x0 + cw - l;
-		if (lx <= last_end)
-			continue; /* no room: the marker line still shows */
-		grid_text(g, lx, y, -1, e->phase == PHASE_PREPARE ? ROLE_TITLE : ROLE_MARKER, buf);
-		last_end = lx + l;
-	}
 }
-
 static double max_of(const double *v, int n)
 {
 	double mx = 0;
@@ -265,7 +289,7 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 	int pw = g->w - YLAB - 1; /* plot width in cells */
 	/* event strip: run phases and demotion bursts (bursts of a whole big
 	 * machine are rare; without runs the row goes to the charts) */
-	int strip = m->session ? 1 : 0;
+	int strip = !m->session ? 0 : h - 4 >= 28 ? 2 : 1;
 	int plot_rows = h - 4 - strip; /* three title lines, one time axis */
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */
@@ -411,6 +435,7 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 	}
 	if (end >= 0 && strip) {
 		int titles[] = {mem_title, rec_title};
-		event_strip(m, g, strip_y, YLAB, pw, ov->disk.xdots, end, disk_top, y, titles, 2);
+		event_strip(m, g, strip_y, strip_y + strip - 1, YLAB, pw, ov->disk.xdots, end, disk_top,
+			    y, titles, 2);
 	}
 }
