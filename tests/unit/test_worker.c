@@ -182,22 +182,32 @@ static void test_progress_page(void **state)
 	worker_done(&w);
 }
 
-static void test_killed(void **state)
+/* An rw_cp worker started on the scratch source and stopped in its
+ * prepare phase (its first event read), waiting for "go". */
+static void start_rw_prepared(struct worker *w)
 {
-	char dst[4096], err[512];
+	static char dst[4096];
+	char err[512];
 	struct worker_spec spec;
 	struct worker_event ev;
-	struct worker w;
-	struct worker_result res;
-	(void)state;
 
 	assert_int_equal(scratch_path(&scratch, "dst", dst, sizeof dst), 0);
 	memset(&spec, 0, sizeof spec);
 	spec.strategy = strategy_find("rw_cp");
 	spec.src = scratch.src;
 	spec.dst = dst;
-	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
-	assert_int_equal(next_event(&w, &ev), 1);
+	assert_int_equal(worker_start(&spec, w, err, sizeof err), 0);
+	assert_int_equal(next_event(w, &ev), 1);
+}
+
+static void test_killed(void **state)
+{
+	struct worker w;
+	struct worker_result res;
+	struct worker_event ev;
+	(void)state;
+
+	start_rw_prepared(&w);
 	assert_int_equal(worker_reap(&w, 0, &res), 0); /* waiting for go */
 	worker_kill(&w);
 	assert_int_equal(worker_reap(&w, 0, &res), 1);
@@ -208,9 +218,7 @@ static void test_killed(void **state)
 	worker_done(&w);
 
 	/* Killed from outside (as the OOM killer would). */
-	spec.cgroup_procs = NULL;
-	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
-	assert_int_equal(next_event(&w, &ev), 1);
+	start_rw_prepared(&w);
 	assert_int_equal(kill(w.pid, SIGKILL), 0);
 	assert_int_equal(worker_reap(&w, 1, &res), 1);
 	assert_string_equal(res.message, "rw_cp: killed by signal 9 (SIGKILL: Killed)");
@@ -292,20 +300,12 @@ static void test_cmd(void **state)
 /* The monitor goes away (closes the go channel) before "go". */
 static void test_no_go(void **state)
 {
-	char dst[4096], err[512];
-	struct worker_spec spec;
-	struct worker_event ev;
 	struct worker w;
 	struct worker_result res;
+	struct worker_event ev;
 	(void)state;
 
-	assert_int_equal(scratch_path(&scratch, "dst", dst, sizeof dst), 0);
-	memset(&spec, 0, sizeof spec);
-	spec.strategy = strategy_find("rw_cp");
-	spec.src = scratch.src;
-	spec.dst = dst;
-	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
-	assert_int_equal(next_event(&w, &ev), 1);
+	start_rw_prepared(&w);
 	close(w.go_fd);
 	w.go_fd = -1;
 	assert_int_equal(next_event(&w, &ev), -1);
