@@ -152,9 +152,12 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 	int pw = g->w - LABEL_W - 1;
 	canvas_reset(&rv->canvas, m->glyphs, pw, per);
 	int n = rv->canvas.dw;
-	ensure(rv, n);
-	double *io = rv->buf, *af = rv->buf + n;
-	uint8_t *burst = (uint8_t *)(rv->buf + 2 * n);
+	/* every row's columns, computed once: the scale needs them all
+	 * before the first row is drawn */
+	size_t rows = nshown - skip;
+	ensure(rv, n * (int)rows);
+	double *io_all = rv->buf, *af_all = rv->buf + (size_t)n * rows;
+	uint8_t *burst_all = (uint8_t *)(rv->buf + 2 * (size_t)n * rows);
 
 	/* one time scale and one rate scale for every row */
 	uint64_t span = 0;
@@ -169,8 +172,10 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 	if (!span)
 		span = 1;
 	for (size_t k = skip; k < nshown; k++) {
-		const struct run_result *r = &s->results[shown[k]];
-		run_columns(m, r, (int)shown[k], span, n, io, af, burst);
+		size_t row = k - skip;
+		double *io = io_all + row * (size_t)n;
+		run_columns(m, &s->results[shown[k]], (int)shown[k], span, n, io,
+			    af_all + row * (size_t)n, burst_all + row * (size_t)n);
 		for (int i = 0; i < n; i++)
 			if (!isnan(io[i]))
 				io_max = fmax(io_max, io[i]);
@@ -181,7 +186,9 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 	char buf[96];
 	for (size_t k = skip; k < nshown; k++, y += per) {
 		const struct run_result *r = &s->results[shown[k]];
-		run_columns(m, r, (int)shown[k], span, n, io, af, burst);
+		size_t row = k - skip;
+		const double *io = io_all + row * (size_t)n, *af = af_all + row * (size_t)n;
+		const uint8_t *burst = burst_all + row * (size_t)n;
 		canvas_reset(&rv->canvas, m->glyphs, pw, per);
 		rv->canvas.top_wins = 1; /* the active(file) line over the I/O area */
 		int band = rv->canvas.dh;
