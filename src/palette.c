@@ -40,14 +40,6 @@ const struct role_style *palette_style(enum role r)
 	return &styles[(unsigned)r < ROLE_COUNT ? r : ROLE_DEFAULT];
 }
 
-int palette_role_by_key(const char *key)
-{
-	for (int i = 0; i < ROLE_COUNT; i++)
-		if (strcmp(styles[i].key, key) == 0)
-			return i;
-	return -1;
-}
-
 static int cube_level(int v)
 {
 	/* xterm cube levels 0, 95, 135, 175, 215, 255 */

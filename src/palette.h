@@ -50,8 +50,6 @@ struct role_style {
 
 /* The built-in style of a role. */
 const struct role_style *palette_style(enum role r);
-/* Role by theme key, or -1. */
-int palette_role_by_key(const char *key);
 /* Nearest xterm-256 colour index for 0xRRGGBB. */
 int palette_rgb_to_256(uint32_t rgb);
 

@@ -108,11 +108,6 @@ int screen_utf8(const struct screen *s)
 	return s->utf8;
 }
 
-enum palette_depth screen_depth(const struct screen *s)
-{
-	return s->depth;
-}
-
 static wchar_t ascii_standin(uint32_t ch)
 {
 	if (ch >= 0x2800 && ch <= 0x28ff)

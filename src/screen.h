@@ -43,7 +43,6 @@ void screen_free(struct screen *s);
 void screen_size(struct screen *s, int *w, int *h);
 /* 1 if the terminal can show UTF-8 (braille, box drawing). */
 int screen_utf8(const struct screen *s);
-enum palette_depth screen_depth(const struct screen *s);
 void screen_draw(struct screen *s, const struct grid *g);
 /* Forgets what the terminal shows: the next draw sends every cell (^L). */
 void screen_invalidate(struct screen *s);

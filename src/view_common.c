@@ -41,7 +41,7 @@ long view_end(const struct monitor *m)
 
 static const char *const view_names[VIEW_COUNT] = {"Overview", "iostat", "vmstat", "Runs"};
 
-void view_header(const struct monitor *m, struct grid *g)
+static void view_header(const struct monitor *m, struct grid *g)
 {
 	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm", "Runs"};
 	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
@@ -69,7 +69,7 @@ void view_header(const struct monitor *m, struct grid *g)
 	}
 }
 
-void view_status(const struct monitor *m, struct grid *g)
+static void view_status(const struct monitor *m, struct grid *g)
 {
 	int y = g->h - 1;
 	grid_fill(g, 0, y, g->w, 1, ' ', ROLE_DEFAULT);
@@ -103,7 +103,7 @@ void view_status(const struct monitor *m, struct grid *g)
 	}
 }
 
-void view_help(const struct monitor *m, struct grid *g)
+static void view_help(const struct monitor *m, struct grid *g)
 {
 	/* Keys first: when the terminal is short the explanation goes. */
 	static const char *const lines[] = {
@@ -155,7 +155,7 @@ void view_help(const struct monitor *m, struct grid *g)
 }
 
 /* The run line: queue position, phase, bytes, a bar, rate, elapsed, ETA. */
-void view_progress(const struct monitor *m, struct grid *g, int y)
+static void view_progress(const struct monitor *m, struct grid *g, int y)
 {
 	const struct session *s = m->session;
 	grid_fill(g, 0, y, g->w, 1, ' ', ROLE_DEFAULT);

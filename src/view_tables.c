@@ -66,8 +66,11 @@ void iostat_draw(const struct monitor *m, struct grid *g, int y0, int h)
 					  "    wMB/s w_await aqu-sz %util";
 	int compact = g->w < 96;
 	int y = y0;
-	grid_text(g, 1, y++, -1, ROLE_TITLE,
-		  "iostat -dxm: per device, over the last interval (\xe2\x96\xb8 = watched disk)");
+	char title[256];
+	snprintf(title, sizeof(title),
+		 "iostat -dxm: per device, over the last interval (\xe2\x96\xb8 watched: %s)",
+		 m->disk_how[0] ? m->disk_how : "none");
+	grid_text(g, 1, y++, -1, ROLE_TITLE, title);
 	grid_text(g, 1, y++, -1, ROLE_AXIS, compact ? hdr_compact : hdr);
 	if (m->disks_n < 2) {
 		grid_text(g, 1, y, -1, ROLE_DIM, "waiting for a second sample...");

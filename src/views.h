@@ -40,12 +40,9 @@ void views_done(struct views *v);
  * help overlay). */
 void views_draw(struct views *v, const struct monitor *m, struct grid *g);
 
-/* Pieces shared by the views (view_common.c). */
-void view_header(const struct monitor *m, struct grid *g);
-void view_status(const struct monitor *m, struct grid *g);
-void view_help(const struct monitor *m, struct grid *g);
-void view_progress(const struct monitor *m, struct grid *g, int y);
+/* The picker overlay (view_picker.c), drawn by views_draw. */
 void view_picker(const struct monitor *m, struct grid *g);
+/* Pieces shared by the views (view_common.c). */
 /* Rows of the picker: one per strategy, then repeat, size, memory limit. */
 int picker_rows(void);
 /* Index (into the series) of the newest sample the views show: the newest,
