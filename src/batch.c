@@ -6,11 +6,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "app.h"
 #include "output.h"
 #include "results.h"
 #include "stats.h"
+#include "util.h"
 
 static void print_events(struct app *a, size_t *printed)
 {
@@ -36,8 +38,6 @@ void print_stats(FILE *f, const struct session *s)
 
 int batch_run(struct app *a, char *err, size_t errlen)
 {
-	(void)err;
-	(void)errlen;
 	struct monitor *m = &a->mon;
 	unsigned long lines = 0;
 	size_t events = 0;
@@ -71,7 +71,7 @@ int batch_run(struct app *a, char *err, size_t errlen)
 			};
 			int r = poll(pfd, 3, -1);
 			if (r < 0 && errno != EINTR)
-				return -1;
+				return errf(err, errlen, "poll: %s", strerror(errno));
 			for (int sig; (sig = sig_next()) != 0;) {
 				if (sig == SIGCHLD)
 					app_poll_runs(a);

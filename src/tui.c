@@ -209,7 +209,7 @@ int tui_run(struct app *a, char *err, size_t errlen)
 	grid_init(&g, w, h);
 	app_tick(a);
 	app_poll_runs(a);
-	int dirty = 1;
+	int dirty = 1, rc = 0;
 	while (!a->quit) {
 		if (dirty) {
 			screen_size(scr, &w, &h);
@@ -225,8 +225,10 @@ int tui_run(struct app *a, char *err, size_t errlen)
 			{.fd = app_runs_fd(a), .events = POLLIN},
 		};
 		int r = poll(pfd, 4, -1);
-		if (r < 0 && errno != EINTR)
+		if (r < 0 && errno != EINTR) {
+			rc = errf(err, errlen, "poll: %s", strerror(errno));
 			break;
+		}
 		/* Always drain keys: ncurses turns SIGWINCH into KEY_RESIZE,
 		 * and that signal only shows up here as EINTR. */
 		for (int k; (k = screen_key(scr)) != SKEY_NONE;) {
@@ -257,5 +259,5 @@ int tui_run(struct app *a, char *err, size_t errlen)
 	grid_done(&g);
 	views_done(&views);
 	screen_free(scr);
-	return 0;
+	return rc;
 }

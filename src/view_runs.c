@@ -68,10 +68,8 @@ static void empty(struct grid *g, int y)
 		  "Press r to pick strategies, or start lrutop with -s LIST (e.g. -s copybench).");
 }
 
-static void table(const struct monitor *m, struct grid *g, int y, const struct strategy_stats *st,
-		  int ns)
+static void table(struct grid *g, int y, const struct strategy_stats *st, int ns)
 {
-	(void)m;
 	int wide = g->w >= 110;
 	grid_printf(g, 1, y++, ROLE_AXIS, wide ? "%-16s %4s %8s %17s %7s %6s %7s %7s %6s %8s %8s"
 					       : "%-16s %4s %8s %7s %6s %7s %6s %8s",
@@ -138,7 +136,7 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 	int table_rows = 1 + ns + noisy;
 	int chart_rows = h - 1 - table_rows - 2; /* title, time axis, a blank */
 	if (chart_rows < 1) {
-		table(m, g, y0 + 1, st, ns);
+		table(g, y0 + 1, st, ns);
 		return;
 	}
 	int per = chart_rows / (int)nshown;
@@ -241,5 +239,5 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 	grid_text(g, lx + 1, y, -1, ROLE_AXIS, " burst");
 	if (skip)
 		grid_printf(g, 0, y, ROLE_DIM, "+%zu earlier (a)", skip);
-	table(m, g, y + 2, st, ns);
+	table(g, y + 2, st, ns);
 }
