@@ -117,6 +117,7 @@ static void view_help(const struct monitor *m, struct grid *g)
 		"m         memory chart: run's cgroup / system",
 		"p         iostat: partitions too",
 		"g         glyphs: braille, blocks, ASCII",
+		"^L        redraw the whole screen",
 		"q         quit (scratch files, cgroups removed)",
 		"",
 		"Disk: read up, write down, MiB/s (iostat -m).",
@@ -146,7 +147,7 @@ static void view_help(const struct monitor *m, struct grid *g)
 	grid_box(g, x0, y0, bw, bh, "Help");
 	for (int i = 0; i < rows; i++) {
 		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, lines[i]);
-		if (i < 11 && lines[i][0])
+		if (i < 12 && lines[i][0]) /* the key column of the key lines */
 			grid_paint(g, x0 + 2, y0 + 1 + i, 9, 1, ROLE_KEY);
 	}
 	if (rows < n)
