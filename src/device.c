@@ -316,12 +316,13 @@ static int parse_mount(char *line, struct mount_entry *e)
 	e->opts = strtok_r(NULL, " ", &save);
 	if (!e->fstype || !e->source)
 		return -1;
-	if (!e->opts)
-		e->opts = "";
 	e->mountpoint = f[4];
 	unescape(e->mountpoint);
 	unescape(e->source);
-	unescape(e->opts);
+	if (e->opts)
+		unescape(e->opts);
+	else
+		e->opts = ""; /* not unescaped: a string literal is read-only */
 	return 0;
 }
 
