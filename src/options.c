@@ -21,13 +21,15 @@ void options_init(struct options *o)
 
 int parse_size(const char *s, uint64_t *out)
 {
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+	/* strtod would also skip blanks and take signs, "inf" and hex */
+	if (!s || !((*s >= '0' && *s <= '9') || *s == '.') || strpbrk(s, "xX"))
 		return -1;
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || !isfinite(v) || v < 0)
 		return -1;
+	const char *num_end = end;
 	double mul = 1;
 	switch (*end) {
 	case 'k': case 'K': mul = 1024.0; end++; break;
@@ -42,6 +44,17 @@ int parse_size(const char *s, uint64_t *out)
 		end++;
 	if (*end)
 		return -1;
+	/* A whole number is counted exactly: a double holds only 53 bits, so
+	 * "9007199254740993" would otherwise come back one byte short. */
+	if (strspn(s, "0123456789") == (size_t)(num_end - s)) {
+		errno = 0;
+		unsigned long long n = strtoull(s, NULL, 10);
+		uint64_t m = (uint64_t)mul;
+		if (errno || (m && n > UINT64_MAX / m))
+			return -1;
+		*out = (uint64_t)n * m;
+		return 0;
+	}
 	double bytes = v * mul;
 	if (bytes >= 18446744073709551615.0 || bytes != floor(bytes))
 		return -1;
