@@ -1,16 +1,29 @@
 # lrutop — plain Makefile with pkg-config (STYLE.md rule 10).
 #
-#   make            build ./lrutop
-#   make check      build, run every test, rebuild with ASan+UBSan, run again
+#   make            build ./lrutop (says which library pkg-config cannot find)
+#   make check      install missing deps, build, run every test, rebuild with
+#                   ASan+UBSan and run them again, fuzz each parser briefly
 #   make demo       install missing deps, build, start the demo
-#   make bench      reproducible speed/memory measurements (bench/)
+#   make fuzz       install missing deps, fuzz each parser FUZZ_TIME s (300)
+#   make bench      install missing deps, speed/memory measurements (bench/)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deps       apt-get what pkg-config / command -v say is missing
+#
+# pkg-config is asked when this file is read, so a target that installs
+# packages (demo, check, bench, fuzz) runs $(DEPS) first and then builds in
+# a sub-make, which reads this file again with the packages in place.
+# Plain `make` and `make install` do not install anything: they stop with
+# the name of what is missing.
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
 BUILD    ?= build
+DEPS     ?= tools/deps
+FUZZ_CC  ?= clang
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 300
+FUZZ_CHECK_TIME ?= 15
 PKGS     := ncursesw libproc2 jansson
 TEST_PKGS := cmocka
 
@@ -28,6 +41,9 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS   := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS)
+# Recursive (=): only the need-* checks expand them, once each.
+PKG_MISSING = $(shell for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
+TEST_PKG_MISSING = $(shell for p in $(TEST_PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
 
 SRCS     := $(wildcard src/*.c)
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
@@ -35,15 +51,42 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
+FUZZ_FLAGS := -g -O1 $(WARN) -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -D_GNU_SOURCE -Isrc
 
-.PHONY: all clean check check-build tests deps demo bench install uninstall format
+# The ./lrutop copy is made for the default build directory only.
+ifeq ($(BUILD),build)
+BIN := lrutop
+RUN := ./lrutop
+else
+BIN := $(BUILD)/lrutop
+RUN := $(BUILD)/lrutop
+endif
+DEMO_CMD ?= $(RUN) --demo
 
-all: lrutop
+.PHONY: all clean check tests deps demo bench fuzz fuzz-build install uninstall format \
+	need-pkgs need-test-pkgs
+
+all: $(BIN)
 
 ifeq ($(BUILD),build)
 lrutop: $(BUILD)/lrutop
 	rm -f $@ && cp $< $@
 endif
+
+# Say what is missing instead of failing later with a missing header or
+# dozens of undefined references.
+need-pkgs:
+	@command -v pkg-config >/dev/null 2>&1 || \
+		{ echo "lrutop: pkg-config is not installed — run 'make deps'" >&2; exit 1; }
+	@m='$(strip $(PKG_MISSING))'; [ -z "$$m" ] || \
+		{ echo "lrutop: pkg-config cannot find $$m — run 'make deps'" >&2; exit 1; }
+
+need-test-pkgs: need-pkgs
+	@m='$(strip $(TEST_PKG_MISSING))'; [ -z "$$m" ] || \
+		{ echo "lrutop: pkg-config cannot find $$m (for the tests) — run 'make deps'" >&2; exit 1; }
 
 $(BUILD)/lrutop: $(BUILD)/main.o $(BUILD)/liblrutop.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
@@ -51,13 +94,13 @@ $(BUILD)/lrutop: $(BUILD)/main.o $(BUILD)/liblrutop.a
 $(BUILD)/liblrutop.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)
+$(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD) need-pkgs
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -c -o $@ $<
 
 $(BUILD):
 	mkdir -p $(BUILD)/tests $(BUILD)/bench
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblrutop.a $(wildcard src/*.h) | $(BUILD)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblrutop.a $(wildcard src/*.h) | $(BUILD) need-test-pkgs
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(TEST_CFLAGS) -Isrc -o $@ $< $(BUILD)/liblrutop.a $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/liblrutop.a $(wildcard src/*.h) | $(BUILD)
@@ -65,23 +108,46 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/liblrutop.a $(wildcard src/*.h) | $(BUILD)
 
 tests: $(BUILD)/lrutop $(UNIT_BINS)
 
-# Both passes feed one summary line (tests/run prints it).
+# Each fuzz target is one libFuzzer binary built from its own sources (no
+# libraries): tests/fuzz/fuzz_X.c and what its "fuzz-sources:" line names.
+# A compiler without libFuzzer builds nothing; tests/run then reports a skip.
+fuzz-build:
+	@if tools/libfuzzer-ok $(FUZZ_CC); then $(MAKE) --no-print-directory $(FUZZ_BINS); else \
+		echo "fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer; fuzz targets not built (make deps installs clang)"; fi
+
+$(FUZZ_BUILD)/%: tests/fuzz/%.c $(wildcard src/*.c src/*.h) tests/fuzz/fuzz.h
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $$(sed -n 's/^ \* fuzz-sources: //p' $<)
+
+# The user-facing targets that install packages first, then build in a
+# sub-make (see the top).  All passes feed one summary line (tests/run).
 check: deps
 	$(MAKE) tests
 	$(MAKE) BUILD=build-asan SAN=1 tests
-	tests/run build build-asan
+	$(MAKE) fuzz-build
+	FUZZ_TIME=$(FUZZ_CHECK_TIME) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) \
+		tests/run $(BUILD) build-asan
 
-bench: deps lrutop $(BENCH_BINS)
+bench: deps
+	$(MAKE) all $(BENCH_BINS)
 	bench/run $(BUILD)
 
-demo: deps lrutop
-	./lrutop --demo
+demo: deps
+	$(MAKE) all
+	$(DEMO_CMD)
+
+# Longer runs; what libFuzzer finds is kept in $(FUZZ_BUILD)/corpus/ for the
+# next run (the committed seeds in tests/fuzz/corpus/ are never written).
+fuzz: deps
+	$(MAKE) fuzz-build
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_KEEP=1 \
+		TESTS=$(or $(TESTS),tests/fuzz/) tests/run
 
 deps:
-	@tools/deps
+	@$(DEPS)
 
-install: lrutop
-	install -D -m 755 lrutop $(DESTDIR)$(PREFIX)/bin/lrutop
+install: $(BIN)
+	install -D -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/lrutop
 	install -d $(DESTDIR)$(PREFIX)/share/lrutop/themes
 	install -m 644 themes/*.theme $(DESTDIR)$(PREFIX)/share/lrutop/themes/
 	install -D -m 644 man/lrutop.1 $(DESTDIR)$(PREFIX)/share/man/man1/lrutop.1
@@ -91,9 +157,9 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/lrutop
 
 format:
-	clang-format -i src/*.c src/*.h tests/unit/*.c bench/*.c
+	clang-format -i src/*.c src/*.h tests/unit/*.c tests/fuzz/*.c tests/fuzz/*.h bench/*.c
 
 clean:
-	rm -rf build build-asan lrutop
+	rm -rf build build-asan $(FUZZ_BUILD) lrutop
 
 -include $(wildcard $(BUILD)/*.d)
