@@ -1,49 +1,69 @@
 /*
- * libFuzzer target for the kvfile parsers (STYLE.md rule 8: every parser has
- * a fuzz target).  Build and run:
+ * kvfile_parse: `key value` lines (/proc/vmstat, cgroup memory.stat).
+ * fuzz-sources: src/kvfile.c src/util.c
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc \
- *       tests/fuzz/fuzz_kvfile.c src/kvfile.c src/util.c -o build/fuzz_kvfile
- *   build/fuzz_kvfile -max_total_time=60 -max_len=40000
- *
- * Besides "no crash", it checks the parsers' contracts: the found count
- * matches the values that are not KVFILE_MISSING (or is -1), and a PSI parse
- * that succeeds gives non-negative averages.
+ * Contract: the found count is the number of keys that got a value (a key
+ * whose value is UINT64_MAX reads as KVFILE_MISSING yet counts, so found may
+ * exceed the visible count); a key that got a value has a line "KEY<blank>
+ * DIGITS" in the input; a file made of the same lines twice gives the same
+ * values (the first occurrence wins).
  */
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#include "fuzz.h"
 
 #include "kvfile.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static const char *const keys[] = {
+    "pgscan_direct", "pgscan_direct_throttle", "workingset_refault_file", "a", "", "active_file",
+};
+enum { N = sizeof(keys) / sizeof(keys[0]) };
+
+/* buf has a line starting with key followed by a blank and a digit. */
+static int has_line(const char *buf, const char *key)
+{
+	size_t k = strlen(key);
+	const char *line = buf;
+
+	while (line && *line) {
+		if (!strncmp(line, key, k) && (line[k] == ' ' || line[k] == '\t')) {
+			const char *p = line + k;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p >= '0' && *p <= '9')
+				return 1;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const keys[] = {
-	    "pgscan_direct", "pgscan_direct_throttle", "workingset_refault_file", "a", "",
-	    "active_file",
-	};
-	enum { N = sizeof(keys) / sizeof(keys[0]) };
-	char *buf = malloc(size + 1);
-	if (!buf)
-		return 0;
-	memcpy(buf, data, size);
-	buf[size] = '\0';
+	char *buf = fuzz_string(data, size);
+	uint64_t vals[N], again[N];
+	int found = kvfile_parse(buf, keys, N, vals), present = 0;
 
-	uint64_t vals[N];
-	int found = kvfile_parse(buf, keys, N, vals);
-	int present = 0;
+	for (int i = 0; i < N; i++) {
+		if (vals[i] == KVFILE_MISSING)
+			continue;
+		present++;
+		FUZZ_REQUIRE(keys[i][0] && has_line(buf, keys[i]));
+	}
+	FUZZ_REQUIRE(found >= present && found <= N);
+
+	/* the same text twice: the first occurrence of each key wins */
+	size_t len = strlen(buf);
+	char *twice = malloc(2 * len + 2);
+	FUZZ_REQUIRE(twice);
+	memcpy(twice, buf, len);
+	twice[len] = '\n';
+	memcpy(twice + len + 1, buf, len + 1);
+	kvfile_parse(twice, keys, N, again);
 	for (int i = 0; i < N; i++)
-		present += vals[i] != KVFILE_MISSING;
-	/* UINT64_MAX itself is a valid number that reads as "missing" */
-	if (found < present || found > N)
-		abort();
-
-	struct psi p;
-	if (kvfile_parse_psi(buf, &p) == 0 && (!(p.some_avg10 >= 0) || !(p.full_avg10 >= 0)))
-		abort();
+		FUZZ_REQUIRE(vals[i] == KVFILE_MISSING || again[i] == vals[i]);
+	free(twice);
 	free(buf);
 	return 0;
 }
