@@ -46,18 +46,19 @@ expect_re() {
 	_c=$(count "$2" "$3")
 	[ "$_c" -ge "${4:-1}" ] && ok "$T $1" || notok "$T $1" "$_c lines match /$3/ (want >= ${4:-1}): $(show "$2" 6)"
 }
-# exited NAME SESSION [WANT-STATUS]: lrutop left, status, terminal modes.
+# exited NAME SESSION WANT-STATUS: lrutop left with that status, terminal modes.
 exited() {
 	if ! wait_for 10 "tm_has '$2' END-OF-STTY"; then
-		notok "$T $1: exits" "still running: $(show "$2" 3)"
+		notok "$T $1: exit ${3:-?}" "still running: $(show "$2" 3)"
 		return
 	fi
 	st=$(tm_cap "$2" | sed -n 's/^EXIT=\([0-9]*\).*/\1/p' | head -n 1)
-	if [ -n "${3:-}" ]; then
-		[ "$st" = "$3" ] && ok "$T $1: exit $3" || notok "$T $1: exit $3" "EXIT=$st: $(show "$2" 3)"
+	if [ -z "${3:-}" ]; then
+		notok "$T $1: exit status" "EXIT=$st, but the test names no expected status"
+	elif [ "$st" = "$3" ]; then
+		ok "$T $1: exit $3"
 	else
-		echo "# $1: EXIT=$st"
-		ok "$T $1: exits"
+		notok "$T $1: exit $3" "EXIT=$st: $(show "$2" 3)"
 	fi
 	tm_stty_sane "$2" && ok "$T $1: terminal restored (icanon, echo)" ||
 		notok "$T $1: terminal restored (icanon, echo)" "$(tm_cap "$2" | grep -Eo -- '-?(icanon|echo) ' | tr '\n' ' ')"
@@ -212,7 +213,7 @@ if tm_wait_gone "$r" "too small" 2 && tm_wait "$r" "Reclaim" 2; then ok "$T resi
 	notok "$T resize to 80x24: redrawn at once" "$(show "$r" 4)"; fi
 pid=$(tm_child "$r")
 if [ -n "$pid" ] && kill -TERM "$pid"; then
-	exited SIGTERM "$r"
+	exited SIGTERM "$r" 0
 else
 	notok "$T SIGTERM: exits" "lrutop's pid not found"
 fi
