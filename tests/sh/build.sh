@@ -42,12 +42,17 @@ chmod +x "$tmp/bin/pkg-config" "$tmp/deps"
 # a Makefile that ignores DEPS still runs the tree's tools/deps
 cp "$tmp/deps" "$tree/tools/deps"
 
-# mk LOG ARGS...: one make in the copy with the fake pkg-config; sets $rc.
+# mk LOG ARGS...: one make in the copy with the fake pkg-config, as a user
+# would type it (not a sub-make of a make check, not tests/run's BUILD);
+# sets $rc.
 mk() {
 	_log=$1
 	shift
-	PATH="$tmp/bin:$PATH" timeout 120 make -C "$tree" -j2 CFLAGS=-O0 \
-		DEPS="$tmp/deps" "$@" >"$_log" 2>&1
+	(
+		unset MAKEFLAGS MFLAGS MAKELEVEL BUILD SAN
+		PATH="$tmp/bin:$PATH" exec timeout 120 make -C "$tree" -j2 CFLAGS=-O0 \
+			DEPS="$tmp/deps" "$@"
+	) >"$_log" 2>&1
 	rc=$?
 }
 tail_of() { tail -n 4 "$1" | tr '\n' ' ' | cut -c 1-400; }
