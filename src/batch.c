@@ -29,9 +29,7 @@ static int stdout_ok(struct app *a)
 static void print_events(struct app *a, size_t *printed)
 {
 	const struct session *s = a->session;
-	if (!s)
-		return;
-	for (; *printed < s->nevents; (*printed)++) {
+	for (; s && *printed < s->nevents; (*printed)++) {
 		if (!a->opt->quiet)
 			results_event_line(stdout, &s->events[*printed], s->results, a->t0_ns);
 	}
