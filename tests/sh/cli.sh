@@ -294,4 +294,62 @@ else
 	skip "batch: stdout a pipe, stdin a tty" "tmux not installed"
 fi
 
+# The TUI's failure paths (a real terminal: tmux) ---------------------------
+if command -v tmux >/dev/null 2>&1; then
+	# TERM unset, unknown or dumb: exit 2 and one line before anything is
+	# made (not ncurses' own "Error opening terminal" and exit 1)
+	for t in unset nosuchterm dumb; do
+		newdir
+		case $t in
+		unset) e="env -u TERM" want="lrutop: TERM is not set" ;;
+		dumb) e="env TERM=dumb" want="lrutop: TERM=dumb: .*(use --batch)" ;;
+		*) e="env TERM=$t" want="lrutop: TERM=$t: unknown terminal type" ;;
+		esac
+		s=term$_cli_n
+		tm_start "$s" 150 20 "$e '$LRUTOP' -s rw_cp --size 8M --dir '$d' 2>'$tmp/tuierr'"
+		if wait_for 10 "tm_has $s END-OF-STTY"; then
+			st=$(tm_cap "$s" | sed -n 's/^EXIT=\([0-9]*\).*/\1/p')
+			check "TUI TERM=$t: EXIT=2, one line /$want/, nothing made" \
+				'[ "$st" = 2 ] && [ "$(wc -l <"$tmp/tuierr")" -eq 1 ] && grep -Eq "^$want" "$tmp/tuierr" && [ -z "$(ls -A "$d")" ]' \
+				"EXIT=$st; stderr: $(tr '\n' '|' <"$tmp/tuierr"); left: $(ls -A "$d")"
+		else
+			notok "TUI TERM=$t: EXIT=2" "did not end: $(tm_cap "$s" | grep -v '^$' | head -n 3 | tr '\n' '|')"
+		fi
+		tm kill-session -t "$s" 2>/dev/null
+	done
+	# a signal: 128 + N and one line, as in batch mode; terminal restored;
+	# SIGTERM during a run also removes its scratch directory
+	for sig in INT:130 TERM:143 HUP:129; do
+		n=${sig%:*} want=${sig#*:}
+		newdir
+		extra=""
+		[ "$n" = TERM ] && extra="-s rw_cp --size 1G --dir $d"
+		s=sig$n
+		tm_start "$s" 120 40 "TERM=xterm-256color '$LRUTOP' -i 0.1 $extra 2>'$tmp/sigerr'"
+		pid=""
+		wait_for 5 '[ -n "$(tm_child "$s")" ]' && pid=$(tm_child "$s")
+		if [ -n "$pid" ] && tm_wait "$s" "q quit" 10 &&
+			{ [ -z "$extra" ] || wait_for 10 '[ -n "$(ls -A "$d")" ]'; }; then
+			kill -"$n" "$pid"
+			if wait_for 10 "tm_has $s END-OF-STTY"; then
+				st=$(tm_cap "$s" | sed -n 's/^EXIT=\([0-9]*\).*/\1/p')
+				check "TUI SIG$n: EXIT=$want, 'lrutop: interrupted (SIG$n)'" \
+					'[ "$st" = "$want" ] && [ "$(cat "$tmp/sigerr")" = "lrutop: interrupted (SIG$n)" ]' \
+					"EXIT=$st; stderr: $(tr '\n' '|' <"$tmp/sigerr")"
+				check "TUI SIG$n: terminal restored${extra:+, --dir empty}" \
+					'tm_stty_sane "$s" && [ -z "$(ls -A "$d")" ]' "left: $(ls -A "$d")"
+			else
+				notok "TUI SIG$n: EXIT=$want" "still running 10 s after SIG$n"
+				kill -9 "$pid" 2>/dev/null
+			fi
+		else
+			notok "TUI SIG$n: EXIT=$want" "did not start: $(tm_cap "$s" | grep -v '^$' | head -n 3 | tr '\n' '|')"
+			[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+		fi
+		tm kill-session -t "$s" 2>/dev/null
+	done
+else
+	skip "TUI failure paths" "tmux not installed"
+fi
+
 exit 0
