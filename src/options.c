@@ -110,7 +110,8 @@ const char *options_usage(void)
 	       "      --bs SIZE          buffer size of read/write strategies (default 8K)\n"
 	       "      --no-drop-caches   do not drop caches before a run\n"
 	       "      --no-verify        do not compare the copy with the source\n"
-	       "      --cmd 'PROG ARGS'  run PROG as the workload ({src} {dst} substituted)\n"
+	       "      --cmd 'PROG ARGS'  one more run: PROG ({src} {dst} substituted), repeatable\n"
+	       "      --name NAME        label of the i-th --cmd (default: its program)\n"
 	       "      --demo             the talk preset: rw_cp, mm_sync_cp, mm_sync_madv_cp\n"
 	       "\n"
 	       "Output:\n"
@@ -125,7 +126,10 @@ const char *options_usage(void)
 	       "\n"
 	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
 	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
-	       "      left/right scroll while paused  p partitions  q quit\n";
+	       "      left/right scroll while paused  p partitions  q quit\n"
+	       "\n"
+	       "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"
+	       "             2 usage or environment error (nothing left), 128+N signal N.\n";
 }
 
 enum {
