@@ -603,6 +603,25 @@ static void test_compute_cmd_runs(void **state)
 	assert_int_equal(st[0].fastest, 1);
 }
 
+/* A --cmd label can be the baseline; a strategy and a cmd are told apart
+ * by label only. */
+static void test_compute_cmd_baseline(void **state)
+{
+	(void)state;
+	struct run_result r[4];
+	r[0] = mk("rw_cp", 0, 1, 3.0, 100);
+	r[1] = mk("cp", 1, 1, 2.0, 100);
+	r[2] = mk("rw_cp", 0, 1, 3.0, 100);
+	r[3] = mk("cp", 1, 1, 2.0, 100);
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 4, "cp", st, 4);
+	assert_int_equal(ns, 2);
+	assert_string_equal(st[1].name, "cp");
+	assert_int_equal(st[1].baseline, 1);
+	assert_int_equal(st[0].baseline, 0);
+	assert_near(st[0].vs_base_pct, 50.0, "rw_cp vs cp");
+}
+
 /* ---- stats_table --------------------------------------------------------- */
 
 static char *table_text(const struct strategy_stats *st, int n)
@@ -687,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_compute_median_run),
 		cmocka_unit_test(test_compute_max),
 		cmocka_unit_test(test_compute_cmd_runs),
+		cmocka_unit_test(test_compute_cmd_baseline),
 		cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
