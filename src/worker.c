@@ -451,16 +451,6 @@ int worker_read_event(struct worker *w, struct worker_event *ev)
 	}
 }
 
-void worker_go(struct worker *w)
-{
-	if (!w->page || w->go_fd < 0)
-		return;
-	while (send(w->go_fd, "g", 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
-		;
-	close(w->go_fd);
-	w->go_fd = -1;
-}
-
 int worker_read_stderr(struct worker *w)
 {
 	char buf[4096];
@@ -527,6 +517,16 @@ static void stderr_tail(const struct worker *w, char *out, size_t len)
 		}
 	}
 	out[o < len ? o : len - 1] = '\0';
+}
+
+void worker_go(struct worker *w)
+{
+	if (!w->page || w->go_fd < 0)
+		return;
+	while (send(w->go_fd, "g", 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+	close(w->go_fd);
+	w->go_fd = -1;
 }
 
 static void describe(const struct worker *w, const struct worker_page *pg, int status, char *msg,
