@@ -224,10 +224,17 @@ static int enqueue(struct session *s, const struct queued *list, size_t n, int r
 {
 	if (s->queue_len + n * (size_t)repeat > SESSION_MAX_RUNS)
 		return errf(err, errlen, "at most %d runs in one session", SESSION_MAX_RUNS);
+	/* repeat numbers go on from runs of the same entry queued before
+	 * (the picker adds to a queue): labels and #N stay unique */
+	int done[SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS] = {0};
+	for (size_t i = 0; i < n && i < ARRAY_LEN(done); i++)
+		for (size_t k = 0; k < s->queue_len; k++)
+			done[i] += s->queue[k].strategy == list[i].strategy &&
+				   (list[i].strategy || s->queue[k].cmd == list[i].cmd);
 	for (int r = 1; r <= repeat; r++)
 		for (size_t i = 0; i < n; i++) {
 			s->queue[s->queue_len] = list[i];
-			s->queue[s->queue_len].repeat = r;
+			s->queue[s->queue_len].repeat = r + (i < ARRAY_LEN(done) ? done[i] : 0);
 			s->queue_len++;
 		}
 	if (!s->baseline[0] && n)

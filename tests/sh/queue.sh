@@ -397,6 +397,52 @@ if tm_alive "$s"; then
 fi
 tm kill-session -t "$s" 2>/dev/null
 
+# ---- 4b. a --cmd in the TUI: progress line, Runs view, r adds to its queue -------
+T="$Q TUI --cmd:"
+lrt_newdir
+s=tcmd$$
+tm_start "$s" 120 40 "$run_env '$LRUTOP' -s rw_cp --cmd 'cp {src} {dst}' --name cp --size 32M -i 0.1 --dir '$d'"
+wait_for 5 '[ -n "$(tm_child "$s")" ]' && pids="$pids $(tm_child "$s")"
+if tm_until "$s" 60 'progress "$s" | grep -q "all 2 runs done"' 0.1; then
+	ok "$T all 2 runs done (rw_cp, cp)"
+	# r: the picker queues a strategy after the command line's runs
+	tm send-keys -t "$s" r
+	tm_wait "$s" "Pick runs" 5 >/dev/null
+	tm send-keys -t "$s" Enter # rw_cp is checked: -s picked it
+	if tm_until "$s" 60 'progress "$s" | grep -q "all 3 runs done"' 0.1; then
+		ok "$T r queues rw_cp after them: all 3 runs done"
+	else
+		notok "$T r queues rw_cp after them: all 3 runs done" "progress '$(progress "$s")': $(show "$s")"
+	fi
+	tm send-keys -t "$s" 4
+	if tm_wait "$s" "Runs:" 5; then
+		tm_cap "$s" >"$tmp/cap4b"
+		# (the picker's rw_cp is the second run of rw_cp: #2)
+		check "$T Runs view: chart rows 'rw_cp #1', 'cp #1', 'rw_cp #2'" \
+			'grep -Eq "^rw_cp +#1 " "$tmp/cap4b" && grep -Eq "^cp +#1 " "$tmp/cap4b" && grep -Eq "^rw_cp +#2 " "$tmp/cap4b"' \
+			"$(cut -c1-40 "$tmp/cap4b" | oneline 600)"
+		hdr=$(grep -nE '^ *strategy +runs +elapsed' "$tmp/cap4b" | head -n 1 | cut -d: -f1)
+		trows=$(awk -v h="${hdr:-9999}" 'NR > h && $1 ~ /^(rw_cp|cp)$/ && $2 ~ /^[0-9]+$/ { printf "%s:%s ", $1, $2 }' "$tmp/cap4b")
+		check "$T Runs view statistics: rw_cp (2 runs) and cp (1)" '[ "$trows" = "rw_cp:2 cp:1 " ]' "got '$trows'"
+	else
+		notok "$T Runs view" "4 did not switch: $(show "$s")"
+	fi
+else
+	notok "$T all 2 runs done (rw_cp, cp)" "progress '$(progress "$s")': $(show "$s")"
+fi
+if tm_alive "$s"; then
+	tm send-keys -t "$s" q
+	wait_for 15 "tm_has '$s' END-OF-STTY"
+	st=$(exit_status "$s")
+	tm_all "$s" >"$tmp/cap4c"
+	# the per-run table: from its header ("strategy rep") to the blank line
+	order=$(awk '/^strategy +rep / { p = 1; next } p && /^ *$/ { exit } p && /^(rw_cp|cp) / { printf "%s:%s ", $1, $2 }' "$tmp/cap4c")
+	check "$T q: EXIT=0, results rw_cp:1 cp:1 rw_cp:2, --dir empty" \
+		'[ "$st" = 0 ] && [ "$order" = "rw_cp:1 cp:1 rw_cp:2 " ] && lrt_empty "$d"' \
+		"EXIT=$st, rows '$order'; left: $(ls -A "$d" | tr '\n' ' ')"
+fi
+tm kill-session -t "$s" 2>/dev/null
+
 # ---- 5. the r picker ------------------------------------------------------------
 T="$Q TUI picker:"
 lrt_newdir
