@@ -212,12 +212,31 @@ check "the corrected rerun works: --csv NEW, exit 0, header + 2 rows" \
 	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$N")" -eq 3 ]' "exit $rc: $(head -n 2 "$err" | tr '\n' '|')"
 
 # -n reached with runs still queued ---------------------------------------
+cgroot=$(lrt_cgroot) || cgroot=""
+ml=""
+[ "$(id -u)" -eq 0 ] && [ -n "$cgroot" ] && [ -w "$cgroot" ] && ml="--mem-limit 256M"
 newdir
 run --batch -q -n 3 -i 0.05 -s rw_cp,mw_cp --size 256M --dir "$d"
 check "-n 3 with 2 runs queued: exit 1, 'lrutop: -n 3 samples reached with 2 runs not done'" \
 	'[ "$rc" -eq 1 ] && [ "$(cat "$err")" = "lrutop: -n 3 samples reached with 2 runs not done" ]' \
 	"exit $rc; stderr: $(head -n 3 "$err" | tr '\n' '|')"
 check "-n 3 with 2 runs queued: --dir empty" '[ -z "$(ls -A "$d")" ]' "left: $(ls -A "$d")"
+# the same with the first run under way (a --src: no scratch source to
+# write first), in a memory cgroup where there is one
+head -c 64M /dev/zero >"$base/src"
+newdir
+timeout 20 "$LRUTOP" --batch -q -n 4 -i 0.05 -s rw_cp,mw_cp --src "$base/src" $ml --dir "$d" \
+	</dev/null >"$out" 2>"$err" &
+bg=$!
+wait "$bg"
+rc=$?
+check "-n 4 during a run: exit 1, '... with 2 runs not done'" \
+	'[ "$rc" -eq 1 ] && [ "$(cat "$err")" = "lrutop: -n 4 samples reached with 2 runs not done" ]' \
+	"exit $rc; stderr: $(head -n 3 "$err" | tr '\n' '|')"
+check "-n 4 during a run: --dir empty, no lrutop-$bg-* cgroup" \
+	'[ -z "$(ls -A "$d")" ] && ! ls -d "${cgroot:-/nonexistent}/lrutop-$bg-"* >/dev/null 2>&1' \
+	"left: $(ls -A "$d") $(ls -d "${cgroot:-/nonexistent}/lrutop-$bg-"* 2>/dev/null)"
+rm -f "$base/src"
 
 # Signals in batch mode: 128 + N and one line -------------------------------
 for sig in INT:130 TERM:143 HUP:129; do
@@ -323,7 +342,7 @@ if command -v tmux >/dev/null 2>&1; then
 		n=${sig%:*} want=${sig#*:}
 		newdir
 		extra=""
-		[ "$n" = TERM ] && extra="-s rw_cp --size 1G --dir $d"
+		[ "$n" = TERM ] && extra="-s rw_cp --size 1G $ml --dir $d"
 		s=sig$n
 		tm_start "$s" 120 40 "TERM=xterm-256color '$LRUTOP' -i 0.1 $extra 2>'$tmp/sigerr'"
 		pid=""
@@ -336,8 +355,9 @@ if command -v tmux >/dev/null 2>&1; then
 				check "TUI SIG$n: EXIT=$want, 'lrutop: interrupted (SIG$n)'" \
 					'[ "$st" = "$want" ] && [ "$(cat "$tmp/sigerr")" = "lrutop: interrupted (SIG$n)" ]' \
 					"EXIT=$st; stderr: $(tr '\n' '|' <"$tmp/sigerr")"
-				check "TUI SIG$n: terminal restored${extra:+, --dir empty}" \
-					'tm_stty_sane "$s" && [ -z "$(ls -A "$d")" ]' "left: $(ls -A "$d")"
+				check "TUI SIG$n: terminal restored${extra:+, --dir empty, no cgroup left}" \
+					'tm_stty_sane "$s" && [ -z "$(ls -A "$d")" ] && ! ls -d "${cgroot:-/nonexistent}/lrutop-$pid-"* >/dev/null 2>&1' \
+					"left: $(ls -A "$d") $(ls -d "${cgroot:-/nonexistent}/lrutop-$pid-"* 2>/dev/null)"
 			else
 				notok "TUI SIG$n: EXIT=$want" "still running 10 s after SIG$n"
 				kill -9 "$pid" 2>/dev/null
