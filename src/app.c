@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -34,7 +35,7 @@ static int choose_disk(struct app *a, char *err, size_t errlen)
 		/* An explicit --dir must name a disk; the default one may not
 		 * (a /var/tmp on tmpfs): monitoring then goes on without a disk
 		 * and the status line says why. */
-		if (o->dir_given && !o->strategies && !o->cmd) /* runs check it themselves */
+		if (o->dir_given && !o->strategies && !o->ncmds) /* runs check it themselves */
 			return errf(err, errlen, "--dir %s: %s (use -d NAME to pick a disk)", o->dir,
 				    why);
 		m->disk[0] = '\0';
@@ -82,7 +83,7 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 	if (!a->session) {
 		a->pick_opt = *a->opt;
 		a->pick_opt.strategies = NULL;
-		a->pick_opt.cmd = NULL;
+		a->pick_opt.ncmds = a->pick_opt.nnames = 0;
 		a->pick_opt.baseline = NULL;
 		a->pick_opt.size = a->opt->src ? 0 : picker_sizes[p->size_i];
 		a->pick_opt.mem_limit = limit;
@@ -129,17 +130,15 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);
 	}
 	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
-	if (opt->csv) {
-		a->csv = output_create(opt->csv, "--csv", err, errlen);
-		if (!a->csv)
-			return -1;
-		csv_header(a->csv);
-	}
-	if (opt->results && !(opt->strategies || opt->cmd))
-		return errf(err, errlen, "--results %s: needs runs (-s LIST or --cmd)", opt->results);
-	if (opt->baseline && !opt->strategies)
-		return errf(err, errlen, "--baseline %s: needs -s LIST", opt->baseline);
-	if (opt->strategies || opt->cmd) {
+	/* Every check before any output file exists: a usage error must not
+	 * leave a header-only --csv that makes the corrected rerun fail. */
+	int runs = opt->strategies || opt->ncmds;
+	if (opt->results && !runs)
+		return errf(err, errlen, "--results: nothing to run (add -s STRATEGIES or --cmd)");
+	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
+		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
+			    opt->csv, opt->results);
+	if (runs) {
 		a->session = xcalloc(1, sizeof(*a->session));
 		if (session_init(a->session, opt, err, errlen) < 0) {
 			free(a->session);
@@ -147,18 +146,63 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			return -1;
 		}
 		m->session = a->session;
-		if (opt->results) {
-			a->results = output_create(opt->results, "--results", err, errlen);
-			if (!a->results)
-				return -1;
-			results_csv_header(a->results);
-			fflush(a->results);
-		}
 	}
 	if (ticker_open(&a->tick, opt->interval, err, errlen) < 0)
 		return -1;
+	a->init_failed = 1; /* until the end: app_done removes what was created */
+	if (opt->csv) {
+		if (output_open(&a->csv, opt->csv, "--csv", err, errlen) < 0)
+			return -1;
+		csv_header(a->csv.f);
+		if (output_flush(&a->csv, err, errlen) < 0)
+			return -1;
+	}
+	if (opt->results) {
+		if (output_open(&a->results, opt->results, "--results", err, errlen) < 0)
+			return -1;
+		results_csv_header(a->results.f);
+		if (output_flush(&a->results, err, errlen) < 0)
+			return -1;
+	}
+	a->init_failed = 0;
 	picker_init(a);
 	return 0;
+}
+
+int app_close_outputs(struct app *a, char *err, size_t errlen)
+{
+	int rc = 0;
+	char e[400];
+	if (output_close(&a->csv, e, sizeof(e)) < 0 && !a->out_err[0])
+		strlcpy_(a->out_err, e, sizeof(a->out_err));
+	if (output_close(&a->results, e, sizeof(e)) < 0 && !a->out_err[0])
+		strlcpy_(a->out_err, e, sizeof(a->out_err));
+	if (a->out_err[0]) {
+		strlcpy_(err, a->out_err, errlen);
+		rc = -1;
+	}
+	return rc;
+}
+
+void app_stop_runs(struct app *a)
+{
+	if (a->stopped || !a->session)
+		return;
+	a->stopped = 1;
+	if (!app_runs_pending(a))
+		return;
+	char why[96];
+	a->runs_not_done = session_runs_left(a->session);
+	if (a->signal)
+		snprintf(why, sizeof(why), "stopped: lrutop was interrupted (SIG%s)",
+			 sigabbrev_np(a->signal) ? sigabbrev_np(a->signal) : "?");
+	else if (a->count_reached)
+		snprintf(why, sizeof(why), "stopped: -n %ld samples reached", a->opt->count);
+	else if (a->out_err[0] || a->stdout_errno)
+		snprintf(why, sizeof(why), "stopped: an output could not be written");
+	else
+		snprintf(why, sizeof(why), "stopped: lrutop was quit during the run");
+	session_stop(a->session, why);
 }
 
 void app_done(struct app *a)
@@ -169,17 +213,25 @@ void app_done(struct app *a)
 		a->session = NULL;
 		a->mon.session = NULL;
 	}
-	if (a->results)
-		fclose(a->results);
-	a->results = NULL;
-	if (a->csv)
-		fclose(a->csv);
-	a->csv = NULL;
+	if (a->init_failed) {
+		output_discard(&a->results);
+		output_discard(&a->csv);
+	}
+	output_close(&a->results, NULL, 0);
+	output_close(&a->csv, NULL, 0);
 	ticker_close(&a->tick);
 	sampler_free(a->sampler);
 	a->sampler = NULL;
 	series_free(a->mon.series);
 	a->mon.series = NULL;
+}
+
+/* An output file failed: say so once and end the loop. */
+static void output_failed(struct app *a, const char *msg)
+{
+	if (!a->out_err[0])
+		strlcpy_(a->out_err, msg, sizeof(a->out_err));
+	a->quit = 1;
 }
 
 void app_tick(struct app *a)
@@ -192,9 +244,13 @@ void app_tick(struct app *a)
 	const struct sample *prev = series_back(m->series, 0);
 	if (!prev)
 		a->t0_ns = s.t_ns;
-	if (a->csv)
-		csv_row(a->csv, prev, &s, a->t0_ns,
+	if (a->csv.f && !a->csv.failed) {
+		char e[400];
+		csv_row(a->csv.f, prev, &s, a->t0_ns,
 			s.run >= 0 && a->session ? a->session->results[s.run].name : NULL);
+		if (output_flush(&a->csv, e, sizeof(e)) < 0)
+			output_failed(a, e);
+	}
 	series_push(m->series, &s);
 	if (a->session)
 		session_tick(a->session, a->sampler, m->series);
@@ -245,9 +301,11 @@ int app_poll_runs(struct app *a)
 	for (; a->results_written < s->nresults && s->results[a->results_written].finished;
 	     a->results_written++) {
 		const struct run_result *r = &s->results[a->results_written];
-		if (a->results) {
-			results_csv_row(a->results, r);
-			fflush(a->results);
+		if (a->results.f && !a->results.failed) {
+			char e[400];
+			results_csv_row(a->results.f, r);
+			if (output_flush(&a->results, e, sizeof(e)) < 0)
+				output_failed(a, e);
 		}
 		char buf[400];
 		results_summary(buf, sizeof(buf), r);

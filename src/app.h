@@ -14,6 +14,7 @@
 #include "loop.h"
 #include "monitor.h"
 #include "options.h"
+#include "output.h"
 #include "sampler.h"
 #include "session.h"
 
@@ -22,20 +23,37 @@ struct app {
 	struct monitor mon;
 	struct sampler *sampler;
 	struct ticker tick;
-	FILE *csv;
-	FILE *results;		  /* --results */
+	struct output csv;	  /* --csv */
+	struct output results;	  /* --results */
+	char out_err[400];	  /* the first write error of an output file; ends the loop */
+	int stdout_errno;	  /* errno of the first failed write to stdout, 0 if none */
 	struct session *session;  /* NULL without -s/--cmd/--demo */
 	size_t results_written;	  /* rows of finished runs written to --results */
 	int error_reported;	  /* the session's error reached the status line */
 	struct options pick_opt;  /* options of a session the picker started */
 	uint64_t t0_ns; /* first sample: t = 0 in CSV and batch lines */
 	int quit;
+	int signal;	   /* INT, TERM or HUP that ended the loop, 0 if none */
+	int count_reached; /* the loop ended because -n samples were taken */
+	size_t runs_not_done; /* runs app_stop_runs cut short or dropped */
+	int stopped;
+	int init_failed; /* app_init failed after creating outputs: app_done removes them */
 	int exit_code;
 };
 
 /* Resolves the disk (-d or the one holding --dir), opens the sampler, the
- * tick and --csv.  -1 + err (a usage or environment error: exit 2). */
+ * session (every check of the runs) and the tick, and only then creates
+ * --csv and --results.  -1 + err (a usage or environment error: exit 2);
+ * app_done then removes any output file this made. */
 int app_init(struct app *a, const struct options *opt, char *err, size_t errlen);
+/* Flushes and closes --csv and --results: -1 + err on a write error. */
+int app_close_outputs(struct app *a, char *err, size_t errlen);
+/* Ends the runs when the loop is over: the current one is stopped (why
+ * says what ended the loop: a signal, -n, an output error, q) and the rest
+ * dropped; runs_not_done counts them.  Idempotent. */
+void app_stop_runs(struct app *a);
+/* Removes what app_init made; after a failed app_init also the output
+ * files it created. */
 void app_done(struct app *a);
 /* Takes one sample into the history and writes its CSV row; drives the
  * run queue. */

@@ -14,16 +14,26 @@
 #include "stats.h"
 #include "util.h"
 
+/* Flushes stdout; 0 once a write failed (errno kept for main's message). */
+static int stdout_ok(struct app *a)
+{
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		if (!a->stdout_errno)
+			a->stdout_errno = errno ? errno : EIO;
+		return 0;
+	}
+	return 1;
+}
+
 static void print_events(struct app *a, size_t *printed)
 {
 	const struct session *s = a->session;
-	if (!s)
-		return;
-	for (; *printed < s->nevents; (*printed)++) {
+	for (; s && *printed < s->nevents; (*printed)++) {
 		if (!a->opt->quiet)
 			results_event_line(stdout, &s->events[*printed], s->results, a->t0_ns);
 	}
-	fflush(stdout);
+	stdout_ok(a);
 }
 
 void print_stats(FILE *f, const struct session *s)
@@ -43,8 +53,7 @@ int batch_run(struct app *a, char *err, size_t errlen)
 	size_t events = 0;
 	long count = a->opt->count;
 	int quiet = a->opt->quiet;
-	int quit = 0;
-	while (!quit) {
+	while (!a->quit) {
 		app_tick(a);
 		app_poll_runs(a);
 		if (!quiet) {
@@ -55,12 +64,12 @@ int batch_run(struct app *a, char *err, size_t errlen)
 			lines++;
 		}
 		print_events(a, &events);
-		if (a->csv)
-			fflush(a->csv);
-		if (ferror(stdout))
-			break; /* the reader went away */
-		if (count && series_pushed(m->series) >= (unsigned long long)count)
+		if (a->quit || a->stdout_errno)
+			break; /* an output failed (main says which), or the reader went away */
+		if (count && series_pushed(m->series) >= (unsigned long long)count) {
+			a->count_reached = 1;
 			break;
+		}
 		if (a->session && !app_runs_pending(a))
 			break;
 		for (;;) {
@@ -73,28 +82,27 @@ int batch_run(struct app *a, char *err, size_t errlen)
 			if (r < 0 && errno != EINTR)
 				return errf(err, errlen, "poll: %s", strerror(errno));
 			for (int sig; (sig = sig_next()) != 0;) {
-				if (sig == SIGCHLD)
+				if (sig == SIGCHLD) {
 					app_poll_runs(a);
-				else
-					quit = 1;
+				} else if (!a->signal) {
+					a->signal = sig;
+					a->quit = 1;
+				}
 			}
 			if (r > 0 && pfd[2].revents)
 				app_poll_runs(a);
 			print_events(a, &events);
-			if (quit || (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)))
+			if (a->quit || (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)))
 				break;
 		}
 	}
-	if (a->session && app_runs_pending(a)) {
-		session_stop(a->session, "stopped: lrutop was interrupted during the run");
-		a->exit_code = 1;
-	}
-	if (a->session && a->session->nresults) {
+	app_stop_runs(a);
+	if (a->session && a->session->nresults && !a->stdout_errno) {
 		if (!quiet)
 			putchar('\n');
 		results_table(stdout, a->session->results, a->session->nresults);
 		print_stats(stdout, a->session);
 	}
-	fflush(stdout);
+	stdout_ok(a);
 	return 0;
 }

@@ -1,10 +1,17 @@
 /*
  * main — decides what reaches the user (STYLE.md rule 3): parses options,
  * picks the front end, and prints errors as one line "lrutop: ..." after
- * the terminal has been restored.  Exit status: 0 success, 1 a run failed,
- * 2 usage or environment error.
+ * the terminal has been restored.  Exit status (man page, EXIT STATUS):
+ * 0 success; 1 a run failed, -n came with runs not done, or an output
+ * (stdout, --csv, --results) could not be written; 2 a usage or
+ * environment error found before anything ran (output files lrutop created
+ * are removed again); 128 + N for signal N (130 SIGINT, 143 SIGTERM, 129
+ * SIGHUP), 141 when stdout was a pipe whose reader went away.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +21,7 @@
 #include "options.h"
 #include "cgroup.h"
 #include "results.h"
+#include "screen.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -25,6 +33,45 @@ static int fail(int code, const char *msg)
 {
 	fprintf(stderr, "lrutop: %s\n", msg);
 	return code;
+}
+
+/* A closed stdin, stdout or stderr (`>&-`) is held by a read-only
+ * /dev/null: no file lrutop opens may become fd 1 and receive its output,
+ * and writes to a closed stdout still fail (EBADF) and are reported. */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int n = open("/dev/null", O_RDONLY);
+			if (n >= 0 && n != fd) {
+				dup2(n, fd);
+				close(n);
+			}
+		}
+}
+
+/* coreutils' close_stdout: the last buffered output and the close are
+ * checked too.  saved: errno of an earlier failed write, 0 if none. */
+static int close_stdout(int code, int saved)
+{
+	errno = 0;
+	int bad = fflush(stdout) == EOF;
+	int e = bad ? errno : 0;
+	bad |= ferror(stdout) != 0;
+	if (fclose(stdout) == EOF && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad && !saved)
+		return code;
+	if (saved)
+		e = saved;
+	if (!e)
+		e = EIO;
+	if (e == EPIPE) /* the reader went away: quiet, as a SIGPIPE death would be */
+		return code >= 128 ? code : 128 + SIGPIPE;
+	fprintf(stderr, "lrutop: write error: %s\n", strerror(e));
+	return code ? code : 1;
 }
 
 static void list_strategies(void)
@@ -45,7 +92,7 @@ static void list_strategies(void)
  * held and a quiet machine saw a single burst. */
 static void demo_preset(struct options *o, char *note, size_t len)
 {
-	if (!o->strategies && !o->cmd)
+	if (!o->strategies && !o->ncmds)
 		o->strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp";
 	char why[200];
 	if (!o->mem_limit && cgroup_available(why, sizeof(why)) == 0)
@@ -62,6 +109,7 @@ static void demo_preset(struct options *o, char *note, size_t len)
 int main(int argc, char **argv)
 {
 	char err[512] = "";
+	hold_std_fds();
 	setlocale(LC_ALL, "");
 	/* Numbers in CSV, batch lines and options stay in the C format: a
 	 * decimal-comma locale must not turn 0.5 into 0,5. */
@@ -73,13 +121,13 @@ int main(int argc, char **argv)
 	switch (opt.action) {
 	case ACTION_HELP:
 		fputs(options_usage(), stdout);
-		return 0;
+		return close_stdout(0, 0);
 	case ACTION_VERSION:
 		printf("lrutop %s\n", LRUTOP_VERSION);
-		return 0;
+		return close_stdout(0, 0);
 	case ACTION_LIST_STRATEGIES:
 		list_strategies();
-		return 0;
+		return close_stdout(0, 0);
 	case ACTION_RUN:
 		break;
 	}
@@ -88,6 +136,11 @@ int main(int argc, char **argv)
 	char note[256] = "";
 	if (opt.demo)
 		demo_preset(&opt, note, sizeof(note));
+	if (options_check_runs(&opt, err, sizeof(err)) < 0)
+		return fail(2, err);
+	/* the terminal first: a TUI that cannot start must leave nothing */
+	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
+		return fail(2, err);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
 	struct app app;
@@ -98,8 +151,7 @@ int main(int argc, char **argv)
 	if (note[0])
 		app_status(&app, note);
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
-	if (app.session && app_runs_pending(&app))
-		session_stop(app.session, "stopped: lrutop was quit during the run");
+	app_stop_runs(&app);
 	/* The terminal is restored: the results table can reach the user. */
 	if (!opt.batch && app.session && app.session->nresults) {
 		results_table(stdout, app.session->results, app.session->nresults);
@@ -117,8 +169,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutop: %s\n", app.session->error);
 		code = 1;
 	}
+	char oerr[512];
+	if (app_close_outputs(&app, oerr, sizeof(oerr)) < 0) {
+		fprintf(stderr, "lrutop: %s\n", oerr);
+		code = 1;
+	}
+	if (app.count_reached && app.runs_not_done) {
+		fprintf(stderr, "lrutop: -n %ld samples reached with %zu run%s not done\n",
+			opt.count, app.runs_not_done, app.runs_not_done == 1 ? "" : "s");
+		code = 1;
+	}
+	int sig = app.signal, stdout_errno = app.stdout_errno;
 	app_done(&app);
 	if (rc < 0)
-		return fail(2, err);
-	return code;
+		return close_stdout(fail(2, err), stdout_errno);
+	if (sig) {
+		const char *abbrev = sigabbrev_np(sig);
+		fprintf(stderr, "lrutop: interrupted (SIG%s)\n", abbrev ? abbrev : "?");
+		code = 128 + sig;
+	}
+	return close_stdout(code, stdout_errno);
 }

@@ -123,7 +123,8 @@ const char *options_usage(void)
 	       "      --bs SIZE          buffer size of read/write strategies (default 8K)\n"
 	       "      --no-drop-caches   do not drop caches before a run\n"
 	       "      --no-verify        do not compare the copy with the source\n"
-	       "      --cmd 'PROG ARGS'  run PROG as the workload ({src} {dst} substituted)\n"
+	       "      --cmd 'PROG ARGS'  one more run: PROG ({src} {dst} substituted), repeatable\n"
+	       "      --name NAME        label of the i-th --cmd (default: its program)\n"
 	       "      --demo             the talk preset: rw_cp, mm_sync_cp, mm_sync_madv_cp\n"
 	       "\n"
 	       "Output:\n"
@@ -138,7 +139,10 @@ const char *options_usage(void)
 	       "\n"
 	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
 	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
-	       "      left/right scroll while paused  p partitions  q quit\n";
+	       "      left/right scroll while paused  p partitions  q quit\n"
+	       "\n"
+	       "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"
+	       "             2 usage or environment error (nothing left), 128+N signal N.\n";
 }
 
 enum {
@@ -159,7 +163,33 @@ enum {
 	OPT_RESULTS,
 	OPT_DEMO,
 	OPT_BASELINE,
+	OPT_NAME,
 };
+
+/* Remembers the first option that only runs use (and of those the picker
+ * does not use). */
+static void run_opt(struct options *o, const char *name)
+{
+	if (!o->run_opt)
+		o->run_opt = name;
+	if (!o->run_opt_nopick && (!strcmp(name, "--baseline") || !strcmp(name, "--name") ||
+				   !strcmp(name, "--results")))
+		o->run_opt_nopick = name;
+}
+
+int options_check_runs(const struct options *o, char *err, size_t errlen)
+{
+	if (o->nnames > o->ncmds)
+		return errf(err, errlen, "--name %s: no --cmd for it to name (the i-th --name "
+				"labels the i-th --cmd)", o->names[o->ncmds]);
+	if (o->strategies || o->ncmds || o->demo || !o->run_opt)
+		return 0;
+	/* the picker of the TUI starts runs with --src, --size, ... */
+	const char *bad = o->batch ? o->run_opt : o->run_opt_nopick;
+	if (!bad)
+		return 0;
+	return errf(err, errlen, "%s: nothing to run (add -s STRATEGIES or --cmd)", bad);
+}
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
@@ -188,6 +218,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"results", required_argument, NULL, OPT_RESULTS},
 		{"demo", no_argument, NULL, OPT_DEMO},
 		{"baseline", required_argument, NULL, OPT_BASELINE},
+		{"name", required_argument, NULL, OPT_NAME},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -213,6 +244,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case 's':
 			o->strategies = optarg;
+			o->cmds_before_s = o->ncmds;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -243,9 +275,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->action = ACTION_LIST_STRATEGIES;
 			break;
 		case OPT_SRC:
+			run_opt(o, "--src");
 			o->src = optarg;
 			break;
 		case OPT_SIZE:
+			run_opt(o, "--size");
 			if (size_opt("--size", optarg, &o->size, err, errlen) < 0)
 				return -1;
 			break;
@@ -256,10 +290,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->dir_given = 1;
 			break;
 		case OPT_MEMLIMIT:
+			run_opt(o, "--mem-limit");
 			if (size_opt("--mem-limit", optarg, &o->mem_limit, err, errlen) < 0)
 				return -1;
 			break;
 		case OPT_REPEAT:
+			run_opt(o, "--repeat");
 			if (parse_long("--repeat", optarg, 1, &l, err, errlen) < 0)
 				return -1;
 			if (l > 1000)
@@ -267,6 +303,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->repeat = (int)l;
 			break;
 		case OPT_BS:
+			run_opt(o, "--bs");
 			if (size_opt("--bs", optarg, &u, err, errlen) < 0)
 				return -1;
 			if (u > 1024 * 1024 * 1024)
@@ -274,15 +311,28 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->bs = (size_t)u;
 			break;
 		case OPT_NODROP:
+			run_opt(o, "--no-drop-caches");
 			o->no_drop_caches = 1;
 			break;
 		case OPT_NOVERIFY:
+			run_opt(o, "--no-verify");
 			o->no_verify = 1;
 			break;
 		case OPT_CMD:
-			o->cmd = optarg;
+			if (o->ncmds == OPTIONS_MAX_CMDS)
+				return errf(err, errlen, "--cmd: at most %d commands", OPTIONS_MAX_CMDS);
+			if (strspn(optarg, " \t") == strlen(optarg))
+				return errf(err, errlen, "--cmd: empty command");
+			o->cmds[o->ncmds++] = optarg;
+			break;
+		case OPT_NAME:
+			if (o->nnames == OPTIONS_MAX_CMDS)
+				return errf(err, errlen, "--name: at most %d names", OPTIONS_MAX_CMDS);
+			o->names[o->nnames++] = optarg;
+			run_opt(o, "--name");
 			break;
 		case OPT_RESULTS:
+			run_opt(o, "--results");
 			if (!*optarg)
 				return errf(err, errlen, "--results: empty file name");
 			o->results = optarg;
@@ -291,6 +341,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->demo = 1;
 			break;
 		case OPT_BASELINE:
+			run_opt(o, "--baseline");
 			o->baseline = optarg;
 			break;
 		case ':':

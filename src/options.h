@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define INTERVAL_MIN 0.05
+#define OPTIONS_MAX_CMDS 16
 #define INTERVAL_MAX 60.0
 
 enum options_action {
@@ -42,7 +43,17 @@ struct options {
 	int repeat;
 	size_t bs;		/* --bs */
 	int no_drop_caches, no_verify;
-	const char *cmd;	/* --cmd 'PROG ARGS' */
+	/* --cmd 'PROG ARGS', repeatable: each is one more entry of the queue;
+	 * the i-th --name labels the i-th --cmd (NULL: a default label).  The
+	 * queue holds cmds[0..cmds_before_s), then -s LIST, then the rest, in
+	 * the order of the command line. */
+	const char *cmds[OPTIONS_MAX_CMDS];
+	const char *names[OPTIONS_MAX_CMDS];
+	int ncmds, nnames, cmds_before_s;
+	/* the first option given that only means something for runs ("--src"),
+	 * NULL if none: without -s/--cmd/--demo that is a usage error */
+	const char *run_opt;
+	const char *run_opt_nopick; /* of those, the first the picker ignores */
 	const char *results;	/* --results FILE */
 	const char *baseline;	/* --baseline NAME */
 	int demo;
@@ -55,6 +66,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 int parse_size(const char *s, uint64_t *out);
 /* Seconds as a decimal number within [INTERVAL_MIN, INTERVAL_MAX]. */
 int parse_interval(const char *s, double *out, char *err, size_t errlen);
+
+/* After --demo and the batch decision: run options without anything to run
+ * (-s, --cmd, --demo) are a usage error in batch mode (in the TUI they seed
+ * the picker, except --baseline and --name); more --name than --cmd is one
+ * too.  0 or -1 + err. */
+int options_check_runs(const struct options *o, char *err, size_t errlen);
 
 /* The --help text. */
 const char *options_usage(void);

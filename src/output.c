@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,6 +29,101 @@ FILE *output_create(const char *path, const char *what, char *err, size_t errlen
 		unlink(path);
 	}
 	return f;
+}
+
+int output_open(struct output *o, const char *path, const char *what, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	o->what = what;
+	o->f = output_create(path, what, err, errlen);
+	if (!o->f)
+		return -1;
+	struct stat st;
+	if (fstat(fileno(o->f), &st) == 0) {
+		o->dev = st.st_dev;
+		o->ino = st.st_ino;
+	}
+	return 0;
+}
+
+static int write_error(struct output *o, int e, char *err, size_t errlen)
+{
+	if (o->failed)
+		return -1;
+	o->failed = 1;
+	return errf(err, errlen, "%s %s: write error: %s", o->what, o->path,
+		    strerror(e ? e : EIO));
+}
+
+int output_flush(struct output *o, char *err, size_t errlen)
+{
+	if (!o->f)
+		return 0;
+	if (o->failed)
+		return -1;
+	errno = 0;
+	if (fflush(o->f) == EOF || ferror(o->f))
+		return write_error(o, errno, err, errlen);
+	return 0;
+}
+
+int output_close(struct output *o, char *err, size_t errlen)
+{
+	if (!o->f)
+		return 0;
+	int rc = output_flush(o, err, errlen);
+	errno = 0;
+	if (fclose(o->f) == EOF && rc == 0)
+		rc = write_error(o, errno, err, errlen);
+	o->f = NULL;
+	return rc;
+}
+
+void output_discard(struct output *o)
+{
+	if (o->f) {
+		fclose(o->f);
+		o->f = NULL;
+		struct stat st;
+		if (lstat(o->path, &st) == 0 && st.st_dev == o->dev && st.st_ino == o->ino)
+			unlink(o->path);
+	}
+}
+
+/* dir part resolved, base name as given; "" when the directory is not there */
+static void canonical(const char *path, char *out, size_t len)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	char *real = realpath(dir, NULL);
+	if (!real) {
+		out[0] = '\0';
+		return;
+	}
+	snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "", base);
+	free(real);
+}
+
+int output_same_file(const char *a, const char *b)
+{
+	char ca[8192], cb[8192];
+	if (strcmp(a, b) == 0)
+		return 1;
+	canonical(a, ca, sizeof(ca));
+	canonical(b, cb, sizeof(cb));
+	if (ca[0] && strcmp(ca, cb) == 0)
+		return 1;
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }
 
 void csv_header(FILE *f)

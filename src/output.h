@@ -11,11 +11,36 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "sample.h"
 
 /* Creates path for writing; refuses an existing file.  NULL + err. */
 FILE *output_create(const char *path, const char *what, char *err, size_t errlen);
+
+/* An output file lrutop created (--csv, --results): every write is checked
+ * through output_flush / output_close, and output_discard removes it again
+ * — only if the path still names the file we created. */
+struct output {
+	FILE *f;	  /* NULL: not open */
+	const char *path; /* as given */
+	const char *what; /* "--csv" */
+	dev_t dev;
+	ino_t ino;
+	int failed; /* a write failed: nothing more is written */
+};
+/* output_create into o.  0 or -1 + err. */
+int output_open(struct output *o, const char *path, const char *what, char *err, size_t errlen);
+/* fflush + ferror: -1 + err "--csv FILE: write error: REASON" (once; later
+ * calls return -1 quietly).  0 for a closed output. */
+int output_flush(struct output *o, char *err, size_t errlen);
+/* Flushes and closes; -1 + err on a write or close error.  Idempotent. */
+int output_close(struct output *o, char *err, size_t errlen);
+/* Closes and removes the file (a usage error came after it was made). */
+void output_discard(struct output *o);
+/* 1 when a and b name the same file: the same path after resolving the
+ * directory (./x, dir/../x, a symlinked directory), or one existing inode. */
+int output_same_file(const char *a, const char *b);
 
 void csv_header(FILE *f);
 /* One row; strategy is the run's strategy name or NULL while idle. */

@@ -6,10 +6,13 @@
 #include <wchar.h>
 
 #include <curses.h>
+#include <term.h>
+#include <unistd.h>
 
 #include "util.h"
 
 struct screen {
+	SCREEN *sp; /* newterm's, freed by delscreen */
 	int open;
 	int utf8;
 	int ascii;
@@ -51,18 +54,49 @@ static void setup_colors(struct screen *s)
 	}
 }
 
+int screen_check(char *err, size_t errlen)
+{
+	const char *t = getenv("TERM");
+	if (!t || !*t)
+		return errf(err, errlen, "TERM is not set: the TUI needs a terminal type "
+				"(set TERM, or use --batch)");
+	int e = 0;
+	/* with &e, setupterm reports instead of printing and exiting */
+	if (setupterm((char *)t, STDOUT_FILENO, &e) != OK) {
+		if (e == 1)
+			return errf(err, errlen, "TERM=%s: a hardcopy terminal, the TUI cannot run "
+					"on it (use --batch)", t);
+		if (e == 0)
+			return errf(err, errlen, "TERM=%s: unknown terminal type (not in the terminfo "
+					"database; set TERM, or use --batch)", t);
+		return errf(err, errlen, "TERM=%s: no terminfo database found (use --batch)", t);
+	}
+	const char *cup = tigetstr("cup");
+	int dumb = strcmp(t, "dumb") == 0 || !cup || cup == (char *)-1;
+	del_curterm(cur_term);
+	if (dumb)
+		return errf(err, errlen, "TERM=%s: this terminal cannot move the cursor, the TUI "
+				"needs that (use --batch)", t);
+	return 0;
+}
+
 struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
 {
+	if (screen_check(err, errlen) < 0)
+		return NULL;
 	struct screen *s = xcalloc(1, sizeof(*s));
 	const char *cs = nl_langinfo(CODESET);
 	s->utf8 = !ascii && cs && strcmp(cs, "UTF-8") == 0;
 	s->ascii = !s->utf8;
-	if (!initscr()) {
+	/* newterm, not initscr: initscr prints and exits when it fails */
+	s->sp = newterm(NULL, stdout, stdin);
+	if (!s->sp) {
 		free(s);
-		errf(err, errlen, "cannot initialise the terminal (TERM=%s)",
+		errf(err, errlen, "TERM=%s: cannot initialise the terminal",
 		     getenv("TERM") ? getenv("TERM") : "unset");
 		return NULL;
 	}
+	set_term(s->sp);
 	s->open = 1;
 	cbreak();
 	noecho();
@@ -93,6 +127,8 @@ void screen_free(struct screen *s)
 	if (!s)
 		return;
 	screen_close(s);
+	if (s->sp)
+		delscreen(s->sp);
 	free(s->shown);
 	free(s);
 }

@@ -36,7 +36,12 @@ enum screen_key {
 
 struct screen;
 
-/* ascii: force ASCII glyphs and no colour; nocolor: attributes only. */
+/* 0 when the TUI can run on $TERM; -1 + err naming TERM and the reason
+ * (unset, unknown, no terminfo, cannot address the cursor: TERM=dumb).
+ * Touches nothing on the screen: main calls it before anything is made. */
+int screen_check(char *err, size_t errlen);
+/* ascii: force ASCII glyphs and no colour; nocolor: attributes only.
+ * NULL + err (screen_check's, or newterm failing). */
 struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen);
 void screen_close(struct screen *s);
 void screen_free(struct screen *s);

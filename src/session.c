@@ -96,22 +96,225 @@ static char **split_cmd(const char *cmd, const char *src, const char *dst)
 
 static void source_ready(struct session *s);
 
-int session_enqueue(struct session *s, const struct strategy *const *list, size_t n, int repeat,
-		    char *err, size_t errlen)
+static void free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+/* A label is taken by a strategy (any: the picker may queue it later) or
+ * by an earlier --cmd. */
+static int label_taken(const struct session *s, const char *label)
+{
+	if (strategy_find(label))
+		return 1;
+	for (size_t i = 0; i < s->ncmds; i++)
+		if (strcmp(s->cmds[i].label, label) == 0)
+			return 1;
+	return 0;
+}
+
+/* The default label: the program's base name, plus its first argument
+ * unless that is (or holds) {src}/{dst} — "cp {src} {dst}" is "cp",
+ * "cp -a {src} {dst}" is "cp -a" — cut to SESSION_LABEL_MAX bytes; commas
+ * and control characters (CSV cells, one-line messages) become '_'. */
+static void default_label(char *out, size_t len, char *const *words)
+{
+	const char *prog = strrchr(words[0], '/');
+	prog = prog && prog[1] ? prog + 1 : words[0];
+	const char *arg = words[1];
+	if (arg && (strstr(arg, "{src}") || strstr(arg, "{dst}")))
+		arg = NULL;
+	char buf[96];
+	snprintf(buf, sizeof(buf), "%s%s%s", prog, arg ? " " : "", arg ? arg : "");
+	size_t n = strlen(buf);
+	if (n > SESSION_LABEL_MAX)
+		n = SESSION_LABEL_MAX;
+	while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80) /* not inside a UTF-8 character */
+		n--;
+	buf[n] = '\0';
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == ',' || *c == '"')
+			*c = '_';
+	strlcpy_(out, buf, len);
+}
+
+/* execvp's search, done up front so a misspelt program is a usage error
+ * before a scratch source is written. */
+static int check_program(const char *prog, char *err, size_t errlen)
+{
+	struct stat st;
+	if (strchr(prog, '/')) {
+		if (stat(prog, &st) < 0)
+			return errf(err, errlen, "--cmd %s: %s", prog, strerror(errno));
+		if (S_ISDIR(st.st_mode) || access(prog, X_OK) < 0)
+			return errf(err, errlen, "--cmd %s: %s", prog,
+				    strerror(S_ISDIR(st.st_mode) ? EISDIR : errno));
+		return 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/bin:/usr/bin";
+	int eacces = 0;
+	for (const char *p = path; *p;) {
+		const char *e = strchr(p, ':');
+		size_t dl = e ? (size_t)(e - p) : strlen(p);
+		char f[4096];
+		snprintf(f, sizeof(f), "%.*s/%s", (int)dl, dl ? p : ".", prog);
+		if (stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access(f, X_OK) == 0)
+				return 0;
+			eacces = 1;
+		}
+		p = e ? e + 1 : p + dl;
+	}
+	if (eacces)
+		return errf(err, errlen, "--cmd %s: %s", prog, strerror(EACCES));
+	return errf(err, errlen, "--cmd %s: %s (searched PATH)", prog, strerror(ENOENT));
+}
+
+/* The --cmd entries: words, program, labels. */
+static int setup_cmds(struct session *s, const struct options *opt, char *err, size_t errlen)
+{
+	for (int i = 0; i < opt->ncmds; i++) {
+		struct session_cmd *c = &s->cmds[s->ncmds];
+		char **words = split_cmd(opt->cmds[i], "{src}", "{dst}");
+		int rc = !words[0] ? errf(err, errlen, "--cmd: empty command")
+				   : check_program(words[0], err, errlen);
+		if (rc == 0 && i < opt->nnames) {
+			const char *n = opt->names[i];
+			size_t bad = strcspn(n, ",\"\t\n\r");
+			if (!*n || strspn(n, " ") == strlen(n))
+				rc = errf(err, errlen, "--name: empty name");
+			else if (strlen(n) > SESSION_LABEL_MAX)
+				rc = errf(err, errlen, "--name %s: at most %d bytes", n,
+					  SESSION_LABEL_MAX);
+			else if (n[bad])
+				rc = errf(err, errlen, "--name %s: no commas, quotes or control "
+						       "characters", n);
+			else if (strategy_find(n))
+				rc = errf(err, errlen, "--name %s: is a strategy's name (pick "
+						       "another)", n);
+			else if (label_taken(s, n))
+				rc = errf(err, errlen, "--name %s: given twice (labels must be "
+						       "unique)", n);
+			else
+				strlcpy_(c->label, n, sizeof(c->label));
+		} else if (rc == 0) {
+			char base[32];
+			default_label(base, sizeof(base), words);
+			strlcpy_(c->label, base, sizeof(c->label));
+			for (int k = 2; label_taken(s, c->label); k++)
+				snprintf(c->label, sizeof(c->label), "%.24s#%u", base, (unsigned char)k);
+		}
+		free_argv(words);
+		if (rc < 0)
+			return -1;
+		c->line = opt->cmds[i];
+		s->ncmds++;
+	}
+	return 0;
+}
+
+static int enqueue(struct session *s, const struct queued *list, size_t n, int repeat,
+		   char *err, size_t errlen)
 {
 	if (s->queue_len + n * (size_t)repeat > SESSION_MAX_RUNS)
 		return errf(err, errlen, "at most %d runs in one session", SESSION_MAX_RUNS);
+	/* repeat numbers go on from runs of the same entry queued before
+	 * (the picker adds to a queue): labels and #N stay unique */
+	int done[SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS] = {0};
+	for (size_t i = 0; i < n && i < ARRAY_LEN(done); i++)
+		for (size_t k = 0; k < s->queue_len; k++)
+			done[i] += s->queue[k].strategy == list[i].strategy &&
+				   (list[i].strategy || s->queue[k].cmd == list[i].cmd);
 	for (int r = 1; r <= repeat; r++)
 		for (size_t i = 0; i < n; i++) {
-			s->queue[s->queue_len].strategy = list[i];
-			s->queue[s->queue_len].repeat = r;
+			s->queue[s->queue_len] = list[i];
+			s->queue[s->queue_len].repeat = r + (i < ARRAY_LEN(done) ? done[i] : 0);
 			s->queue_len++;
 		}
-	if (!s->baseline && n)
-		s->baseline = list[0];
+	if (!s->baseline[0] && n)
+		strlcpy_(s->baseline, list[0].strategy ? list[0].strategy->name
+						       : s->cmds[list[0].cmd].label,
+			 sizeof(s->baseline));
 	if (s->state == SESSION_FINISHED)
 		s->state = SESSION_IDLE;
 	return 0;
+}
+
+int session_enqueue(struct session *s, const struct strategy *const *list, size_t n, int repeat,
+		    char *err, size_t errlen)
+{
+	struct queued q[SESSION_MAX_STRATEGIES];
+	if (n > SESSION_MAX_STRATEGIES)
+		return errf(err, errlen, "at most %d strategies at once", SESSION_MAX_STRATEGIES);
+	for (size_t i = 0; i < n; i++)
+		q[i] = (struct queued){.strategy = list[i], .cmd = -1};
+	return enqueue(s, q, n, repeat, err, errlen);
+}
+
+size_t session_runs_left(const struct session *s)
+{
+	size_t left = s->queue_len - s->next;
+	const struct run_result *r = session_current(s);
+	return left + (r ? 1 : 0);
+}
+
+/* The queue of the command line: the --cmds given before -s, -s LIST, the
+ * rest of the --cmds, each `repeat` times interleaved; then --baseline. */
+static int setup_queue(struct session *s, const struct options *opt, char *err, size_t errlen)
+{
+	const struct strategy *list[SESSION_MAX_STRATEGIES];
+	size_t n = 0;
+	if (opt->strategies && strategy_parse_list(opt->strategies, list,
+						   SESSION_MAX_STRATEGIES, &n, err, errlen) < 0) {
+		char tmp[512];
+		strlcpy_(tmp, err, sizeof(tmp));
+		return errf(err, errlen, "-s: %s", tmp);
+	}
+	if (setup_cmds(s, opt, err, errlen) < 0)
+		return -1;
+	struct queued q[SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS];
+	size_t nq = 0;
+	int before = opt->strategies ? opt->cmds_before_s : (int)s->ncmds;
+	for (int i = 0; i < before; i++)
+		q[nq++] = (struct queued){.cmd = i};
+	for (size_t i = 0; i < n; i++)
+		q[nq++] = (struct queued){.strategy = list[i], .cmd = -1};
+	for (size_t i = (size_t)before; i < s->ncmds; i++)
+		q[nq++] = (struct queued){.cmd = (int)i};
+	if (enqueue(s, q, nq, opt->repeat, err, errlen) < 0)
+		return -1;
+	if (opt->baseline) {
+		char all[256] = "";
+		size_t l = 0;
+		s->baseline[0] = '\0';
+		for (size_t i = 0; i < nq; i++) {
+			const char *name = q[i].strategy ? q[i].strategy->name
+							 : s->cmds[q[i].cmd].label;
+			if (strcmp(name, opt->baseline) == 0)
+				strlcpy_(s->baseline, name, sizeof(s->baseline));
+			if (l < sizeof(all))
+				l += (size_t)snprintf(all + l, sizeof(all) - l, "%s%s", i ? ", " : "",
+						      name);
+		}
+		if (!s->baseline[0])
+			return errf(err, errlen, "--baseline %s: not one of the runs (%s)",
+				    opt->baseline, all);
+	}
+	return 0;
+}
+
+static void free_cmds(struct session *s)
+{
+	for (size_t i = 0; i < s->ncmds; i++) {
+		free_argv(s->cmds[i].argv);
+		s->cmds[i].argv = NULL;
+	}
 }
 
 int session_init(struct session *s, const struct options *opt, char *err, size_t errlen)
@@ -121,30 +324,8 @@ int session_init(struct session *s, const struct options *opt, char *err, size_t
 	s->scratch.dir_fd = -1;
 	s->source_pid = -1;
 	s->mem_limit = opt->mem_limit;
-	const struct strategy *list[SESSION_MAX_STRATEGIES];
-	size_t n = 0;
-	if (opt->cmd) {
-		list[n++] = NULL;
-		if (!*opt->cmd || strspn(opt->cmd, " \t") == strlen(opt->cmd))
-			return errf(err, errlen, "--cmd: empty command");
-	} else if (opt->strategies && strategy_parse_list(opt->strategies, list,
-							   SESSION_MAX_STRATEGIES, &n, err,
-							   errlen) < 0) {
-		char tmp[512];
-		strlcpy_(tmp, err, sizeof(tmp));
-		return errf(err, errlen, "-s: %s", tmp);
-	}
-	if (session_enqueue(s, list, n, opt->repeat, err, errlen) < 0)
+	if (setup_queue(s, opt, err, errlen) < 0)
 		return -1;
-	if (opt->baseline) {
-		s->baseline = NULL;
-		for (size_t i = 0; i < n; i++)
-			if (list[i] && strcmp(list[i]->name, opt->baseline) == 0)
-				s->baseline = list[i];
-		if (!s->baseline)
-			return errf(err, errlen, "--baseline %s: not one of the strategies in -s",
-				    opt->baseline);
-	}
 	if (opt->src && check_src(s, opt->src, err, errlen) < 0)
 		return -1;
 	if (opt->mem_limit && cgroup_available(err, errlen) < 0)
@@ -184,8 +365,9 @@ int session_init(struct session *s, const struct options *opt, char *err, size_t
 static void source_ready(struct session *s)
 {
 	s->have_source = 1;
-	if (s->opt->cmd && !s->cmd_argv)
-		s->cmd_argv = split_cmd(s->opt->cmd, s->src, s->dst);
+	for (size_t i = 0; i < s->ncmds; i++)
+		if (!s->cmds[i].argv)
+			s->cmds[i].argv = split_cmd(s->cmds[i].line, s->src, s->dst);
 }
 
 /* The child that writes the scratch source: it only fills a file in our
@@ -280,12 +462,7 @@ void session_done(struct session *s)
 	}
 	cgroup_remove(&s->cg, NULL, 0);
 	scratch_remove(&s->scratch);
-	if (s->cmd_argv) {
-		for (char **a = s->cmd_argv; *a; a++)
-			free(*a);
-		free(s->cmd_argv);
-		s->cmd_argv = NULL;
-	}
+	free_cmds(s);
 	if (s->source_done)
 		munmap((void *)s->source_done, sizeof(*s->source_done));
 	s->source_done = NULL;
@@ -345,11 +522,8 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	struct run_result *r = &s->results[s->nresults];
 	memset(r, 0, sizeof(*r));
 	r->strategy = st;
-	if (st)
-		strlcpy_(r->name, st->name, sizeof(r->name));
-	else
-		snprintf(r->name, sizeof(r->name), "%s", s->cmd_argv && s->cmd_argv[0]
-							     ? s->cmd_argv[0] : "cmd");
+	r->cmd = st ? -1 : q->cmd;
+	strlcpy_(r->name, st ? st->name : s->cmds[q->cmd].label, sizeof(r->name));
 	r->repeat = q->repeat;
 	r->verified = -1;
 	r->t_start_ns = mono_ns();
@@ -360,7 +534,7 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	struct worker_spec spec;
 	memset(&spec, 0, sizeof(spec));
 	spec.strategy = st;
-	spec.argv = st ? NULL : s->cmd_argv;
+	spec.argv = st ? NULL : s->cmds[q->cmd].argv;
 	spec.src = s->src;
 	spec.dst = s->dst;
 	spec.bs = s->opt->bs;
@@ -440,7 +614,10 @@ void session_tick(struct session *s, struct sampler *sm, const struct series *se
 
 int session_fd(const struct session *s)
 {
-	return s->worker_live && !s->worker_eof ? s->worker.event_fd : -1;
+	if (!s->worker_live)
+		return -1;
+	/* a --cmd's event pipe ends at exec; its stderr pipe is read after */
+	return !s->worker_eof ? s->worker.event_fd : s->worker.err_fd;
 }
 
 static void finish_run(struct session *s, struct sampler *sm, const struct series *ser,
@@ -509,6 +686,7 @@ int session_poll(struct session *s, struct sampler *sm, const struct series *ser
 	}
 	if (rc < 0)
 		s->worker_eof = 1;
+	worker_read_stderr(&s->worker);
 	struct worker_result wr;
 	if (worker_reap(&s->worker, 0, &wr) == 1) {
 		finish_run(s, sm, ser, &wr);

@@ -34,6 +34,8 @@ struct sampler;
 #define SESSION_MAX_RUNS 1024
 #define SESSION_MAX_EVENTS 8192
 #define SESSION_MAX_STRATEGIES 64
+#define SESSION_MAX_CMDS OPTIONS_MAX_CMDS
+#define SESSION_LABEL_MAX 24 /* bytes of a run's label, before a "#2" */
 
 struct run_event {
 	uint64_t t_ns;
@@ -43,7 +45,8 @@ struct run_event {
 
 struct run_result {
 	const struct strategy *strategy; /* NULL for --cmd */
-	char name[32];
+	int cmd;			 /* index into session cmds, -1 for a strategy */
+	char name[32];			 /* the label: strategy name or --cmd's label */
 	int repeat;    /* 1-based */
 	int finished;  /* the worker has been reaped */
 	int ok, cancelled;
@@ -54,13 +57,23 @@ struct run_result {
 	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
 	int bursts;
 	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked */
-	char message[320];
+	char message[480];
 	uint64_t t_start_ns, t_copy_ns, t_end_ns;
 };
 
 struct queued {
-	const struct strategy *strategy; /* NULL: --cmd */
+	const struct strategy *strategy; /* NULL: the session's cmds[cmd] */
+	int cmd;			 /* -1 for a strategy */
 	int repeat;			 /* 1-based */
+};
+
+/* One --cmd of the queue.  Labels are unique within the session and never
+ * equal a strategy's name (the picker may queue any strategy later), so the
+ * statistics can group runs by label. */
+struct session_cmd {
+	char label[32];
+	const char *line; /* the --cmd text */
+	char **argv;	  /* split into words, {src}/{dst} substituted (once the source exists) */
 };
 
 enum session_state {
@@ -77,12 +90,13 @@ struct session {
 	struct cgroup cg;
 	char src[4096], dst[4096];
 	uint64_t src_size;
-	char **cmd_argv; /* --cmd split into words, {src}/{dst} substituted */
+	struct session_cmd cmds[SESSION_MAX_CMDS];
+	size_t ncmds;
 
 	struct queued queue[SESSION_MAX_RUNS];
 	size_t queue_len, next; /* next: the queue entry the next run takes */
 	uint64_t mem_limit;	/* of every run's cgroup, 0 = none */
-	const struct strategy *baseline; /* ratios and ±% relative to it */
+	char baseline[32]; /* label of the entry ratios and ±% are relative to */
 
 	/* the scratch source, written by a child so the loop stays live */
 	int have_source;
@@ -104,13 +118,16 @@ struct session {
 	int failed; /* a run failed: exit status 1 */
 };
 
-/* Checks the options and sets up the scratch directory, --src or the
- * scratch source size, the space needed and (with --mem-limit) that a
- * cgroup can be made.  -1 + err: a usage/environment error (exit 2). */
+/* Checks the options (-s, every --cmd and its program, --name, --baseline,
+ * --src, --mem-limit) and then sets up the scratch directory, the scratch
+ * source size and checks the space needed.  -1 + err: a usage/environment
+ * error (exit 2), and nothing is left behind. */
 int session_init(struct session *s, const struct options *opt, char *err, size_t errlen);
-/* Appends runs: each of list[0..n) `repeat` times, interleaved (A B C A B
- * C ...) so a drifting machine hits all alike.  -1 + err when the queue
- * would overflow. */
+/* Runs queued or running that have not finished (the current one counts). */
+size_t session_runs_left(const struct session *s);
+/* Appends runs of strategies: each of list[0..n) `repeat` times,
+ * interleaved (A B C A B C ...) so a drifting machine hits all alike.  -1 +
+ * err when the queue would overflow. */
 int session_enqueue(struct session *s, const struct strategy *const *list, size_t n, int repeat,
 		    char *err, size_t errlen);
 /* Drops every queued run that has not started and cancels the current one. */

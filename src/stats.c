@@ -20,9 +20,10 @@ double stats_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+/* Runs group by label: a strategy's name or a --cmd's unique label. */
 static int same_strategy(const struct run_result *r, const struct strategy_stats *s)
 {
-	return r->strategy ? r->strategy == s->strategy : !s->strategy && !strcmp(r->name, s->name);
+	return !strcmp(r->name, s->name);
 }
 
 /* Median of one field over the OK runs of one strategy. */
@@ -52,7 +53,7 @@ static double get_peak(const struct run_result *r) { return (double)r->peak_acti
 static double get_refault(const struct run_result *r) { return (double)r->refault_file; }
 static double get_wcv(const struct run_result *r) { return r->write_cv; }
 
-int stats_compute(const struct run_result *runs, size_t n, const struct strategy *baseline,
+int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		  struct strategy_stats *out, int max)
 {
 	int ns = 0;
@@ -88,7 +89,7 @@ int stats_compute(const struct run_result *runs, size_t n, const struct strategy
 			   (s->elapsed_max - s->elapsed_min) / s->elapsed_min > STATS_NOISY;
 		if (s->ok && s->elapsed_med < fastest)
 			fastest = s->elapsed_med;
-		s->baseline = baseline && s->strategy == baseline;
+		s->baseline = baseline && !strcmp(s->name, baseline);
 		if (s->baseline && s->ok)
 			base = s->elapsed_med;
 		double best = INFINITY;

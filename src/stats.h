@@ -32,8 +32,9 @@ struct strategy_stats {
 	size_t median_run;  /* index of the run whose elapsed is nearest the median */
 };
 
-/* Fills out[0..return) (at most max entries). */
-int stats_compute(const struct run_result *runs, size_t n, const struct strategy *baseline,
+/* Fills out[0..return) (at most max entries); runs group by their label
+ * (name), baseline is a label or NULL. */
+int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		  struct strategy_stats *out, int max);
 /* Median of v[0..n) (v is reordered); NAN for n == 0. */
 double stats_median(double *v, size_t n);

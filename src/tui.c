@@ -243,21 +243,26 @@ int tui_run(struct app *a, char *err, size_t errlen)
 		if (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)) {
 			app_tick(a);
 			app_poll_runs(a);
-			if (a->opt->count && series_pushed(m->series) >= (unsigned long long)a->opt->count)
+			if (a->opt->count && series_pushed(m->series) >= (unsigned long long)a->opt->count) {
+				a->count_reached = 1;
 				a->quit = 1;
+			}
 			dirty = 1;
 		}
 		if (r > 0 && (pfd[1].revents & (POLLHUP | POLLERR)))
 			a->quit = 1; /* the terminal went away */
 		for (int sig; (sig = sig_next()) != 0;) {
-			if (sig == SIGCHLD)
+			if (sig == SIGCHLD) {
 				dirty |= app_poll_runs(a);
-			else
+			} else if (!a->signal) {
+				a->signal = sig; /* main exits 128 + sig, as batch does */
 				a->quit = 1;
+			}
 		}
 	}
 	grid_done(&g);
 	views_done(&views);
 	screen_free(scr);
+	app_stop_runs(a);
 	return rc;
 }

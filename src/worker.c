@@ -126,18 +126,23 @@ static void close_from(unsigned lo, unsigned hi)
 
 /* stdio to /dev/null and every inherited fd but ours closed: the worker
  * must not hold the terminal, the monitor's files or its signal pipe. */
-static void child_fds(struct worker_page *pg, int *ev_fd, int *go_fd)
+static void child_fds(struct worker_page *pg, int *ev_fd, int *go_fd, int err_fd)
 {
 	int null, lo, hi;
 
 	*ev_fd = fd_above_stdio(pg, *ev_fd);
 	*go_fd = fd_above_stdio(pg, *go_fd);
+	if (err_fd >= 0)
+		err_fd = fd_above_stdio(pg, err_fd);
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null < 0)
 		child_fail(pg, 1, "worker: open /dev/null: %s", strerror(errno));
 	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
 		if (fd != null && dup2(null, fd) < 0)
 			child_fail(pg, 1, "worker: dup2 /dev/null: %s", strerror(errno));
+	/* a --cmd's stderr: the pipe (its other copy is closed below) */
+	if (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0)
+		child_fail(pg, 1, "worker: dup2 stderr: %s", strerror(errno));
 	if (null > STDERR_FILENO)
 		close(null);
 	lo = *ev_fd < *go_fd ? *ev_fd : *go_fd;
@@ -294,7 +299,7 @@ static void child_verify(const struct worker_spec *spec, struct child *c)
 
 __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 						 struct worker_page *pg, int ev_fd, int go_fd,
-						 pid_t parent)
+						 int err_fd, pid_t parent)
 {
 	struct child c = {ev_fd, pg};
 	struct copy_job job;
@@ -305,7 +310,7 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	 * cgroup of the task that faults the page in. */
 	if (spec->cgroup_procs)
 		join_cgroup(pg, spec->cgroup_procs);
-	child_fds(pg, &ev_fd, &go_fd);
+	child_fds(pg, &ev_fd, &go_fd, err_fd);
 	c.ev_fd = ev_fd;
 	child_prepare(spec, &c, go_fd);
 
@@ -354,7 +359,7 @@ static void set_name(struct worker *w, const struct worker_spec *spec)
 
 int worker_start(const struct worker_spec *spec, struct worker *w, char *err, size_t errlen)
 {
-	int ev[2] = {-1, -1}, go[2] = {-1, -1};
+	int ev[2] = {-1, -1}, go[2] = {-1, -1}, ep[2] = {-1, -1};
 	sigset_t all, old;
 	pid_t parent, pid = 0;
 	void *page;
@@ -362,7 +367,7 @@ int worker_start(const struct worker_spec *spec, struct worker *w, char *err, si
 
 	memset(w, 0, sizeof *w);
 	w->pid = -1;
-	w->event_fd = w->go_fd = -1;
+	w->event_fd = w->go_fd = w->err_fd = -1;
 	if (!spec->strategy == !(spec->argv && spec->argv[0]))
 		return errf(err, errlen, "worker: give either a strategy or a command");
 	if (spec->strategy && (!spec->src || !spec->dst))
@@ -373,7 +378,8 @@ int worker_start(const struct worker_spec *spec, struct worker *w, char *err, si
 	if (page == MAP_FAILED)
 		return errf(err, errlen, "worker: shared page: %s", strerror(errno));
 	if (pipe2(ev, O_CLOEXEC) < 0 ||
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) < 0) {
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) < 0 ||
+	    (!spec->strategy && pipe2(ep, O_CLOEXEC) < 0)) {
 		e = errno;
 		goto fail;
 	}
@@ -389,7 +395,9 @@ int worker_start(const struct worker_spec *spec, struct worker *w, char *err, si
 	if (pid == 0) {
 		close(ev[0]);
 		close(go[0]);
-		child_main(spec, page, ev[1], go[1], parent);
+		if (ep[0] >= 0)
+			close(ep[0]);
+		child_main(spec, page, ev[1], go[1], ep[1], parent);
 	}
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -399,6 +407,11 @@ int worker_start(const struct worker_spec *spec, struct worker *w, char *err, si
 	close(ev[1]);
 	close(go[1]);
 	fcntl(ev[0], F_SETFL, fcntl(ev[0], F_GETFL) | O_NONBLOCK);
+	if (ep[1] >= 0) {
+		close(ep[1]);
+		fcntl(ep[0], F_SETFL, fcntl(ep[0], F_GETFL) | O_NONBLOCK);
+	}
+	w->err_fd = ep[0];
 
 	w->pid = pid;
 	w->event_fd = ev[0];
@@ -415,6 +428,8 @@ fail:
 			close(ev[i]);
 		if (go[i] >= 0)
 			close(go[i]);
+		if (ep[i] >= 0)
+			close(ep[i]);
 	}
 	munmap(page, page_len());
 	return errf(err, errlen, "worker: %s: %s", pid < 0 ? "fork" : "pipe", strerror(e));
@@ -434,6 +449,74 @@ int worker_read_event(struct worker *w, struct worker_event *ev)
 			return 0;
 		return -1; /* EOF, or a torn record the protocol cannot produce */
 	}
+}
+
+int worker_read_stderr(struct worker *w)
+{
+	char buf[4096];
+
+	while (w->err_fd >= 0) {
+		ssize_t n = read(w->err_fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n <= 0) {
+			close(w->err_fd);
+			w->err_fd = -1;
+			break;
+		}
+		/* keep the last WORKER_ERR_TAIL bytes */
+		size_t k = (size_t)n;
+		if (k >= sizeof w->err_tail) {
+			memcpy(w->err_tail, buf + k - sizeof w->err_tail, sizeof w->err_tail);
+			w->err_len = sizeof w->err_tail;
+		} else {
+			size_t keep = w->err_len + k > sizeof w->err_tail ? sizeof w->err_tail - k
+									  : w->err_len;
+			memmove(w->err_tail, w->err_tail + w->err_len - keep, keep);
+			memcpy(w->err_tail + keep, buf, k);
+			w->err_len = keep + k;
+		}
+	}
+	return -1;
+}
+
+/* The last 4 lines (at most 300 bytes) of what a --cmd wrote to stderr, as
+ * one line: lines joined with " | ", control characters as '?'. */
+static void stderr_tail(const struct worker *w, char *out, size_t len)
+{
+	const char *b = w->err_tail, *e = b + w->err_len;
+	size_t o = 0;
+
+	while (e > b && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	const char *p = e;
+	for (int lines = 0; p > b; p--)
+		if (p[-1] == '\n' && ++lines == 4)
+			break;
+	int cut = p == b && w->err_len == sizeof w->err_tail; /* older bytes were dropped */
+	if (e - p > 300) {
+		p = e - 300;
+		cut = 1;
+	}
+	while (p < e && ((unsigned char)*p & 0xc0) == 0x80) /* not inside a UTF-8 character */
+		p++;
+	if (cut && o + 4 < len)
+		o += (size_t)snprintf(out + o, len - o, "...");
+	for (; p < e && o + 4 < len; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '\n') {
+			o += (size_t)snprintf(out + o, len - o, " | ");
+			while (p + 1 < e && (p[1] == '\n' || p[1] == '\r'))
+				p++;
+		} else if (c == '\r') {
+			continue;
+		} else {
+			out[o++] = c == '\t' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
+		}
+	}
+	out[o < len ? o : len - 1] = '\0';
 }
 
 void worker_go(struct worker *w)
@@ -519,6 +602,14 @@ int worker_reap(struct worker *w, int block, struct worker_result *res)
 			else if (t_copy && end > t_copy)
 				r->elapsed_s = (double)(end - t_copy) / 1e9;
 			describe(w, pg, status, r->message, sizeof r->message);
+			worker_read_stderr(w); /* what is left in the pipe */
+			if (w->is_cmd && !r->ok && w->err_len) {
+				char tail[320];
+				size_t l = strlen(r->message);
+				stderr_tail(w, tail, sizeof tail);
+				if (tail[0])
+					snprintf(r->message + l, sizeof r->message - l, ": %s", tail);
+			}
 		}
 	}
 	if (res)
@@ -545,8 +636,10 @@ void worker_done(struct worker *w)
 		close(w->event_fd);
 	if (w->go_fd >= 0)
 		close(w->go_fd);
+	if (w->err_fd >= 0)
+		close(w->err_fd);
 	munmap(w->page, page_len());
 	memset(w, 0, sizeof *w);
 	w->pid = -1;
-	w->event_fd = w->go_fd = -1;
+	w->event_fd = w->go_fd = w->err_fd = -1;
 }

@@ -8,8 +8,11 @@
  *     disposition to default, unblocks, and asks for SIGKILL if the monitor
  *     dies (PR_SET_PDEATHSIG);
  *  2. it joins the run's cgroup (spec->cgroup_procs) before opening any file;
- *  3. stdin, stdout and stderr become /dev/null, every other inherited fd
- *     but its two pipe ends is closed; it never touches the terminal;
+ *  3. stdin, stdout and stderr become /dev/null — for a --cmd, stderr is
+ *     a pipe whose last WORKER_ERR_TAIL bytes the monitor keeps, so a
+ *     failed command's own words reach its message —, every other
+ *     inherited fd but its pipe ends is closed; it never touches the
+ *     terminal;
  *  4. PHASE_PREPARE: unlink(dst), sync(), then block until the monitor calls
  *     worker_go() (EOF on the go channel: the monitor went away, exit 1);
  *     then drop the caches (drop_caches as root, else fadvise DONTNEED on
@@ -37,6 +40,8 @@
 
 #include "strategy.h"
 
+#define WORKER_ERR_TAIL 512 /* bytes of a --cmd's stderr kept; 4 lines / 300 bytes shown */
+
 struct worker_spec {
 	const struct strategy *strategy; /* NULL when argv is used */
 	char *const *argv; /* --cmd, exec'd as given; {src}/{dst} already substituted */
@@ -56,7 +61,7 @@ struct worker_result {
 	uint64_t bytes_done; /* progress->bytes_done when the worker exited */
 	uint64_t t_done_ns;  /* CLOCK_MONOTONIC of PHASE_DONE, 0 if not reached (or --cmd) */
 	int verified;	     /* -1 not verified, 0 dst differs, 1 dst equals src */
-	char message[320];   /* "" on success, else "<name>: <reason>" */
+	char message[480];   /* "" on success, else "<name>: <reason>[: <stderr's last lines>]" */
 };
 
 struct worker {
@@ -72,7 +77,14 @@ struct worker {
 	int killed; /* worker_kill sent SIGKILL */
 	int reaped;
 	struct worker_result result; /* valid once reaped */
+	int err_fd;		     /* --cmd: read end of its stderr, O_NONBLOCK; -1 none/EOF */
+	char err_tail[WORKER_ERR_TAIL];	/* the last bytes it wrote there */
+	size_t err_len;
 };
+
+/* Drains the --cmd's stderr pipe into err_tail (call when err_fd is
+ * readable).  -1 once it reached EOF (err_fd is then closed and -1). */
+int worker_read_stderr(struct worker *w);
 
 struct worker_event {
 	int phase;     /* enum phase */

@@ -5,7 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d /tmp/lrutop-cli.XXXXXX) || exit 2
-trap 'rm -rf "$tmp"' EXIT
+# scratch --dirs of the few copy runs below: on a disk, fresh and empty
+base=$(mktemp -d /var/tmp/lrt-cli.XXXXXX) || exit 2
+trap 'rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 out=$tmp/out err=$tmp/err
 
@@ -112,6 +114,144 @@ after=$(file_sum "$f")
 [ "$rc" -eq 2 ] && [ "$before" = "$after" ] && ok "csv: symlink not followed" ||
 	notok "csv: symlink not followed" "exit $rc, cksum '$before' -> '$after'"
 
+# Run options without anything to run -----------------------------------
+# batch mode: a usage error naming the option, and nothing is created
+for o in "--src /nonexistent" "--size 8M" "--mem-limit 64M" "--bs 4K" "--repeat 2" \
+	"--baseline rw_cp" "--no-verify" "--no-drop-caches" "--results $tmp/nr.csv"; do
+	set -- $o
+	on=$1
+	usage_err "$on without -s/--cmd" --batch -n 1 $o --csv "$tmp/nr2.csv"
+	check "usage: $on without -s/--cmd: says 'nothing to run'" \
+		'[ "$msg" = "lrutop: $on: nothing to run (add -s STRATEGIES or --cmd)" ]' "$msg"
+	check "usage: $on without -s/--cmd: no output file made" '[ ! -e "$tmp/nr.csv" ] && [ ! -e "$tmp/nr2.csv" ]'
+done
+usage_err "--name without --cmd" --batch -n 1 --name x
+check "usage: --name without --cmd: names it" 'printf "%s\n" "$msg" | grep -q "^lrutop: --name x: no --cmd"' "$msg"
+
+# stdout that cannot be written -------------------------------------------
+# out_err NAME WANT ARGS...: exit 1, stderr exactly "lrutop: write error: WANT"
+# ($redir is how stdout is broken: full or closed)
+out_err() {
+	_on=$1 _ow=$2
+	shift 2
+	case $redir in
+	full) timeout 20 "$LRUTOP" "$@" </dev/null >/dev/full 2>"$err" ;;
+	closed) timeout 20 "$LRUTOP" "$@" </dev/null >&- 2>"$err" ;;
+	esac
+	rc=$?
+	check "stdout $redir: $_on: exit 1, 'lrutop: write error: $_ow'" \
+		'[ "$rc" -eq 1 ] && [ "$(cat "$err")" = "lrutop: write error: $_ow" ]' \
+		"exit $rc; stderr: $(head -n 3 "$err" | tr '\n' '|')"
+}
+if [ -c /dev/full ]; then
+	redir=full
+	for a in --help --version --list-strategies; do
+		out_err "$a" "No space left on device" "$a"
+	done
+	out_err "--batch -n 3" "No space left on device" --batch -n 3 -i 0.05
+else
+	skip "stdout full" "no /dev/full"
+fi
+redir=closed
+out_err "--help" "Bad file descriptor" --help
+out_err "--batch -n 3" "Bad file descriptor" --batch -n 3 -i 0.05 --csv "$tmp/closed.csv"
+# the CSV opened with stdout closed must not have become fd 1
+hdr=$(head -n 1 "$tmp/closed.csv" 2>/dev/null | cut -c1-12)
+nl=$(wc -l <"$tmp/closed.csv" 2>/dev/null)
+bad=$(grep -vc '^[0-9t]' "$tmp/closed.csv" 2>/dev/null)
+# (the first failed write to stdout ends the loop: at least one row)
+check "stdout closed: --csv holds only CSV (header + rows, no batch lines)" \
+	'[ "$hdr" = "t_s,read_mbs" ] && [ "$nl" -ge 2 ] && [ "$bad" = 0 ]' \
+	"first '$hdr', $nl lines, $bad other: $(head -n 3 "$tmp/closed.csv" 2>/dev/null | cut -c1-50 | tr '\n' '|')"
+# a pipe whose reader went away: quiet, 141 as a SIGPIPE death would be
+timeout 20 sh -c '{ "$1" --batch -i 0.05 </dev/null 2>"$2"; echo $? >"$3"; } | head -n 1 >/dev/null' \
+	sh "$LRUTOP" "$err" "$tmp/rc"
+rc=$(cat "$tmp/rc" 2>/dev/null || echo none)
+check "stdout a pipe closed by its reader: exit 141, nothing on stderr" \
+	'[ "$rc" = 141 ] && [ ! -s "$err" ]' "exit $rc; stderr: $(head -n 2 "$err" | tr '\n' '|')"
+
+# Output files: validated first, removed after a usage error --------------
+_cli_n=0
+newdir() {
+	_cli_n=$((_cli_n + 1))
+	d=$base/d$_cli_n
+	mkdir "$d"
+}
+N=$tmp/new.csv
+newdir
+usage_err "--csv NEW then -s nope" --batch -n 2 --csv "$N" -s nope --dir "$d"
+check "usage: --csv NEW then -s nope: NEW not left behind" '[ ! -e "$N" ] && [ -z "$(ls -A "$d")" ]' \
+	"$(ls -l "$N" 2>&1)"
+newdir
+usage_err "--csv NEW --results NEW2 then --baseline nope" --batch -n 2 --csv "$N" --results "$N.r" \
+	-s rw_cp --size 1M --baseline nope --dir "$d"
+check "usage: ... --baseline nope: neither file left, --dir empty" \
+	'[ ! -e "$N" ] && [ ! -e "$N.r" ] && [ -z "$(ls -A "$d")" ]' "$(ls -A "$tmp" "$d" | tr '\n' ' ')"
+# --results refused as it exists: the --csv made just before goes again
+echo precious >"$tmp/keep.csv"
+newdir
+usage_err "--csv NEW --results EXISTING" --batch -n 2 --csv "$N" --results "$tmp/keep.csv" -s rw_cp \
+	--size 1M --dir "$d"
+check "usage: --csv NEW --results EXISTING: NEW removed, EXISTING kept" \
+	'[ ! -e "$N" ] && [ "$(cat "$tmp/keep.csv")" = precious ] && [ -z "$(ls -A "$d")" ]' "$msg"
+# one file under two names
+mkdir "$tmp/sub"
+ln -s "$tmp/sub" "$tmp/link"
+for pair in "$tmp/sub/x.csv $tmp/sub/x.csv" "$tmp/sub/x.csv $tmp/sub/../sub/./x.csv" \
+	"$tmp/sub/x.csv $tmp/link/x.csv"; do
+	set -- $pair
+	newdir
+	usage_err "--csv $1 --results ${2#$tmp/}" --batch -n 2 --csv "$1" --results "$2" -s rw_cp \
+		--size 1M --dir "$d"
+	check "usage: --csv/--results one file (${2#$tmp/}): 'the same file', nothing made" \
+		'printf "%s\n" "$msg" | grep -q "the same file" && [ -z "$(ls -A "$tmp/sub")" ] && [ -z "$(ls -A "$d")" ]' \
+		"$msg; $(ls -A "$tmp/sub" | tr '\n' ' ')"
+done
+run --batch -n 2 -i 0.05 --csv "$N"
+check "the corrected rerun works: --csv NEW, exit 0, header + 2 rows" \
+	'[ "$rc" -eq 0 ] && [ "$(wc -l <"$N")" -eq 3 ]' "exit $rc: $(head -n 2 "$err" | tr '\n' '|')"
+
+# -n reached with runs still queued ---------------------------------------
+cgroot=$(lrt_cgroot) || cgroot=""
+ml=""
+[ "$(id -u)" -eq 0 ] && [ -n "$cgroot" ] && [ -w "$cgroot" ] && ml="--mem-limit 256M"
+newdir
+run --batch -q -n 3 -i 0.05 -s rw_cp,mw_cp --size 256M --dir "$d"
+check "-n 3 with 2 runs queued: exit 1, 'lrutop: -n 3 samples reached with 2 runs not done'" \
+	'[ "$rc" -eq 1 ] && [ "$(cat "$err")" = "lrutop: -n 3 samples reached with 2 runs not done" ]' \
+	"exit $rc; stderr: $(head -n 3 "$err" | tr '\n' '|')"
+check "-n 3 with 2 runs queued: --dir empty" '[ -z "$(ls -A "$d")" ]' "left: $(ls -A "$d")"
+# the same with the first run under way (a --src: no scratch source to
+# write first), in a memory cgroup where there is one
+head -c 64M /dev/zero >"$base/src"
+newdir
+timeout 20 "$LRUTOP" --batch -q -n 4 -i 0.05 -s rw_cp,mw_cp --src "$base/src" $ml --dir "$d" \
+	</dev/null >"$out" 2>"$err" &
+bg=$!
+wait "$bg"
+rc=$?
+check "-n 4 during a run: exit 1, '... with 2 runs not done'" \
+	'[ "$rc" -eq 1 ] && [ "$(cat "$err")" = "lrutop: -n 4 samples reached with 2 runs not done" ]' \
+	"exit $rc; stderr: $(head -n 3 "$err" | tr '\n' '|')"
+check "-n 4 during a run: --dir empty, no lrutop-$bg-* cgroup" \
+	'[ -z "$(ls -A "$d")" ] && ! ls -d "${cgroot:-/nonexistent}/lrutop-$bg-"* >/dev/null 2>&1' \
+	"left: $(ls -A "$d") $(ls -d "${cgroot:-/nonexistent}/lrutop-$bg-"* 2>/dev/null)"
+rm -f "$base/src"
+
+# Signals in batch mode: 128 + N and one line -------------------------------
+for sig in INT:130 TERM:143 HUP:129; do
+	n=${sig%:*} want=${sig#*:}
+	"$LRUTOP" --batch -i 0.05 </dev/null >"$out" 2>"$err" &
+	bg=$!
+	wait_for 10 '[ "$(wc -l <"$out")" -ge 2 ]'
+	kill -"$n" "$bg"
+	wait "$bg"
+	rc=$?
+	check "batch SIG$n: exit $want, 'lrutop: interrupted (SIG$n)'" \
+		'[ "$rc" -eq "$want" ] && [ "$(cat "$err")" = "lrutop: interrupted (SIG$n)" ]' \
+		"exit $rc; stderr: $(head -n 3 "$err" | tr '\n' '|')"
+done
+
 # Batch output shape --------------------------------------------------
 # is_header / is_data classify a batch line: the header names the columns
 # (starts with "time"), a data line starts with the elapsed seconds.
@@ -159,7 +299,7 @@ fi
 # The same with stdin and stderr on a terminal (tmux pane) and only stdout
 # a pipe: stdout alone decides.
 if command -v tmux >/dev/null 2>&1; then
-	trap 'tm_cleanup; rm -rf "$tmp"' EXIT
+	trap 'tm_cleanup; rm -rf "$tmp" "$base"' EXIT
 	tm_start cli 200 30 "TERM=xterm-256color '$LRUTOP' -n 2 -i 0.1 | cat"
 	if wait_for 10 "tm_has cli END-OF-STTY"; then
 		tm_cap cli | sed -n '1,/^EXIT=/p' | grep -v '^EXIT=' | grep -v '^ *$' >"$out"
@@ -171,6 +311,65 @@ if command -v tmux >/dev/null 2>&1; then
 	fi
 else
 	skip "batch: stdout a pipe, stdin a tty" "tmux not installed"
+fi
+
+# The TUI's failure paths (a real terminal: tmux) ---------------------------
+if command -v tmux >/dev/null 2>&1; then
+	# TERM unset, unknown or dumb: exit 2 and one line before anything is
+	# made (not ncurses' own "Error opening terminal" and exit 1)
+	for t in unset nosuchterm dumb; do
+		newdir
+		case $t in
+		unset) e="env -u TERM" want="lrutop: TERM is not set" ;;
+		dumb) e="env TERM=dumb" want="lrutop: TERM=dumb: .*(use --batch)" ;;
+		*) e="env TERM=$t" want="lrutop: TERM=$t: unknown terminal type" ;;
+		esac
+		s=term$_cli_n
+		tm_start "$s" 150 20 "$e '$LRUTOP' -s rw_cp --size 8M --dir '$d' 2>'$tmp/tuierr'"
+		if wait_for 10 "tm_has $s END-OF-STTY"; then
+			st=$(tm_cap "$s" | sed -n 's/^EXIT=\([0-9]*\).*/\1/p')
+			check "TUI TERM=$t: EXIT=2, one line /$want/, nothing made" \
+				'[ "$st" = 2 ] && [ "$(wc -l <"$tmp/tuierr")" -eq 1 ] && grep -Eq "^$want" "$tmp/tuierr" && [ -z "$(ls -A "$d")" ]' \
+				"EXIT=$st; stderr: $(tr '\n' '|' <"$tmp/tuierr"); left: $(ls -A "$d")"
+		else
+			notok "TUI TERM=$t: EXIT=2" "did not end: $(tm_cap "$s" | grep -v '^$' | head -n 3 | tr '\n' '|')"
+		fi
+		tm kill-session -t "$s" 2>/dev/null
+	done
+	# a signal: 128 + N and one line, as in batch mode; terminal restored;
+	# SIGTERM during a run also removes its scratch directory
+	for sig in INT:130 TERM:143 HUP:129; do
+		n=${sig%:*} want=${sig#*:}
+		newdir
+		extra=""
+		[ "$n" = TERM ] && extra="-s rw_cp --size 1G $ml --dir $d"
+		s=sig$n
+		tm_start "$s" 120 40 "TERM=xterm-256color '$LRUTOP' -i 0.1 $extra 2>'$tmp/sigerr'"
+		pid=""
+		wait_for 5 '[ -n "$(tm_child "$s")" ]' && pid=$(tm_child "$s")
+		if [ -n "$pid" ] && tm_wait "$s" "q quit" 10 &&
+			{ [ -z "$extra" ] || wait_for 10 '[ -n "$(ls -A "$d")" ]'; }; then
+			kill -"$n" "$pid"
+			if wait_for 10 "tm_has $s END-OF-STTY"; then
+				st=$(tm_cap "$s" | sed -n 's/^EXIT=\([0-9]*\).*/\1/p')
+				check "TUI SIG$n: EXIT=$want, 'lrutop: interrupted (SIG$n)'" \
+					'[ "$st" = "$want" ] && [ "$(cat "$tmp/sigerr")" = "lrutop: interrupted (SIG$n)" ]' \
+					"EXIT=$st; stderr: $(tr '\n' '|' <"$tmp/sigerr")"
+				check "TUI SIG$n: terminal restored${extra:+, --dir empty, no cgroup left}" \
+					'tm_stty_sane "$s" && [ -z "$(ls -A "$d")" ] && ! ls -d "${cgroot:-/nonexistent}/lrutop-$pid-"* >/dev/null 2>&1' \
+					"left: $(ls -A "$d") $(ls -d "${cgroot:-/nonexistent}/lrutop-$pid-"* 2>/dev/null)"
+			else
+				notok "TUI SIG$n: EXIT=$want" "still running 10 s after SIG$n"
+				kill -9 "$pid" 2>/dev/null
+			fi
+		else
+			notok "TUI SIG$n: EXIT=$want" "did not start: $(tm_cap "$s" | grep -v '^$' | head -n 3 | tr '\n' '|')"
+			[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+		fi
+		tm kill-session -t "$s" 2>/dev/null
+	done
+else
+	skip "TUI failure paths" "tmux not installed"
 fi
 
 exit 0

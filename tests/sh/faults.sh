@@ -298,3 +298,57 @@ for o in --csv --results; do
 	fault "$o existing file" 2 "already exists" -s rw_cp --size 1M "$o" "$tmp/exists"
 	check "$o existing file: content unchanged" '[ "$(file_sum "$tmp/exists")" = "$s0" ]'
 done
+
+# --- output files on a full filesystem ----------------------------------------------
+# --csv / --results on a filesystem with no room: an error at the header is
+# a usage/environment error (exit 2, the file made is removed again); one
+# that fills up later ends the session with exit 1 and keeps what was
+# written.  A 1 KiB-block ext4 filled to the last block, then a block freed.
+_o_fill() {
+	dd if=/dev/zero of="$1/fill" bs=64k 2>/dev/null
+	_i=0
+	while [ $_i -lt 1000 ] &&
+		dd if=/dev/zero of="$1/f$_i" bs=1k count=1 conv=fsync 2>/dev/null; do
+		_i=$((_i + 1))
+	done
+	rm -f "$1/f$_i" # the one that did not fit
+	sync
+}
+_o_full_outputs() {
+	if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.ext4 >/dev/null; then
+		skip "outputs on a full fs" "needs root and mkfs.ext4"
+		return
+	fi
+	M=$base/outfs
+	if ! _r_loopfs 8M "$M"; then
+		skip "outputs on a full fs" "could not mount a loop ext4 image"
+		return
+	fi
+	_o_fill "$M"
+	if [ ! -e "$M/f0" ]; then
+		skip "outputs on a full fs" "could not fill $M block by block"
+		_r_unloop "$M"
+		return
+	fi
+	E="write error: No space left on device"
+	fault "--csv on a full fs" 2 "--csv $M/a.csv: $E" -n 3 -i 0.05 --csv "$M/a.csv"
+	check "--csv on a full fs: the file made is removed" '[ ! -e "$M/a.csv" ]'
+	fault "--results on a full fs" 2 "--results $M/r.csv: $E" -s rw_cp --size 1M --results "$M/r.csv"
+	check "--results on a full fs: the file made is removed" '[ ! -e "$M/r.csv" ]'
+	# one block: the header and a few rows fit
+	rm -f "$M/f0"
+	sync
+	fault "--csv filling up" 1 "--csv $M/b.csv: $E" -n 400 -i 0.05 --csv "$M/b.csv"
+	n=$(wc -l <"$M/b.csv" 2>/dev/null || echo 0)
+	check "--csv filling up: the rows written are kept, and lrutop stopped there" \
+		'[ "$(head -c 4 "$M/b.csv")" = t_s, ] && [ "$n" -ge 2 ] && [ "$n" -lt 100 ]' "$n lines"
+	rm -f "$M/b.csv"
+	sync
+	fault "--results filling up" 1 "--results $M/r2.csv: $E" -s rw_cp --size 1M --no-verify \
+		--repeat 40 -i 0.05 --results "$M/r2.csv"
+	n=$(wc -l <"$M/r2.csv" 2>/dev/null || echo 0)
+	check "--results filling up: rows kept, the queue stopped (not 40 rows)" \
+		'[ "$(head -c 9 "$M/r2.csv")" = strategy, ] && [ "$n" -ge 2 ] && [ "$n" -lt 41 ]' "$n lines"
+	_r_unloop "$M"
+}
+_o_full_outputs

@@ -34,7 +34,7 @@ trap 'exit 2' INT TERM HUP
 disk=$(find_disk /var/tmp)
 if [ -z "$disk" ] || ! grep -q " $disk " /proc/diskstats; then
 	for c in "disk: write integral matches diskstats" "disk: at least ${DD_MIB} MiB" \
-		"memory: last row matches /proc/meminfo" "csv: column count" "SIGINT: exit 0"; do
+		"memory: last row matches /proc/meminfo" "csv: column count" "SIGINT: exit 130"; do
 		skip "$T $c" "/var/tmp is not on a single block device"
 	done
 	exit 0
@@ -114,7 +114,7 @@ pid=$!
 
 fail_all() {
 	for c in "disk: write integral matches diskstats" "disk: at least ${DD_MIB} MiB" \
-		"memory: last row matches /proc/meminfo" "csv: column count" "SIGINT: exit 0"; do
+		"memory: last row matches /proc/meminfo" "csv: column count" "SIGINT: exit 130"; do
 		notok "$T $c" "$*"
 	done
 	exit 1
@@ -138,10 +138,10 @@ if wait_for 10 "proc_gone $pid" 0.02; then
 	wait "$pid"
 	rc=$?
 	pid=""
-	[ $rc -eq 0 ] && ok "$T SIGINT: exit 0" ||
-		notok "$T SIGINT: exit 0" "exit $rc; stderr: $(head -n 5 "$aux/stderr" | tr '\n' '|')"
+	[ $rc -eq 130 ] && ok "$T SIGINT: exit 130" ||
+		notok "$T SIGINT: exit 130" "exit $rc; stderr: $(head -n 5 "$aux/stderr" | tr '\n' '|')"
 else
-	notok "$T SIGINT: exit 0" "still running 10 s after SIGINT"
+	notok "$T SIGINT: exit 130" "still running 10 s after SIGINT"
 fi
 
 # ---- disk ----------------------------------------------------------------

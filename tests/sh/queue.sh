@@ -160,6 +160,87 @@ check "$T nope: one 'lrutop: ' line naming it" \
 check "$T nope: nothing on stdout, --dir empty" '[ ! -s "$tmp/out" ] && lrt_empty "$d"' \
 	"stdout: $(oneline 100 <"$tmp/out"); left: $(ls -A "$d" | tr '\n' ' ')"
 
+# ---- 2b. --cmd entries of the queue ------------------------------------------------
+# every --cmd is one more entry: interleaved with -s, the same statistics,
+# labelled by --name (or its program), --baseline takes a label
+T="$Q --cmd beside -s:"
+lrt_newdir
+F=$tmp/r2b.csv
+run --batch -q -s rw_cp --cmd 'cp {src} {dst}' --name cp --repeat 2 --size 8M --dir "$d" --results "$F"
+check "$T exit 0" '[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]' "exit $rc: $(errline)"
+rows=$(awk -F, 'NR > 1 { printf "%s:%s ", $1, $2 }' "$F" 2>/dev/null)
+check "$T 4 runs interleaved rw_cp cp rw_cp cp" '[ "$rows" = "rw_cp:1 cp:1 rw_cp:2 cp:2 " ]' "got '$rows'"
+order=$(awk 'NR == 1 { next } /^$/ { exit } { printf "%s:%s ", $1, $2 }' "$tmp/out")
+check "$T the per-run table in that order" '[ "$order" = "rw_cp:1 cp:1 rw_cp:2 cp:2 " ]' "got '$order'"
+shdr=$(grep -nE '^strategy .* runs ' "$tmp/out" | head -n 1 | cut -d: -f1)
+srows=$(awk -v h="${shdr:-9999}" 'NR > h && $2 ~ /^[0-9]/ { printf "%s:%s:%s ", $1, $2, $10 }' "$tmp/out")
+check "$T statistics: rw_cp and cp, 2 runs each, rw_cp (first) the base" \
+	'printf "%s\n" "$srows" | grep -Eq "^rw_cp:2:base cp:2:[-+][0-9.]+% $"' "rows '$srows'"
+cp_bytes=$(awk -F, '$1 == "cp" { printf "%s ", $11 }' "$F")
+check "$T the cp runs copied 8 MiB" '[ "$cp_bytes" = "8388608 8388608 " ]' "bytes '$cp_bytes'"
+check "$T --dir empty afterwards" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+
+lrt_newdir
+run --batch -q -s rw_cp --cmd 'cp {src} {dst}' --name cp --size 8M --baseline cp --dir "$d"
+shdr=$(grep -nE '^strategy .* runs ' "$tmp/out" | head -n 1 | cut -d: -f1)
+srows=$(awk -v h="${shdr:-9999}" 'NR > h && $2 ~ /^[0-9]/ { printf "%s:%s ", $1, $10 }' "$tmp/out")
+check "$Q --baseline cp (a --cmd label): exit 0, cp is the base" \
+	'[ "$rc" -eq 0 ] && printf "%s\n" "$srows" | grep -Eq "^rw_cp:[-+][0-9.]+% cp:base $"' \
+	"exit $rc: $(errline); rows '$srows'"
+
+# default labels: the program, plus its first argument unless that is
+# {src}/{dst}; duplicates get #2; a --cmd before -s runs first
+lrt_newdir
+F=$tmp/r2c.csv
+run --batch -q --cmd 'cp {src} {dst}' -s rw_cp --cmd 'cp {src} {dst}' --cmd 'cp -p {src} {dst}' \
+	--size 4M --no-verify --dir "$d" --results "$F" --baseline 'cp#2'
+rows=$(awk -F, 'NR > 1 { printf "%s|", $1 }' "$F" 2>/dev/null)
+check "$Q default labels: cp, rw_cp, cp#2, 'cp -p' in command-line order" \
+	'[ "$rc" -eq 0 ] && [ "$rows" = "cp|rw_cp|cp#2|cp -p|" ]' "exit $rc: $(errline); rows '$rows'"
+shdr=$(grep -nE '^strategy .* runs ' "$tmp/out" | head -n 1 | cut -d: -f1)
+b=$(awk -v h="${shdr:-9999}" 'NR > h && $1 == "cp#2" { print $10 }' "$tmp/out")
+check "$Q --baseline cp#2 (a default label) is the base" '[ "$b" = base ]' "cp#2 vs base '$b'"
+
+# label and queue errors: exit 2, one line, nothing left
+qerr() {
+	_qn=$1 _qp=$2
+	shift 2
+	lrt_newdir
+	run --batch -q --size 1M --dir "$d" "$@"
+	check "$Q $_qn: exit 2, one 'lrutop: ' line /$_qp/, --dir empty" \
+		'[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -Eq "^lrutop: .*($_qp)" "$tmp/err" && [ ! -s "$tmp/out" ] && lrt_empty "$d"' \
+		"exit $rc; stderr: $(oneline <"$tmp/err"); left: $(ls -A "$d" | tr '\n' ' ')"
+}
+qerr "--name rw_cp (a strategy's name)" "--name rw_cp: is a strategy" --cmd true --name rw_cp
+qerr "--name twice" "--name x: given twice" --cmd true --name x --cmd false --name x
+qerr "more --name than --cmd" "--name y: no --cmd" --cmd true --name x --name y
+qerr "--name with a comma" "--name a,b: no commas" --cmd true --name a,b
+qerr "--baseline nope lists the labels" "--baseline nope: not one of the runs \(rw_cp, cp\)" \
+	-s rw_cp --cmd 'cp {src} {dst}' --baseline nope
+qerr "--cmd nosuchprog" "--cmd nosuchprog: No such file or directory" --cmd 'nosuchprog {src}'
+qerr "--cmd /no/such/prog" "--cmd /no/such/prog: No such file or directory" --cmd /no/such/prog -s rw_cp
+: >"$tmp/notexec"
+chmod 644 "$tmp/notexec"
+qerr "--cmd a file without x bit" "--cmd $tmp/notexec: Permission denied" --cmd "$tmp/notexec"
+
+# a failing --cmd says why, in its own words (its stderr)
+lrt_newdir
+run --batch -q --cmd 'ls /nonexistent' --size 1M --dir "$d"
+check "$Q --cmd 'ls /nonexistent': exit 1, its stderr in the message" \
+	'[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^lrutop: ls: exited with status 2: ls: cannot access .*/nonexistent.*: No such file or directory$" "$tmp/err"' \
+	"exit $rc; stderr: $(oneline <"$tmp/err")"
+check "$Q --cmd 'ls /nonexistent': the message under the table too" \
+	'grep -q "^  ls /nonexistent #1: .*No such file or directory" "$tmp/out"' "$(oneline <"$tmp/out")"
+# many lines: the last 4 only, one line
+printf '#!/bin/sh\nfor i in 1 2 3 4 5 6; do echo "line $i" >&2; done\nexit 3\n' >"$tmp/chatty"
+chmod 755 "$tmp/chatty"
+lrt_newdir
+run --batch -q --cmd "$tmp/chatty" --size 1M --dir "$d"
+check "$Q --cmd writing 6 stderr lines: exit 1, the last 4 in one line" \
+	'[ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^lrutop: chatty: exited with status 3: line 3 | line 4 | line 5 | line 6$" "$tmp/err"' \
+	"exit $rc; stderr: $(oneline <"$tmp/err")"
+check "$Q --cmd failures: --dir empty" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+
 # ---- TUI helpers ---------------------------------------------------------------
 if ! command -v tmux >/dev/null 2>&1; then
 	skip "$Q TUI" "tmux not installed"
@@ -313,6 +394,52 @@ if tm_alive "$s"; then
 	wait_for 15 "tm_has '$s' END-OF-STTY"
 	st=$(exit_status "$s")
 	check "$T q: EXIT=0, --dir empty" '[ "$st" = 0 ] && lrt_empty "$d"' "EXIT=$st; left: $(ls -A "$d" | tr '\n' ' ')"
+fi
+tm kill-session -t "$s" 2>/dev/null
+
+# ---- 4b. a --cmd in the TUI: progress line, Runs view, r adds to its queue -------
+T="$Q TUI --cmd:"
+lrt_newdir
+s=tcmd$$
+tm_start "$s" 120 40 "$run_env '$LRUTOP' -s rw_cp --cmd 'cp {src} {dst}' --name cp --size 32M -i 0.1 --dir '$d'"
+wait_for 5 '[ -n "$(tm_child "$s")" ]' && pids="$pids $(tm_child "$s")"
+if tm_until "$s" 60 'progress "$s" | grep -q "all 2 runs done"' 0.1; then
+	ok "$T all 2 runs done (rw_cp, cp)"
+	# r: the picker queues a strategy after the command line's runs
+	tm send-keys -t "$s" r
+	tm_wait "$s" "Pick runs" 5 >/dev/null
+	tm send-keys -t "$s" Enter # rw_cp is checked: -s picked it
+	if tm_until "$s" 60 'progress "$s" | grep -q "all 3 runs done"' 0.1; then
+		ok "$T r queues rw_cp after them: all 3 runs done"
+	else
+		notok "$T r queues rw_cp after them: all 3 runs done" "progress '$(progress "$s")': $(show "$s")"
+	fi
+	tm send-keys -t "$s" 4
+	if tm_wait "$s" "Runs:" 5; then
+		tm_cap "$s" >"$tmp/cap4b"
+		# (the picker's rw_cp is the second run of rw_cp: #2)
+		check "$T Runs view: chart rows 'rw_cp #1', 'cp #1', 'rw_cp #2'" \
+			'grep -Eq "^rw_cp +#1 " "$tmp/cap4b" && grep -Eq "^cp +#1 " "$tmp/cap4b" && grep -Eq "^rw_cp +#2 " "$tmp/cap4b"' \
+			"$(cut -c1-40 "$tmp/cap4b" | oneline 600)"
+		hdr=$(grep -nE '^ *strategy +runs +elapsed' "$tmp/cap4b" | head -n 1 | cut -d: -f1)
+		trows=$(awk -v h="${hdr:-9999}" 'NR > h && $1 ~ /^(rw_cp|cp)$/ && $2 ~ /^[0-9]+$/ { printf "%s:%s ", $1, $2 }' "$tmp/cap4b")
+		check "$T Runs view statistics: rw_cp (2 runs) and cp (1)" '[ "$trows" = "rw_cp:2 cp:1 " ]' "got '$trows'"
+	else
+		notok "$T Runs view" "4 did not switch: $(show "$s")"
+	fi
+else
+	notok "$T all 2 runs done (rw_cp, cp)" "progress '$(progress "$s")': $(show "$s")"
+fi
+if tm_alive "$s"; then
+	tm send-keys -t "$s" q
+	wait_for 15 "tm_has '$s' END-OF-STTY"
+	st=$(exit_status "$s")
+	tm_all "$s" >"$tmp/cap4c"
+	# the per-run table: from its header ("strategy rep") to the blank line
+	order=$(awk '/^strategy +rep / { p = 1; next } p && /^ *$/ { exit } p && /^(rw_cp|cp) / { printf "%s:%s ", $1, $2 }' "$tmp/cap4c")
+	check "$T q: EXIT=0, results rw_cp:1 cp:1 rw_cp:2, --dir empty" \
+		'[ "$st" = 0 ] && [ "$order" = "rw_cp:1 cp:1 rw_cp:2 " ] && lrt_empty "$d"' \
+		"EXIT=$st, rows '$order'; left: $(ls -A "$d" | tr '\n' ' ')"
 fi
 tm kill-session -t "$s" 2>/dev/null
 

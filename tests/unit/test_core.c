@@ -759,6 +759,75 @@ static void test_options_reparse(void **state)
 	assert_near(o.interval, 1.0, 0.0);
 }
 
+/* --cmd is repeatable; --name labels the commands in order; where -s stood
+ * among them is kept for the queue order. */
+static void test_options_cmds(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(PARSE(&o, err, "--cmd", "cp {src} {dst}", "--name", "cp", "-s", "rw_cp",
+			       "--cmd", "dd if={src} of={dst}", "--cmd", "true"),
+			 0);
+	assert_int_equal(o.ncmds, 3);
+	assert_string_equal(o.cmds[0], "cp {src} {dst}");
+	assert_string_equal(o.cmds[2], "true");
+	assert_int_equal(o.nnames, 1);
+	assert_string_equal(o.names[0], "cp");
+	assert_int_equal(o.cmds_before_s, 1);
+	assert_string_equal(o.strategies, "rw_cp");
+	expect_error(PARSE(&o, err, "--cmd", "  "), err, "--cmd: empty command");
+	char *argv[2 * OPTIONS_MAX_CMDS + 3] = {"lrutop"};
+	int argc = 1;
+	for (int i = 0; i <= OPTIONS_MAX_CMDS; i++) {
+		argv[argc++] = "--cmd";
+		argv[argc++] = "true";
+	}
+	expect_error(parse_argv(&o, err, sizeof(err), argc, argv), err, "at most");
+}
+
+/* Run options without anything to run: an error in batch mode; in the TUI
+ * only those the picker does not use. */
+static void test_options_check_runs(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	static const char *const opts[][2] = {
+	    {"--src", "/x"}, {"--size", "8M"},	  {"--mem-limit", "64M"},    {"--bs", "4K"},
+	    {"--repeat", "2"}, {"--baseline", "rw_cp"}, {"--no-verify", NULL}, {"--no-drop-caches", NULL},
+	    {"--results", "r.csv"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(opts); i++) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "%s: nothing to run (add -s STRATEGIES or --cmd)",
+			 opts[i][0]);
+		assert_int_equal(PARSE(&o, err, "--batch", (char *)opts[i][0], (char *)opts[i][1]), 0);
+		assert_int_equal(options_check_runs(&o, err, sizeof(err)), -1);
+		assert_string_equal(err, msg);
+		/* with something to run, fine */
+		assert_int_equal(PARSE(&o, err, "--batch", "-s", "rw_cp", (char *)opts[i][0],
+				       (char *)opts[i][1]),
+				 0);
+		assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+		o.strategies = NULL;
+		o.demo = 1;
+		assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+	}
+	/* the TUI: --size seeds the picker, --baseline does not */
+	assert_int_equal(PARSE(&o, err, "--size", "8M", "--repeat", "2"), 0);
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+	assert_int_equal(PARSE(&o, err, "--size", "8M", "--baseline", "x"), 0);
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), -1);
+	assert_string_equal(err, "--baseline: nothing to run (add -s STRATEGIES or --cmd)");
+	/* nothing given at all: monitoring */
+	assert_int_equal(PARSE(&o, err, "--batch", "-n", "3"), 0);
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+	/* more names than commands */
+	assert_int_equal(PARSE(&o, err, "--cmd", "true", "--name", "a", "--name", "b"), 0);
+	expect_error(options_check_runs(&o, err, sizeof(err)), err, "--name b: no --cmd");
+}
+
 /* ---- grid ------------------------------------------------------------- */
 
 static void test_utf8(void **state)
@@ -1063,6 +1132,8 @@ static void test_canvas_braille(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_options_cmds),
+	    cmocka_unit_test(test_options_check_runs),
 	    cmocka_unit_test(test_rate_delta),
 	    cmocka_unit_test(test_rate_per_s),
 	    cmocka_unit_test(test_rates_disk),

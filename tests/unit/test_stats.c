@@ -365,7 +365,7 @@ static void test_compute_no_ok_runs(void **state)
 	r[2] = mk("rw_cp", 0, 1, 3.2, 290);
 	r[3] = mk("mw_cp", 0, 0, 0.4, 900);
 	struct strategy_stats st[4];
-	int ns = stats_compute(r, 4, strat("rw_cp"), st, 4);
+	int ns = stats_compute(r, 4, "rw_cp", st, 4);
 	assert_int_equal(ns, 2);
 	const struct strategy_stats *a = find(st, ns, "rw_cp"), *b = find(st, ns, "mw_cp");
 	assert_int_equal(b->runs, 2);
@@ -426,7 +426,7 @@ static void test_compute_baseline(void **state)
 	r[4] = mk("mw_cp", 0, 1, 2.0, 200);
 	r[5] = mk("cfr_cp", 0, 1, 6.0, 70);
 	struct strategy_stats st[4];
-	int ns = stats_compute(r, 6, strat("rw_cp"), st, 4);
+	int ns = stats_compute(r, 6, "rw_cp", st, 4);
 	assert_int_equal(ns, 3);
 	const struct strategy_stats *rw = find(st, ns, "rw_cp"), *mw = find(st, ns, "mw_cp"),
 				    *cfr = find(st, ns, "cfr_cp");
@@ -442,7 +442,7 @@ static void test_compute_baseline(void **state)
 	assert_int_equal(mw->fastest, 1);
 
 	/* another baseline: a strategy that is not first */
-	ns = stats_compute(r, 6, strat("cfr_cp"), st, 4);
+	ns = stats_compute(r, 6, "cfr_cp", st, 4);
 	assert_int_equal(ns, 3);
 	rw = find(st, ns, "rw_cp");
 	cfr = find(st, ns, "cfr_cp");
@@ -451,7 +451,7 @@ static void test_compute_baseline(void **state)
 	assert_near(rw->vs_base_pct, (4.0 / 5.5 - 1) * 100, "rw_cp vs cfr_cp");
 
 	/* a baseline with no runs at all: nobody is "base", no percentages */
-	ns = stats_compute(r, 6, strat("direct_cp"), st, 4);
+	ns = stats_compute(r, 6, "direct_cp", st, 4);
 	assert_int_equal(ns, 3);
 	for (int i = 0; i < ns; i++) {
 		assert_int_equal(st[i].baseline, 0);
@@ -603,6 +603,25 @@ static void test_compute_cmd_runs(void **state)
 	assert_int_equal(st[0].fastest, 1);
 }
 
+/* A --cmd label can be the baseline; a strategy and a cmd are told apart
+ * by label only. */
+static void test_compute_cmd_baseline(void **state)
+{
+	(void)state;
+	struct run_result r[4];
+	r[0] = mk("rw_cp", 0, 1, 3.0, 100);
+	r[1] = mk("cp", 1, 1, 2.0, 100);
+	r[2] = mk("rw_cp", 0, 1, 3.0, 100);
+	r[3] = mk("cp", 1, 1, 2.0, 100);
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 4, "cp", st, 4);
+	assert_int_equal(ns, 2);
+	assert_string_equal(st[1].name, "cp");
+	assert_int_equal(st[1].baseline, 1);
+	assert_int_equal(st[0].baseline, 0);
+	assert_near(st[0].vs_base_pct, 50.0, "rw_cp vs cp");
+}
+
 /* ---- stats_table --------------------------------------------------------- */
 
 static char *table_text(const struct strategy_stats *st, int n)
@@ -647,7 +666,7 @@ static void test_table(void **state)
 	r[5] = mk("mw_cp", 0, 1, 2.5, 170);
 	r[6] = mk("rw_cp", 0, 1, 4.1, 98);
 	struct strategy_stats st[4];
-	int ns = stats_compute(r, 7, strat("rw_cp"), st, 4);
+	int ns = stats_compute(r, 7, "rw_cp", st, 4);
 	assert_int_equal(ns, 2);
 	char *t = table_text(st, ns);
 	assert_true(!strncmp(t, "strategy", 8));
@@ -687,6 +706,7 @@ int main(void)
 		cmocka_unit_test(test_compute_median_run),
 		cmocka_unit_test(test_compute_max),
 		cmocka_unit_test(test_compute_cmd_runs),
+		cmocka_unit_test(test_compute_cmd_baseline),
 		cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
