@@ -213,7 +213,7 @@ if tm_wait_gone "$r" "too small" 2 && tm_wait "$r" "Reclaim" 2; then ok "$T resi
 	notok "$T resize to 80x24: redrawn at once" "$(show "$r" 4)"; fi
 pid=$(tm_child "$r")
 if [ -n "$pid" ] && kill -TERM "$pid"; then
-	exited SIGTERM "$r" 0
+	exited SIGTERM "$r" 143
 else
 	notok "$T SIGTERM: exits" "lrutop's pid not found"
 fi
