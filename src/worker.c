@@ -65,7 +65,7 @@ child_fail(struct worker_page *pg, int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(pg->progress.error, sizeof pg->progress.error, fmt, ap);
+	verrf(pg->progress.error, sizeof pg->progress.error, fmt, ap); /* keeps the reason */
 	va_end(ap);
 	_exit(status);
 }
