@@ -650,7 +650,17 @@ static void test_table(void **state)
 	int ns = stats_compute(r, 7, strat("rw_cp"), st, 4);
 	assert_int_equal(ns, 2);
 	char *t = table_text(st, ns);
-	assert_true(!strncmp(t, "strategy", 8));
+	/* a group line, then hyperfine's labels: medians first, then min, max */
+	assert_non_null(strstr(t, " elapsed "));
+	const char *hdr = row_of(t, "strategy");
+	assert_non_null(hdr);
+	assert_true(hdr < strstr(t, "rw_cp"));
+	assert_true(row_has(hdr, " runs    median       min       max   median      min      max "));
+	assert_false(row_has(hdr, "elapsed"));
+	/* the group labels sit over their columns */
+	const char *el = strstr(t, "elapsed"), *mb = strstr(t, "MiB/s");
+	assert_true(el - t > 22 && el - t < 22 + 29);
+	assert_true(mb - t > 22 + 30 && mb - t < 22 + 30 + 26);
 	const char *rw = row_of(t, "rw_cp"), *mw = row_of(t, "mw_cp");
 	assert_non_null(rw);
 	assert_non_null(mw);
@@ -667,6 +677,78 @@ static void test_table(void **state)
 	assert_true(row_has(mw, "noisy"));
 	assert_false(row_has(rw, "noisy"));
 	assert_non_null(strstr(t, "\nnoisy:"));
+	/* the cancelled run is named under the table */
+	assert_non_null(strstr(t, "\nrw_cp: 3 of 4 runs succeeded\n"));
+	assert_null(strstr(t, "mw_cp: "));
+	assert_null(strstr(t, "nan"));
+	free(t);
+}
+
+/* A strategy, and then the baseline too, without a successful run: "-"
+ * cells instead of nan, and notes saying which failed. */
+static void test_table_failed_runs(void **state)
+{
+	(void)state;
+	struct run_result r[5];
+	r[0] = mk("rw_cp", 0, 1, 4.0, 100);
+	r[1] = mk("mm_sync_cp", 0, 0, 0.1, 0);
+	r[2] = mk("rw_cp", 0, 1, 4.2, 96);
+	r[3] = mk("mm_sync_cp", 0, 0, 0.2, 0);
+	r[4] = mk("mw_cp", 0, 1, 2.0, 200);
+	r[1].cancelled = r[3].cancelled = 0; /* failed, not cancelled */
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 5, strat("rw_cp"), st, 4);
+	assert_int_equal(ns, 3);
+	assert_int_equal(st[1].ok, 0);
+	assert_true(isnan(st[1].elapsed_med));
+	char *t = table_text(st, ns);
+	assert_null(strstr(t, "nan"));
+	const char *mm = row_of(t, "mm_sync_cp");
+	assert_non_null(mm);
+	assert_true(row_has(mm, " 0/2 "));
+	/* every figure is "-": count the cells of the row */
+	char line[512];
+	snprintf(line, sizeof(line), "%.*s", (int)(strchr(mm, '\n') - mm), mm);
+	int dashes = 0, words = 0;
+	for (char *w = strtok(line, " "); w; w = strtok(NULL, " ")) {
+		words++;
+		dashes += !strcmp(w, "-");
+	}
+	assert_int_equal(words, 14); /* name, runs and 12 figures */
+	assert_int_equal(dashes, 12);
+	assert_non_null(strstr(t, "\nmm_sync_cp: 0 of 2 runs succeeded\n"));
+	assert_true(row_has(row_of(t, "rw_cp"), "base"));
+	assert_null(strstr(t, "baseline"));
+	free(t);
+
+	/* now the baseline (rw_cp) fails every run */
+	r[0].ok = r[2].ok = 0;
+	ns = stats_compute(r, 5, strat("rw_cp"), st, 4);
+	assert_int_equal(ns, 3);
+	t = table_text(st, ns);
+	assert_null(strstr(t, "nan"));
+	const char *rw = row_of(t, "rw_cp"), *mw = row_of(t, "mw_cp");
+	assert_false(row_has(rw, "base"));
+	assert_true(row_has(rw, " 0/2 "));
+	/* mw_cp has figures but nothing to compare with: vs base "-" */
+	assert_true(row_has(mw, "2.000s"));
+	assert_true(row_has(mw, "1.00x"));
+	assert_true(row_has(mw, "fastest"));
+	assert_false(row_has(mw, "%"));
+	assert_true(row_has(mw, "      - ")); /* the vs base cell */
+	assert_non_null(strstr(t, "\nrw_cp: 0 of 2 runs succeeded\n"));
+	assert_non_null(strstr(t, "\nbaseline rw_cp has no successful run\n"));
+	/* the notes come in order: strategies first, then the baseline */
+	assert_true(strstr(t, "rw_cp: 0 of 2") < strstr(t, "mm_sync_cp: 0 of 2"));
+	assert_true(strstr(t, "mm_sync_cp: 0 of 2") < strstr(t, "baseline rw_cp"));
+	char note[96];
+	assert_int_equal(stats_note(st, ns, 2, note, sizeof(note)), 1);
+	assert_string_equal(note, "baseline rw_cp has no successful run");
+	assert_int_equal(stats_note(st, ns, 3, note, sizeof(note)), 0);
+	char vs[16], peak[16];
+	stats_cells(&st[0], vs, sizeof(vs), peak, sizeof(peak));
+	assert_string_equal(vs, "-");
+	assert_string_equal(peak, "-");
 	free(t);
 }
 
@@ -688,6 +770,7 @@ int main(void)
 		cmocka_unit_test(test_compute_max),
 		cmocka_unit_test(test_compute_cmd_runs),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_table_failed_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
