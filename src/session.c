@@ -202,6 +202,10 @@ static int start_source(struct session *s, char *err, size_t errlen)
 	char path[4096];
 	if (scratch_path(&s->scratch, "src", path, sizeof(path)) < 0)
 		return errf(err, errlen, "--dir %s: path too long", s->opt->dir);
+	/* the writer creates it O_EXCL; a stranger's file there is refused here,
+	 * so whatever is under "src" after the writer ran is lrutop's */
+	if (scratch_unlink_own(&s->scratch, "src", err, errlen) < 0)
+		return -1;
 	atomic_store(s->source_done, 0);
 	sig_block(1);
 	pid_t pid = fork();
@@ -239,6 +243,7 @@ static int reap_source(struct session *s)
 		return 0;
 	s->source_pid = -1;
 	if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		scratch_own_current(&s->scratch, "src");
 		snprintf(s->src, sizeof(s->src), "%.4000s/src", s->scratch.dir);
 		source_ready(s);
 		s->state = SESSION_IDLE;
@@ -261,8 +266,12 @@ static void kill_source(struct session *s)
 	if (s->source_pid <= 0)
 		return;
 	kill(s->source_pid, SIGKILL);
-	while (waitpid(s->source_pid, NULL, 0) < 0 && errno == EINTR)
+	int status = 0;
+	while (waitpid(s->source_pid, &status, 0) < 0 && errno == EINTR)
 		;
+	/* killed mid-write: the partial file is the writer's (see start_source) */
+	if (WIFSIGNALED(status))
+		scratch_own_current(&s->scratch, "src");
 	s->source_pid = -1;
 }
 
@@ -271,10 +280,23 @@ uint64_t session_source_progress(const struct session *s)
 	return s->source_done ? atomic_load(s->source_done) : 0;
 }
 
+/* Records the destination the reaped worker made (strategy: the file it
+ * created; --cmd: what is there after the command ran), so the next run
+ * and the cleanup may remove it - and nothing else. */
+static void own_dst(struct session *s, const struct worker_result *wr)
+{
+	if (wr->dst_made == 1)
+		scratch_own(&s->scratch, "dst", wr->dst_dev, wr->dst_ino);
+	else if (wr->dst_made == 2)
+		scratch_own_current(&s->scratch, "dst");
+}
+
 void session_done(struct session *s)
 {
 	kill_source(s);
 	if (s->worker_live) {
+		worker_kill(&s->worker);
+		own_dst(s, &s->worker.result);
 		worker_done(&s->worker);
 		s->worker_live = 0;
 	}
@@ -356,6 +378,11 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	s->nresults++;
 	s->phase = PHASE_PREPARE;
 	add_event(s, r->t_start_ns, PHASE_PREPARE);
+	/* the previous run's destination goes; a stranger's file stays and
+	 * fails the run */
+	char e[320];
+	if (scratch_unlink_own(&s->scratch, "dst", e, sizeof(e)) < 0)
+		return errf(err, errlen, "%s: %s", r->name, e);
 
 	struct worker_spec spec;
 	memset(&spec, 0, sizeof(spec));
@@ -482,6 +509,7 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 	add_event(s, r->t_end_ns, PHASE_IDLE);
 	if (!r->ok && !r->cancelled) /* a cancel is the user's choice, not a failure */
 		s->failed = 1;
+	own_dst(s, wr);
 	worker_done(&s->worker);
 	s->worker_live = 0;
 	char err[256];
@@ -545,6 +573,7 @@ void session_stop(struct session *s, const char *why)
 	struct run_result *r = cur(s);
 	if (s->worker_live) {
 		worker_kill(&s->worker);
+		own_dst(s, &s->worker.result);
 		worker_done(&s->worker);
 		s->worker_live = 0;
 	}

@@ -28,6 +28,10 @@ struct worker_page {
 	 * prepare phase before it and the verify after it */
 	struct rusage ru_copy;
 	_Atomic int have_ru;
+	/* the destination the strategy created (seen at PHASE_COPY, right
+	 * after its O_EXCL create): the monitor may remove exactly that file */
+	_Atomic int dst_made;
+	_Atomic uint64_t dst_dev, dst_ino;
 };
 
 static void ru_sub(struct rusage *d, const struct rusage *a, const struct rusage *b)
@@ -47,6 +51,7 @@ static void ru_sub(struct rusage *d, const struct rusage *a, const struct rusage
 struct child {
 	int ev_fd;
 	struct worker_page *pg;
+	const char *dst; /* a strategy's destination, NULL for --cmd */
 };
 
 static size_t page_len(void)
@@ -78,6 +83,14 @@ static void child_event(enum phase p, void *arg)
 	size_t n = sizeof ev;
 
 	atomic_store(&c->pg->progress.phase, (int)p);
+	if (p == PHASE_COPY && c->dst) {
+		struct stat st;
+		if (lstat(c->dst, &st) == 0) {
+			atomic_store(&c->pg->dst_dev, (uint64_t)st.st_dev);
+			atomic_store(&c->pg->dst_ino, (uint64_t)st.st_ino);
+			atomic_store(&c->pg->dst_made, 1);
+		}
+	}
 	memset(&ev, 0, sizeof ev);
 	ev.phase = (int)p;
 	ev.t_ns = mono_ns();
@@ -208,6 +221,21 @@ static int write_drop_caches(void)
 	return ok ? 0 : -1;
 }
 
+/* The monitor removed the previous run's destination (the one lrutop
+ * made); anything there now is someone else's and stays. */
+static void check_no_dst(const struct worker_spec *spec, struct child *c)
+{
+	struct stat st;
+
+	if (!spec->dst)
+		return;
+	if (lstat(spec->dst, &st) == 0)
+		child_fail(c->pg, 1, "dst %s: exists and was not made by lrutop — refusing to "
+			   "remove it", spec->dst);
+	if (errno != ENOENT)
+		child_fail(c->pg, 1, "dst %s: %s", spec->dst, strerror(errno));
+}
+
 static void child_prepare(const struct worker_spec *spec, struct child *c, int go_fd)
 {
 	ssize_t r;
@@ -219,8 +247,7 @@ static void child_prepare(const struct worker_spec *spec, struct child *c, int g
 		if (stat(spec->src, &st) == 0)
 			c->pg->progress.bytes_total = (uint64_t)st.st_size;
 	}
-	if (spec->dst && unlink(spec->dst) < 0 && errno != ENOENT)
-		child_fail(c->pg, 1, "remove %s: %s", spec->dst, strerror(errno));
+	check_no_dst(spec, c);
 	sync();
 	do
 		r = read(go_fd, &b, 1);
@@ -232,6 +259,7 @@ static void child_prepare(const struct worker_spec *spec, struct child *c, int g
 		fadvise_dontneed(spec->src);
 		fadvise_dontneed(spec->dst);
 	}
+	check_no_dst(spec, c); /* again: the wait for "go" may have been long */
 }
 
 /* Reads up to n bytes, fewer only at end of file. */
@@ -296,7 +324,7 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 						 struct worker_page *pg, int ev_fd, int go_fd,
 						 pid_t parent)
 {
-	struct child c = {ev_fd, pg};
+	struct child c = {ev_fd, pg, spec->argv ? NULL : spec->dst};
 	struct copy_job job;
 	uint64_t t0;
 
@@ -514,6 +542,9 @@ int worker_reap(struct worker *w, int block, struct worker_result *res)
 			r->bytes_done = atomic_load(&pg->progress.bytes_done);
 			r->t_done_ns = atomic_load(&pg->t_done_ns);
 			r->verified = atomic_load(&pg->verified);
+			r->dst_made = w->is_cmd ? (t_copy ? 2 : 0) : atomic_load(&pg->dst_made);
+			r->dst_dev = atomic_load(&pg->dst_dev);
+			r->dst_ino = atomic_load(&pg->dst_ino);
 			if (!w->is_cmd)
 				r->elapsed_s = (double)atomic_load(&pg->elapsed_ns) / 1e9;
 			else if (t_copy && end > t_copy)

@@ -10,10 +10,12 @@
  *  2. it joins the run's cgroup (spec->cgroup_procs) before opening any file;
  *  3. stdin, stdout and stderr become /dev/null, every other inherited fd
  *     but its two pipe ends is closed; it never touches the terminal;
- *  4. PHASE_PREPARE: unlink(dst), sync(), then block until the monitor calls
- *     worker_go() (EOF on the go channel: the monitor went away, exit 1);
- *     then drop the caches (drop_caches as root, else fadvise DONTNEED on
- *     src and dst);
+ *  4. PHASE_PREPARE: dst must not exist (the monitor removed the previous
+ *     run's, which lrutop made; anything else there is a stranger's file
+ *     and fails the run — the worker never removes it), sync(), then block
+ *     until the monitor calls worker_go() (EOF on the go channel: the
+ *     monitor went away, exit 1); then drop the caches (drop_caches as
+ *     root, else fadvise DONTNEED on src and dst) and check dst again;
  *  5. strategy: t0, strategy->copy() reporting PHASE_COPY, PHASE_FLUSH,
  *     PHASE_DONE as events, elapsed written to the shared page, _exit(0),
  *     or _exit(1) with progress->error filled;
@@ -57,6 +59,12 @@ struct worker_result {
 	uint64_t t_done_ns;  /* CLOCK_MONOTONIC of PHASE_DONE, 0 if not reached (or --cmd) */
 	int verified;	     /* -1 not verified, 0 dst differs, 1 dst equals src */
 	char message[320];   /* "" on success, else "<name>: <reason>" */
+	/* 1: a strategy created dst, and this is that file (st_dev, st_ino);
+	 * 2: a --cmd was exec'd with no dst there, so what is there now is the
+	 * command's; 0: lrutop made no dst.  The monitor may remove what this
+	 * names (scratch_own), nothing else. */
+	int dst_made;
+	uint64_t dst_dev, dst_ino;
 };
 
 struct worker {

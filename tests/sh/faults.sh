@@ -298,3 +298,57 @@ for o in --csv --results; do
 	fault "$o existing file" 2 "already exists" -s rw_cp --size 1M "$o" "$tmp/exists"
 	check "$o existing file: content unchanged" '[ "$(file_sum "$tmp/exists")" = "$s0" ]'
 done
+
+# --- a stranger's file named like the destination -----------------------------
+# lrutop removes only what it made.  A file under the scratch dst that it did
+# not make fails the run with that reason and stays where it is.  We stop
+# lrutop's first child (with --size the scratch source writer, before the
+# first run: the monitor finds the file; with --src the worker in its prepare
+# phase: the worker finds it), put the file there, and let it go on.
+_r_foreign() {
+	T="stranger's dst ($1):"
+	shift
+	lrt_newdir
+	"$LRUTOP" --batch -q -s rw_cp "$@" --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	w=""
+	wait_for 20 'w=$(pgrep -P $bg | head -n 1); [ -n "$w" ] || proc_gone $bg' 0.005
+	sd=$(ls -d "$d"/lrutop-* 2>/dev/null | head -n 1)
+	if [ -z "$w" ] || [ -z "$sd" ] || ! kill -STOP "$w" 2>/dev/null; then
+		_r_stop "$bg"
+		bg=""
+		notok "$T caught lrutop's child" "child '$w', dir '$sd'; stderr: $(_r_show "$tmp/err")"
+		return
+	fi
+	stopped=$w
+	if [ -e "$sd/dst" ]; then # too late: the copy had begun
+		kill -CONT "$w"
+		stopped=""
+		_r_stop "$bg"
+		bg=""
+		skip "$T" "the copy had already started when the child was stopped"
+		return
+	fi
+	printf 'not lrutop'\''s\n' >"$sd/dst"
+	kill -CONT "$w"
+	stopped=""
+	wait_for 60 "proc_gone $bg"
+	wait "$bg"
+	rc=$?
+	bg=""
+	want="lrutop: rw_cp: dst $sd/dst: exists and was not made by lrutop — refusing to remove it"
+	check "$T exit 1" '[ "$rc" -eq 1 ]' "exit $rc; stderr: $(_r_show "$tmp/err")"
+	check "$T one stderr line with the reason" \
+		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && [ "$(cat "$tmp/err")" = "$want" ]' \
+		"want '$want'; stderr: $(_r_show "$tmp/err")"
+	check "$T the run is FAIL in the table" 'grep -Eq "^rw_cp .* FAIL$" "$tmp/out"' "$(_r_show "$tmp/out")"
+	check "$T the file is still there, unchanged" \
+		'[ "$(cat "$sd/dst" 2>/dev/null)" = "not lrutop'\''s" ]'
+	check "$T only that file left (lrutop's own removed)" '[ "$(ls -A "$sd")" = dst ]' \
+		"left in $sd: $(ls -A "$sd" | tr '\n' ' ')"
+	rm -f "$sd/dst"
+	rmdir "$sd"
+}
+_r_foreign "before the first run" --size 64M
+head -c 8M /dev/urandom >"$tmp/src8"
+_r_foreign "while the worker prepares" --src "$tmp/src8"
