@@ -15,6 +15,7 @@ void options_init(struct options *o)
 	o->interval = 0.25;
 	o->dir = "/var/tmp";
 	o->history_s = 3600;
+	o->stall_timeout_s = 30;
 	o->repeat = 1;
 	o->bs = 8192;
 }
@@ -111,6 +112,7 @@ const char *options_usage(void)
 	       "      --no-drop-caches   do not drop caches before a run\n"
 	       "      --no-verify        do not compare the copy with the source\n"
 	       "      --cmd 'PROG ARGS'  run PROG as the workload ({src} {dst} substituted)\n"
+	       "      --stall-timeout SEC fail a copy without progress for SEC s (30; 0: never)\n"
 	       "      --demo             the talk preset: rw_cp, mm_sync_cp, mm_sync_madv_cp\n"
 	       "\n"
 	       "Output:\n"
@@ -146,6 +148,7 @@ enum {
 	OPT_RESULTS,
 	OPT_DEMO,
 	OPT_BASELINE,
+	OPT_STALL,
 };
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
@@ -175,6 +178,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"results", required_argument, NULL, OPT_RESULTS},
 		{"demo", no_argument, NULL, OPT_DEMO},
 		{"baseline", required_argument, NULL, OPT_BASELINE},
+		{"stall-timeout", required_argument, NULL, OPT_STALL},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -279,6 +283,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_BASELINE:
 			o->baseline = optarg;
+			break;
+		case OPT_STALL:
+			if (parse_long("--stall-timeout", optarg, 0, &o->stall_timeout_s, err,
+				       errlen) < 0)
+				return -1;
 			break;
 		case ':':
 			return errf(err, errlen, "%s: needs an argument (see --help)",

@@ -45,6 +45,7 @@ struct options {
 	const char *cmd;	/* --cmd 'PROG ARGS' */
 	const char *results;	/* --results FILE */
 	const char *baseline;	/* --baseline NAME */
+	long stall_timeout_s;	/* --stall-timeout: a copy without progress this long fails, 0 = never */
 	int demo;
 };
 

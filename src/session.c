@@ -427,6 +427,8 @@ static void fail_run(struct session *s, struct sampler *sm, const char *msg)
 	s->state = SESSION_IDLE;
 }
 
+static void watch_stall(struct session *s, struct sampler *sm, const struct series *ser);
+
 void session_tick(struct session *s, struct sampler *sm, const struct series *ser)
 {
 	if (s->state == SESSION_IDLE) {
@@ -463,6 +465,74 @@ void session_tick(struct session *s, struct sampler *sm, const struct series *se
 			s->state = SESSION_RUNNING;
 		}
 	}
+	if (s->state == SESSION_RUNNING)
+		watch_stall(s, sm, ser);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+uint64_t session_progress_mark(int phase, uint64_t bytes_done, const struct sample *last)
+{
+	uint64_t h = mix(mix(0, (uint64_t)phase), bytes_done);
+	if ((phase == PHASE_FLUSH || phase == PHASE_VERIFY) && last) {
+		if (last->have & SAMPLE_HAVE_DISK)
+			h = mix(mix(mix(h, last->rd_sectors), last->wr_sectors), last->io_ms);
+		if (last->have & SAMPLE_HAVE_MEM)
+			h = mix(mix(h, last->dirty), last->writeback);
+	}
+	return h;
+}
+
+/* "1.2 MiB", "8 MiB" */
+static void fmt_mib(char *buf, size_t len, uint64_t bytes)
+{
+	double m = (double)bytes / 1048576.0;
+	snprintf(buf, len, m == (double)(uint64_t)m ? "%.0f MiB" : "%.1f MiB", m);
+}
+
+static void finish_run(struct session *s, struct sampler *sm, const struct series *ser,
+		       const struct worker_result *wr);
+
+/* The no-progress watchdog, once per tick while a strategy copies. */
+static void watch_stall(struct session *s, struct sampler *sm, const struct series *ser)
+{
+	struct run_result *r = cur(s);
+	long limit = s->opt->stall_timeout_s;
+	if (!r || !r->strategy || !s->worker_live || !s->worker.progress || limit <= 0)
+		return;
+	const struct progress *pr = s->worker.progress;
+	int phase = atomic_load(&pr->phase);
+	uint64_t done = atomic_load(&pr->bytes_done), now = mono_ns();
+	uint64_t mark = session_progress_mark(phase, done, series_back(ser, 0));
+	if (s->stall_run != s->nresults || mark != s->stall_mark ||
+	    (phase != PHASE_COPY && phase != PHASE_FLUSH && phase != PHASE_VERIFY)) {
+		s->stall_run = s->nresults;
+		s->stall_mark = mark;
+		s->stall_since_ns = now;
+		return;
+	}
+	if (now - s->stall_since_ns < (uint64_t)limit * 1000000000ull)
+		return;
+	char msg[sizeof(r->message)], a[32], b[32];
+	fmt_mib(a, sizeof(a), done);
+	fmt_mib(b, sizeof(b), pr->bytes_total);
+	if (phase == PHASE_COPY)
+		snprintf(msg, sizeof(msg), "%s: no progress for %ld s (stuck at %s of %s)%s", r->name,
+			 limit, a, b, s->mem_limit ? " — memory limit too small?" : "");
+	else
+		snprintf(msg, sizeof(msg), "%s: no progress for %ld s in the %s phase (%s copied, "
+			 "the disk idle)", r->name, limit, phase_name((enum phase)phase), a);
+	worker_kill(&s->worker);
+	struct worker_result wr;
+	if (worker_reap(&s->worker, 1, &wr) != 1)
+		return;
+	wr.ok = 0;
+	strlcpy_(wr.message, msg, sizeof(wr.message));
+	finish_run(s, sm, ser, &wr);
 }
 
 int session_fd(const struct session *s)

@@ -352,3 +352,61 @@ _r_foreign() {
 _r_foreign "before the first run" --size 64M
 head -c 8M /dev/urandom >"$tmp/src8"
 _r_foreign "while the worker prepares" --src "$tmp/src8"
+
+# --- a copy that makes no progress ---------------------------------------------
+# A livelocked copy (mm_sync_cp under --mem-limit 4M can sit for minutes
+# with bytes_done still) must fail the run, not hang lrutop.  Stand-in that
+# takes seconds: rw_cp with 1-byte buffers (several seconds for 2M) is
+# stopped mid-copy with SIGSTOP; with --stall-timeout 1 lrutop must give up
+# on it, kill it and clean up as for any failed run.
+T="no progress (worker stopped mid-copy, --stall-timeout 1):"
+lrt_newdir
+ml=""
+[ "$cg_ok" -eq 1 ] && ml="--mem-limit 64M"
+"$LRUTOP" --batch -s rw_cp --bs 1 --size 2M --stall-timeout 1 $ml --dir "$d" \
+	</dev/null >"$tmp/out" 2>"$tmp/err" &
+bg=$!
+w=""
+if wait_for 60 "grep -q '^#.* run 1 rw_cp copy\$' '$tmp/out' || proc_gone $bg" 0.01 &&
+	w=$(pgrep -P "$bg" | head -n 1) && [ -n "$w" ] && kill -STOP "$w"; then
+	stopped=$w
+	cgs=$(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)
+	t0=$(now_cs)
+	wait_for 20 "proc_gone $bg"
+	t1=$(now_cs)
+	wait "$bg"
+	rc=$?
+	bg=""
+	echo "# no progress: lrutop gave up $(((t1 - t0) * 10)) ms after the stop"
+	check "$T exit 1" '[ "$rc" -eq 1 ]' "exit $rc; stderr: $(_r_show "$tmp/err")"
+	check "$T one stderr line with the reason" \
+		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -Eq "^lrutop: rw_cp: no progress for 1 s \(stuck at [0-9.]+ MiB of 2 MiB\)( — memory limit too small\?)?$" "$tmp/err"' \
+		"stderr: $(_r_show "$tmp/err")"
+	check "$T within 1 s + a few ticks (< 5 s)" '[ $((t1 - t0)) -lt 500 ]' "$(((t1 - t0) * 10)) ms"
+	check "$T the worker was killed" 'proc_gone "$w"' "$(ps -o pid,stat,args -p "$w" | tail -n +2)"
+	stopped=""
+	check "$T scratch dir gone" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	if [ -n "$ml" ]; then
+		check "$T cgroup existed and is gone" '[ -n "$cgs" ] && ! ls -d $cgs >/dev/null 2>&1' \
+			"during: '$cgs'"
+	fi
+else
+	notok "$T caught the worker mid-copy" "worker '$w'; stdout: $(_r_show "$tmp/out"); stderr: $(_r_show "$tmp/err")"
+	[ -n "$w" ] && kill -CONT "$w" 2>/dev/null
+	_r_stop "$bg"
+	bg=""
+fi
+# ... and copies that progress are left alone, even when they last longer
+# than the timeout (rw_cp with 1-byte buffers: about 2 s for 1M)
+T="--stall-timeout 1, copies that progress:"
+lrt_newdir
+timeout 60 "$LRUTOP" --batch -q -s rw_cp,mm_sync_cp --bs 1 --size 1M --stall-timeout 1 \
+	--dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T exit 0, both verified" \
+	'[ "$rc" -eq 0 ] && [ "$(grep -Ec "^(rw_cp|mm_sync_cp) .* yes$" "$tmp/out")" -eq 2 ]' \
+	"exit $rc; stdout: $(_r_show "$tmp/out"); stderr: $(_r_show "$tmp/err")"
+el=$(awk '$1 == "rw_cp" { sub("s", "", $3); print $3; exit }' "$tmp/out")
+check "$T the rw_cp copy outlasted the timeout (${el:-?} s)" \
+	'awk -v e="${el:-0}" "BEGIN { exit !(e > 1) }"'
+check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"

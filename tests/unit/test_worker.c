@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "sample.h"
 #include "scratch.h"
+#include "session.h"
 #include "strategy.h"
 #include "util.h"
 #include "worker.h"
@@ -443,6 +445,55 @@ static void test_foreign_dst(void **state)
 	assert_int_equal(unlink(dst), 0);
 }
 
+/* The watchdog's progress mark: in the copy phase only bytes_done counts
+ * (a livelocked mm_sync_cp keeps the disk busy re-reading, but copies
+ * nothing); in flush and verify, where bytes_done stands still, the disk
+ * and Dirty+Writeback count too, so a slow fsync is not "stuck". */
+static void test_progress_mark(void **state)
+{
+	struct sample a, b;
+	(void)state;
+
+	memset(&a, 0, sizeof a);
+	a.have = SAMPLE_HAVE_DISK | SAMPLE_HAVE_MEM;
+	a.rd_sectors = 1000, a.wr_sectors = 2000, a.io_ms = 50, a.dirty = 4096, a.writeback = 0;
+	b = a;
+	/* the same state: the same mark */
+	assert_true(session_progress_mark(PHASE_COPY, 5, &a) ==
+		    session_progress_mark(PHASE_COPY, 5, &b));
+	assert_true(session_progress_mark(PHASE_FLUSH, 5, &a) ==
+		    session_progress_mark(PHASE_FLUSH, 5, &b));
+	/* copy: bytes move the mark, the disk alone does not */
+	assert_true(session_progress_mark(PHASE_COPY, 5, &a) !=
+		    session_progress_mark(PHASE_COPY, 6, &a));
+	b.rd_sectors += 8;
+	b.wr_sectors += 8;
+	b.io_ms += 4;
+	assert_true(session_progress_mark(PHASE_COPY, 5, &a) ==
+		    session_progress_mark(PHASE_COPY, 5, &b));
+	/* flush: each of the disk's figures and Dirty+Writeback move it */
+	const uint64_t fm = session_progress_mark(PHASE_FLUSH, 5, &a);
+	b = a, b.wr_sectors++;
+	assert_true(session_progress_mark(PHASE_FLUSH, 5, &b) != fm);
+	b = a, b.rd_sectors++;
+	assert_true(session_progress_mark(PHASE_VERIFY, 5, &b) !=
+		    session_progress_mark(PHASE_VERIFY, 5, &a));
+	b = a, b.io_ms++; /* busy without completing: a slow device, not a stall */
+	assert_true(session_progress_mark(PHASE_FLUSH, 5, &b) != fm);
+	b = a, b.writeback = 8;
+	assert_true(session_progress_mark(PHASE_FLUSH, 5, &b) != fm);
+	b = a, b.dirty = 0;
+	assert_true(session_progress_mark(PHASE_FLUSH, 5, &b) != fm);
+	/* a counter whose group the sample lacks is not read */
+	b = a, b.have = SAMPLE_HAVE_MEM, b.wr_sectors++;
+	a.have = SAMPLE_HAVE_MEM;
+	assert_true(session_progress_mark(PHASE_FLUSH, 5, &b) ==
+		    session_progress_mark(PHASE_FLUSH, 5, &a));
+	/* a phase change is progress; no sample is fine */
+	assert_true(session_progress_mark(PHASE_COPY, 5, NULL) !=
+		    session_progress_mark(PHASE_FLUSH, 5, NULL));
+}
+
 /* The monitor goes away (closes the go channel) before "go". */
 static void test_no_go(void **state)
 {
@@ -483,7 +534,7 @@ int main(void)
 	    cmocka_unit_test(test_progress_page), cmocka_unit_test(test_killed),
 	    cmocka_unit_test(test_missing_src),	  cmocka_unit_test(test_cmd),
 	    cmocka_unit_test(test_no_go),	  cmocka_unit_test(test_bad_spec),
-	    cmocka_unit_test(test_foreign_dst),
+	    cmocka_unit_test(test_foreign_dst),	  cmocka_unit_test(test_progress_mark),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
