@@ -563,7 +563,14 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 	r->minflt = ru->ru_minflt;
 	r->inblock = ru->ru_inblock;
 	r->oublock = ru->ru_oublock;
-	r->bytes = r->ok ? s->src_size : wr->bytes_done;
+	/* the bytes this run copied, not the source's size at session start
+	 * (the user's --src may have shrunk or grown since): a strategy counts
+	 * them; for a --cmd, the source's size now */
+	r->bytes = wr->bytes_done;
+	if (!r->strategy && r->ok) {
+		struct stat st;
+		r->bytes = stat(s->src, &st) == 0 ? (uint64_t)st.st_size : s->src_size;
+	}
 	r->mbs = r->elapsed_s > 0 ? (double)r->bytes / 1048576.0 / r->elapsed_s : 0;
 	r->verified = wr->verified;
 	/* a run ends after the samples of its copy; r->t_end_ns bounds them */

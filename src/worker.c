@@ -28,6 +28,11 @@ struct worker_page {
 	 * prepare phase before it and the verify after it */
 	struct rusage ru_copy;
 	_Atomic int have_ru;
+	/* resource use just before the copy (or the exec): a run that fails
+	 * reports only what it used from there, not the prepare phase's cache
+	 * drop, so %cpu is measured over the same interval as elapsed */
+	struct rusage ru_start;
+	_Atomic int have_ru_start;
 	/* the destination the strategy created (seen at PHASE_COPY, right
 	 * after its O_EXCL create): the monitor may remove exactly that file */
 	_Atomic int dst_made;
@@ -338,6 +343,8 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	child_prepare(spec, &c, go_fd);
 
 	if (spec->argv) {
+		getrusage(RUSAGE_SELF, &pg->ru_start);
+		atomic_store(&pg->have_ru_start, 1);
 		atomic_store(&pg->t_copy_ns, mono_ns());
 		child_event(PHASE_COPY, &c);
 		execvp(spec->argv[0], spec->argv);
@@ -355,6 +362,8 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	job.phase_arg = &c;
 	struct rusage ru0, ru1;
 	getrusage(RUSAGE_SELF, &ru0);
+	pg->ru_start = ru0;
+	atomic_store(&pg->have_ru_start, 1);
 	t0 = mono_ns();
 	if (spec->strategy->copy(&job, pg->progress.error, sizeof pg->progress.error) < 0) {
 		if (!pg->progress.error[0])
@@ -538,6 +547,8 @@ int worker_reap(struct worker *w, int block, struct worker_result *res)
 			r->ru = ru;
 			if (!w->is_cmd && atomic_load(&pg->have_ru))
 				r->ru = pg->ru_copy;
+			else if (atomic_load(&pg->have_ru_start))
+				ru_sub(&r->ru, &pg->ru_start, &ru);
 			r->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 			r->bytes_done = atomic_load(&pg->progress.bytes_done);
 			r->t_done_ns = atomic_load(&pg->t_done_ns);

@@ -53,7 +53,7 @@ struct worker_spec {
 struct worker_result {
 	int ok;	    /* 1 when the exit status is 0 */
 	int status; /* raw wait status */
-	struct rusage ru;
+	struct rusage ru; /* from the copy's (or exec's) start: prepare is not counted */
 	double elapsed_s;    /* copy+flush wall time, excluding prepare (see above for --cmd) */
 	uint64_t bytes_done; /* progress->bytes_done when the worker exited */
 	uint64_t t_done_ns;  /* CLOCK_MONOTONIC of PHASE_DONE, 0 if not reached (or --cmd) */

@@ -342,6 +342,9 @@ _r_foreign() {
 		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && [ "$(cat "$tmp/err")" = "$want" ]' \
 		"want '$want'; stderr: $(_r_show "$tmp/err")"
 	check "$T the run is FAIL in the table" 'grep -Eq "^rw_cp .* FAIL$" "$tmp/out"' "$(_r_show "$tmp/out")"
+	# it never copied: no elapsed, CPU or MiB/s to show
+	check "$T elapsed, user, sys, %cpu shown as -" 'grep -Eq "^rw_cp +1 +- +- +- +- " "$tmp/out"' \
+		"$(_r_show "$tmp/out")"
 	check "$T the file is still there, unchanged" \
 		'[ "$(cat "$sd/dst" 2>/dev/null)" = "not lrutop'\''s" ]'
 	check "$T only that file left (lrutop's own removed)" '[ "$(ls -A "$sd")" = dst ]' \
@@ -396,6 +399,32 @@ else
 	_r_stop "$bg"
 	bg=""
 fi
+# The real thing, where the kernel livelocks it: mm_sync_cp in a 4M memory
+# cgroup (kernel 6.18 here: stuck at 0 MiB within a second, every time).
+T="mm_sync_cp under --mem-limit 4M, --stall-timeout 2:"
+if [ "$cg_ok" -ne 1 ]; then
+	skip "$T" "needs root and a writable memory cgroup"
+else
+	lrt_newdir
+	"$LRUTOP" --batch -q -s mm_sync_cp --mem-limit 4M --size 16M --stall-timeout 2 \
+		--dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	wait_for 60 "proc_gone $bg" 0.1 || _r_stop "$bg"
+	wait "$bg"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		skip "$T" "the copy did not livelock on this kernel (it finished)"
+	else
+		check "$T exit 1, 'no progress ... memory limit too small?'" \
+			'[ "$rc" -eq 1 ] && grep -Eq "^lrutop: mm_sync_cp: no progress for 2 s \(stuck at [0-9.]+ MiB of 16 MiB\) — memory limit too small\?$" "$tmp/err"' \
+			"exit $rc; stderr: $(_r_show "$tmp/err")"
+	fi
+	check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	check "$T no cgroup left" '! ls -d "$cgroot/lrutop-$bg-"* >/dev/null 2>&1' \
+		"left: $(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)"
+	bg=""
+fi
+
 # ... and copies that progress are left alone, even when they last longer
 # than the timeout (rw_cp with 1-byte buffers: about 2 s for 1M)
 T="--stall-timeout 1, copies that progress:"
@@ -410,3 +439,69 @@ el=$(awk '$1 == "rw_cp" { sub("s", "", $3); print $3; exit }' "$tmp/out")
 check "$T the rw_cp copy outlasted the timeout (${el:-?} s)" \
 	'awk -v e="${el:-0}" "BEGIN { exit !(e > 1) }"'
 check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+
+# --- the figures of a failed exec and of a source that shrank ------------------
+# A --cmd whose exec fails ran for a few milliseconds; its CPU time is
+# measured over the same interval (the prepare phase's cache drop is not the
+# command's), so %cpu cannot exceed 100.
+T="--cmd that fails exec:"
+lrt_newdir
+rm -f "$tmp/res.csv"
+timeout 30 "$LRUTOP" --batch -q --cmd 'lrutop-no-such-command {src}' --size 1M \
+	--results "$tmp/res.csv" --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cpu=$(awk -F, 'NR == 2 { print $6 }' "$tmp/res.csv" 2>/dev/null)
+check "$T exit 1, the exec error reported" \
+	'[ "$rc" -eq 1 ] && grep -q "exec lrutop-no-such-command: No such file or directory" "$tmp/err"' \
+	"exit $rc; stderr: $(_r_show "$tmp/err")"
+check "$T %cpu at most 100 (${cpu:-none})" \
+	'awk -v c="$cpu" "BEGIN { exit !(c != \"\" && c + 0 <= 100) }"' "$(_r_show "$tmp/res.csv")"
+
+# A --src that shrinks after lrutop started (it checked the size then) and
+# before the copy: bytes and MiB/s are those of the bytes the run copied.
+# The worker is stopped in its prepare phase while the file is cut to 3M.
+_r_shrink() {
+	T="--src shrank before the copy ($1):"
+	shift
+	lrt_newdir
+	head -c 8M /dev/urandom >"$tmp/shrink"
+	rm -f "$tmp/res.csv"
+	"$LRUTOP" --batch -q "$@" --src "$tmp/shrink" --results "$tmp/res.csv" --dir "$d" \
+		</dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	w=""
+	wait_for 20 'w=$(pgrep -P $bg | head -n 1); [ -n "$w" ] || proc_gone $bg' 0.005
+	if [ -z "$w" ] || ! kill -STOP "$w" 2>/dev/null; then
+		_r_stop "$bg"
+		bg=""
+		notok "$T caught the worker" "stderr: $(_r_show "$tmp/err")"
+		return
+	fi
+	stopped=$w
+	if ls "$d"/lrutop-*/dst >/dev/null 2>&1; then
+		kill -CONT "$w"
+		stopped=""
+		_r_stop "$bg"
+		bg=""
+		skip "$T" "the copy had already started when the worker was stopped"
+		return
+	fi
+	truncate -s 3M "$tmp/shrink"
+	kill -CONT "$w"
+	stopped=""
+	wait_for 60 "proc_gone $bg"
+	wait "$bg"
+	rc=$?
+	bg=""
+	el="" by="" mb=""
+	read -r el by mb <<-EOF2
+	$(awk -F, 'NR == 2 { print $3, $11, $12 }' "$tmp/res.csv" 2>/dev/null)
+	EOF2
+	check "$T exit 0" '[ "$rc" -eq 0 ]' "exit $rc; stderr: $(_r_show "$tmp/err")"
+	check "$T bytes: the 3 MiB copied (${by:-none})" '[ "$by" = 3145728 ]'
+	check "$T MiB/s = 3 MiB / elapsed (${mb:-?} MiB/s, ${el:-?} s)" \
+		'awk -v e="${el:-0}" -v m="${mb:-0}" "BEGIN { w = 3 / e; exit !(e > 0 && m > w * 0.98 && m < w * 1.02) }"'
+	check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+}
+_r_shrink rw_cp -s rw_cp
+_r_shrink "--cmd cp" --cmd 'cp {src} {dst}'

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "results.h"
 #include "session.h"
 #include "stats.h"
 #include "strategy.h"
@@ -752,6 +753,73 @@ static void test_table_failed_runs(void **state)
 	free(t);
 }
 
+/* ---- results: figures a failed run does not have -------------------------- */
+
+static char *results_text(const struct run_result *r, size_t n, int csv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	if (csv)
+		for (size_t i = 0; i < n; i++)
+			results_csv_row(f, &r[i]);
+	else
+		results_table(f, r, n);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_results_never_copied(void **state)
+{
+	(void)state;
+	struct run_result r[3];
+	/* failed in prepare: no elapsed; its rusage is the prepare's */
+	r[0] = mk("rw_cp", 0, 0, 0.0, 0);
+	r[0].cancelled = 0;
+	r[0].user_s = 0.01, r[0].sys_s = 0.35, r[0].cpu_pct = 0, r[0].minflt = 7;
+	snprintf(r[0].message, sizeof(r[0].message), "rw_cp: dst /x/dst: exists");
+	/* failed mid-copy: its figures are real */
+	r[1] = mk("mm_sync_cp", 0, 0, 0.5, 16);
+	r[1].cancelled = 0;
+	r[1].user_s = 0.1, r[1].sys_s = 0.2, r[1].cpu_pct = 60, r[1].bytes = 8 << 20;
+	r[2] = mk("rw_cp", 0, 1, 2.0, 100);
+	r[2].cpu_pct = 40;
+
+	char *t = results_text(r, 3, 0);
+	const char *a = row_of(t, "rw_cp"), *b = row_of(t, "mm_sync_cp");
+	assert_non_null(a);
+	assert_non_null(b);
+	char line[512];
+	snprintf(line, sizeof(line), "%.*s", (int)(strchr(a, '\n') - a), a);
+	/* name, rep, then elapsed user sys %cpu: all "-"; minflt is there */
+	char *w[20];
+	int nw = 0;
+	for (char *x = strtok(line, " "); x && nw < 20; x = strtok(NULL, " "))
+		w[nw++] = x;
+	assert_int_equal(nw, 18);
+	for (int k = 2; k <= 5; k++)
+		assert_string_equal(w[k], "-");
+	assert_string_equal(w[7], "7");
+	assert_string_equal(w[10], "-"); /* MiB/s */
+	assert_string_equal(w[17], "FAIL");
+	assert_true(row_has(b, "0.50s"));
+	assert_true(row_has(b, "60%"));
+	assert_true(row_has(b, "16.0"));
+	/* the columns stay aligned: every row as wide as the header */
+	const char *nl = strchr(t, '\n');
+	size_t hw = (size_t)(nl - t);
+	assert_int_equal((size_t)(strchr(a, '\n') - a), hw);
+	assert_int_equal((size_t)(strchr(b, '\n') - b), hw);
+	free(t);
+
+	t = results_text(r, 3, 1);
+	assert_true(!strncmp(t, "rw_cp,1,,,,,0,7,0,0,0,,", 23));
+	assert_non_null(strstr(t, "\nmm_sync_cp,1,0.5000,0.1000,0.2000,60.0,0,0,0,0,8388608,16.000,"));
+	assert_non_null(strstr(t, "\nrw_cp,1,2.0000,"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -771,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_compute_cmd_runs),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_table_failed_runs),
+		cmocka_unit_test(test_results_never_copied),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
