@@ -505,3 +505,27 @@ _r_shrink() {
 }
 _r_shrink rw_cp -s rw_cp
 _r_shrink "--cmd cp" --cmd 'cp {src} {dst}'
+
+# --- a long path keeps the reason ------------------------------------------------
+# A 3000-byte path used to push the reason out of the error buffer.  Now the
+# path is shortened in the middle ("…") and the line ends with the reason.
+lp=$tmp/$(awk 'BEGIN { for (i = 0; i < 298; i++) printf "d%08d/", i }')missing.bin
+check "a 3000-byte path for the tests below (${#lp} bytes)" '[ "${#lp}" -ge 3000 ]'
+for o in --src --dir --csv; do
+	T="$o with a ${#lp}-byte path:"
+	case $o in
+	--src) set -- -s rw_cp --src "$lp" ;;
+	--dir) set -- -s rw_cp --size 1M --dir "$lp" ;;
+	--csv) set -- -n 1 --csv "$lp" ;;
+	esac
+	lrt_newdir
+	case " $* " in *" --dir "*) ;; *) set -- "$@" --dir "$d" ;; esac
+	timeout 30 "$LRUTOP" --batch -q "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$T exit 2" '[ "$rc" -eq 2 ]' "exit $rc"
+	check "$T one line: '$o', the path's head and tail, the reason at the end" \
+		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^lrutop: $o $tmp/d00000000/.*…/.*/missing.bin: .*No such file or directory[^/]*$" "$tmp/err"' \
+		"stderr: $(cut -c1-200 "$tmp/err")...$(tail -c 120 "$tmp/err")"
+	check "$T shortened (under 1000 bytes)" '[ "$(wc -c <"$tmp/err")" -lt 1000 ]' "$(wc -c <"$tmp/err") bytes"
+	[ "$o" = --dir ] || check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d")"
+done
