@@ -155,7 +155,7 @@ int stats_note(const struct strategy_stats *st, int n, int k, char *buf, size_t 
 void stats_table(FILE *f, const struct strategy_stats *st, int n)
 {
 	/* hyperfine's labels: the first figure of each group is the median */
-	fprintf(f, "%-16s %4s %-29s %-26s\n", "", "", "---------- elapsed ----------",
+	fprintf(f, "%-16s %4s %-29s %s\n", "", "", "---------- elapsed ----------",
 		"--------- MiB/s ----------");
 	fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s\n", "strategy",
 		"runs", "median", "min", "max", "median", "min", "max", "ratio", "vs base",
