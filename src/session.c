@@ -515,7 +515,7 @@ static void watch_stall(struct session *s, struct sampler *sm, const struct seri
 		s->stall_since_ns = now;
 		return;
 	}
-	if (now - s->stall_since_ns < (uint64_t)limit * 1000000000ull)
+	if ((now - s->stall_since_ns) / 1000000000ull < (uint64_t)limit) /* no overflow */
 		return;
 	char msg[sizeof(r->message)], a[32], b[32];
 	fmt_mib(a, sizeof(a), done);
