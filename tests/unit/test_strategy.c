@@ -389,6 +389,7 @@ static void test_scratch_refusals(void **state)
 	open_scratch(&s);
 	assert_int_equal(scratch_path(&s, "plain", file, sizeof file), 0);
 	write_file(file, "x", 1);
+	scratch_own_current(&s, "plain"); /* ours: scratch_remove may take it */
 	{
 		struct scratch t;
 		char want[4200];
