@@ -15,6 +15,7 @@ void options_init(struct options *o)
 	o->interval = 0.25;
 	o->dir = "/var/tmp";
 	o->history_s = 3600;
+	o->stall_timeout_s = 30;
 	o->repeat = 1;
 	o->bs = 8192;
 }
@@ -125,6 +126,7 @@ const char *options_usage(void)
 	       "      --no-verify        do not compare the copy with the source\n"
 	       "      --cmd 'PROG ARGS'  one more run: PROG ({src} {dst} substituted), repeatable\n"
 	       "      --name NAME        label of the i-th --cmd (default: its program)\n"
+	       "      --stall-timeout SEC fail a copy without progress for SEC s (30; 0: never)\n"
 	       "      --demo             the talk preset: rw_cp, mm_sync_cp, mm_sync_madv_cp\n"
 	       "\n"
 	       "Output:\n"
@@ -164,6 +166,7 @@ enum {
 	OPT_DEMO,
 	OPT_BASELINE,
 	OPT_NAME,
+	OPT_STALL,
 };
 
 /* Remembers the first option that only runs use (and of those the picker
@@ -219,6 +222,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"demo", no_argument, NULL, OPT_DEMO},
 		{"baseline", required_argument, NULL, OPT_BASELINE},
 		{"name", required_argument, NULL, OPT_NAME},
+		{"stall-timeout", required_argument, NULL, OPT_STALL},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -343,6 +347,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_BASELINE:
 			run_opt(o, "--baseline");
 			o->baseline = optarg;
+			break;
+		case OPT_STALL:
+			if (parse_long("--stall-timeout", optarg, 0, &o->stall_timeout_s, err,
+				       errlen) < 0)
+				return -1;
 			break;
 		case ':':
 			return errf(err, errlen, "%s: needs an argument (see --help)",

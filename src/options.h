@@ -56,6 +56,7 @@ struct options {
 	const char *run_opt_nopick; /* of those, the first the picker ignores */
 	const char *results;	/* --results FILE */
 	const char *baseline;	/* --baseline NAME */
+	long stall_timeout_s;	/* --stall-timeout: a copy without progress this long fails, 0 = never */
 	int demo;
 };
 

@@ -5,6 +5,13 @@
 
 #include "util.h"
 
+/* A run that failed before its copy started has no elapsed time, and its
+ * CPU time would be the prepare phase's: those figures are unknown. */
+static int never_copied(const struct run_result *x)
+{
+	return !x->ok && x->elapsed_s <= 0;
+}
+
 static const char *verified_str(int v)
 {
 	return v > 0 ? "yes" : v == 0 ? "no" : "-";
@@ -18,15 +25,21 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		"bursts", "ok");
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *x = &r[i];
-		char peak[16], rcv[16], wcv[16];
+		char peak[16], rcv[16], wcv[16], el[16], us[16], sy[16], cpu[16], mbs[16];
 		fmt_size(peak, sizeof(peak), x->peak_active_file_kb * 1024);
 		snprintf(rcv, sizeof(rcv), isnan(x->read_cv) ? "-" : "%.2f", x->read_cv);
 		snprintf(wcv, sizeof(wcv), isnan(x->write_cv) ? "-" : "%.2f", x->write_cv);
+		int nc = never_copied(x);
+		snprintf(el, sizeof(el), nc ? "-" : "%.2fs", x->elapsed_s);
+		snprintf(us, sizeof(us), nc ? "-" : "%.2fs", x->user_s);
+		snprintf(sy, sizeof(sy), nc ? "-" : "%.2fs", x->sys_s);
+		snprintf(cpu, sizeof(cpu), nc ? "-" : "%.0f%%", x->cpu_pct);
+		snprintf(mbs, sizeof(mbs), nc ? "-" : "%.1f", x->mbs);
 		fprintf(f,
-			"%-16s %3d %7.2fs %6.2fs %6.2fs %4.0f%% %7ld %8ld %9ld %9ld %8.1f %5s %5s %9s "
+			"%-16s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %9s "
 			"%8llu %7llu %6d %4s\n",
-			x->name, x->repeat, x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt,
-			x->minflt, x->inblock, x->oublock, x->mbs, rcv, wcv, peak,
+			x->name, x->repeat, el, us, sy, cpu, x->majflt,
+			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, peak,
 			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
 			x->bursts, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
 	}
@@ -52,9 +65,13 @@ static void cv_cell(FILE *f, double v)
 
 void results_csv_row(FILE *f, const struct run_result *x)
 {
-	fprintf(f, "%s,%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,", x->name, x->repeat,
-		x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt, x->minflt, x->inblock,
-		x->oublock, (unsigned long long)x->bytes, x->mbs);
+	if (never_copied(x)) /* unknown: empty cells */
+		fprintf(f, "%s,%d,,,,,%ld,%ld,%ld,%ld,%llu,,", x->name, x->repeat, x->majflt,
+			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes);
+	else
+		fprintf(f, "%s,%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,", x->name,
+			x->repeat, x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt,
+			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes, x->mbs);
 	cv_cell(f, x->read_cv);
 	cv_cell(f, x->write_cv);
 	fprintf(f, "%llu,%llu,%llu,%d,%s\n", (unsigned long long)x->peak_active_file_kb,

@@ -4,7 +4,9 @@
  * the --results CSV (DESIGN.md §5).
  *
  * Invariants: pure formatting of struct run_result; one row per run in run
- * order; empty CSV cells for values that are unknown (NAN).
+ * order; empty CSV cells ("-" in the table) for values that are unknown:
+ * NAN, and the elapsed, CPU and MiB/s figures of a run that failed before
+ * its copy started.
  */
 #ifndef LRUTOP_RESULTS_H
 #define LRUTOP_RESULTS_H

@@ -193,6 +193,9 @@ int scratch_make_source(struct scratch *s, uint64_t size,
 	fd = openat(s->dir_fd, "src", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return errf(err, errlen, "create %s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) == 0)
+		scratch_own(s, "src", (uint64_t)st.st_dev, (uint64_t)st.st_ino);
 
 	xoshiro_seed(&rng, mono_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)s);
 	buf = xmalloc(FILL_BUF);
@@ -240,17 +243,104 @@ fail:
 	return -1;
 }
 
+/* Index of a recorded name, or -1. */
+static int file_index(const struct scratch *s, const char *name)
+{
+	for (size_t i = 0; i < s->nfiles && i < SCRATCH_MAX_FILES; i++)
+		if (strcmp(s->files[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* 1: files[i] is there and is the file lrutop made; 0: it is not there;
+ * -1: something else is there (or it cannot be looked at).
+ * Async-signal-safe (scratch_remove runs on exit paths). */
+static int own_state(const struct scratch *s, size_t i)
+{
+	struct stat st;
+
+	if (fstatat(s->dir_fd, s->files[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -1;
+	return s->own[i] && (uint64_t)st.st_dev == s->own_dev[i] &&
+		       (uint64_t)st.st_ino == s->own_ino[i]
+		   ? 1
+		   : -1;
+}
+
+int scratch_own(struct scratch *s, const char *name, uint64_t dev, uint64_t ino)
+{
+	int i = file_index(s, name);
+
+	if (i < 0)
+		return -1;
+	s->own[i] = 1;
+	s->own_dev[i] = dev;
+	s->own_ino[i] = ino;
+	return 0;
+}
+
+int scratch_own_current(struct scratch *s, const char *name)
+{
+	struct stat st;
+
+	if (!s->made || file_index(s, name) < 0 ||
+	    fstatat(s->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -1;
+	return scratch_own(s, name, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+}
+
+int scratch_foreign(const struct scratch *s, const char *name)
+{
+	int i = file_index(s, name);
+	struct stat st;
+
+	if (!s->made)
+		return 0;
+	if (i < 0)
+		return fstatat(s->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	return own_state(s, (size_t)i) < 0;
+}
+
+int scratch_unlink_own(struct scratch *s, const char *name, char *err, size_t errlen)
+{
+	int i = file_index(s, name);
+
+	if (!s->made)
+		return 0;
+	if (i >= 0) {
+		int st = own_state(s, (size_t)i);
+		if (st == 0) {
+			s->own[i] = 0;
+			return 0;
+		}
+		if (st == 1) {
+			if (unlinkat(s->dir_fd, name, 0) < 0 && errno != ENOENT)
+				return errf(err, errlen, "%s %s/%s: cannot remove it: %s", name, s->dir,
+					    name, strerror(errno));
+			s->own[i] = 0;
+			return 0;
+		}
+	} else if (!scratch_foreign(s, name)) {
+		return 0;
+	}
+	return errf(err, errlen,
+		    "%s %s/%s: exists and was not made by lrutop — refusing to remove it", name,
+		    s->dir, name);
+}
+
 void scratch_remove(struct scratch *s)
 {
 	if (!s->made)
 		return;
 	for (size_t i = 0; i < s->nfiles && i < SCRATCH_MAX_FILES; i++)
-		unlinkat(s->dir_fd, s->files[i], 0);
+		if (own_state(s, i) == 1)
+			unlinkat(s->dir_fd, s->files[i], 0);
 	close(s->dir_fd);
 	rmdir(s->dir);
 	s->dir_fd = -1;
 	s->made = 0;
 	s->nfiles = 0;
+	memset(s->own, 0, sizeof s->own);
 	s->have_src = 0;
 }
 
@@ -258,11 +348,11 @@ void scratch_remove_file(struct scratch *s, const char *name)
 {
 	if (!s->made || s->dir_fd < 0)
 		return;
-	for (size_t i = 0; i < s->nfiles; i++)
-		if (strcmp(s->files[i], name) == 0) {
-			unlinkat(s->dir_fd, name, 0);
-			if (strcmp(name, "src") == 0)
-				s->have_src = 0;
-			return;
-		}
+	int i = file_index(s, name);
+	if (i >= 0 && own_state(s, (size_t)i) == 1) {
+		unlinkat(s->dir_fd, name, 0);
+		s->own[i] = 0;
+		if (strcmp(name, "src") == 0)
+			s->have_src = 0;
+	}
 }

@@ -6,10 +6,12 @@
  *  - the directory is made with mkdtemp("<parent>/lrutop-XXXXXX") on a disk
  *    filesystem (tmpfs and ramfs are refused: no disk I/O would happen);
  *  - every file lrutop creates in it is named through scratch_path() first,
- *    which records the name; scratch_remove() unlinks exactly the recorded
- *    names (through a directory fd, so a renamed parent cannot redirect it)
- *    and then removes the directory — a stranger's file makes the rmdir fail
- *    and is left alone;
+ *    which records the name; once lrutop has made the file, scratch_own()
+ *    records which file that is (st_dev, st_ino).  Only such a file is ever
+ *    removed (scratch_remove, scratch_remove_file, scratch_unlink_own,
+ *    through a directory fd, so a renamed parent cannot redirect it): a
+ *    stranger's file under a recorded name stays, and makes the rmdir of
+ *    the directory fail;
  *  - scratch_remove() allocates nothing and uses only async-signal-safe
  *    calls, so exit paths may call it; it is idempotent. A zeroed struct
  *    is a valid "nothing open" state.
@@ -31,6 +33,9 @@ struct scratch {
 	int dir_fd; /* valid while made */
 	size_t nfiles;
 	char files[SCRATCH_MAX_FILES][SCRATCH_NAME_MAX]; /* names lrutop may create in dir */
+	/* files[i] is a file lrutop made, and this is it */
+	unsigned char own[SCRATCH_MAX_FILES];
+	uint64_t own_dev[SCRATCH_MAX_FILES], own_ino[SCRATCH_MAX_FILES];
 };
 
 /* Creates the private directory under parent_dir (NULL: "/var/tmp").
@@ -57,11 +62,25 @@ int scratch_make_source(struct scratch *s, uint64_t size,
  * harmless. */
 int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen);
 
-/* Unlinks one file lrutop created in the directory (a recorded name), e.g.
+/* Records that the file lrutop made under the recorded name is (dev, ino),
+ * e.g. the destination a worker created.  -1 for a name never recorded. */
+int scratch_own(struct scratch *s, const char *name, uint64_t dev, uint64_t ino);
+/* scratch_own() for whatever file is under name now (a child lrutop ran
+ * made it, e.g. a --cmd's {dst}).  -1 when there is none. */
+int scratch_own_current(struct scratch *s, const char *name);
+/* 1 when a file is under name and it is not the one lrutop made. */
+int scratch_foreign(const struct scratch *s, const char *name);
+/* Makes way for a new file under name: removes the file lrutop made there
+ * (the previous run's destination); nothing there is fine too.  Any other
+ * file is left alone: -1 and err = "NAME PATH: exists and was not made by
+ * lrutop — refusing to remove it". */
+int scratch_unlink_own(struct scratch *s, const char *name, char *err, size_t errlen);
+
+/* Unlinks one file lrutop created in the directory (an owned name), e.g.
  * a partly written source after a cancel.  Missing is not an error. */
 void scratch_remove_file(struct scratch *s, const char *name);
-/* Unlinks the recorded files, closes the directory fd and removes the
- * directory. Safe to call twice and on a zeroed struct. */
+/* Unlinks the files lrutop made (scratch_own), closes the directory fd and
+ * removes the directory. Safe to call twice and on a zeroed struct. */
 void scratch_remove(struct scratch *s);
 
 #endif

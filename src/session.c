@@ -384,6 +384,10 @@ static int start_source(struct session *s, char *err, size_t errlen)
 	char path[4096];
 	if (scratch_path(&s->scratch, "src", path, sizeof(path)) < 0)
 		return errf(err, errlen, "--dir %s: path too long", s->opt->dir);
+	/* the writer creates it O_EXCL; a stranger's file there is refused here,
+	 * so whatever is under "src" after the writer ran is lrutop's */
+	if (scratch_unlink_own(&s->scratch, "src", err, errlen) < 0)
+		return -1;
 	atomic_store(s->source_done, 0);
 	sig_block(1);
 	pid_t pid = fork();
@@ -421,6 +425,7 @@ static int reap_source(struct session *s)
 		return 0;
 	s->source_pid = -1;
 	if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		scratch_own_current(&s->scratch, "src");
 		snprintf(s->src, sizeof(s->src), "%.4000s/src", s->scratch.dir);
 		source_ready(s);
 		s->state = SESSION_IDLE;
@@ -443,8 +448,12 @@ static void kill_source(struct session *s)
 	if (s->source_pid <= 0)
 		return;
 	kill(s->source_pid, SIGKILL);
-	while (waitpid(s->source_pid, NULL, 0) < 0 && errno == EINTR)
+	int status = 0;
+	while (waitpid(s->source_pid, &status, 0) < 0 && errno == EINTR)
 		;
+	/* killed mid-write: the partial file is the writer's (see start_source) */
+	if (WIFSIGNALED(status))
+		scratch_own_current(&s->scratch, "src");
 	s->source_pid = -1;
 }
 
@@ -453,10 +462,23 @@ uint64_t session_source_progress(const struct session *s)
 	return s->source_done ? atomic_load(s->source_done) : 0;
 }
 
+/* Records the destination the reaped worker made (strategy: the file it
+ * created; --cmd: what is there after the command ran), so the next run
+ * and the cleanup may remove it - and nothing else. */
+static void own_dst(struct session *s, const struct worker_result *wr)
+{
+	if (wr->dst_made == 1)
+		scratch_own(&s->scratch, "dst", wr->dst_dev, wr->dst_ino);
+	else if (wr->dst_made == 2)
+		scratch_own_current(&s->scratch, "dst");
+}
+
 void session_done(struct session *s)
 {
 	kill_source(s);
 	if (s->worker_live) {
+		worker_kill(&s->worker);
+		own_dst(s, &s->worker.result);
 		worker_done(&s->worker);
 		s->worker_live = 0;
 	}
@@ -530,6 +552,11 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	s->nresults++;
 	s->phase = PHASE_PREPARE;
 	add_event(s, r->t_start_ns, PHASE_PREPARE);
+	/* the previous run's destination goes; a stranger's file stays and
+	 * fails the run */
+	char e[320];
+	if (scratch_unlink_own(&s->scratch, "dst", e, sizeof(e)) < 0)
+		return errf(err, errlen, "%s: %s", r->name, e);
 
 	struct worker_spec spec;
 	memset(&spec, 0, sizeof(spec));
@@ -574,6 +601,8 @@ static void fail_run(struct session *s, struct sampler *sm, const char *msg)
 	s->state = SESSION_IDLE;
 }
 
+static void watch_stall(struct session *s, struct sampler *sm, const struct series *ser);
+
 void session_tick(struct session *s, struct sampler *sm, const struct series *ser)
 {
 	if (s->state == SESSION_IDLE) {
@@ -610,6 +639,74 @@ void session_tick(struct session *s, struct sampler *sm, const struct series *se
 			s->state = SESSION_RUNNING;
 		}
 	}
+	if (s->state == SESSION_RUNNING)
+		watch_stall(s, sm, ser);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+uint64_t session_progress_mark(int phase, uint64_t bytes_done, const struct sample *last)
+{
+	uint64_t h = mix(mix(0, (uint64_t)phase), bytes_done);
+	if ((phase == PHASE_FLUSH || phase == PHASE_VERIFY) && last) {
+		if (last->have & SAMPLE_HAVE_DISK)
+			h = mix(mix(mix(h, last->rd_sectors), last->wr_sectors), last->io_ms);
+		if (last->have & SAMPLE_HAVE_MEM)
+			h = mix(mix(h, last->dirty), last->writeback);
+	}
+	return h;
+}
+
+/* "1.2 MiB", "8 MiB" */
+static void fmt_mib(char *buf, size_t len, uint64_t bytes)
+{
+	double m = (double)bytes / 1048576.0;
+	snprintf(buf, len, m == (double)(uint64_t)m ? "%.0f MiB" : "%.1f MiB", m);
+}
+
+static void finish_run(struct session *s, struct sampler *sm, const struct series *ser,
+		       const struct worker_result *wr);
+
+/* The no-progress watchdog, once per tick while a strategy copies. */
+static void watch_stall(struct session *s, struct sampler *sm, const struct series *ser)
+{
+	struct run_result *r = cur(s);
+	long limit = s->opt->stall_timeout_s;
+	if (!r || !r->strategy || !s->worker_live || !s->worker.progress || limit <= 0)
+		return;
+	const struct progress *pr = s->worker.progress;
+	int phase = atomic_load(&pr->phase);
+	uint64_t done = atomic_load(&pr->bytes_done), now = mono_ns();
+	uint64_t mark = session_progress_mark(phase, done, series_back(ser, 0));
+	if (s->stall_run != s->nresults || mark != s->stall_mark ||
+	    (phase != PHASE_COPY && phase != PHASE_FLUSH && phase != PHASE_VERIFY)) {
+		s->stall_run = s->nresults;
+		s->stall_mark = mark;
+		s->stall_since_ns = now;
+		return;
+	}
+	if ((now - s->stall_since_ns) / 1000000000ull < (uint64_t)limit) /* no overflow */
+		return;
+	char msg[sizeof(r->message)], a[32], b[32];
+	fmt_mib(a, sizeof(a), done);
+	fmt_mib(b, sizeof(b), pr->bytes_total);
+	if (phase == PHASE_COPY)
+		snprintf(msg, sizeof(msg), "%s: no progress for %ld s (stuck at %s of %s)%s", r->name,
+			 limit, a, b, s->mem_limit ? " — memory limit too small?" : "");
+	else
+		snprintf(msg, sizeof(msg), "%s: no progress for %ld s in the %s phase (%s copied, "
+			 "the disk idle)", r->name, limit, phase_name((enum phase)phase), a);
+	worker_kill(&s->worker);
+	struct worker_result wr;
+	if (worker_reap(&s->worker, 1, &wr) != 1)
+		return;
+	wr.ok = 0;
+	strlcpy_(wr.message, msg, sizeof(wr.message));
+	finish_run(s, sm, ser, &wr);
 }
 
 int session_fd(const struct session *s)
@@ -643,7 +740,14 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 	r->minflt = ru->ru_minflt;
 	r->inblock = ru->ru_inblock;
 	r->oublock = ru->ru_oublock;
-	r->bytes = r->ok ? s->src_size : wr->bytes_done;
+	/* the bytes this run copied, not the source's size at session start
+	 * (the user's --src may have shrunk or grown since): a strategy counts
+	 * them; for a --cmd, the source's size now */
+	r->bytes = wr->bytes_done;
+	if (!r->strategy && r->ok) {
+		struct stat st;
+		r->bytes = stat(s->src, &st) == 0 ? (uint64_t)st.st_size : s->src_size;
+	}
 	r->mbs = r->elapsed_s > 0 ? (double)r->bytes / 1048576.0 / r->elapsed_s : 0;
 	r->verified = wr->verified;
 	/* a run ends after the samples of its copy; r->t_end_ns bounds them */
@@ -659,6 +763,7 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 	add_event(s, r->t_end_ns, PHASE_IDLE);
 	if (!r->ok && !r->cancelled) /* a cancel is the user's choice, not a failure */
 		s->failed = 1;
+	own_dst(s, wr);
 	worker_done(&s->worker);
 	s->worker_live = 0;
 	char err[256];
@@ -723,6 +828,7 @@ void session_stop(struct session *s, const char *why)
 	struct run_result *r = cur(s);
 	if (s->worker_live) {
 		worker_kill(&s->worker);
+		own_dst(s, &s->worker.result);
 		worker_done(&s->worker);
 		s->worker_live = 0;
 	}

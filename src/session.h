@@ -116,6 +116,11 @@ struct session {
 	struct run_event events[SESSION_MAX_EVENTS];
 	size_t nevents;
 	int failed; /* a run failed: exit status 1 */
+
+	/* the no-progress watchdog (--stall-timeout) */
+	size_t stall_run;	  /* nresults when the mark was taken */
+	uint64_t stall_mark;	  /* session_progress_mark then */
+	uint64_t stall_since_ns; /* when the mark last changed */
 };
 
 /* Checks the options (-s, every --cmd and its program, --name, --baseline,
@@ -159,6 +164,14 @@ const struct run_result *session_current(const struct session *s);
 uint64_t session_progress(const struct session *s);
 /* Annotates a sample with the current run, phase and strategy index. */
 void session_annotate(const struct session *s, struct sample *smp);
+/* The watchdog's idea of progress: a value that changes when the run
+ * moved.  copy: bytes_done; flush and verify, where bytes_done stands still
+ * by design: also the watched disk's sectors and busy time and
+ * Dirty+Writeback (from the last sample, may be NULL), so a slow fsync is
+ * not taken for a stuck copy.  A strategy run whose mark stays the same for
+ * --stall-timeout seconds fails ("no progress for N s"), its worker killed
+ * and its cgroup removed; a --cmd is not watched (its progress is unknown). */
+uint64_t session_progress_mark(int phase, uint64_t bytes_done, const struct sample *last);
 
 
 

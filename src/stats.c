@@ -116,8 +116,11 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 void stats_cells(const struct strategy_stats *s, char *vs, size_t vslen, char *peak,
 		 size_t peaklen)
 {
-	fmt_size(peak, peaklen, isnan(s->peak_af_med) ? 0 : (uint64_t)s->peak_af_med * 1024);
-	if (s->baseline)
+	if (isnan(s->peak_af_med))
+		snprintf(peak, peaklen, "-");
+	else
+		fmt_size(peak, peaklen, (uint64_t)s->peak_af_med * 1024);
+	if (s->baseline && s->ok)
 		snprintf(vs, vslen, "base");
 	else if (isnan(s->vs_base_pct))
 		snprintf(vs, vslen, "-");
@@ -125,25 +128,63 @@ void stats_cells(const struct strategy_stats *s, char *vs, size_t vslen, char *p
 		snprintf(vs, vslen, "%+.1f%%", s->vs_base_pct);
 }
 
+void stats_num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+int stats_note(const struct strategy_stats *st, int n, int k, char *buf, size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		if (st[i].ok < st[i].runs && k-- == 0) {
+			snprintf(buf, len, "%s: %d of %d runs succeeded", st[i].name, st[i].ok,
+				 st[i].runs);
+			return 1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (st[i].baseline && !st[i].ok && k-- == 0) {
+			snprintf(buf, len, "baseline %s has no successful run", st[i].name);
+			return 1;
+		}
+	return 0;
+}
+
 void stats_table(FILE *f, const struct strategy_stats *st, int n)
 {
+	/* hyperfine's labels: the first figure of each group is the median */
+	fprintf(f, "%-16s %4s %-29s %s\n", "", "", "---------- elapsed ----------",
+		"--------- MiB/s ----------");
 	fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s\n", "strategy",
-		"runs", "elapsed", "min", "max", "MiB/s", "min", "max", "ratio", "vs base",
+		"runs", "median", "min", "max", "median", "min", "max", "ratio", "vs base",
 		"majflt", "bursts", "peakAct", "refault");
 	int noisy = 0;
 	for (int i = 0; i < n; i++) {
 		const struct strategy_stats *s = &st[i];
-		char peak[16], vs[16], runs[16];
+		char peak[16], vs[16], runs[16], c[10][24];
 		stats_cells(s, vs, sizeof(vs), peak, sizeof(peak));
 		snprintf(runs, sizeof(runs), s->ok == s->runs ? "%d" : "%d/%d", s->ok, s->runs);
-		fprintf(f,
-			"%-16s %4s %8.3fs %8.3fs %8.3fs %8.1f %8.1f %8.1f %5.2fx %7s %8.0f %6.1f %9s "
-			"%8.0f%s%s\n",
-			s->name, runs, s->elapsed_med, s->elapsed_min, s->elapsed_max, s->mbs_med,
-			s->mbs_min, s->mbs_max, s->ratio, vs, s->majflt_med, s->bursts_med, peak,
-			s->refault_med, s->fastest ? "  fastest" : "", s->noisy ? "  noisy" : "");
+		stats_num(c[0], sizeof(c[0]), "%.3fs", s->elapsed_med);
+		stats_num(c[1], sizeof(c[1]), "%.3fs", s->elapsed_min);
+		stats_num(c[2], sizeof(c[2]), "%.3fs", s->elapsed_max);
+		stats_num(c[3], sizeof(c[3]), "%.1f", s->mbs_med);
+		stats_num(c[4], sizeof(c[4]), "%.1f", s->mbs_min);
+		stats_num(c[5], sizeof(c[5]), "%.1f", s->mbs_max);
+		stats_num(c[6], sizeof(c[6]), "%.2fx", s->ratio);
+		stats_num(c[7], sizeof(c[7]), "%.0f", s->majflt_med);
+		stats_num(c[8], sizeof(c[8]), "%.1f", s->bursts_med);
+		stats_num(c[9], sizeof(c[9]), "%.0f", s->refault_med);
+		fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s%s%s\n", s->name,
+			runs, c[0], c[1], c[2], c[3], c[4], c[5], c[6], vs, c[7], c[8], peak, c[9],
+			s->fastest ? "  fastest" : "", s->noisy ? "  noisy" : "");
 		noisy |= s->noisy;
 	}
+	char note[96];
+	for (int k = 0; stats_note(st, n, k, note, sizeof(note)); k++)
+		fprintf(f, "%s\n", note);
 	if (noisy)
 		fprintf(f, "noisy: min-max spread of elapsed above %.0f%%: consider --repeat 5\n",
 			STATS_NOISY * 100);

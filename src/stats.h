@@ -5,7 +5,8 @@
  * strategy's median elapsed relative to the fastest and to a baseline.
  *
  * Invariants: only runs that finished OK count (a cancelled or failed run
- * says nothing about speed); strategies keep the order of their first run;
+ * says nothing about speed; a strategy without one has NAN figures, printed
+ * as "-"); strategies keep the order of their first run;
  * the median of an even count is the mean of the two middle values.
  */
 #ifndef LRUTOP_STATS_H
@@ -39,10 +40,20 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 /* Median of v[0..n) (v is reordered); NAN for n == 0. */
 double stats_median(double *v, size_t n);
 /* The "vs base" and peak active(file) cells, as both tables print them:
- * "base", "-" or "+12.3%"; "61M". */
+ * "base" (a baseline with a successful run), "-" or "+12.3%"; "61M" or
+ * "-" (no successful run). */
 void stats_cells(const struct strategy_stats *s, char *vs, size_t vslen, char *peak,
 		 size_t peaklen);
-/* The table printed after the per-run rows in batch mode. */
+/* One number cell: fmt applied to v, or "-" when v is NAN (a strategy
+ * without a successful run has no statistics). */
+void stats_num(char *buf, size_t len, const char *fmt, double v);
+/* The k-th (0-based) note printed under a table: "mm_sync_cp: 0 of 2 runs
+ * succeeded" for each strategy with failed runs, then "baseline rw_cp has
+ * no successful run".  0 when there is no k-th note. */
+int stats_note(const struct strategy_stats *st, int n, int k, char *buf, size_t len);
+/* The table printed after the per-run rows in batch mode: a group line
+ * ("elapsed", "MiB/s") over "median min max" column labels, one row per
+ * strategy, then the notes. */
 void stats_table(FILE *f, const struct strategy_stats *st, int n);
 
 #endif

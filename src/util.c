@@ -44,14 +44,159 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+#define ELLIPSIS "\xe2\x80\xa6" /* U+2026, 3 bytes */
+#define ELLIPSIS_LEN 3
+/* A word shorter than this is not worth shortening. */
+#define WORD_MIN 24
+
+static int utf8_cont(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* path_short on s[0..len), not necessarily NUL-terminated. */
+static size_t elide(char *buf, size_t n, const char *s, size_t len, size_t max)
+{
+	if (!n)
+		return 0;
+	if (max > n - 1)
+		max = n - 1;
+	if (len <= max) {
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		return len;
+	}
+	if (max < ELLIPSIS_LEN + 2) { /* no room for a middle: plain cut */
+		size_t c = max;
+		while (c > 0 && utf8_cont(s[c]))
+			c--;
+		memcpy(buf, s, c);
+		buf[c] = '\0';
+		return c;
+	}
+	size_t keep = max - ELLIPSIS_LEN;
+	size_t head = keep / 3, tail = keep - head; /* the file name matters most */
+	/* cut the head after a '/' in its second half, the tail at a '/' in
+	 * its first half: "/a/b/…/y/z" reads as a path */
+	for (size_t i = head; i > head / 2; i--)
+		if (s[i - 1] == '/') {
+			head = i;
+			break;
+		}
+	for (size_t i = len - tail; i < len - tail / 2; i++)
+		if (s[i] == '/') {
+			tail = len - i;
+			break;
+		}
+	while (head > 0 && utf8_cont(s[head]))
+		head--;
+	while (tail > 0 && utf8_cont(s[len - tail]))
+		tail--;
+	memcpy(buf, s, head);
+	memcpy(buf + head, ELLIPSIS, ELLIPSIS_LEN);
+	memcpy(buf + head + ELLIPSIS_LEN, s + len - tail, tail);
+	buf[head + ELLIPSIS_LEN + tail] = '\0';
+	return head + ELLIPSIS_LEN + tail;
+}
+
+size_t path_short(char *buf, size_t n, const char *path, size_t max)
+{
+	return elide(buf, n, path, strlen(path), max);
+}
+
+/* Bytes saved by cutting every word of msg[0..len) longer than cap down
+ * to cap. */
+static size_t saved_at(const char *msg, size_t len, size_t cap)
+{
+	size_t saved = 0, i = 0;
+	while (i < len) {
+		while (i < len && msg[i] == ' ')
+			i++;
+		size_t start = i;
+		while (i < len && msg[i] != ' ')
+			i++;
+		if (i - start >= WORD_MIN && i - start > cap)
+			saved += i - start - cap;
+	}
+	return saved;
+}
+
+/* Shortens the long words of msg (length *len) in place, all of them to
+ * the same length (the largest that makes the sentence fit in limit, but
+ * not below WORD_MIN / 2), so two long paths both keep their ends. */
+static void fit_words(char *msg, size_t *len, size_t limit)
+{
+	if (*len <= limit)
+		return;
+	size_t excess = *len - limit, lo = WORD_MIN / 2, hi = *len;
+	if (saved_at(msg, *len, lo) == 0)
+		return;
+	/* the largest cap in [lo, hi] that still saves enough */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+		if (saved_at(msg, *len, mid) >= excess)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	size_t cap = lo;
+	char *tmp = malloc(cap + 1);
+	if (!tmp)
+		return;
+	size_t i = 0;
+	while (i < *len) {
+		while (i < *len && msg[i] == ' ')
+			i++;
+		size_t start = i;
+		while (i < *len && msg[i] != ' ')
+			i++;
+		size_t wl = i - start;
+		if (wl < WORD_MIN || wl <= cap)
+			continue;
+		size_t got = elide(tmp, cap + 1, msg + start, wl, cap);
+		memcpy(msg + start, tmp, got);
+		memmove(msg + start + got, msg + i, *len - i + 1);
+		*len -= wl - got;
+		i = start + got;
+	}
+	free(tmp);
+}
+
+int verrf(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	if (!err || !errlen)
+		return -1;
+	va_list aq;
+	va_copy(aq, ap);
+	int n = vsnprintf(err, errlen, fmt, ap);
+	if (n >= 0 && (size_t)n >= errlen) {
+		/* too long: format it whole, shorten the long words, then copy */
+		char *full = malloc((size_t)n + 1);
+		if (full) {
+			vsnprintf(full, (size_t)n + 1, fmt, aq);
+			size_t len = (size_t)n;
+			fit_words(full, &len, errlen - 1);
+			size_t c = len;
+			if (c > errlen - 1) { /* still too long: keep the start */
+				c = errlen - 1;
+				while (c > 0 && utf8_cont(full[c]))
+					c--;
+			}
+			memcpy(err, full, c);
+			err[c] = '\0';
+			free(full);
+		}
+	}
+	va_end(aq);
+	return -1;
+}
+
 int errf(char *err, size_t errlen, const char *fmt, ...)
 {
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	verrf(err, errlen, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 

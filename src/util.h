@@ -10,6 +10,7 @@
 #ifndef LRUTOP_UTIL_H
 #define LRUTOP_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,9 +22,21 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
 /* Formats into err (if non-NULL) and returns -1 so callers can write
- * `return errf(err, len, "...")`. */
+ * `return errf(err, len, "...")`.  A sentence longer than the buffer keeps
+ * its reason: the longest words (in practice a user's path) are shortened
+ * in the middle with path_short() until it fits; only what still does not
+ * fit is cut at the end. */
 int errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* errf with a va_list (for callers' own printf-like wrappers). */
+int verrf(char *err, size_t errlen, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+/* Writes path into buf (size n), shortened to at most max bytes (and n - 1)
+ * by replacing its middle with "…": the head and the tail (the file name)
+ * stay, cut at a '/' where one is near and never inside a UTF-8 sequence:
+ * "/very/long/…/tail/file".  Returns strlen(buf). */
+size_t path_short(char *buf, size_t n, const char *path, size_t max);
 
 /* Nanoseconds on CLOCK_MONOTONIC. */
 uint64_t mono_ns(void);

@@ -71,32 +71,45 @@ static void empty(struct grid *g, int y)
 static void table(struct grid *g, int y, const struct strategy_stats *st, int ns)
 {
 	int wide = g->w >= 110;
+	/* hyperfine's labels: the figures under "elapsed" and "MiB/s" are medians */
+	grid_printf(g, 1, y++, ROLE_AXIS, wide ? "%-16s %4s %8s %17s %7s" : "%-16s %4s %8s %7s", "",
+		    "", "elapsed", wide ? "" : "MiB/s", "MiB/s");
 	grid_printf(g, 1, y++, ROLE_AXIS, wide ? "%-16s %4s %8s %17s %7s %6s %7s %7s %6s %8s %8s"
 					       : "%-16s %4s %8s %7s %6s %7s %6s %8s",
-		    "strategy", "runs", "elapsed", wide ? "min - max" : "MiB/s", wide ? "MiB/s" : "ratio",
+		    "strategy", "runs", "median", wide ? "min - max" : "median", wide ? "median" : "ratio",
 		    wide ? "ratio" : "vs base", wide ? "vs base" : "bursts", wide ? "majflt" : "peakAct",
 		    "bursts", "peakAct", "refault");
 	int noisy = 0;
 	for (int i = 0; i < ns && y < g->h - 2; i++, y++) {
 		const struct strategy_stats *s = &st[i];
-		char vs[16], peak[16], mm[32];
+		char vs[16], peak[16], mm[40], runs[16], c[6][24];
 		stats_cells(s, vs, sizeof(vs), peak, sizeof(peak));
-		snprintf(mm, sizeof(mm), "%.2f - %.2fs", s->elapsed_min, s->elapsed_max);
+		if (s->ok)
+			snprintf(mm, sizeof(mm), "%.2f - %.2fs", s->elapsed_min, s->elapsed_max);
+		else
+			snprintf(mm, sizeof(mm), "-");
+		snprintf(runs, sizeof(runs), s->ok == s->runs ? "%d" : "%d/%d", s->ok, s->runs);
+		stats_num(c[0], sizeof(c[0]), "%.2fs", s->elapsed_med);
+		stats_num(c[1], sizeof(c[1]), "%.1f", s->mbs_med);
+		stats_num(c[2], sizeof(c[2]), "%.2fx", s->ratio);
+		stats_num(c[3], sizeof(c[3]), "%.0f", s->majflt_med);
+		stats_num(c[4], sizeof(c[4]), "%.1f", s->bursts_med);
+		stats_num(c[5], sizeof(c[5]), "%.0f", s->refault_med);
 		enum role role = s->fastest ? ROLE_SELECT : ROLE_DEFAULT;
 		if (wide)
-			grid_printf(g, 1, y, role,
-				    "%-16s %4d %7.2fs %17s %7.1f %5.2fx %7s %7.0f %6.1f %8s %8.0f%s",
-				    s->name, s->ok, s->elapsed_med, mm, s->mbs_med, s->ratio, vs,
-				    s->majflt_med, s->bursts_med, peak, s->refault_med,
+			grid_printf(g, 1, y, role, "%-16s %4s %8s %17s %7s %6s %7s %7s %6s %8s %8s%s",
+				    s->name, runs, c[0], mm, c[1], c[2], vs, c[3], c[4], peak, c[5],
 				    s->noisy ? " noisy" : "");
 		else
-			grid_printf(g, 1, y, role, "%-16s %4d %7.2fs %7.1f %5.2fx %7s %6.1f %8s%s",
-				    s->name, s->ok, s->elapsed_med, s->mbs_med, s->ratio, vs,
-				    s->bursts_med, peak, s->noisy ? " noisy" : "");
+			grid_printf(g, 1, y, role, "%-16s %4s %8s %7s %6s %7s %6s %8s%s", s->name,
+				    runs, c[0], c[1], c[2], vs, c[4], peak, s->noisy ? " noisy" : "");
 		if (s->fastest)
 			grid_paint(g, 1, y, g->w - 2, 1, ROLE_SELECT);
 		noisy |= s->noisy;
 	}
+	char note[96];
+	for (int k = 0; y < g->h - 2 && stats_note(st, ns, k, note, sizeof(note)); k++)
+		grid_text(g, 1, y++, -1, ROLE_WARN, note);
 	if (noisy && y < g->h - 2)
 		grid_text(g, 1, y, -1, ROLE_WARN,
 			  "noisy: elapsed min-max spread above 10% - consider --repeat 5");
@@ -133,7 +146,11 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 	int noisy = 0;
 	for (int i = 0; i < ns; i++)
 		noisy |= st[i].noisy;
-	int table_rows = 1 + ns + noisy;
+	char note[96];
+	int notes = 0;
+	while (stats_note(st, ns, notes, note, sizeof(note)))
+		notes++;
+	int table_rows = 2 + ns + notes + noisy; /* two header lines */
 	int chart_rows = h - 1 - table_rows - 2; /* title, time axis, a blank */
 	if (chart_rows < 1) {
 		table(g, y0 + 1, st, ns);

@@ -28,6 +28,15 @@ struct worker_page {
 	 * prepare phase before it and the verify after it */
 	struct rusage ru_copy;
 	_Atomic int have_ru;
+	/* resource use just before the copy (or the exec): a run that fails
+	 * reports only what it used from there, not the prepare phase's cache
+	 * drop, so %cpu is measured over the same interval as elapsed */
+	struct rusage ru_start;
+	_Atomic int have_ru_start;
+	/* the destination the strategy created (seen at PHASE_COPY, right
+	 * after its O_EXCL create): the monitor may remove exactly that file */
+	_Atomic int dst_made;
+	_Atomic uint64_t dst_dev, dst_ino;
 };
 
 static void ru_sub(struct rusage *d, const struct rusage *a, const struct rusage *b)
@@ -47,6 +56,7 @@ static void ru_sub(struct rusage *d, const struct rusage *a, const struct rusage
 struct child {
 	int ev_fd;
 	struct worker_page *pg;
+	const char *dst; /* a strategy's destination, NULL for --cmd */
 };
 
 static size_t page_len(void)
@@ -65,7 +75,7 @@ child_fail(struct worker_page *pg, int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(pg->progress.error, sizeof pg->progress.error, fmt, ap);
+	verrf(pg->progress.error, sizeof pg->progress.error, fmt, ap); /* keeps the reason */
 	va_end(ap);
 	_exit(status);
 }
@@ -78,6 +88,14 @@ static void child_event(enum phase p, void *arg)
 	size_t n = sizeof ev;
 
 	atomic_store(&c->pg->progress.phase, (int)p);
+	if (p == PHASE_COPY && c->dst) {
+		struct stat st;
+		if (lstat(c->dst, &st) == 0) {
+			atomic_store(&c->pg->dst_dev, (uint64_t)st.st_dev);
+			atomic_store(&c->pg->dst_ino, (uint64_t)st.st_ino);
+			atomic_store(&c->pg->dst_made, 1);
+		}
+	}
 	memset(&ev, 0, sizeof ev);
 	ev.phase = (int)p;
 	ev.t_ns = mono_ns();
@@ -213,6 +231,21 @@ static int write_drop_caches(void)
 	return ok ? 0 : -1;
 }
 
+/* The monitor removed the previous run's destination (the one lrutop
+ * made); anything there now is someone else's and stays. */
+static void check_no_dst(const struct worker_spec *spec, struct child *c)
+{
+	struct stat st;
+
+	if (!spec->dst)
+		return;
+	if (lstat(spec->dst, &st) == 0)
+		child_fail(c->pg, 1, "dst %s: exists and was not made by lrutop — refusing to "
+			   "remove it", spec->dst);
+	if (errno != ENOENT)
+		child_fail(c->pg, 1, "dst %s: %s", spec->dst, strerror(errno));
+}
+
 static void child_prepare(const struct worker_spec *spec, struct child *c, int go_fd)
 {
 	ssize_t r;
@@ -224,8 +257,7 @@ static void child_prepare(const struct worker_spec *spec, struct child *c, int g
 		if (stat(spec->src, &st) == 0)
 			c->pg->progress.bytes_total = (uint64_t)st.st_size;
 	}
-	if (spec->dst && unlink(spec->dst) < 0 && errno != ENOENT)
-		child_fail(c->pg, 1, "remove %s: %s", spec->dst, strerror(errno));
+	check_no_dst(spec, c);
 	sync();
 	do
 		r = read(go_fd, &b, 1);
@@ -237,6 +269,7 @@ static void child_prepare(const struct worker_spec *spec, struct child *c, int g
 		fadvise_dontneed(spec->src);
 		fadvise_dontneed(spec->dst);
 	}
+	check_no_dst(spec, c); /* again: the wait for "go" may have been long */
 }
 
 /* Reads up to n bytes, fewer only at end of file. */
@@ -301,7 +334,7 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 						 struct worker_page *pg, int ev_fd, int go_fd,
 						 int err_fd, pid_t parent)
 {
-	struct child c = {ev_fd, pg};
+	struct child c = {ev_fd, pg, spec->argv ? NULL : spec->dst};
 	struct copy_job job;
 	uint64_t t0;
 
@@ -315,6 +348,8 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	child_prepare(spec, &c, go_fd);
 
 	if (spec->argv) {
+		getrusage(RUSAGE_SELF, &pg->ru_start);
+		atomic_store(&pg->have_ru_start, 1);
 		atomic_store(&pg->t_copy_ns, mono_ns());
 		child_event(PHASE_COPY, &c);
 		execvp(spec->argv[0], spec->argv);
@@ -332,6 +367,8 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	job.phase_arg = &c;
 	struct rusage ru0, ru1;
 	getrusage(RUSAGE_SELF, &ru0);
+	pg->ru_start = ru0;
+	atomic_store(&pg->have_ru_start, 1);
 	t0 = mono_ns();
 	if (spec->strategy->copy(&job, pg->progress.error, sizeof pg->progress.error) < 0) {
 		if (!pg->progress.error[0])
@@ -593,10 +630,15 @@ int worker_reap(struct worker *w, int block, struct worker_result *res)
 			r->ru = ru;
 			if (!w->is_cmd && atomic_load(&pg->have_ru))
 				r->ru = pg->ru_copy;
+			else if (atomic_load(&pg->have_ru_start))
+				ru_sub(&r->ru, &pg->ru_start, &ru);
 			r->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 			r->bytes_done = atomic_load(&pg->progress.bytes_done);
 			r->t_done_ns = atomic_load(&pg->t_done_ns);
 			r->verified = atomic_load(&pg->verified);
+			r->dst_made = w->is_cmd ? (t_copy ? 2 : 0) : atomic_load(&pg->dst_made);
+			r->dst_dev = atomic_load(&pg->dst_dev);
+			r->dst_ino = atomic_load(&pg->dst_ino);
 			if (!w->is_cmd)
 				r->elapsed_s = (double)atomic_load(&pg->elapsed_ns) / 1e9;
 			else if (t_copy && end > t_copy)

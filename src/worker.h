@@ -13,10 +13,12 @@
  *     failed command's own words reach its message —, every other
  *     inherited fd but its pipe ends is closed; it never touches the
  *     terminal;
- *  4. PHASE_PREPARE: unlink(dst), sync(), then block until the monitor calls
- *     worker_go() (EOF on the go channel: the monitor went away, exit 1);
- *     then drop the caches (drop_caches as root, else fadvise DONTNEED on
- *     src and dst);
+ *  4. PHASE_PREPARE: dst must not exist (the monitor removed the previous
+ *     run's, which lrutop made; anything else there is a stranger's file
+ *     and fails the run — the worker never removes it), sync(), then block
+ *     until the monitor calls worker_go() (EOF on the go channel: the
+ *     monitor went away, exit 1); then drop the caches (drop_caches as
+ *     root, else fadvise DONTNEED on src and dst) and check dst again;
  *  5. strategy: t0, strategy->copy() reporting PHASE_COPY, PHASE_FLUSH,
  *     PHASE_DONE as events, elapsed written to the shared page, _exit(0),
  *     or _exit(1) with progress->error filled;
@@ -56,12 +58,18 @@ struct worker_spec {
 struct worker_result {
 	int ok;	    /* 1 when the exit status is 0 */
 	int status; /* raw wait status */
-	struct rusage ru;
+	struct rusage ru; /* from the copy's (or exec's) start: prepare is not counted */
 	double elapsed_s;    /* copy+flush wall time, excluding prepare (see above for --cmd) */
 	uint64_t bytes_done; /* progress->bytes_done when the worker exited */
 	uint64_t t_done_ns;  /* CLOCK_MONOTONIC of PHASE_DONE, 0 if not reached (or --cmd) */
 	int verified;	     /* -1 not verified, 0 dst differs, 1 dst equals src */
 	char message[480];   /* "" on success, else "<name>: <reason>[: <stderr's last lines>]" */
+	/* 1: a strategy created dst, and this is that file (st_dev, st_ino);
+	 * 2: a --cmd was exec'd with no dst there, so what is there now is the
+	 * command's; 0: lrutop made no dst.  The monitor may remove what this
+	 * names (scratch_own), nothing else. */
+	int dst_made;
+	uint64_t dst_dev, dst_ino;
 };
 
 struct worker {

@@ -352,3 +352,233 @@ _o_full_outputs() {
 	_r_unloop "$M"
 }
 _o_full_outputs
+# --- a stranger's file named like the destination -----------------------------
+# lrutop removes only what it made.  A file under the scratch dst that it did
+# not make fails the run with that reason and stays where it is.  We stop
+# lrutop's first child (with --size the scratch source writer, before the
+# first run: the monitor finds the file; with --src the worker in its prepare
+# phase: the worker finds it), put the file there, and let it go on.
+_r_foreign() {
+	T="stranger's dst ($1):"
+	shift
+	lrt_newdir
+	"$LRUTOP" --batch -q -s rw_cp "$@" --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	w=""
+	wait_for 20 'w=$(pgrep -P $bg | head -n 1); [ -n "$w" ] || proc_gone $bg' 0.005
+	sd=$(ls -d "$d"/lrutop-* 2>/dev/null | head -n 1)
+	if [ -z "$w" ] || [ -z "$sd" ] || ! kill -STOP "$w" 2>/dev/null; then
+		_r_stop "$bg"
+		bg=""
+		notok "$T caught lrutop's child" "child '$w', dir '$sd'; stderr: $(_r_show "$tmp/err")"
+		return
+	fi
+	stopped=$w
+	if [ -e "$sd/dst" ]; then # too late: the copy had begun
+		kill -CONT "$w"
+		stopped=""
+		_r_stop "$bg"
+		bg=""
+		skip "$T" "the copy had already started when the child was stopped"
+		return
+	fi
+	printf 'not lrutop'\''s\n' >"$sd/dst"
+	kill -CONT "$w"
+	stopped=""
+	wait_for 60 "proc_gone $bg"
+	wait "$bg"
+	rc=$?
+	bg=""
+	want="lrutop: rw_cp: dst $sd/dst: exists and was not made by lrutop — refusing to remove it"
+	check "$T exit 1" '[ "$rc" -eq 1 ]' "exit $rc; stderr: $(_r_show "$tmp/err")"
+	check "$T one stderr line with the reason" \
+		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && [ "$(cat "$tmp/err")" = "$want" ]' \
+		"want '$want'; stderr: $(_r_show "$tmp/err")"
+	check "$T the run is FAIL in the table" 'grep -Eq "^rw_cp .* FAIL$" "$tmp/out"' "$(_r_show "$tmp/out")"
+	# it never copied: no elapsed, CPU or MiB/s to show
+	check "$T elapsed, user, sys, %cpu shown as -" 'grep -Eq "^rw_cp +1 +- +- +- +- " "$tmp/out"' \
+		"$(_r_show "$tmp/out")"
+	check "$T the file is still there, unchanged" \
+		'[ "$(cat "$sd/dst" 2>/dev/null)" = "not lrutop'\''s" ]'
+	check "$T only that file left (lrutop's own removed)" '[ "$(ls -A "$sd")" = dst ]' \
+		"left in $sd: $(ls -A "$sd" | tr '\n' ' ')"
+	rm -f "$sd/dst"
+	rmdir "$sd"
+}
+_r_foreign "before the first run" --size 64M
+head -c 8M /dev/urandom >"$tmp/src8"
+_r_foreign "while the worker prepares" --src "$tmp/src8"
+
+# --- a copy that makes no progress ---------------------------------------------
+# A livelocked copy (mm_sync_cp under --mem-limit 4M can sit for minutes
+# with bytes_done still) must fail the run, not hang lrutop.  Stand-in that
+# takes seconds: rw_cp with 1-byte buffers (several seconds for 2M) is
+# stopped mid-copy with SIGSTOP; with --stall-timeout 1 lrutop must give up
+# on it, kill it and clean up as for any failed run.
+T="no progress (worker stopped mid-copy, --stall-timeout 1):"
+lrt_newdir
+ml=""
+[ "$cg_ok" -eq 1 ] && ml="--mem-limit 64M"
+"$LRUTOP" --batch -s rw_cp --bs 1 --size 2M --stall-timeout 1 $ml --dir "$d" \
+	</dev/null >"$tmp/out" 2>"$tmp/err" &
+bg=$!
+w=""
+if wait_for 60 "grep -q '^#.* run 1 rw_cp copy\$' '$tmp/out' || proc_gone $bg" 0.01 &&
+	w=$(pgrep -P "$bg" | head -n 1) && [ -n "$w" ] && kill -STOP "$w"; then
+	stopped=$w
+	cgs=$(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)
+	t0=$(now_cs)
+	wait_for 20 "proc_gone $bg"
+	t1=$(now_cs)
+	wait "$bg"
+	rc=$?
+	bg=""
+	echo "# no progress: lrutop gave up $(((t1 - t0) * 10)) ms after the stop"
+	check "$T exit 1" '[ "$rc" -eq 1 ]' "exit $rc; stderr: $(_r_show "$tmp/err")"
+	check "$T one stderr line with the reason" \
+		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -Eq "^lrutop: rw_cp: no progress for 1 s \(stuck at [0-9.]+ MiB of 2 MiB\)( — memory limit too small\?)?$" "$tmp/err"' \
+		"stderr: $(_r_show "$tmp/err")"
+	check "$T within 1 s + a few ticks (< 5 s)" '[ $((t1 - t0)) -lt 500 ]' "$(((t1 - t0) * 10)) ms"
+	check "$T the worker was killed" 'proc_gone "$w"' "$(ps -o pid,stat,args -p "$w" | tail -n +2)"
+	stopped=""
+	check "$T scratch dir gone" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	if [ -n "$ml" ]; then
+		check "$T cgroup existed and is gone" '[ -n "$cgs" ] && ! ls -d $cgs >/dev/null 2>&1' \
+			"during: '$cgs'"
+	fi
+else
+	notok "$T caught the worker mid-copy" "worker '$w'; stdout: $(_r_show "$tmp/out"); stderr: $(_r_show "$tmp/err")"
+	[ -n "$w" ] && kill -CONT "$w" 2>/dev/null
+	_r_stop "$bg"
+	bg=""
+fi
+# The real thing, where the kernel livelocks it: mm_sync_cp in a 4M memory
+# cgroup (kernel 6.18 here: stuck at 0 MiB within a second, every time).
+T="mm_sync_cp under --mem-limit 4M, --stall-timeout 2:"
+if [ "$cg_ok" -ne 1 ]; then
+	skip "$T" "needs root and a writable memory cgroup"
+else
+	lrt_newdir
+	"$LRUTOP" --batch -q -s mm_sync_cp --mem-limit 4M --size 16M --stall-timeout 2 \
+		--dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	wait_for 60 "proc_gone $bg" 0.1 || _r_stop "$bg"
+	wait "$bg"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		skip "$T" "the copy did not livelock on this kernel (it finished)"
+	else
+		check "$T exit 1, 'no progress ... memory limit too small?'" \
+			'[ "$rc" -eq 1 ] && grep -Eq "^lrutop: mm_sync_cp: no progress for 2 s \(stuck at [0-9.]+ MiB of 16 MiB\) — memory limit too small\?$" "$tmp/err"' \
+			"exit $rc; stderr: $(_r_show "$tmp/err")"
+	fi
+	check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+	check "$T no cgroup left" '! ls -d "$cgroot/lrutop-$bg-"* >/dev/null 2>&1' \
+		"left: $(ls -d "$cgroot/lrutop-$bg-"* 2>/dev/null)"
+	bg=""
+fi
+
+# ... and copies that progress are left alone, even when they last longer
+# than the timeout (rw_cp with 1-byte buffers: about 2 s for 1M)
+T="--stall-timeout 1, copies that progress:"
+lrt_newdir
+timeout 60 "$LRUTOP" --batch -q -s rw_cp,mm_sync_cp --bs 1 --size 1M --stall-timeout 1 \
+	--dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T exit 0, both verified" \
+	'[ "$rc" -eq 0 ] && [ "$(grep -Ec "^(rw_cp|mm_sync_cp) .* yes$" "$tmp/out")" -eq 2 ]' \
+	"exit $rc; stdout: $(_r_show "$tmp/out"); stderr: $(_r_show "$tmp/err")"
+el=$(awk '$1 == "rw_cp" { sub("s", "", $3); print $3; exit }' "$tmp/out")
+check "$T the rw_cp copy outlasted the timeout (${el:-?} s)" \
+	'awk -v e="${el:-0}" "BEGIN { exit !(e > 1) }"'
+check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+
+# --- the figures of a failed exec and of a source that shrank ------------------
+# A --cmd whose exec fails ran for a few milliseconds; its CPU time is
+# measured over the same interval (the prepare phase's cache drop is not the
+# command's), so %cpu cannot exceed 100.
+T="--cmd that fails exec:"
+lrt_newdir
+rm -f "$tmp/res.csv"
+timeout 30 "$LRUTOP" --batch -q --cmd 'lrutop-no-such-command {src}' --size 1M \
+	--results "$tmp/res.csv" --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cpu=$(awk -F, 'NR == 2 { print $6 }' "$tmp/res.csv" 2>/dev/null)
+check "$T exit 1, the exec error reported" \
+	'[ "$rc" -eq 1 ] && grep -q "exec lrutop-no-such-command: No such file or directory" "$tmp/err"' \
+	"exit $rc; stderr: $(_r_show "$tmp/err")"
+check "$T %cpu at most 100 (${cpu:-none})" \
+	'awk -v c="$cpu" "BEGIN { exit !(c != \"\" && c + 0 <= 100) }"' "$(_r_show "$tmp/res.csv")"
+
+# A --src that shrinks after lrutop started (it checked the size then) and
+# before the copy: bytes and MiB/s are those of the bytes the run copied.
+# The worker is stopped in its prepare phase while the file is cut to 3M.
+_r_shrink() {
+	T="--src shrank before the copy ($1):"
+	shift
+	lrt_newdir
+	head -c 8M /dev/urandom >"$tmp/shrink"
+	rm -f "$tmp/res.csv"
+	"$LRUTOP" --batch -q "$@" --src "$tmp/shrink" --results "$tmp/res.csv" --dir "$d" \
+		</dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	w=""
+	wait_for 20 'w=$(pgrep -P $bg | head -n 1); [ -n "$w" ] || proc_gone $bg' 0.005
+	if [ -z "$w" ] || ! kill -STOP "$w" 2>/dev/null; then
+		_r_stop "$bg"
+		bg=""
+		notok "$T caught the worker" "stderr: $(_r_show "$tmp/err")"
+		return
+	fi
+	stopped=$w
+	if ls "$d"/lrutop-*/dst >/dev/null 2>&1; then
+		kill -CONT "$w"
+		stopped=""
+		_r_stop "$bg"
+		bg=""
+		skip "$T" "the copy had already started when the worker was stopped"
+		return
+	fi
+	truncate -s 3M "$tmp/shrink"
+	kill -CONT "$w"
+	stopped=""
+	wait_for 60 "proc_gone $bg"
+	wait "$bg"
+	rc=$?
+	bg=""
+	el="" by="" mb=""
+	read -r el by mb <<-EOF2
+	$(awk -F, 'NR == 2 { print $3, $11, $12 }' "$tmp/res.csv" 2>/dev/null)
+	EOF2
+	check "$T exit 0" '[ "$rc" -eq 0 ]' "exit $rc; stderr: $(_r_show "$tmp/err")"
+	check "$T bytes: the 3 MiB copied (${by:-none})" '[ "$by" = 3145728 ]'
+	check "$T MiB/s = 3 MiB / elapsed (${mb:-?} MiB/s, ${el:-?} s)" \
+		'awk -v e="${el:-0}" -v m="${mb:-0}" "BEGIN { w = 3 / e; exit !(e > 0 && m > w * 0.98 && m < w * 1.02) }"'
+	check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' ' ')"
+}
+_r_shrink rw_cp -s rw_cp
+_r_shrink "--cmd cp" --cmd 'cp {src} {dst}'
+
+# --- a long path keeps the reason ------------------------------------------------
+# A 3000-byte path used to push the reason out of the error buffer.  Now the
+# path is shortened in the middle ("…") and the line ends with the reason.
+lp=$tmp/$(awk 'BEGIN { for (i = 0; i < 298; i++) printf "d%08d/", i }')missing.bin
+check "a 3000-byte path for the tests below (${#lp} bytes)" '[ "${#lp}" -ge 3000 ]'
+for o in --src --dir --csv; do
+	T="$o with a ${#lp}-byte path:"
+	case $o in
+	--src) set -- -s rw_cp --src "$lp" ;;
+	--dir) set -- -s rw_cp --size 1M --dir "$lp" ;;
+	--csv) set -- -n 1 --csv "$lp" ;;
+	esac
+	lrt_newdir
+	case " $* " in *" --dir "*) ;; *) set -- "$@" --dir "$d" ;; esac
+	timeout 30 "$LRUTOP" --batch -q "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$T exit 2" '[ "$rc" -eq 2 ]' "exit $rc"
+	check "$T one line: '$o', the path's head and tail, the reason at the end" \
+		'[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^lrutop: $o $tmp/d00000000/.*…/.*/missing.bin: .*No such file or directory[^/]*$" "$tmp/err"' \
+		"stderr: $(cut -c1-200 "$tmp/err")...$(tail -c 120 "$tmp/err")"
+	check "$T shortened (under 1000 bytes)" '[ "$(wc -c <"$tmp/err")" -lt 1000 ]' "$(wc -c <"$tmp/err") bytes"
+	[ "$o" = --dir ] || check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d")"
+done

@@ -372,8 +372,8 @@ if tm_until "$s" 90 'progress "$s" | grep -q "all 3 runs done"' 0.1; then
 		check "$T chart labels show the elapsed time with its unit (s)" \
 			'[ "$(printf "%s\n" "$lab" | grep -Ec "#1 +[0-9]+\.[0-9]+ ?s")" -eq 3 ]' \
 			"labels: $(printf '%s\n' "$lab" | oneline)"
-		hdr=$(grep -nE '^ *strategy +runs +elapsed' "$tmp/cap4" | head -n 1 | cut -d: -f1)
-		check "$T statistics header (strategy runs elapsed) below the charts" \
+		hdr=$(grep -nE '^ *strategy +runs +median' "$tmp/cap4" | head -n 1 | cut -d: -f1)
+		check "$T statistics header (strategy runs median) below the charts" \
 			'[ -n "$hdr" ] && [ -n "$axis" ] && [ "$hdr" -gt "$axis" ]' "header line '${hdr:-none}', axis '${axis:-none}'"
 		trows=$(awk -v h="${hdr:-9999}" 'NR > h && $1 ~ /^(rw_cp|mw_cp|cfr_cp)$/ && $2 ~ /^[0-9]+$/ { printf "%s ", $1 }' "$tmp/cap4")
 		check "$T statistics rows rw_cp mw_cp cfr_cp" '[ "$trows" = "rw_cp mw_cp cfr_cp " ]' "got '$trows'"

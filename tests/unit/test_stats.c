@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "results.h"
 #include "session.h"
 #include "stats.h"
 #include "strategy.h"
@@ -669,7 +670,17 @@ static void test_table(void **state)
 	int ns = stats_compute(r, 7, "rw_cp", st, 4);
 	assert_int_equal(ns, 2);
 	char *t = table_text(st, ns);
-	assert_true(!strncmp(t, "strategy", 8));
+	/* a group line, then hyperfine's labels: medians first, then min, max */
+	assert_non_null(strstr(t, " elapsed "));
+	const char *hdr = row_of(t, "strategy");
+	assert_non_null(hdr);
+	assert_true(hdr < strstr(t, "rw_cp"));
+	assert_true(row_has(hdr, " runs    median       min       max   median      min      max "));
+	assert_false(row_has(hdr, "elapsed"));
+	/* the group labels sit over their columns */
+	const char *el = strstr(t, "elapsed"), *mb = strstr(t, "MiB/s");
+	assert_true(el - t > 22 && el - t < 22 + 29);
+	assert_true(mb - t > 22 + 30 && mb - t < 22 + 30 + 26);
 	const char *rw = row_of(t, "rw_cp"), *mw = row_of(t, "mw_cp");
 	assert_non_null(rw);
 	assert_non_null(mw);
@@ -686,6 +697,145 @@ static void test_table(void **state)
 	assert_true(row_has(mw, "noisy"));
 	assert_false(row_has(rw, "noisy"));
 	assert_non_null(strstr(t, "\nnoisy:"));
+	/* the cancelled run is named under the table */
+	assert_non_null(strstr(t, "\nrw_cp: 3 of 4 runs succeeded\n"));
+	assert_null(strstr(t, "mw_cp: "));
+	assert_null(strstr(t, "nan"));
+	free(t);
+}
+
+/* A strategy, and then the baseline too, without a successful run: "-"
+ * cells instead of nan, and notes saying which failed. */
+static void test_table_failed_runs(void **state)
+{
+	(void)state;
+	struct run_result r[5];
+	r[0] = mk("rw_cp", 0, 1, 4.0, 100);
+	r[1] = mk("mm_sync_cp", 0, 0, 0.1, 0);
+	r[2] = mk("rw_cp", 0, 1, 4.2, 96);
+	r[3] = mk("mm_sync_cp", 0, 0, 0.2, 0);
+	r[4] = mk("mw_cp", 0, 1, 2.0, 200);
+	r[1].cancelled = r[3].cancelled = 0; /* failed, not cancelled */
+	struct strategy_stats st[4];
+	int ns = stats_compute(r, 5, strat("rw_cp"), st, 4);
+	assert_int_equal(ns, 3);
+	assert_int_equal(st[1].ok, 0);
+	assert_true(isnan(st[1].elapsed_med));
+	char *t = table_text(st, ns);
+	assert_null(strstr(t, "nan"));
+	const char *mm = row_of(t, "mm_sync_cp");
+	assert_non_null(mm);
+	assert_true(row_has(mm, " 0/2 "));
+	/* every figure is "-": count the cells of the row */
+	char line[512];
+	snprintf(line, sizeof(line), "%.*s", (int)(strchr(mm, '\n') - mm), mm);
+	int dashes = 0, words = 0;
+	for (char *w = strtok(line, " "); w; w = strtok(NULL, " ")) {
+		words++;
+		dashes += !strcmp(w, "-");
+	}
+	assert_int_equal(words, 14); /* name, runs and 12 figures */
+	assert_int_equal(dashes, 12);
+	assert_non_null(strstr(t, "\nmm_sync_cp: 0 of 2 runs succeeded\n"));
+	assert_true(row_has(row_of(t, "rw_cp"), "base"));
+	assert_null(strstr(t, "baseline"));
+	free(t);
+
+	/* now the baseline (rw_cp) fails every run */
+	r[0].ok = r[2].ok = 0;
+	ns = stats_compute(r, 5, strat("rw_cp"), st, 4);
+	assert_int_equal(ns, 3);
+	t = table_text(st, ns);
+	assert_null(strstr(t, "nan"));
+	const char *rw = row_of(t, "rw_cp"), *mw = row_of(t, "mw_cp");
+	assert_false(row_has(rw, "base"));
+	assert_true(row_has(rw, " 0/2 "));
+	/* mw_cp has figures but nothing to compare with: vs base "-" */
+	assert_true(row_has(mw, "2.000s"));
+	assert_true(row_has(mw, "1.00x"));
+	assert_true(row_has(mw, "fastest"));
+	assert_false(row_has(mw, "%"));
+	assert_true(row_has(mw, "      - ")); /* the vs base cell */
+	assert_non_null(strstr(t, "\nrw_cp: 0 of 2 runs succeeded\n"));
+	assert_non_null(strstr(t, "\nbaseline rw_cp has no successful run\n"));
+	/* the notes come in order: strategies first, then the baseline */
+	assert_true(strstr(t, "rw_cp: 0 of 2") < strstr(t, "mm_sync_cp: 0 of 2"));
+	assert_true(strstr(t, "mm_sync_cp: 0 of 2") < strstr(t, "baseline rw_cp"));
+	char note[96];
+	assert_int_equal(stats_note(st, ns, 2, note, sizeof(note)), 1);
+	assert_string_equal(note, "baseline rw_cp has no successful run");
+	assert_int_equal(stats_note(st, ns, 3, note, sizeof(note)), 0);
+	char vs[16], peak[16];
+	stats_cells(&st[0], vs, sizeof(vs), peak, sizeof(peak));
+	assert_string_equal(vs, "-");
+	assert_string_equal(peak, "-");
+	free(t);
+}
+
+/* ---- results: figures a failed run does not have -------------------------- */
+
+static char *results_text(const struct run_result *r, size_t n, int csv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	if (csv)
+		for (size_t i = 0; i < n; i++)
+			results_csv_row(f, &r[i]);
+	else
+		results_table(f, r, n);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_results_never_copied(void **state)
+{
+	(void)state;
+	struct run_result r[3];
+	/* failed in prepare: no elapsed; its rusage is the prepare's */
+	r[0] = mk("rw_cp", 0, 0, 0.0, 0);
+	r[0].cancelled = 0;
+	r[0].user_s = 0.01, r[0].sys_s = 0.35, r[0].cpu_pct = 0, r[0].minflt = 7;
+	snprintf(r[0].message, sizeof(r[0].message), "rw_cp: dst /x/dst: exists");
+	/* failed mid-copy: its figures are real */
+	r[1] = mk("mm_sync_cp", 0, 0, 0.5, 16);
+	r[1].cancelled = 0;
+	r[1].user_s = 0.1, r[1].sys_s = 0.2, r[1].cpu_pct = 60, r[1].bytes = 8 << 20;
+	r[2] = mk("rw_cp", 0, 1, 2.0, 100);
+	r[2].cpu_pct = 40;
+
+	char *t = results_text(r, 3, 0);
+	const char *a = row_of(t, "rw_cp"), *b = row_of(t, "mm_sync_cp");
+	assert_non_null(a);
+	assert_non_null(b);
+	char line[512];
+	snprintf(line, sizeof(line), "%.*s", (int)(strchr(a, '\n') - a), a);
+	/* name, rep, then elapsed user sys %cpu: all "-"; minflt is there */
+	char *w[20];
+	int nw = 0;
+	for (char *x = strtok(line, " "); x && nw < 20; x = strtok(NULL, " "))
+		w[nw++] = x;
+	assert_int_equal(nw, 18);
+	for (int k = 2; k <= 5; k++)
+		assert_string_equal(w[k], "-");
+	assert_string_equal(w[7], "7");
+	assert_string_equal(w[10], "-"); /* MiB/s */
+	assert_string_equal(w[17], "FAIL");
+	assert_true(row_has(b, "0.50s"));
+	assert_true(row_has(b, "60%"));
+	assert_true(row_has(b, "16.0"));
+	/* the columns stay aligned: every row as wide as the header */
+	const char *nl = strchr(t, '\n');
+	size_t hw = (size_t)(nl - t);
+	assert_int_equal((size_t)(strchr(a, '\n') - a), hw);
+	assert_int_equal((size_t)(strchr(b, '\n') - b), hw);
+	free(t);
+
+	t = results_text(r, 3, 1);
+	assert_true(!strncmp(t, "rw_cp,1,,,,,0,7,0,0,0,,", 23));
+	assert_non_null(strstr(t, "\nmm_sync_cp,1,0.5000,0.1000,0.2000,60.0,0,0,0,0,8388608,16.000,"));
+	assert_non_null(strstr(t, "\nrw_cp,1,2.0000,"));
 	free(t);
 }
 
@@ -708,6 +858,8 @@ int main(void)
 		cmocka_unit_test(test_compute_cmd_runs),
 		cmocka_unit_test(test_compute_cmd_baseline),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_table_failed_runs),
+		cmocka_unit_test(test_results_never_copied),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
