@@ -717,7 +717,7 @@ static void test_table_failed_runs(void **state)
 	r[4] = mk("mw_cp", 0, 1, 2.0, 200);
 	r[1].cancelled = r[3].cancelled = 0; /* failed, not cancelled */
 	struct strategy_stats st[4];
-	int ns = stats_compute(r, 5, strat("rw_cp"), st, 4);
+	int ns = stats_compute(r, 5, "rw_cp", st, 4);
 	assert_int_equal(ns, 3);
 	assert_int_equal(st[1].ok, 0);
 	assert_true(isnan(st[1].elapsed_med));
@@ -743,7 +743,7 @@ static void test_table_failed_runs(void **state)
 
 	/* now the baseline (rw_cp) fails every run */
 	r[0].ok = r[2].ok = 0;
-	ns = stats_compute(r, 5, strat("rw_cp"), st, 4);
+	ns = stats_compute(r, 5, "rw_cp", st, 4);
 	assert_int_equal(ns, 3);
 	t = table_text(st, ns);
 	assert_null(strstr(t, "nan"));
