@@ -18,15 +18,28 @@
 /* Demotion burst: between two samples, pages were deactivated (moved from
  * the active to the inactive LRU list) at a rate of at least BURST_PER_S of
  * the watched memory per second.  A rate, so the count does not depend on
- * the sampling interval.  The counter depends on the scope:
+ * the sampling interval.  Only the run's own counters are used once it has
+ * a cgroup, so another workload on the machine cannot put bursts on it:
  *  - a run's cgroup v2: its own memory.stat pgdeactivate, size = the limit;
- *  - a run's cgroup v1 (no per-cgroup pgdeactivate): /proc/vmstat
- *    pgdeactivate, size = the limit, counted only while the cgroup's own
- *    active_file shrank, so another workload's reclaim is not taken for
- *    the run's (active_file alone is not enough: with rw_cp it was seen
- *    to fall by 16 MiB in 0.1 s while pgdeactivate did not move);
- *  - no cgroup: /proc/vmstat pgdeactivate, size = MemTotal. */
-#define BURST_PER_S 0.25
+ *  - a run's cgroup v1, whose memory.stat has no pgdeactivate (kernel 6.18:
+ *    only pgpgin/pgpgout/pgfault/pgmajfault and workingset_refault_*): the
+ *    fall of the cgroup's own active_file, at least BURST_PER_S of the limit
+ *    per second, from an active list holding at least BURST_V1_HELD of the
+ *    limit, with inactive_file growing by at least half the fall (pages
+ *    went to the inactive list, not freed by a truncate or an unlink);
+ *  - no cgroup: /proc/vmstat pgdeactivate, size = MemTotal.
+ * Why these figures for v1 (64M limit, 0.25 s ticks, kernel 6.18, a 2 GiB
+ * scratch source): a quiet `lrutop --batch -s mm_sync_cp,rw_cp --size 2G
+ * --mem-limit 64M --csv` gave mm_sync_cp 17 bursts by the old rule (system
+ * pgdeactivate while the cgroup's active_file shrank) and 17 by this one,
+ * every fall from an active list of 35-79% of the limit; rw_cp 0 and 0.
+ * With a neighbour (a second lrutop running mm_sync_cp under 64M on a
+ * 2 GiB --src) a 1 GiB rw_cp got 6 and 2 bursts by the old rule, 3 and 0
+ * by the fall alone, 0 by this rule: its active list jumped by exactly
+ * 8 MiB (12.5% of the limit) and fell back within ~60 ms — dirty pages
+ * that reclaim activates while the shared disk is slow to write them back. */
+#define BURST_PER_S   0.25
+#define BURST_V1_HELD 0.25
 int burst_between(const struct sample *a, const struct sample *b);
 
 /* Figures of one copy from the samples taken in (t_copy_ns, t_end_ns]. */
