@@ -1,4 +1,5 @@
 #include "cgroup.h"
+#include "kvfile.h"
 #include "util.h"
 
 #include <errno.h>
@@ -360,6 +361,21 @@ static void wait_empty(const struct cgroup *cg, int timeout_ms)
 	}
 	if (fd >= 0)
 		close(fd);
+}
+
+int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n)
+{
+	const char *const keys[] = {"oom_kill"};
+	char file[4096], buf[1024];
+	uint64_t v;
+
+	if (!cg->created ||
+	    path_join(file, sizeof file, cg->path,
+		      cg->version == 2 ? "memory.events" : "memory.oom_control") < 0 ||
+	    read_small(file, buf, sizeof buf) < 0 || kvfile_parse(buf, keys, 1, &v) != 1)
+		return -1;
+	*n = v;
+	return 0;
 }
 
 int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)

@@ -43,4 +43,9 @@ int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err,
  * No-op on a cgroup not created or already removed. */
 int cgroup_remove(struct cgroup *cg, char *err, size_t errlen);
 
+/* How many tasks the kernel's OOM killer has killed in the cgroup: the
+ * "oom_kill" line of v2 memory.events or of v1 memory.oom_control (kernel
+ * 4.13+).  0, or -1 where the file or the line is missing. */
+int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n);
+
 #endif

@@ -455,6 +455,17 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 		r->t_copy_ns = r->t_end_ns;
 	r->ok = wr->ok && !r->cancelled;
 	strlcpy_(r->message, r->cancelled ? "cancelled" : wr->message, sizeof(r->message));
+	/* Only the cgroup's own OOM counter tells an OOM kill from a kill -9
+	 * by someone else (each run's cgroup is new: it starts at 0). */
+	uint64_t ooms = 0;
+	if (!r->ok && !r->cancelled && cgroup_oom_kills(&s->cg, &ooms) == 0 && ooms > 0) {
+		char lim[16];
+		size_t l = strlen(r->message);
+		fmt_size(lim, sizeof(lim), s->cg.limit);
+		snprintf(r->message + l, sizeof(r->message) - l,
+			 " - out of memory in its %s cgroup (the OOM killer ran %llu time%s)", lim,
+			 (unsigned long long)ooms, ooms == 1 ? "" : "s");
+	}
 	r->elapsed_s = wr->elapsed_s;
 	if (r->elapsed_s <= 0 && r->t_copy_ns && r->t_end_ns > r->t_copy_ns)
 		r->elapsed_s = (double)(r->t_end_ns - r->t_copy_ns) / 1e9; /* a failed copy */
