@@ -88,6 +88,9 @@ int main(int argc, char **argv)
 	char note[256] = "";
 	if (opt.demo)
 		demo_preset(&opt, note, sizeof(note));
+	char swept[512]; /* what a SIGKILLed lrutop left behind */
+	if (session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
+		fprintf(stderr, "lrutop: %s\n", swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
 	struct app app;

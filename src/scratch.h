@@ -57,6 +57,34 @@ int scratch_make_source(struct scratch *s, uint64_t size,
  * harmless. */
 int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen);
 
+/* The owner marker: scratch_open writes "<dir>/owner" (a recorded name,
+ * removed with the rest) holding SCRATCH_OWNER_MAGIC, the owner's pid, its
+ * start time (field 22 of /proc/PID/stat, so a reused pid is told apart)
+ * and the boot id (a reboot ends every owner).  A directory without it is
+ * never swept. */
+#define SCRATCH_OWNER_MAGIC "lrutop-scratch-owner 1"
+
+struct scratch_swept {
+	int ndirs, nkept; /* removed; stale but left (a stranger's file inside) */
+	uint64_t bytes;	  /* what the removed files held (allocated blocks) */
+	char first[4096]; /* the first directory removed */
+	long pid;	  /* its owner's pid */
+};
+/* Finds lrutop-XXXXXX directories under parent_dir (NULL: "/var/tmp") whose
+ * owner marker names a process that is gone, and removes what lrutop puts
+ * there (the files named owner, src and dst) and the directory if that
+ * empties it.  Never follows a symlink: the directory and each file
+ * are looked at with AT_SYMLINK_NOFOLLOW/O_NOFOLLOW through directory fds,
+ * only regular files are unlinked, only directories of our own uid are
+ * looked at.  -1 + err when parent_dir cannot be read. */
+int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char *err,
+			size_t errlen);
+/* 1 while pid is the process that started at start (clock ticks since boot,
+ * /proc/PID/stat field 22). */
+int scratch_pid_alive(long pid, unsigned long long start);
+/* The start time of pid (see above); 0 or -1. */
+int scratch_pid_start(long pid, unsigned long long *start);
+
 /* Unlinks one file lrutop created in the directory (a recorded name), e.g.
  * a partly written source after a cancel.  Missing is not an error. */
 void scratch_remove_file(struct scratch *s, const char *name);

@@ -104,6 +104,11 @@ struct session {
 	int failed; /* a run failed: exit status 1 */
 };
 
+/* Removes what a SIGKILLed lrutop left: stale scratch directories under
+ * --dir and run cgroups whose pid is gone (scratch_sweep_stale,
+ * cgroup_sweep_stale).  Returns how many things were removed and, when
+ * any, a sentence for the user in line. */
+int session_sweep_stale(const struct options *opt, char *line, size_t len);
 /* Checks the options and sets up the scratch directory, --src or the
  * scratch source size, the space needed and (with --mem-limit) that a
  * cgroup can be made.  -1 + err: a usage/environment error (exit 2). */
