@@ -40,10 +40,12 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
 	return n;
 }
 
-/* Writes s to an existing control file; -1 with errno on failure. */
+/* Writes s to an existing control file; -1 with errno on failure.
+ * O_TRUNC as a shell's "echo 0 > memory.max": cgroupfs ignores it, a
+ * plain file (a test's layout) then holds just what was written. */
 static int write_ctl(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	size_t len = strlen(s);
 	ssize_t n;
 	int e;
