@@ -37,7 +37,11 @@
  * 2 GiB --src) a 1 GiB rw_cp got 6 and 2 bursts by the old rule, 3 and 0
  * by the fall alone, 0 by this rule: its active list jumped by exactly
  * 8 MiB (12.5% of the limit) and fell back within ~60 ms — dirty pages
- * that reclaim activates while the shared disk is slow to write them back. */
+ * that reclaim activates while the shared disk is slow to write them back.
+ * The tests repeat both: tests/unit/test_burst.c computes both rules over
+ * one real sampled 1 GiB mm_sync_cp series (9 and 9 here), and
+ * tests/sh/neighbour.sh runs rw_cp beside the neighbour (old rule 2-3 from
+ * its --csv, this rule 0). */
 #define BURST_PER_S   0.25
 #define BURST_V1_HELD 0.25
 int burst_between(const struct sample *a, const struct sample *b);

@@ -9,7 +9,8 @@
  * memory.swap.max = 0), else cgroup v1's memory hierarchy
  * (memory.limit_in_bytes, memory.memsw.limit_in_bytes where present).
  *
- * Invariants: only a cgroup this module created is ever removed; removal
+ * Invariants: only a cgroup lrutop created is ever removed (this run's, or
+ * by cgroup_sweep_stale one named lrutop-<pid>-* whose pid is gone); removal
  * kills what is left inside (the worker, a --cmd's children) and is
  * idempotent, so every exit path may call it. Nothing here prints or exits.
  */

@@ -10,6 +10,9 @@
  *    names (through a directory fd, so a renamed parent cannot redirect it)
  *    and then removes the directory — a stranger's file makes the rmdir fail
  *    and is left alone;
+ *  - the directory holds an owner marker from the start, so a later lrutop
+ *    can tell a SIGKILLed owner's directory (scratch_sweep_stale) from a
+ *    live one's and from anything lrutop did not make;
  *  - scratch_remove() allocates nothing and uses only async-signal-safe
  *    calls, so exit paths may call it; it is idempotent. A zeroed struct
  *    is a valid "nothing open" state.
