@@ -23,8 +23,9 @@ int burst_between(const struct sample *a, const struct sample *b)
 		double fell = (double)(a->cg_active_file - b->cg_active_file);
 		double grew = (double)b->cg_inactive_file - (double)a->cg_inactive_file;
 		double limit = (double)b->cg_limit;
-		return fell / dt >= BURST_PER_S * limit &&
-		       (double)a->cg_active_file >= BURST_V1_HELD * limit && grew >= fell / 2;
+		double clean = (double)a->cg_active_file - (double)a->cg_dirty;
+		return fell / dt >= BURST_PER_S * limit && clean >= BURST_V1_HELD * limit &&
+		       grew >= fell / 2;
 	}
 	if (!(both & SAMPLE_HAVE_VM) || !(b->have & SAMPLE_HAVE_MEM))
 		return 0;

@@ -4,8 +4,9 @@
  *  - On samples built from figures measured here (64M limit, 0.25 s ticks,
  *    kernel 6.18, cgroup v1): a fall of mm_sync_cp's active list is a
  *    burst; rw_cp's 8 MiB jump-and-fall beside a neighbour is not, however
- *    busy the system-wide pgdeactivate is; a fall freed rather than moved
- *    to the inactive list is not; v2 uses its own pgdeactivate; without a
+ *    busy the system-wide pgdeactivate is, nor its fall of pages that
+ *    were dirty or under writeback; a fall freed rather than moved to
+ *    the inactive list is not; v2 uses its own pgdeactivate; without a
  *    cgroup the system count against MemTotal.
  *  - On a real series: the real sampler watches a real mm_sync_cp worker in
  *    a real 64M memory cgroup copying 1 GiB; the rule must find bursts, and
@@ -75,6 +76,17 @@ static void test_v1_own_lists(void **state)
 	/* Also with a 0.1 s tick (the same fall is then 1.25 limits/s). */
 	b.t_ns = a.t_ns + 100000000ull;
 	assert_int_equal(burst_between(&a, &b), 0);
+	/* ... and its big one: 24724 -> 452 KiB with 44584 KiB of the cgroup
+	 * dirty or under writeback: reclaim parked those on the active list. */
+	a = v1(0, 24724, 38440, 0), b = v1(1, 452, 59848, 0);
+	a.cg_dirty = 44584 * KIB;
+	assert_int_equal(burst_between(&a, &b), 0);
+	a.cg_dirty = 0; /* the same fall of clean pages is one */
+	assert_int_equal(burst_between(&a, &b), 1);
+	/* mm_sync_cp's fall from 45800 KiB with 8208 dirty still counts. */
+	a = v1(0, 45800, 18000, 0), b = v1(1, 17076, 46700, 0);
+	a.cg_dirty = 8208 * KIB;
+	assert_int_equal(burst_between(&a, &b), 1);
 
 	/* A big fall that went nowhere (a truncate, an unlink freed it). */
 	a = v1(0, 40000, 20000, 0), b = v1(1, 24000, 20000, 0);

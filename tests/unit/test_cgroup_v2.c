@@ -356,6 +356,7 @@ static void test_v2_files(void **state)
 	assert_int_equal(a.cg_inactive_file, 19615744);
 	assert_int_equal(a.cg_cache, 52375552);
 	assert_int_equal(a.cg_pgdeactivate, 0);
+	assert_int_equal(a.cg_dirty, 1323008); /* file_dirty + file_writeback */
 	assert_int_equal(a.cg_limit, 64 << 20);
 	/* 40000 pages deactivated in the cgroup, whatever the system did. */
 	snprintf(stat, sizeof stat, v2_stat, 40000ull);
@@ -385,7 +386,15 @@ static void test_v1_files(void **state)
 	put("v1/lrutop-1-x/memory.memsw.limit_in_bytes", "9223372036854771712\n");
 	put("v1/lrutop-1-x/memory.max_usage_in_bytes", "0\n");
 	put("v1/lrutop-1-x/memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
-	put("v1/lrutop-1-x/memory.stat", "cache 0\nrss 0\n");
+	/* kernel 6.18's v1 memory.stat, as read on this machine (abridged) */
+	put("v1/lrutop-1-x/memory.stat",
+	    "cache 1220608\nrss 1736704\nrss_huge 0\nshmem 0\nmapped_file 0\ndirty 954368\n"
+	    "writeback 4096\nworkingset_refault_anon 0\nworkingset_refault_file 61\nswap 0\n"
+	    "pgpgin 21889\npgpgout 21216\npgfault 50756\npgmajfault 4\ninactive_anon 1560576\n"
+	    "active_anon 12288\ninactive_file 520192\nactive_file 700416\nunevictable 0\n"
+	    "hierarchical_memory_limit 9223372036854771712\ntotal_cache 1220608\n"
+	    "total_dirty 954368\ntotal_writeback 0\ntotal_inactive_file 520192\n"
+	    "total_active_file 700416\n");
 	snprintf(dir, sizeof dir, "%s/v1/lrutop-1-x", root);
 	assert_int_equal(cgroup_adopt(&cg, 1, dir, 64 << 20, err, sizeof err), 0);
 	assert_string_equal(get(strcat(strcpy(buf, dir), "/memory.limit_in_bytes"), buf, sizeof buf),
@@ -396,6 +405,21 @@ static void test_v1_files(void **state)
 	assert_non_null(strstr(cg.usage, "/memory.usage_in_bytes"));
 	assert_non_null(strstr(cg.peak, "/memory.max_usage_in_bytes"));
 	assert_string_equal(cg.events, "");
+	/* The sampler reads the cgroup's own lines, not the total_ ones, and
+	 * finds no pgdeactivate there. */
+	char e2[256];
+	struct sampler *sm = sampler_new(NULL, e2, sizeof e2);
+	struct sample a;
+	assert_non_null(sm);
+	assert_int_equal(sampler_set_cgroup(sm, cg.stat, cg.usage, cg.limit, e2, sizeof e2), 0);
+	sampler_read(sm, &a);
+	assert_true(a.have & SAMPLE_HAVE_CG);
+	assert_false(a.have & SAMPLE_HAVE_CG_DEACT);
+	assert_int_equal(a.cg_active_file, 700416);
+	assert_int_equal(a.cg_inactive_file, 520192);
+	assert_int_equal(a.cg_cache, 1220608);
+	assert_int_equal(a.cg_dirty, 954368 + 4096);
+	sampler_free(sm);
 	assert_int_equal(cgroup_oom_kills(&cg, &n), 0);
 	assert_int_equal(n, 2);
 	/* A read-only limit file: the error names the file. */
