@@ -232,9 +232,10 @@ static void test_find_v1(void **state)
 	put("sys/fs/cgroup/unified/cgroup.controllers", "hugetlb\n");
 
 	/* No memory mount at all. */
-	assert_int_equal(cgroup_find_base("32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n",
-					  self_hybrid, root, &b, why, sizeof why),
-			 -1);
+	assert_int_equal(
+	    cgroup_find_base("32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n",
+			     self_hybrid, root, &b, why, sizeof why),
+	    -1);
 	assert_string_equal(why, "no memory controller mounted");
 
 	/* A mount showing a subtree (a bind mount, a container): our path is
@@ -397,8 +398,8 @@ static void test_v1_files(void **state)
 	    "total_active_file 700416\n");
 	snprintf(dir, sizeof dir, "%s/v1/lrutop-1-x", root);
 	assert_int_equal(cgroup_adopt(&cg, 1, dir, 64 << 20, err, sizeof err), 0);
-	assert_string_equal(get(strcat(strcpy(buf, dir), "/memory.limit_in_bytes"), buf, sizeof buf),
-			    "67108864");
+	assert_string_equal(
+	    get(strcat(strcpy(buf, dir), "/memory.limit_in_bytes"), buf, sizeof buf), "67108864");
 	assert_string_equal(
 	    get(strcat(strcpy(buf, dir), "/memory.memsw.limit_in_bytes"), buf, sizeof buf),
 	    "67108864");
