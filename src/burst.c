@@ -17,13 +17,15 @@ int burst_between(const struct sample *a, const struct sample *b)
 			int64_t d = rate_delta(a->cg_pgdeactivate, b->cg_pgdeactivate);
 			return d > 0 && (double)d / dt >= BURST_PER_S * limit_pages;
 		}
-		/* v1: the system-wide count, but only while this cgroup's own
-		 * active list shrank, so another workload's reclaim is not
-		 * taken for ours. */
-		if (!(both & SAMPLE_HAVE_VM) || b->cg_active_file >= a->cg_active_file)
+		/* v1: the cgroup's own lists (see burst.h for the figures). */
+		if (b->cg_active_file >= a->cg_active_file)
 			return 0;
-		int64_t d = rate_delta(a->pgdeactivate, b->pgdeactivate);
-		return d > 0 && (double)d / dt >= BURST_PER_S * limit_pages;
+		double fell = (double)(a->cg_active_file - b->cg_active_file);
+		double grew = (double)b->cg_inactive_file - (double)a->cg_inactive_file;
+		double limit = (double)b->cg_limit;
+		double clean = (double)a->cg_active_file - (double)a->cg_dirty;
+		return fell / dt >= BURST_PER_S * limit && clean >= BURST_V1_HELD * limit &&
+		       grew >= fell / 2;
 	}
 	if (!(both & SAMPLE_HAVE_VM) || !(b->have & SAMPLE_HAVE_MEM))
 		return 0;

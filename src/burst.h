@@ -18,15 +18,39 @@
 /* Demotion burst: between two samples, pages were deactivated (moved from
  * the active to the inactive LRU list) at a rate of at least BURST_PER_S of
  * the watched memory per second.  A rate, so the count does not depend on
- * the sampling interval.  The counter depends on the scope:
+ * the sampling interval.  Only the run's own counters are used once it has
+ * a cgroup, so another workload on the machine cannot put bursts on it:
  *  - a run's cgroup v2: its own memory.stat pgdeactivate, size = the limit;
- *  - a run's cgroup v1 (no per-cgroup pgdeactivate): /proc/vmstat
- *    pgdeactivate, size = the limit, counted only while the cgroup's own
- *    active_file shrank, so another workload's reclaim is not taken for
- *    the run's (active_file alone is not enough: with rw_cp it was seen
- *    to fall by 16 MiB in 0.1 s while pgdeactivate did not move);
- *  - no cgroup: /proc/vmstat pgdeactivate, size = MemTotal. */
-#define BURST_PER_S 0.25
+ *  - a run's cgroup v1, whose memory.stat has no pgdeactivate (kernel 6.18:
+ *    only pgpgin/pgpgout/pgfault/pgmajfault and workingset_refault_*): the
+ *    fall of the cgroup's own active_file, at least BURST_PER_S of the limit
+ *    per second, from an active list holding at least BURST_V1_HELD of the
+ *    limit besides the cgroup's dirty and writeback pages, with
+ *    inactive_file growing by at least half the fall (pages went to the
+ *    inactive list, not freed by a truncate or an unlink).  The dirty ones
+ *    are left out because a cgroup's reclaim puts the dirty and writeback
+ *    pages it meets on the active list itself, to skip them while they are
+ *    written back, and drops them back later: a stall of the disk, not
+ *    pages promoted for being used;
+ *  - no cgroup: /proc/vmstat pgdeactivate, size = MemTotal.
+ * The figures (64M limit, 0.25 s ticks, kernel 6.18): a quiet `lrutop
+ * --batch -s mm_sync_cp,rw_cp --size 2G --mem-limit 64M --csv` gave
+ * mm_sync_cp 17 bursts by the old rule (system pgdeactivate while the
+ * cgroup's active_file shrank) and 17 by the fall alone, every fall from
+ * an active list of 35-79% of the limit; rw_cp 0 and 0.  Beside a
+ * neighbour (a second lrutop running mm_sync_cp under 64M on a 2 GiB
+ * --src), rw_cp on a 1 GiB --src got 6 and 2 bursts by the old rule:
+ * sampled every 10 ms, its active list jumped by 4-27 MiB and fell back
+ * within ~60 ms, each time with 25-45 MiB of the cgroup dirty or under
+ * writeback.  Sampled by the real sampler (dirty and writeback read too),
+ * old rule / fall from a held list / this rule: mm_sync_cp alone 12/11/10,
+ * 29/28/28 and 13/12/12; four rw_cp runs beside the neighbour 2/1/0,
+ * 0/0/0, 4/3/0 and 1/0/0.  The tests repeat both: tests/unit/test_burst.c
+ * computes the old and this rule over one real sampled 1 GiB mm_sync_cp
+ * series, and tests/sh/neighbour.sh runs rw_cp beside the neighbour (the
+ * old rule from its --csv, this rule 0). */
+#define BURST_PER_S   0.25
+#define BURST_V1_HELD 0.25
 int burst_between(const struct sample *a, const struct sample *b);
 
 /* Figures of one copy from the samples taken in (t_copy_ns, t_end_ns]. */

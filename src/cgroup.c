@@ -1,6 +1,8 @@
 #include "cgroup.h"
+#include "kvfile.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -15,13 +17,6 @@
 #define REMOVE_TRIES  4
 #define EMPTY_WAIT_MS 2000
 #define V1_POLL_MS    5
-
-/* Where a new cgroup would go: our own cgroup in the chosen hierarchy. */
-struct base {
-	int version;
-	int enable_v2; /* root cgroup: "+memory" must still be written to subtree_control */
-	char dir[4096];
-};
 
 static int path_join(char *out, size_t len, const char *a, const char *b)
 {
@@ -45,10 +40,12 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
 	return n;
 }
 
-/* Writes s to an existing control file; -1 with errno on failure. */
+/* Writes s to an existing control file; -1 with errno on failure.
+ * O_TRUNC as a shell's "echo 0 > memory.max": cgroupfs ignores it, a
+ * plain file (a test's layout) then holds just what was written. */
 static int write_ctl(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	size_t len = strlen(s);
 	ssize_t n;
 	int e;
@@ -82,7 +79,7 @@ static int has_item(const char *list, const char *word, const char *seps)
 	return 0;
 }
 
-/* /proc/self/mounts escapes blanks as \040 and friends. */
+/* mountinfo escapes blanks as \040 and friends. */
 static void unescape(char *s)
 {
 	char *o = s;
@@ -99,98 +96,123 @@ static void unescape(char *s)
 	*o = '\0';
 }
 
-/* The mount point of the first mount of fstype (for "cgroup": the one
- * carrying the memory controller). */
-static int find_mount(const char *fstype, char *out, size_t len)
+/* The first mount of fstype in mountinfo text (for "cgroup": the one whose
+ * super options carry the memory controller): its mount point and the
+ * root of the hierarchy it shows (not "/" in a cgroup namespace or a bind
+ * mount).  Line format (proc(5)): ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS
+ * [OPTIONAL...] - FSTYPE SOURCE SUPEROPTS. */
+static int find_mount(const char *mountinfo, const char *fstype, char *mnt, size_t mlen,
+		      char *root, size_t rlen)
 {
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char *line = NULL;
-	size_t cap = 0;
-	int found = -1;
+	const char *line = mountinfo;
 
-	if (!f)
-		return -1;
-	while (found < 0 && getline(&line, &cap, f) > 0) {
-		char *save = NULL;
-		char *dev = strtok_r(line, " ", &save);
-		char *mnt = dev ? strtok_r(NULL, " ", &save) : NULL;
-		char *type = mnt ? strtok_r(NULL, " ", &save) : NULL;
-		char *opts = type ? strtok_r(NULL, " ", &save) : NULL;
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[8192], *f[6], *save = NULL, *sep, *type, *opts;
+		int n = 0;
 
-		if (!opts || strcmp(type, fstype) != 0)
-			continue;
-		if (strcmp(fstype, "cgroup") == 0 && !has_item(opts, "memory", ","))
-			continue;
-		unescape(mnt);
-		if (strlcpy_(out, mnt, len) < len)
-			found = 0;
+		if (len < sizeof buf) {
+			memcpy(buf, line, len);
+			buf[len] = '\0';
+			sep = strstr(buf, " - ");
+			if (sep) {
+				*sep = '\0';
+				for (char *t = strtok_r(buf, " ", &save); t && n < 6;
+				     t = strtok_r(NULL, " ", &save))
+					f[n++] = t;
+				save = NULL;
+				type = strtok_r(sep + 3, " ", &save);
+				opts = type && strtok_r(NULL, " ", &save) ? strtok_r(NULL, " ", &save)
+									    : NULL;
+				if (n >= 5 && type && strcmp(type, fstype) == 0 &&
+				    (strcmp(fstype, "cgroup") != 0 ||
+				     (opts && has_item(opts, "memory", ",")))) {
+					unescape(f[4]);
+					unescape(f[3]);
+					if (strlcpy_(mnt, f[4], mlen) < mlen &&
+					    strlcpy_(root, f[3], rlen) < rlen)
+						return 0;
+				}
+			}
+		}
+		line = nl ? nl + 1 : NULL;
 	}
-	free(line);
-	fclose(f);
-	return found;
+	return -1;
 }
 
 /* Our own cgroup's path in the v2 hierarchy ("0::/path") or in the v1
- * hierarchy holding the memory controller ("4:memory:/path"). */
-static int self_cgroup(int version, char *out, size_t len)
+ * hierarchy holding the memory controller ("4:memory:/path"), from text
+ * in the format of /proc/self/cgroup. */
+static int self_cgroup(const char *text, int version, char *out, size_t len)
 {
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	char *line = NULL;
-	size_t cap = 0;
-	int found = -1;
+	const char *line = text;
 
-	if (!f)
-		return -1;
-	while (found < 0 && getline(&line, &cap, f) > 0) {
-		char *c1 = strchr(line, ':');
-		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		int match;
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t l = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[4096 + 256];
+		char *c1, *c2;
 
+		if (l >= sizeof buf) {
+			line = nl ? nl + 1 : NULL;
+			continue;
+		}
+		memcpy(buf, line, l);
+		buf[l] = '\0';
+		line = nl ? nl + 1 : NULL;
+		c1 = strchr(buf, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)
 			continue;
 		*c1 = *c2 = '\0';
-		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
-		if (version == 2)
-			match = strcmp(line, "0") == 0 && c1[1] == '\0';
-		else
-			match = has_item(c1 + 1, "memory", ",");
-		if (match && strlcpy_(out, c2 + 1, len) < len)
-			found = 0;
+		if ((version == 2 && strcmp(buf, "0") == 0 && c1[1] == '\0') ||
+		    (version == 1 && has_item(c1 + 1, "memory", ",")))
+			return strlcpy_(out, c2 + 1, len) < len ? 0 : -1;
 	}
-	free(line);
-	fclose(f);
-	return found;
+	return -1;
 }
 
-/* The directory of our own cgroup in hierarchy mnt. */
-static int self_dir(const char *mnt, const char *self, char *out, size_t len)
+/* The directory of our own cgroup: prefix + mount point + our path below
+ * the mount's root. */
+static int self_dir(const char *prefix, const char *mnt, const char *mroot, const char *self,
+		    char *out, size_t len)
 {
+	size_t rl = strlen(mroot);
 	int n;
 
+	if (strcmp(mroot, "/") != 0) {
+		if (strncmp(self, mroot, rl) != 0 || (self[rl] != '/' && self[rl] != '\0'))
+			return -1; /* our cgroup is not visible below this mount */
+		self += rl;
+	}
 	if (strcmp(self, "/") == 0)
-		return strlcpy_(out, mnt, len) < len ? 0 : -1;
-	n = snprintf(out, len, "%s%s", mnt, self);
+		self = "";
+	n = snprintf(out, len, "%s%s%s", prefix, mnt, self);
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-static int resolve(struct base *b, char *why, size_t whylen)
+int cgroup_find_base(const char *mountinfo, const char *self, const char *root,
+		     struct cgroup_base *b, char *why, size_t whylen)
 {
-	char mnt[4096], self[4096], file[4096], buf[1024];
+	char mnt[4096], mroot[4096], path[4096], file[4096 + 32], buf[1024];
 	int v2_mounted = 0;
 
 	memset(b, 0, sizeof *b);
-	if (geteuid() != 0)
-		return errf(why, whylen, "not root");
-	if (find_mount("cgroup2", mnt, sizeof mnt) == 0 && self_cgroup(2, self, sizeof self) == 0 &&
-	    self_dir(mnt, self, b->dir, sizeof b->dir) == 0) {
+	if (!root)
+		root = "";
+	if (find_mount(mountinfo, "cgroup2", mnt, sizeof mnt, mroot, sizeof mroot) == 0 &&
+	    self_cgroup(self, 2, path, sizeof path) == 0 &&
+	    self_dir(root, mnt, mroot, path, b->dir, sizeof b->dir) == 0) {
 		v2_mounted = 1;
 		if (path_join(file, sizeof file, b->dir, "cgroup.subtree_control") == 0 &&
 		    read_small(file, buf, sizeof buf) >= 0 && has_item(buf, "memory", " \n")) {
 			b->version = 2;
 			return 0;
 		}
-		/* The root cgroup may enable it for its children at any time. */
-		if (strcmp(self, "/") == 0 &&
+		/* The root cgroup may enable it for its children at any time
+		 * (the no-internal-process rule does not bind the root). */
+		if (strcmp(path, "/") == 0 &&
 		    path_join(file, sizeof file, b->dir, "cgroup.controllers") == 0 &&
 		    read_small(file, buf, sizeof buf) >= 0 && has_item(buf, "memory", " \n")) {
 			b->version = 2;
@@ -198,25 +220,63 @@ static int resolve(struct base *b, char *why, size_t whylen)
 			return 0;
 		}
 	}
-	if (find_mount("cgroup", mnt, sizeof mnt) == 0 && self_cgroup(1, self, sizeof self) == 0 &&
-	    self_dir(mnt, self, b->dir, sizeof b->dir) == 0 &&
+	if (find_mount(mountinfo, "cgroup", mnt, sizeof mnt, mroot, sizeof mroot) == 0 &&
+	    self_cgroup(self, 1, path, sizeof path) == 0 &&
+	    self_dir(root, mnt, mroot, path, b->dir, sizeof b->dir) == 0 &&
 	    path_join(file, sizeof file, b->dir, "memory.limit_in_bytes") == 0 &&
 	    access(file, W_OK) == 0) {
 		b->version = 1;
 		return 0;
 	}
+	b->dir[0] = '\0';
 	if (v2_mounted)
 		return errf(why, whylen,
 			    "no memory controller mounted, nor delegated to our cgroup");
 	return errf(why, whylen, "no memory controller mounted");
 }
 
+/* Reads a whole /proc text file (small) into a malloc'd string. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f)
+		return NULL;
+	n = getdelim(&buf, &cap, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int cgroup_base_detect(struct cgroup_base *b, char *why, size_t whylen)
+{
+	char *mi, *self;
+	int rc;
+
+	memset(b, 0, sizeof *b);
+	if (geteuid() != 0)
+		return errf(why, whylen, "not root");
+	mi = slurp("/proc/self/mountinfo");
+	self = slurp("/proc/self/cgroup");
+	rc = mi && self ? cgroup_find_base(mi, self, "", b, why, whylen)
+			: errf(why, whylen, "cannot read /proc/self/mountinfo or /proc/self/cgroup");
+	free(mi);
+	free(self);
+	return rc;
+}
+
 int cgroup_available(char *err, size_t errlen)
 {
-	struct base b;
+	struct cgroup_base b;
 	char why[256];
 
-	if (resolve(&b, why, sizeof why) < 0)
+	if (cgroup_base_detect(&b, why, sizeof why) < 0)
 		return errf(err, errlen,
 			    "--mem-limit needs root and the memory cgroup controller (%s)", why);
 	return 0;
@@ -262,21 +322,34 @@ static int set_limit(struct cgroup *cg, char *err, size_t errlen)
 	return 0;
 }
 
-int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err, size_t errlen)
+int cgroup_adopt(struct cgroup *cg, int version, const char *dir, uint64_t limit, char *err,
+		 size_t errlen)
 {
-	struct base b;
-	char why[256], name[128], file[4096];
+	memset(cg, 0, sizeof *cg);
+	if (strlcpy_(cg->path, dir, sizeof cg->path) >= sizeof cg->path)
+		return errf(err, errlen, "cgroup %.64s...: path too long", dir);
+	cg->version = version;
+	cg->limit = limit;
+	if (fill_paths(cg) < 0)
+		return errf(err, errlen, "cgroup %s: path too long", cg->path);
+	if (set_limit(cg, err, errlen) < 0)
+		return -1;
+	cg->created = 1;
+	return 0;
+}
+
+int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t limit,
+		     const char *tag, char *err, size_t errlen)
+{
+	char name[128], file[4096], path[4096];
 	size_t n;
 
 	memset(cg, 0, sizeof *cg);
 	if (limit == 0)
 		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
-	if (resolve(&b, why, sizeof why) < 0)
-		return errf(err, errlen,
-			    "--mem-limit needs root and the memory cgroup controller (%s)", why);
-	if (b.enable_v2 && (path_join(file, sizeof file, b.dir, "cgroup.subtree_control") < 0 ||
-			    write_ctl(file, "+memory") < 0))
-		return errf(err, errlen, "enable the memory controller in %s: %s", b.dir,
+	if (b->enable_v2 && (path_join(file, sizeof file, b->dir, "cgroup.subtree_control") < 0 ||
+			     write_ctl(file, "+memory") < 0))
+		return errf(err, errlen, "enable the memory controller in %s: %s", b->dir,
 			    strerror(errno));
 
 	snprintf(name, sizeof name, "lrutop-%d-%.40s", (int)getpid(), tag && *tag ? tag : "run");
@@ -286,24 +359,29 @@ int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err,
 		      c == '-' || c == '_' || c == '.'))
 			name[n] = '_';
 	}
-	if (path_join(cg->path, sizeof cg->path, b.dir, name) < 0)
-		return errf(err, errlen, "cgroup under %s: path too long", b.dir);
-	if (mkdir(cg->path, 0755) < 0)
-		return errf(err, errlen, "create cgroup %s: %s", cg->path, strerror(errno));
-	cg->created = 1;
-	cg->version = b.version;
-	cg->limit = limit;
-	if (fill_paths(cg) < 0) {
-		errf(err, errlen, "cgroup %s: path too long", cg->path);
-		goto fail;
+	if (path_join(path, sizeof path, b->dir, name) < 0)
+		return errf(err, errlen, "cgroup under %s: path too long", b->dir);
+	if (mkdir(path, 0755) < 0)
+		return errf(err, errlen, "create cgroup %s: %s", path, strerror(errno));
+	if (cgroup_adopt(cg, b->version, path, limit, err, errlen) < 0) {
+		rmdir(path);
+		return -1;
 	}
-	if (set_limit(cg, err, errlen) < 0)
-		goto fail;
 	return 0;
-fail:
-	rmdir(cg->path);
-	cg->created = 0;
-	return -1;
+}
+
+int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err, size_t errlen)
+{
+	struct cgroup_base b;
+	char why[256];
+
+	memset(cg, 0, sizeof *cg);
+	if (limit == 0)
+		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
+	if (cgroup_base_detect(&b, why, sizeof why) < 0)
+		return errf(err, errlen,
+			    "--mem-limit needs root and the memory cgroup controller (%s)", why);
+	return cgroup_create_in(cg, &b, limit, tag, err, errlen);
 }
 
 /* SIGKILL to every process listed in cgroup.procs; the number signalled. */
@@ -362,6 +440,21 @@ static void wait_empty(const struct cgroup *cg, int timeout_ms)
 		close(fd);
 }
 
+int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n)
+{
+	const char *const keys[] = {"oom_kill"};
+	char file[4096], buf[1024];
+	uint64_t v;
+
+	if (!cg->created ||
+	    path_join(file, sizeof file, cg->path,
+		      cg->version == 2 ? "memory.events" : "memory.oom_control") < 0 ||
+	    read_small(file, buf, sizeof buf) < 0 || kvfile_parse(buf, keys, 1, &v) != 1)
+		return -1;
+	*n = v;
+	return 0;
+}
+
 int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)
 {
 	if (!cg->created)
@@ -377,4 +470,42 @@ int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)
 		wait_empty(cg, EMPTY_WAIT_MS);
 	}
 	return errf(err, errlen, "remove cgroup %s: tasks still inside after SIGKILL", cg->path);
+}
+
+int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out)
+{
+	DIR *d = opendir(b->dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		struct cgroup cg;
+		struct stat st;
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, "lrutop-", 7) != 0)
+			continue;
+		pid = strtol(e->d_name + 7, &end, 10);
+		if (end == e->d_name + 7 || *end != '-' || pid <= 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* alive (or not ours to judge) */
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		memset(&cg, 0, sizeof cg);
+		cg.version = b->version;
+		if (path_join(cg.path, sizeof cg.path, b->dir, e->d_name) < 0 || fill_paths(&cg) < 0)
+			continue;
+		cg.created = 1;
+		if (cgroup_remove(&cg, NULL, 0) == 0) {
+			if (!n++ && pid_out)
+				*pid_out = pid;
+		}
+	}
+	closedir(d);
+	return n;
 }

@@ -1,13 +1,16 @@
 /*
  * cgroup — a memory cgroup for one run (--mem-limit, DESIGN.md §3, §8).
  *
- * The cgroup is made beneath lrutop's own cgroup (from /proc/self/cgroup),
+ * The cgroup is made beneath lrutop's own cgroup (from /proc/self/cgroup,
+ * in the hierarchy /proc/self/mountinfo shows; the roots are parameters so
+ * tests point the module at a directory of their own),
  * named "lrutop-<pid>-<tag>": cgroup v2 where the unified hierarchy
  * delegates the memory controller to our cgroup's children (memory.max,
  * memory.swap.max = 0), else cgroup v1's memory hierarchy
  * (memory.limit_in_bytes, memory.memsw.limit_in_bytes where present).
  *
- * Invariants: only a cgroup this module created is ever removed; removal
+ * Invariants: only a cgroup lrutop created is ever removed (this run's, or
+ * by cgroup_sweep_stale one named lrutop-<pid>-* whose pid is gone); removal
  * kills what is left inside (the worker, a --cmd's children) and is
  * idempotent, so every exit path may call it. Nothing here prints or exits.
  */
@@ -29,18 +32,64 @@ struct cgroup {
 	int created;	   /* 1 while the directory is ours to remove */
 };
 
+/* Where run cgroups are made: our own cgroup in the hierarchy that holds
+ * the memory controller. */
+struct cgroup_base {
+	int version;   /* 1 or 2 */
+	int enable_v2; /* v2 root cgroup: "+memory" is still to be written to
+			* its cgroup.subtree_control */
+	char dir[4096];
+};
+
+/* Chooses the hierarchy from what is mounted: mountinfo is text in the
+ * format of /proc/self/mountinfo, self that of /proc/self/cgroup, and each
+ * mount point is looked up below root ("" for the running system; a test
+ * passes a directory laid out as the kernel would).  cgroup v2 when a
+ * cgroup2 mount shows our cgroup and its cgroup.subtree_control lists
+ * memory (or we are in the v2 root cgroup and its cgroup.controllers lists
+ * memory: enable_v2); else v1 when a cgroup mount carries the memory
+ * controller and our cgroup's memory.limit_in_bytes is writable.  -1 and
+ * a reason in why otherwise. */
+int cgroup_find_base(const char *mountinfo, const char *self, const char *root,
+		     struct cgroup_base *b, char *why, size_t whylen);
+/* cgroup_find_base on /proc/self/mountinfo and /proc/self/cgroup, as root. */
+int cgroup_base_detect(struct cgroup_base *b, char *why, size_t whylen);
+
 /* 0 when a memory cgroup can be made here (root, and the memory controller
  * delegated in the unified hierarchy or mounted as v1); else -1 and
  * "--mem-limit needs root and the memory cgroup controller (<reason>)". */
 int cgroup_available(char *err, size_t errlen);
 
-/* Creates the cgroup with a memory limit of limit bytes. tag is a short
- * label (characters other than [A-Za-z0-9._-] become '_'). */
+/* Creates the cgroup "lrutop-<pid>-<tag>" beneath b->dir with a memory
+ * limit of limit bytes. tag is a short label (characters other than
+ * [A-Za-z0-9._-] become '_'). */
+int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t limit,
+		     const char *tag, char *err, size_t errlen);
+/* cgroup_create_in beneath cgroup_base_detect's base. */
 int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err, size_t errlen);
+/* The second half of cgroup_create_in, for a directory the kernel has just
+ * made: fills the paths, writes the limit (v2 memory.max, memory.swap.max
+ * = 0; v1 memory.limit_in_bytes, memory.memsw.limit_in_bytes where
+ * present) and keeps what the kernel rounded it to.  Marks the cgroup as
+ * ours to remove.  Public so tests can run it on a directory laid out as
+ * the kernel documents it. */
+int cgroup_adopt(struct cgroup *cg, int version, const char *dir, uint64_t limit, char *err,
+		 size_t errlen);
+
+/* Removes stale run cgroups beneath b->dir: "lrutop-<pid>-<tag>"
+ * directories whose pid is gone (tasks still inside are killed, as in
+ * cgroup_remove).  Returns how many were removed; *pid_out (may be NULL)
+ * is the pid of the first. */
+int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out);
 
 /* Removes the cgroup; tasks still inside are sent SIGKILL and awaited
  * (v2: cgroup.events "populated 0", v1: cgroup.procs empty, bounded).
  * No-op on a cgroup not created or already removed. */
 int cgroup_remove(struct cgroup *cg, char *err, size_t errlen);
+
+/* How many tasks the kernel's OOM killer has killed in the cgroup: the
+ * "oom_kill" line of v2 memory.events or of v1 memory.oom_control (kernel
+ * 4.13+).  0, or -1 where the file or the line is missing. */
+int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n);
 
 #endif

@@ -141,6 +141,9 @@ int main(int argc, char **argv)
 	/* the terminal first: a TUI that cannot start must leave nothing */
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
+	char swept[512]; /* what a SIGKILLed lrutop left behind */
+	if (session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
+		fprintf(stderr, "lrutop: %s\n", swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
 	struct app app;

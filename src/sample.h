@@ -60,6 +60,8 @@ struct sample {
 	/* the run's memory cgroup (SAMPLE_HAVE_CG), bytes */
 	uint64_t cg_active_file, cg_inactive_file, cg_cache, cg_usage, cg_limit;
 	uint64_t cg_pgdeactivate; /* v2 memory.stat only (SAMPLE_HAVE_CG_DEACT) */
+	uint64_t cg_dirty;	  /* file pages dirty or under writeback (v1 dirty +
+				   * writeback, v2 file_dirty + file_writeback) */
 
 	/* what the worker was doing when the sample was taken */
 	int16_t run;   /* run index, -1 while idle */

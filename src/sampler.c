@@ -60,9 +60,10 @@ enum { D_NAME, D_TYPE, D_RIO, D_RMRG, D_RSEC, D_RMS, D_WIO, D_WMRG, D_WSEC, D_WM
 
 /* cgroup memory.stat: v2 names first, v1 names after; whichever exist. */
 static const char *const cg_keys[] = {
-	"active_file", "inactive_file", "file", "cache", "pgdeactivate",
+	"active_file", "inactive_file", "file",	     "cache",	  "pgdeactivate",
+	"file_dirty",  "file_writeback", "dirty", "writeback",
 };
-enum { G_ACTF, G_INACTF, G_FILE, G_CACHE, G_DEACT, G_N };
+enum { G_ACTF, G_INACTF, G_FILE, G_CACHE, G_DEACT, G_FDIRTY, G_FWB, G_DIRTY, G_WB, G_N };
 
 _Static_assert(ARRAY_LEN(mem_items) == M_N, "meminfo item list and enum differ");
 _Static_assert(ARRAY_LEN(vm_items) == V_N, "vmstat item list and enum differ");
@@ -324,6 +325,8 @@ static void read_cgroup(struct sampler *s, struct sample *o)
 	o->cg_inactive_file = or_zero(g[G_INACTF]);
 	o->cg_cache = g[G_FILE] != KVFILE_MISSING ? g[G_FILE] : or_zero(g[G_CACHE]);
 	o->cg_pgdeactivate = or_zero(g[G_DEACT]);
+	o->cg_dirty = g[G_FDIRTY] != KVFILE_MISSING ? g[G_FDIRTY] + or_zero(g[G_FWB])
+						      : or_zero(g[G_DIRTY]) + or_zero(g[G_WB]);
 	if (g[G_DEACT] != KVFILE_MISSING)
 		o->have |= SAMPLE_HAVE_CG_DEACT;
 	o->cg_usage = or_zero(usage);

@@ -1,6 +1,7 @@
 #include "scratch.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -65,6 +66,160 @@ static const char *memory_fs(unsigned long type)
 	return NULL;
 }
 
+/* Reads a small file relative to dirfd (no symlinks); bytes or -1. */
+static ssize_t read_at(int dirfd, const char *name, char *buf, size_t len)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, len - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+int scratch_pid_start(long pid, unsigned long long *start)
+{
+	char path[64], buf[1024];
+	char *p;
+	int field = 3;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if (pid <= 0 || read_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
+		return -1;
+	/* comm may hold blanks and parentheses: fields count from the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	for (p++; *p && field < 22; field++) {
+		p += strspn(p, " ");
+		p += strcspn(p, " ");
+	}
+	if (field != 22)
+		return -1;
+	*start = strtoull(p, NULL, 10);
+	return 0;
+}
+
+int scratch_pid_alive(long pid, unsigned long long start)
+{
+	unsigned long long now;
+
+	return scratch_pid_start(pid, &now) == 0 && now == start;
+}
+
+static void boot_id(char *out, size_t len)
+{
+	if (read_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id", out, len) <= 0)
+		strlcpy_(out, "unknown", len);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static int write_all(int fd, const char *buf, size_t n);
+
+/* "<magic>\npid <pid>\nstart <ticks>\nboot <boot_id>\n" in <dir>/owner. */
+static int write_owner(struct scratch *s)
+{
+	char path[4096], buf[256], boot[64];
+	unsigned long long start = 0;
+	int fd, n, rc;
+
+	if (scratch_path(s, "owner", path, sizeof path) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	scratch_pid_start((long)getpid(), &start);
+	boot_id(boot, sizeof boot);
+	n = snprintf(buf, sizeof buf, "%s\npid %ld\nstart %llu\nboot %s\n", SCRATCH_OWNER_MAGIC,
+		     (long)getpid(), start, boot);
+	fd = openat(s->dir_fd, "owner", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	/* ours from the start: scratch_remove unlinks only owned files */
+	struct stat st;
+	if (fstat(fd, &st) == 0)
+		scratch_own(s, "owner", (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+	rc = write_all(fd, buf, (size_t)n);
+	if (close(fd) < 0 && rc == 0 && errno != EINTR)
+		rc = -1;
+	return rc;
+}
+
+/* 1 when the marker names an owner that is gone (*pid: its pid); 0 alive
+ * or not ours. */
+static int owner_gone(int dirfd, long *pid_out)
+{
+	char buf[512], boot[64], mboot[64];
+	long pid;
+	unsigned long long start;
+	size_t ml = strlen(SCRATCH_OWNER_MAGIC);
+
+	if (read_at(dirfd, "owner", buf, sizeof buf) <= 0 ||
+	    strncmp(buf, SCRATCH_OWNER_MAGIC "\n", ml + 1) != 0 ||
+	    sscanf(buf + ml + 1, "pid %ld start %llu boot %63s", &pid, &start, mboot) != 3)
+		return 0;
+	boot_id(boot, sizeof boot);
+	*pid_out = pid;
+	if (strcmp(boot, mboot) != 0)
+		return 1; /* another boot: its owner is long gone */
+	return !scratch_pid_alive(pid, start);
+}
+
+int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char *err,
+			size_t errlen)
+{
+	static const char *const names[] = {"src", "dst", "owner"}; /* marker last */
+	DIR *d;
+	struct dirent *e;
+
+	memset(out, 0, sizeof *out);
+	if (!parent_dir || !*parent_dir)
+		parent_dir = "/var/tmp";
+	d = opendir(parent_dir);
+	if (!d)
+		return errf(err, errlen, "%s: %s", parent_dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		struct stat st;
+		uint64_t bytes = 0;
+		long pid = 0;
+		int fd;
+
+		if (strncmp(e->d_name, "lrutop-", 7) != 0 || strlen(e->d_name) != 13 ||
+		    strspn(e->d_name + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					  "0123456789") != 6)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!owner_gone(fd, &pid)) {
+			close(fd);
+			continue;
+		}
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (fstatat(fd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISREG(st.st_mode) && unlinkat(fd, names[i], 0) == 0)
+				bytes += (uint64_t)st.st_blocks * 512u;
+		close(fd);
+		out->bytes += bytes;
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) == 0) {
+			if (!out->ndirs++ && (out->pid = pid) != 0)
+				snprintf(out->first, sizeof out->first, "%s/%s",
+					 strcmp(parent_dir, "/") ? parent_dir : "", e->d_name);
+		} else {
+			out->nkept++;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
 int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t errlen)
 {
 	char parent[4096];
@@ -111,6 +266,12 @@ int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t er
 		return errf(err, errlen, "open %s: %s", s->dir, strerror(e));
 	}
 	s->made = 1;
+	if (write_owner(s) < 0) {
+		int e = errno;
+		scratch_remove(s);
+		return errf(err, errlen, "--dir %s: cannot write the owner marker: %s", parent_dir,
+			    strerror(e));
+	}
 	return 0;
 }
 

@@ -12,6 +12,9 @@
  *    through a directory fd, so a renamed parent cannot redirect it): a
  *    stranger's file under a recorded name stays, and makes the rmdir of
  *    the directory fail;
+ *  - the directory holds an owner marker from the start, so a later lrutop
+ *    can tell a SIGKILLed owner's directory (scratch_sweep_stale) from a
+ *    live one's and from anything lrutop did not make;
  *  - scratch_remove() allocates nothing and uses only async-signal-safe
  *    calls, so exit paths may call it; it is idempotent. A zeroed struct
  *    is a valid "nothing open" state.
@@ -75,6 +78,35 @@ int scratch_foreign(const struct scratch *s, const char *name);
  * file is left alone: -1 and err = "NAME PATH: exists and was not made by
  * lrutop — refusing to remove it". */
 int scratch_unlink_own(struct scratch *s, const char *name, char *err, size_t errlen);
+
+
+/* The owner marker: scratch_open writes "<dir>/owner" (a recorded name,
+ * removed with the rest) holding SCRATCH_OWNER_MAGIC, the owner's pid, its
+ * start time (field 22 of /proc/PID/stat, so a reused pid is told apart)
+ * and the boot id (a reboot ends every owner).  A directory without it is
+ * never swept. */
+#define SCRATCH_OWNER_MAGIC "lrutop-scratch-owner 1"
+
+struct scratch_swept {
+	int ndirs, nkept; /* removed; stale but left (a stranger's file inside) */
+	uint64_t bytes;	  /* what the removed files held (allocated blocks) */
+	char first[4096]; /* the first directory removed */
+	long pid;	  /* its owner's pid */
+};
+/* Finds lrutop-XXXXXX directories under parent_dir (NULL: "/var/tmp") whose
+ * owner marker names a process that is gone, and removes what lrutop puts
+ * there (the files named owner, src and dst) and the directory if that
+ * empties it.  Never follows a symlink: the directory and each file
+ * are looked at with AT_SYMLINK_NOFOLLOW/O_NOFOLLOW through directory fds,
+ * only regular files are unlinked, only directories of our own uid are
+ * looked at.  -1 + err when parent_dir cannot be read. */
+int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char *err,
+			size_t errlen);
+/* 1 while pid is the process that started at start (clock ticks since boot,
+ * /proc/PID/stat field 22). */
+int scratch_pid_alive(long pid, unsigned long long start);
+/* The start time of pid (see above); 0 or -1. */
+int scratch_pid_start(long pid, unsigned long long *start);
 
 /* Unlinks one file lrutop created in the directory (an owned name), e.g.
  * a partly written source after a cancel.  Missing is not an error. */

@@ -96,6 +96,38 @@ static char **split_cmd(const char *cmd, const char *src, const char *dst)
 
 static void source_ready(struct session *s);
 
+int session_sweep_stale(const struct options *opt, char *line, size_t len)
+{
+	struct scratch_swept sw;
+	struct cgroup_base b;
+	long cg_pid = 0;
+	int ncg = 0;
+	char why[256], sz[16];
+
+	line[0] = '\0';
+	if (scratch_sweep_stale(opt->dir, &sw, why, sizeof(why)) < 0)
+		sw.ndirs = 0;
+	if (cgroup_base_detect(&b, why, sizeof(why)) == 0)
+		ncg = cgroup_sweep_stale(&b, &cg_pid);
+	if (!sw.ndirs && !ncg)
+		return 0;
+	size_t l = (size_t)snprintf(line, len, "removed ");
+	if (sw.ndirs) {
+		fmt_size(sz, sizeof(sz), sw.bytes);
+		l += (size_t)snprintf(line + l, len > l ? len - l : 0,
+				      "%d stale scratch director%s (%.200s%s, %s)", sw.ndirs,
+				      sw.ndirs == 1 ? "y" : "ies", sw.first,
+				      sw.ndirs > 1 ? " and more" : "", sz);
+		if (!ncg)
+			snprintf(line + l, len > l ? len - l : 0, " of pid %ld that is gone", sw.pid);
+	}
+	if (ncg)
+		snprintf(line + l, len > l ? len - l : 0, "%s%d cgroup%s of pid %ld%s that is gone",
+			 sw.ndirs ? " and " : "", ncg, ncg == 1 ? "" : "s", cg_pid,
+			 ncg > 1 ? " and others" : "");
+	return sw.ndirs + ncg;
+}
+
 static void free_argv(char **argv)
 {
 	if (!argv)
@@ -729,6 +761,17 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 		r->t_copy_ns = r->t_end_ns;
 	r->ok = wr->ok && !r->cancelled;
 	strlcpy_(r->message, r->cancelled ? "cancelled" : wr->message, sizeof(r->message));
+	/* Only the cgroup's own OOM counter tells an OOM kill from a kill -9
+	 * by someone else (each run's cgroup is new: it starts at 0). */
+	uint64_t ooms = 0;
+	if (!r->ok && !r->cancelled && cgroup_oom_kills(&s->cg, &ooms) == 0 && ooms > 0) {
+		char lim[16];
+		size_t l = strlen(r->message);
+		fmt_size(lim, sizeof(lim), s->cg.limit);
+		snprintf(r->message + l, sizeof(r->message) - l,
+			 " - out of memory in its %s cgroup (the OOM killer ran %llu time%s)", lim,
+			 (unsigned long long)ooms, ooms == 1 ? "" : "s");
+	}
 	r->elapsed_s = wr->elapsed_s;
 	if (r->elapsed_s <= 0 && r->t_copy_ns && r->t_end_ns > r->t_copy_ns)
 		r->elapsed_s = (double)(r->t_end_ns - r->t_copy_ns) / 1e9; /* a failed copy */

@@ -123,6 +123,11 @@ struct session {
 	uint64_t stall_since_ns; /* when the mark last changed */
 };
 
+/* Removes what a SIGKILLed lrutop left: stale scratch directories under
+ * --dir and run cgroups whose pid is gone (scratch_sweep_stale,
+ * cgroup_sweep_stale).  Returns how many things were removed and, when
+ * any, a sentence for the user in line. */
+int session_sweep_stale(const struct options *opt, char *line, size_t len);
 /* Checks the options (-s, every --cmd and its program, --name, --baseline,
  * --src, --mem-limit) and then sets up the scratch directory, the scratch
  * source size and checks the space needed.  -1 + err: a usage/environment

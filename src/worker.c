@@ -581,12 +581,10 @@ static void describe(const struct worker *w, const struct worker_page *pg, int s
 		int sig = WTERMSIG(status);
 		const char *abbrev = sigabbrev_np(sig);
 
+		/* A SIGKILL we did not send may be the OOM killer's or anyone's:
+		 * only the cgroup's OOM counter can tell (session adds it). */
 		if (sig == SIGKILL && w->killed)
 			snprintf(msg, len, "%s: cancelled (killed by signal 9, SIGKILL)", w->name);
-		else if (sig == SIGKILL && w->in_cgroup)
-			snprintf(msg, len,
-				 "%s: killed by signal 9 (SIGKILL) - out of memory in cgroup?",
-				 w->name);
 		else if (sig == SIGBUS)
 			snprintf(msg, len,
 				 "%s: killed by SIGBUS (source shrank under the mapping?)",

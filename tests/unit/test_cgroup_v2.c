@@ -1,0 +1,491 @@
+/*
+ * Tests for the cgroup module against directories laid out as the kernel
+ * documents them (Documentation/admin-guide/cgroup-v2.rst: "Mounting",
+ * "Controlling Controllers" — cgroup.controllers, cgroup.subtree_control
+ * "+memory"; "Core Interface Files" — cgroup.procs, cgroup.events
+ * "populated"; "Memory Interface Files" — memory.current, memory.max
+ * ("max" until written), memory.swap.max, memory.peak, memory.events
+ * (low high max oom oom_kill oom_group_kill), memory.stat) and as cgroup v1
+ * is mounted on this machine.  No kernel here runs cgroup v2 with the
+ * memory controller (v1 memory and blkio), so this is the only test the v2
+ * paths get; v1 is also tested for real in test_cgroup.c and tests/sh.
+ *
+ *  - which hierarchy: cgroup_find_base on mountinfo texts (pure v2 as on
+ *    Debian 12 / Ubuntu 24.04, v2 root cgroup, this machine's hybrid
+ *    layout, a bind-mounted subtree, an escaped mount point, nothing
+ *    usable) with a fake root directory, and on the real
+ *    /proc/self/mountinfo (must agree with cgroup_base_detect);
+ *  - the files: cgroup_adopt writes memory.max and memory.swap.max (v2),
+ *    memory.limit_in_bytes and memory.memsw.limit_in_bytes (v1); a real
+ *    worker writes its pid into cgroup.procs; the real sampler reads a v2
+ *    memory.stat with the key set of a 6.x kernel (its own pgdeactivate,
+ *    active_file not confused with workingset_activate_file) and the burst
+ *    rule uses that counter; cgroup_oom_kills reads memory.events and v1
+ *    memory.oom_control;
+ *  - the stale sweep removes only lrutop-<pid>-* directories of dead pids.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "burst.h"
+#include "cgroup.h"
+#include "sampler.h"
+#include "util.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The key set of a 6.x kernel's v2 memory.stat (mm/memcontrol.c
+ * memory_stats[] and memcg_vm_event_stat[], 6.8+), bytes and events. */
+static const char v2_stat[] = "anon 1531904\n"
+			      "file 52375552\n"
+			      "kernel 1310720\n"
+			      "kernel_stack 65536\n"
+			      "pagetables 135168\n"
+			      "sec_pagetables 0\n"
+			      "percpu 7040\n"
+			      "sock 0\n"
+			      "vmalloc 8192\n"
+			      "shmem 0\n"
+			      "zswap 0\n"
+			      "zswapped 0\n"
+			      "file_mapped 34537472\n"
+			      "file_dirty 1323008\n"
+			      "file_writeback 0\n"
+			      "swapcached 0\n"
+			      "anon_thp 0\n"
+			      "file_thp 0\n"
+			      "shmem_thp 0\n"
+			      "inactive_anon 1523712\n"
+			      "active_anon 8192\n"
+			      "inactive_file 19615744\n"
+			      "active_file 32759808\n"
+			      "unevictable 0\n"
+			      "slab_reclaimable 766280\n"
+			      "slab_unreclaimable 240888\n"
+			      "slab 1007168\n"
+			      "workingset_refault_anon 0\n"
+			      "workingset_refault_file 4109\n"
+			      "workingset_activate_anon 0\n"
+			      "workingset_activate_file 771\n"
+			      "workingset_restore_anon 0\n"
+			      "workingset_restore_file 12\n"
+			      "workingset_nodereclaim 0\n"
+			      "pgdemote_kswapd 0\n"
+			      "pgdemote_direct 0\n"
+			      "pgdemote_khugepaged 0\n"
+			      "pgscan 301187\n"
+			      "pgsteal 298820\n"
+			      "pgscan_kswapd 0\n"
+			      "pgscan_direct 301187\n"
+			      "pgscan_khugepaged 0\n"
+			      "pgsteal_kswapd 0\n"
+			      "pgsteal_direct 298820\n"
+			      "pgsteal_khugepaged 0\n"
+			      "pgfault 360521\n"
+			      "pgmajfault 639\n"
+			      "pgrefill 265840\n"
+			      "pgactivate 280134\n"
+			      "pgdeactivate %llu\n"
+			      "pglazyfree 0\n"
+			      "pglazyfreed 0\n"
+			      "zswpin 0\n"
+			      "zswpout 0\n"
+			      "zswpwb 0\n"
+			      "thp_fault_alloc 0\n"
+			      "thp_collapse_alloc 0\n"
+			      "thp_swpout 0\n"
+			      "thp_swpout_fallback 0\n";
+
+static char root[256];
+
+static void put(const char *rel, const char *content)
+{
+	char path[4096], dir[8192];
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	snprintf(dir, sizeof dir, "mkdir -p '%s'", path);
+	*strrchr(dir, '/') = '\0';
+	strcat(dir, "'");
+	assert_int_equal(system(dir), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static char *get(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof root, "/tmp/lrutop-cgv2.XXXXXX");
+	return mkdtemp(root) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[8192];
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Debian 12 / Ubuntu 24.04: only the unified hierarchy is mounted. */
+static const char mi_v2[] =
+    "22 28 0:21 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n"
+    "35 24 0:30 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 "
+    "rw,nsdelegate,memory_recursiveprot\n";
+
+static void test_find_v2(void **state)
+{
+	struct cgroup_base b;
+	char why[256], want[8192];
+	(void)state;
+
+	/* A delegated cgroup of ours whose children get the memory controller. */
+	put("sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "cpuset cpu io memory pids\n");
+	put("sys/fs/cgroup/lab.slice/cgroup.controllers", "cpu io memory pids\n");
+	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "io memory\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.version, 2);
+	assert_int_equal(b.enable_v2, 0);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lab.slice", root);
+	assert_string_equal(b.dir, want);
+
+	/* The same cgroup without memory for its children: refused, said why. */
+	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "io\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), -1);
+	assert_string_equal(why, "no memory controller mounted, nor delegated to our cgroup");
+	assert_string_equal(b.dir, "");
+
+	/* The root cgroup: memory in cgroup.controllers is enough, lrutop
+	 * writes "+memory" to cgroup.subtree_control first. */
+	put("sys/fs/cgroup/cgroup.subtree_control", "");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.version, 2);
+	assert_int_equal(b.enable_v2, 1);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup", root);
+	assert_string_equal(b.dir, want);
+
+	struct cgroup cg;
+	char err[512], buf[256];
+	/* The kernel would fill the new directory; here it stays empty, so
+	 * writing memory.max fails: the error names it, the directory goes. */
+	assert_int_equal(cgroup_create_in(&cg, &b, 64 << 20, "t", err, sizeof err), -1);
+	assert_non_null(strstr(err, "/memory.max to 67108864: No such file or directory"));
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
+	assert_string_equal(get(want, buf, sizeof buf), "+memory");
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lrutop-%d-t", root, (int)getpid());
+	assert_int_equal(access(want, F_OK), -1);
+}
+
+/* This machine (kernel 6.18): v1 controllers each on their own mount, an
+ * empty cgroup2 at /sys/fs/cgroup/unified ("hybrid"). */
+static const char mi_hybrid[] =
+    "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+    "32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+    "35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n"
+    "38 31 0:35 / /sys/fs/cgroup/blkio rw,relatime - cgroup cgroup rw,blkio\n"
+    "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n";
+static const char self_hybrid[] = "8:pids:/\n7:blkio:/\n4:memory:/process_api/28a59e\n"
+				  "1:cpu:/\n0::/\n";
+
+static void test_find_v1(void **state)
+{
+	struct cgroup_base b;
+	char why[256], want[8192];
+	(void)state;
+
+	put("sys/fs/cgroup/unified/cgroup.controllers", "hugetlb\n");
+	put("sys/fs/cgroup/unified/cgroup.subtree_control", "");
+	put("sys/fs/cgroup/memory/process_api/28a59e/memory.limit_in_bytes",
+	    "9223372036854771712\n");
+	assert_int_equal(cgroup_find_base(mi_hybrid, self_hybrid, root, &b, why, sizeof why), 0);
+	assert_int_equal(b.version, 1);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/memory/process_api/28a59e", root);
+	assert_string_equal(b.dir, want);
+
+	/* The v2 mount wins once it has the memory controller for us. */
+	put("sys/fs/cgroup/unified/cgroup.controllers", "memory hugetlb\n");
+	assert_int_equal(cgroup_find_base(mi_hybrid, self_hybrid, root, &b, why, sizeof why), 0);
+	assert_int_equal(b.version, 2);
+	assert_int_equal(b.enable_v2, 1);
+	put("sys/fs/cgroup/unified/cgroup.controllers", "hugetlb\n");
+
+	/* No memory mount at all. */
+	assert_int_equal(
+	    cgroup_find_base("32 31 0:29 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n",
+			     self_hybrid, root, &b, why, sizeof why),
+	    -1);
+	assert_string_equal(why, "no memory controller mounted");
+
+	/* A mount showing a subtree (a bind mount, a container): our path is
+	 * taken below its root; a cgroup outside it is not reachable. */
+	const char mi_sub[] = "35 31 0:32 /process_api /mnt/mem rw - cgroup cgroup rw,memory\n";
+	put("mnt/mem/28a59e/memory.limit_in_bytes", "9223372036854771712\n");
+	assert_int_equal(cgroup_find_base(mi_sub, self_hybrid, root, &b, why, sizeof why), 0);
+	snprintf(want, sizeof want, "%s/mnt/mem/28a59e", root);
+	assert_string_equal(b.dir, want);
+	assert_int_equal(cgroup_find_base(mi_sub, "4:memory:/other/x\n", root, &b, why, sizeof why),
+			 -1);
+
+	/* A blank in the mount point is escaped as \040 in mountinfo. */
+	const char mi_esc[] = "35 31 0:32 / /cg\\040mem rw - cgroup cgroup rw,memory\n";
+	put("cg mem/memory.limit_in_bytes", "9223372036854771712\n");
+	assert_int_equal(cgroup_find_base(mi_esc, "4:memory:/\n", root, &b, why, sizeof why), 0);
+	snprintf(want, sizeof want, "%s/cg mem", root);
+	assert_string_equal(b.dir, want);
+
+	/* Optional fields (shared:N master:N) before the separator. */
+	const char mi_opt[] =
+	    "35 31 0:32 / /cg rw shared:7 master:3 - cgroup cgroup rw,nosuid,memory\n";
+	put("cg/memory.limit_in_bytes", "9223372036854771712\n");
+	assert_int_equal(cgroup_find_base(mi_opt, "4:memory:/\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.version, 1);
+}
+
+/* The running system: the text of /proc/self/mountinfo and an empty root
+ * must give what cgroup_base_detect gives. */
+static void test_find_real(void **state)
+{
+	struct cgroup_base a, b;
+	char why[256], why2[256], mi[65536], self[4096];
+	(void)state;
+
+	if (geteuid() != 0) {
+		printf("skipped: not root\n");
+		skip();
+	}
+	get("/proc/self/mountinfo", mi, sizeof mi);
+	get("/proc/self/cgroup", self, sizeof self);
+	int ra = cgroup_base_detect(&a, why, sizeof why);
+	int rb = cgroup_find_base(mi, self, "", &b, why2, sizeof why2);
+	assert_int_equal(ra, rb);
+	printf("this machine: %s\n", ra == 0 ? (a.version == 2 ? "cgroup v2" : "cgroup v1") : why);
+	if (ra == 0) {
+		assert_int_equal(a.version, b.version);
+		assert_string_equal(a.dir, b.dir);
+	}
+}
+
+static void test_v2_files(void **state)
+{
+	struct cgroup cg;
+	struct worker w;
+	struct worker_spec spec;
+	struct worker_result res;
+	char err[512], buf[8192], dir[8192], stat[8192];
+	char *argv[] = {"true", NULL};
+	uint64_t n = 0;
+	(void)state;
+
+	/* A new v2 cgroup as the kernel makes it (memory controller on). */
+	put("v2/lrutop-1-x/cgroup.procs", "");
+	put("v2/lrutop-1-x/cgroup.events", "populated 0\nfrozen 0\n");
+	put("v2/lrutop-1-x/memory.current", "0\n");
+	put("v2/lrutop-1-x/memory.max", "max\n");
+	put("v2/lrutop-1-x/memory.swap.max", "max\n");
+	put("v2/lrutop-1-x/memory.peak", "0\n");
+	put("v2/lrutop-1-x/memory.events",
+	    "low 0\nhigh 0\nmax 0\noom 0\noom_kill 0\noom_group_kill 0\n");
+	snprintf(stat, sizeof stat, v2_stat, 0ull);
+	put("v2/lrutop-1-x/memory.stat", stat);
+	snprintf(dir, sizeof dir, "%s/v2/lrutop-1-x", root);
+
+	assert_int_equal(cgroup_adopt(&cg, 2, dir, 64 << 20, err, sizeof err), 0);
+	assert_int_equal(cg.created, 1);
+	assert_int_equal(cg.limit, 64 << 20);
+	assert_string_equal(get(strcat(strcpy(buf, dir), "/memory.max"), buf, sizeof buf),
+			    "67108864");
+	assert_string_equal(get(strcat(strcpy(buf, dir), "/memory.swap.max"), buf, sizeof buf),
+			    "0");
+	assert_non_null(strstr(cg.usage, "/memory.current"));
+	assert_non_null(strstr(cg.peak, "/memory.peak"));
+	assert_non_null(strstr(cg.events, "/cgroup.events"));
+	assert_non_null(strstr(cg.stat, "/memory.stat"));
+
+	/* memory.events oom_kill */
+	assert_int_equal(cgroup_oom_kills(&cg, &n), 0);
+	assert_int_equal(n, 0);
+	put("v2/lrutop-1-x/memory.events",
+	    "low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\noom_group_kill 0\n");
+	assert_int_equal(cgroup_oom_kills(&cg, &n), 0);
+	assert_int_equal(n, 1);
+
+	/* A real worker joins through cgroup.procs before anything else. */
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.cgroup_procs = cg.procs;
+	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
+	pid_t pid = w.pid;
+	worker_go(&w);
+	assert_int_equal(worker_reap(&w, 1, &res), 1);
+	assert_true(res.ok);
+	worker_done(&w);
+	assert_int_equal(atoi(get(cg.procs, buf, sizeof buf)), pid);
+
+	/* The real sampler reads the v2 memory.stat: the cgroup's own
+	 * pgdeactivate, and the burst rule counts with it. */
+	char e2[256];
+	struct sampler *sm = sampler_new(NULL, e2, sizeof e2);
+	struct sample a, b;
+	assert_non_null(sm);
+	assert_int_equal(sampler_set_cgroup(sm, cg.stat, cg.usage, cg.limit, e2, sizeof e2), 0);
+	sampler_read(sm, &a);
+	assert_true(a.have & SAMPLE_HAVE_CG);
+	assert_true(a.have & SAMPLE_HAVE_CG_DEACT);
+	assert_int_equal(a.cg_active_file, 32759808);
+	assert_int_equal(a.cg_inactive_file, 19615744);
+	assert_int_equal(a.cg_cache, 52375552);
+	assert_int_equal(a.cg_pgdeactivate, 0);
+	assert_int_equal(a.cg_dirty, 1323008); /* file_dirty + file_writeback */
+	assert_int_equal(a.cg_limit, 64 << 20);
+	/* 40000 pages deactivated in the cgroup, whatever the system did. */
+	snprintf(stat, sizeof stat, v2_stat, 40000ull);
+	put("v2/lrutop-1-x/memory.stat", stat);
+	sampler_read(sm, &b);
+	assert_int_equal(b.cg_pgdeactivate, 40000);
+	b.pgdeactivate = a.pgdeactivate; /* the system saw nothing */
+	assert_int_equal(burst_between(&a, &b), 1);
+	b.cg_pgdeactivate = 0;
+	a.pgdeactivate = 0;
+	b.pgdeactivate = 1u << 30; /* ... and the system alone is not ours */
+	assert_int_equal(burst_between(&a, &b), 0);
+	sampler_free(sm);
+	cg.created = 0; /* a plain directory: not cgroup_remove's to rmdir */
+}
+
+static void test_v1_files(void **state)
+{
+	struct cgroup cg;
+	char err[512], buf[8192], dir[8192];
+	uint64_t n = 0;
+	(void)state;
+
+	put("v1/lrutop-1-x/cgroup.procs", "");
+	put("v1/lrutop-1-x/memory.usage_in_bytes", "0\n");
+	put("v1/lrutop-1-x/memory.limit_in_bytes", "9223372036854771712\n");
+	put("v1/lrutop-1-x/memory.memsw.limit_in_bytes", "9223372036854771712\n");
+	put("v1/lrutop-1-x/memory.max_usage_in_bytes", "0\n");
+	put("v1/lrutop-1-x/memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 2\n");
+	/* kernel 6.18's v1 memory.stat, as read on this machine (abridged) */
+	put("v1/lrutop-1-x/memory.stat",
+	    "cache 1220608\nrss 1736704\nrss_huge 0\nshmem 0\nmapped_file 0\ndirty 954368\n"
+	    "writeback 4096\nworkingset_refault_anon 0\nworkingset_refault_file 61\nswap 0\n"
+	    "pgpgin 21889\npgpgout 21216\npgfault 50756\npgmajfault 4\ninactive_anon 1560576\n"
+	    "active_anon 12288\ninactive_file 520192\nactive_file 700416\nunevictable 0\n"
+	    "hierarchical_memory_limit 9223372036854771712\ntotal_cache 1220608\n"
+	    "total_dirty 954368\ntotal_writeback 0\ntotal_inactive_file 520192\n"
+	    "total_active_file 700416\n");
+	snprintf(dir, sizeof dir, "%s/v1/lrutop-1-x", root);
+	assert_int_equal(cgroup_adopt(&cg, 1, dir, 64 << 20, err, sizeof err), 0);
+	assert_string_equal(
+	    get(strcat(strcpy(buf, dir), "/memory.limit_in_bytes"), buf, sizeof buf), "67108864");
+	assert_string_equal(
+	    get(strcat(strcpy(buf, dir), "/memory.memsw.limit_in_bytes"), buf, sizeof buf),
+	    "67108864");
+	assert_non_null(strstr(cg.usage, "/memory.usage_in_bytes"));
+	assert_non_null(strstr(cg.peak, "/memory.max_usage_in_bytes"));
+	assert_string_equal(cg.events, "");
+	/* The sampler reads the cgroup's own lines, not the total_ ones, and
+	 * finds no pgdeactivate there. */
+	char e2[256];
+	struct sampler *sm = sampler_new(NULL, e2, sizeof e2);
+	struct sample a;
+	assert_non_null(sm);
+	assert_int_equal(sampler_set_cgroup(sm, cg.stat, cg.usage, cg.limit, e2, sizeof e2), 0);
+	sampler_read(sm, &a);
+	assert_true(a.have & SAMPLE_HAVE_CG);
+	assert_false(a.have & SAMPLE_HAVE_CG_DEACT);
+	assert_int_equal(a.cg_active_file, 700416);
+	assert_int_equal(a.cg_inactive_file, 520192);
+	assert_int_equal(a.cg_cache, 1220608);
+	assert_int_equal(a.cg_dirty, 954368 + 4096);
+	sampler_free(sm);
+	assert_int_equal(cgroup_oom_kills(&cg, &n), 0);
+	assert_int_equal(n, 2);
+	/* A read-only limit file: the error names the file. */
+	strcat(strcpy(buf, dir), "/memory.limit_in_bytes");
+	if (geteuid() != 0) { /* root writes through mode 0444 */
+		chmod(buf, 0444);
+		assert_int_equal(cgroup_adopt(&cg, 1, dir, 64 << 20, err, sizeof err), -1);
+		assert_non_null(strstr(err, "memory.limit_in_bytes"));
+	}
+	unlink(buf);
+	assert_int_equal(cgroup_adopt(&cg, 1, dir, 64 << 20, err, sizeof err), -1);
+	assert_non_null(strstr(err, "memory.limit_in_bytes to 67108864: No such file"));
+	cg.created = 0;
+}
+
+static void test_sweep(void **state)
+{
+	struct cgroup_base b;
+	char path[8192], name[64];
+	long pid = 0;
+	(void)state;
+
+	/* A pid that is gone: a child we have reaped. */
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_true(dead > 0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+
+	memset(&b, 0, sizeof b);
+	b.version = 2;
+	snprintf(b.dir, sizeof b.dir, "%s/sweep", root);
+	mkdir(b.dir, 0755);
+	const char *keep[] = {"lrutop-1-run1", "lrutop-abc-run1", "other-5-x", NULL};
+	for (int i = 0; keep[i]; i++) {
+		snprintf(path, sizeof path, "%s/%s", b.dir, keep[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	snprintf(path, sizeof path, "%s/lrutop-%d-run1", b.dir, (int)getpid());
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(name, sizeof name, "lrutop-%d-run2", (int)dead);
+	snprintf(path, sizeof path, "%s/%s", b.dir, name);
+	assert_int_equal(mkdir(path, 0755), 0);
+
+	assert_int_equal(cgroup_sweep_stale(&b, &pid), 1);
+	assert_int_equal(pid, dead);
+	assert_int_equal(access(path, F_OK), -1);
+	for (int i = 0; keep[i]; i++) {
+		snprintf(path, sizeof path, "%s/%s", b.dir, keep[i]);
+		assert_int_equal(access(path, F_OK), 0);
+	}
+	snprintf(path, sizeof path, "%s/lrutop-%d-run1", b.dir, (int)getpid());
+	assert_int_equal(access(path, F_OK), 0); /* ours: alive */
+	assert_int_equal(cgroup_sweep_stale(&b, &pid), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_find_v2, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_find_v1, setup, teardown),
+	    cmocka_unit_test(test_find_real),
+	    cmocka_unit_test_setup_teardown(test_v2_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_v1_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
