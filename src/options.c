@@ -110,6 +110,7 @@ const char *options_usage(void)
 	       "      --bs SIZE          buffer size of read/write strategies (default 8K)\n"
 	       "      --no-drop-caches   do not drop caches before a run\n"
 	       "      --no-verify        do not compare the copy with the source\n"
+	       "      --prealloc         mm_*: fallocate the copy (label +prealloc), not sparse\n"
 	       "      --cmd 'PROG ARGS'  run PROG as the workload ({src} {dst} substituted)\n"
 	       "      --demo             the talk preset: rw_cp, mm_sync_cp, mm_sync_madv_cp\n"
 	       "\n"
@@ -146,6 +147,7 @@ enum {
 	OPT_RESULTS,
 	OPT_DEMO,
 	OPT_BASELINE,
+	OPT_PREALLOC,
 };
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
@@ -175,6 +177,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"results", required_argument, NULL, OPT_RESULTS},
 		{"demo", no_argument, NULL, OPT_DEMO},
 		{"baseline", required_argument, NULL, OPT_BASELINE},
+		{"prealloc", no_argument, NULL, OPT_PREALLOC},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -265,6 +268,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_NOVERIFY:
 			o->no_verify = 1;
+			break;
+		case OPT_PREALLOC:
+			o->prealloc = 1;
 			break;
 		case OPT_CMD:
 			o->cmd = optarg;

@@ -42,6 +42,7 @@ struct options {
 	int repeat;
 	size_t bs;		/* --bs */
 	int no_drop_caches, no_verify;
+	int prealloc;		/* --prealloc: mm_* size dst with fallocate */
 	const char *cmd;	/* --cmd 'PROG ARGS' */
 	const char *results;	/* --results FILE */
 	const char *baseline;	/* --baseline NAME */

@@ -163,6 +163,11 @@ int session_init(struct session *s, const struct options *opt, char *err, size_t
 		scratch_remove(&s->scratch);
 		return -1;
 	}
+	for (size_t i = 0; opt->src && i < n; i++)
+		if (strategy_check(list[i], opt->src, s->scratch.dir, err, errlen) < 0) {
+			scratch_remove(&s->scratch);
+			return -1;
+		}
 	if (scratch_path(&s->scratch, "dst", s->dst, sizeof(s->dst)) < 0) {
 		scratch_remove(&s->scratch);
 		return errf(err, errlen, "--dir %s: path too long", opt->dir);
@@ -346,7 +351,8 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	memset(r, 0, sizeof(*r));
 	r->strategy = st;
 	if (st)
-		strlcpy_(r->name, st->name, sizeof(r->name));
+		snprintf(r->name, sizeof(r->name), "%s%s", st->name,
+			 s->opt->prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "");
 	else
 		snprintf(r->name, sizeof(r->name), "%s", s->cmd_argv && s->cmd_argv[0]
 							     ? s->cmd_argv[0] : "cmd");
@@ -366,6 +372,7 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	spec.bs = s->opt->bs;
 	spec.drop_caches = !s->opt->no_drop_caches;
 	spec.verify = !s->opt->no_verify && st;
+	spec.prealloc = s->opt->prealloc;
 	if (s->mem_limit) {
 		char tag[16];
 		snprintf(tag, sizeof(tag), "run%zu", s->nresults);

@@ -322,6 +322,7 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	job.src = spec->src;
 	job.dst = spec->dst;
 	job.bs = spec->bs;
+	job.prealloc = spec->prealloc;
 	job.progress = &pg->progress;
 	job.on_phase = child_event;
 	job.phase_arg = &c;
@@ -467,10 +468,17 @@ static void describe(const struct worker *w, const struct worker_page *pg, int s
 			snprintf(msg, len,
 				 "%s: killed by signal 9 (SIGKILL) - out of memory in cgroup?",
 				 w->name);
-		else if (sig == SIGBUS)
+		else if (sig == SIGBUS) {
+			/* A mapped copy into a sparse file faults blocks in as it
+			 * writes: a full disk (or quota) shows up as SIGBUS. */
+			char done[32], total[32];
+			fmt_size(done, sizeof done, atomic_load(&pg->progress.bytes_done));
+			fmt_size(total, sizeof total, pg->progress.bytes_total);
 			snprintf(msg, len,
-				 "%s: killed by SIGBUS (source shrank under the mapping?)",
-				 w->name);
+				 "%s: killed by SIGBUS after %s of %s - disk full while writing "
+				 "through the mapping? (or the source shrank under it)",
+				 w->name, done, total);
+		}
 		else
 			snprintf(msg, len, "%s: killed by signal %d (SIG%s: %s)", w->name, sig,
 				 abbrev ? abbrev : "?", strsignal(sig));
