@@ -125,3 +125,19 @@ timeout 60 "$LRUTOP" --batch -q -s cfr_cp --src "$tmp/src" --dir "$tmp/d" --no-d
 rc=$?
 check "cfr_cp: --src on the --dir filesystem runs (exit 0)" '[ "$rc" -eq 0 ]' \
 	"exit $rc: $(cat "$tmp/err")"
+
+# --prealloc is visible: mm_* runs are labelled +prealloc in the table and
+# the results CSV (same columns), other strategies keep their name.
+rm -f "$tmp/res.csv"
+timeout 60 "$LRUTOP" --batch -q -s mm_sync_cp,rw_cp --prealloc --src "$tmp/src" --dir "$tmp/d" \
+	--no-drop-caches --results "$tmp/res.csv" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--prealloc: runs (exit 0)" '[ "$rc" -eq 0 ]' "exit $rc: $(cat "$tmp/err")"
+check "--prealloc: results CSV labels mm_sync_cp+prealloc, verified" \
+	'grep -q "^mm_sync_cp+prealloc,1,.*,yes\$" "$tmp/res.csv"' "$(cat "$tmp/res.csv")"
+check "--prealloc: rw_cp keeps its name" 'grep -q "^rw_cp,1," "$tmp/res.csv"' "$(cat "$tmp/res.csv")"
+check "--prealloc: the table shows the label" 'grep -q "^mm_sync_cp+prealloc " "$tmp/out"' \
+	"$(cat "$tmp/out")"
+check "--prealloc: CSV header unchanged" \
+	'head -n 1 "$tmp/res.csv" | grep -qx "strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,verified"' \
+	"$(head -n 1 "$tmp/res.csv")"
