@@ -360,14 +360,13 @@ static int size_dst(const struct copy_job *job, struct files *f, char *err, size
 
 /* mm_*_cp: memcpy from a private source map into a shared destination map,
  * in copybench's order: open and map the source, create, size and map the
- * destination, memcpy, msync(MS_SYNC), ftruncate to the size. The memcpy
- * is cut in 1 MiB slices for progress only: the kernel sees page faults
- * either way. mm_mun_* (not in copybench) unmap and fsync instead. */
+ * destination, memcpy, msync(MS_SYNC), ftruncate to the size.
+ * mm_mun_* (not in copybench) unmap and fsync instead. */
 static int mm_copy(const struct copy_job *job, int flags, char *err, size_t errlen)
 {
 	struct files f;
 	char *s = NULL, *d = NULL;
-	size_t len, off;
+	size_t len;
 
 	if (src_open(job, &f, err, errlen) < 0)
 		return -1;
@@ -393,12 +392,12 @@ static int mm_copy(const struct copy_job *job, int flags, char *err, size_t errl
 	}
 	if (flags & MM_MADV)
 		madvise(d, len, MADV_SEQUENTIAL);
-	for (off = 0; off < len;) {
-		size_t n = len - off < SLICE ? len - off : SLICE;
-		memcpy(d + off, s + off, n);
-		off += n;
-		add_done(job, n);
-	}
+	/* One memcpy, as copybench: slicing it changes glibc's copy loop
+	 * (non-temporal stores above its threshold) and with it the page
+	 * faults the kernel sees (bench/copybench.md: 131k against 4k minor
+	 * faults and 2x the sys time for 512 MiB with MADV_SEQUENTIAL). */
+	memcpy(d, s, len);
+	add_done(job, len);
 	if (flags & MM_MSYNC) {
 		set_phase(job, PHASE_FLUSH);
 		if (msync(d, len, MS_SYNC) < 0) {

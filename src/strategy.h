@@ -10,8 +10,9 @@
  *  - the whole file is copied and made durable (fsync or msync(MS_SYNC))
  *    before PHASE_DONE is reported;
  *  - phases are reported in the order copy, flush, done; bytes_done grows
- *    after every syscall that copies (rw, kernel copies, mw_*: one write()
- *    of the whole map, as copybench) and every 1 MiB of a memcpy (mm_*);
+ *    after every call that copies: each read/write or kernel-copy call,
+ *    mw_*'s one write() of the whole map and mm_*'s one memcpy (copybench
+ *    does not slice them, and slicing changes what the kernel sees);
  *  - the eight copybench strategies make copybench's syscalls in its order
  *    (tests/strace/copybench.seq); a mm_* copy into a sparse destination on
  *    a full disk dies of SIGBUS in memcpy, as copybench's does (the worker
