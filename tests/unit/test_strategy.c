@@ -39,7 +39,6 @@ static int gone(const char *path)
 	return lstat(path, &st) < 0 && errno == ENOENT;
 }
 
-
 /* FNV-1a over 64-bit words plus the tail: enough to notice any change. */
 static uint64_t file_hash(const char *path)
 {
