@@ -58,6 +58,12 @@ design=""
 for d in ../shared/DESIGN.md /work/shared/DESIGN.md; do
 	[ -f "$d" ] && design=$d && break
 done
+# A DESIGN.md from before §2 listed the syscalls has nothing to compare.
+if [ -n "$design" ] && ! grep -q 'tests/strace/copybench.seq' "$design"; then
+	skip "strace: DESIGN.md §2 states the sequences" "$design does not list them yet"
+	design=""
+	nodesign=1
+fi
 for s in $names; do
 	block "$s" >"$tmp/want"
 	if ! trace "$s"; then
@@ -77,7 +83,8 @@ for s in $names; do
 			notok "strace: DESIGN.md §2 states $s's sequence" "no line: $line"
 	fi
 done
-[ -z "$design" ] && skip "strace: DESIGN.md §2 states the sequences" "no ../shared/DESIGN.md here"
+[ -z "$design" ] && [ -z "${nodesign:-}" ] &&
+	skip "strace: DESIGN.md §2 states the sequences" "no ../shared/DESIGN.md here"
 
 # The comparison sees a changed flag or call: mutate a real trace.
 if [ -f "$tmp/mm_sync_cp.tr" ]; then
