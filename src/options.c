@@ -127,6 +127,7 @@ const char *options_usage(void)
 	       "      --cmd 'PROG ARGS'  one more run: PROG ({src} {dst} substituted), repeatable\n"
 	       "      --name NAME        label of the i-th --cmd (default: its program)\n"
 	       "      --stall-timeout SEC fail a copy without progress for SEC s (30; 0: never)\n"
+	       "      --prealloc         mm_*: fallocate the copy (label +prealloc), not sparse\n"
 	       "      --demo             the talk preset: rw_cp, mm_sync_cp, mm_sync_madv_cp\n"
 	       "\n"
 	       "Output:\n"
@@ -167,6 +168,7 @@ enum {
 	OPT_BASELINE,
 	OPT_NAME,
 	OPT_STALL,
+	OPT_PREALLOC,
 };
 
 /* Remembers the first option that only runs use (and of those the picker
@@ -223,6 +225,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"baseline", required_argument, NULL, OPT_BASELINE},
 		{"name", required_argument, NULL, OPT_NAME},
 		{"stall-timeout", required_argument, NULL, OPT_STALL},
+		{"prealloc", no_argument, NULL, OPT_PREALLOC},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -322,6 +325,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			run_opt(o, "--no-verify");
 			o->no_verify = 1;
 			break;
+		case OPT_PREALLOC:
+			run_opt(o, "--prealloc");
+			o->prealloc = 1;
+			break;
 		case OPT_CMD:
 			if (o->ncmds == OPTIONS_MAX_CMDS)
 				return errf(err, errlen, "--cmd: at most %d commands", OPTIONS_MAX_CMDS);
@@ -349,6 +356,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->baseline = optarg;
 			break;
 		case OPT_STALL:
+			run_opt(o, "--stall-timeout");
 			if (parse_long("--stall-timeout", optarg, 0, &o->stall_timeout_s, err,
 				       errlen) < 0)
 				return -1;

@@ -54,6 +54,7 @@ struct options {
 	 * NULL if none: without -s/--cmd/--demo that is a usage error */
 	const char *run_opt;
 	const char *run_opt_nopick; /* of those, the first the picker ignores */
+	int prealloc;		/* --prealloc: mm_* size dst with fallocate */
 	const char *results;	/* --results FILE */
 	const char *baseline;	/* --baseline NAME */
 	long stall_timeout_s;	/* --stall-timeout: a copy without progress this long fails, 0 = never */

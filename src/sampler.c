@@ -7,6 +7,7 @@
 
 #include <libproc2/diskstats.h>
 #include <libproc2/meminfo.h>
+#include <libproc2/pids.h>
 #include <libproc2/stat.h>
 #include <libproc2/vmstat.h>
 
@@ -77,6 +78,7 @@ struct sampler {
 	struct vmstat_info *vm;
 	struct stat_info *st;
 	struct diskstats_info *disks;
+	struct pids_info *pids; /* made on the first sampler_task_io */
 	struct kvfile *vmx, *psi_mem, *psi_io, *cg_stat, *cg_usage;
 	uint64_t cg_limit;
 	char disk[64];
@@ -130,6 +132,8 @@ void sampler_free(struct sampler *s)
 		procps_stat_unref(&s->st);
 	if (s->disks)
 		procps_diskstats_unref(&s->disks);
+	if (s->pids)
+		procps_pids_unref(&s->pids);
 	kvfile_free(s->vmx);
 	kvfile_free(s->psi_mem);
 	kvfile_free(s->psi_io);
@@ -375,5 +379,20 @@ int sampler_set_cgroup(struct sampler *s, const char *stat_path, const char *usa
 		return -1;
 	}
 	s->cg_limit = limit;
+	return 0;
+}
+
+int sampler_task_io(struct sampler *s, pid_t pid, uint64_t *write_bytes)
+{
+	static enum pids_item items[] = {PIDS_IO_WRITE_BYTES};
+	if (!s->pids && procps_pids_new(&s->pids, items, 1) < 0) {
+		s->pids = NULL;
+		return -1;
+	}
+	unsigned want = (unsigned)pid;
+	struct pids_fetch *f = procps_pids_select(s->pids, &want, 1, PIDS_SELECT_PID);
+	if (!f || !f->counts || f->counts->total < 1 || !f->stacks || !f->stacks[0])
+		return -1;
+	*write_bytes = (uint64_t)f->stacks[0]->head[0].result.ul_int;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #define LRUTOP_SAMPLER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "sample.h"
 
@@ -38,6 +39,11 @@ int sampler_set_cgroup(struct sampler *s, const char *stat_path, const char *usa
 
 /* A sentence naming the sources that could not be read ("" if none), e.g.
  * "no /proc/pressure (kernel without PSI)".  Borrowed. */
+/* The bytes process pid has caused to be written (its page dirtying
+ * included, /proc/PID/io write_bytes): how far a copy through a mapping
+ * or one big write() has got, which its own counter cannot say until it
+ * returns.  -1 when the process is gone or the kernel does not count. */
+int sampler_task_io(struct sampler *s, pid_t pid, uint64_t *write_bytes);
 const char *sampler_missing(const struct sampler *s);
 
 /* The watched disk's name ("" for none). */

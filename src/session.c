@@ -21,6 +21,10 @@
 /* Dirty+Writeback at or below this counts as drained; give up waiting
  * after DRAIN_TIMEOUT (a busy system may never get lower). */
 #define DRAIN_KB 4096
+/* --stall-timeout: less than this copied in that time is no progress
+ * (a 64th of a small file) */
+#define STALL_MIN_BYTES (1ull << 20)
+#define STALL_MIN(total) ((total) && (total) / 64 < STALL_MIN_BYTES ? (total) / 64 : STALL_MIN_BYTES)
 #define DRAIN_TIMEOUT_NS (10ull * 1000000000ull)
 
 static int check_src(struct session *s, const char *src, char *err, size_t errlen)
@@ -376,6 +380,12 @@ int session_init(struct session *s, const struct options *opt, char *err, size_t
 		scratch_remove(&s->scratch);
 		return -1;
 	}
+	for (size_t i = 0; opt->src && i < s->queue_len; i++)
+		if (s->queue[i].strategy &&
+		    strategy_check(s->queue[i].strategy, opt->src, s->scratch.dir, err, errlen) < 0) {
+			scratch_remove(&s->scratch);
+			return -1;
+		}
 	if (scratch_path(&s->scratch, "dst", s->dst, sizeof(s->dst)) < 0) {
 		scratch_remove(&s->scratch);
 		return errf(err, errlen, "--dir %s: path too long", opt->dir);
@@ -548,7 +558,23 @@ uint64_t session_progress(const struct session *s)
 {
 	if (!s->worker_live || !s->worker.progress)
 		return 0;
-	return atomic_load(&s->worker.progress->bytes_done);
+	uint64_t done = atomic_load(&s->worker.progress->bytes_done);
+	return s->copied > done ? s->copied : done;
+}
+
+/* Once per tick while running: s->copied from the worker's write_bytes. */
+static void track_copied(struct session *s, struct sampler *sm)
+{
+	uint64_t wb;
+	if (!s->wb_ok || !s->worker_live || !s->worker.progress ||
+	    atomic_load(&s->worker.progress->phase) != PHASE_COPY ||
+	    sampler_task_io(sm, s->worker.pid, &wb) < 0 || wb < s->wb_base)
+		return;
+	uint64_t c = wb - s->wb_base, total = s->worker.progress->bytes_total;
+	if (total && c > total)
+		c = total;
+	if (c > s->copied)
+		s->copied = c;
 }
 
 static int strategy_index(const struct strategy *st)
@@ -577,7 +603,11 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	memset(r, 0, sizeof(*r));
 	r->strategy = st;
 	r->cmd = st ? -1 : q->cmd;
-	strlcpy_(r->name, st ? st->name : s->cmds[q->cmd].label, sizeof(r->name));
+	if (st)
+		snprintf(r->name, sizeof(r->name), "%s%s", st->name,
+			 s->opt->prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "");
+	else
+		strlcpy_(r->name, s->cmds[q->cmd].label, sizeof(r->name));
 	r->repeat = q->repeat;
 	r->verified = -1;
 	r->t_start_ns = mono_ns();
@@ -599,6 +629,7 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	spec.bs = s->opt->bs;
 	spec.drop_caches = !s->opt->no_drop_caches;
 	spec.verify = !s->opt->no_verify && st;
+	spec.prealloc = s->opt->prealloc;
 	if (s->mem_limit) {
 		char tag[16];
 		snprintf(tag, sizeof(tag), "run%zu", s->nresults);
@@ -667,12 +698,16 @@ void session_tick(struct session *s, struct sampler *sm, const struct series *se
 		int drained = last && (last->have & SAMPLE_HAVE_MEM) &&
 			      last->dirty + last->writeback <= DRAIN_KB;
 		if (drained || now - s->drain_start_ns > DRAIN_TIMEOUT_NS) {
+			s->copied = 0;
+			s->wb_ok = sampler_task_io(sm, s->worker.pid, &s->wb_base) == 0;
 			worker_go(&s->worker);
 			s->state = SESSION_RUNNING;
 		}
 	}
-	if (s->state == SESSION_RUNNING)
+	if (s->state == SESSION_RUNNING) {
+		track_copied(s, sm);
 		watch_stall(s, sm, ser);
+	}
 }
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -712,12 +747,19 @@ static void watch_stall(struct session *s, struct sampler *sm, const struct seri
 		return;
 	const struct progress *pr = s->worker.progress;
 	int phase = atomic_load(&pr->phase);
-	uint64_t done = atomic_load(&pr->bytes_done), now = mono_ns();
-	uint64_t mark = session_progress_mark(phase, done, series_back(ser, 0));
+	uint64_t done = session_progress(s), now = mono_ns();
+	/* In the copy phase progress is a MiB more copied (less for a small
+	 * file): a copy thrashing under a tiny limit crawls at KiB/s, which is
+	 * no progress for a measurement.  Flush and verify also count the disk
+	 * moving. */
+	uint64_t mark = session_progress_mark(phase, phase == PHASE_COPY ? 0 : done,
+					      series_back(ser, 0));
 	if (s->stall_run != s->nresults || mark != s->stall_mark ||
+	    (phase == PHASE_COPY && done >= s->stall_bytes + STALL_MIN(pr->bytes_total)) ||
 	    (phase != PHASE_COPY && phase != PHASE_FLUSH && phase != PHASE_VERIFY)) {
 		s->stall_run = s->nresults;
 		s->stall_mark = mark;
+		s->stall_bytes = done;
 		s->stall_since_ns = now;
 		return;
 	}

@@ -121,6 +121,14 @@ struct session {
 	size_t stall_run;	  /* nresults when the mark was taken */
 	uint64_t stall_mark;	  /* session_progress_mark then */
 	uint64_t stall_since_ns; /* when the mark last changed */
+	uint64_t stall_bytes;	  /* copied then (the copy phase's measure) */
+	/* How far the copy has got: the worker's own count, or what it has
+	 * written (its write_bytes since worker_go) where that is further —
+	 * an mmap copy's one memcpy and mw_*'s one write() report nothing
+	 * until they return. */
+	uint64_t wb_base; /* write_bytes at worker_go */
+	int wb_ok;	  /* wb_base was read */
+	uint64_t copied;  /* updated each tick while running */
 };
 
 /* Removes what a SIGKILLed lrutop left: stale scratch directories under

@@ -88,10 +88,8 @@ static int files_fail(const struct copy_job *job, struct files *f)
 	return -1;
 }
 
-/* Opens the source read-only and creates the destination; dst_mode is
- * O_WRONLY or O_RDWR (a shared writable map needs a readable fd). */
-static int files_open(const struct copy_job *job, int dst_mode, struct files *f, char *err,
-		      size_t errlen)
+/* Opens the source read-only and learns its size; dst stays unopened. */
+static int src_open(const struct copy_job *job, struct files *f, char *err, size_t errlen)
 {
 	struct stat st;
 	int e;
@@ -116,6 +114,16 @@ static int files_open(const struct copy_job *job, int dst_mode, struct files *f,
 		job->progress->bytes_total = (uint64_t)st.st_size;
 		atomic_store(&job->progress->bytes_done, 0);
 	}
+	return 0;
+}
+
+/* Creates the destination; dst_mode is O_WRONLY or O_RDWR (a shared
+ * writable map needs a readable fd). On failure the source is closed too. */
+static int dst_create(const struct copy_job *job, int dst_mode, struct files *f, char *err,
+		      size_t errlen)
+{
+	int e;
+
 	f->dst =
 	    open(job->dst, dst_mode | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
 	if (f->dst < 0) {
@@ -129,6 +137,15 @@ static int files_open(const struct copy_job *job, int dst_mode, struct files *f,
 	}
 	f->created = 1;
 	return 0;
+}
+
+/* Both at once, for the strategies whose order copybench does not fix. */
+static int files_open(const struct copy_job *job, int dst_mode, struct files *f, char *err,
+		      size_t errlen)
+{
+	if (src_open(job, f, err, errlen) < 0)
+		return -1;
+	return dst_create(job, dst_mode, f, err, errlen);
 }
 
 /* Closes both files (a failing close of dst is an error: NFS reports
@@ -272,10 +289,13 @@ static int rw_fadv_cp(const struct copy_job *job, char *err, size_t errlen)
 {
 	struct files f;
 
-	if (files_open(job, O_WRONLY, &f, err, errlen) < 0)
+	if (src_open(job, &f, err, errlen) < 0)
 		return -1;
+	/* copybench: both hints on the source before the destination exists. */
 	posix_fadvise(f.src, 0, 0, POSIX_FADV_SEQUENTIAL);
 	posix_fadvise(f.src, 0, 0, POSIX_FADV_NOREUSE);
+	if (dst_create(job, O_WRONLY, &f, err, errlen) < 0)
+		return -1;
 	return rw_loop(job, &f, 0, err, errlen);
 }
 
@@ -310,39 +330,60 @@ static int map_src(const struct copy_job *job, struct files *f, int madv, char *
 }
 
 enum {
-	MM_MSYNC = 1, /* flush with msync(MS_SYNC) before munmap, else munmap + fsync */
+	MM_MSYNC = 1, /* flush with msync(MS_SYNC), else munmap + fsync (mm_mun_*) */
 	MM_MADV = 2,  /* MADV_SEQUENTIAL on both maps */
 };
 
-/* mm_*_cp: memcpy from a private source map into a shared destination map.
- * The destination is sized with fallocate where the filesystem can (so a
- * full disk is an ENOSPC error here instead of a SIGBUS in memcpy), else
- * ftruncate as copybench does. */
+/* Gives dst its size before it is mapped. copybench writes one int of
+ * zeros at the end (lseek + write): a sparse file whose blocks are
+ * allocated at page-fault/write-back time, so a full disk is a SIGBUS in
+ * memcpy. --prealloc uses fallocate instead (ENOSPC here, and the copy
+ * then writes into unwritten extents, which costs differently on ext4). */
+static int size_dst(const struct copy_job *job, struct files *f, char *err, size_t errlen)
+{
+	static const int zero = 0;
+
+	if (job->prealloc) {
+		if (fallocate(f->dst, 0, 0, f->size) < 0)
+			return errf(err, errlen, "allocate %s: %s", job->dst, strerror(errno));
+		return 0;
+	}
+	if (f->size < (off_t)sizeof zero) {
+		if (ftruncate(f->dst, f->size) < 0)
+			return errf(err, errlen, "truncate %s: %s", job->dst, strerror(errno));
+		return 0;
+	}
+	if (lseek(f->dst, f->size - (off_t)sizeof zero, SEEK_SET) < 0)
+		return errf(err, errlen, "seek %s: %s", job->dst, strerror(errno));
+	return write_all(f->dst, (const char *)&zero, sizeof zero, job->dst, err, errlen);
+}
+
+/* mm_*_cp: memcpy from a private source map into a shared destination map,
+ * in copybench's order: open and map the source, create, size and map the
+ * destination, memcpy, msync(MS_SYNC), ftruncate to the size.
+ * mm_mun_* (not in copybench) unmap and fsync instead. */
 static int mm_copy(const struct copy_job *job, int flags, char *err, size_t errlen)
 {
 	struct files f;
 	char *s = NULL, *d = NULL;
-	size_t len, off;
+	size_t len;
 
-	if (files_open(job, O_RDWR, &f, err, errlen) < 0)
+	if (src_open(job, &f, err, errlen) < 0)
 		return -1;
+	if (map_src(job, &f, flags & MM_MADV, &s, err, errlen) < 0)
+		return files_fail(job, &f);
+	len = (size_t)f.size;
+	if (dst_create(job, O_RDWR, &f, err, errlen) < 0) {
+		if (s)
+			munmap(s, len);
+		return -1;
+	}
 	set_phase(job, PHASE_COPY);
 	if (f.size == 0)
 		return flush_fsync(job, &f, err, errlen) < 0 ? -1
 							     : files_close(job, &f, err, errlen);
-	if (map_src(job, &f, flags & MM_MADV, &s, err, errlen) < 0)
-		return files_fail(job, &f);
-	len = (size_t)f.size;
-	if (fallocate(f.dst, 0, 0, f.size) < 0) {
-		if (errno != EOPNOTSUPP && errno != ENOSYS) {
-			errf(err, errlen, "allocate %s: %s", job->dst, strerror(errno));
-			goto fail;
-		}
-		if (ftruncate(f.dst, f.size) < 0) {
-			errf(err, errlen, "truncate %s: %s", job->dst, strerror(errno));
-			goto fail;
-		}
-	}
+	if (size_dst(job, &f, err, errlen) < 0)
+		goto fail;
 	d = mmap(NULL, len, PROT_WRITE, MAP_SHARED, f.dst, 0);
 	if (d == MAP_FAILED) {
 		d = NULL;
@@ -351,16 +392,21 @@ static int mm_copy(const struct copy_job *job, int flags, char *err, size_t errl
 	}
 	if (flags & MM_MADV)
 		madvise(d, len, MADV_SEQUENTIAL);
-	for (off = 0; off < len;) {
-		size_t n = len - off < SLICE ? len - off : SLICE;
-		memcpy(d + off, s + off, n);
-		off += n;
-		add_done(job, n);
-	}
+	/* One memcpy, as copybench: slicing it changes glibc's copy loop
+	 * (non-temporal stores above its threshold) and with it the page
+	 * faults the kernel sees (bench/copybench.md: 131k against 4k minor
+	 * faults and 2x the sys time for 512 MiB with MADV_SEQUENTIAL). */
+	memcpy(d, s, len);
+	add_done(job, len);
 	if (flags & MM_MSYNC) {
 		set_phase(job, PHASE_FLUSH);
 		if (msync(d, len, MS_SYNC) < 0) {
 			errf(err, errlen, "msync %s: %s", job->dst, strerror(errno));
+			goto fail;
+		}
+		/* copybench's last step; the size is already right. */
+		if (ftruncate(f.dst, f.size) < 0) {
+			errf(err, errlen, "truncate %s: %s", job->dst, strerror(errno));
 			goto fail;
 		}
 		munmap(d, len);
@@ -399,33 +445,48 @@ static int mm_mun_madv_cp(const struct copy_job *job, char *err, size_t errlen)
 	return mm_copy(job, MM_MADV, err, errlen);
 }
 
-/* mw_*_cp: write() to the destination straight from the source map, in
- * 1 MiB writes so progress can be reported. */
+/* mw_*_cp: as copybench, map the source, create the destination and
+ * write() the whole map at once (the kernel caps one write at 2 GiB - 4 KiB,
+ * so bigger files take a few), fsync. Progress grows per write(). */
 static int mw_copy(const struct copy_job *job, int madv, char *err, size_t errlen)
 {
 	struct files f;
 	char *s;
 	size_t len, off;
 
-	if (files_open(job, O_WRONLY, &f, err, errlen) < 0)
+	if (src_open(job, &f, err, errlen) < 0)
 		return -1;
-	set_phase(job, PHASE_COPY);
 	if (map_src(job, &f, madv, &s, err, errlen) < 0)
 		return files_fail(job, &f);
 	len = (size_t)f.size;
+	if (dst_create(job, O_WRONLY, &f, err, errlen) < 0) {
+		if (s)
+			munmap(s, len);
+		return -1;
+	}
+	set_phase(job, PHASE_COPY);
 	for (off = 0; off < len;) {
-		size_t n = len - off < SLICE ? len - off : SLICE;
-		if (write_all(f.dst, s + off, n, job->dst, err, errlen) < 0) {
+		ssize_t w = write(f.dst, s + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w < 0)
+				errf(err, errlen, "write %s: %s", job->dst, strerror(errno));
+			else
+				errf(err, errlen, "write %s: no progress (device full?)", job->dst);
 			munmap(s, len);
 			return files_fail(job, &f);
 		}
-		off += n;
-		add_done(job, n);
+		off += (size_t)w;
+		add_done(job, (uint64_t)w);
+	}
+	if (flush_fsync(job, &f, err, errlen) < 0) {
+		if (s)
+			munmap(s, len);
+		return -1;
 	}
 	if (s)
 		munmap(s, len);
-	if (flush_fsync(job, &f, err, errlen) < 0)
-		return -1;
 	return files_close(job, &f, err, errlen);
 }
 
@@ -672,6 +733,33 @@ const struct strategy *strategy_find(const char *name)
 		if (strcmp(strategies[i].name, name) == 0)
 			return &strategies[i];
 	return NULL;
+}
+
+int strategy_check(const struct strategy *s, const char *src, const char *dir, char *err,
+		   size_t errlen)
+{
+	int in, out, e = 0;
+
+	if (!s || strcmp(s->name, "cfr_cp") != 0 || !src || !dir)
+		return 0;
+	in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (in < 0)
+		return 0; /* the source check reports it */
+	out = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (out < 0) {
+		close(in);
+		return 0; /* no O_TMPFILE here: the run itself will tell */
+	}
+	if (copy_file_range(in, NULL, out, NULL, 0, 0) < 0)
+		e = errno;
+	close(out);
+	close(in);
+	if (e == EXDEV)
+		return errf(err, errlen,
+			    "cfr_cp: --src %s is on another filesystem than --dir; copy_file_range "
+			    "cannot copy between them (EXDEV): move --src or leave cfr_cp out",
+			    src);
+	return 0;
 }
 
 static int list_add(const struct strategy *s, const struct strategy **out, size_t max, size_t *n,

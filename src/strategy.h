@@ -10,7 +10,13 @@
  *  - the whole file is copied and made durable (fsync or msync(MS_SYNC))
  *    before PHASE_DONE is reported;
  *  - phases are reported in the order copy, flush, done; bytes_done grows
- *    at least every 1 MiB;
+ *    after every call that copies: each read/write or kernel-copy call,
+ *    mw_*'s one write() of the whole map and mm_*'s one memcpy (copybench
+ *    does not slice them, and slicing changes what the kernel sees);
+ *  - the eight copybench strategies make copybench's syscalls in its order
+ *    (tests/strace/copybench.seq); a mm_* copy into a sparse destination on
+ *    a full disk dies of SIGBUS in memcpy, as copybench's does (the worker
+ *    reports it);
  *  - on failure every fd is closed, the destination it created is unlinked,
  *    and err holds one sentence naming the file and the reason, without the
  *    strategy name (the worker prefixes it).
@@ -53,6 +59,7 @@ struct copy_job {
 	struct progress *progress; /* may be NULL */
 	void (*on_phase)(enum phase p, void *arg); /* may be NULL */
 	void *phase_arg;
+	int prealloc; /* mm_*: size dst with fallocate (--prealloc), not copybench's sparse write */
 };
 
 struct strategy {
@@ -68,6 +75,14 @@ struct strategy {
 size_t strategy_count(void);
 const struct strategy *strategy_at(size_t i);		/* NULL when i is out of range */
 const struct strategy *strategy_find(const char *name); /* NULL when unknown */
+
+/* Checks up front what would make s fail for a reason the user can fix
+ * before the run: cfr_cp with src on a filesystem copy_file_range cannot
+ * copy from into dir (EXDEV). Probes with a 0-byte copy into an O_TMPFILE
+ * in dir (the scratch directory), so nothing is left behind. 0 ok (or
+ * nothing to check), -1 + err naming src and --dir. */
+int strategy_check(const struct strategy *s, const char *src, const char *dir, char *err,
+		   size_t errlen);
 
 /* Parses a comma list of names (blanks around names are ignored, names may
  * repeat); "copybench" expands to the eight, "all" to every strategy.

@@ -362,6 +362,7 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	job.src = spec->src;
 	job.dst = spec->dst;
 	job.bs = spec->bs;
+	job.prealloc = spec->prealloc;
 	job.progress = &pg->progress;
 	job.on_phase = child_event;
 	job.phase_arg = &c;
@@ -586,8 +587,12 @@ static void describe(const struct worker *w, const struct worker_page *pg, int s
 		if (sig == SIGKILL && w->killed)
 			snprintf(msg, len, "%s: cancelled (killed by signal 9, SIGKILL)", w->name);
 		else if (sig == SIGBUS)
+			/* A mapped copy into a sparse file gets its blocks as it
+			 * writes: a full disk (or quota) shows up as SIGBUS.  The
+			 * one memcpy reports no progress, so no "after X" here. */
 			snprintf(msg, len,
-				 "%s: killed by SIGBUS (source shrank under the mapping?)",
+				 "%s: killed by SIGBUS - disk full while writing through the "
+				 "mapping? (or the source shrank under it)",
 				 w->name);
 		else
 			snprintf(msg, len, "%s: killed by signal %d (SIG%s: %s)", w->name, sig,

@@ -16,6 +16,7 @@
 #include "scratch.h"
 #include "strategy.h"
 #include "util.h"
+#include "worker.h"
 #include "testutil.h"
 
 #include <errno.h>
@@ -25,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MIB ((uint64_t)1 << 20)
@@ -35,7 +38,6 @@ static int gone(const char *path)
 	struct stat st;
 	return lstat(path, &st) < 0 && errno == ENOENT;
 }
-
 
 /* FNV-1a over 64-bit words plus the tail: enough to notice any change. */
 static uint64_t file_hash(const char *path)
@@ -146,7 +148,7 @@ static void copy_one(const struct strategy *st, const char *src, const char *dst
 {
 	struct progress pr;
 	struct phase_log log = {0, {PHASE_IDLE}};
-	struct copy_job job = {src, dst, bs, &pr, log_phase, &log};
+	struct copy_job job = {src, dst, bs, &pr, log_phase, &log, 0};
 	char err[512];
 	struct stat sd;
 
@@ -253,7 +255,7 @@ static void test_dst_exists(void **state)
 
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy *st = strategy_at(i);
-		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL};
+		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL, 0};
 		char buf[16];
 		int fd;
 
@@ -289,7 +291,7 @@ static void test_missing_src(void **state)
 	assert_int_equal(scratch_path(&s, "nonexistent", src, sizeof src), 0);
 	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
 	for (size_t i = 0; i < strategy_count(); i++) {
-		struct copy_job job = {src, dst, 0, NULL, NULL, NULL};
+		struct copy_job job = {src, dst, 0, NULL, NULL, NULL, 0};
 		assert_int_equal(strategy_at(i)->copy(&job, err, sizeof err), -1);
 		assert_non_null(strstr(err, src));
 		assert_non_null(strstr(err, "No such file or directory"));
@@ -298,14 +300,9 @@ static void test_missing_src(void **state)
 	scratch_remove(&s);
 }
 
-/* A full filesystem: every strategy reports ENOSPC naming the destination
- * and removes it. Needs root for a small tmpfs mount; skipped otherwise. */
-static void test_enospc(void **state)
+/* Mounts a 1 MiB tmpfs on mnt (a mkdtemp template); skips without root. */
+static void small_mount(char *mnt)
 {
-	struct scratch s;
-	char err[512], mnt[] = "/var/tmp/lrutop-test-mnt-XXXXXX";
-	(void)state;
-
 	assert_non_null(mkdtemp(mnt));
 	if (mount("lrutop-test", mnt, "tmpfs", 0, "size=1m") < 0) {
 		int e = errno;
@@ -313,13 +310,36 @@ static void test_enospc(void **state)
 		printf("skipped: mount tmpfs: %s\n", strerror(e));
 		skip();
 	}
+}
+
+static void small_umount(const char *mnt)
+{
+	assert_int_equal(umount2(mnt, MNT_DETACH), 0);
+	assert_int_equal(rmdir(mnt), 0);
+}
+
+static int is_mm(const struct strategy *st)
+{
+	return strcmp(st->family, "mmap") == 0;
+}
+
+/* A full filesystem: every strategy but the sparse mm_* ones reports ENOSPC
+ * naming the destination and removes it; mm_* with --prealloc does too.
+ * Needs root for a small tmpfs mount; skipped otherwise. */
+static void test_enospc(void **state)
+{
+	struct scratch s;
+	char err[512], mnt[] = "/var/tmp/lrutop-test-mnt-XXXXXX";
+	(void)state;
+
+	small_mount(mnt);
 	open_scratch(&s);
 	if (scratch_make_source(&s, 3 * MIB + 5, NULL, NULL, err, sizeof err) < 0)
 		fail_msg("make_source: %s", err);
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy *st = strategy_at(i);
 		char dst[4096];
-		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL};
+		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL, 1};
 
 		snprintf(dst, sizeof dst, "%s/dst-%s", mnt, st->name);
 		err[0] = '\0';
@@ -333,12 +353,123 @@ static void test_enospc(void **state)
 		}
 		if (!strstr(err, "No space left on device"))
 			fail_msg("%s: %s", st->name, err);
+		if (is_mm(st) && !strstr(err, "allocate"))
+			fail_msg("%s --prealloc: %s", st->name, err);
 		if (getenv("LRUTOP_TEST_VERBOSE"))
 			printf("%s\n", err);
 	}
 	scratch_remove(&s);
-	assert_int_equal(umount2(mnt, MNT_DETACH), 0);
-	assert_int_equal(rmdir(mnt), 0);
+	small_umount(mnt);
+}
+
+/* Without --prealloc a mm_* copy sizes its destination sparsely, as
+ * copybench, so a full disk kills the memcpy with SIGBUS; the worker
+ * reports that as a failed run that says so. */
+static void test_sigbus_full_disk(void **state)
+{
+	struct scratch s;
+	char err[512], mnt[] = "/var/tmp/lrutop-test-mnt-XXXXXX";
+	(void)state;
+
+	small_mount(mnt);
+	open_scratch(&s);
+	if (scratch_make_source(&s, 3 * MIB + 5, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_source: %s", err);
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy *st = strategy_at(i);
+		struct worker_spec spec;
+		struct worker_event ev;
+		struct worker_result res;
+		struct worker w;
+		char dst[4096];
+
+		if (!is_mm(st))
+			continue;
+		snprintf(dst, sizeof dst, "%s/dst-%s", mnt, st->name);
+		memset(&spec, 0, sizeof spec);
+		spec.strategy = st;
+		spec.src = s.src;
+		spec.dst = dst;
+		assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
+		worker_go(&w);
+		while (worker_read_event(&w, &ev) != -1)
+			;
+		assert_int_equal(worker_reap(&w, 1, &res), 1);
+		assert_false(res.ok);
+		assert_true(WIFSIGNALED(res.status));
+		assert_int_equal(WTERMSIG(res.status), SIGBUS);
+		if (!strstr(res.message, "SIGBUS") || !strstr(res.message, "disk full") ||
+		    !strstr(res.message, st->name))
+			fail_msg("%s: %s", st->name, res.message);
+		worker_done(&w);
+		unlink(dst); /* the killed worker could not; the session's scratch would */
+	}
+	scratch_remove(&s);
+	small_umount(mnt);
+}
+
+/* --prealloc only changes how mm_* size the destination: the copy is the
+ * same byte for byte and of the same size. */
+static void test_prealloc_copy(void **state)
+{
+	struct scratch s;
+	char err[512];
+	(void)state;
+
+	open_scratch(&s);
+	if (scratch_make_source(&s, 2 * MIB + 3, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_source: %s", err);
+	for (int pre = 0; pre <= 1; pre++) {
+		char dst[4200];
+		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL, pre};
+		struct stat st;
+
+		snprintf(dst, sizeof dst, "%s/pre%d", s.dir, pre);
+		if (strategy_find("mm_sync_cp")->copy(&job, err, sizeof err) < 0)
+			fail_msg("mm_sync_cp prealloc=%d: %s", pre, err);
+		assert_int_equal(file_hash(dst), file_hash(s.src));
+		assert_int_equal(stat(dst, &st), 0);
+		assert_int_equal(st.st_size, 2 * MIB + 3);
+		unlink(dst);
+	}
+	scratch_remove(&s);
+}
+
+/* cfr_cp is refused up front when copy_file_range cannot cross from the
+ * source's filesystem (tmpfs) to the scratch directory's (a disk), and
+ * accepted on one filesystem; the other strategies are never refused. */
+static void test_cfr_check(void **state)
+{
+	struct scratch s;
+	char dir[] = "/dev/shm/lrutop-test-XXXXXX", src[64], err[512];
+	const struct strategy *cfr = strategy_find("cfr_cp");
+	(void)state;
+
+	open_scratch(&s);
+	if (scratch_make_source(&s, 4096, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_source: %s", err);
+	assert_int_equal(strategy_check(cfr, s.src, s.dir, err, sizeof err), 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(src, sizeof src, "%s/src", dir);
+	write_file(src, "hello", 5);
+	assert_int_equal(strategy_check(strategy_find("rw_cp"), src, s.dir, err, sizeof err), 0);
+	err[0] = '\0';
+	if (strategy_check(cfr, src, s.dir, err, sizeof err) == 0) {
+		/* a kernel that copies tmpfs -> disk: the copy must then work */
+		char dst[4200];
+		struct copy_job job = {src, dst, 0, NULL, NULL, NULL, 0};
+		snprintf(dst, sizeof dst, "%s/cfr", s.dir);
+		assert_int_equal(cfr->copy(&job, err, sizeof err), 0);
+		unlink(dst);
+		printf("note: copy_file_range crosses tmpfs -> %s here\n", s.dir);
+	} else {
+		assert_non_null(strstr(err, src));
+		assert_non_null(strstr(err, "EXDEV"));
+		assert_non_null(strstr(err, "another filesystem"));
+	}
+	unlink(src);
+	rmdir(dir);
+	scratch_remove(&s);
 }
 
 /* direct_cp where the filesystem may lack O_DIRECT (tmpfs before 6.6):
@@ -347,7 +478,7 @@ static void test_direct_on_tmpfs(void **state)
 {
 	char dir[] = "/dev/shm/lrutop-test-XXXXXX", src[64], dst[64], err[512];
 	char data[5000];
-	struct copy_job job = {src, dst, 0, NULL, NULL, NULL};
+	struct copy_job job = {src, dst, 0, NULL, NULL, NULL, 0};
 	(void)state;
 
 	if (!mkdtemp(dir))
@@ -492,6 +623,9 @@ int main(void)
 	    cmocka_unit_test(test_missing_src),
 	    cmocka_unit_test(test_direct_on_tmpfs),
 	    cmocka_unit_test(test_enospc),
+	    cmocka_unit_test(test_sigbus_full_disk),
+	    cmocka_unit_test(test_prealloc_copy),
+	    cmocka_unit_test(test_cfr_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
