@@ -12,7 +12,65 @@
 #include "device.h"
 #include "output.h"
 #include "results.h"
+#include "source.h"
 #include "util.h"
+
+/* ---- the sink: what the source yields goes into the model and the files -- */
+
+/* An output file failed: say so once and end the loop. */
+static void output_failed(struct app *a, const char *msg)
+{
+	if (!a->out_err[0])
+		strlcpy_(a->out_err, msg, sizeof(a->out_err));
+	a->quit = 1;
+}
+
+static void on_sample(void *ctx, const struct sample *s)
+{
+	struct app *a = ctx;
+	struct monitor *m = &a->mon;
+	const struct sample *prev = series_back(m->series, 0);
+	if (!prev)
+		a->t0_ns = s->t_ns;
+	if (a->csv.f && !a->csv.failed) {
+		char e[400];
+		csv_row(a->csv.f, prev, s, a->t0_ns,
+			s->run >= 0 && a->session ? a->log->results[s->run].name : NULL);
+		if (output_flush(&a->csv, e, sizeof(e)) < 0)
+			output_failed(a, e);
+	}
+	series_push(m->series, s);
+	if (m->paused && m->scroll + 1 < series_len(m->series))
+		m->scroll++; /* a paused view stays on the same samples */
+}
+
+static void on_disks(void *ctx, const struct disktab *t)
+{
+	struct monitor *m = &((struct app *)ctx)->mon;
+	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
+	m->disks[next] = *t;
+	m->disks_cur = next;
+	m->disks_n++;
+}
+
+static void on_result(void *ctx, const struct run_result *r)
+{
+	struct app *a = ctx;
+	if (a->results.f && !a->results.failed) {
+		char e[400];
+		results_csv_row(a->results.f, r);
+		if (output_flush(&a->results, e, sizeof(e)) < 0)
+			output_failed(a, e);
+	}
+	char buf[400];
+	results_summary(buf, sizeof(buf), r);
+	app_status(a, buf);
+}
+
+static void on_note(void *ctx, const char *msg)
+{
+	app_status(ctx, msg);
+}
 
 static int choose_disk(struct app *a, char *err, size_t errlen)
 {
@@ -88,14 +146,16 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 		a->pick_opt.size = a->opt->src ? 0 : picker_sizes[p->size_i];
 		a->pick_opt.mem_limit = limit;
 		struct session *s = xcalloc(1, sizeof(*s));
-		if (session_init(s, &a->pick_opt, err, errlen) < 0) {
+		if (session_init(s, &a->pick_opt, a->log, err, errlen) < 0) {
 			free(s);
 			return -1;
 		}
 		a->session = s;
 		a->mon.session = s;
+		source_live_attach(a->src, s);
 	}
 	a->session->mem_limit = limit;
+	a->log->mem_limit = limit;
 	if (session_enqueue(a->session, list, n, p->repeat, err, errlen) < 0)
 		return -1;
 	char buf[64];
@@ -109,7 +169,6 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->opt = opt;
-	a->tick.fd = -1;
 	struct monitor *m = &a->mon;
 	m->interval = opt->interval;
 	m->disks_cur = -1;
@@ -121,15 +180,24 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	}
 	if (choose_disk(a, err, errlen) < 0)
 		return -1;
-	a->sampler = sampler_new(m->disk, err, errlen);
-	if (!a->sampler)
+	a->log = runlog_new();
+	m->log = a->log;
+	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
+	struct source_sink sink = {
+		.ctx = a,
+		.sample = on_sample,
+		.disks = on_disks,
+		.result = on_result,
+		.note = on_note,
+	};
+	a->src = source_live_new(m->disk, opt->interval, m->series, a->log, &sink, err, errlen);
+	if (!a->src)
 		return -1;
-	const char *miss = sampler_missing(a->sampler);
+	const char *miss = source_live_missing(a->src);
 	if (miss[0]) {
 		size_t l = strlen(m->missing);
 		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);
 	}
-	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
 	/* Every check before any output file exists: a usage error must not
 	 * leave a header-only --csv that makes the corrected rerun fail. */
 	int runs = opt->strategies || opt->ncmds;
@@ -140,15 +208,14 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			    opt->csv, opt->results);
 	if (runs) {
 		a->session = xcalloc(1, sizeof(*a->session));
-		if (session_init(a->session, opt, err, errlen) < 0) {
+		if (session_init(a->session, opt, a->log, err, errlen) < 0) {
 			free(a->session);
 			a->session = NULL;
 			return -1;
 		}
 		m->session = a->session;
+		source_live_attach(a->src, a->session);
 	}
-	if (ticker_open(&a->tick, opt->interval, err, errlen) < 0)
-		return -1;
 	a->init_failed = 1; /* until the end: app_done removes what was created */
 	if (opt->csv) {
 		if (output_open(&a->csv, opt->csv, "--csv", err, errlen) < 0)
@@ -192,7 +259,6 @@ void app_stop_runs(struct app *a)
 	if (!app_runs_pending(a))
 		return;
 	char why[96];
-	a->runs_not_done = session_runs_left(a->session);
 	if (a->signal)
 		snprintf(why, sizeof(why), "stopped: lrutop was interrupted (SIG%s)",
 			 sigabbrev_np(a->signal) ? sigabbrev_np(a->signal) : "?");
@@ -202,65 +268,32 @@ void app_stop_runs(struct app *a)
 		snprintf(why, sizeof(why), "stopped: an output could not be written");
 	else
 		snprintf(why, sizeof(why), "stopped: lrutop was quit during the run");
-	session_stop(a->session, why);
+	a->runs_not_done = source_stop(a->src, why);
 }
 
 void app_done(struct app *a)
 {
-	if (a->session) {
-		session_done(a->session);
-		free(a->session);
-		a->session = NULL;
-		a->mon.session = NULL;
-	}
+	/* the live source ends the session it owns */
+	source_free(a->src);
+	a->src = NULL;
+	a->session = NULL;
+	a->mon.session = NULL;
 	if (a->init_failed) {
 		output_discard(&a->results);
 		output_discard(&a->csv);
 	}
 	output_close(&a->results, NULL, 0);
 	output_close(&a->csv, NULL, 0);
-	ticker_close(&a->tick);
-	sampler_free(a->sampler);
-	a->sampler = NULL;
 	series_free(a->mon.series);
 	a->mon.series = NULL;
-}
-
-/* An output file failed: say so once and end the loop. */
-static void output_failed(struct app *a, const char *msg)
-{
-	if (!a->out_err[0])
-		strlcpy_(a->out_err, msg, sizeof(a->out_err));
-	a->quit = 1;
+	runlog_free(a->log);
+	a->log = NULL;
+	a->mon.log = NULL;
 }
 
 void app_tick(struct app *a)
 {
-	struct monitor *m = &a->mon;
-	struct sample s;
-	sampler_read(a->sampler, &s);
-	if (a->session)
-		session_annotate(a->session, &s);
-	const struct sample *prev = series_back(m->series, 0);
-	if (!prev)
-		a->t0_ns = s.t_ns;
-	if (a->csv.f && !a->csv.failed) {
-		char e[400];
-		csv_row(a->csv.f, prev, &s, a->t0_ns,
-			s.run >= 0 && a->session ? a->session->results[s.run].name : NULL);
-		if (output_flush(&a->csv, e, sizeof(e)) < 0)
-			output_failed(a, e);
-	}
-	series_push(m->series, &s);
-	if (a->session)
-		session_tick(a->session, a->sampler, m->series);
-	if (m->paused && m->scroll + 1 < series_len(m->series))
-		m->scroll++; /* a paused view stays on the same samples */
-	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
-	if (sampler_read_disks(a->sampler, &m->disks[next]) == 0) {
-		m->disks_cur = next;
-		m->disks_n++;
-	}
+	source_step(a->src);
 }
 
 void app_set_interval(struct app *a, double interval)
@@ -270,7 +303,7 @@ void app_set_interval(struct app *a, double interval)
 	if (interval > INTERVAL_MAX)
 		interval = INTERVAL_MAX;
 	a->mon.interval = interval;
-	ticker_set(&a->tick, interval);
+	source_set_interval(a->src, interval);
 	char buf[64];
 	snprintf(buf, sizeof(buf), "interval %gs", interval);
 	app_status(a, buf);
@@ -284,33 +317,20 @@ void app_status(struct app *a, const char *msg)
 
 int app_runs_fd(const struct app *a)
 {
-	return a->session ? session_fd(a->session) : -1;
+	return source_runs_fd(a->src);
 }
 
 int app_runs_pending(const struct app *a)
 {
-	return a->session && a->session->state != SESSION_FINISHED;
+	return source_pending(a->src);
 }
 
 int app_poll_runs(struct app *a)
 {
-	if (!a->session)
-		return 0;
-	int ended = session_poll(a->session, a->sampler, a->mon.series);
-	struct session *s = a->session;
-	for (; a->results_written < s->nresults && s->results[a->results_written].finished;
-	     a->results_written++) {
-		const struct run_result *r = &s->results[a->results_written];
-		if (a->results.f && !a->results.failed) {
-			char e[400];
-			results_csv_row(a->results.f, r);
-			if (output_flush(&a->results, e, sizeof(e)) < 0)
-				output_failed(a, e);
-		}
-		char buf[400];
-		results_summary(buf, sizeof(buf), r);
-		app_status(a, buf);
-	}
+	int ended = source_poll(a->src);
+	const struct session *s = a->session;
+	if (!s)
+		return ended;
 	if (s->failed)
 		a->exit_code = 1;
 	if (s->error[0] && !a->error_reported) {
@@ -318,4 +338,12 @@ int app_poll_runs(struct app *a)
 		a->error_reported = 1;
 	}
 	return ended;
+}
+
+int app_cancel(struct app *a, int queue)
+{
+	if (source_cancel(a->src, queue) < 0)
+		return -1;
+	app_poll_runs(a);
+	return 0;
 }

@@ -28,19 +28,19 @@ static int stdout_ok(struct app *a)
 
 static void print_events(struct app *a, size_t *printed)
 {
-	const struct session *s = a->session;
-	for (; s && *printed < s->nevents; (*printed)++) {
+	const struct runlog *l = a->log;
+	for (; a->session && *printed < l->nevents; (*printed)++) {
 		if (!a->opt->quiet)
-			results_event_line(stdout, &s->events[*printed], s->results, a->t0_ns);
+			results_event_line(stdout, &l->events[*printed], l->results, a->t0_ns);
 	}
 	stdout_ok(a);
 }
 
-void print_stats(FILE *f, const struct session *s)
+void print_stats(FILE *f, const struct runlog *l)
 {
 	struct strategy_stats st[SESSION_MAX_STRATEGIES];
-	int n = stats_compute(s->results, s->nresults, s->baseline, st, SESSION_MAX_STRATEGIES);
-	if (s->nresults > 1 && n > 0) {
+	int n = stats_compute(l->results, l->nresults, l->baseline, st, SESSION_MAX_STRATEGIES);
+	if (l->nresults > 1 && n > 0) {
 		fputc('\n', f);
 		stats_table(f, st, n);
 	}
@@ -74,7 +74,7 @@ int batch_run(struct app *a, char *err, size_t errlen)
 			break;
 		for (;;) {
 			struct pollfd pfd[3] = {
-				{.fd = a->tick.fd, .events = POLLIN},
+				{.fd = source_fd(a->src), .events = POLLIN},
 				{.fd = sig_fd(), .events = POLLIN},
 				{.fd = app_runs_fd(a), .events = POLLIN},
 			};
@@ -92,16 +92,16 @@ int batch_run(struct app *a, char *err, size_t errlen)
 			if (r > 0 && pfd[2].revents)
 				app_poll_runs(a);
 			print_events(a, &events);
-			if (a->quit || (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)))
+			if (a->quit || (r > 0 && (pfd[0].revents & POLLIN) && source_ready(a->src)))
 				break;
 		}
 	}
 	app_stop_runs(a);
-	if (a->session && a->session->nresults && !a->stdout_errno) {
+	if (a->session && a->log->nresults && !a->stdout_errno) {
 		if (!quiet)
 			putchar('\n');
-		results_table(stdout, a->session->results, a->session->nresults);
-		print_stats(stdout, a->session);
+		results_table(stdout, a->log->results, a->log->nresults);
+		print_stats(stdout, a->log);
 	}
 	stdout_ok(a);
 	return 0;

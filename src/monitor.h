@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "chart.h"
+#include "runlog.h"
 #include "sample.h"
 #include "series.h"
 
@@ -50,6 +51,7 @@ struct monitor {
 	int partitions;		/* iostat view lists partitions too */
 	enum chart_glyphs glyphs;
 	const struct session *session; /* copy runs, NULL when none were asked for */
+	const struct runlog *log;	/* results, events, baseline (never NULL after app_init) */
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */
 	struct picker picker;

@@ -172,21 +172,11 @@ static void key(struct app *a, int k, int width)
 		m->picker.open = 1;
 		break;
 	case 'C':
-		if (a->session && a->session->state != SESSION_FINISHED) {
-			session_cancel_queue(a->session, a->sampler, m->series);
-			app_poll_runs(a);
-			app_status(a, "queue cancelled");
-		} else {
-			app_status(a, "no queue to cancel");
-		}
+		app_status(a, app_cancel(a, 1) < 0 ? "no queue to cancel" : "queue cancelled");
 		break;
 	case 'c':
-		if (a->session && session_current(a->session)) {
-			session_cancel(a->session, a->sampler, m->series);
-			app_poll_runs(a);
-		} else {
+		if (app_cancel(a, 0) < 0)
 			app_status(a, "no run to cancel");
-		}
 		break;
 	default:
 		break;
@@ -219,7 +209,7 @@ int tui_run(struct app *a, char *err, size_t errlen)
 			dirty = 0;
 		}
 		struct pollfd pfd[4] = {
-			{.fd = a->tick.fd, .events = POLLIN},
+			{.fd = source_fd(a->src), .events = POLLIN},
 			{.fd = STDIN_FILENO, .events = POLLIN},
 			{.fd = sig_fd(), .events = POLLIN},
 			{.fd = app_runs_fd(a), .events = POLLIN},
@@ -240,7 +230,7 @@ int tui_run(struct app *a, char *err, size_t errlen)
 		}
 		if (r > 0 && pfd[3].revents && app_poll_runs(a))
 			dirty = 1;
-		if (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)) {
+		if (r > 0 && (pfd[0].revents & POLLIN) && source_ready(a->src)) {
 			app_tick(a);
 			app_poll_runs(a);
 			if (a->opt->count && series_pushed(m->series) >= (unsigned long long)a->opt->count) {

@@ -182,11 +182,11 @@ static void view_progress(const struct monitor *m, struct grid *g, int y)
 		return;
 	}
 	if (!r) {
-		if (s->state == SESSION_FINISHED && !s->nresults) {
+		if (s->state == SESSION_FINISHED && !m->log->nresults) {
 			grid_text(g, 1, y, -1, ROLE_DIM, "no runs queued - r picks strategies");
 		} else if (s->state == SESSION_FINISHED) {
 			snprintf(buf, sizeof(buf), "all %zu run%s done%s - q quits, the results table "
-				 "follows on exit", s->nresults, s->nresults == 1 ? "" : "s",
+				 "follows on exit", m->log->nresults, m->log->nresults == 1 ? "" : "s",
 				 s->failed ? " (some FAILED)" : "");
 			grid_text(g, 1, y, -1, s->failed ? ROLE_WARN : ROLE_TITLE, buf);
 		} else {

@@ -133,8 +133,8 @@ static void phase_labels(const struct monitor *m, struct grid *g, int y, int x0,
 			 long first, long end, int chart_top, int chart_bottom,
 			 const int *skip_rows, int nskip)
 {
-	const struct session *s = m->session;
-	if (!s)
+	const struct runlog *s = m->log;
+	if (!s->nevents)
 		return;
 	char used[1024] = {0};
 	if (cw > (int)sizeof(used))

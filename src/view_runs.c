@@ -117,11 +117,11 @@ static void table(struct grid *g, int y, const struct strategy_stats *st, int ns
 
 void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, int y0, int h)
 {
-	const struct session *s = m->session;
+	const struct runlog *s = m->log;
 	grid_text(g, 1, y0, -1, ROLE_TITLE,
 		  m->runs_by_strategy ? "Runs: median run of each strategy (a: every run)"
 				      : "Runs: every finished run (a: one per strategy)");
-	if (!s) {
+	if (!s->nresults) {
 		empty(g, y0);
 		return;
 	}
