@@ -315,6 +315,14 @@ void app_status(struct app *a, const char *msg)
 	a->mon.status_until_ns = mono_ns() + 3000000000ull;
 }
 
+int app_status_expire(struct app *a, uint64_t now)
+{
+	if (!a->mon.status[0] || now < a->mon.status_until_ns)
+		return 0;
+	a->mon.status[0] = '\0';
+	return 1;
+}
+
 int app_runs_fd(const struct app *a)
 {
 	return source_runs_fd(a->src);

@@ -75,6 +75,9 @@ int app_start_picked(struct app *a, char *err, size_t errlen);
 int app_cancel(struct app *a, int queue);
 /* A transient message for the status line. */
 void app_status(struct app *a, const char *msg);
+/* Clears a status message whose time is up (now: CLOCK_MONOTONIC); 1 when
+ * it did, so the screen needs a redraw. */
+int app_status_expire(struct app *a, uint64_t now);
 
 int tui_run(struct app *a, char *err, size_t errlen);
 /* The per-strategy statistics table, when there is more than one run. */

@@ -55,8 +55,14 @@ struct monitor {
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */
 	struct picker picker;
-	char status[400];	/* transient message for the status line */
-	uint64_t status_until_ns;
+	char status[400];	/* transient message for the status line ("" for none) */
+	uint64_t status_until_ns; /* CLOCK_MONOTONIC; the loop clears status then */
 };
+
+/* The model clock: what "now" is for everything drawn — the time of the
+ * newest sample (live: the last tick; a replay: its position), 0 before
+ * the first.  Views never read the system clock, so a paused or replayed
+ * screen shows the figures of its own moment. */
+uint64_t model_now(const struct monitor *m);
 
 #endif

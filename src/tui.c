@@ -201,6 +201,7 @@ int tui_run(struct app *a, char *err, size_t errlen)
 	app_poll_runs(a);
 	int dirty = 1, rc = 0;
 	while (!a->quit) {
+		dirty |= app_status_expire(a, mono_ns());
 		if (dirty) {
 			screen_size(scr, &w, &h);
 			grid_resize(&g, w, h);

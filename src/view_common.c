@@ -83,7 +83,7 @@ static void view_status(const struct monitor *m, struct grid *g)
 		x += grid_text(g, x, y, -1, ROLE_WARN, buf);
 		x += grid_text(g, x, y, -1, ROLE_DIM, " \xe2\x86\x90/\xe2\x86\x92 scroll  space resume ");
 	}
-	if (m->status[0] && mono_ns() < m->status_until_ns) {
+	if (m->status[0]) {
 		grid_text(g, x + 1, y, -1, ROLE_WARN, m->status);
 		return;
 	}
@@ -195,7 +195,7 @@ static void view_progress(const struct monitor *m, struct grid *g, int y)
 		return;
 	}
 	uint64_t done = session_progress(s), total = s->src_size;
-	uint64_t now = mono_ns();
+	uint64_t now = model_now(m);
 	double el = r->t_copy_ns && now > r->t_copy_ns ? (double)(now - r->t_copy_ns) / 1e9 : 0;
 	double rate = el > 0 ? (double)done / 1048576.0 / el : 0;
 	double pct = total ? 100.0 * (double)done / (double)total : 0;
