@@ -8,36 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "app.h"
 #include "grid.h"
 #include "screen.h"
 #include "strategy.h"
 #include "util.h"
 #include "views.h"
-
-static const double interval_steps[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
-
-static double step_interval(double cur, int dir)
-{
-	size_t n = ARRAY_LEN(interval_steps);
-	if (dir > 0) {
-		for (size_t i = 0; i < n; i++)
-			if (interval_steps[i] > cur + 1e-9)
-				return interval_steps[i];
-		return interval_steps[n - 1];
-	}
-	for (size_t i = n; i-- > 0;)
-		if (interval_steps[i] < cur - 1e-9)
-			return interval_steps[i];
-	return interval_steps[0];
-}
-
-/* Samples one page of the overview moves per arrow key. */
-static size_t scroll_step(const struct monitor *m, int width)
-{
-	size_t s = (size_t)(width > 40 ? width / 8 : 5) * (m->glyphs == CHART_BRAILLE ? 2 : 1);
-	return s ? s : 1;
-}
 
 /* Keys while the picker is open. */
 static void picker_key(struct app *a, int k)
@@ -109,78 +86,9 @@ static void key(struct app *a, int k, int width)
 		if (k != 'q')
 			return;
 	}
-	size_t len = series_len(m->series);
-	switch (k) {
-	case 'q':
-	case 'Q':
-		a->quit = 1;
-		break;
-	case '1':
-	case '2':
-	case '3':
-	case '4':
-		m->view = (enum view_id)(k - '1');
-		break;
-	case 'h':
-	case '?':
-		m->help = 1;
-		break;
-	case ' ':
-		m->paused = !m->paused;
-		m->scroll = 0;
-		break;
-	case '+':
-	case '=':
-		app_set_interval(a, step_interval(m->interval, +1));
-		break;
-	case '-':
-	case '_':
-		app_set_interval(a, step_interval(m->interval, -1));
-		break;
-	case 'p':
-		m->partitions = !m->partitions;
-		break;
-	case 'g':
-		m->glyphs = (enum chart_glyphs)((m->glyphs + 1) % 3);
-		break;
-	case SKEY_LEFT:
-		if (!m->paused) {
-			app_status(a, "pause first (space) to scroll");
-			break;
-		}
-		m->scroll += scroll_step(m, width);
-		if (len && m->scroll > len - 1)
-			m->scroll = len - 1;
-		break;
-	case SKEY_RIGHT:
-		if (m->paused) {
-			size_t s = scroll_step(m, width);
-			m->scroll = m->scroll > s ? m->scroll - s : 0;
-		}
-		break;
-	case SKEY_END:
-		m->scroll = 0;
-		break;
-	case 'm':
-		m->mem_system = !m->mem_system;
-		app_status(a, m->mem_system ? "memory chart: system" : "memory chart: run's cgroup");
-		break;
-	case 'a':
-		m->runs_by_strategy = !m->runs_by_strategy;
-		break;
-	case 'r': /* while runs are going, picked ones join the end of the queue */
-		m->picker.open = 1;
-		break;
-	case 'C':
-		app_status(a, app_cancel(a, 1) < 0 ? "no queue to cancel" : "queue cancelled");
-		break;
-	case 'c':
-		if (app_cancel(a, 0) < 0)
-			app_status(a, "no run to cancel");
-		break;
-	default:
-		break;
-	}
+	const struct action *act = action_for_key(k);
+	if (act && act->run)
+		act->run(a, k, width);
 }
 
 int tui_run(struct app *a, char *err, size_t errlen)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "results.h"
 #include "session.h"
 #include "util.h"
@@ -103,35 +104,46 @@ static void view_status(const struct monitor *m, struct grid *g)
 	}
 }
 
+/* The explanation under the keys of the help overlay. */
+static const char *const help_notes[] = {
+	"",
+	"Disk: read up, write down, MiB/s (iostat -m).",
+	"Memory: active(file), inactive(file), anon and",
+	"free on a MemTotal scale (a run: its cgroup).",
+	"Reclaim: pages/s from /proc/vmstat; PSI avg10.",
+	"\xe2\x96\xbc: demotion burst, \xe2\x94\x86: run phase change.",
+};
+
+#define HELP_KEY_W 9 /* the key column */
+
+/* Line i of the help overlay: the listed actions first (actions.c, so the
+ * keys and their help are one list), then the notes.  NULL past the end;
+ * *is_key says whether the line starts with a key column. */
+static const char *help_line(int i, char *buf, size_t len, int *is_key)
+{
+	*is_key = 0;
+	for (size_t k = 0; k < action_count(); k++) {
+		const struct action *act = action_at(k);
+		if (!act->keys_help)
+			continue;
+		if (i-- == 0) {
+			snprintf(buf, len, "%-*s %s", HELP_KEY_W, act->keys_help, act->help);
+			*is_key = 1;
+			return buf;
+		}
+	}
+	return i < (int)ARRAY_LEN(help_notes) ? help_notes[i] : NULL;
+}
+
 static void view_help(const struct monitor *m, struct grid *g)
 {
 	/* Keys first: when the terminal is short the explanation goes. */
-	static const char *const lines[] = {
-		"1 2 3 4   Overview, iostat, vmstat, Runs",
-		"h ?       this help (any key closes it)",
-		"space     pause; \xe2\x86\x90 \xe2\x86\x92 scroll history while paused",
-		"+ -       sampling interval (0.05 - 60 s)",
-		"r         pick strategies and start runs",
-		"c  C      cancel the run / the whole queue",
-		"a         Runs: every run / one per strategy",
-		"m         memory chart: run's cgroup / system",
-		"p         iostat: partitions too",
-		"g         glyphs: braille, blocks, ASCII",
-		"^L        redraw the whole screen",
-		"q         quit (scratch files, cgroups removed)",
-		"",
-		"Disk: read up, write down, MiB/s (iostat -m).",
-		"Memory: active(file), inactive(file), anon and",
-		"free on a MemTotal scale (a run: its cgroup).",
-		"Reclaim: pages/s from /proc/vmstat; PSI avg10.",
-		"\xe2\x96\xbc: demotion burst, \xe2\x94\x86: run phase change.",
-	};
 	(void)m;
-	int n = (int)ARRAY_LEN(lines);
-	int bw = 0;
-	for (int i = 0; i < n; i++) {
+	char buf[128];
+	int n = 0, bw = 0, is_key;
+	for (const char *line; (line = help_line(n, buf, sizeof(buf), &is_key)) != NULL; n++) {
 		int l = 0;
-		for (const char *p = lines[i]; *p; p++)
+		for (const char *p = line; *p; p++)
 			l += (*p & 0xc0) != 0x80; /* columns, not bytes */
 		bw = l > bw ? l : bw;
 	}
@@ -146,9 +158,10 @@ static void view_help(const struct monitor *m, struct grid *g)
 	int x0 = (g->w - bw) / 2, y0 = (g->h - bh) / 2;
 	grid_box(g, x0, y0, bw, bh, "Help");
 	for (int i = 0; i < rows; i++) {
-		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, lines[i]);
-		if (i < 12 && lines[i][0]) /* the key column of the key lines */
-			grid_paint(g, x0 + 2, y0 + 1 + i, 9, 1, ROLE_KEY);
+		const char *line = help_line(i, buf, sizeof(buf), &is_key);
+		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, line);
+		if (is_key)
+			grid_paint(g, x0 + 2, y0 + 1 + i, HELP_KEY_W, 1, ROLE_KEY);
 	}
 	if (rows < n)
 		grid_text(g, x0 + 2, y0 + 1 + rows, bw - 4, ROLE_DIM,
