@@ -79,6 +79,28 @@ void app_status(struct app *a, const char *msg);
  * it did, so the screen needs a redraw. */
 int app_status_expire(struct app *a, uint64_t now);
 
+/* What makes a front end: its input and how it presents the model.  NULL
+ * callbacks are skipped. */
+struct frontend {
+	void *ctx;
+	int input_fd; /* polled for POLLIN too (the TUI's terminal), -1 for none */
+	int end_with_runs; /* the loop ends once the runs asked for are done (batch) */
+	/* Every wake-up (revents of input_fd, 0 after EINTR); 1 when the
+	 * model changed. */
+	int (*input)(void *ctx, short revents);
+	/* After each sample and the runs' poll: 1 ends the loop. */
+	int (*sampled)(void *ctx);
+	/* After every wake-up; changed: a key, a run's end or a signal changed
+	 * the model. */
+	void (*woke)(void *ctx, int changed);
+	/* Before each wait (the TUI redraws when dirty). */
+	void (*present)(void *ctx);
+};
+/* The one loop (app_loop.c): a first sample at once, then one per tick of
+ * the source until q, a signal, -n, an output error or the front end says
+ * so.  -1 + err when poll fails. */
+int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen);
+
 int tui_run(struct app *a, char *err, size_t errlen);
 /* The per-strategy statistics table, when there is more than one run. */
 void print_stats(FILE *f, const struct runlog *log);

@@ -1,6 +1,6 @@
-/* The interactive front end: one poll() over the tick, the keyboard and the
- * signal pipe; keys and ticks only change the model and mark the screen
- * dirty; the screen is redrawn once per loop turn. */
+/* The interactive front end over app_loop: keys go through the action
+ * table (actions.c) and only change the model and mark the screen dirty;
+ * the screen is redrawn once per loop turn. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -91,77 +91,78 @@ static void key(struct app *a, int k, int width)
 		act->run(a, k, width);
 }
 
-int tui_run(struct app *a, char *err, size_t errlen)
-{
-	struct screen *scr = screen_open(a->opt->ascii, getenv("NO_COLOR") != NULL, err, errlen);
-	if (!scr)
-		return -1;
-	struct monitor *m = &a->mon;
-	if (!screen_utf8(scr))
-		m->glyphs = CHART_ASCII;
+struct tui {
+	struct app *a;
+	struct screen *scr;
 	struct views views;
-	views_init(&views);
 	struct grid g;
 	int w, h;
-	screen_size(scr, &w, &h);
-	grid_init(&g, w, h);
-	app_tick(a);
-	app_poll_runs(a);
-	int dirty = 1, rc = 0;
-	while (!a->quit) {
-		dirty |= app_status_expire(a, mono_ns());
-		if (dirty) {
-			screen_size(scr, &w, &h);
-			grid_resize(&g, w, h);
-			views_draw(&views, m, &g);
-			screen_draw(scr, &g);
-			dirty = 0;
-		}
-		struct pollfd pfd[4] = {
-			{.fd = source_fd(a->src), .events = POLLIN},
-			{.fd = STDIN_FILENO, .events = POLLIN},
-			{.fd = sig_fd(), .events = POLLIN},
-			{.fd = app_runs_fd(a), .events = POLLIN},
-		};
-		int r = poll(pfd, 4, -1);
-		if (r < 0 && errno != EINTR) {
-			rc = errf(err, errlen, "poll: %s", strerror(errno));
-			break;
-		}
-		/* Always drain keys: ncurses turns SIGWINCH into KEY_RESIZE,
-		 * and that signal only shows up here as EINTR. */
-		for (int k; (k = screen_key(scr)) != SKEY_NONE;) {
-			if (k == 12) /* ^L: the terminal was scribbled on */
-				screen_invalidate(scr);
-			else
-				key(a, k, w);
-			dirty = 1;
-		}
-		if (r > 0 && pfd[3].revents && app_poll_runs(a))
-			dirty = 1;
-		if (r > 0 && (pfd[0].revents & POLLIN) && source_ready(a->src)) {
-			app_tick(a);
-			app_poll_runs(a);
-			if (a->opt->count && series_pushed(m->series) >= (unsigned long long)a->opt->count) {
-				a->count_reached = 1;
-				a->quit = 1;
-			}
-			dirty = 1;
-		}
-		if (r > 0 && (pfd[1].revents & (POLLHUP | POLLERR)))
-			a->quit = 1; /* the terminal went away */
-		for (int sig; (sig = sig_next()) != 0;) {
-			if (sig == SIGCHLD) {
-				dirty |= app_poll_runs(a);
-			} else if (!a->signal) {
-				a->signal = sig; /* main exits 128 + sig, as batch does */
-				a->quit = 1;
-			}
-		}
+	int dirty;
+};
+
+static int tui_input(void *ctx, short revents)
+{
+	struct tui *t = ctx;
+	int changed = 0;
+	for (int k; (k = screen_key(t->scr)) != SKEY_NONE;) {
+		if (k == 12) /* ^L: the terminal was scribbled on */
+			screen_invalidate(t->scr);
+		else
+			key(t->a, k, t->w);
+		changed = 1;
 	}
-	grid_done(&g);
-	views_done(&views);
-	screen_free(scr);
+	if (revents & (POLLHUP | POLLERR))
+		t->a->quit = 1; /* the terminal went away */
+	return changed;
+}
+
+static int tui_sampled(void *ctx)
+{
+	((struct tui *)ctx)->dirty = 1;
+	return 0;
+}
+
+static void tui_woke(void *ctx, int changed)
+{
+	((struct tui *)ctx)->dirty |= changed;
+}
+
+static void tui_present(void *ctx)
+{
+	struct tui *t = ctx;
+	t->dirty |= app_status_expire(t->a, mono_ns());
+	if (!t->dirty)
+		return;
+	screen_size(t->scr, &t->w, &t->h);
+	grid_resize(&t->g, t->w, t->h);
+	views_draw(&t->views, &t->a->mon, &t->g);
+	screen_draw(t->scr, &t->g);
+	t->dirty = 0;
+}
+
+int tui_run(struct app *a, char *err, size_t errlen)
+{
+	struct tui t = {.a = a, .dirty = 1};
+	t.scr = screen_open(a->opt->ascii, getenv("NO_COLOR") != NULL, err, errlen);
+	if (!t.scr)
+		return -1;
+	if (!screen_utf8(t.scr))
+		a->mon.glyphs = CHART_ASCII;
+	views_init(&t.views);
+	screen_size(t.scr, &t.w, &t.h);
+	grid_init(&t.g, t.w, t.h);
+	struct frontend fe = {
+		.ctx = &t,
+		.input_fd = STDIN_FILENO,
+		.input = tui_input,
+		.sampled = tui_sampled,
+		.woke = tui_woke,
+		.present = tui_present,
+	};
+	int rc = app_loop(a, &fe, err, errlen);
+	grid_done(&t.g);
+	views_done(&t.views);
+	screen_free(t.scr);
 	app_stop_runs(a);
 	return rc;
 }
