@@ -72,6 +72,12 @@ static void on_note(void *ctx, const char *msg)
 	app_status(ctx, msg);
 }
 
+/* The model's snapshot of the runs, after anything that moves them. */
+static void refresh_runs(struct app *a)
+{
+	source_progress(a->src, &a->mon.runs);
+}
+
 static int choose_disk(struct app *a, char *err, size_t errlen)
 {
 	struct monitor *m = &a->mon;
@@ -151,12 +157,13 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 			return -1;
 		}
 		a->session = s;
-		a->mon.session = s;
 		source_live_attach(a->src, s);
 	}
 	a->session->mem_limit = limit;
 	a->log->mem_limit = limit;
-	if (session_enqueue(a->session, list, n, p->repeat, err, errlen) < 0)
+	int rc = session_enqueue(a->session, list, n, p->repeat, err, errlen);
+	refresh_runs(a);
+	if (rc < 0)
 		return -1;
 	char buf[64];
 	snprintf(buf, sizeof(buf), "queued %zu run%s", n * (size_t)p->repeat,
@@ -213,7 +220,6 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			a->session = NULL;
 			return -1;
 		}
-		m->session = a->session;
 		source_live_attach(a->src, a->session);
 	}
 	a->init_failed = 1; /* until the end: app_done removes what was created */
@@ -233,6 +239,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	}
 	a->init_failed = 0;
 	picker_init(a);
+	refresh_runs(a);
 	return 0;
 }
 
@@ -277,7 +284,6 @@ void app_done(struct app *a)
 	source_free(a->src);
 	a->src = NULL;
 	a->session = NULL;
-	a->mon.session = NULL;
 	if (a->init_failed) {
 		output_discard(&a->results);
 		output_discard(&a->csv);
@@ -294,6 +300,7 @@ void app_done(struct app *a)
 void app_tick(struct app *a)
 {
 	source_step(a->src);
+	refresh_runs(a);
 }
 
 void app_set_interval(struct app *a, double interval)
@@ -336,6 +343,7 @@ int app_runs_pending(const struct app *a)
 int app_poll_runs(struct app *a)
 {
 	int ended = source_poll(a->src);
+	refresh_runs(a);
 	const struct session *s = a->session;
 	if (!s)
 		return ended;

@@ -16,8 +16,6 @@
 #include "sample.h"
 #include "series.h"
 
-struct session;
-
 /* The run picker (key r): which strategies, how often, how big. */
 #define PICKER_MAX 64
 struct picker {
@@ -50,7 +48,7 @@ struct monitor {
 	size_t scroll;		/* samples back from the newest, while paused */
 	int partitions;		/* iostat view lists partitions too */
 	enum chart_glyphs glyphs;
-	const struct session *session; /* copy runs, NULL when none were asked for */
+	struct run_progress runs; /* what the runs are doing now (RUNS_NONE: none asked for) */
 	const struct runlog *log;	/* results, events, baseline (never NULL after app_init) */
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */

@@ -54,6 +54,29 @@ struct runlog {
 	uint64_t mem_limit;  /* of the runs' cgroups, bytes, 0 = none (the Runs view's scale) */
 };
 
+/* What the runs are doing now (the progress line, the picker): a snapshot
+ * the source refreshes after every step, so the views never read the
+ * session's internals and a replay can show its own. */
+enum runs_state {
+	RUNS_NONE,	/* no runs were asked for */
+	RUNS_IDLE,	/* between runs */
+	RUNS_SOURCE,	/* the scratch source is being written */
+	RUNS_DRAIN,	/* waiting for Dirty+Writeback to drain */
+	RUNS_RUNNING,	/* copying, flushing or verifying */
+	RUNS_FINISHED,	/* the queue is done */
+};
+struct run_progress {
+	enum runs_state state;
+	int phase;		 /* enum phase of the current run */
+	long current;		 /* the current run's index in the run log, -1 */
+	size_t queue_next, queue_len; /* queue position: runs started / queued */
+	uint64_t done, total;	 /* bytes copied / to copy (RUNS_SOURCE: written / size) */
+	int have_source;	 /* the scratch source exists (its size: src_size) */
+	uint64_t src_size;
+	int failed;		 /* a run failed */
+	char error[320];	 /* why the queue stopped, "" if it did not */
+};
+
 /* A zeroed run log (xcalloc: it never fails). */
 struct runlog *runlog_new(void);
 void runlog_free(struct runlog *l);

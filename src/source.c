@@ -46,6 +46,16 @@ size_t source_stop(struct source *src, const char *why)
 	return src->ops->stop ? src->ops->stop(src, why) : 0;
 }
 
+void source_progress(const struct source *src, struct run_progress *out)
+{
+	if (src->ops->progress) {
+		src->ops->progress(src, out);
+		return;
+	}
+	out->state = RUNS_NONE;
+	out->current = -1;
+}
+
 void source_free(struct source *src)
 {
 	if (src)

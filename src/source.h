@@ -63,6 +63,8 @@ struct source_ops {
 	/* The loop is over: the current run is stopped with why, the rest
 	 * dropped.  Returns how many runs did not get done. */
 	size_t (*stop)(struct source *src, const char *why);
+	/* Fills in what the runs are doing now (RUNS_NONE when none). */
+	void (*progress)(const struct source *src, struct run_progress *out);
 	void (*free)(struct source *src);
 };
 
@@ -82,6 +84,7 @@ int source_pending(const struct source *src);
 void source_set_interval(struct source *src, double interval);
 int source_cancel(struct source *src, int queue);
 size_t source_stop(struct source *src, const char *why);
+void source_progress(const struct source *src, struct run_progress *out);
 void source_free(struct source *src);
 
 /* The live source (source_live.c): the sampler on disk ("" for none), a

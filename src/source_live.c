@@ -3,6 +3,7 @@
  * for a worker's write_bytes through its probe; both reach the sampler here,
  * so session.c never sees it. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "loop.h"
 #include "sampler.h"
@@ -124,6 +125,33 @@ static size_t live_stop(struct source *src, const char *why)
 	return left;
 }
 
+static void live_progress(const struct source *src, struct run_progress *out)
+{
+	const struct session *s = live_of(src)->session;
+	if (!s) {
+		out->state = RUNS_NONE;
+		out->current = -1;
+		return;
+	}
+	static const enum runs_state map[] = {
+	    [SESSION_IDLE] = RUNS_IDLE,		  [SESSION_SOURCE] = RUNS_SOURCE,
+	    [SESSION_DRAIN] = RUNS_DRAIN,	  [SESSION_RUNNING] = RUNS_RUNNING,
+	    [SESSION_FINISHED] = RUNS_FINISHED,
+	};
+	out->state = map[s->state];
+	out->phase = s->phase;
+	const struct run_result *r = session_current(s);
+	out->current = r ? (long)(r - s->log->results) : -1;
+	out->queue_next = s->next;
+	out->queue_len = s->queue_len;
+	out->done = s->state == SESSION_SOURCE ? session_source_progress(s) : session_progress(s);
+	out->total = s->src_size;
+	out->have_source = s->have_source;
+	out->src_size = s->src_size;
+	out->failed = s->failed;
+	strlcpy_(out->error, s->error, sizeof(out->error));
+}
+
 static void live_free(struct source *src)
 {
 	struct live *l = live_of(src);
@@ -147,6 +175,7 @@ static const struct source_ops live_ops = {
 	.set_interval = live_set_interval,
 	.cancel = live_cancel,
 	.stop = live_stop,
+	.progress = live_progress,
 	.free = live_free,
 };
 

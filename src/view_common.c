@@ -4,7 +4,7 @@
 
 #include "actions.h"
 #include "results.h"
-#include "session.h"
+#include "strategy.h"
 #include "util.h"
 #include "views.h"
 
@@ -171,14 +171,15 @@ static void view_help(const struct monitor *m, struct grid *g)
 /* The run line: queue position, phase, bytes, a bar, rate, elapsed, ETA. */
 static void view_progress(const struct monitor *m, struct grid *g, int y)
 {
-	const struct session *s = m->session;
+	const struct run_progress *s = &m->runs;
+	const struct runlog *log = m->log;
 	grid_fill(g, 0, y, g->w, 1, ' ', ROLE_DEFAULT);
-	if (!s)
+	if (s->state == RUNS_NONE)
 		return;
-	const struct run_result *r = session_current(s);
+	const struct run_result *r = s->current >= 0 ? &log->results[s->current] : NULL;
 	char buf[256];
-	if (s->state == SESSION_SOURCE) {
-		uint64_t done = session_source_progress(s);
+	if (s->state == RUNS_SOURCE) {
+		uint64_t done = s->done;
 		char d[16], t[16];
 		fmt_size(d, sizeof(d), done);
 		fmt_size(t, sizeof(t), s->src_size);
@@ -195,11 +196,11 @@ static void view_progress(const struct monitor *m, struct grid *g, int y)
 		return;
 	}
 	if (!r) {
-		if (s->state == SESSION_FINISHED && !m->log->nresults) {
+		if (s->state == RUNS_FINISHED && !log->nresults) {
 			grid_text(g, 1, y, -1, ROLE_DIM, "no runs queued - r picks strategies");
-		} else if (s->state == SESSION_FINISHED) {
+		} else if (s->state == RUNS_FINISHED) {
 			snprintf(buf, sizeof(buf), "all %zu run%s done%s - q quits, the results table "
-				 "follows on exit", m->log->nresults, m->log->nresults == 1 ? "" : "s",
+				 "follows on exit", log->nresults, log->nresults == 1 ? "" : "s",
 				 s->failed ? " (some FAILED)" : "");
 			grid_text(g, 1, y, -1, s->failed ? ROLE_WARN : ROLE_TITLE, buf);
 		} else {
@@ -207,7 +208,7 @@ static void view_progress(const struct monitor *m, struct grid *g, int y)
 		}
 		return;
 	}
-	uint64_t done = session_progress(s), total = s->src_size;
+	uint64_t done = s->done, total = s->total;
 	uint64_t now = model_now(m);
 	double el = r->t_copy_ns && now > r->t_copy_ns ? (double)(now - r->t_copy_ns) / 1e9 : 0;
 	double rate = el > 0 ? (double)done / 1048576.0 / el : 0;
@@ -215,11 +216,10 @@ static void view_progress(const struct monitor *m, struct grid *g, int y)
 	char d[16], t[16];
 	fmt_size(d, sizeof(d), done);
 	fmt_size(t, sizeof(t), total);
-	const char *phase = s->state == SESSION_DRAIN ? "draining"
-			    : phase_name((enum phase)s->phase);
+	const char *phase = s->state == RUNS_DRAIN ? "draining" : phase_name((enum phase)s->phase);
 	int x = 1;
-	snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu (%zu done, %zu left) ", s->next,
-		 s->queue_len, s->next - 1, s->queue_len - s->next);
+	snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu (%zu done, %zu left) ", s->queue_next,
+		 s->queue_len, s->queue_next - 1, s->queue_len - s->queue_next);
 	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
 	x += grid_text(g, x, y, -1, ROLE_TITLE, r->name);
 	snprintf(buf, sizeof(buf), "  %-7s %s/%s %3.0f%% ", phase, d, t, pct);
@@ -256,7 +256,7 @@ void views_draw(struct views *v, const struct monitor *m, struct grid *g)
 	}
 	view_header(m, g);
 	int y0 = 1, h = g->h - 2;
-	if (m->session) {
+	if (m->runs.state != RUNS_NONE) {
 		h--;
 		view_progress(m, g, g->h - 2);
 	}

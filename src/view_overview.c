@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burst.h"
 #include "rates.h"
-#include "session.h"
+#include "runlog.h"
+#include "strategy.h"
 #include "util.h"
 #include "views.h"
 
@@ -289,7 +291,7 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 	int pw = g->w - YLAB - 1; /* plot width in cells */
 	/* event strip: run phases and demotion bursts (bursts of a whole big
 	 * machine are rare; without runs the row goes to the charts) */
-	int strip = !m->session ? 0 : h - 4 >= 28 ? 2 : 1;
+	int strip = m->runs.state == RUNS_NONE ? 0 : h - 4 >= 28 ? 2 : 1;
 	int plot_rows = h - 4 - strip; /* three title lines, one time axis */
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */

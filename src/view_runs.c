@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burst.h"
 #include "rates.h"
-#include "session.h"
+#include "runlog.h"
 #include "stats.h"
+#include "strategy.h"
 #include "util.h"
 #include "views.h"
 
