@@ -34,11 +34,12 @@
 
 #include "device.h"
 #include "grid.h"
-#include "monitor.h"
+#include "model.h"
 #include "runlog.h"
 #include "sampler.h"
 #include "series.h"
 #include "strategy.h"
+#include "ui.h"
 #include "views.h"
 
 #define WARMUP	       100
@@ -166,7 +167,8 @@ static void floor_round(struct floor *f, uint64_t t[F_N + 1])
 /* ---- the app's tick ------------------------------------------------------ */
 
 struct tick {
-	struct monitor mon;
+	struct model mon;
+	struct ui ui;
 	struct sampler *s;
 };
 
@@ -180,7 +182,7 @@ struct screenful {
  * sample, push, disks and draw times. */
 static void tick_once(struct tick *tk, struct screenful *sc, uint64_t part[4])
 {
-	struct monitor *m = &tk->mon;
+	struct model *m = &tk->mon;
 	struct sample smp;
 	uint64_t t0 = now_ns();
 	sampler_read(tk->s, &smp);
@@ -193,7 +195,7 @@ static void tick_once(struct tick *tk, struct screenful *sc, uint64_t part[4])
 		m->disks_n++;
 	}
 	uint64_t t3 = now_ns();
-	views_draw(&sc->views, m, &sc->grid);
+	views_draw(&sc->views, m, &tk->ui, &sc->grid);
 	uint64_t t4 = now_ns();
 	part[0] = t1 - t0;
 	part[1] = t2 - t1;
@@ -317,7 +319,7 @@ int main(int argc, char **argv)
 	char err[256], how[160] = "";
 	struct tick tk;
 	memset(&tk, 0, sizeof(tk));
-	struct monitor *m = &tk.mon;
+	struct model *m = &tk.mon;
 	if (device_for_path("/var/tmp", m->disk, sizeof(m->disk), how, sizeof(how), err,
 			    sizeof(err)) < 0) {
 		fprintf(stderr, "tick: %s; measuring without a watched disk\n", err);
@@ -337,8 +339,8 @@ int main(int argc, char **argv)
 	}
 	m->interval = 0.25; /* the default; only labels depend on it here */
 	m->disks_cur = -1;
-	m->view = VIEW_OVERVIEW;
-	m->glyphs = CHART_BRAILLE;
+	tk.ui.view = VIEW_OVERVIEW;
+	tk.ui.glyphs = CHART_BRAILLE;
 	m->series = series_new(series_capacity_for(3600, 0.25));
 	struct runlog *log = runlog_new();
 	m->log = log;
@@ -434,7 +436,7 @@ int main(int argc, char **argv)
 	/* The Runs view too: three finished runs over the newest samples
 	 * (its columns, scales and statistics are computed on every draw). */
 	fake_runs(log, m->series);
-	m->view = VIEW_RUNS;
+	tk.ui.view = VIEW_RUNS;
 	tick_once(&tk, &big, part); /* its buffers are sized on the first draw */
 	struct mallinfo2 before_runs = mallinfo2();
 #if HAVE_COUNTING
@@ -446,7 +448,7 @@ int main(int argc, char **argv)
 #if HAVE_COUNTING
 	count_on = 0;
 #endif
-	m->view = VIEW_OVERVIEW;
+	tk.ui.view = VIEW_OVERVIEW;
 	struct mallinfo2 after = mallinfo2();
 
 	/* Cold: the TUI sleeps an interval between ticks, and after a sleep

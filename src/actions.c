@@ -24,9 +24,9 @@ static double step_interval(double cur, int dir)
 }
 
 /* Samples one page of the overview moves per arrow key. */
-static size_t scroll_step(const struct monitor *m, int width)
+static size_t scroll_step(const struct ui *u, int width)
 {
-	size_t s = (size_t)(width > 40 ? width / 8 : 5) * (m->glyphs == CHART_BRAILLE ? 2 : 1);
+	size_t s = (size_t)(width > 40 ? width / 8 : 5) * (u->glyphs == CHART_BRAILLE ? 2 : 1);
 	return s ? s : 1;
 }
 
@@ -39,20 +39,20 @@ static void do_quit(struct app *a, int key, int width)
 static void do_view(struct app *a, int key, int width)
 {
 	(void)width;
-	a->mon.view = (enum view_id)(key - '1');
+	a->ui.view = (enum view_id)(key - '1');
 }
 
 static void do_help(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	a->mon.help = 1;
+	a->ui.help = 1;
 }
 
 static void do_pause(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	a->mon.paused = !a->mon.paused;
-	a->mon.scroll = 0;
+	a->ui.paused = !a->ui.paused;
+	a->ui.scroll = 0;
 }
 
 static void do_faster(struct app *a, int key, int width)
@@ -70,63 +70,63 @@ static void do_slower(struct app *a, int key, int width)
 static void do_partitions(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	a->mon.partitions = !a->mon.partitions;
+	a->ui.partitions = !a->ui.partitions;
 }
 
 static void do_glyphs(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	a->mon.glyphs = (enum chart_glyphs)((a->mon.glyphs + 1) % 3);
+	a->ui.glyphs = (enum chart_glyphs)((a->ui.glyphs + 1) % 3);
 }
 
 static void do_back(struct app *a, int key, int width)
 {
 	(void)key;
-	struct monitor *m = &a->mon;
-	if (!m->paused) {
+	struct ui *u = &a->ui;
+	if (!u->paused) {
 		app_status(a, "pause first (space) to scroll");
 		return;
 	}
-	size_t len = series_len(m->series);
-	m->scroll += scroll_step(m, width);
-	if (len && m->scroll > len - 1)
-		m->scroll = len - 1;
+	size_t len = series_len(a->mon.series);
+	u->scroll += scroll_step(u, width);
+	if (len && u->scroll > len - 1)
+		u->scroll = len - 1;
 }
 
 static void do_forward(struct app *a, int key, int width)
 {
 	(void)key;
-	struct monitor *m = &a->mon;
-	if (m->paused) {
-		size_t s = scroll_step(m, width);
-		m->scroll = m->scroll > s ? m->scroll - s : 0;
+	struct ui *u = &a->ui;
+	if (u->paused) {
+		size_t s = scroll_step(u, width);
+		u->scroll = u->scroll > s ? u->scroll - s : 0;
 	}
 }
 
 static void do_newest(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	a->mon.scroll = 0;
+	a->ui.scroll = 0;
 }
 
 static void do_mem_scope(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	struct monitor *m = &a->mon;
-	m->mem_system = !m->mem_system;
-	app_status(a, m->mem_system ? "memory chart: system" : "memory chart: run's cgroup");
+	struct ui *u = &a->ui;
+	u->mem_system = !u->mem_system;
+	app_status(a, u->mem_system ? "memory chart: system" : "memory chart: run's cgroup");
 }
 
 static void do_runs_by(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	a->mon.runs_by_strategy = !a->mon.runs_by_strategy;
+	a->ui.runs_by_strategy = !a->ui.runs_by_strategy;
 }
 
 static void do_picker(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	a->mon.picker.open = 1; /* while runs are going, picked ones join the end of the queue */
+	a->ui.picker.open = 1; /* while runs are going, picked ones join the end of the queue */
 }
 
 static void do_cancel(struct app *a, int key, int width)

@@ -28,7 +28,7 @@ static void output_failed(struct app *a, const char *msg)
 static void on_sample(void *ctx, const struct sample *s)
 {
 	struct app *a = ctx;
-	struct monitor *m = &a->mon;
+	struct model *m = &a->mon;
 	const struct sample *prev = series_back(m->series, 0);
 	if (!prev)
 		a->t0_ns = s->t_ns;
@@ -40,13 +40,13 @@ static void on_sample(void *ctx, const struct sample *s)
 			output_failed(a, e);
 	}
 	series_push(m->series, s);
-	if (m->paused && m->scroll + 1 < series_len(m->series))
-		m->scroll++; /* a paused view stays on the same samples */
+	if (a->ui.paused && a->ui.scroll + 1 < series_len(m->series))
+		a->ui.scroll++; /* a paused view stays on the same samples */
 }
 
 static void on_disks(void *ctx, const struct disktab *t)
 {
-	struct monitor *m = &((struct app *)ctx)->mon;
+	struct model *m = &((struct app *)ctx)->mon;
 	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
 	m->disks[next] = *t;
 	m->disks_cur = next;
@@ -80,7 +80,7 @@ static void refresh_runs(struct app *a)
 
 static int choose_disk(struct app *a, char *err, size_t errlen)
 {
-	struct monitor *m = &a->mon;
+	struct model *m = &a->mon;
 	const struct options *o = a->opt;
 	if (o->device) {
 		if (!device_exists(o->device)) {
@@ -111,7 +111,7 @@ static int choose_disk(struct app *a, char *err, size_t errlen)
 /* The picker starts from the command line's choices. */
 static void picker_init(struct app *a)
 {
-	struct picker *p = &a->mon.picker;
+	struct picker *p = &a->ui.picker;
 	const struct options *o = a->opt;
 	p->repeat = o->repeat;
 	p->size_i = 3; /* 1G */
@@ -133,7 +133,7 @@ static void picker_init(struct app *a)
 
 int app_start_picked(struct app *a, char *err, size_t errlen)
 {
-	struct picker *p = &a->mon.picker;
+	struct picker *p = &a->ui.picker;
 	const struct strategy *list[PICKER_MAX];
 	size_t n = 0;
 	for (size_t j = 0; j < strategy_count() && j < PICKER_MAX; j++)
@@ -176,10 +176,10 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->opt = opt;
-	struct monitor *m = &a->mon;
+	struct model *m = &a->mon;
 	m->interval = opt->interval;
 	m->disks_cur = -1;
-	m->glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
+	a->ui.glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
 	struct utsname u;
 	if (uname(&u) == 0) {
 		strlcpy_(m->host, u.nodename, sizeof(m->host));
@@ -318,15 +318,15 @@ void app_set_interval(struct app *a, double interval)
 
 void app_status(struct app *a, const char *msg)
 {
-	strlcpy_(a->mon.status, msg, sizeof(a->mon.status));
-	a->mon.status_until_ns = mono_ns() + 3000000000ull;
+	strlcpy_(a->ui.status, msg, sizeof(a->ui.status));
+	a->ui.status_until_ns = mono_ns() + 3000000000ull;
 }
 
 int app_status_expire(struct app *a, uint64_t now)
 {
-	if (!a->mon.status[0] || now < a->mon.status_until_ns)
+	if (!a->ui.status[0] || now < a->ui.status_until_ns)
 		return 0;
-	a->mon.status[0] = '\0';
+	a->ui.status[0] = '\0';
 	return 1;
 }
 

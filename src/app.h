@@ -1,5 +1,5 @@
 /*
- * app — one lrutop session: the options, the model (struct monitor), the
+ * app — one lrutop session: the options, the model (model.h) and the UI state (ui.h), the
  * source that feeds it (source.h: live now, a recording later) and the
  * output files.  tui.c and batch.c are the two front ends over it.
  *
@@ -13,7 +13,8 @@
 #include <stdio.h>
 
 #include "loop.h"
-#include "monitor.h"
+#include "model.h"
+#include "ui.h"
 #include "options.h"
 #include "output.h"
 #include "session.h"
@@ -21,7 +22,8 @@
 
 struct app {
 	const struct options *opt;
-	struct monitor mon;
+	struct model mon;  /* the model */
+	struct ui ui;	   /* what the user looks at */
 	struct source *src;	  /* the live one; a replay later */
 	struct output csv;	  /* --csv */
 	struct output results;	  /* --results */

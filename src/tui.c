@@ -19,7 +19,7 @@
 /* Keys while the picker is open. */
 static void picker_key(struct app *a, int k)
 {
-	struct picker *p = &a->mon.picker;
+	struct picker *p = &a->ui.picker;
 	int ns = (int)strategy_count(), rows = picker_rows();
 	int d = 0;
 	switch (k) {
@@ -76,13 +76,13 @@ static void picker_key(struct app *a, int k)
 
 static void key(struct app *a, int k, int width)
 {
-	struct monitor *m = &a->mon;
-	if (m->picker.open && k != SKEY_RESIZE) {
+	struct ui *u = &a->ui;
+	if (u->picker.open && k != SKEY_RESIZE) {
 		picker_key(a, k);
 		return;
 	}
-	if (m->help && k != SKEY_RESIZE) {
-		m->help = 0;
+	if (u->help && k != SKEY_RESIZE) {
+		u->help = 0;
 		if (k != 'q')
 			return;
 	}
@@ -135,7 +135,7 @@ static void tui_present(void *ctx)
 		return;
 	screen_size(t->scr, &t->w, &t->h);
 	grid_resize(&t->g, t->w, t->h);
-	views_draw(&t->views, &t->a->mon, &t->g);
+	views_draw(&t->views, &t->a->mon, &t->a->ui, &t->g);
 	screen_draw(t->scr, &t->g);
 	t->dirty = 0;
 }
@@ -147,7 +147,7 @@ int tui_run(struct app *a, char *err, size_t errlen)
 	if (!t.scr)
 		return -1;
 	if (!screen_utf8(t.scr))
-		a->mon.glyphs = CHART_ASCII;
+		a->ui.glyphs = CHART_ASCII;
 	views_init(&t.views);
 	screen_size(t.scr, &t.w, &t.h);
 	grid_init(&t.g, t.w, t.h);

@@ -29,12 +29,12 @@ void views_done(struct views *v)
 	v->runs.buf = NULL;
 }
 
-long view_end(const struct monitor *m)
+long view_end(const struct model *m, const struct ui *u)
 {
 	size_t n = series_len(m->series);
 	if (!n)
 		return -1;
-	size_t back = m->paused ? m->scroll : 0;
+	size_t back = u->paused ? u->scroll : 0;
 	if (back >= n)
 		back = n - 1;
 	return (long)(n - 1 - back);
@@ -42,7 +42,7 @@ long view_end(const struct monitor *m)
 
 static const char *const view_names[VIEW_COUNT] = {"Overview", "iostat", "vmstat", "Runs"};
 
-static void view_header(const struct monitor *m, struct grid *g)
+static void view_header(const struct model *m, const struct ui *u, struct grid *g)
 {
 	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm", "Runs"};
 	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
@@ -65,18 +65,18 @@ static void view_header(const struct monitor *m, struct grid *g)
 		return; /* too narrow: the header keeps host and disk */
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		snprintf(buf, sizeof(buf), " %d %s ", i + 1, names[i]);
-		enum role r = (int)m->view == i && !m->help ? ROLE_SELECT : ROLE_HEADER;
+		enum role r = (int)u->view == i && !u->help ? ROLE_SELECT : ROLE_HEADER;
 		tx += grid_text(g, tx, 0, -1, r, buf) + 1;
 	}
 }
 
-static void view_status(const struct monitor *m, struct grid *g)
+static void view_status(const struct model *m, const struct ui *u, struct grid *g)
 {
 	int y = g->h - 1;
 	grid_fill(g, 0, y, g->w, 1, ' ', ROLE_DEFAULT);
 	int x = 1;
-	if (m->paused) {
-		const struct sample *end = series_at(m->series, (size_t)view_end(m));
+	if (u->paused) {
+		const struct sample *end = series_at(m->series, (size_t)view_end(m, u));
 		const struct sample *last = series_back(m->series, 0);
 		double back = end && last ? (double)(last->t_ns - end->t_ns) / 1e9 : 0;
 		char buf[64];
@@ -84,15 +84,15 @@ static void view_status(const struct monitor *m, struct grid *g)
 		x += grid_text(g, x, y, -1, ROLE_WARN, buf);
 		x += grid_text(g, x, y, -1, ROLE_DIM, " \xe2\x86\x90/\xe2\x86\x92 scroll  space resume ");
 	}
-	if (m->status[0]) {
-		grid_text(g, x + 1, y, -1, ROLE_WARN, m->status);
+	if (u->status[0]) {
+		grid_text(g, x + 1, y, -1, ROLE_WARN, u->status);
 		return;
 	}
 	if (m->missing[0]) {
 		x += grid_text(g, x + 1, y, -1, ROLE_DIM, m->missing) + 2;
 		return;
 	}
-	if (m->paused)
+	if (u->paused)
 		return; /* the pause hints above are the ones that apply */
 	static const struct {
 		const char *key, *what;
@@ -135,7 +135,7 @@ static const char *help_line(int i, char *buf, size_t len, int *is_key)
 	return i < (int)ARRAY_LEN(help_notes) ? help_notes[i] : NULL;
 }
 
-static void view_help(const struct monitor *m, struct grid *g)
+static void view_help(const struct model *m, struct grid *g)
 {
 	/* Keys first: when the terminal is short the explanation goes. */
 	(void)m;
@@ -169,7 +169,7 @@ static void view_help(const struct monitor *m, struct grid *g)
 }
 
 /* The run line: queue position, phase, bytes, a bar, rate, elapsed, ETA. */
-static void view_progress(const struct monitor *m, struct grid *g, int y)
+static void view_progress(const struct model *m, struct grid *g, int y)
 {
 	const struct run_progress *s = &m->runs;
 	const struct runlog *log = m->log;
@@ -247,38 +247,38 @@ static void too_small(struct grid *g)
 	grid_text(g, x < 0 ? 0 : x, g->h / 2, -1, ROLE_WARN, buf);
 }
 
-void views_draw(struct views *v, const struct monitor *m, struct grid *g)
+void views_draw(struct views *v, const struct model *m, const struct ui *u, struct grid *g)
 {
 	grid_clear(g);
 	if (g->w < VIEW_MIN_W || g->h < VIEW_MIN_H) {
 		too_small(g);
 		return;
 	}
-	view_header(m, g);
+	view_header(m, u, g);
 	int y0 = 1, h = g->h - 2;
 	if (m->runs.state != RUNS_NONE) {
 		h--;
 		view_progress(m, g, g->h - 2);
 	}
-	switch (m->view) {
+	switch (u->view) {
 	case VIEW_OVERVIEW:
-		overview_draw(&v->overview, m, g, y0, h);
+		overview_draw(&v->overview, m, u, g, y0, h);
 		break;
 	case VIEW_IOSTAT:
-		iostat_draw(m, g, y0, h);
+		iostat_draw(m, u, g, y0, h);
 		break;
 	case VIEW_VMSTAT:
-		vmstat_draw(m, g, y0, h);
+		vmstat_draw(m, u, g, y0, h);
 		break;
 	case VIEW_RUNS:
-		runs_draw(&v->runs, m, g, y0, h);
+		runs_draw(&v->runs, m, u, g, y0, h);
 		break;
 	default:
 		break;
 	}
-	view_status(m, g);
-	if (m->picker.open)
-		view_picker(m, g);
-	else if (m->help)
+	view_status(m, u, g);
+	if (u->picker.open)
+		view_picker(m, u, g);
+	else if (u->help)
 		view_help(m, g);
 }

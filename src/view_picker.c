@@ -19,9 +19,9 @@ int picker_rows(void)
 	return (int)strategy_count() + 3;
 }
 
-void view_picker(const struct monitor *m, struct grid *g)
+void view_picker(const struct model *m, const struct ui *u, struct grid *g)
 {
-	const struct picker *p = &m->picker;
+	const struct picker *p = &u->picker;
 	int ns = (int)strategy_count();
 	int bw = g->w < 84 ? g->w - 2 : 82;
 	int bh = ns + 3 + 5;
