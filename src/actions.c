@@ -58,13 +58,13 @@ static void do_pause(struct app *a, int key, int width)
 static void do_faster(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	app_set_interval(a, step_interval(a->mon.interval, -1));
+	app_set_interval(a, step_interval(a->model.interval, -1));
 }
 
 static void do_slower(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	app_set_interval(a, step_interval(a->mon.interval, +1));
+	app_set_interval(a, step_interval(a->model.interval, +1));
 }
 
 static void do_partitions(struct app *a, int key, int width)
@@ -87,7 +87,7 @@ static void do_back(struct app *a, int key, int width)
 		app_status(a, "pause first (space) to scroll");
 		return;
 	}
-	size_t len = series_len(a->mon.series);
+	size_t len = series_len(a->model.series);
 	u->scroll += scroll_step(u, width);
 	if (len && u->scroll > len - 1)
 		u->scroll = len - 1;

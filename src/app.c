@@ -28,7 +28,7 @@ static void output_failed(struct app *a, const char *msg)
 static void on_sample(void *ctx, const struct sample *s)
 {
 	struct app *a = ctx;
-	struct model *m = &a->mon;
+	struct model *m = &a->model;
 	const struct sample *prev = series_back(m->series, 0);
 	if (!prev)
 		a->t0_ns = s->t_ns;
@@ -46,7 +46,7 @@ static void on_sample(void *ctx, const struct sample *s)
 
 static void on_disks(void *ctx, const struct disktab *t)
 {
-	struct model *m = &((struct app *)ctx)->mon;
+	struct model *m = &((struct app *)ctx)->model;
 	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
 	m->disks[next] = *t;
 	m->disks_cur = next;
@@ -75,12 +75,12 @@ static void on_note(void *ctx, const char *msg)
 /* The model's snapshot of the runs, after anything that moves them. */
 static void refresh_runs(struct app *a)
 {
-	source_progress(a->src, &a->mon.runs);
+	source_progress(a->src, &a->model.runs);
 }
 
 static int choose_disk(struct app *a, char *err, size_t errlen)
 {
-	struct model *m = &a->mon;
+	struct model *m = &a->model;
 	const struct options *o = a->opt;
 	if (o->device) {
 		if (!device_exists(o->device)) {
@@ -176,7 +176,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->opt = opt;
-	struct model *m = &a->mon;
+	struct model *m = &a->model;
 	m->interval = opt->interval;
 	m->disks_cur = -1;
 	a->ui.glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
@@ -290,11 +290,11 @@ void app_done(struct app *a)
 	}
 	output_close(&a->results, NULL, 0);
 	output_close(&a->csv, NULL, 0);
-	series_free(a->mon.series);
-	a->mon.series = NULL;
+	series_free(a->model.series);
+	a->model.series = NULL;
 	runlog_free(a->log);
 	a->log = NULL;
-	a->mon.log = NULL;
+	a->model.log = NULL;
 }
 
 void app_tick(struct app *a)
@@ -309,7 +309,7 @@ void app_set_interval(struct app *a, double interval)
 		interval = INTERVAL_MIN;
 	if (interval > INTERVAL_MAX)
 		interval = INTERVAL_MAX;
-	a->mon.interval = interval;
+	a->model.interval = interval;
 	source_set_interval(a->src, interval);
 	char buf[64];
 	snprintf(buf, sizeof(buf), "interval %gs", interval);

@@ -22,7 +22,7 @@
 
 struct app {
 	const struct options *opt;
-	struct model mon;  /* the model */
+	struct model model; /* what is known: history, devices, run log */
 	struct ui ui;	   /* what the user looks at */
 	struct source *src;	  /* the live one; a replay later */
 	struct output csv;	  /* --csv */

@@ -17,7 +17,7 @@ static int take_sample(struct app *a, const struct frontend *fe)
 	app_poll_runs(a);
 	if (fe->sampled && fe->sampled(fe->ctx))
 		return 1;
-	if (a->opt->count && series_pushed(a->mon.series) >= (unsigned long long)a->opt->count) {
+	if (a->opt->count && series_pushed(a->model.series) >= (unsigned long long)a->opt->count) {
 		a->count_reached = 1;
 		return 1;
 	}

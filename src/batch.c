@@ -56,7 +56,7 @@ static int batch_sampled(void *ctx)
 {
 	struct batch *b = ctx;
 	struct app *a = b->a;
-	const struct model *m = &a->mon;
+	const struct model *m = &a->model;
 	if (!a->opt->quiet) {
 		if (b->lines % BATCH_HEADER_EVERY == 0)
 			batch_header(stdout);

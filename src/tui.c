@@ -135,7 +135,7 @@ static void tui_present(void *ctx)
 		return;
 	screen_size(t->scr, &t->w, &t->h);
 	grid_resize(&t->g, t->w, t->h);
-	views_draw(&t->views, &t->a->mon, &t->a->ui, &t->g);
+	views_draw(&t->views, &t->a->model, &t->a->ui, &t->g);
 	screen_draw(t->scr, &t->g);
 	t->dirty = 0;
 }
