@@ -38,6 +38,7 @@
 #include "runlog.h"
 #include "sampler.h"
 #include "series.h"
+#include "stats.h"
 #include "strategy.h"
 #include "ui.h"
 #include "views.h"
@@ -436,6 +437,10 @@ int main(int argc, char **argv)
 	/* The Runs view too: three finished runs over the newest samples
 	 * (its columns, scales and statistics are computed on every draw). */
 	fake_runs(log, m->series);
+	struct strategy_stats sstats[MODEL_MAX_STRATEGIES];
+	m->stats = sstats;
+	m->nstats = stats_compute(log->results, log->nresults, log->baseline, sstats,
+				  MODEL_MAX_STRATEGIES);
 	tk.ui.view = VIEW_RUNS;
 	tick_once(&tk, &big, part); /* its buffers are sized on the first draw */
 	struct mallinfo2 before_runs = mallinfo2();

@@ -13,6 +13,7 @@
 #include "output.h"
 #include "results.h"
 #include "source.h"
+#include "stats.h"
 #include "util.h"
 
 /* ---- the sink: what the source yields goes into the model and the files -- */
@@ -72,10 +73,19 @@ static void on_note(void *ctx, const char *msg)
 	app_status(ctx, msg);
 }
 
-/* The model's snapshot of the runs, after anything that moves them. */
+/* The model's snapshot of the runs and their statistics, after anything
+ * that moves them (the statistics only when a run started or ended). */
 static void refresh_runs(struct app *a)
 {
-	source_progress(a->src, &a->model.runs);
+	struct model *m = &a->model;
+	source_progress(a->src, &m->runs);
+	const struct runlog *l = a->log;
+	size_t key = l->nresults * 2 + (l->nresults && l->results[l->nresults - 1].finished);
+	if (key != a->stats_key) {
+		a->stats_key = key;
+		m->nstats = stats_compute(l->results, l->nresults, l->baseline, m->stats,
+					  MODEL_MAX_STRATEGIES);
+	}
 }
 
 static int choose_disk(struct app *a, char *err, size_t errlen)
@@ -189,6 +199,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 		return -1;
 	a->log = runlog_new();
 	m->log = a->log;
+	m->stats = xcalloc(MODEL_MAX_STRATEGIES, sizeof(*m->stats));
 	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
 	struct source_sink sink = {
 		.ctx = a,
@@ -294,6 +305,8 @@ void app_done(struct app *a)
 	a->model.series = NULL;
 	runlog_free(a->log);
 	a->log = NULL;
+	free(a->model.stats);
+	a->model.stats = NULL;
 	a->model.log = NULL;
 }
 

@@ -31,6 +31,7 @@ struct app {
 	int stdout_errno;	  /* errno of the first failed write to stdout, 0 if none */
 	struct session *session;  /* NULL without -s/--cmd/--demo; the live source owns it */
 	struct runlog *log;	  /* the model's run log, which the session appends to */
+	size_t stats_key;	  /* the run log's state model.stats were computed for */
 	int error_reported;	  /* the session's error reached the status line */
 	struct options pick_opt;  /* options of a session the picker started */
 	uint64_t t0_ns; /* first sample: t = 0 in CSV and batch lines */

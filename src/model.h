@@ -17,6 +17,9 @@
 #include "sample.h"
 #include "series.h"
 
+struct strategy_stats; /* stats.h */
+#define MODEL_MAX_STRATEGIES 64 /* = SESSION_MAX_STRATEGIES */
+
 struct model {
 	struct series *series;
 	struct disktab disks[2]; /* previous and current, see disks_cur */
@@ -31,6 +34,10 @@ struct model {
 
 	const struct runlog *log; /* results, events, baseline (never NULL after app_init) */
 	struct run_progress runs; /* what the runs are doing now (RUNS_NONE: none asked for) */
+	/* The per-strategy statistics of the run log (MODEL_MAX_STRATEGIES
+	 * entries), computed when the log changes, not by the views. */
+	struct strategy_stats *stats;
+	int nstats;
 };
 
 /* The model clock: what "now" is for everything drawn — the time of the

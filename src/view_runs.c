@@ -127,8 +127,8 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 		empty(g, y0);
 		return;
 	}
-	struct strategy_stats st[SESSION_MAX_STRATEGIES];
-	int ns = stats_compute(s->results, s->nresults, s->baseline, st, SESSION_MAX_STRATEGIES);
+	const struct strategy_stats *st = m->stats;
+	int ns = m->nstats;
 	/* which runs get a chart row */
 	size_t shown[SESSION_MAX_RUNS];
 	size_t nshown = 0;
