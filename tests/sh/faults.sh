@@ -496,16 +496,20 @@ check "$T nothing left in --dir" 'lrt_empty "$d"' "left: $(ls -A "$d" | tr '\n' 
 # --- the figures of a failed exec and of a source that shrank ------------------
 # A --cmd whose exec fails ran for a few milliseconds; its CPU time is
 # measured over the same interval (the prepare phase's cache drop is not the
-# command's), so %cpu cannot exceed 100.
+# command's), so %cpu cannot exceed 100.  A program lrutop cannot find is
+# refused up front (cli.sh); this one exists and is executable, but its
+# interpreter does not, so the execvp in the worker is what fails.
 T="--cmd that fails exec:"
 lrt_newdir
 rm -f "$tmp/res.csv"
-timeout 30 "$LRUTOP" --batch -q --cmd 'lrutop-no-such-command {src}' --size 1M \
+printf '#!/nonexistent/lrutop-interpreter\n' >"$tmp/badinterp"
+chmod +x "$tmp/badinterp"
+timeout 30 "$LRUTOP" --batch -q --cmd "$tmp/badinterp {src}" --size 1M \
 	--results "$tmp/res.csv" --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cpu=$(awk -F, 'NR == 2 { print $6 }' "$tmp/res.csv" 2>/dev/null)
 check "$T exit 1, the exec error reported" \
-	'[ "$rc" -eq 1 ] && grep -q "exec lrutop-no-such-command: No such file or directory" "$tmp/err"' \
+	'[ "$rc" -eq 1 ] && grep -q "exec $tmp/badinterp: No such file or directory" "$tmp/err"' \
 	"exit $rc; stderr: $(_r_show "$tmp/err")"
 check "$T %cpu at most 100 (${cpu:-none})" \
 	'awk -v c="$cpu" "BEGIN { exit !(c != \"\" && c + 0 <= 100) }"' "$(_r_show "$tmp/res.csv")"
