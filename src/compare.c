@@ -94,12 +94,69 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median of n draws with replacement from v (buf holds n values). */
-static double resample_median(const double *v, size_t n, double *buf, uint64_t *s)
+/* One sample made ready for resampling: its values sorted, and for each
+ * original position its place in that order, so a resample's median is
+ * found by counting draws per place (O(n), not a sort per resample) and
+ * is the very value a sort of the drawn values would give. */
+struct resample {
+	size_t n;
+	double *sorted;
+	size_t *place; /* original index -> index into sorted */
+	size_t *count; /* draws per place, one resample */
+};
+
+struct valpos {
+	double v;
+	size_t i;
+};
+
+static int cmp_valpos(const void *x, const void *y)
 {
+	const struct valpos *p = x, *q = y;
+	return p->v < q->v ? -1 : p->v > q->v ? 1 : (p->i > q->i) - (p->i < q->i);
+}
+
+static void sample_init(struct resample *sm, const double *v, size_t n)
+{
+	struct valpos *vp = xmalloc(sizeof(*vp) * n);
+	sm->n = n;
+	sm->sorted = xmalloc(sizeof(double) * n);
+	sm->place = xmalloc(sizeof(size_t) * n);
+	sm->count = xmalloc(sizeof(size_t) * n);
 	for (size_t i = 0; i < n; i++)
-		buf[i] = v[splitmix64(s) % n];
-	return stats_median(buf, n);
+		vp[i] = (struct valpos){v[i], i};
+	qsort(vp, n, sizeof(*vp), cmp_valpos);
+	for (size_t k = 0; k < n; k++) {
+		sm->sorted[k] = vp[k].v;
+		sm->place[vp[k].i] = k;
+	}
+	free(vp);
+}
+
+static void sample_done(struct resample *sm)
+{
+	free(sm->sorted);
+	free(sm->place);
+	free(sm->count);
+}
+
+/* Median of n draws with replacement: draw i picks original index
+ * next() % n (the order tests replay); the median of an even count is the
+ * mean of the two middle values, as stats_median's. */
+static double resample_median(struct resample *sm, uint64_t *s)
+{
+	size_t n = sm->n;
+	memset(sm->count, 0, sizeof(size_t) * n);
+	for (size_t i = 0; i < n; i++)
+		sm->count[sm->place[splitmix64(s) % n]]++;
+	/* the values of 0-based ranks lo_rank and hi_rank of the draws */
+	size_t lo_rank = (n - 1) / 2, hi_rank = n / 2, seen = 0, k = 0;
+	while (seen + sm->count[k] <= lo_rank)
+		seen += sm->count[k++];
+	double lo = sm->sorted[k];
+	while (seen + sm->count[k] <= hi_rank)
+		seen += sm->count[k++];
+	return (n % 2) ? lo : (lo + sm->sorted[k]) / 2.0;
 }
 
 int compare_bootstrap(const double *a, size_t na, const double *b, size_t nb, uint64_t seed,
@@ -107,30 +164,30 @@ int compare_bootstrap(const double *a, size_t na, const double *b, size_t nb, ui
 {
 	if (na < 2 || nb < 2)
 		return -1;
-	double *buf = xmalloc(sizeof(double) * (na > nb ? na : nb));
-	double *r = xmalloc(sizeof(double) * COMPARE_RESAMPLES);
-	memcpy(buf, a, sizeof(double) * na);
-	double ma = stats_median(buf, na);
-	memcpy(buf, b, sizeof(double) * nb);
-	double mb = stats_median(buf, nb);
-	int rc = -1, pos = 1;
-	for (size_t i = 0; i < na; i++)
-		pos &= a[i] > 0; /* so every resample median of A is positive */
-	if (pos && ma > 0 && mb > 0) {
+	struct resample sa, sb;
+	sample_init(&sa, a, na);
+	sample_init(&sb, b, nb);
+	double ma = (na % 2) ? sa.sorted[na / 2] : (sa.sorted[na / 2 - 1] + sa.sorted[na / 2]) / 2;
+	double mb = (nb % 2) ? sb.sorted[nb / 2] : (sb.sorted[nb / 2 - 1] + sb.sorted[nb / 2]) / 2;
+	int rc = -1;
+	/* A's smallest value positive: every resample median of A is too */
+	if (sa.sorted[0] > 0 && ma > 0 && mb > 0) {
+		double *r = xmalloc(sizeof(double) * COMPARE_RESAMPLES);
 		uint64_t s = seed;
 		for (int i = 0; i < COMPARE_RESAMPLES; i++) {
 			/* each of A's draws, then each of B's: tests replay this order */
-			double x = resample_median(a, na, buf, &s);
-			double y = resample_median(b, nb, buf, &s);
+			double x = resample_median(&sa, &s);
+			double y = resample_median(&sb, &s);
 			r[i] = y / x;
 		}
 		qsort(r, COMPARE_RESAMPLES, sizeof(*r), cmp_double);
 		*lo = r[COMPARE_RESAMPLES / 40 - 1];
 		*hi = r[COMPARE_RESAMPLES - COMPARE_RESAMPLES / 40 - 1];
+		free(r);
 		rc = 0;
 	}
-	free(r);
-	free(buf);
+	sample_done(&sa);
+	sample_done(&sb);
 	return rc;
 }
 
