@@ -50,22 +50,23 @@ void compare_labels(char (*labels)[COMPARE_LABEL_MAX], const struct compare_orig
 				break;
 			k++;
 		}
-		char kern[24] = "", host[20] = "", file[COMPARE_LABEL_MAX];
+		char kern[32] = "", host[24] = "", file[COMPARE_LABEL_MAX];
 		if (o[i].kernel && *o[i].kernel)
-			path_short(kern, sizeof(kern), o[i].kernel, 20);
+			path_short(kern, sizeof(kern), o[i].kernel, 24);
 		if (hosts && o[i].host && *o[i].host)
 			path_short(host, sizeof(host), o[i].host, 16);
-		/* "X: " kern " " host " (" file ")" and the NUL */
-		size_t used = 3 + strlen(kern) + (*kern ? 1 : 0) + strlen(host) + (*host ? 1 : 0) + 3;
-		size_t room = COMPARE_LABEL_MAX > used + 4 ? COMPARE_LABEL_MAX - used : 4;
-		path_short(file, sizeof(file), path_tail(path, k), room - 1);
-		char letter = (char)(i < 26 ? 'A' + i : '?');
-		char out[128]; /* what is above fits in COMPARE_LABEL_MAX */
-		if (*kern || *host)
-			snprintf(out, sizeof(out), "%c: %s%s%s%s(%s)", letter, kern, *kern ? " " : "",
-				 host, *host ? " " : "", file);
-		else
-			snprintf(out, sizeof(out), "%c: %s", letter, file);
+		/* "X: " kern " " host " (" file ")" and the NUL: at most 48 bytes
+		 * before the file, which gets the rest */
+		size_t used = 3 + strlen(kern) + 1 + strlen(host) + 1 + 2 + 1;
+		path_short(file, sizeof(file), path_tail(path, k), COMPARE_LABEL_MAX - used);
+		char out[COMPARE_LABEL_MAX * 2], letter = (char)('A' + i % 26);
+		int m = snprintf(out, sizeof(out), "%c:", letter);
+		if (*kern)
+			m += snprintf(out + m, sizeof(out) - (size_t)m, " %s", kern);
+		if (*host)
+			m += snprintf(out + m, sizeof(out) - (size_t)m, " %s", host);
+		if (*file)
+			snprintf(out + m, sizeof(out) - (size_t)m, m > 2 ? " (%s)" : " %s", file);
 		strlcpy_(labels[i], out, COMPARE_LABEL_MAX);
 	}
 }
@@ -428,11 +429,26 @@ static int tags_where(const struct compare *c, const struct compare_row *w,
 	return k;
 }
 
-static int cell_missing(const struct compare_cell *e) { return !e->present; }
-static int cell_present(const struct compare_cell *e) { return e->present; }
-static int cell_failed(const struct compare_cell *e) { return e->present && e->ok < e->runs; }
-static int cell_one(const struct compare_cell *e) { return e->ok == 1; }
-static int cell_some(const struct compare_cell *e) { return e->ok > 0; }
+static int cell_missing(const struct compare_cell *e)
+{
+	return !e->present;
+}
+static int cell_present(const struct compare_cell *e)
+{
+	return e->present;
+}
+static int cell_failed(const struct compare_cell *e)
+{
+	return e->present && e->ok < e->runs;
+}
+static int cell_one(const struct compare_cell *e)
+{
+	return e->ok == 1;
+}
+static int cell_some(const struct compare_cell *e)
+{
+	return e->ok > 0;
+}
 
 int compare_note(const struct compare *c, int k, char *buf, size_t len)
 {
@@ -455,8 +471,8 @@ int compare_note(const struct compare *c, int k, char *buf, size_t len)
 			const struct compare_cell *e = &w->cell[r];
 			if (cell_failed(e) && k-- == 0) {
 				tag(c, r, t, sizeof(t));
-				snprintf(buf, len, "%s: %d of %d runs in %s succeeded", w->name, e->ok,
-					 e->runs, t);
+				snprintf(buf, len, "%s: %d of %d runs in %s succeeded", w->name,
+					 e->ok, e->runs, t);
 				return 1;
 			}
 		}
@@ -464,10 +480,11 @@ int compare_note(const struct compare *c, int k, char *buf, size_t len)
 		int one = tags_where(c, w, cell_one, t, sizeof(t));
 		if (one && some >= 2 && k-- == 0) {
 			if (one == some)
-				snprintf(buf, len, "%s: one run each: no confidence interval", w->name);
+				snprintf(buf, len, "%s: one run each: no confidence interval",
+					 w->name);
 			else
-				snprintf(buf, len, "%s: one run in %s: no confidence interval", w->name,
-					 t);
+				snprintf(buf, len, "%s: one run in %s: no confidence interval",
+					 w->name, t);
 			return 1;
 		}
 		for (int r = 1; r < c->nrec; r++) {
@@ -476,10 +493,11 @@ int compare_note(const struct compare *c, int k, char *buf, size_t len)
 			    e->p_min > 0.05 && k-- == 0) {
 				tag(c, 0, t, sizeof(t));
 				tag(c, r, u, sizeof(u));
-				snprintf(buf, len,
-					 "%s: %d and %d runs (%s, %s): too few for any test to reach "
-					 "p < 0.05, the interval is optimistic (use --repeat 5)",
-					 w->name, w->cell[0].ok, e->ok, t, u);
+				snprintf(
+				    buf, len,
+				    "%s: %d and %d runs (%s, %s): too few for any test to reach "
+				    "p < 0.05, the interval is optimistic (use --repeat 5)",
+				    w->name, w->cell[0].ok, e->ok, t, u);
 				return 1;
 			}
 		}
@@ -494,7 +512,7 @@ static void fmt_mbs(char *buf, size_t len, double v)
 }
 
 #define GROUP_W 41 /* one recording's medians: "elapsed MiB/s bursts  peak refault majflt" */
-#define NAME_W 15
+#define NAME_W	15
 
 /* Terminal columns of a UTF-8 string (path_short's "…" is 3 bytes, 1 column). */
 static int cols(const char *s)
@@ -564,7 +582,7 @@ int compare_table(FILE *f, const struct compare *c)
 		for (int r = 1; r < c->nrec; r++) {
 			const struct compare_cell *e = &w->cell[r];
 			char ta[COMPARE_LABEL_MAX], tb[COMPARE_LABEL_MAX], vs[40], runs[24];
-			char ratio[16], ci[40], p[16], verdict[64];
+			char ratio[16], ci[40], p[16], verdict[COMPARE_LABEL_MAX + 32];
 			tag(c, 0, ta, sizeof(ta));
 			tag(c, r, tb, sizeof(tb));
 			snprintf(vs, sizeof(vs), "%.2s/%.2s", tb, ta);
@@ -596,8 +614,8 @@ int compare_table(FILE *f, const struct compare *c)
 			default:
 				snprintf(verdict, sizeof(verdict), "-");
 			}
-			W(fprintf(f, "%-*s %-5s %7s %7s  %-16s %6s  %s\n", NAME_W, w->name, vs, runs,
-				  ratio, ci, p, verdict));
+			W(fprintf(f, "%-*s %-5s %7s %7s  %-16s %6s  %s\n", NAME_W, w->name, vs,
+				  runs, ratio, ci, p, verdict));
 		}
 	}
 	char note[256];

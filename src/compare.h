@@ -47,9 +47,9 @@
 
 #define COMPARE_MAX_RECORDINGS 8
 #define COMPARE_MAX_STRATEGIES SESSION_MAX_STRATEGIES
-#define COMPARE_LABEL_MAX 48
-#define COMPARE_RESAMPLES 10000
-#define COMPARE_SEED UINT64_C(0x6c72757470303035) /* "lrutp005" */
+#define COMPARE_LABEL_MAX      64
+#define COMPARE_RESAMPLES      10000
+#define COMPARE_SEED	       UINT64_C(0x6c72757470303035) /* "lrutp005" */
 /* permutation p-value exactly up to this many splits of the pooled runs */
 #define COMPARE_EXACT_MAX 200000
 
@@ -70,17 +70,17 @@ struct compare_input {
 };
 
 enum compare_verdict {
-	COMPARE_NONE,	  /* the first recording, or the strategy is missing here or in A */
-	COMPARE_NO_CI,	  /* fewer than two OK runs here or in A: a ratio, no interval */
-	COMPARE_SAME,	  /* the interval holds 1: no significant difference */
-	COMPARE_SLOWER,	  /* the interval lies above 1 */
-	COMPARE_FASTER,	  /* the interval lies below 1 */
+	COMPARE_NONE,	/* the first recording, or the strategy is missing here or in A */
+	COMPARE_NO_CI,	/* fewer than two OK runs here or in A: a ratio, no interval */
+	COMPARE_SAME,	/* the interval holds 1: no significant difference */
+	COMPARE_SLOWER, /* the interval lies above 1 */
+	COMPARE_FASTER, /* the interval lies below 1 */
 };
 
 /* One strategy in one recording. */
 struct compare_cell {
-	int present;   /* the recording has finished runs of the strategy */
-	int runs, ok;  /* finished runs, of which OK */
+	int present;  /* the recording has finished runs of the strategy */
+	int runs, ok; /* finished runs, of which OK */
 	double elapsed_med, mbs_med, bursts_med, peak_af_med, refault_med, majflt_med;
 	/* relative to the first recording (NAN / COMPARE_NONE in it) */
 	double ratio, ci_lo, ci_hi; /* ratio of median elapsed and its 95 % CI */
@@ -105,9 +105,11 @@ struct compare {
 
 /* Short unique labels for n recordings: "A: 6.18.44 (r1.jsonl)", a letter,
  * the kernel release, the host when the hosts differ, and the file's base
- * name (with as many parent directories as make it unique) in parentheses;
- * a part longer than fits is shortened in the middle.  labels[i] gets
- * recording i's. */
+ * name (with as many parent directories as make it unique) in parentheses
+ * ("A: 6.18.44 box (old/r.jsonl)"; "A: r1.jsonl" when nothing else is
+ * known); a part longer than fits is shortened in the middle with "…".
+ * The letter alone keeps labels unique (the same file given twice).
+ * labels[i] gets recording i's. */
 void compare_labels(char (*labels)[COMPARE_LABEL_MAX], const struct compare_origin *o, int n);
 
 /* Computes the comparison of in[0..n) into c (the first recording is the

@@ -300,50 +300,49 @@ static void mann_whitney_known(void **state)
 }
 
 /* The same bootstrap and the exact test in python3, from the numbers alone. */
-static const char py[] =
-    "import sys, itertools\n"
-    "M = (1 << 64) - 1\n"
-    "def sm(s):\n"
-    "    s = (s + 0x9e3779b97f4a7c15) & M\n"
-    "    z = s\n"
-    "    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M\n"
-    "    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M\n"
-    "    return s, z ^ (z >> 31)\n"
-    "def med(v):\n"
-    "    v = sorted(v); n = len(v)\n"
-    "    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0\n"
-    "def seed(name, rec):\n"
-    "    h = 0xcbf29ce484222325\n"
-    "    for ch in name.encode():\n"
-    "        h = ((h ^ ch) * 0x100000001b3) & M\n"
-    "    return 0x6c72757470303035 ^ h ^ rec\n"
-    "a = [float(x) for x in sys.argv[2].split(',')]\n"
-    "b = [float(x) for x in sys.argv[3].split(',')]\n"
-    "s = seed(sys.argv[1], 1)\n"
-    "r = []\n"
-    "for i in range(10000):\n"
-    "    d = []\n"
-    "    for v in (a, b):\n"
-    "        x = []\n"
-    "        for j in range(len(v)):\n"
-    "            s, z = sm(s); x.append(v[z % len(v)])\n"
-    "        d.append(med(x))\n"
-    "    r.append(d[1] / d[0])\n"
-    "r.sort()\n"
-    "pool = a + b; n = len(pool)\n"
-    "order = sorted(range(n), key=lambda i: pool[i])\n"
-    "rank = [0.0] * n; i = 0\n"
-    "while i < n:\n"
-    "    j = i\n"
-    "    while j + 1 < n and pool[order[j + 1]] == pool[order[i]]: j += 1\n"
-    "    for k in range(i, j + 1): rank[order[k]] = (i + j + 2) / 2.0\n"
-    "    i = j + 1\n"
-    "mean = len(a) * (n + 1) / 2.0\n"
-    "dev = abs(sum(rank[:len(a)]) - mean)\n"
-    "tot = ext = 0\n"
-    "for c in itertools.combinations(range(n), len(a)):\n"
-    "    tot += 1; ext += abs(sum(rank[k] for k in c) - mean) >= dev - 1e-9\n"
-    "print(repr(r[249]), repr(r[9749]), repr(ext / tot))\n";
+static const char py[] = "import sys, itertools\n"
+			 "M = (1 << 64) - 1\n"
+			 "def sm(s):\n"
+			 "    s = (s + 0x9e3779b97f4a7c15) & M\n"
+			 "    z = s\n"
+			 "    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M\n"
+			 "    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M\n"
+			 "    return s, z ^ (z >> 31)\n"
+			 "def med(v):\n"
+			 "    v = sorted(v); n = len(v)\n"
+			 "    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0\n"
+			 "def seed(name, rec):\n"
+			 "    h = 0xcbf29ce484222325\n"
+			 "    for ch in name.encode():\n"
+			 "        h = ((h ^ ch) * 0x100000001b3) & M\n"
+			 "    return 0x6c72757470303035 ^ h ^ rec\n"
+			 "a = [float(x) for x in sys.argv[2].split(',')]\n"
+			 "b = [float(x) for x in sys.argv[3].split(',')]\n"
+			 "s = seed(sys.argv[1], 1)\n"
+			 "r = []\n"
+			 "for i in range(10000):\n"
+			 "    d = []\n"
+			 "    for v in (a, b):\n"
+			 "        x = []\n"
+			 "        for j in range(len(v)):\n"
+			 "            s, z = sm(s); x.append(v[z % len(v)])\n"
+			 "        d.append(med(x))\n"
+			 "    r.append(d[1] / d[0])\n"
+			 "r.sort()\n"
+			 "pool = a + b; n = len(pool)\n"
+			 "order = sorted(range(n), key=lambda i: pool[i])\n"
+			 "rank = [0.0] * n; i = 0\n"
+			 "while i < n:\n"
+			 "    j = i\n"
+			 "    while j + 1 < n and pool[order[j + 1]] == pool[order[i]]: j += 1\n"
+			 "    for k in range(i, j + 1): rank[order[k]] = (i + j + 2) / 2.0\n"
+			 "    i = j + 1\n"
+			 "mean = len(a) * (n + 1) / 2.0\n"
+			 "dev = abs(sum(rank[:len(a)]) - mean)\n"
+			 "tot = ext = 0\n"
+			 "for c in itertools.combinations(range(n), len(a)):\n"
+			 "    tot += 1; ext += abs(sum(rank[k] for k in c) - mean) >= dev - 1e-9\n"
+			 "print(repr(r[249]), repr(r[9749]), repr(ext / tot))\n";
 
 static void against_python(void **state)
 {
@@ -370,7 +369,8 @@ static void against_python(void **state)
 	snprintf(cmd, sizeof(cmd),
 		 "python3 %s mm_sync_madv_cp %.17g,%.17g,%.17g,%.17g,%.17g,%.17g "
 		 "%.17g,%.17g,%.17g,%.17g,%.17g",
-		 script, ea[0], ea[1], ea[2], ea[3], ea[4], ea[5], eb[0], eb[1], eb[2], eb[3], eb[4]);
+		 script, ea[0], ea[1], ea[2], ea[3], ea[4], ea[5], eb[0], eb[1], eb[2], eb[3],
+		 eb[4]);
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	double lo, hi, pv;
@@ -417,6 +417,7 @@ static void labels(void **state)
 	     "/some/where/a-very-long-recording-file-name-of-a-kernel-test.jsonl"}};
 	compare_labels(l, q, 2);
 	assert_string_equal(l[0], "A: a.jsonl");
+	assert_int_equal(l[1][strlen(l[1]) - 1], ')');
 	assert_true(strlen(l[1]) < COMPARE_LABEL_MAX);
 	assert_true(strncmp(l[1], "B: 6.1.0", 8) == 0);
 	assert_non_null(strstr(l[1], "test.jsonl)"));
@@ -429,6 +430,11 @@ static void labels(void **state)
 	assert_non_null(strstr(t, " ------------------- B -------------------\n"));
 	assert_non_null(strstr(t, "\nB: 6.1.0"));
 	free(t);
+	/* no file name (a pipe, say): no empty parentheses */
+	struct compare_origin np[2] = {{"6.1", "h1", NULL}, {"6.2", "h2", ""}};
+	compare_labels(l, np, 2);
+	assert_string_equal(l[0], "A: 6.1 h1");
+	assert_string_equal(l[1], "B: 6.2 h2");
 }
 
 static void errors(void **state)
@@ -554,8 +560,9 @@ static void golden(void **state)
 	assert_true(fabs(e->ratio - ref_median(eb, 4) / ref_median(ea, 4)) < 1e-12);
 	char ci[40];
 	snprintf(ci, sizeof(ci), "[%.3f, %.3f]", e->ci_lo, e->ci_hi);
-	snprintf(want, sizeof(want), "\nrw_cp           B/A       4+4   %.3f  %-16s %6.3f  B slower\n",
-		 e->ratio, ci, e->p);
+	snprintf(want, sizeof(want),
+		 "\nrw_cp           B/A       4+4   %.3f  %-16s %6.3f  B slower\n", e->ratio, ci,
+		 e->p);
 	if (!strstr(t, want)) {
 		print_error("missing row:%s", want);
 		fail();
@@ -585,13 +592,13 @@ static void write_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(identical),	   cmocka_unit_test(shifted),
-	    cmocka_unit_test(one_run_each),	   cmocka_unit_test(no_common),
-	    cmocka_unit_test(only_in_a),	   cmocka_unit_test(failed_ignored),
-	    cmocka_unit_test(deterministic),	   cmocka_unit_test(mann_whitney_known),
-	    cmocka_unit_test(against_python),	   cmocka_unit_test(labels),
-	    cmocka_unit_test(errors),		   cmocka_unit_test(few_runs),
-	    cmocka_unit_test(three),		   cmocka_unit_test(golden),
+	    cmocka_unit_test(identical),      cmocka_unit_test(shifted),
+	    cmocka_unit_test(one_run_each),   cmocka_unit_test(no_common),
+	    cmocka_unit_test(only_in_a),      cmocka_unit_test(failed_ignored),
+	    cmocka_unit_test(deterministic),  cmocka_unit_test(mann_whitney_known),
+	    cmocka_unit_test(against_python), cmocka_unit_test(labels),
+	    cmocka_unit_test(errors),	      cmocka_unit_test(few_runs),
+	    cmocka_unit_test(three),	      cmocka_unit_test(golden),
 	    cmocka_unit_test(write_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
