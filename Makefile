@@ -24,7 +24,7 @@ FUZZ_CC  ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 300
 FUZZ_CHECK_TIME ?= 15
-PKGS     := ncursesw libproc2 jansson
+PKGS     := ncursesw libproc2 jansson zlib
 TEST_PKGS := cmocka
 
 CFLAGS   ?= -O2 -g
