@@ -690,8 +690,9 @@ static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_
 {
 	size_t scanned = 0;
 	for (;;) {
-		char *s = r->buf + r->pos + scanned;
-		char *nl = memchr(s, '\n', r->len - r->pos - scanned);
+		char *nl = r->len > r->pos + scanned
+			       ? memchr(r->buf + r->pos + scanned, '\n', r->len - r->pos - scanned)
+			       : NULL;
 		if (nl) {
 			*line = r->buf + r->pos;
 			*n = (size_t)(nl - *line);
@@ -1104,9 +1105,14 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	const json_t *name = json_object_get(o, "name");
 	if (!json_is_string(name))
 		return rd_fail(r, err, errlen, r->line, "result: \"name\" missing or not a string");
+	if (json_string_length(name) >= sizeof(x->name))
+		return rd_fail(r, err, errlen, r->line, "result: \"name\" longer than %zu bytes",
+			       sizeof(x->name) - 1);
 	strlcpy_(x->name, json_string_value(name), sizeof(x->name));
 	const json_t *st = json_object_get(o, "strategy");
 	if (json_is_string(st)) {
+		if (json_string_length(st) >= sizeof(it->strategy_name))
+			return rd_fail(r, err, errlen, r->line, "result: \"strategy\" is too long");
 		strlcpy_(it->strategy_name, json_string_value(st), sizeof(it->strategy_name));
 		x->strategy = strategy_find(it->strategy_name);
 	} else if (!json_is_null(st)) {
@@ -1115,6 +1121,9 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	const json_t *msg = json_object_get(o, "message");
 	if (msg && !json_is_string(msg))
 		return rd_fail(r, err, errlen, r->line, "result: \"message\" is not a string");
+	if (msg && json_string_length(msg) >= sizeof(x->message))
+		return rd_fail(r, err, errlen, r->line, "result: \"message\" longer than %zu bytes",
+			       sizeof(x->message) - 1);
 	strlcpy_(x->message, msg ? json_string_value(msg) : "", sizeof(x->message));
 
 	NEED_INT(o, "cmd", v, -1, INT32_MAX);
