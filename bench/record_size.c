@@ -72,7 +72,8 @@ static int write_one(const char *path, enum record_compress z, int n, int worst,
 		struct sample s = real[i % NREAL];
 		uint64_t k = (uint64_t)i;
 		s.t_ns = real[0].t_ns + k * 250000000ull;
-		s.mem_free += (k * 7919) % 100000, s.active_file += k * 64, s.inactive_file += k * 61;
+		s.mem_free += (k * 7919) % 100000, s.active_file += k * 64,
+		    s.inactive_file += k * 61;
 		s.cached += k * 125, s.dirty = (k * 1237) % 200000, s.writeback = (k * 97) % 8000;
 		s.pgactivate += k * 311, s.pgdeactivate += k * 293, s.pgscan_kswapd += k * 997;
 		s.pgsteal_kswapd += k * 991, s.pgpgin += k * 16384, s.pgpgout += k * 16000;
@@ -81,12 +82,16 @@ static int write_one(const char *path, enum record_compress z, int n, int worst,
 		s.wr_sectors += k * 64000, s.io_ms += k * 240, s.in_flight = (uint32_t)(k % 32);
 		s.cpu_user += k * 5, s.cpu_sys += k * 20, s.cpu_idle += k * 25, s.cpu_iowait += k;
 		s.intr += k * 4000, s.ctxt += k * 6000, s.procs_running = 1 + (uint32_t)(k % 3);
-		s.psi_mem_some = (float)(k % 1000) / 100.0f, s.psi_io_some = (float)(k % 3000) / 100.0f;
+		s.psi_mem_some = (float)(k % 1000) / 100.0f,
+		s.psi_io_some = (float)(k % 3000) / 100.0f;
 		s.psi_mem_some_us += k * 1000, s.psi_io_some_us += k * 200000;
 
 		int run = i / run_len, pos = i % run_len;
-		int phase = pos < 8 ? PHASE_PREPARE : pos < 200 ? PHASE_COPY : pos < 230 ? PHASE_FLUSH
-						     : pos < 236 ? PHASE_VERIFY : PHASE_IDLE;
+		int phase = pos < 8	? PHASE_PREPARE
+			    : pos < 200 ? PHASE_COPY
+			    : pos < 230 ? PHASE_FLUSH
+			    : pos < 236 ? PHASE_VERIFY
+					: PHASE_IDLE;
 		s.run = phase == PHASE_IDLE ? -1 : (int16_t)run;
 		s.phase = (int8_t)phase;
 		s.strategy = (uint8_t)(run % 2 ? 2 : 0);
@@ -118,7 +123,8 @@ static int write_one(const char *path, enum record_compress z, int n, int worst,
 		int rc = recorder_sample(r, &s, &tab, err, sizeof(err));
 		cost[i] = mono_ns() - t0;
 		if (rc == 0 && (pos == 0 || pos == 8 || pos == 200 || pos == 230 || pos == 236)) {
-			struct run_event ev = {.t_ns = s.t_ns, .run = (int16_t)run, .phase = (int8_t)phase};
+			struct run_event ev = {
+			    .t_ns = s.t_ns, .run = (int16_t)run, .phase = (int8_t)phase};
 			rc = recorder_event(r, &ev, err, sizeof(err));
 		}
 		if (rc == 0 && pos == 236) {
@@ -185,7 +191,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--limit") && i + 1 < argc)
 			limit_mib = atof(argv[++i]);
 		else {
-			fprintf(stderr, "usage: record_size [-n N] [--worst] [--keep DIR] [--limit MiB]\n");
+			fprintf(stderr,
+				"usage: record_size [-n N] [--worst] [--keep DIR] [--limit MiB]\n");
 			return 2;
 		}
 	}
@@ -248,8 +255,8 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		return 2;
 
-	printf("record_size: %d samples at 0.25 s (%.1f h), disk %s, %d devices in the table%s\n", n,
-	       n * 0.25 / 3600, disk, tabs[0].n, worst ? ", every row changing (--worst)" : "");
+	printf("record_size: %d samples at 0.25 s (%.1f h), disk %s, %d devices in the table%s\n",
+	       n, n * 0.25 / 3600, disk, tabs[0].n, worst ? ", every row changing (--worst)" : "");
 	printf("%-8s %12s %10s %10s %12s %12s %12s\n", "format", "bytes", "MiB", "B/sample",
 	       "median µs", "mean µs", "p99 µs");
 	printf("%-8s %12llu %10.2f %10.0f %12.1f %12.1f %12.1f\n", "plain",
@@ -261,7 +268,7 @@ int main(int argc, char **argv)
 	/* the header line is paid once, the rest per sample */
 	double per = (double)(fp.bytes - fp.header) / n;
 	double scaled = ((double)fp.header + per * 14400.0) / 1048576.0;
-	printf("plain, scaled to 14 400 samples: %.2f MiB (limit %.0f MiB): %s\n", scaled, limit_mib,
-	       scaled <= limit_mib ? "PASS" : "FAIL");
+	printf("plain, scaled to 14 400 samples: %.2f MiB (limit %.0f MiB): %s\n", scaled,
+	       limit_mib, scaled <= limit_mib ? "PASS" : "FAIL");
 	return scaled <= limit_mib ? 0 : 1;
 }

@@ -30,9 +30,18 @@ struct field {
 	enum ftype type;
 };
 
-#define U64(k, g, m) {k, g, offsetof(struct sample, m), F_U64}
-#define U32(k, g, m) {k, g, offsetof(struct sample, m), F_U32}
-#define F32(k, g, m) {k, g, offsetof(struct sample, m), F_F32}
+#define U64(k, g, m)                                                                               \
+	{                                                                                          \
+		k, g, offsetof(struct sample, m), F_U64                                            \
+	}
+#define U32(k, g, m)                                                                               \
+	{                                                                                          \
+		k, g, offsetof(struct sample, m), F_U32                                            \
+	}
+#define F32(k, g, m)                                                                               \
+	{                                                                                          \
+		k, g, offsetof(struct sample, m), F_F32                                            \
+	}
 
 static const struct field fields[] = {
     U64("mt", SAMPLE_HAVE_MEM, mem_total),
@@ -111,8 +120,8 @@ static const struct field fields[] = {
 	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT)
 
 static const char *const disk_columns[] = {
-    "rd_ios", "rd_merges", "rd_sectors", "rd_ms",	"wr_ios",    "wr_merges",
-    "wr_sectors", "wr_ms", "io_ms",	"weighted_ms", "in_flight", "is_disk",
+    "rd_ios",	  "rd_merges", "rd_sectors", "rd_ms",	    "wr_ios",	 "wr_merges",
+    "wr_sectors", "wr_ms",     "io_ms",	     "weighted_ms", "in_flight", "is_disk",
 };
 #define NDCOL ((int)ARRAY_LEN(disk_columns))
 
@@ -299,7 +308,8 @@ static json_t *header_json(const struct record_header *h)
 	for (int i = 0; !bad && i < NDCOL; i++)
 		bad |= json_array_append_new(dc, json_string(disk_columns[i])) != 0;
 	if (bad) {
-		json_decref(o), json_decref(argv), json_decref(ph), json_decref(st), json_decref(dc);
+		json_decref(o), json_decref(argv), json_decref(ph), json_decref(st),
+		    json_decref(dc);
 		return NULL;
 	}
 #define STR(k, v) bad |= put(o, k, jstr(v))
@@ -611,13 +621,13 @@ struct recording {
 	unsigned line; /* lines consumed so far */
 	char *buf;     /* [pos, len) is read but not consumed */
 	size_t cap, len, pos;
-	int eof;   /* the last read returned nothing more */
-	int cut;   /* the gzip stream stopped short */
+	int eof; /* the last read returned nothing more */
+	int cut; /* the gzip stream stopped short */
 	int failed;
 	char error[512];
 	char warning[512];
 	struct record_header h;
-	int8_t phase_map[256];	  /* recorded phase index → this build's */
+	int8_t phase_map[256]; /* recorded phase index → this build's */
 	int nphases;
 	uint8_t strat_map[256]; /* recorded strategy index → this build's */
 	int nstrats;
@@ -751,7 +761,8 @@ static int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 {
 	json_t *maj = json_object_get(o, "lrutop_record");
 	if (!maj)
-		return rd_fail(r, err, errlen, 1, "not an lrutop recording (no \"lrutop_record\" key)");
+		return rd_fail(r, err, errlen, 1,
+			       "not an lrutop recording (no \"lrutop_record\" key)");
 	if (!json_is_integer(maj))
 		return rd_fail(r, err, errlen, 1, "\"lrutop_record\" is not a version number");
 	json_int_t v = json_integer_value(maj);
@@ -817,8 +828,9 @@ static int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 			same = s && !strcmp(s, disk_columns[i]);
 		}
 		if (!same)
-			return rd_fail(r, err, errlen, 1,
-				       "unknown \"disk_columns\" (not written by this format version)");
+			return rd_fail(
+			    r, err, errlen, 1,
+			    "unknown \"disk_columns\" (not written by this format version)");
 	}
 	return 0;
 }
@@ -924,10 +936,10 @@ static int get_int(const json_t *o, const char *key, json_int_t *out)
 #define NEED_INT(o, key, v, lo, hi)                                                                \
 	do {                                                                                       \
 		if (get_int(o, key, &(v)) != 0)                                                    \
-			return rd_fail(r, err, errlen, r->line, "%s: \"%s\" missing or not an integer", \
-				       kind, key);                                                 \
+			return rd_fail(r, err, errlen, r->line,                                    \
+				       "%s: \"%s\" missing or not an integer", kind, key);         \
 		if ((v) < (lo) || (v) > (hi))                                                      \
-			return rd_fail(r, err, errlen, r->line, "%s: \"%s\" out of range", kind,  \
+			return rd_fail(r, err, errlen, r->line, "%s: \"%s\" out of range", kind,   \
 				       key);                                                       \
 	} while (0)
 
@@ -944,7 +956,8 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 	if (dkn) {
 		if (!json_is_array(dkn) || json_array_size(dkn) > DISKTAB_MAX)
 			return rd_fail(r, err, errlen, r->line,
-				       "sample: \"dkn\" is not a list of at most %d names", DISKTAB_MAX);
+				       "sample: \"dkn\" is not a list of at most %d names",
+				       DISKTAB_MAX);
 		for (size_t i = 0; i < json_array_size(dkn); i++) {
 			const char *s = json_string_value(json_array_get(dkn, i));
 			if (!s || !*s || strlen(s) >= sizeof(t->dev[0].name))
@@ -982,7 +995,8 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 		uint64_t v[NDCOL];
 		if (!json_is_array(row) || json_array_size(row) != NDCOL)
 			return rd_fail(r, err, errlen, r->line,
-				       "sample: device %s: not a list of %d numbers", d->name, NDCOL);
+				       "sample: device %s: not a list of %d numbers", d->name,
+				       NDCOL);
 		for (int c = 0; c < NDCOL; c++) {
 			json_t *j = json_array_get(row, (size_t)c);
 			if (!json_is_integer(j))
@@ -992,8 +1006,8 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 			v[c] = (uint64_t)json_integer_value(j);
 		}
 		if (disk_set(d, v) != 0)
-			return rd_fail(r, err, errlen, r->line, "sample: device %s: value out of range",
-				       d->name);
+			return rd_fail(r, err, errlen, r->line,
+				       "sample: device %s: value out of range", d->name);
 	}
 	/* every row must belong to a listed device */
 	const char *key;
@@ -1004,8 +1018,8 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 		for (int i = 0; i < t->n && !found; i++)
 			found = !strcmp(t->dev[i].name, key);
 		if (!found)
-			return rd_fail(r, err, errlen, r->line, "sample: row for unlisted device %.32s",
-				       key);
+			return rd_fail(r, err, errlen, r->line,
+				       "sample: row for unlisted device %.32s", key);
 	}
 	json_int_t dt = 0;
 	if (json_object_get(o, "dkt")) {
@@ -1029,7 +1043,7 @@ static int rd_sample(struct recording *r, json_t *o, struct record_item *it, cha
 	s->t_ns = (uint64_t)v;
 	NEED_INT(o, "run", v, INT16_MIN, INT16_MAX);
 	s->run = (int16_t)v;
-	NEED_INT(o, "ph", v, 0, r->nphases >= 0 ? r->nphases - 1 : INT8_MAX);
+	NEED_INT(o, "ph", v, 0, r->nphases >= 0 ? r->nphases - 1 : PHASE_COUNT - 1);
 	s->phase = r->nphases >= 0 ? r->phase_map[v] : (int8_t)v;
 	if (s->phase < 0)
 		return rd_fail(r, err, errlen, r->line, "sample: phase %lld has an unknown name",
@@ -1116,7 +1130,8 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 		strlcpy_(it->strategy_name, json_string_value(st), sizeof(it->strategy_name));
 		x->strategy = strategy_find(it->strategy_name);
 	} else if (!json_is_null(st)) {
-		return rd_fail(r, err, errlen, r->line, "result: \"strategy\" is not a name or null");
+		return rd_fail(r, err, errlen, r->line,
+			       "result: \"strategy\" is not a name or null");
 	}
 	const json_t *msg = json_object_get(o, "message");
 	if (msg && !json_is_string(msg))
@@ -1182,8 +1197,8 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 		double d;
 		json_t *j = json_object_get(o, dbls[i].key);
 		if (!j || get_double(j, &d) != 0)
-			return rd_fail(r, err, errlen, r->line, "result: \"%s\" missing or not a number",
-				       dbls[i].key);
+			return rd_fail(r, err, errlen, r->line,
+				       "result: \"%s\" missing or not a number", dbls[i].key);
 		memcpy((char *)x + dbls[i].off, &d, sizeof(d));
 	}
 	return 0;
@@ -1201,10 +1216,11 @@ int recording_next(struct recording *r, struct record_item *it, char *err, size_
 			return -1;
 		if (rc == 0) {
 			if (r->cut && !r->warning[0])
-				snprintf(r->warning, sizeof(r->warning),
-					 "%s:%u: gzip stream cut short after the last complete line "
-					 "(the recording was cut short); the rest replays",
-					 r->path, r->line);
+				snprintf(
+				    r->warning, sizeof(r->warning),
+				    "%s:%u: gzip stream cut short after the last complete line "
+				    "(the recording was cut short); the rest replays",
+				    r->path, r->line);
 			return 0;
 		}
 		if (rc == 2) {

@@ -57,18 +57,18 @@
 #include "sample.h"
 #include "session.h"
 
-#define RECORD_MAJOR 1
-#define RECORD_MINOR 0
-#define RECORD_LINE_MAX (1u << 20) /* a longer line is an error (/dev/zero) */
+#define RECORD_MAJOR		1
+#define RECORD_MINOR		0
+#define RECORD_LINE_MAX		(1u << 20) /* a longer line is an error (/dev/zero) */
 #define RECORD_STRATEGY_UNKNOWN UINT8_MAX
 
 /* What the header line says about the recording run.  The writer reads
  * every field; record_header_init fills what the machine can tell. */
 struct record_header {
-	int major, minor;    /* reader: as found; the writer writes RECORD_* */
-	char version[32];    /* lrutop's version */
-	char kernel[128];    /* uname -r */
-	char host[256];	     /* uname -n */
+	int major, minor; /* reader: as found; the writer writes RECORD_* */
+	char version[32]; /* lrutop's version */
+	char kernel[128]; /* uname -r */
+	char host[256];	  /* uname -n */
 	long page_size;
 	int cpus;	       /* online CPUs */
 	uint64_t mem_total_kb; /* MemTotal */
@@ -77,10 +77,10 @@ struct record_header {
 	int cgroup_version;    /* 1, 2, 0 for none */
 	double interval_s;
 	int argc;
-	char **argv;	       /* writer: borrowed; reader: owned by the recording */
-	char start_wall[40];   /* ISO 8601 UTC, "2026-12-01T09:10:42.123Z" */
+	char **argv;	     /* writer: borrowed; reader: owned by the recording */
+	char start_wall[40]; /* ISO 8601 UTC, "2026-12-01T09:10:42.123Z" */
 	uint64_t start_mono_ns;
-	char notes[512];       /* what was missing, e.g. "no PSI"; "" for nothing */
+	char notes[512]; /* what was missing, e.g. "no PSI"; "" for nothing */
 };
 
 /* Fills kernel, host, page size, CPUs, MemTotal, both start times and the

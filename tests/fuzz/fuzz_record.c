@@ -73,13 +73,14 @@ static void same_item(const struct record_item *a, const struct record_item *b)
 			     x->verified == y->verified);
 		FUZZ_REQUIRE(x->majflt == y->majflt && x->minflt == y->minflt &&
 			     x->inblock == y->inblock && x->oublock == y->oublock);
-		FUZZ_REQUIRE(x->bytes == y->bytes && x->peak_active_file_kb == y->peak_active_file_kb &&
-			     x->pgdeactivate == y->pgdeactivate && x->refault_file == y->refault_file &&
-			     x->t_start_ns == y->t_start_ns && x->t_copy_ns == y->t_copy_ns &&
-			     x->t_end_ns == y->t_end_ns);
-		const double *da[] = {&x->elapsed_s, &x->user_s, &x->sys_s, &x->cpu_pct,
+		FUZZ_REQUIRE(x->bytes == y->bytes &&
+			     x->peak_active_file_kb == y->peak_active_file_kb &&
+			     x->pgdeactivate == y->pgdeactivate &&
+			     x->refault_file == y->refault_file && x->t_start_ns == y->t_start_ns &&
+			     x->t_copy_ns == y->t_copy_ns && x->t_end_ns == y->t_end_ns);
+		const double *da[] = {&x->elapsed_s, &x->user_s,  &x->sys_s,   &x->cpu_pct,
 				      &x->mbs,	     &x->read_cv, &x->write_cv};
-		const double *db[] = {&y->elapsed_s, &y->user_s, &y->sys_s, &y->cpu_pct,
+		const double *db[] = {&y->elapsed_s, &y->user_s,  &y->sys_s,   &y->cpu_pct,
 				      &y->mbs,	     &y->read_cv, &y->write_cv};
 		for (size_t i = 0; i < sizeof(da) / sizeof(da[0]); i++)
 			FUZZ_REQUIRE(!memcmp(da[i], db[i], sizeof(double)));
@@ -135,8 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < n; i++) {
 		const struct record_item *it = &items[i];
 		if (it->kind == RECORD_SAMPLE)
-			rc = recorder_sample(w, &it->sample, it->have_disks ? &it->disks : NULL, err,
-					     sizeof(err));
+			rc = recorder_sample(w, &it->sample, it->have_disks ? &it->disks : NULL,
+					     err, sizeof(err));
 		else if (it->kind == RECORD_EVENT)
 			rc = recorder_event(w, &it->event, err, sizeof(err));
 		else

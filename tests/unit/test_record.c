@@ -265,9 +265,8 @@ static int write_demo(const char *path, enum record_compress z, uint64_t *bytes_
 		e->have_disks = i != 4; /* one sample without a table */
 		if (e->have_disks)
 			disks_demo(&e->d, i);
-		assert_int_equal(recorder_sample(r, &e->s, e->have_disks ? &e->d : NULL, err,
-						 sizeof(err)),
-				 0);
+		assert_int_equal(
+		    recorder_sample(r, &e->s, e->have_disks ? &e->d : NULL, err, sizeof(err)), 0);
 		if (bytes_after)
 			bytes_after[++nl] = recorder_bytes(r);
 		if (i == 1 || i == 6) {
@@ -473,7 +472,8 @@ static void prefix_cut(enum record_compress z, const char *name)
 			int boundary = k == after[whole + 1];
 			assert_int_equal(recording_warning(rec) == NULL, boundary);
 			if (!boundary)
-				assert_non_null(strstr(recording_warning(rec), "truncated last line"));
+				assert_non_null(
+				    strstr(recording_warning(rec), "truncated last line"));
 		} else {
 			for (int l = 2; l <= nl; l++)
 				if (after[l] <= k && rc == 0)
@@ -541,10 +541,11 @@ static void test_newer_minor(void **state)
 {
 	(void)state;
 	char path[128], err[512];
-	const char text[] = "{\"lrutop_record\":1,\"minor\":9,\"future\":[1,2]}\n"
-			    "{\"k\":\"hologram\",\"x\":1}\n"
-			    "\n"
-			    "{\"k\":\"event\",\"t\":77,\"run\":2,\"phase\":\"flush\",\"new\":true}\n";
+	const char text[] =
+	    "{\"lrutop_record\":1,\"minor\":9,\"future\":[1,2]}\n"
+	    "{\"k\":\"hologram\",\"x\":1}\n"
+	    "\n"
+	    "{\"k\":\"event\",\"t\":77,\"run\":2,\"phase\":\"flush\",\"new\":true}\n";
 	tpath(path, sizeof(path), "minor9");
 	put_file(path, text, sizeof(text) - 1);
 	struct recording *rec = recording_open(path, err, sizeof(err));
@@ -680,7 +681,8 @@ static void full_fs(enum record_compress z)
 		sample_demo(&s, i, HAVE_ALL);
 		disks_demo(&d, i);
 		for (int k = 0; k < d.n; k++)
-			d.dev[k].wr_ios += (uint64_t)i * 1000003u * (uint64_t)(k + 1); /* defeat gzip */
+			d.dev[k].wr_ios +=
+			    (uint64_t)i * 1000003u * (uint64_t)(k + 1); /* defeat gzip */
 		rc = recorder_sample(r, &s, &d, err, sizeof(err));
 	}
 	assert_int_equal(rc, -1);
@@ -799,8 +801,9 @@ static void test_doubles_bit_exact(void **state)
 	(void)state;
 	char path[128], err[512];
 	struct record_header h;
-	const double ds[] = {0.1, 1.0 / 3.0, 2.0 / 3.0, M_PI, 1e-310, DBL_MAX, -DBL_MIN,
-			     nextafter(1.0, 2.0), 123456789.123456789, 5e-324, -0.0};
+	const double ds[] = {
+	    0.1,      1.0 / 3.0,	   2.0 / 3.0,		M_PI,	1e-310, DBL_MAX,
+	    -DBL_MIN, nextafter(1.0, 2.0), 123456789.123456789, 5e-324, -0.0};
 	tpath(path, sizeof(path), "doubles.jsonl");
 	header_demo(&h);
 	h.interval_s = 0.1 + 0.2;
