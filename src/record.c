@@ -239,7 +239,9 @@ static int rec_line(struct recorder *r, json_t *obj, size_t flags, char *err, si
 		return errf(err, errlen, "%s", r->error);
 	}
 	if (!obj)
-		return rec_fail(r, err, errlen, "could not build a line (out of memory, or a name that is not UTF-8)");
+		return rec_fail(
+		    r, err, errlen,
+		    "could not build a line (out of memory, or a name that is not UTF-8)");
 	flags |= JSON_COMPACT | JSON_ENSURE_ASCII;
 	size_t n = json_dumpb(obj, r->buf, r->cap ? r->cap - 1 : 0, flags);
 	if (n + 1 > r->cap) {
