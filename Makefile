@@ -24,7 +24,7 @@ FUZZ_CC  ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 300
 FUZZ_CHECK_TIME ?= 15
-PKGS     := ncursesw libproc2 jansson
+PKGS     := ncursesw libproc2 jansson zlib
 TEST_PKGS := cmocka
 
 CFLAGS   ?= -O2 -g
@@ -108,8 +108,9 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/liblrutop.a $(wildcard src/*.h) | $(BUILD)
 
 tests: $(BUILD)/lrutop $(UNIT_BINS)
 
-# Each fuzz target is one libFuzzer binary built from its own sources (no
-# libraries): tests/fuzz/fuzz_X.c and what its "fuzz-sources:" line names.
+# Each fuzz target is one libFuzzer binary built from its own sources:
+# tests/fuzz/fuzz_X.c and what its "fuzz-sources:" line names, linked with
+# what its "fuzz-libs:" line names (if any).
 # A compiler without libFuzzer builds nothing; tests/run then reports a skip.
 fuzz-build:
 	@if tools/libfuzzer-ok $(FUZZ_CC); then $(MAKE) --no-print-directory $(FUZZ_BINS); else \
@@ -117,7 +118,8 @@ fuzz-build:
 
 $(FUZZ_BUILD)/%: tests/fuzz/%.c $(wildcard src/*.c src/*.h) tests/fuzz/fuzz.h
 	@mkdir -p $(FUZZ_BUILD)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $$(sed -n 's/^ \* fuzz-sources: //p' $<)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $$(sed -n 's/^ \* fuzz-sources: //p' $<) \
+		$$(sed -n 's/^ \* fuzz-libs: //p' $<)
 
 # The user-facing targets that install packages first, then build in a
 # sub-make (see the top).  All passes feed one summary line (tests/run).

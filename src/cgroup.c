@@ -24,22 +24,6 @@ static int path_join(char *out, size_t len, const char *a, const char *b)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* Reads a small file into buf (NUL-terminated); bytes read or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	do
-		n = read(fd, buf, len - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return n;
-}
-
 /* Writes s to an existing control file; -1 with errno on failure.
  * O_TRUNC as a shell's "echo 0 > memory.max": cgroupfs ignores it, a
  * plain file (a test's layout) then holds just what was written. */
@@ -206,7 +190,7 @@ int cgroup_find_base(const char *mountinfo, const char *self, const char *root,
 	    self_dir(root, mnt, mroot, path, b->dir, sizeof b->dir) == 0) {
 		v2_mounted = 1;
 		if (path_join(file, sizeof file, b->dir, "cgroup.subtree_control") == 0 &&
-		    read_small(file, buf, sizeof buf) >= 0 && has_item(buf, "memory", " \n")) {
+		    read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, "memory", " \n")) {
 			b->version = 2;
 			return 0;
 		}
@@ -214,7 +198,7 @@ int cgroup_find_base(const char *mountinfo, const char *self, const char *root,
 		 * (the no-internal-process rule does not bind the root). */
 		if (strcmp(path, "/") == 0 &&
 		    path_join(file, sizeof file, b->dir, "cgroup.controllers") == 0 &&
-		    read_small(file, buf, sizeof buf) >= 0 && has_item(buf, "memory", " \n")) {
+		    read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, "memory", " \n")) {
 			b->version = 2;
 			b->enable_v2 = 1;
 			return 0;
@@ -313,7 +297,7 @@ static int set_limit(struct cgroup *cg, char *err, size_t errlen)
 	if (write_ctl(file, val) < 0)
 		return errf(err, errlen, "set %s to %s: %s", file, val, strerror(errno));
 	/* The kernel rounds the limit to pages: keep what it really is. */
-	if (read_small(file, back, sizeof back) > 0 && back[0] >= '0' && back[0] <= '9')
+	if (read_small_at(AT_FDCWD, file, back, sizeof back) > 0 && back[0] >= '0' && back[0] <= '9')
 		cg->limit = strtoull(back, NULL, 10);
 	/* No swapping around the limit; where there is no swap accounting
 	 * the file is absent or refuses, and there is nothing to limit. */
@@ -405,11 +389,11 @@ static int is_empty(const struct cgroup *cg)
 	char buf[512];
 
 	if (cg->version == 2 && cg->events[0]) {
-		if (read_small(cg->events, buf, sizeof buf) < 0)
+		if (read_small_at(AT_FDCWD, cg->events, buf, sizeof buf) < 0)
 			return 1;
 		return has_item(buf, "populated 0", "\n");
 	}
-	return read_small(cg->procs, buf, sizeof buf) <= 0;
+	return read_small_at(AT_FDCWD, cg->procs, buf, sizeof buf) <= 0;
 }
 
 /* Waits until the killed tasks have left: v2 wakes us through
@@ -449,7 +433,7 @@ int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n)
 	if (!cg->created ||
 	    path_join(file, sizeof file, cg->path,
 		      cg->version == 2 ? "memory.events" : "memory.oom_control") < 0 ||
-	    read_small(file, buf, sizeof buf) < 0 || kvfile_parse(buf, keys, 1, &v) != 1)
+	    read_small_at(AT_FDCWD, file, buf, sizeof buf) < 0 || kvfile_parse(buf, keys, 1, &v) != 1)
 		return -1;
 	*n = v;
 	return 0;

@@ -396,3 +396,20 @@ int sampler_task_io(struct sampler *s, pid_t pid, uint64_t *write_bytes)
 	*write_bytes = (uint64_t)f->stacks[0]->head[0].result.ul_int;
 	return 0;
 }
+
+int sampler_pid_start(pid_t pid, unsigned long long *ticks)
+{
+	static enum pids_item items[] = {PIDS_TICS_BEGAN};
+	struct pids_info *info = NULL;
+	int rc = -1;
+	if (procps_pids_new(&info, items, 1) < 0)
+		return -1;
+	unsigned want = (unsigned)pid;
+	struct pids_fetch *f = procps_pids_select(info, &want, 1, PIDS_SELECT_PID);
+	if (f && f->counts && f->counts->total == 1 && f->stacks && f->stacks[0]) {
+		*ticks = f->stacks[0]->head[0].result.ull_int;
+		rc = 0;
+	}
+	procps_pids_unref(&info);
+	return rc;
+}

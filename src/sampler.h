@@ -44,6 +44,9 @@ int sampler_set_cgroup(struct sampler *s, const char *stat_path, const char *usa
  * or one big write() has got, which its own counter cannot say until it
  * returns.  -1 when the process is gone or the kernel does not count. */
 int sampler_task_io(struct sampler *s, pid_t pid, uint64_t *write_bytes);
+/* When pid started (clock ticks since boot, /proc/PID/stat start_time), so
+ * a reused pid is told apart; needs no sampler.  0 or -1 (no such pid). */
+int sampler_pid_start(pid_t pid, unsigned long long *ticks);
 const char *sampler_missing(const struct sampler *s);
 
 /* The watched disk's name ("" for none). */

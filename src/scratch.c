@@ -1,4 +1,5 @@
 #include "scratch.h"
+#include "sampler.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -66,43 +67,9 @@ static const char *memory_fs(unsigned long type)
 	return NULL;
 }
 
-/* Reads a small file relative to dirfd (no symlinks); bytes or -1. */
-static ssize_t read_at(int dirfd, const char *name, char *buf, size_t len)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	do
-		n = read(fd, buf, len - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return n;
-}
-
 int scratch_pid_start(long pid, unsigned long long *start)
 {
-	char path[64], buf[1024];
-	char *p;
-	int field = 3;
-
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	if (pid <= 0 || read_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
-		return -1;
-	/* comm may hold blanks and parentheses: fields count from the last ')'. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	for (p++; *p && field < 22; field++) {
-		p += strspn(p, " ");
-		p += strcspn(p, " ");
-	}
-	if (field != 22)
-		return -1;
-	*start = strtoull(p, NULL, 10);
-	return 0;
+	return pid > 0 ? sampler_pid_start((pid_t)pid, start) : -1;
 }
 
 int scratch_pid_alive(long pid, unsigned long long start)
@@ -114,7 +81,7 @@ int scratch_pid_alive(long pid, unsigned long long start)
 
 static void boot_id(char *out, size_t len)
 {
-	if (read_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id", out, len) <= 0)
+	if (read_small_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id", out, len) <= 0)
 		strlcpy_(out, "unknown", len);
 	out[strcspn(out, "\n")] = '\0';
 }
@@ -158,7 +125,7 @@ static int owner_gone(int dirfd, long *pid_out)
 	unsigned long long start;
 	size_t ml = strlen(SCRATCH_OWNER_MAGIC);
 
-	if (read_at(dirfd, "owner", buf, sizeof buf) <= 0 ||
+	if (read_small_at(dirfd, "owner", buf, sizeof buf) <= 0 ||
 	    strncmp(buf, SCRATCH_OWNER_MAGIC "\n", ml + 1) != 0 ||
 	    sscanf(buf + ml + 1, "pid %ld start %llu boot %63s", &pid, &start, mboot) != 3)
 		return 0;

@@ -1,10 +1,13 @@
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void oom(size_t n)
 {
@@ -233,4 +236,21 @@ void fmt_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%.1f%c", v, units[u]);
 	else
 		snprintf(buf, len, "%.0f%c", v, units[u]);
+}
+
+ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, buf, len - 1);
+	while (n < 0 && errno == EINTR);
+	int e = errno;
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	errno = e;
+	return n;
 }

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -43,6 +44,10 @@ uint64_t mono_ns(void);
 
 /* Copies src into dst (size n), always NUL-terminating; returns strlen(src). */
 size_t strlcpy_(char *dst, const char *src, size_t n);
+/* Reads a small file (path relative to dirfd, or AT_FDCWD; a symlink as
+ * the last component is refused) into buf, NUL-terminated: bytes read or
+ * -1 with errno. */
+ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len);
 
 /* Formats a byte count with a binary suffix ("1.5G", "512M", "4K", "17B"). */
 void fmt_size(char *buf, size_t len, uint64_t bytes);

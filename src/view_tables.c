@@ -45,7 +45,7 @@ static void iostat_row(const struct model *m, struct grid *g, int y, int compact
 		util = 100;
 	int watched = strcmp(b->name, m->disk) == 0;
 	char name[20];
-	snprintf(name, sizeof(name), "%s%s", b->is_disk ? "" : "  ", b->name);
+	snprintf(name, sizeof(name), "%s%.17s", b->is_disk ? "" : "  ", b->name);
 	enum role role = watched ? ROLE_TITLE : ROLE_DEFAULT;
 	if (compact) /* 80 columns: the merge columns go */
 		grid_printf(g, 1, y, role, "%-12s %8.2f %8.2f %7.2f %8.2f %8.2f %7.2f %6.2f %5.1f",

@@ -421,7 +421,7 @@ if tm_until "$s" 60 'progress "$s" | grep -q "all 2 runs done"' 0.1; then
 		check "$T Runs view: chart rows 'rw_cp #1', 'cp #1', 'rw_cp #2'" \
 			'grep -Eq "^rw_cp +#1 " "$tmp/cap4b" && grep -Eq "^cp +#1 " "$tmp/cap4b" && grep -Eq "^rw_cp +#2 " "$tmp/cap4b"' \
 			"$(cut -c1-40 "$tmp/cap4b" | oneline 600)"
-		hdr=$(grep -nE '^ *strategy +runs +elapsed' "$tmp/cap4b" | head -n 1 | cut -d: -f1)
+		hdr=$(grep -nE '^ *strategy +runs +median' "$tmp/cap4b" | head -n 1 | cut -d: -f1)
 		trows=$(awk -v h="${hdr:-9999}" 'NR > h && $1 ~ /^(rw_cp|cp)$/ && $2 ~ /^[0-9]+$/ { printf "%s:%s ", $1, $2 }' "$tmp/cap4b")
 		check "$T Runs view statistics: rw_cp (2 runs) and cp (1)" '[ "$trows" = "rw_cp:2 cp:1 " ]' "got '$trows'"
 	else

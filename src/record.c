@@ -1,0 +1,1275 @@
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "strategy.h"
+#include "util.h"
+
+/* ---- the sample's fields ---------------------------------------------- */
+
+enum ftype { F_U64, F_U32, F_F32 };
+
+struct field {
+	const char *key; /* stable: changing one is a major version */
+	uint32_t group;	 /* SAMPLE_HAVE_* */
+	size_t off;
+	enum ftype type;
+};
+
+#define U64(k, g, m)                                                                               \
+	{                                                                                          \
+		k, g, offsetof(struct sample, m), F_U64                                            \
+	}
+#define U32(k, g, m)                                                                               \
+	{                                                                                          \
+		k, g, offsetof(struct sample, m), F_U32                                            \
+	}
+#define F32(k, g, m)                                                                               \
+	{                                                                                          \
+		k, g, offsetof(struct sample, m), F_F32                                            \
+	}
+
+static const struct field fields[] = {
+    U64("mt", SAMPLE_HAVE_MEM, mem_total),
+    U64("mf", SAMPLE_HAVE_MEM, mem_free),
+    U64("ma", SAMPLE_HAVE_MEM, mem_avail),
+    U64("ac", SAMPLE_HAVE_MEM, active),
+    U64("in", SAMPLE_HAVE_MEM, inactive),
+    U64("af", SAMPLE_HAVE_MEM, active_file),
+    U64("if", SAMPLE_HAVE_MEM, inactive_file),
+    U64("aa", SAMPLE_HAVE_MEM, active_anon),
+    U64("ia", SAMPLE_HAVE_MEM, inactive_anon),
+    U64("ca", SAMPLE_HAVE_MEM, cached),
+    U64("dy", SAMPLE_HAVE_MEM, dirty),
+    U64("wb", SAMPLE_HAVE_MEM, writeback),
+    U64("swt", SAMPLE_HAVE_MEM, swap_total),
+    U64("swf", SAMPLE_HAVE_MEM, swap_free),
+
+    U64("pga", SAMPLE_HAVE_VM, pgactivate),
+    U64("pgd", SAMPLE_HAVE_VM, pgdeactivate),
+    U64("sck", SAMPLE_HAVE_VM, pgscan_kswapd),
+    U64("scd", SAMPLE_HAVE_VM, pgscan_direct),
+    U64("stk", SAMPLE_HAVE_VM, pgsteal_kswapd),
+    U64("std", SAMPLE_HAVE_VM, pgsteal_direct),
+    U64("mjf", SAMPLE_HAVE_VM, pgmajfault),
+    U64("pgi", SAMPLE_HAVE_VM, pgpgin),
+    U64("pgo", SAMPLE_HAVE_VM, pgpgout),
+    U64("swi", SAMPLE_HAVE_VM, pswpin),
+    U64("swo", SAMPLE_HAVE_VM, pswpout),
+
+    U64("scf", SAMPLE_HAVE_VMX, pgscan_file),
+    U64("sca", SAMPLE_HAVE_VMX, pgscan_anon),
+    U64("stf", SAMPLE_HAVE_VMX, pgsteal_file),
+    U64("sta", SAMPLE_HAVE_VMX, pgsteal_anon),
+    U64("rff", SAMPLE_HAVE_VMX, refault_file),
+    U64("acf", SAMPLE_HAVE_VMX, activate_file),
+
+    U64("rio", SAMPLE_HAVE_DISK, rd_ios),
+    U64("rse", SAMPLE_HAVE_DISK, rd_sectors),
+    U64("wio", SAMPLE_HAVE_DISK, wr_ios),
+    U64("wse", SAMPLE_HAVE_DISK, wr_sectors),
+    U64("iom", SAMPLE_HAVE_DISK, io_ms),
+    U32("ifl", SAMPLE_HAVE_DISK, in_flight),
+    U32("did", SAMPLE_HAVE_DISK, disk_id),
+
+    U64("cu", SAMPLE_HAVE_CPU, cpu_user),
+    U64("cn", SAMPLE_HAVE_CPU, cpu_nice),
+    U64("cs", SAMPLE_HAVE_CPU, cpu_sys),
+    U64("ci", SAMPLE_HAVE_CPU, cpu_idle),
+    U64("cw", SAMPLE_HAVE_CPU, cpu_iowait),
+    U64("cq", SAMPLE_HAVE_CPU, cpu_irq),
+    U64("csq", SAMPLE_HAVE_CPU, cpu_softirq),
+    U64("cst", SAMPLE_HAVE_CPU, cpu_steal),
+    U64("itr", SAMPLE_HAVE_CPU, intr),
+    U64("ctx", SAMPLE_HAVE_CPU, ctxt),
+    U32("prr", SAMPLE_HAVE_CPU, procs_running),
+    U32("prb", SAMPLE_HAVE_CPU, procs_blocked),
+
+    F32("pms", SAMPLE_HAVE_PSI_MEM, psi_mem_some),
+    F32("pmf", SAMPLE_HAVE_PSI_MEM, psi_mem_full),
+    U64("pmu", SAMPLE_HAVE_PSI_MEM, psi_mem_some_us),
+    F32("pis", SAMPLE_HAVE_PSI_IO, psi_io_some),
+    F32("pif", SAMPLE_HAVE_PSI_IO, psi_io_full),
+    U64("piu", SAMPLE_HAVE_PSI_IO, psi_io_some_us),
+
+    U64("gaf", SAMPLE_HAVE_CG, cg_active_file),
+    U64("gif", SAMPLE_HAVE_CG, cg_inactive_file),
+    U64("gca", SAMPLE_HAVE_CG, cg_cache),
+    U64("gus", SAMPLE_HAVE_CG, cg_usage),
+    U64("gli", SAMPLE_HAVE_CG, cg_limit),
+    U64("gdy", SAMPLE_HAVE_CG, cg_dirty),
+    U64("gpd", SAMPLE_HAVE_CG_DEACT, cg_pgdeactivate),
+};
+
+#define HAVE_KNOWN                                                                                 \
+	(SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_VMX | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CPU | \
+	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT)
+
+static const char *const disk_columns[] = {
+    "rd_ios",	  "rd_merges", "rd_sectors", "rd_ms",	    "wr_ios",	 "wr_merges",
+    "wr_sectors", "wr_ms",     "io_ms",	     "weighted_ms", "in_flight", "is_disk",
+};
+#define NDCOL ((int)ARRAY_LEN(disk_columns))
+
+static void disk_row(const struct disk_counters *d, uint64_t v[NDCOL])
+{
+	v[0] = d->rd_ios, v[1] = d->rd_merges, v[2] = d->rd_sectors, v[3] = d->rd_ms;
+	v[4] = d->wr_ios, v[5] = d->wr_merges, v[6] = d->wr_sectors, v[7] = d->wr_ms;
+	v[8] = d->io_ms, v[9] = d->weighted_ms, v[10] = d->in_flight, v[11] = (uint64_t)d->is_disk;
+}
+
+/* -1 when a uint32/int column is out of range. */
+static int disk_set(struct disk_counters *d, const uint64_t v[NDCOL])
+{
+	if (v[10] > UINT32_MAX || v[11] > 1)
+		return -1;
+	d->rd_ios = v[0], d->rd_merges = v[1], d->rd_sectors = v[2], d->rd_ms = v[3];
+	d->wr_ios = v[4], d->wr_merges = v[5], d->wr_sectors = v[6], d->wr_ms = v[7];
+	d->io_ms = v[8], d->weighted_ms = v[9], d->in_flight = (uint32_t)v[10];
+	d->is_disk = (int)v[11];
+	return 0;
+}
+
+/* ---- values ----------------------------------------------------------- */
+
+/* uint64 as jansson's signed integer, two's complement (see record.h). */
+static json_t *ju64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* A double: null for NaN, "inf"/"-inf" for the infinities. */
+static json_t *jdouble(double v)
+{
+	if (isnan(v))
+		return json_null();
+	if (isinf(v))
+		return json_string(v > 0 ? "inf" : "-inf");
+	return json_real(v);
+}
+
+/* Reads a double written by jdouble (an integer is accepted too). */
+static int get_double(const json_t *j, double *out)
+{
+	if (json_is_null(j)) {
+		*out = NAN;
+		return 0;
+	}
+	if (json_is_string(j)) {
+		if (!strcmp(json_string_value(j), "inf"))
+			*out = INFINITY;
+		else if (!strcmp(json_string_value(j), "-inf"))
+			*out = -INFINITY;
+		else
+			return -1;
+		return 0;
+	}
+	if (!json_is_number(j))
+		return -1;
+	*out = json_number_value(j);
+	return 0;
+}
+
+/* Sets obj[key] = v, stealing v; -1 when jansson could not allocate. */
+static int put(json_t *obj, const char *key, json_t *v)
+{
+	return v && json_object_set_new(obj, key, v) == 0 ? 0 : -1;
+}
+
+/* ---- writer ----------------------------------------------------------- */
+
+struct recorder {
+	char *path;
+	int fd;	   /* plain: written directly; gzip: owned by gz */
+	gzFile gz; /* NULL for plain */
+	uint64_t bytes;
+	char *buf; /* one dumped line */
+	size_t cap;
+	struct disktab prev; /* the last table written, for the row deltas */
+	int have_prev;
+	char error[512]; /* the first write error, repeated by later calls */
+};
+
+static int rec_fail(struct recorder *r, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int rec_fail(struct recorder *r, char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!r->error[0]) {
+		va_list ap;
+		char why[256];
+
+		va_start(ap, fmt);
+		vsnprintf(why, sizeof(why), fmt, ap);
+		va_end(ap);
+		errf(r->error, sizeof(r->error), "--record %s: %s", r->path, why);
+	}
+	return errf(err, errlen, "%s", r->error);
+}
+
+static int gz_fail(struct recorder *r, char *err, size_t errlen, int e)
+{
+	int code = Z_OK;
+	const char *msg = gzerror(r->gz, &code);
+
+	if (code == Z_ERRNO)
+		return rec_fail(r, err, errlen, "write error: %s", strerror(e ? e : EIO));
+	return rec_fail(r, err, errlen, "write error: %s", msg && *msg ? msg : "zlib failed");
+}
+
+/* Dumps obj as one line (with its newline) and hands it to the kernel;
+ * frees obj. */
+static int rec_line(struct recorder *r, json_t *obj, size_t flags, char *err, size_t errlen)
+{
+	if (r->error[0]) {
+		json_decref(obj);
+		return errf(err, errlen, "%s", r->error);
+	}
+	if (!obj)
+		return rec_fail(
+		    r, err, errlen,
+		    "could not build a line (out of memory, or a name that is not UTF-8)");
+	flags |= JSON_COMPACT | JSON_ENSURE_ASCII;
+	size_t n = json_dumpb(obj, r->buf, r->cap ? r->cap - 1 : 0, flags);
+	if (n + 1 > r->cap) {
+		r->cap = n + 1 + n / 2 + 256;
+		r->buf = xrealloc(r->buf, r->cap);
+		n = json_dumpb(obj, r->buf, r->cap - 1, flags);
+	}
+	json_decref(obj);
+	if (n == 0 || n + 1 > r->cap)
+		return rec_fail(r, err, errlen, "could not encode a line");
+	r->buf[n++] = '\n';
+
+	if (r->gz) {
+		errno = 0;
+		if (gzwrite(r->gz, r->buf, (unsigned)n) != (int)n)
+			return gz_fail(r, err, errlen, errno);
+		errno = 0;
+		if (gzflush(r->gz, Z_SYNC_FLUSH) != Z_OK)
+			return gz_fail(r, err, errlen, errno);
+		off_t pos = lseek(r->fd, 0, SEEK_CUR);
+		if (pos >= 0)
+			r->bytes = (uint64_t)pos;
+		return 0;
+	}
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(r->fd, r->buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return rec_fail(r, err, errlen, "write error: %s",
+					strerror(w < 0 ? errno : ENOSPC));
+		done += (size_t)w;
+		r->bytes += (uint64_t)w;
+	}
+	return 0;
+}
+
+/* s as a JSON string even when it is not valid UTF-8: bytes of 0x80 and up
+ * then become '?', so a strange host name cannot fail a recording. */
+static json_t *jstr(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char *c = xstrdup(s);
+	for (char *p = c; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(c);
+	free(c);
+	return j;
+}
+
+static json_t *header_json(const struct record_header *h)
+{
+	json_t *o = json_object(), *argv = json_array(), *ph = json_array(), *st = json_array(),
+	       *dc = json_array();
+	int bad = !o || !argv || !ph || !st || !dc;
+
+	for (int i = 0; !bad && i < h->argc; i++)
+		bad |= json_array_append_new(argv, json_string(h->argv[i] ? h->argv[i] : "")) != 0;
+	for (int i = 0; !bad && i < PHASE_COUNT; i++)
+		bad |= json_array_append_new(ph, json_string(phase_name((enum phase)i))) != 0;
+	for (size_t i = 0; !bad && i < strategy_count(); i++)
+		bad |= json_array_append_new(st, json_string(strategy_at(i)->name)) != 0;
+	for (int i = 0; !bad && i < NDCOL; i++)
+		bad |= json_array_append_new(dc, json_string(disk_columns[i])) != 0;
+	if (bad) {
+		json_decref(o), json_decref(argv), json_decref(ph), json_decref(st),
+		    json_decref(dc);
+		return NULL;
+	}
+#define STR(k, v) bad |= put(o, k, jstr(v))
+	bad |= put(o, "lrutop_record", json_integer(RECORD_MAJOR));
+	bad |= put(o, "minor", json_integer(RECORD_MINOR));
+	STR("version", h->version);
+	STR("kernel", h->kernel);
+	STR("host", h->host);
+	bad |= put(o, "page_size", json_integer(h->page_size));
+	bad |= put(o, "cpus", json_integer(h->cpus));
+	bad |= put(o, "mem_total_kb", ju64(h->mem_total_kb));
+	STR("device", h->device);
+	STR("device_how", h->device_how);
+	bad |= put(o, "cgroup", json_integer(h->cgroup_version));
+	bad |= put(o, "interval_s", jdouble(h->interval_s));
+	bad |= put(o, "argv", argv);
+	STR("start_wall", h->start_wall);
+	bad |= put(o, "start_mono_ns", ju64(h->start_mono_ns));
+	STR("notes", h->notes);
+	bad |= put(o, "phases", ph);
+	bad |= put(o, "strategies", st);
+	bad |= put(o, "disk_columns", dc);
+#undef STR
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+void record_header_init(struct record_header *h)
+{
+	struct utsname u;
+	struct timespec ts;
+	struct tm tm;
+
+	memset(h, 0, sizeof(*h));
+	h->major = RECORD_MAJOR;
+	h->minor = RECORD_MINOR;
+	if (uname(&u) == 0) {
+		strlcpy_(h->kernel, u.release, sizeof(h->kernel));
+		strlcpy_(h->host, u.nodename, sizeof(h->host));
+	}
+	h->page_size = sysconf(_SC_PAGESIZE);
+	h->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	FILE *f = fopen("/proc/meminfo", "re");
+	if (f) {
+		char line[256];
+		unsigned long long kb;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) {
+				h->mem_total_kb = kb;
+				break;
+			}
+		fclose(f);
+	}
+	h->start_mono_ns = mono_ns();
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(h->start_wall, sizeof(h->start_wall), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(h->start_wall + n, sizeof(h->start_wall) - n, ".%03uZ",
+		 (unsigned)(ts.tv_nsec / 1000000) % 1000u);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+struct recorder *recorder_open(const char *path, enum record_compress z,
+			       const struct record_header *h, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			errf(err, errlen, "--record %s: already exists (use a new path)", path);
+		else
+			errf(err, errlen, "--record %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		errf(err, errlen, "--record %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return NULL;
+	}
+	struct recorder *r = xcalloc(1, sizeof(*r));
+	r->path = xstrdup(path);
+	r->fd = fd;
+	if (z == RECORD_GZIP || (z == RECORD_BY_NAME && ends_with(path, ".gz"))) {
+		/* gzclose closes fd; a dup keeps r->fd for lseek (the size) */
+		int gfd = dup(fd);
+		r->gz = gfd >= 0 ? gzdopen(gfd, "wb") : NULL;
+		if (!r->gz) {
+			if (gfd >= 0)
+				close(gfd);
+			errf(err, errlen, "--record %s: cannot start gzip: %s", path,
+			     strerror(errno ? errno : ENOMEM));
+			goto fail;
+		}
+	}
+	if (rec_line(r, header_json(h), JSON_REAL_PRECISION(17), err, errlen) != 0)
+		goto fail;
+	return r;
+fail:
+	if (r->gz)
+		gzclose(r->gz);
+	close(r->fd);
+	/* remove what we created, only if the path still names it */
+	struct stat now;
+	if (lstat(path, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+		unlink(path);
+	free(r->buf);
+	free(r->path);
+	free(r);
+	return NULL;
+}
+
+static json_t *disks_json(struct recorder *r, const struct disktab *tab, json_t *o)
+{
+	int n = tab->n < 0 ? 0 : tab->n > DISKTAB_MAX ? DISKTAB_MAX : tab->n;
+	int same_set = r->have_prev && r->prev.n == n;
+	json_t *dk = json_object();
+	int bad = !dk;
+
+	for (int i = 0; same_set && i < n; i++)
+		same_set = !strcmp(r->prev.dev[i].name, tab->dev[i].name);
+	for (int i = 0; !bad && i < n; i++) {
+		const struct disk_counters *d = &tab->dev[i];
+		const struct disk_counters *p = NULL;
+		uint64_t v[NDCOL], pv[NDCOL];
+
+		/* a row is compared with the previous row of that name */
+		for (int k = 0; r->have_prev && k < r->prev.n && !p; k++)
+			if (!strcmp(r->prev.dev[k].name, d->name))
+				p = &r->prev.dev[k];
+		disk_row(d, v);
+		if (p) {
+			disk_row(p, pv);
+			if (!memcmp(v, pv, sizeof(v)))
+				continue;
+		}
+		json_t *row = json_array();
+		bad |= !row;
+		for (int c = 0; !bad && c < NDCOL; c++)
+			bad |= json_array_append_new(row, ju64(v[c])) != 0;
+		bad |= put(dk, d->name, row);
+	}
+	bad |= put(o, "dk", dk);
+	if (!same_set && !bad) {
+		json_t *names = json_array();
+		bad |= !names;
+		for (int i = 0; !bad && i < n; i++)
+			bad |= json_array_append_new(names, json_string(tab->dev[i].name)) != 0;
+		bad |= put(o, "dkn", names);
+	}
+	return bad ? NULL : o;
+}
+
+int recorder_sample(struct recorder *r, const struct sample *smp, const struct disktab *tab,
+		    char *err, size_t errlen)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= put(o, "k", json_string("sample"));
+	bad |= put(o, "t", ju64(smp->t_ns));
+	bad |= put(o, "run", json_integer(smp->run));
+	bad |= put(o, "ph", json_integer(smp->phase));
+	bad |= put(o, "st", json_integer(smp->strategy));
+	bad |= put(o, "hv", json_integer(smp->have & HAVE_KNOWN));
+	for (size_t i = 0; !bad && i < ARRAY_LEN(fields); i++) {
+		const struct field *f = &fields[i];
+		const char *p = (const char *)smp + f->off;
+		if (!(smp->have & f->group))
+			continue;
+		if (f->type == F_U64) {
+			uint64_t v;
+			memcpy(&v, p, sizeof(v));
+			bad |= put(o, f->key, ju64(v));
+		} else if (f->type == F_U32) {
+			uint32_t v;
+			memcpy(&v, p, sizeof(v));
+			bad |= put(o, f->key, json_integer(v));
+		} else {
+			float v;
+			memcpy(&v, p, sizeof(v));
+			bad |= put(o, f->key, jdouble(v));
+		}
+	}
+	if (tab && !bad) {
+		bad |= disks_json(r, tab, o) == NULL;
+		if (!bad && tab->t_ns != smp->t_ns)
+			bad |= put(o, "dkt", json_integer((json_int_t)(tab->t_ns - smp->t_ns)));
+	}
+	if (bad) {
+		json_decref(o);
+		o = NULL;
+	}
+	/* floats need 9 significant digits to come back bit for bit */
+	int rc = rec_line(r, o, JSON_REAL_PRECISION(9), err, errlen);
+	if (rc == 0 && tab) {
+		r->prev = *tab;
+		if (r->prev.n < 0)
+			r->prev.n = 0;
+		if (r->prev.n > DISKTAB_MAX)
+			r->prev.n = DISKTAB_MAX;
+		r->have_prev = 1;
+	}
+	return rc;
+}
+
+int recorder_event(struct recorder *r, const struct run_event *ev, char *err, size_t errlen)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= put(o, "k", json_string("event"));
+	bad |= put(o, "t", ju64(ev->t_ns));
+	bad |= put(o, "run", json_integer(ev->run));
+	bad |= put(o, "phase", json_string(phase_name((enum phase)ev->phase)));
+	if (bad) {
+		json_decref(o);
+		o = NULL;
+	}
+	return rec_line(r, o, JSON_REAL_PRECISION(17), err, errlen);
+}
+
+int recorder_result(struct recorder *r, const struct run_result *x, char *err, size_t errlen)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= put(o, "k", json_string("result"));
+	bad |= put(o, "name", jstr(x->name));
+	bad |= put(o, "strategy", x->strategy ? json_string(x->strategy->name) : json_null());
+	bad |= put(o, "cmd", json_integer(x->cmd));
+	bad |= put(o, "repeat", json_integer(x->repeat));
+	bad |= put(o, "finished", json_integer(x->finished));
+	bad |= put(o, "ok", json_integer(x->ok));
+	bad |= put(o, "cancelled", json_integer(x->cancelled));
+	bad |= put(o, "elapsed_s", jdouble(x->elapsed_s));
+	bad |= put(o, "user_s", jdouble(x->user_s));
+	bad |= put(o, "sys_s", jdouble(x->sys_s));
+	bad |= put(o, "cpu_pct", jdouble(x->cpu_pct));
+	bad |= put(o, "majflt", json_integer(x->majflt));
+	bad |= put(o, "minflt", json_integer(x->minflt));
+	bad |= put(o, "inblock", json_integer(x->inblock));
+	bad |= put(o, "oublock", json_integer(x->oublock));
+	bad |= put(o, "bytes", ju64(x->bytes));
+	bad |= put(o, "mbs", jdouble(x->mbs));
+	bad |= put(o, "read_cv", jdouble(x->read_cv));
+	bad |= put(o, "write_cv", jdouble(x->write_cv));
+	bad |= put(o, "peak_active_file_kb", ju64(x->peak_active_file_kb));
+	bad |= put(o, "pgdeactivate", ju64(x->pgdeactivate));
+	bad |= put(o, "refault_file", ju64(x->refault_file));
+	bad |= put(o, "bursts", json_integer(x->bursts));
+	bad |= put(o, "verified", json_integer(x->verified));
+	bad |= put(o, "message", jstr(x->message));
+	bad |= put(o, "t_start_ns", ju64(x->t_start_ns));
+	bad |= put(o, "t_copy_ns", ju64(x->t_copy_ns));
+	bad |= put(o, "t_end_ns", ju64(x->t_end_ns));
+	if (bad) {
+		json_decref(o);
+		o = NULL;
+	}
+	return rec_line(r, o, JSON_REAL_PRECISION(17), err, errlen);
+}
+
+uint64_t recorder_bytes(const struct recorder *r)
+{
+	return r ? r->bytes : 0;
+}
+
+int recorder_close(struct recorder *r, char *err, size_t errlen)
+{
+	if (!r)
+		return 0;
+	int rc = 0;
+	if (r->error[0])
+		rc = errf(err, errlen, "%s", r->error);
+	if (r->gz) {
+		errno = 0;
+		int z = gzclose(r->gz);
+		if (z != Z_OK && rc == 0)
+			rc = rec_fail(r, err, errlen, "write error: %s",
+				      z == Z_ERRNO ? strerror(errno ? errno : EIO) : "zlib failed");
+	}
+	if (rc == 0 && fsync(r->fd) != 0 && errno != EINVAL && errno != EROFS)
+		rc = rec_fail(r, err, errlen, "write error: %s", strerror(errno));
+	if (close(r->fd) != 0 && rc == 0)
+		rc = rec_fail(r, err, errlen, "write error: %s", strerror(errno));
+	free(r->buf);
+	free(r->path);
+	free(r);
+	return rc;
+}
+
+/* ---- reader ----------------------------------------------------------- */
+
+#define CHUNK 65536
+
+struct recording {
+	char *path;
+	gzFile gz;
+	int gzip;
+	unsigned line; /* lines consumed so far */
+	char *buf;     /* [pos, len) is read but not consumed */
+	size_t cap, len, pos;
+	int eof; /* the last read returned nothing more */
+	int cut; /* the gzip stream stopped short */
+	int failed;
+	char error[512];
+	char warning[512];
+	struct record_header h;
+	int8_t phase_map[256]; /* recorded phase index → this build's */
+	int nphases;
+	uint8_t strat_map[256]; /* recorded strategy index → this build's */
+	int nstrats;
+	struct disktab prev; /* the last table read, for the row deltas */
+	int have_prev;
+};
+
+static int rd_fail(struct recording *r, char *err, size_t errlen, unsigned line, const char *fmt,
+		   ...) __attribute__((format(printf, 5, 6)));
+static int rd_fail(struct recording *r, char *err, size_t errlen, unsigned line, const char *fmt,
+		   ...)
+{
+	va_list ap;
+	char why[320];
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (line)
+		errf(r->error, sizeof(r->error), "%s:%u: %s", r->path, line, why);
+	else
+		errf(r->error, sizeof(r->error), "%s: %s", r->path, why);
+	r->failed = 1;
+	return errf(err, errlen, "%s", r->error);
+}
+
+/* Reads more bytes into the buffer: 1 some, 0 none (eof), -1 error. */
+static int rd_fill(struct recording *r, char *err, size_t errlen)
+{
+	if (r->eof)
+		return 0;
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+	}
+	if (r->cap - r->len < CHUNK) {
+		size_t want = r->len + CHUNK;
+		if (want > RECORD_LINE_MAX + CHUNK)
+			want = RECORD_LINE_MAX + CHUNK;
+		if (want > r->cap) {
+			r->buf = xrealloc(r->buf, want);
+			r->cap = want;
+		}
+	}
+	errno = 0;
+	int n = gzread(r->gz, r->buf + r->len, (unsigned)(r->cap - r->len));
+	int code = Z_OK;
+	const char *msg = gzerror(r->gz, &code);
+	if (n < 0 || (code != Z_OK && code != Z_BUF_ERROR)) {
+		if (code == Z_ERRNO)
+			return rd_fail(r, err, errlen, r->line + 1, "read error: %s",
+				       strerror(errno ? errno : EIO));
+		return rd_fail(r, err, errlen, r->line + 1, "corrupt gzip data (%s)",
+			       msg && *msg ? msg : "zlib failed");
+	}
+	if (code == Z_BUF_ERROR)
+		r->cut = 1;
+	if (n == 0) {
+		r->eof = 1;
+		return 0;
+	}
+	r->len += (size_t)n;
+	return 1;
+}
+
+/* The next line without its newline: 1 (*line, *n), 0 at the end, 2 a last
+ * line without newline (partial), -1 error. */
+static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_t errlen)
+{
+	size_t scanned = 0;
+	for (;;) {
+		char *nl = r->len > r->pos + scanned
+			       ? memchr(r->buf + r->pos + scanned, '\n', r->len - r->pos - scanned)
+			       : NULL;
+		if (nl) {
+			*line = r->buf + r->pos;
+			*n = (size_t)(nl - *line);
+			r->pos += *n + 1;
+			r->line++;
+			if (*n > RECORD_LINE_MAX)
+				return rd_fail(r, err, errlen, r->line,
+					       "line longer than %u bytes (not a recording)",
+					       RECORD_LINE_MAX);
+			return 1;
+		}
+		scanned = r->len - r->pos;
+		if (scanned > RECORD_LINE_MAX)
+			return rd_fail(r, err, errlen, r->line + 1,
+				       "line longer than %u bytes (not a recording)",
+				       RECORD_LINE_MAX);
+		int f = rd_fill(r, err, errlen);
+		if (f < 0)
+			return -1;
+		if (f == 0) {
+			if (r->len == r->pos)
+				return 0;
+			*line = r->buf + r->pos;
+			*n = r->len - r->pos;
+			r->pos = r->len;
+			r->line++;
+			return 2;
+		}
+	}
+}
+
+/* Parses one line as a JSON object; NULL + error naming the line. */
+static json_t *rd_json(struct recording *r, const char *line, size_t n, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *j = json_loadb(line, n, 0, &je);
+	if (!j) {
+		rd_fail(r, err, errlen, r->line, "not JSON (%s at column %d)", je.text, je.column);
+		return NULL;
+	}
+	if (!json_is_object(j)) {
+		json_decref(j);
+		rd_fail(r, err, errlen, r->line, "not a JSON object");
+		return NULL;
+	}
+	return j;
+}
+
+static void copy_str(char *dst, size_t n, const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	strlcpy_(dst, s ? s : "", n);
+}
+
+static int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
+{
+	json_t *maj = json_object_get(o, "lrutop_record");
+	if (!maj)
+		return rd_fail(r, err, errlen, 1,
+			       "not an lrutop recording (no \"lrutop_record\" key)");
+	if (!json_is_integer(maj))
+		return rd_fail(r, err, errlen, 1, "\"lrutop_record\" is not a version number");
+	json_int_t v = json_integer_value(maj);
+	if (v != RECORD_MAJOR)
+		return rd_fail(r, err, errlen, 1,
+			       "recording format version %lld is not supported (this lrutop reads "
+			       "version %d)",
+			       (long long)v, RECORD_MAJOR);
+	struct record_header *h = &r->h;
+	h->major = (int)v;
+	json_t *mi = json_object_get(o, "minor");
+	h->minor = json_is_integer(mi) ? (int)json_integer_value(mi) : 0;
+	copy_str(h->version, sizeof(h->version), o, "version");
+	copy_str(h->kernel, sizeof(h->kernel), o, "kernel");
+	copy_str(h->host, sizeof(h->host), o, "host");
+	copy_str(h->device, sizeof(h->device), o, "device");
+	copy_str(h->device_how, sizeof(h->device_how), o, "device_how");
+	copy_str(h->start_wall, sizeof(h->start_wall), o, "start_wall");
+	copy_str(h->notes, sizeof(h->notes), o, "notes");
+	h->page_size = (long)json_integer_value(json_object_get(o, "page_size"));
+	h->cpus = (int)json_integer_value(json_object_get(o, "cpus"));
+	h->mem_total_kb = (uint64_t)json_integer_value(json_object_get(o, "mem_total_kb"));
+	h->cgroup_version = (int)json_integer_value(json_object_get(o, "cgroup"));
+	h->start_mono_ns = (uint64_t)json_integer_value(json_object_get(o, "start_mono_ns"));
+	if (get_double(json_object_get(o, "interval_s"), &h->interval_s) != 0)
+		h->interval_s = 0;
+	json_t *argv = json_object_get(o, "argv");
+	size_t na = json_is_array(argv) ? json_array_size(argv) : 0;
+	if (na > 4096)
+		return rd_fail(r, err, errlen, 1, "\"argv\" has %zu entries (at most 4096)", na);
+	h->argv = xcalloc(na + 1, sizeof(char *));
+	for (size_t i = 0; i < na; i++) {
+		const char *s = json_string_value(json_array_get(argv, i));
+		h->argv[h->argc++] = xstrdup(s ? s : "");
+	}
+
+	/* this build's indices for the recorded phase and strategy names;
+	 * without the lists (a hand-made file) the indices are taken as they are */
+	json_t *ph = json_object_get(o, "phases"), *st = json_object_get(o, "strategies");
+	r->nphases = json_is_array(ph) ? (int)json_array_size(ph) : -1;
+	r->nstrats = json_is_array(st) ? (int)json_array_size(st) : -1;
+	if (r->nphases > 128 || r->nstrats > 255)
+		return rd_fail(r, err, errlen, 1, "too many phases or strategies in the header");
+	for (int i = 0; i < r->nphases; i++) {
+		const char *s = json_string_value(json_array_get(ph, (size_t)i));
+		r->phase_map[i] = -1;
+		for (int p = 0; s && p < PHASE_COUNT; p++)
+			if (!strcmp(s, phase_name((enum phase)p)))
+				r->phase_map[i] = (int8_t)p;
+	}
+	for (int i = 0; i < r->nstrats; i++) {
+		const char *s = json_string_value(json_array_get(st, (size_t)i));
+		r->strat_map[i] = RECORD_STRATEGY_UNKNOWN;
+		for (size_t k = 0; s && k < strategy_count() && k < RECORD_STRATEGY_UNKNOWN; k++)
+			if (!strcmp(s, strategy_at(k)->name))
+				r->strat_map[i] = (uint8_t)k;
+	}
+	json_t *dc = json_object_get(o, "disk_columns");
+	if (dc) {
+		int same = json_is_array(dc) && (int)json_array_size(dc) == NDCOL;
+		for (int i = 0; same && i < NDCOL; i++) {
+			const char *s = json_string_value(json_array_get(dc, (size_t)i));
+			same = s && !strcmp(s, disk_columns[i]);
+		}
+		if (!same)
+			return rd_fail(
+			    r, err, errlen, 1,
+			    "unknown \"disk_columns\" (not written by this format version)");
+	}
+	return 0;
+}
+
+struct recording *recording_open(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		errf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		errf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		errf(err, errlen, "%s: is a directory (not a recording)", path);
+		close(fd);
+		return NULL;
+	}
+	unsigned char magic[2];
+	ssize_t m = pread(fd, magic, 2, 0);
+	struct recording *r = xcalloc(1, sizeof(*r));
+	r->path = xstrdup(path);
+	r->gzip = m == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	r->gz = gzdopen(fd, "rb");
+	if (!r->gz) {
+		errf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOMEM));
+		close(fd);
+		recording_close(r);
+		return NULL;
+	}
+	gzbuffer(r->gz, CHUNK);
+
+	char *line;
+	size_t n;
+	int rc = rd_line(r, &line, &n, err, errlen);
+	if (rc < 0)
+		goto fail;
+	if (rc == 0) {
+		if (r->cut)
+			rd_fail(r, err, errlen, 0, "gzip stream cut short before the header");
+		else
+			rd_fail(r, err, errlen, 0, "empty file (not a recording)");
+		goto fail;
+	}
+	json_error_t je;
+	json_t *o = json_loadb(line, n, 0, &je);
+	if (!o || !json_is_object(o)) {
+		if (rc == 2 && n > 0 && line[0] == '{')
+			rd_fail(r, err, errlen, 1,
+				"truncated header line (the recording was cut short)");
+		else if (!o)
+			rd_fail(r, err, errlen, 1, "not a recording (not JSON: %s)", je.text);
+		else
+			rd_fail(r, err, errlen, 1, "not a recording (not a JSON object)");
+		json_decref(o);
+		goto fail;
+	}
+	int partial = rc == 2;
+	rc = rd_header(r, o, err, errlen);
+	json_decref(o);
+	if (rc != 0)
+		goto fail;
+	if (partial)
+		snprintf(r->warning, sizeof(r->warning),
+			 "%s:1: truncated last line (the recording was cut short); the rest "
+			 "replays",
+			 path);
+	return r;
+fail:
+	recording_close(r);
+	return NULL;
+}
+
+const struct record_header *recording_header(const struct recording *r)
+{
+	return &r->h;
+}
+
+int recording_is_gzip(const struct recording *r)
+{
+	return r->gzip;
+}
+
+const char *recording_warning(const struct recording *r)
+{
+	return r->warning[0] ? r->warning : NULL;
+}
+
+/* obj[key] as an int64 (any integer); -1 when missing or not an integer. */
+static int get_int(const json_t *o, const char *key, json_int_t *out)
+{
+	const json_t *j = json_object_get(o, key);
+	if (!json_is_integer(j))
+		return -1;
+	*out = json_integer_value(j);
+	return 0;
+}
+
+#define NEED_INT(o, key, v, lo, hi)                                                                \
+	do {                                                                                       \
+		if (get_int(o, key, &(v)) != 0)                                                    \
+			return rd_fail(r, err, errlen, r->line,                                    \
+				       "%s: \"%s\" missing or not an integer", kind, key);         \
+		if ((v) < (lo) || (v) > (hi))                                                      \
+			return rd_fail(r, err, errlen, r->line, "%s: \"%s\" out of range", kind,   \
+				       key);                                                       \
+	} while (0)
+
+static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char *err,
+		    size_t errlen)
+{
+	const char *kind = "sample";
+	json_t *dk = json_object_get(o, "dk"), *dkn = json_object_get(o, "dkn");
+	struct disktab *t = &it->disks;
+
+	if (!json_is_object(dk))
+		return rd_fail(r, err, errlen, r->line, "sample: \"dk\" is not an object");
+	memset(t, 0, sizeof(*t));
+	if (dkn) {
+		if (!json_is_array(dkn) || json_array_size(dkn) > DISKTAB_MAX)
+			return rd_fail(r, err, errlen, r->line,
+				       "sample: \"dkn\" is not a list of at most %d names",
+				       DISKTAB_MAX);
+		for (size_t i = 0; i < json_array_size(dkn); i++) {
+			const char *s = json_string_value(json_array_get(dkn, i));
+			if (!s || !*s || strlen(s) >= sizeof(t->dev[0].name))
+				return rd_fail(r, err, errlen, r->line,
+					       "sample: bad device name in \"dkn\"");
+			for (size_t k = 0; k < i; k++)
+				if (!strcmp(t->dev[k].name, s))
+					return rd_fail(r, err, errlen, r->line,
+						       "sample: device %s twice in \"dkn\"", s);
+			strlcpy_(t->dev[i].name, s, sizeof(t->dev[i].name));
+		}
+		t->n = (int)json_array_size(dkn);
+	} else {
+		if (!r->have_prev)
+			return rd_fail(r, err, errlen, r->line,
+				       "sample: disk rows without \"dkn\" and no earlier table");
+		t->n = r->prev.n;
+		for (int i = 0; i < t->n; i++)
+			memcpy(t->dev[i].name, r->prev.dev[i].name, sizeof(t->dev[i].name));
+	}
+	for (int i = 0; i < t->n; i++) {
+		struct disk_counters *d = &t->dev[i];
+		json_t *row = json_object_get(dk, d->name);
+		if (!row) {
+			const struct disk_counters *p = NULL;
+			for (int k = 0; r->have_prev && k < r->prev.n && !p; k++)
+				if (!strcmp(r->prev.dev[k].name, d->name))
+					p = &r->prev.dev[k];
+			if (!p)
+				return rd_fail(r, err, errlen, r->line,
+					       "sample: no row for new device %s", d->name);
+			*d = *p;
+			continue;
+		}
+		uint64_t v[NDCOL];
+		if (!json_is_array(row) || json_array_size(row) != NDCOL)
+			return rd_fail(r, err, errlen, r->line,
+				       "sample: device %s: not a list of %d numbers", d->name,
+				       NDCOL);
+		for (int c = 0; c < NDCOL; c++) {
+			json_t *j = json_array_get(row, (size_t)c);
+			if (!json_is_integer(j))
+				return rd_fail(r, err, errlen, r->line,
+					       "sample: device %s: %s is not an integer", d->name,
+					       disk_columns[c]);
+			v[c] = (uint64_t)json_integer_value(j);
+		}
+		if (disk_set(d, v) != 0)
+			return rd_fail(r, err, errlen, r->line,
+				       "sample: device %s: value out of range", d->name);
+	}
+	/* every row must belong to a listed device */
+	const char *key;
+	json_t *val;
+	json_object_foreach(dk, key, val)
+	{
+		int found = 0;
+		for (int i = 0; i < t->n && !found; i++)
+			found = !strcmp(t->dev[i].name, key);
+		if (!found)
+			return rd_fail(r, err, errlen, r->line,
+				       "sample: row for unlisted device %.32s", key);
+	}
+	json_int_t dt = 0;
+	if (json_object_get(o, "dkt")) {
+		NEED_INT(o, "dkt", dt, INT64_MIN, INT64_MAX);
+	}
+	t->t_ns = it->sample.t_ns + (uint64_t)dt;
+	it->have_disks = 1;
+	r->prev = *t;
+	r->have_prev = 1;
+	return 0;
+}
+
+static int rd_sample(struct recording *r, json_t *o, struct record_item *it, char *err,
+		     size_t errlen)
+{
+	const char *kind = "sample";
+	struct sample *s = &it->sample;
+	json_int_t v;
+
+	NEED_INT(o, "t", v, INT64_MIN, INT64_MAX);
+	s->t_ns = (uint64_t)v;
+	NEED_INT(o, "run", v, INT16_MIN, INT16_MAX);
+	s->run = (int16_t)v;
+	NEED_INT(o, "ph", v, 0, r->nphases >= 0 ? r->nphases - 1 : PHASE_COUNT - 1);
+	s->phase = r->nphases >= 0 ? r->phase_map[v] : (int8_t)v;
+	if (s->phase < 0)
+		return rd_fail(r, err, errlen, r->line, "sample: phase %lld has an unknown name",
+			       (long long)v);
+	NEED_INT(o, "st", v, 0, UINT8_MAX);
+	s->strategy = (uint8_t)v;
+	if (r->nstrats >= 0)
+		s->strategy = v < r->nstrats ? r->strat_map[v] : RECORD_STRATEGY_UNKNOWN;
+	NEED_INT(o, "hv", v, 0, UINT32_MAX);
+	s->have = (uint32_t)v & HAVE_KNOWN;
+	for (size_t i = 0; i < ARRAY_LEN(fields); i++) {
+		const struct field *f = &fields[i];
+		char *p = (char *)s + f->off;
+		if (!(s->have & f->group))
+			continue;
+		json_t *j = json_object_get(o, f->key);
+		if (f->type == F_F32) {
+			double d;
+			if (!j || get_double(j, &d) != 0)
+				return rd_fail(r, err, errlen, r->line,
+					       "sample: \"%s\" missing or not a number", f->key);
+			float x = (float)d;
+			memcpy(p, &x, sizeof(x));
+		} else if (f->type == F_U32) {
+			NEED_INT(o, f->key, v, 0, UINT32_MAX);
+			uint32_t x = (uint32_t)v;
+			memcpy(p, &x, sizeof(x));
+		} else {
+			NEED_INT(o, f->key, v, INT64_MIN, INT64_MAX);
+			uint64_t x = (uint64_t)v;
+			memcpy(p, &x, sizeof(x));
+		}
+	}
+	if (json_object_get(o, "dk"))
+		return rd_disks(r, o, it, err, errlen);
+	return 0;
+}
+
+static int rd_phase(struct recording *r, const json_t *j, int8_t *out)
+{
+	const char *s = json_string_value(j);
+	for (int p = 0; s && p < PHASE_COUNT; p++)
+		if (!strcmp(s, phase_name((enum phase)p))) {
+			*out = (int8_t)p;
+			return 0;
+		}
+	(void)r;
+	return -1;
+}
+
+static int rd_event(struct recording *r, json_t *o, struct record_item *it, char *err,
+		    size_t errlen)
+{
+	const char *kind = "event";
+	json_int_t v;
+
+	NEED_INT(o, "t", v, INT64_MIN, INT64_MAX);
+	it->event.t_ns = (uint64_t)v;
+	NEED_INT(o, "run", v, INT16_MIN, INT16_MAX);
+	it->event.run = (int16_t)v;
+	if (rd_phase(r, json_object_get(o, "phase"), &it->event.phase) != 0)
+		return rd_fail(r, err, errlen, r->line, "event: \"phase\" missing or unknown");
+	return 0;
+}
+
+static int rd_result(struct recording *r, json_t *o, struct record_item *it, char *err,
+		     size_t errlen)
+{
+	const char *kind = "result";
+	struct run_result *x = &it->result;
+	json_int_t v;
+
+	const json_t *name = json_object_get(o, "name");
+	if (!json_is_string(name))
+		return rd_fail(r, err, errlen, r->line, "result: \"name\" missing or not a string");
+	if (json_string_length(name) >= sizeof(x->name))
+		return rd_fail(r, err, errlen, r->line, "result: \"name\" longer than %zu bytes",
+			       sizeof(x->name) - 1);
+	strlcpy_(x->name, json_string_value(name), sizeof(x->name));
+	const json_t *st = json_object_get(o, "strategy");
+	if (json_is_string(st)) {
+		if (json_string_length(st) >= sizeof(it->strategy_name))
+			return rd_fail(r, err, errlen, r->line, "result: \"strategy\" is too long");
+		strlcpy_(it->strategy_name, json_string_value(st), sizeof(it->strategy_name));
+		x->strategy = strategy_find(it->strategy_name);
+	} else if (!json_is_null(st)) {
+		return rd_fail(r, err, errlen, r->line,
+			       "result: \"strategy\" is not a name or null");
+	}
+	const json_t *msg = json_object_get(o, "message");
+	if (msg && !json_is_string(msg))
+		return rd_fail(r, err, errlen, r->line, "result: \"message\" is not a string");
+	if (msg && json_string_length(msg) >= sizeof(x->message))
+		return rd_fail(r, err, errlen, r->line, "result: \"message\" longer than %zu bytes",
+			       sizeof(x->message) - 1);
+	strlcpy_(x->message, msg ? json_string_value(msg) : "", sizeof(x->message));
+
+	NEED_INT(o, "cmd", v, -1, INT32_MAX);
+	x->cmd = (int)v;
+	NEED_INT(o, "repeat", v, INT32_MIN, INT32_MAX);
+	x->repeat = (int)v;
+	NEED_INT(o, "finished", v, INT32_MIN, INT32_MAX);
+	x->finished = (int)v;
+	NEED_INT(o, "ok", v, INT32_MIN, INT32_MAX);
+	x->ok = (int)v;
+	NEED_INT(o, "cancelled", v, INT32_MIN, INT32_MAX);
+	x->cancelled = (int)v;
+	NEED_INT(o, "bursts", v, INT32_MIN, INT32_MAX);
+	x->bursts = (int)v;
+	NEED_INT(o, "verified", v, INT32_MIN, INT32_MAX);
+	x->verified = (int)v;
+	NEED_INT(o, "majflt", v, LONG_MIN, LONG_MAX);
+	x->majflt = (long)v;
+	NEED_INT(o, "minflt", v, LONG_MIN, LONG_MAX);
+	x->minflt = (long)v;
+	NEED_INT(o, "inblock", v, LONG_MIN, LONG_MAX);
+	x->inblock = (long)v;
+	NEED_INT(o, "oublock", v, LONG_MIN, LONG_MAX);
+	x->oublock = (long)v;
+
+	static const struct {
+		const char *key;
+		size_t off;
+	} u64s[] = {
+	    {"bytes", offsetof(struct run_result, bytes)},
+	    {"peak_active_file_kb", offsetof(struct run_result, peak_active_file_kb)},
+	    {"pgdeactivate", offsetof(struct run_result, pgdeactivate)},
+	    {"refault_file", offsetof(struct run_result, refault_file)},
+	    {"t_start_ns", offsetof(struct run_result, t_start_ns)},
+	    {"t_copy_ns", offsetof(struct run_result, t_copy_ns)},
+	    {"t_end_ns", offsetof(struct run_result, t_end_ns)},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
+		NEED_INT(o, u64s[i].key, v, INT64_MIN, INT64_MAX);
+		uint64_t u = (uint64_t)v;
+		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
+	}
+	static const struct {
+		const char *key;
+		size_t off;
+	} dbls[] = {
+	    {"elapsed_s", offsetof(struct run_result, elapsed_s)},
+	    {"user_s", offsetof(struct run_result, user_s)},
+	    {"sys_s", offsetof(struct run_result, sys_s)},
+	    {"cpu_pct", offsetof(struct run_result, cpu_pct)},
+	    {"mbs", offsetof(struct run_result, mbs)},
+	    {"read_cv", offsetof(struct run_result, read_cv)},
+	    {"write_cv", offsetof(struct run_result, write_cv)},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(dbls); i++) {
+		double d;
+		json_t *j = json_object_get(o, dbls[i].key);
+		if (!j || get_double(j, &d) != 0)
+			return rd_fail(r, err, errlen, r->line,
+				       "result: \"%s\" missing or not a number", dbls[i].key);
+		memcpy((char *)x + dbls[i].off, &d, sizeof(d));
+	}
+	return 0;
+}
+
+int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen)
+{
+	if (r->failed)
+		return errf(err, errlen, "%s", r->error);
+	for (;;) {
+		char *line;
+		size_t n;
+		int rc = rd_line(r, &line, &n, err, errlen);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			if (r->cut && !r->warning[0])
+				snprintf(
+				    r->warning, sizeof(r->warning),
+				    "%s:%u: gzip stream cut short after the last complete line "
+				    "(the recording was cut short); the rest replays",
+				    r->path, r->line);
+			return 0;
+		}
+		if (rc == 2) {
+			/* a crash mid-line: what came before replays */
+			snprintf(r->warning, sizeof(r->warning),
+				 "%s:%u: truncated last line (the recording was cut short); the "
+				 "rest replays",
+				 r->path, r->line);
+			return 0;
+		}
+		if (n == 0)
+			continue; /* a blank line carries nothing */
+		json_t *o = rd_json(r, line, n, err, errlen);
+		if (!o)
+			return -1;
+		const char *k = json_string_value(json_object_get(o, "k"));
+		memset(it, 0, sizeof(*it));
+		it->line = r->line;
+		int got = 1;
+		if (!k)
+			rc = rd_fail(r, err, errlen, r->line, "no \"k\" (line kind)");
+		else if (!strcmp(k, "sample"))
+			it->kind = RECORD_SAMPLE, rc = rd_sample(r, o, it, err, errlen);
+		else if (!strcmp(k, "event"))
+			it->kind = RECORD_EVENT, rc = rd_event(r, o, it, err, errlen);
+		else if (!strcmp(k, "result"))
+			it->kind = RECORD_RESULT, rc = rd_result(r, o, it, err, errlen);
+		else
+			got = 0, rc = 0; /* a kind from a newer minor version */
+		json_decref(o);
+		if (rc != 0)
+			return -1;
+		if (got)
+			return 1;
+	}
+}
+
+void recording_close(struct recording *r)
+{
+	if (!r)
+		return;
+	if (r->gz)
+		gzclose(r->gz);
+	for (int i = 0; i < r->h.argc; i++)
+		free(r->h.argv[i]);
+	free(r->h.argv);
+	free(r->buf);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,166 @@
+/*
+ * record — the --record file format (DESIGN.md §5): a writer that appends
+ * the live stream to a file and a reader that gives it back item by item.
+ *
+ * The format is JSON Lines made with jansson (never by string pasting), one
+ * object per line, each line handed to the kernel as soon as it is complete
+ * (plain: one write(2) per line; gzip: gzwrite + gzflush(Z_SYNC_FLUSH)), so
+ * a crash or SIGKILL leaves a prefix that decodes: every complete line reads
+ * back, a cut last line is a warning, not an error.
+ *
+ *   line 1  {"lrutop_record":1,"minor":0,"version":"0.1.0","kernel":...,
+ *            "host":...,"page_size":4096,"cpus":2,"mem_total_kb":...,
+ *            "device":"vda","device_how":"/var/tmp is on vda","cgroup":1,
+ *            "interval_s":0.25,"argv":["lrutop","--record","x"],
+ *            "start_wall":"2026-12-01T09:10:42.123Z","start_mono_ns":...,
+ *            "notes":"no PSI","phases":["idle",...],"strategies":["rw_cp",...],
+ *            "disk_columns":["rd_ios",...,"is_disk"]}
+ *   sample  {"k":"sample","t":T_NS,"run":-1,"ph":0,"st":0,"hv":HAVE,
+ *            <the fields of each group whose SAMPLE_HAVE_* bit is set, by the
+ *             short names in record.c's field table>,
+ *            "dk":{"vda":[12 columns]},"dkn":["vda","loop0"],"dkt":DELTA}
+ *   event   {"k":"event","t":T_NS,"run":0,"phase":"copy"}
+ *   result  {"k":"result","name":"rw_cp","strategy":"rw_cp"|null,...}
+ *
+ * Invariants and choices, all restored exactly by the reader:
+ *  - Counters are raw (never rates).  A group whose have bit is clear is
+ *    not written, so a missing file replays as missing.  A uint64_t above
+ *    INT64_MAX is stored as its two's-complement int64 (UINT64_MAX is -1),
+ *    because JSON integers in jansson are signed 64-bit.
+ *  - Floats (PSI) are written with 9 significant digits, doubles (results)
+ *    with 17: both survive write → read bit for bit.  A NaN is null, ±inf
+ *    the strings "inf" / "-inf".
+ *  - The disk table ("dk", columns as in "disk_columns") carries only the
+ *    rows that changed since the previous sample that had one; "dkn" lists
+ *    all names in order whenever the set or order of devices changed; "dk"
+ *    present (maybe {}) means the sample had a table.  "dkt" is the table's
+ *    t_ns minus the sample's, omitted when 0.
+ *  - The phase and strategy of a sample are indices; the header lists the
+ *    names in the writer's order and the reader maps them onto this build's
+ *    tables (a strategy this build lacks reads as RECORD_STRATEGY_UNKNOWN).
+ *  - Unknown keys and unknown line kinds are ignored (a newer minor version
+ *    may add them); an unknown major version is refused.
+ *
+ * Errors follow STYLE.md rule 3: -1 / NULL and one sentence in the caller's
+ * buffer — the writer's start with "--record FILE: ", the reader's with
+ * "FILE:LINE: ".  Neither prints nor exits.  The reader never holds more
+ * than one line (at most RECORD_LINE_MAX bytes) of the file in memory.
+ * The writer allocates on every line (jansson builds a tree); recording is
+ * opt-in, the plain monitor loop does not pay for it.
+ */
+#ifndef LRUTOP_RECORD_H
+#define LRUTOP_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+#include "session.h"
+
+#define RECORD_MAJOR		1
+#define RECORD_MINOR		0
+#define RECORD_LINE_MAX		(1u << 20) /* a longer line is an error (/dev/zero) */
+#define RECORD_STRATEGY_UNKNOWN UINT8_MAX
+
+/* What the header line says about the recording run.  The writer reads
+ * every field; record_header_init fills what the machine can tell. */
+struct record_header {
+	int major, minor; /* reader: as found; the writer writes RECORD_* */
+	char version[32]; /* lrutop's version */
+	char kernel[128]; /* uname -r */
+	char host[256];	  /* uname -n */
+	long page_size;
+	int cpus;	       /* online CPUs */
+	uint64_t mem_total_kb; /* MemTotal */
+	char device[32];       /* watched disk, "" for none */
+	char device_how[256];  /* how it was chosen: "/var/tmp is on vda" */
+	int cgroup_version;    /* 1, 2, 0 for none */
+	double interval_s;
+	int argc;
+	char **argv;	     /* writer: borrowed; reader: owned by the recording */
+	char start_wall[40]; /* ISO 8601 UTC, "2026-12-01T09:10:42.123Z" */
+	uint64_t start_mono_ns;
+	char notes[512]; /* what was missing, e.g. "no PSI"; "" for nothing */
+};
+
+/* Fills kernel, host, page size, CPUs, MemTotal, both start times and the
+ * format version; zeroes the rest (the caller sets version, device,
+ * device_how, cgroup_version, interval_s, argc/argv and notes). */
+void record_header_init(struct record_header *h);
+
+/* ---- writer ---------------------------------------------------------- */
+
+struct recorder;
+
+enum record_compress {
+	RECORD_BY_NAME = -1, /* gzip when the path ends in ".gz" */
+	RECORD_PLAIN = 0,
+	RECORD_GZIP = 1,
+};
+
+/* Creates path (O_CREAT|O_EXCL|O_NOFOLLOW: an existing file is refused, never
+ * overwritten) and writes the header line.  NULL + err on failure, and then
+ * the file it created is removed again. */
+struct recorder *recorder_open(const char *path, enum record_compress z,
+			       const struct record_header *h, char *err, size_t errlen);
+/* One sample line: the raw counters of smp and, when tab is not NULL, the
+ * disk table.  0, or -1 + "--record FILE: write error: REASON"; after a
+ * failure every later call returns -1 with the same sentence. */
+int recorder_sample(struct recorder *r, const struct sample *smp, const struct disktab *tab,
+		    char *err, size_t errlen);
+/* One event line (a run started, changed phase, ended: phase PHASE_IDLE). */
+int recorder_event(struct recorder *r, const struct run_event *ev, char *err, size_t errlen);
+/* One result line: every field of res (the strategy by name, null for a --cmd). */
+int recorder_result(struct recorder *r, const struct run_result *res, char *err, size_t errlen);
+/* Flushes and closes (for gzip: writes the trailer); -1 + err when that
+ * fails or an earlier write did.  Frees r in any case; NULL is a no-op. */
+int recorder_close(struct recorder *r, char *err, size_t errlen);
+/* Bytes handed to the file so far (compressed size for gzip, approximate). */
+uint64_t recorder_bytes(const struct recorder *r);
+
+/* ---- reader ---------------------------------------------------------- */
+
+struct recording;
+
+enum record_kind {
+	RECORD_SAMPLE = 1,
+	RECORD_EVENT,
+	RECORD_RESULT,
+};
+
+struct record_item {
+	enum record_kind kind;
+	unsigned line; /* 1-based line number in the (decompressed) file */
+	/* RECORD_SAMPLE */
+	struct sample sample;
+	int have_disks; /* the sample came with a disk table */
+	struct disktab disks;
+	/* RECORD_EVENT */
+	struct run_event event;
+	/* RECORD_RESULT: strategy is this build's entry of that name, NULL for
+	 * a --cmd or a name this build does not know (strategy_name says) */
+	struct run_result result;
+	char strategy_name[32]; /* "" for a --cmd */
+};
+
+/* Opens a recording (gzip or plain, told apart by the gzip magic) and reads
+ * its header.  NULL + err: a missing file, a directory, an empty file, a
+ * first line that is not JSON or not a header ("FILE:1: ..."), an unknown
+ * major version. */
+struct recording *recording_open(const char *path, char *err, size_t errlen);
+/* The header (borrowed until recording_close). */
+const struct record_header *recording_header(const struct recording *r);
+/* 1 when the file is gzip-compressed. */
+int recording_is_gzip(const struct recording *r);
+/* The next item: 1 with *it filled, 0 at the end, -1 + "FILE:LINE: reason"
+ * for a bad line (later calls return -1 again).  A cut last line (no
+ * newline at the end of the file, or a gzip stream that stops short) ends
+ * the items with 0 and leaves a warning (recording_warning). */
+int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen);
+/* "FILE:LINE: truncated last line (the recording was cut short); the rest
+ * replays", or NULL when the file ended cleanly (so far).  Borrowed. */
+const char *recording_warning(const struct recording *r);
+/* Closes and frees; NULL is a no-op. */
+void recording_close(struct recording *r);
+
+#endif

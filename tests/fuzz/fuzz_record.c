@@ -1,0 +1,161 @@
+/*
+ * recording_open / recording_next: a --record file (JSON Lines, plain or
+ * gzip), given as a file (a memfd).
+ * fuzz-sources: src/record.c src/strategy.c src/util.c
+ * fuzz-libs: -ljansson -lz -lm
+ *
+ * Contract: an error names the file (and, after the header, FILE:LINE) and
+ * repeats on the next call; every item is well formed (known kind, have
+ * bits known, a disk table of at most DISKTAB_MAX distinct named devices,
+ * phases in range); and what the reader accepts, written again by the
+ * recorder and read back, gives the same items (the writer and the reader
+ * agree on everything the reader lets through).
+ */
+#include "fuzz.h"
+
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "strategy.h"
+
+enum { MAX_ITEMS = 64 };
+
+static void check_item(const struct record_item *it)
+{
+	FUZZ_REQUIRE(it->kind == RECORD_SAMPLE || it->kind == RECORD_EVENT ||
+		     it->kind == RECORD_RESULT);
+	FUZZ_REQUIRE(it->line >= 2);
+	if (it->kind == RECORD_SAMPLE) {
+		FUZZ_REQUIRE((it->sample.have & ~0x1ffu) == 0);
+		FUZZ_REQUIRE(it->sample.phase >= 0 && it->sample.phase < PHASE_COUNT);
+		if (it->have_disks) {
+			const struct disktab *t = &it->disks;
+			FUZZ_REQUIRE(t->n >= 0 && t->n <= DISKTAB_MAX);
+			for (int i = 0; i < t->n; i++) {
+				FUZZ_REQUIRE(t->dev[i].name[0]);
+				FUZZ_REQUIRE(memchr(t->dev[i].name, 0, sizeof(t->dev[i].name)));
+				for (int k = 0; k < i; k++)
+					FUZZ_REQUIRE(strcmp(t->dev[i].name, t->dev[k].name));
+			}
+		}
+	} else if (it->kind == RECORD_EVENT) {
+		FUZZ_REQUIRE(it->event.phase >= 0 && it->event.phase < PHASE_COUNT);
+	} else {
+		FUZZ_REQUIRE(!it->result.strategy ||
+			     !strcmp(it->result.strategy->name, it->strategy_name));
+	}
+}
+
+static void same_item(const struct record_item *a, const struct record_item *b)
+{
+	FUZZ_REQUIRE(a->kind == b->kind);
+	if (a->kind == RECORD_SAMPLE) {
+		FUZZ_REQUIRE(!memcmp(&a->sample, &b->sample, sizeof(a->sample)));
+		FUZZ_REQUIRE(a->have_disks == b->have_disks);
+		if (a->have_disks) {
+			FUZZ_REQUIRE(a->disks.n == b->disks.n && a->disks.t_ns == b->disks.t_ns);
+			FUZZ_REQUIRE(!memcmp(a->disks.dev, b->disks.dev,
+					     sizeof(a->disks.dev[0]) * (size_t)a->disks.n));
+		}
+	} else if (a->kind == RECORD_EVENT) {
+		FUZZ_REQUIRE(a->event.t_ns == b->event.t_ns && a->event.run == b->event.run &&
+			     a->event.phase == b->event.phase);
+	} else {
+		const struct run_result *x = &a->result, *y = &b->result;
+		/* a strategy this build lacks is written back as a --cmd (null) */
+		FUZZ_REQUIRE(x->strategy == y->strategy);
+		FUZZ_REQUIRE(!strcmp(x->name, y->name) && !strcmp(x->message, y->message));
+		FUZZ_REQUIRE(x->cmd == y->cmd && x->repeat == y->repeat &&
+			     x->finished == y->finished && x->ok == y->ok &&
+			     x->cancelled == y->cancelled && x->bursts == y->bursts &&
+			     x->verified == y->verified);
+		FUZZ_REQUIRE(x->majflt == y->majflt && x->minflt == y->minflt &&
+			     x->inblock == y->inblock && x->oublock == y->oublock);
+		FUZZ_REQUIRE(x->bytes == y->bytes &&
+			     x->peak_active_file_kb == y->peak_active_file_kb &&
+			     x->pgdeactivate == y->pgdeactivate &&
+			     x->refault_file == y->refault_file && x->t_start_ns == y->t_start_ns &&
+			     x->t_copy_ns == y->t_copy_ns && x->t_end_ns == y->t_end_ns);
+		const double *da[] = {&x->elapsed_s, &x->user_s,  &x->sys_s,   &x->cpu_pct,
+				      &x->mbs,	     &x->read_cv, &x->write_cv};
+		const double *db[] = {&y->elapsed_s, &y->user_s,  &y->sys_s,   &y->cpu_pct,
+				      &y->mbs,	     &y->read_cv, &y->write_cv};
+		for (size_t i = 0; i < sizeof(da) / sizeof(da[0]); i++)
+			FUZZ_REQUIRE(!memcmp(da[i], db[i], sizeof(double)));
+	}
+}
+
+static int has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	static char path[64], copy[96];
+	static struct record_item items[MAX_ITEMS], back;
+	char err[512], again[512];
+
+	if (fd < 0) {
+		fd = memfd_create("fuzz_record", 0);
+		FUZZ_REQUIRE(fd >= 0);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		snprintf(copy, sizeof(copy), "/dev/shm/lrutop-fuzz-record-%d.jsonl", (int)getpid());
+	}
+	FUZZ_REQUIRE(ftruncate(fd, 0) == 0);
+	FUZZ_REQUIRE(pwrite(fd, data, size, 0) == (ssize_t)size);
+
+	struct recording *rec = recording_open(path, err, sizeof(err));
+	if (!rec) {
+		FUZZ_REQUIRE(has_prefix(err, path));
+		return 0;
+	}
+	int n = 0, rc;
+	while (n < MAX_ITEMS && (rc = recording_next(rec, &items[n], err, sizeof(err))) == 1) {
+		check_item(&items[n]);
+		n++;
+	}
+	if (n < MAX_ITEMS && rc < 0) {
+		char at[96];
+		snprintf(at, sizeof(at), "%s:", path);
+		FUZZ_REQUIRE(has_prefix(err, at));
+		FUZZ_REQUIRE(recording_next(rec, &back, again, sizeof(again)) == -1);
+		FUZZ_REQUIRE(!strcmp(err, again));
+	}
+	if (recording_warning(rec))
+		FUZZ_REQUIRE(has_prefix(recording_warning(rec), path));
+
+	/* written again and read back: the same items */
+	struct record_header h = *recording_header(rec);
+	unlink(copy);
+	struct recorder *w = recorder_open(copy, RECORD_PLAIN, &h, err, sizeof(err));
+	FUZZ_REQUIRE(w);
+	for (int i = 0; i < n; i++) {
+		const struct record_item *it = &items[i];
+		if (it->kind == RECORD_SAMPLE)
+			rc = recorder_sample(w, &it->sample, it->have_disks ? &it->disks : NULL,
+					     err, sizeof(err));
+		else if (it->kind == RECORD_EVENT)
+			rc = recorder_event(w, &it->event, err, sizeof(err));
+		else
+			rc = recorder_result(w, &it->result, err, sizeof(err));
+		FUZZ_REQUIRE(rc == 0);
+	}
+	FUZZ_REQUIRE(recorder_close(w, err, sizeof(err)) == 0);
+	recording_close(rec);
+
+	struct recording *rb = recording_open(copy, err, sizeof(err));
+	FUZZ_REQUIRE(rb);
+	for (int i = 0; i < n; i++) {
+		FUZZ_REQUIRE(recording_next(rb, &back, err, sizeof(err)) == 1);
+		same_item(&items[i], &back);
+	}
+	FUZZ_REQUIRE(recording_next(rb, &back, err, sizeof(err)) == 0);
+	FUZZ_REQUIRE(!recording_warning(rb));
+	recording_close(rb);
+	unlink(copy);
+	return 0;
+}
