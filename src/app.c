@@ -26,7 +26,7 @@ static void output_failed(struct app *a, const char *msg)
 	a->quit = 1;
 }
 
-static void on_sample(void *ctx, const struct sample *s)
+static void on_sample(void *ctx, const struct sample *s, const struct disktab *t)
 {
 	struct app *a = ctx;
 	struct model *m = &a->model;
@@ -43,15 +43,12 @@ static void on_sample(void *ctx, const struct sample *s)
 	series_push(m->series, s);
 	if (a->ui.paused && a->ui.scroll + 1 < series_len(m->series))
 		a->ui.scroll++; /* a paused view stays on the same samples */
-}
-
-static void on_disks(void *ctx, const struct disktab *t)
-{
-	struct model *m = &((struct app *)ctx)->model;
-	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
-	m->disks[next] = *t;
-	m->disks_cur = next;
-	m->disks_n++;
+	if (t) {
+		int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
+		m->disks[next] = *t;
+		m->disks_cur = next;
+		m->disks_n++;
+	}
 }
 
 static void on_result(void *ctx, const struct run_result *r)
@@ -204,7 +201,6 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	struct source_sink sink = {
 		.ctx = a,
 		.sample = on_sample,
-		.disks = on_disks,
 		.result = on_result,
 		.note = on_note,
 	};

@@ -11,8 +11,8 @@
  *
  * Invariants: a source pushes into its sink, it never reaches into the
  * model beyond the run log it was given; the sink's callbacks run inside
- * source_step / source_poll / source_cancel, in time order: a sample, then
- * its table.  Nothing here allocates after the source is made.
+ * source_step / source_poll / source_cancel / source_stop, in time order.
+ * Nothing here allocates after the source is made.
  */
 #ifndef LRUTOP_SOURCE_H
 #define LRUTOP_SOURCE_H
@@ -27,8 +27,9 @@
  * skipped. */
 struct source_sink {
 	void *ctx;
-	void (*sample)(void *ctx, const struct sample *s);
-	void (*disks)(void *ctx, const struct disktab *t);
+	/* A sample and the per-device table read with it (NULL when the
+	 * table could not be read): the shape recorder_sample() writes. */
+	void (*sample)(void *ctx, const struct sample *s, const struct disktab *t);
 	/* an event / a finished run, already in the run log */
 	void (*event)(void *ctx, const struct run_event *e);
 	void (*result)(void *ctx, const struct run_result *r);

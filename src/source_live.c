@@ -65,14 +65,14 @@ static int live_step(struct source *src)
 	sampler_read(l->sampler, &s);
 	if (l->session)
 		session_annotate(l->session, &s);
+	/* the table comes from the same read of /proc/diskstats */
+	int have_disks = sampler_read_disks(l->sampler, &l->disks) == 0;
 	if (k->sample)
-		k->sample(k->ctx, &s);
-	if (l->session) {
+		k->sample(k->ctx, &s, have_disks ? &l->disks : NULL);
+	if (l->session) { /* after the push: the session reads the new sample */
 		session_tick(l->session, l->series);
 		tell_log(l);
 	}
-	if (sampler_read_disks(l->sampler, &l->disks) == 0 && k->disks)
-		k->disks(k->ctx, &l->disks);
 	return 0;
 }
 
