@@ -36,7 +36,7 @@ static void on_sample(void *ctx, const struct sample *s, const struct disktab *t
 	if (a->csv.f && !a->csv.failed) {
 		char e[400];
 		csv_row(a->csv.f, prev, s, a->t0_ns,
-			s->run >= 0 && a->session ? a->log->results[s->run].name : NULL);
+			s->run >= 0 ? a->log->results[s->run].name : NULL);
 		if (output_flush(&a->csv, e, sizeof(e)) < 0)
 			output_failed(a, e);
 	}
@@ -267,7 +267,7 @@ int app_close_outputs(struct app *a, char *err, size_t errlen)
 
 void app_stop_runs(struct app *a)
 {
-	if (a->stopped || !a->session)
+	if (a->stopped || a->model.runs.state == RUNS_NONE)
 		return;
 	a->stopped = 1;
 	if (!app_runs_pending(a))
@@ -283,6 +283,7 @@ void app_stop_runs(struct app *a)
 	else
 		snprintf(why, sizeof(why), "stopped: lrutop was quit during the run");
 	a->runs_not_done = source_stop(a->src, why);
+	refresh_runs(a);
 }
 
 void app_done(struct app *a)
@@ -353,13 +354,11 @@ int app_poll_runs(struct app *a)
 {
 	int ended = source_poll(a->src);
 	refresh_runs(a);
-	const struct session *s = a->session;
-	if (!s)
-		return ended;
-	if (s->failed)
+	const struct run_progress *p = &a->model.runs;
+	if (p->failed)
 		a->exit_code = 1;
-	if (s->error[0] && !a->error_reported) {
-		app_status(a, s->error);
+	if (p->error[0] && !a->error_reported) {
+		app_status(a, p->error);
 		a->error_reported = 1;
 	}
 	return ended;

@@ -29,7 +29,8 @@ struct app {
 	struct output results;	  /* --results */
 	char out_err[400];	  /* the first write error of an output file; ends the loop */
 	int stdout_errno;	  /* errno of the first failed write to stdout, 0 if none */
-	struct session *session;  /* NULL without -s/--cmd/--demo; the live source owns it */
+	struct session *session;  /* NULL without -s/--cmd/--demo; the live source owns it,
+				   * only the picker (app_start_picked) reaches it */
 	struct runlog *log;	  /* the model's run log, which the session appends to */
 	size_t stats_key;	  /* the run log's state model.stats were computed for */
 	int error_reported;	  /* the session's error reached the status line */

@@ -21,7 +21,7 @@ static int take_sample(struct app *a, const struct frontend *fe)
 		a->count_reached = 1;
 		return 1;
 	}
-	return fe->end_with_runs && a->session && !app_runs_pending(a);
+	return fe->end_with_runs && a->model.runs.state != RUNS_NONE && !app_runs_pending(a);
 }
 
 int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen)

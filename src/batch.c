@@ -29,7 +29,7 @@ static int stdout_ok(struct app *a)
 static void print_events(struct app *a, size_t *printed)
 {
 	const struct runlog *l = a->log;
-	for (; a->session && *printed < l->nevents; (*printed)++) {
+	for (; a->model.runs.state != RUNS_NONE && *printed < l->nevents; (*printed)++) {
 		if (!a->opt->quiet)
 			results_event_line(stdout, &l->events[*printed], l->results, a->t0_ns);
 	}
@@ -88,7 +88,7 @@ int batch_run(struct app *a, char *err, size_t errlen)
 	if (app_loop(a, &fe, err, errlen) < 0)
 		return -1;
 	app_stop_runs(a);
-	if (a->session && a->log->nresults && !a->stdout_errno) {
+	if (a->model.runs.state != RUNS_NONE && a->log->nresults && !a->stdout_errno) {
 		if (!a->opt->quiet)
 			putchar('\n');
 		results_table(stdout, a->log->results, a->log->nresults);
