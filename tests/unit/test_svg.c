@@ -1,0 +1,682 @@
+/*
+ * Tests for the SVG exporter (svg.h), with the real renderer:
+ *
+ *  - every picture passes `xmllint --noout`, `rsvg-convert -w 1920` turns
+ *    it into a 1920 px PNG, and ImageMagick finds that PNG is not blank
+ *    (standard deviation of its pixels);
+ *  - inputs: a series synthesised from real-looking samples (two runs, a
+ *    sawtooth of the cgroup's active list with demotion bursts), one
+ *    taken by the real sampler over ~2 s while a file is written, and one
+ *    of a real copy (rw_cp, then mm_sync_cp, 256 MiB under a 64M memory
+ *    cgroup; skipped where no memory cgroup can be made);
+ *  - the title names the strategies and the limit, every axis its unit;
+ *  - placed labels never overlap, long ones are abbreviated or dropped;
+ *  - hostile labels (&, <, quotes, control bytes, invalid UTF-8) come out
+ *    escaped and the XML stays well formed;
+ *  - a write error (/dev/full) and bad requests are reported as sentences.
+ * Skipped, with the reason, where xmllint, rsvg-convert or ImageMagick is
+ * missing (tools/deps installs them).
+ *
+ * SVG_EXAMPLE_DIR=dir copies 1 GiB instead, samples every 50 ms and keeps
+ * the real copy's pictures there (how examples/overview.svg and
+ * examples/runs.svg were made).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "burst.h"
+#include "cgroup.h"
+#include "rates.h"
+#include "sampler.h"
+#include "scratch.h"
+#include "series.h"
+#include "session.h"
+#include "strategy.h"
+#include "svg.h"
+#include "util.h"
+#include "worker.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define KIB  1024ull
+#define MIB  (1024ull * KIB)
+#define TICK 250000000ull
+
+static char tmpdir[64];
+
+static int have_tool(const char *name)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", name);
+	return system(cmd) == 0;
+}
+
+static void need_tools(void)
+{
+	static const char *tools[] = {"xmllint", "rsvg-convert", "convert"};
+	for (size_t i = 0; i < ARRAY_LEN(tools); i++)
+		if (!have_tool(tools[i])) {
+			printf("skipped: %s is not installed (tools/deps installs it)\n", tools[i]);
+			skip();
+		}
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	b[n] = '\0';
+	fclose(f);
+	return b;
+}
+
+/* Writes the picture to tmpdir/name.svg; returns the SVG text. */
+static char *write_svg(const struct svg_input *in, const struct svg_opts *o, const char *name)
+{
+	char path[128], err[256];
+	snprintf(path, sizeof path, "%s/%s.svg", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	if (svg_write(f, in, o, err, sizeof err) < 0)
+		fail_msg("svg_write %s: %s", name, err);
+	assert_int_equal(fclose(f), 0);
+	return slurp(path);
+}
+
+/* xmllint, rsvg-convert -w 1920, then the PNG's size and pixel spread. */
+static void render_check(const char *name)
+{
+	char cmd[512], out[128];
+	snprintf(cmd, sizeof cmd, "xmllint --noout %s/%s.svg", tmpdir, name);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "rsvg-convert -w 1920 -o %s/%s.png %s/%s.svg", tmpdir, name,
+		 tmpdir, name);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof cmd,
+		 "convert %s/%s.png -format '%%w %%[fx:standard_deviation]' info:", tmpdir, name);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(out, sizeof out, p));
+	assert_int_equal(pclose(p), 0);
+	int w = 0;
+	double sd = 0;
+	assert_int_equal(sscanf(out, "%d %lf", &w, &sd), 2);
+	printf("%s: %d px wide, pixel standard deviation %.3f\n", name, w, sd);
+	assert_int_equal(w, 1920);
+	/* blank white is 0; a rendered chart is well above 0.1 */
+	assert_true(sd > 0.1);
+}
+
+/* ---- a synthesised session --------------------------------------------- */
+
+struct synth {
+	struct series *ser;
+	struct run_event ev[32];
+	size_t nev;
+	struct run_result runs[2];
+};
+
+static void event(struct synth *sy, uint64_t t, int run, int phase)
+{
+	sy->ev[sy->nev].t_ns = t;
+	sy->ev[sy->nev].run = (int16_t)run;
+	sy->ev[sy->nev].phase = (int8_t)phase;
+	sy->nev++;
+}
+
+/* Two runs in a 64M cgroup, 0.25 s ticks: rw_cp copies with a small
+ * active list; mm_sync_cp's active list climbs and falls back (a demotion
+ * burst every ~2.5 s), as measured on kernel 6.18 (burst.h). */
+static void synth_make(struct synth *sy, const char *name0, const char *name1)
+{
+	memset(sy, 0, sizeof *sy);
+	sy->ser = series_new(1024);
+	struct sample s;
+	memset(&s, 0, sizeof s);
+	s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CG;
+	s.mem_total = 24ull << 20;
+	s.cg_limit = 64 * MIB;
+	uint64_t act = 2 * MIB, inact = 2 * MIB;
+	const int start[2] = {4, 60}, copy_end[2] = {44, 108}, end[2] = {52, 116};
+	const char *names[2] = {name0, name1};
+	for (int r = 0; r < 2; r++) {
+		struct run_result *x = &sy->runs[r];
+		snprintf(x->name, sizeof x->name, "%s", names[r]);
+		x->strategy = strategy_find(names[r]);
+		x->cmd = x->strategy ? -1 : 0;
+		x->repeat = 1;
+		x->finished = x->ok = 1;
+		x->t_start_ns = 1000000000ull + (uint64_t)start[r] * TICK;
+		x->t_copy_ns = x->t_start_ns + 2 * TICK;
+		x->t_end_ns = 1000000000ull + (uint64_t)end[r] * TICK;
+		x->elapsed_s = (double)(copy_end[r] - start[r] - 2) * TICK / 1e9;
+		x->mbs = 256.0 / x->elapsed_s;
+	}
+	for (int i = 0; i <= 124; i++) {
+		s.t_ns = 1000000000ull + (uint64_t)i * TICK + (uint64_t)(i % 3) * 1000000ull;
+		s.run = -1;
+		s.phase = PHASE_IDLE;
+		int r = i >= start[1] ? 1 : 0;
+		double rd = 0, wr = 0;
+		if (i >= start[r] && i < end[r]) {
+			s.run = (int16_t)r;
+			int ph = i < start[r] + 2 ? PHASE_PREPARE : i < copy_end[r] - 4 ? PHASE_COPY
+								  : i < copy_end[r]	? PHASE_FLUSH
+								  : i == copy_end[r]	? PHASE_DONE
+											: PHASE_VERIFY;
+			s.phase = (int8_t)ph;
+			if (ph == PHASE_COPY) {
+				rd = r ? 160 + 40 * ((i * 7) % 5) : 230 + 10 * (i % 4);
+				wr = r ? 140 + 60 * ((i * 3) % 4) : 220 + 15 * (i % 3);
+				if (r && act >= 48 * MIB) { /* a demotion burst */
+					inact += act - 18 * MIB;
+					act = 18 * MIB;
+					s.cg_pgdeactivate += 8000;
+				} else {
+					act += r ? 6 * MIB : (act < 6 * MIB ? MIB : 0);
+					inact = inact + 4 * MIB > 44 * MIB ? 44 * MIB : inact + 4 * MIB;
+				}
+			} else if (ph == PHASE_FLUSH) {
+				wr = 300;
+			} else if (ph == PHASE_VERIFY) {
+				rd = 400;
+			}
+		}
+		if (act + inact > 60 * MIB)
+			inact = 60 * MIB - act;
+		s.rd_sectors += (uint64_t)(rd * MIB / 512 * 0.25);
+		s.wr_sectors += (uint64_t)(wr * MIB / 512 * 0.25);
+		s.pgdeactivate += 200 + (uint64_t)(i % 7) * 40 + (s.run == 1 ? 5000 : 0);
+		s.pgscan_kswapd += s.run >= 0 ? 60000 + (uint64_t)(i % 5) * 9000 : 100;
+		s.cg_active_file = act;
+		s.cg_inactive_file = inact;
+		s.cg_usage = act + inact + 3 * MIB;
+		s.cg_cache = act + inact;
+		s.mem_free = (20ull << 20) - (uint64_t)i * 1000;
+		s.active_file = (1ull << 20) + act / KIB;
+		s.inactive_file = (2ull << 20) + inact / KIB;
+		s.strategy = 0;
+		series_push(sy->ser, &s);
+		const struct sample *prev = series_len(sy->ser) > 1 ? series_back(sy->ser, 1) : NULL;
+		if (prev && prev->phase != s.phase) {
+			if (s.run >= 0)
+				event(sy, s.t_ns, s.run, s.phase);
+			else
+				event(sy, s.t_ns, prev->run, PHASE_IDLE);
+		}
+	}
+	for (int r = 0; r < 2; r++) {
+		struct run_figures fig;
+		burst_run_figures(sy->ser, sy->runs[r].t_copy_ns,
+				  sy->runs[r].t_copy_ns + (uint64_t)(sy->runs[r].elapsed_s * 1e9), &fig);
+		sy->runs[r].bursts = fig.bursts;
+		sy->runs[r].peak_active_file_kb = fig.peak_active_file_kb;
+	}
+}
+
+static void synth_input(struct synth *sy, struct svg_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->ser = sy->ser;
+	in->events = sy->ev;
+	in->nevents = sy->nev;
+	in->runs = sy->runs;
+	in->nruns = 2;
+	in->host = "testhost";
+	in->kernel = "6.18.0";
+	in->disk = "vda";
+	in->mem_limit = 64 * MIB;
+}
+
+static void test_synth_overview(void **state)
+{
+	(void)state;
+	need_tools();
+	struct synth sy;
+	struct svg_input in;
+	synth_make(&sy, "rw_cp", "mm_sync_cp");
+	synth_input(&sy, &in);
+	assert_true(sy.runs[1].bursts >= 3 && sy.runs[0].bursts == 0);
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+	char *svg = write_svg(&in, &o, "synth-overview");
+	render_check("synth-overview");
+	/* the title says what is shown; every axis has its unit */
+	assert_non_null(strstr(svg, "rw_cp vs mm_sync_cp under a 64 MiB memory limit"));
+	assert_non_null(strstr(svg, "kernel 6.18.0"));
+	assert_non_null(strstr(svg, "disk vda"));
+	assert_non_null(strstr(svg, ">MiB/s<"));
+	assert_non_null(strstr(svg, ">MiB<"));
+	assert_non_null(strstr(svg, ">pages/s<"));
+	assert_non_null(strstr(svg, ">time (s)<"));
+	/* one ▼ per burst: a fill-only path with the burst colour, drawn
+	 * by triangle(); the legend adds one */
+	int tri = 0;
+	for (const char *p = svg; (p = strstr(p, "h")) && (p = strstr(p, "z\" fill=\"#1a1a1a\"")); p++)
+		tri++;
+	assert_int_equal(tri, sy.runs[1].bursts + 1);
+	/* tick labels: 24 px at 1920 wide, no comma in any number */
+	assert_non_null(strstr(svg, "font-size=\"24.0\""));
+	assert_null(strstr(svg, "font-size=\"23"));
+	free(svg);
+
+	/* half the width: text scales with it */
+	o.width = 960;
+	o.height = 540;
+	svg = write_svg(&in, &o, "synth-small");
+	assert_non_null(strstr(svg, "font-size=\"12.0\""));
+	free(svg);
+	series_free(sy.ser);
+}
+
+static void test_synth_runs(void **state)
+{
+	(void)state;
+	need_tools();
+	struct synth sy;
+	struct svg_input in;
+	synth_make(&sy, "rw_cp", "mm_sync_cp");
+	synth_input(&sy, &in);
+	struct svg_opts o = {.view = SVG_RUNS, .run = -1};
+	char *svg = write_svg(&in, &o, "synth-runs");
+	render_check("synth-runs");
+	assert_non_null(strstr(svg, "rw_cp vs mm_sync_cp under a 64 MiB memory limit"));
+	assert_non_null(strstr(svg, "MiB/s<"));
+	assert_non_null(strstr(svg, " MiB<"));
+	assert_non_null(strstr(svg, "time since the copy started (s)"));
+	/* one shared rate scale: the same top label on every row */
+	const char *a = strstr(svg, " MiB/s</text>");
+	assert_non_null(a);
+	free(svg);
+
+	/* one run only */
+	o.run = 1;
+	svg = write_svg(&in, &o, "synth-run1");
+	assert_non_null(strstr(svg, ">mm_sync_cp under a 64 MiB"));
+	assert_null(strstr(svg, ">rw_cp"));
+	free(svg);
+	series_free(sy.ser);
+}
+
+/* ---- labels -------------------------------------------------------------- */
+
+static void assert_no_overlap(const struct svg_label *l, size_t n, double lo, double hi,
+			      double fs)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!l[i].shown)
+			continue;
+		const char *t = l[i].shown == 1 ? l[i].text : l[i].abbrev;
+		assert_true(l[i].left >= lo && l[i].right <= hi);
+		assert_true(fabs(l[i].right - l[i].left - svg_text_width(t, fs)) < 1e-9);
+		for (size_t j = 0; j < i; j++)
+			if (l[j].shown)
+				assert_true(l[i].left >= l[j].right || l[i].right <= l[j].left);
+	}
+}
+
+static void test_labels(void **state)
+{
+	(void)state;
+	double fs = 24;
+	/* 40 run starts 30 px apart on a 1000 px axis: most cannot fit */
+	struct svg_label l[40];
+	memset(l, 0, sizeof l);
+	for (int i = 0; i < 40; i++) {
+		l[i].x = 100 + 30.0 * i;
+		l[i].text = i % 2 ? "mm_sync_madv_cp #2" : "rw_cp #1";
+		l[i].abbrev = i % 2 ? "mm_sync\xe2\x80\xa6" : "rw_cp";
+	}
+	int shown = svg_place_labels(l, 40, 100, 1100, fs);
+	assert_no_overlap(l, 40, 100, 1100, fs);
+	assert_true(shown >= 5 && shown < 40);
+	assert_int_equal(l[0].shown, 1); /* the first always wins */
+	assert_true(fabs(l[0].left - 100) < 1e-9);
+	/* "mm_sync_madv_cp #2" does not fit beside rw_cp #1, "mm_sync…" could not
+	 * either: a dropped or abbreviated label, never an overlapping one */
+	int abbrev = 0;
+	for (int i = 0; i < 40; i++)
+		abbrev += l[i].shown == 2;
+
+	/* two labels just far enough apart for the short form only */
+	struct svg_label two[2] = {
+	    {.x = 0, .text = "copy"},
+	    {.x = svg_text_width("copy", fs) + 0.6 * fs + 1, .text = "verify verify verify",
+	     .abbrev = "vfy"},
+	};
+	assert_int_equal(svg_place_labels(two, 2, 0, 200, fs), 2);
+	assert_int_equal(two[1].shown, 2);
+	assert_no_overlap(two, 2, 0, 200, fs);
+	(void)abbrev;
+
+	/* a label at the right edge ends there instead of sticking out */
+	struct svg_label edge = {.x = 990, .text = "flush"};
+	assert_int_equal(svg_place_labels(&edge, 1, 0, 1000, fs), 1);
+	assert_true(edge.right <= 1000 && edge.left < 990);
+
+	/* the synthesised session at slide size: its phase labels crowd
+	 * (done, verify, end within 2 s); the SVG holds only placed ones */
+	struct synth sy;
+	struct svg_input in;
+	synth_make(&sy, "rw_cp", "mm_sync_cp");
+	synth_input(&sy, &in);
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1, .width = 640, .height = 480};
+	char *svg = write_svg(&in, &o, "synth-tiny");
+	int mono = 0;
+	for (const char *p = svg; (p = strstr(p, "font-family=\"DejaVu Sans Mono")); p++)
+		mono++;
+	assert_true(mono >= 2 && mono <= (int)sy.nev);
+	free(svg);
+	series_free(sy.ser);
+}
+
+/* ---- hostile labels, errors -------------------------------------------- */
+
+static void test_escaping(void **state)
+{
+	(void)state;
+	need_tools();
+	struct synth sy;
+	struct svg_input in;
+	synth_make(&sy, "a&b <\"x\"> 'q'", "cp -a");
+	synth_input(&sy, &in);
+	in.host = "<host>&\x01\xff";
+	for (int v = 0; v < 2; v++) {
+		struct svg_opts o = {.view = v ? SVG_RUNS : SVG_OVERVIEW, .run = -1};
+		char *svg = write_svg(&in, &o, v ? "hostile-runs" : "hostile");
+		render_check(v ? "hostile-runs" : "hostile");
+		assert_non_null(strstr(svg, "a&amp;b &lt;&quot;x&quot;&gt; &apos;q&apos;"));
+		assert_non_null(strstr(svg, "cp -a"));
+		assert_non_null(strstr(svg, "host &lt;host&gt;&amp;??"));
+		assert_null(strstr(svg, "a&b"));
+		assert_null(strstr(svg, "<host>"));
+		free(svg);
+	}
+	series_free(sy.ser);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	struct synth sy;
+	struct svg_input in;
+	char err[256];
+	synth_make(&sy, "rw_cp", "mm_sync_cp");
+	synth_input(&sy, &in);
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+
+	FILE *f = fopen("/dev/full", "w");
+	assert_non_null(f);
+	err[0] = '\0';
+	assert_int_equal(svg_write(f, &in, &o, err, sizeof err), -1);
+	printf("/dev/full: %s\n", err);
+	assert_non_null(strstr(err, "write error: No space left on device"));
+	fclose(f);
+
+	f = fopen("/dev/null", "w");
+	assert_non_null(f);
+	o.width = 100;
+	assert_int_equal(svg_write(f, &in, &o, err, sizeof err), -1);
+	assert_non_null(strstr(err, "picture size 100x1080: out of range"));
+	o.width = 0;
+	/* a range with no samples */
+	o.from_ns = 500ull * 1000000000ull;
+	assert_int_equal(svg_write(f, &in, &o, err, sizeof err), -1);
+	assert_non_null(strstr(err, "nothing to draw"));
+	o.from_ns = 0;
+	/* the Runs view of a run that has not finished */
+	sy.runs[1].finished = 0;
+	o.view = SVG_RUNS;
+	o.run = 1;
+	assert_int_equal(svg_write(f, &in, &o, err, sizeof err), -1);
+	assert_string_equal(err, "run 2 has no finished copy to draw");
+	o.run = -1;
+	sy.runs[0].finished = 0;
+	assert_int_equal(svg_write(f, &in, &o, err, sizeof err), -1);
+	assert_string_equal(err, "no finished run to draw");
+	/* an empty series */
+	struct series *empty = series_new(64);
+	in.ser = empty;
+	o.view = SVG_OVERVIEW;
+	assert_int_equal(svg_write(f, &in, &o, err, sizeof err), -1);
+	assert_non_null(strstr(err, "nothing to draw"));
+	fclose(f);
+	series_free(empty);
+	series_free(sy.ser);
+}
+
+/* ---- real samples ---------------------------------------------------------- */
+
+/* The first whole disk /proc/diskstats lists, or "". */
+static void first_disk(char *buf, size_t len)
+{
+	char err[256];
+	struct disktab tab;
+	struct sample smp;
+	buf[0] = '\0';
+	struct sampler *sm = sampler_new(NULL, err, sizeof err);
+	assert_non_null(sm);
+	sampler_read(sm, &smp);
+	if (sampler_read_disks(sm, &tab) == 0)
+		for (int i = 0; i < tab.n && !buf[0]; i++)
+			if (tab.dev[i].is_disk && strncmp(tab.dev[i].name, "loop", 4) &&
+			    strncmp(tab.dev[i].name, "ram", 3))
+				snprintf(buf, len, "%s", tab.dev[i].name);
+	sampler_free(sm);
+}
+
+static void test_real_sampler(void **state)
+{
+	(void)state;
+	need_tools();
+	char disk[32], err[256], path[128];
+	first_disk(disk, sizeof disk);
+	struct sampler *sm = sampler_new(disk, err, sizeof err);
+	assert_non_null(sm);
+	struct series *ser = series_new(256);
+	struct sample smp;
+	snprintf(path, sizeof path, "%s/traffic", tmpdir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	char *block = calloc(1, 1 << 20);
+	assert_non_null(block);
+	/* 20 samples on 0.1 s deadlines; 4 MiB written and synced between */
+	uint64_t next = mono_ns();
+	for (int i = 0; i < 20; i++) {
+		while (mono_ns() < next)
+			poll(NULL, 0, (int)((next - mono_ns()) / 1000000u) + 1);
+		sampler_read(sm, &smp);
+		series_push(ser, &smp);
+		next += 100000000ull;
+		for (int k = 0; k < 4; k++)
+			assert_int_equal(write(fd, block, 1 << 20), 1 << 20);
+		fdatasync(fd);
+	}
+	close(fd);
+	unlink(path);
+	free(block);
+	sampler_free(sm);
+	struct svg_input in = {.ser = ser, .disk = disk, .kernel = "test"};
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+	char *svg = write_svg(&in, &o, "real-sampler");
+	render_check("real-sampler");
+	assert_non_null(strstr(svg, "Disk and memory, no memory limit"));
+	assert_non_null(strstr(svg, "Memory, whole system"));
+	free(svg);
+	series_free(ser);
+}
+
+/* Runs strategy `name` on src -> dst in cg while sampling every 0.1 s,
+ * with run/phase annotations and events as the session makes them. */
+static void real_run(const char *name, int ri, const char *src, const char *dst, struct cgroup *cg,
+		     struct sampler *sm, struct series *ser, struct run_event *ev, size_t *nev,
+		     struct run_result *res)
+{
+	struct worker w;
+	struct worker_spec spec;
+	struct worker_event e;
+	struct worker_result wr;
+	struct sample smp;
+	char err[512];
+	int phase = PHASE_PREPARE, r, done = 0;
+	memset(&spec, 0, sizeof spec);
+	memset(res, 0, sizeof *res);
+	spec.strategy = strategy_find(name);
+	spec.src = src;
+	spec.dst = dst;
+	spec.cgroup_procs = cg->procs;
+	spec.drop_caches = 1;
+	snprintf(res->name, sizeof res->name, "%s", name);
+	res->strategy = spec.strategy;
+	res->cmd = -1;
+	res->repeat = 1;
+	res->t_start_ns = mono_ns();
+	ev[*nev] = (struct run_event){res->t_start_ns, (int16_t)ri, PHASE_PREPARE};
+	(*nev)++;
+	if (worker_start(&spec, &w, err, sizeof err) < 0)
+		fail_msg("worker_start: %s", err);
+	worker_go(&w);
+	uint64_t next = mono_ns();
+	while (!done) {
+		uint64_t now = mono_ns();
+		if (now >= next) {
+			sampler_read(sm, &smp);
+			smp.run = (int16_t)ri;
+			smp.phase = (int8_t)phase;
+			series_push(ser, &smp);
+			next += getenv("SVG_EXAMPLE_DIR") ? 50000000ull : 100000000ull;
+			continue;
+		}
+		struct pollfd p = {w.event_fd, POLLIN, 0};
+		poll(&p, 1, (int)((next - now) / 1000000u) + 1);
+		while ((r = worker_read_event(&w, &e)) == 1) {
+			phase = e.phase;
+			if (e.phase == PHASE_COPY)
+				res->t_copy_ns = e.t_ns;
+			if (*nev < 64)
+				ev[(*nev)++] = (struct run_event){e.t_ns, (int16_t)ri, (int8_t)e.phase};
+		}
+		done = r < 0;
+	}
+	assert_int_equal(worker_reap(&w, 1, &wr), 1);
+	if (!wr.ok)
+		fail_msg("%s: %s", name, wr.message);
+	sampler_read(sm, &smp);
+	smp.run = -1;
+	smp.phase = PHASE_IDLE;
+	series_push(ser, &smp);
+	res->t_end_ns = smp.t_ns;
+	ev[(*nev)++] = (struct run_event){smp.t_ns, (int16_t)ri, PHASE_IDLE};
+	res->finished = res->ok = 1;
+	res->elapsed_s = wr.elapsed_s;
+	res->mbs = (double)wr.bytes_done / 1048576.0 / wr.elapsed_s;
+	struct run_figures fig;
+	burst_run_figures(ser, res->t_copy_ns, wr.t_done_ns, &fig);
+	res->bursts = fig.bursts;
+	res->peak_active_file_kb = fig.peak_active_file_kb;
+	worker_done(&w);
+	unlink(dst);
+}
+
+static void test_real_copy(void **state)
+{
+	(void)state;
+	need_tools();
+	struct cgroup cg;
+	struct scratch s;
+	char err[512], dst[4096], disk[32];
+	if (cgroup_available(err, sizeof err) < 0) {
+		printf("skipped: %s\n", err);
+		skip();
+	}
+	if (scratch_open(&s, "/var/tmp", err, sizeof err) < 0 ||
+	    scratch_make_source(&s, getenv("SVG_EXAMPLE_DIR") ? 1024 * MIB : 256 * MIB, NULL, NULL,
+				err, sizeof err) < 0)
+		fail_msg("scratch: %s", err);
+	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
+	if (cgroup_create(&cg, 64 * MIB, "svg", err, sizeof err) < 0)
+		fail_msg("cgroup_create: %s", err);
+	first_disk(disk, sizeof disk);
+	struct sampler *sm = sampler_new(disk, err, sizeof err);
+	assert_non_null(sm);
+	assert_int_equal(sampler_set_cgroup(sm, cg.stat, cg.usage, cg.limit, err, sizeof err), 0);
+	struct series *ser = series_new(8192);
+	struct run_event ev[64];
+	struct run_result runs[2];
+	size_t nev = 0;
+	real_run("rw_cp", 0, s.src, dst, &cg, sm, ser, ev, &nev, &runs[0]);
+	real_run("mm_sync_cp", 1, s.src, dst, &cg, sm, ser, ev, &nev, &runs[1]);
+	printf("rw_cp %.2f s %d bursts, mm_sync_cp %.2f s %d bursts, %zu samples\n",
+	       runs[0].elapsed_s, runs[0].bursts, runs[1].elapsed_s, runs[1].bursts,
+	       series_len(ser));
+
+	char kernel[128] = "";
+	FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+	if (f) {
+		if (fgets(kernel, sizeof kernel, f))
+			kernel[strcspn(kernel, "\n")] = '\0';
+		fclose(f);
+	}
+	struct svg_input in = {.ser = ser, .events = ev, .nevents = nev, .runs = runs, .nruns = 2,
+			       .kernel = kernel, .disk = disk, .mem_limit = 64 * MIB};
+	for (int v = 0; v < 2; v++) {
+		const char *name = v ? "runs" : "overview";
+		struct svg_opts o = {.view = v ? SVG_RUNS : SVG_OVERVIEW, .run = -1};
+		char *svg = write_svg(&in, &o, name);
+		render_check(name);
+		assert_non_null(strstr(svg, "rw_cp vs mm_sync_cp under a 64 MiB memory limit"));
+		free(svg);
+		const char *keep = getenv("SVG_EXAMPLE_DIR");
+		if (keep) {
+			char cmd[512];
+			snprintf(cmd, sizeof cmd, "cp %s/%s.svg %s/%s.png %s/", tmpdir, name, tmpdir,
+				 name, keep);
+			assert_int_equal(system(cmd), 0);
+		}
+	}
+	sampler_free(sm);
+	series_free(ser);
+	assert_int_equal(cgroup_remove(&cg, err, sizeof err), 0);
+	scratch_remove(&s);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/lrutop-svg.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_synth_overview), cmocka_unit_test(test_synth_runs),
+	    cmocka_unit_test(test_labels),	   cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_errors),	   cmocka_unit_test(test_real_sampler),
+	    cmocka_unit_test(test_real_copy),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
