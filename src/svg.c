@@ -334,8 +334,13 @@ static void legend(struct ctx *c, double x_left, double x_right, double y,
 	double x = x_right - total;
 	for (int i = 0; i < n; i++) {
 		double yc = y - fs * 0.35;
-		if (it[i].kind == 0)
+		if (it[i].kind == 0) { /* outlined: a pale swatch stays visible */
 			rect(c, x, yc - sw / 2.6, sw, sw / 1.3, it[i].colour);
+			put(&c->w,
+			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+			    "stroke=\"#%06x\" stroke-width=\"%.1f\"/>\n",
+			    x, yc - sw / 2.6, sw, sw / 1.3, (unsigned)c->th->dim, 1.2 * c->u);
+		}
 		else if (it[i].kind == 1)
 			line(c, x, yc, x + sw, yc, it[i].colour, 5 * c->u, NULL);
 		else
@@ -351,7 +356,13 @@ static void legend(struct ctx *c, double x_left, double x_right, double y,
 static double chart_title(struct ctx *c, double y, const char *s)
 {
 	double fs = 30 * c->u;
-	text(c, c->L, y, fs, "start", "bold", c->th->text, SANS, s);
+	/* a halo of the background: phase lines pass behind the title */
+	put(&c->w,
+	    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" font-weight=\"bold\" fill=\"#%06x\" "
+	    "stroke=\"#%06x\" stroke-width=\"%.1f\" paint-order=\"stroke\" font-family=\"%s\">",
+	    c->L + 6 * c->u, y, fs, (unsigned)c->th->text, (unsigned)c->th->bg, 8 * c->u, SANS);
+	put_esc(&c->w, s);
+	put(&c->w, "</text>\n");
 	return c->L + sans_width(s, fs) * 1.1 + 30 * c->u;
 }
 
@@ -531,7 +542,19 @@ static void events(struct ctx *c, double lane0, double lane1, double top, double
 		}
 	}
 	svg_place_labels(runs, nr, c->L, c->R, fs);
-	svg_place_labels(phases, np, c->L, c->R, fs);
+	/* where phases crowd, the copy is what the audience looks for: its
+	 * labels are placed first, then flush, then verify (stable) */
+	struct svg_label *order = xcalloc(np ? np : 1, sizeof(*order));
+	size_t no = 0;
+	static const int prio[] = {PHASE_COPY, PHASE_FLUSH, PHASE_VERIFY};
+	for (size_t p = 0; p < ARRAY_LEN(prio); p++)
+		for (size_t i = 0; i < np; i++)
+			if (phases[i].text == phase_word(prio[p], 0))
+				order[no++] = phases[i];
+	svg_place_labels(order, no, c->L, c->R, fs);
+	memcpy(phases, order, no * sizeof(*order));
+	np = no;
+	free(order);
 	for (size_t i = 0; i < nr; i++)
 		if (runs[i].shown)
 			text(c, runs[i].left, lane0, fs, "start", "bold", c->th->text, MONO,
@@ -807,7 +830,7 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 			return errf(err, errlen, "run %d has no finished copy to draw", o->run + 1);
 		return errf(err, errlen, "no finished run to draw");
 	}
-	double top = 185 * u, bottom_axis = 100 * u, gap = 22 * u, label_w = 360 * u;
+	double top = 185 * u, bottom_axis = 100 * u, gap = 22 * u, label_w = 440 * u;
 	double avail = c->H - top - bottom_axis;
 	size_t fit = (size_t)((avail + gap) / (70 * u + gap));
 	size_t skip = nrows > fit && fit > 0 ? nrows - fit : 0;
@@ -860,10 +883,10 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 					 r->elapsed_s, r->mbs, r->bursts, r->bursts == 1 ? "" : "s");
 			else
 				snprintf(fig, sizeof(fig), "%s", r->cancelled ? "cancelled" : "FAILED");
-			double ffs = lfs * 0.85, fw = sans_width(fig, ffs);
+			double ffs = fmin(24 * u, lfs), fw = sans_width(fig, ffs);
 			if (fw > label_w - 20 * u) /* the column's width, not the axis's */
 				ffs *= (label_w - 20 * u) / fw;
-			text(c, 40 * u, y + rh / 2 + lfs * 1.05, ffs, "start", "normal", th->dim, SANS,
+			text(c, 40 * u, y + rh / 2 + lfs * 1.1, ffs, "start", "normal", th->dim, SANS,
 			     fig);
 		}
 		/* the row's axes: the shared scales, with their units */
