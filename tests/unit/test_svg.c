@@ -13,6 +13,8 @@
  *  - placed labels never overlap, long ones are abbreviated or dropped;
  *  - hostile labels (&, <, quotes, control bytes, invalid UTF-8) come out
  *    escaped and the XML stays well formed;
+ *  - numbers use '.' under a locale whose decimal point is ',' (de_DE,
+ *    compiled by localedef into the test's directory; skipped without it);
  *  - a write error (/dev/full) and bad requests are reported as sentences.
  * Skipped, with the reason, where xmllint, rsvg-convert or ImageMagick is
  * missing (tools/deps installs them).
@@ -39,7 +41,9 @@
 #include "util.h"
 #include "worker.h"
 
+#include <ctype.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -460,6 +464,45 @@ static void test_errors(void **state)
 	series_free(sy.ser);
 }
 
+static void test_locale(void **state)
+{
+	(void)state;
+	char cmd[256], buf[16];
+	snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1",
+		 tmpdir);
+	if (!have_tool("localedef") || system(cmd) != 0) {
+		printf("skipped: localedef cannot compile de_DE.UTF-8 here\n");
+		skip();
+	}
+	setenv("LOCPATH", tmpdir, 1);
+	if (!setlocale(LC_NUMERIC, "de_DE.UTF-8")) {
+		unsetenv("LOCPATH");
+		printf("skipped: the compiled de_DE.UTF-8 does not load\n");
+		skip();
+	}
+	snprintf(buf, sizeof buf, "%.1f", 1.5);
+	assert_string_equal(buf, "1,5"); /* the locale is in effect */
+	struct synth sy;
+	struct svg_input in;
+	synth_make(&sy, "rw_cp", "mm_sync_cp");
+	synth_input(&sy, &in);
+	for (int v = 0; v < 2; v++) {
+		struct svg_opts o = {.view = v ? SVG_RUNS : SVG_OVERVIEW, .run = -1};
+		char *svg = write_svg(&in, &o, "locale");
+		for (const char *p = svg; *p; p++)
+			if (*p == ',' && p > svg && isdigit((unsigned char)p[-1]) &&
+			    isdigit((unsigned char)p[1]))
+				fail_msg("a decimal comma: %.40s", p - 10 > svg ? p - 10 : svg);
+		assert_non_null(strstr(svg, "font-size=\"24.0\""));
+		free(svg);
+	}
+	snprintf(buf, sizeof buf, "%.1f", 1.5);
+	assert_string_equal(buf, "1,5"); /* ... and still is: svg_write restored it */
+	setlocale(LC_NUMERIC, "C");
+	unsetenv("LOCPATH");
+	series_free(sy.ser);
+}
+
 /* ---- real samples ---------------------------------------------------------- */
 
 /* The first whole disk /proc/diskstats lists, or "". */
@@ -675,7 +718,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_synth_overview), cmocka_unit_test(test_synth_runs),
 	    cmocka_unit_test(test_labels),	   cmocka_unit_test(test_escaping),
-	    cmocka_unit_test(test_errors),	   cmocka_unit_test(test_real_sampler),
+	    cmocka_unit_test(test_errors),	   cmocka_unit_test(test_locale),
+	    cmocka_unit_test(test_real_sampler),
 	    cmocka_unit_test(test_real_copy),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
