@@ -876,7 +876,7 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 			snprintf(name + maxc - 1, sizeof(name) - (maxc - 1), "\xe2\x80\xa6");
 		int two = rh >= 2.4 * lfs;
 		text(c, 40 * u, y + (two ? rh / 2 - lfs * 0.15 : rh / 2 + lfs * 0.35), lfs, "start",
-		     "bold", r->ok ? th->text : th->write, SANS, name);
+		     "bold", th->text, SANS, name);
 		if (two) {
 			if (r->ok)
 				snprintf(fig, sizeof(fig), "%.2f s \xc2\xb7 %.0f MiB/s \xc2\xb7 %d burst%s",

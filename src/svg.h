@@ -52,8 +52,8 @@ enum svg_view { SVG_OVERVIEW, SVG_RUNS };
 struct svg_opts {
 	int width, height;	  /* px, 0: 1920 x 1080 */
 	enum svg_view view;
-	uint64_t from_ns, to_ns;  /* CLOCK_MONOTONIC range, 0: the whole series */
-	int run;		  /* Runs view: only runs[run]; -1 every finished run */
+	uint64_t from_ns, to_ns;  /* Overview: CLOCK_MONOTONIC range, 0: the whole series */
+	int run;		  /* Runs view: only runs[run]; -1 (not 0!) every finished run */
 	const struct svg_theme *theme; /* NULL: svg_theme_light */
 };
 

@@ -317,6 +317,39 @@ static void test_synth_runs(void **state)
 	series_free(sy.ser);
 }
 
+/* WCAG 2 contrast ratio of two 0xRRGGBB colours. */
+static double lum(uint32_t c)
+{
+	double v[3];
+	for (int i = 0; i < 3; i++) {
+		double x = (double)((c >> (16 - 8 * i)) & 0xff) / 255.0;
+		v[i] = x <= 0.03928 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4);
+	}
+	return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+static double contrast(uint32_t a, uint32_t b)
+{
+	double la = lum(a), lb = lum(b);
+	return (fmax(la, lb) + 0.05) / (fmin(la, lb) + 0.05);
+}
+
+static void test_theme_contrast(void **state)
+{
+	(void)state;
+	const struct svg_theme *t = &svg_theme_light;
+	/* every colour text is drawn in: titles, figures, phase labels, the
+	 * right axis of the Runs view (active) */
+	const uint32_t text_colours[] = {t->text, t->dim, t->marker, t->active};
+	for (size_t i = 0; i < ARRAY_LEN(text_colours); i++) {
+		double r = contrast(text_colours[i], t->bg);
+		printf("#%06x on #%06x: %.1f:1\n", (unsigned)text_colours[i], (unsigned)t->bg, r);
+		assert_true(r >= 4.5);
+	}
+	/* the stacked areas stay apart from each other */
+	assert_true(contrast(t->active, t->inactive) >= 2.0);
+	assert_true(contrast(t->inactive, t->free_) >= 1.5);
+}
+
 /* ---- labels -------------------------------------------------------------- */
 
 static void assert_no_overlap(const struct svg_label *l, size_t n, double lo, double hi,
@@ -717,7 +750,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_synth_overview), cmocka_unit_test(test_synth_runs),
-	    cmocka_unit_test(test_labels),	   cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_theme_contrast), cmocka_unit_test(test_labels),
+	    cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_errors),	   cmocka_unit_test(test_locale),
 	    cmocka_unit_test(test_real_sampler),
 	    cmocka_unit_test(test_real_copy),
