@@ -98,6 +98,26 @@ static void put_esc(struct out *w, const char *s)
 	}
 }
 
+/* Cuts s (UTF-8) after at most max characters, ending it with "…" when
+ * it was longer; never inside a character. */
+static void utf8_cut(char *s, size_t size, size_t max)
+{
+	size_t chars = 0, i = 0;
+	for (; s[i]; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && ++chars > max)
+			break;
+	if (!s[i] || max == 0)
+		return;
+	/* s[i] starts character max+1: back up one more for the "…" */
+	do
+		i--;
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80);
+	if (i + 4 <= size)
+		memcpy(s + i, "\xe2\x80\xa6", 4);
+	else
+		s[i] = '\0';
+}
+
 double svg_text_width(const char *s, double font_px)
 {
 	size_t chars = 0;
@@ -263,6 +283,46 @@ static void band(struct ctx *c, const double *xs, const double *lo, const double
 		}
 		i = j;
 	}
+}
+
+/* Values a rate scale is taken from. */
+struct vals {
+	double *v;
+	size_t n, cap;
+};
+
+static void vals_add(struct vals *a, double v)
+{
+	if (isnan(v))
+		return;
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 256;
+		a->v = xrealloc(a->v, a->cap * sizeof(double));
+	}
+	a->v[a->n++] = v;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The top a rate scale must reach: the largest value, unless it is more
+ * than 1.5 times the 98th percentile — one sample over a short measured
+ * interval (a batch of completions landing in it) must not flatten a
+ * whole copy; it is clipped at the top edge instead.  Frees the values. */
+static double vals_top(struct vals *a)
+{
+	double top = 0;
+	if (a->n) {
+		qsort(a->v, a->n, sizeof(double), cmp_double);
+		double p98 = a->v[(size_t)((double)(a->n - 1) * 0.98)], mx = a->v[a->n - 1];
+		top = mx <= 1.5 * p98 ? mx : 1.5 * p98;
+	}
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+	return top;
 }
 
 /* A linear scale from 0: a nice step (nice_ceil, as the screen's scales)
@@ -474,7 +534,13 @@ static void header(struct ctx *c, const struct svg_opts *o, int overview, const 
 		if (facts[i] && *facts[i] && off < sizeof(sub))
 			off += (size_t)snprintf(sub + off, sizeof(sub) - off, " \xc2\xb7 %s %s",
 						names[i], facts[i]);
-	text(c, 40 * c->u, 62 * c->u, 46 * c->u, "start", "bold", c->th->text, SANS, title);
+	/* the slide's title on one line: smaller down to 32 px, then cut */
+	double fs = 46 * c->u, room = c->W - 80 * c->u, w = sans_width(title, fs) * 1.1;
+	if (w > room) {
+		fs = fmax(fs * room / w, 32 * c->u);
+		utf8_cut(title, sizeof(title), (size_t)(room / (fs * SANS_EM * 1.1)));
+	}
+	text(c, 40 * c->u, 62 * c->u, fs, "start", "bold", c->th->text, SANS, title);
 	text(c, 40 * c->u, 104 * c->u, 28 * c->u, "start", "normal", c->th->dim, SANS, sub);
 }
 
@@ -491,16 +557,23 @@ static const char *phase_word(int phase, int abbrev)
 }
 
 /* The run label: "rw_cp #2" when the label has several runs. */
-static void run_label(const struct svg_input *in, size_t i, char *buf, size_t len)
+/* The run label: "rw_cp #2" when the label has several runs; at most
+ * max characters (0: any), the name shortened, never the "#2". */
+static void run_label(const struct svg_input *in, size_t i, char *buf, size_t len, size_t max)
 {
 	const struct run_result *r = &in->runs[i];
 	int several = 0;
 	for (size_t j = 0; j < in->nruns && !several; j++)
 		several = j != i && !strcmp(in->runs[j].name, r->name);
+	char suffix[16] = "";
 	if (several)
-		snprintf(buf, len, "%s #%d", r->name, r->repeat);
-	else
-		snprintf(buf, len, "%s", r->name);
+		snprintf(suffix, sizeof(suffix), " #%d", r->repeat);
+	snprintf(buf, len, "%s", r->name);
+	size_t sl = strlen(suffix);
+	if (max > sl + 2)
+		utf8_cut(buf, len, max - sl);
+	size_t bl = strlen(buf);
+	snprintf(buf + bl, len - bl, "%s", suffix);
 }
 
 #define MAX_LABELS 512
@@ -524,12 +597,14 @@ static void events(struct ctx *c, double lane0, double lane1, double top, double
 		line(c, x, top, x, bottom, c->th->marker, (start ? 2.0 : 1.4) * c->u,
 		     start ? NULL : "6 5");
 		if (start && e->run >= 0 && (size_t)e->run < in->nruns && nr < cap) {
-			run_label(in, (size_t)e->run, rtext[nr][0], sizeof(rtext[nr][0]));
+			run_label(in, (size_t)e->run, rtext[nr][0], sizeof(rtext[nr][0]), 0);
 			const char *name = in->runs[e->run].name;
 			if (strcmp(rtext[nr][0], name))
 				snprintf(rtext[nr][1], sizeof(rtext[nr][1]), "%s", name);
-			else if (strlen(name) > 10)
-				snprintf(rtext[nr][1], sizeof(rtext[nr][1]), "%.7s\xe2\x80\xa6", name);
+			else if (strlen(name) > 10) {
+				snprintf(rtext[nr][1], sizeof(rtext[nr][1]), "%s", name);
+				utf8_cut(rtext[nr][1], sizeof(rtext[nr][1]), 8);
+			}
 			runs[nr].x = x + 4 * c->u;
 			runs[nr].text = rtext[nr][0];
 			runs[nr].abbrev = rtext[nr][1][0] ? rtext[nr][1] : NULL;
@@ -603,7 +678,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 		if ((s->have & SAMPLE_HAVE_CG) && s->cg_limit)
 			cg = 1;
 	}
-	double dmax = 0, dmax_run = -1, rmax = 0, rmin = INFINITY;
+	double rmax = 0, rmin = INFINITY;
+	struct vals dall = {0}, drun = {0};
 	for (size_t k = 0; k < n; k++) {
 		size_t i = c->i0 + k;
 		const struct sample *b = series_at(ser, i), *a = i ? series_at(ser, i - 1) : NULL;
@@ -620,9 +696,9 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 			double v = j ? wr[k] : rd[k];
 			if (isnan(v))
 				continue;
-			dmax = fmax(dmax, v);
+			vals_add(&dall, v);
 			if (b->run >= 0)
-				dmax_run = fmax(dmax_run, v);
+				vals_add(&drun, v);
 		}
 		for (int j = 0; j < 2; j++) {
 			double v = j ? sc[k] : de[k];
@@ -652,8 +728,9 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	}
 	/* As on screen: while runs are shown the disk scale follows their
 	 * traffic; a spike outside them clips at the top. */
-	if (dmax_run > 0)
-		dmax = dmax_run;
+	double dmax = drun.n ? vals_top(&drun) : vals_top(&dall);
+	vals_top(&dall);
+	vals_top(&drun);
 
 	/* geometry: title, two label lanes, three charts, the time axis */
 	double top = 128 * u, lane_h = 34 * u, head = 46 * u, strip = 26 * u;
@@ -804,7 +881,8 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 	double u = c->u;
 	size_t *rows = xcalloc(in->nruns ? in->nruns : 1, sizeof(*rows));
 	size_t nrows = 0;
-	double span = 0, io_max = 0, af_max = (double)in->mem_limit / 1048576.0;
+	double span = 0, af_max = (double)in->mem_limit / 1048576.0;
+	struct vals iov = {0};
 	for (size_t i = 0; i < in->nruns; i++) {
 		if (!run_shown(in, o, i))
 			continue;
@@ -817,20 +895,21 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 			struct rates rt;
 			rates_compute(series_at(ser, k - 1), series_at(ser, k), &rt);
 			if (!isnan(rt.read_mbs) && !isnan(rt.write_mbs))
-				io_max = fmax(io_max, rt.read_mbs + rt.write_mbs);
+				vals_add(&iov, rt.read_mbs + rt.write_mbs);
 			const struct sample *b = series_at(ser, k);
 			af_max = fmax(af_max, ((b->have & SAMPLE_HAVE_CG) ? (double)b->cg_active_file / 1024.0
 									 : (double)b->active_file) /
 						      1024.0);
 		}
 	}
+	double io_max = vals_top(&iov);
 	if (!nrows) {
 		free(rows);
 		if (o->run >= 0)
 			return errf(err, errlen, "run %d has no finished copy to draw", o->run + 1);
 		return errf(err, errlen, "no finished run to draw");
 	}
-	double top = 185 * u, bottom_axis = 100 * u, gap = 22 * u, label_w = 440 * u;
+	double top = 185 * u, bottom_axis = 100 * u, gap = 22 * u, label_w = 520 * u;
 	double avail = c->H - top - bottom_axis;
 	size_t fit = (size_t)((avail + gap) / (70 * u + gap));
 	size_t skip = nrows > fit && fit > 0 ? nrows - fit : 0;
@@ -856,6 +935,12 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 		text(c, 40 * u, top - 22 * u, 24 * u, "start", "normal", th->dim, SANS, more);
 	}
 	double fs = 24 * u;
+	/* the label column ends where the row's rate labels begin */
+	double tfs = fmin(fs, rh * 0.4);
+	char t1[32], t2[48], io_top[48];
+	fmt_tick(t1, sizeof(t1), io_scale);
+	snprintf(io_top, sizeof(io_top), "%s MiB/s", t1);
+	double col_w = c->L - 8 * u - sans_width(io_top, tfs) - 16 * u - 40 * u;
 	size_t cap = 1;
 	for (size_t k = skip; k < nrows; k++) {
 		size_t f, cnt = run_samples(ser, &in->runs[rows[k]], (int)rows[k], &f);
@@ -869,32 +954,28 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 		double y = top + (double)(k - skip) * (rh + gap);
 		/* the label column: name, then its figures */
 		char name[64], fig[96];
-		run_label(in, ri, name, sizeof(name));
 		double lfs = fmin(28 * u, rh * 0.45);
-		size_t maxc = (size_t)(label_w / (lfs * SANS_EM));
-		if (strlen(name) > maxc && maxc > 2)
-			snprintf(name + maxc - 1, sizeof(name) - (maxc - 1), "\xe2\x80\xa6");
+		run_label(in, ri, name, sizeof(name),
+			  (size_t)(col_w / (lfs * SANS_EM * 1.1))); /* bold is wider */
 		int two = rh >= 2.4 * lfs;
 		text(c, 40 * u, y + (two ? rh / 2 - lfs * 0.15 : rh / 2 + lfs * 0.35), lfs, "start",
 		     "bold", th->text, SANS, name);
 		if (two) {
 			if (r->ok)
-				snprintf(fig, sizeof(fig), "%.2f s \xc2\xb7 %.0f MiB/s \xc2\xb7 %d burst%s",
-					 r->elapsed_s, r->mbs, r->bursts, r->bursts == 1 ? "" : "s");
+				snprintf(fig, sizeof(fig), "%.2f s \xc2\xb7 %.0f MiB/s \xc2\xb7 %d \xe2\x96\xbc",
+					 r->elapsed_s, r->mbs, r->bursts);
 			else
 				snprintf(fig, sizeof(fig), "%s", r->cancelled ? "cancelled" : "FAILED");
 			double ffs = fmin(24 * u, lfs), fw = sans_width(fig, ffs);
-			if (fw > label_w - 20 * u) /* the column's width, not the axis's */
-				ffs *= (label_w - 20 * u) / fw;
+			if (fw > col_w) { /* smaller, down to 18 px at 1920, then cut */
+				ffs = fmax(ffs * col_w / fw, fmin(18 * u, ffs));
+				utf8_cut(fig, sizeof(fig), (size_t)(col_w / (ffs * SANS_EM)));
+			}
 			text(c, 40 * u, y + rh / 2 + lfs * 1.1, ffs, "start", "normal", th->dim, SANS,
 			     fig);
 		}
 		/* the row's axes: the shared scales, with their units */
-		char t1[32], t2[48];
-		fmt_tick(t1, sizeof(t1), io_scale);
-		snprintf(t2, sizeof(t2), "%s MiB/s", t1);
-		double tfs = fmin(fs, rh * 0.4);
-		text(c, c->L - 8 * u, y + tfs * 0.8, tfs, "end", "normal", th->text, SANS, t2);
+		text(c, c->L - 8 * u, y + tfs * 0.8, tfs, "end", "normal", th->text, SANS, io_top);
 		text(c, c->L - 8 * u, y + rh, tfs, "end", "normal", th->text, SANS, "0");
 		fmt_tick(t1, sizeof(t1), af_scale);
 		snprintf(t2, sizeof(t2), "%s MiB", t1);

@@ -6,7 +6,12 @@
  * Invariants: the picture is drawn from the same data and the same rules
  * as the screen — rates from two samples and their measured time delta
  * (rates_compute), bursts by burst_between, scales rounded by nice_ceil —
- * so a ▼ on a slide is a ▼ in the TUI.  The output is well-formed XML
+ * so a ▼ on a slide is a ▼ in the TUI.  A rate scale reaches the largest
+ * value unless that is an outlier (above 1.5 × the 98th percentile: one
+ * short interval that caught a batch of completions), which is clipped at
+ * the top edge as on screen.  Labels are placed, shortened or left out so
+ * that none overlaps another (svg_place_labels), and text is shrunk or
+ * cut to stay inside its column.  The output is well-formed XML
  * whatever the labels hold (every text is escaped) and uses '.' in numbers
  * whatever the locale.  Every write is checked; svg_write never prints and
  * never exits.  Text sizes scale with the width: tick labels are 24 px at

@@ -21,7 +21,8 @@
  *
  * SVG_EXAMPLE_DIR=dir copies 1 GiB instead, samples every 50 ms and keeps
  * the real copy's pictures there (how examples/overview.svg and
- * examples/runs.svg were made).
+ * examples/runs.svg were made).  SVG_KEEP=1 leaves the test's directory
+ * with every SVG and PNG it made, to look at.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -146,7 +147,8 @@ static void event(struct synth *sy, uint64_t t, int run, int phase)
 
 /* Two runs in a 64M cgroup, 0.25 s ticks: rw_cp copies with a small
  * active list; mm_sync_cp's active list climbs and falls back (a demotion
- * burst every ~2.5 s), as measured on kernel 6.18 (burst.h). */
+ * burst every ~2.5 s), as measured on kernel 6.18 (burst.h).  One tick
+ * has a 20 GiB/s write spike, which the scale must not follow. */
 static void synth_make(struct synth *sy, const char *name0, const char *name1)
 {
 	memset(sy, 0, sizeof *sy);
@@ -202,6 +204,8 @@ static void synth_make(struct synth *sy, const char *name0, const char *name1)
 				rd = 400;
 			}
 		}
+		if (i == 80) /* one tick whose completions came in a batch */
+			wr = 20000;
 		if (act + inact > 60 * MIB)
 			inact = 60 * MIB - act;
 		s.rd_sectors += (uint64_t)(rd * MIB / 512 * 0.25);
@@ -274,7 +278,11 @@ static void test_synth_overview(void **state)
 	for (const char *p = svg; (p = strstr(p, "h")) && (p = strstr(p, "z\" fill=\"#1a1a1a\"")); p++)
 		tri++;
 	assert_int_equal(tri, sy.runs[1].bursts + 1);
-	/* tick labels: 24 px at 1920 wide, no comma in any number */
+	/* the disk scale ignores the one spike (clipped at the top) */
+	assert_non_null(strstr(svg, ">400<"));
+	assert_null(strstr(svg, ">20k<"));
+	assert_null(strstr(svg, ">25k<"));
+	/* tick labels: 24 px at 1920 wide */
 	assert_non_null(strstr(svg, "font-size=\"24.0\""));
 	assert_null(strstr(svg, "font-size=\"23"));
 	free(svg);
@@ -303,9 +311,18 @@ static void test_synth_runs(void **state)
 	assert_non_null(strstr(svg, "MiB/s<"));
 	assert_non_null(strstr(svg, " MiB<"));
 	assert_non_null(strstr(svg, "time since the copy started (s)"));
-	/* one shared rate scale: the same top label on every row */
+	/* one shared rate scale, the same top label on every row, and not
+	 * one that follows the spike */
 	const char *a = strstr(svg, " MiB/s</text>");
 	assert_non_null(a);
+	const char *b = a;
+	while (*b != '>')
+		b--;
+	char top[32];
+	snprintf(top, sizeof top, "%.*s", (int)(a - b - 1), b + 1);
+	printf("rate scale top: %s MiB/s\n", top);
+	assert_true(atof(top) > 300 && atof(top) < 2000);
+	assert_non_null(strstr(a + 1, top));
 	free(svg);
 
 	/* one run only */
@@ -348,6 +365,83 @@ static void test_theme_contrast(void **state)
 	/* the stacked areas stay apart from each other */
 	assert_true(contrast(t->active, t->inactive) >= 2.0);
 	assert_true(contrast(t->inactive, t->free_) >= 1.5);
+}
+
+/* n short runs of three labels, repeated (so "#2" labels), one of them
+ * long and not ASCII: crowded run and phase labels, many Runs rows. */
+static struct series *synth_many(int n, struct run_event *ev, size_t *nev, struct run_result *runs)
+{
+	static const char *names[] = {"rw_cp", "mm_sync_cp", "mm_sync_madv_cp_\xe2\x82\xac_copy"};
+	struct series *ser = series_new(4096);
+	struct sample s;
+	memset(&s, 0, sizeof s);
+	s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CG;
+	s.mem_total = 24ull << 20;
+	s.cg_limit = 64 * MIB;
+	*nev = 0;
+	int t = 0;
+	for (int r = 0; r < n; r++) {
+		struct run_result *x = &runs[r];
+		memset(x, 0, sizeof *x);
+		snprintf(x->name, sizeof x->name, "%s", names[r % 3]);
+		x->repeat = r / 3 + 1;
+		x->finished = x->ok = 1;
+		static const int phases[] = {PHASE_PREPARE, PHASE_COPY, PHASE_COPY, PHASE_COPY,
+					     PHASE_COPY, PHASE_COPY, PHASE_COPY, PHASE_FLUSH,
+					     PHASE_DONE, PHASE_VERIFY, PHASE_IDLE};
+		for (size_t k = 0; k < ARRAY_LEN(phases); k++, t++) {
+			s.t_ns = 1000000000ull + (uint64_t)t * TICK;
+			s.run = phases[k] == PHASE_IDLE ? -1 : (int16_t)r;
+			s.phase = (int8_t)phases[k];
+			if (k == 0 || phases[k] != phases[k - 1])
+				ev[(*nev)++] = (struct run_event){s.t_ns, (int16_t)r, (int8_t)phases[k]};
+			if (k == 0)
+				x->t_start_ns = s.t_ns;
+			if (k == 1)
+				x->t_copy_ns = s.t_ns - TICK / 2;
+			s.rd_sectors += phases[k] == PHASE_COPY ? (uint64_t)(100 + 30 * r) * MIB / 512 / 4 : 0;
+			s.wr_sectors += phases[k] == PHASE_COPY ? (uint64_t)(90 + 20 * k) * MIB / 512 / 4 : 0;
+			s.cg_active_file = (r % 3 == 1 && phases[k] == PHASE_COPY) ? (10 + 6 * k) * MIB : MIB;
+			s.cg_inactive_file = 40 * MIB;
+			s.cg_usage = s.cg_active_file + s.cg_inactive_file + MIB;
+			s.pgdeactivate += 1000;
+			s.pgscan_kswapd += 50000;
+			series_push(ser, &s);
+		}
+		x->t_end_ns = s.t_ns;
+		x->elapsed_s = 6.5 * TICK / 1e9;
+		x->mbs = 100 + 30 * r;
+	}
+	return ser;
+}
+
+static void test_many_runs(void **state)
+{
+	(void)state;
+	need_tools();
+	struct run_event ev[512];
+	struct run_result runs[24];
+	size_t nev;
+	struct series *ser = synth_many(24, ev, &nev, runs);
+	struct svg_input in = {.ser = ser, .events = ev, .nevents = nev, .runs = runs, .nruns = 24,
+			       .kernel = "6.18.0", .disk = "vda", .mem_limit = 64 * MIB};
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+	char *svg = write_svg(&in, &o, "many-overview");
+	render_check("many-overview");
+	/* three labels: the title names them, no more than that */
+	assert_non_null(strstr(svg, ">rw_cp vs mm_sync_cp vs mm_sync_madv_cp_\xe2\x82\xac_copy under"));
+	free(svg);
+	o.view = SVG_RUNS;
+	svg = write_svg(&in, &o, "many-runs");
+	render_check("many-runs");
+	/* 24 rows do not fit at 70 px each: the latest, and a note */
+	assert_non_null(strstr(svg, "earlier runs not shown"));
+	assert_non_null(strstr(svg, ">rw_cp #8<"));
+	assert_null(strstr(svg, ">rw_cp #1<"));
+	/* a long label is shortened before its run number, never after */
+	assert_non_null(strstr(svg, ">mm_sync_madv_c\xe2\x80\xa6 #8<"));
+	free(svg);
+	series_free(ser);
 }
 
 /* ---- labels -------------------------------------------------------------- */
@@ -743,6 +837,10 @@ static int teardown(void **state)
 	(void)state;
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (getenv("SVG_KEEP")) {
+		printf("SVG_KEEP: the pictures are in %s\n", tmpdir);
+		return 0;
+	}
 	return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -750,6 +848,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_synth_overview), cmocka_unit_test(test_synth_runs),
+	    cmocka_unit_test(test_many_runs),
 	    cmocka_unit_test(test_theme_contrast), cmocka_unit_test(test_labels),
 	    cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_errors),	   cmocka_unit_test(test_locale),
