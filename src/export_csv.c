@@ -6,8 +6,8 @@
 #include "output.h"
 #include "util.h"
 
-int export_csv_write(FILE *f, const struct series *ser, const struct run_result *runs,
-		     size_t nruns, char *err, size_t errlen)
+int export_csv_write(FILE *f, const struct series *ser, const struct run_result *runs, size_t nruns,
+		     char *err, size_t errlen)
 {
 	size_t n = series_len(ser);
 	const struct sample *prev = NULL;

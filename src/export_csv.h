@@ -19,7 +19,7 @@
 /* Writes the header and one row per sample of ser to f; a sample's run
  * label comes from runs[sample.run] (no label when run is out of range).
  * 0, or -1 + "write error: REASON". */
-int export_csv_write(FILE *f, const struct series *ser, const struct run_result *runs,
-		     size_t nruns, char *err, size_t errlen);
+int export_csv_write(FILE *f, const struct series *ser, const struct run_result *runs, size_t nruns,
+		     char *err, size_t errlen);
 
 #endif

@@ -16,24 +16,24 @@
 #include "util.h"
 
 const struct svg_theme svg_theme_light = {
-	.bg = 0xffffff,
-	.text = 0x1a1a1a,   /* 17.4:1 on white */
-	.dim = 0x4d4d4d,    /* 8.5:1 */
-	.grid = 0xdedede,
-	.marker = 0x6b6b6b, /* 5.3:1: phase lines and labels */
-	.read = 0x0072b2,   /* Okabe-Ito blue */
-	.write = 0xd55e00,  /* vermillion */
-	.active = 0x0072b2, /* blue: the strongest, at the bottom */
-	.inactive = 0x56b4e9, /* sky blue */
-	.free_ = 0xe3e3e3,  /* light grey: room, not data */
-	.io = 0xe69f00,	    /* orange: read+write in the Runs view */
-	.deact = 0xcc79a7,  /* reddish purple */
-	.scan = 0x009e73,   /* bluish green */
-	.burst = 0x1a1a1a,
+    .bg = 0xffffff,
+    .text = 0x1a1a1a, /* 17.4:1 on white */
+    .dim = 0x4d4d4d,  /* 8.5:1 */
+    .grid = 0xdedede,
+    .marker = 0x6b6b6b,	  /* 5.3:1: phase lines and labels */
+    .read = 0x0072b2,	  /* Okabe-Ito blue */
+    .write = 0xd55e00,	  /* vermillion */
+    .active = 0x0072b2,	  /* blue: the strongest, at the bottom */
+    .inactive = 0x56b4e9, /* sky blue */
+    .free_ = 0xe3e3e3,	  /* light grey: room, not data */
+    .io = 0xe69f00,	  /* orange: read+write in the Runs view */
+    .deact = 0xcc79a7,	  /* reddish purple */
+    .scan = 0x009e73,	  /* bluish green */
+    .burst = 0x1a1a1a,
 };
 
-#define SANS "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
-#define MONO "DejaVu Sans Mono, Liberation Mono, Courier New, monospace"
+#define SANS	"DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+#define MONO	"DejaVu Sans Mono, Liberation Mono, Courier New, monospace"
 #define MONO_EM 0.602 /* advance of DejaVu Sans Mono (and Liberation Mono: 0.600) */
 #define SANS_EM 0.62  /* a generous average for sans text (legend layout) */
 
@@ -61,7 +61,10 @@ static size_t utf8_len(const unsigned char *s)
 {
 	if (s[0] < 0x80)
 		return 1;
-	size_t n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	size_t n = (s[0] & 0xe0) == 0xc0   ? 2
+		   : (s[0] & 0xf0) == 0xe0 ? 3
+		   : (s[0] & 0xf8) == 0xf0 ? 4
+					   : 0;
 	if (!n || s[0] == 0xc0 || s[0] == 0xc1 || s[0] > 0xf4)
 		return 0;
 	for (size_t i = 1; i < n; i++)
@@ -77,11 +80,21 @@ static void put_esc(struct out *w, const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p && !w->err) {
 		switch (*p) {
-		case '&': put(w, "&amp;"); break;
-		case '<': put(w, "&lt;"); break;
-		case '>': put(w, "&gt;"); break;
-		case '"': put(w, "&quot;"); break;
-		case '\'': put(w, "&apos;"); break;
+		case '&':
+			put(w, "&amp;");
+			break;
+		case '<':
+			put(w, "&lt;");
+			break;
+		case '>':
+			put(w, "&gt;");
+			break;
+		case '"':
+			put(w, "&quot;");
+			break;
+		case '\'':
+			put(w, "&apos;");
+			break;
 		default: {
 			size_t n = utf8_len(p);
 			if (*p < 0x20 || n == 0) {
@@ -154,7 +167,8 @@ int svg_place_labels(struct svg_label *l, size_t n, double lo, double hi, double
 					continue;
 				int clash = 0;
 				for (size_t j = 0; j < i && !clash; j++)
-					clash = l[j].shown && a < l[j].right + gap && b + gap > l[j].left;
+					clash = l[j].shown && a < l[j].right + gap &&
+						b + gap > l[j].left;
 				if (!clash) {
 					l[i].shown = form;
 					l[i].left = a;
@@ -173,8 +187,8 @@ struct ctx {
 	struct out w;
 	const struct svg_input *in;
 	const struct svg_theme *th;
-	double W, H, u; /* size, and px per px-at-1920 */
-	double L, R;	/* plot area left and right edges */
+	double W, H, u;	 /* size, and px per px-at-1920 */
+	double L, R;	 /* plot area left and right edges */
 	uint64_t t0, t1; /* time range drawn (Overview) */
 	size_t i0, i1;	 /* samples in it: [i0, i1] */
 	int clip;	 /* clipPath ids given out */
@@ -214,8 +228,8 @@ static void line(struct ctx *c, double x1, double y1, double x2, double y2, uint
 
 static void rect(struct ctx *c, double x, double y, double w, double h, uint32_t colour)
 {
-	put(&c->w, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#%06x\"/>\n", x,
-	    y, w, h, (unsigned)colour);
+	put(&c->w, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#%06x\"/>\n",
+	    x, y, w, h, (unsigned)colour);
 }
 
 /* A ▼ whose tip is at (x, y). */
@@ -273,7 +287,8 @@ static void band(struct ctx *c, const double *xs, const double *lo, const double
 		while (j < n && !isnan(lo[j]) && !isnan(hi[j]))
 			j++;
 		if (j - i >= 2) {
-			put(&c->w, "<path fill=\"#%06x\" fill-opacity=\"%.2f\" stroke=\"none\" d=\"",
+			put(&c->w,
+			    "<path fill=\"#%06x\" fill-opacity=\"%.2f\" stroke=\"none\" d=\"",
 			    (unsigned)colour, opacity);
 			for (size_t k = i; k < j; k++)
 				put(&c->w, "%s%.1f %.1f", k == i ? "M" : "L", xs[k], hi[k]);
@@ -355,7 +370,8 @@ static void y_ticks(struct ctx *c, double top, double h, double scale, double st
 		fmt_tick(buf, sizeof(buf), v);
 		if (k > 0)
 			line(c, c->L, y, c->R, y, c->th->grid, 1.2 * c->u, NULL);
-		text(c, c->L - 10 * c->u, y + fs * 0.35, fs, "end", "normal", c->th->text, SANS, buf);
+		text(c, c->L - 10 * c->u, y + fs * 0.35, fs, "end", "normal", c->th->text, SANS,
+		     buf);
 	}
 	double last = floor(scale / step + 1e-4) * step;
 	if ((scale - last) / scale * h > fs * 1.2) { /* a top like 64 MiB between 60 and 80 */
@@ -397,11 +413,11 @@ static void legend(struct ctx *c, double x_left, double x_right, double y,
 		if (it[i].kind == 0) { /* outlined: a pale swatch stays visible */
 			rect(c, x, yc - sw / 2.6, sw, sw / 1.3, it[i].colour);
 			put(&c->w,
-			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			    "fill=\"none\" "
 			    "stroke=\"#%06x\" stroke-width=\"%.1f\"/>\n",
 			    x, yc - sw / 2.6, sw, sw / 1.3, (unsigned)c->th->dim, 1.2 * c->u);
-		}
-		else if (it[i].kind == 1)
+		} else if (it[i].kind == 1)
 			line(c, x, yc, x + sw, yc, it[i].colour, 5 * c->u, NULL);
 		else
 			triangle(c, x + sw / 2, yc + sw * 0.35, sw * 0.75, it[i].colour);
@@ -488,13 +504,14 @@ static void make_title(const struct svg_input *in, const struct svg_opts *o, int
 	buf[0] = '\0';
 	for (size_t i = 0; i < in->nruns; i++) {
 		const struct run_result *r = &in->runs[i];
-		if (overview ? (r->t_start_ns > o->to_ns || (r->t_end_ns && r->t_end_ns < o->from_ns))
-			     : !run_shown(in, o, i))
+		if (overview
+			? (r->t_start_ns > o->to_ns || (r->t_end_ns && r->t_end_ns < o->from_ns))
+			: !run_shown(in, o, i))
 			continue;
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(in->runs[j].name, r->name) &&
-			       (overview || run_shown(in, o, j));
+			seen =
+			    !strcmp(in->runs[j].name, r->name) && (overview || run_shown(in, o, j));
 		if (seen)
 			continue;
 		if (names == 4) {
@@ -549,10 +566,14 @@ static void header(struct ctx *c, const struct svg_opts *o, int overview, const 
 static const char *phase_word(int phase, int abbrev)
 {
 	switch (phase) {
-	case PHASE_COPY: return abbrev ? "c" : "copy";
-	case PHASE_FLUSH: return abbrev ? "fl" : "flush";
-	case PHASE_VERIFY: return abbrev ? "vfy" : "verify";
-	default: return NULL;
+	case PHASE_COPY:
+		return abbrev ? "c" : "copy";
+	case PHASE_FLUSH:
+		return abbrev ? "fl" : "flush";
+	case PHASE_VERIFY:
+		return abbrev ? "vfy" : "verify";
+	default:
+		return NULL;
 	}
 }
 
@@ -584,7 +605,8 @@ static void events(struct ctx *c, double lane0, double lane1, double top, double
 {
 	const struct svg_input *in = c->in;
 	static const size_t cap = MAX_LABELS;
-	struct svg_label *runs = xcalloc(cap, sizeof(*runs)), *phases = xcalloc(cap, sizeof(*phases));
+	struct svg_label *runs = xcalloc(cap, sizeof(*runs)),
+			 *phases = xcalloc(cap, sizeof(*phases));
 	char(*rtext)[2][48] = xcalloc(cap, sizeof(*rtext));
 	size_t nr = 0, np = 0;
 	double fs = 24 * c->u;
@@ -689,7 +711,7 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 		rd[k] = r.read_mbs;
 		wr[k] = r.write_mbs;
 		de[k] = (a && (a->have & b->have & SAMPLE_HAVE_CG_DEACT)) ? r.cg_pgdeactivate_s
-									   : r.pgdeactivate_s;
+									  : r.pgdeactivate_s;
 		sc[k] = r.pgscan_s;
 		burst[k] = (uint8_t)burst_between(a, b);
 		for (int j = 0; j < 2; j++) {
@@ -712,8 +734,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 			af[k] = have ? (double)b->cg_active_file / 1024.0 : NAN;
 			inf[k] = have ? (double)b->cg_inactive_file / 1024.0 : NAN;
 			fr[k] = have ? (b->cg_limit > b->cg_usage
-						? (double)(b->cg_limit - b->cg_usage) / 1024.0
-						: 0)
+					    ? (double)(b->cg_limit - b->cg_usage) / 1024.0
+					    : 0)
 				     : NAN;
 			if (have)
 				mem_scale_kb = fmax(mem_scale_kb, (double)b->cg_limit / 1024.0);
@@ -749,7 +771,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	/* --- disk --- */
 	double dscale, dstep;
 	lin_scale(dmax, &dscale, &dstep);
-	snprintf(buf2, sizeof(buf2), "Disk %s", c->in->disk && *c->in->disk ? c->in->disk : "(none watched)");
+	snprintf(buf2, sizeof(buf2), "Disk %s",
+		 c->in->disk && *c->in->disk ? c->in->disk : "(none watched)");
 	double tx = chart_title(c, y_disk - 14 * u, buf2);
 	struct legend_item dl[] = {{th->read, "read", 1}, {th->write, "write", 1}};
 	legend(c, tx, c->R, y_disk - 14 * u, dl, 2);
@@ -768,8 +791,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	/* --- memory: a stack, active(file) at the bottom --- */
 	char lim[32];
 	fmt_mib(lim, sizeof(lim), (uint64_t)(mem_scale_kb * 1024.0));
-	snprintf(buf2, sizeof(buf2), cg ? "Memory of the run's cgroup" : "Memory, whole system (%s)",
-		 lim);
+	snprintf(buf2, sizeof(buf2),
+		 cg ? "Memory of the run's cgroup" : "Memory, whole system (%s)", lim);
 	tx = chart_title(c, y_mem - strip - 14 * u, buf2);
 	struct legend_item ml[] = {{th->active, "active(file)", 0},
 				   {th->inactive, "inactive(file)", 0},
@@ -831,7 +854,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 		for (int j = 0; j < 2; j++) {
 			double v = j ? sc[k] : de[k];
 			double e = isnan(v) ? NAN : v >= pow(10, elo) ? log10(v) : elo;
-			(j ? y2 : y1)[k] = isnan(e) ? NAN : y_rec + rh - (e - elo) / (ehi - elo) * rh;
+			(j ? y2 : y1)[k] =
+			    isnan(e) ? NAN : y_rec + rh - (e - elo) / (ehi - elo) * rh;
 		}
 	clip_begin(c, c->L, y_rec - 3 * u, c->R - c->L, rh + 3 * u);
 	polyline(c, xs, y2, n, th->scan, 3.5 * u);
@@ -860,8 +884,8 @@ static size_t run_samples(const struct series *ser, const struct run_result *r, 
 	uint64_t end = r->t_copy_ns + (uint64_t)(r->elapsed_s * 1e9);
 	for (; i >= 1 && (size_t)i < series_len(ser); i++) {
 		const struct sample *b = series_at(ser, (size_t)i);
-		if (b->run != ri || (b->phase != PHASE_COPY && b->phase != PHASE_FLUSH &&
-				     b->phase != PHASE_DONE)) {
+		if (b->run != ri ||
+		    (b->phase != PHASE_COPY && b->phase != PHASE_FLUSH && b->phase != PHASE_DONE)) {
 			if (b->t_ns > end)
 				break;
 			continue;
@@ -897,9 +921,10 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 			if (!isnan(rt.read_mbs) && !isnan(rt.write_mbs))
 				vals_add(&iov, rt.read_mbs + rt.write_mbs);
 			const struct sample *b = series_at(ser, k);
-			af_max = fmax(af_max, ((b->have & SAMPLE_HAVE_CG) ? (double)b->cg_active_file / 1024.0
-									 : (double)b->active_file) /
-						      1024.0);
+			af_max = fmax(af_max, ((b->have & SAMPLE_HAVE_CG)
+						   ? (double)b->cg_active_file / 1024.0
+						   : (double)b->active_file) /
+						  1024.0);
 		}
 	}
 	double io_max = vals_top(&iov);
@@ -962,17 +987,19 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 		     "bold", th->text, SANS, name);
 		if (two) {
 			if (r->ok)
-				snprintf(fig, sizeof(fig), "%.2f s \xc2\xb7 %.0f MiB/s \xc2\xb7 %d \xe2\x96\xbc",
+				snprintf(fig, sizeof(fig),
+					 "%.2f s \xc2\xb7 %.0f MiB/s \xc2\xb7 %d \xe2\x96\xbc",
 					 r->elapsed_s, r->mbs, r->bursts);
 			else
-				snprintf(fig, sizeof(fig), "%s", r->cancelled ? "cancelled" : "FAILED");
+				snprintf(fig, sizeof(fig), "%s",
+					 r->cancelled ? "cancelled" : "FAILED");
 			double ffs = fmin(24 * u, lfs), fw = sans_width(fig, ffs);
 			if (fw > col_w) { /* smaller, down to 18 px at 1920, then cut */
 				ffs = fmax(ffs * col_w / fw, fmin(18 * u, ffs));
 				utf8_cut(fig, sizeof(fig), (size_t)(col_w / (ffs * SANS_EM)));
 			}
-			text(c, 40 * u, y + rh / 2 + lfs * 1.1, ffs, "start", "normal", th->dim, SANS,
-			     fig);
+			text(c, 40 * u, y + rh / 2 + lfs * 1.1, ffs, "start", "normal", th->dim,
+			     SANS, fig);
 		}
 		/* the row's axes: the shared scales, with their units */
 		text(c, c->L - 8 * u, y + tfs * 0.8, tfs, "end", "normal", th->text, SANS, io_top);
@@ -991,13 +1018,15 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 			rates_compute(a, b, &rt);
 			double t = (double)(b->t_ns - r->t_copy_ns) / 1e9;
 			xs[m] = c->L + t / span * (c->R - c->L);
-			double io = isnan(rt.read_mbs) || isnan(rt.write_mbs) ? NAN
-									       : rt.read_mbs + rt.write_mbs;
+			double io = isnan(rt.read_mbs) || isnan(rt.write_mbs)
+					? NAN
+					: rt.read_mbs + rt.write_mbs;
 			yio[m] = map_lin(io, y, rh, io_scale);
 			ybase[m] = isnan(io) ? NAN : y + rh;
-			double afv = ((b->have & SAMPLE_HAVE_CG) ? (double)b->cg_active_file / 1024.0
-								  : (double)b->active_file) /
-				     1024.0;
+			double afv =
+			    ((b->have & SAMPLE_HAVE_CG) ? (double)b->cg_active_file / 1024.0
+							: (double)b->active_file) /
+			    1024.0;
 			yaf[m] = map_lin(afv, y, rh, af_scale);
 			m++;
 		}
@@ -1075,8 +1104,9 @@ int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, cha
 	c.W = o->width ? o->width : 1920;
 	c.H = o->height ? o->height : 1080;
 	if (c.W < 320 || c.H < 240 || c.W > 16384 || c.H > 16384)
-		return errf(err, errlen, "picture size %.0fx%.0f: out of range (320x240 to 16384x16384)",
-			    c.W, c.H);
+		return errf(err, errlen,
+			    "picture size %.0fx%.0f: out of range (320x240 to 16384x16384)", c.W,
+			    c.H);
 	c.u = c.W / 1920.0;
 	if (c.H / 1080.0 < c.u) /* a wide strip: text follows the shorter side */
 		c.u = c.H / 1080.0;

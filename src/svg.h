@@ -32,11 +32,11 @@
  * text colours keep a contrast of at least 4.5:1 on the background. */
 struct svg_theme {
 	uint32_t bg, text, dim, grid, marker;
-	uint32_t read, write;		    /* disk */
-	uint32_t io;			    /* read+write (Runs view) */
-	uint32_t active, inactive, free_;   /* memory stack, strongest at the bottom */
-	uint32_t deact, scan;		    /* reclaim */
-	uint32_t burst;			    /* ▼ demotion bursts */
+	uint32_t read, write;		  /* disk */
+	uint32_t io;			  /* read+write (Runs view) */
+	uint32_t active, inactive, free_; /* memory stack, strongest at the bottom */
+	uint32_t deact, scan;		  /* reclaim */
+	uint32_t burst;			  /* ▼ demotion bursts */
 };
 extern const struct svg_theme svg_theme_light;
 
@@ -55,10 +55,10 @@ struct svg_input {
 enum svg_view { SVG_OVERVIEW, SVG_RUNS };
 
 struct svg_opts {
-	int width, height;	  /* px, 0: 1920 x 1080 */
+	int width, height; /* px, 0: 1920 x 1080 */
 	enum svg_view view;
-	uint64_t from_ns, to_ns;  /* Overview: CLOCK_MONOTONIC range, 0: the whole series */
-	int run;		  /* Runs view: only runs[run]; -1 (not 0!) every finished run */
+	uint64_t from_ns, to_ns; /* Overview: CLOCK_MONOTONIC range, 0: the whole series */
+	int run;		 /* Runs view: only runs[run]; -1 (not 0!) every finished run */
 	const struct svg_theme *theme; /* NULL: svg_theme_light */
 };
 
@@ -75,11 +75,11 @@ int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, cha
  * neither form is dropped (shown = 0).  Widths are computed for a
  * monospaced font of size font_px (the labels are drawn in one). */
 struct svg_label {
-	double x;		  /* wanted left edge, px */
+	double x;		   /* wanted left edge, px */
 	const char *text, *abbrev; /* abbrev may be NULL */
 	/* out */
-	int shown;		  /* 0 dropped, 1 text, 2 abbrev */
-	double left, right;	  /* the box drawn */
+	int shown;	    /* 0 dropped, 1 text, 2 abbrev */
+	double left, right; /* the box drawn */
 };
 /* Places l[0..n) in order (earlier labels win); returns how many are shown. */
 int svg_place_labels(struct svg_label *l, size_t n, double lo, double hi, double font_px);

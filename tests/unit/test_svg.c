@@ -182,10 +182,11 @@ static void synth_make(struct synth *sy, const char *name0, const char *name1)
 		double rd = 0, wr = 0;
 		if (i >= start[r] && i < end[r]) {
 			s.run = (int16_t)r;
-			int ph = i < start[r] + 2 ? PHASE_PREPARE : i < copy_end[r] - 4 ? PHASE_COPY
-								  : i < copy_end[r]	? PHASE_FLUSH
-								  : i == copy_end[r]	? PHASE_DONE
-											: PHASE_VERIFY;
+			int ph = i < start[r] + 2      ? PHASE_PREPARE
+				 : i < copy_end[r] - 4 ? PHASE_COPY
+				 : i < copy_end[r]     ? PHASE_FLUSH
+				 : i == copy_end[r]    ? PHASE_DONE
+						       : PHASE_VERIFY;
 			s.phase = (int8_t)ph;
 			if (ph == PHASE_COPY) {
 				rd = r ? 160 + 40 * ((i * 7) % 5) : 230 + 10 * (i % 4);
@@ -196,7 +197,8 @@ static void synth_make(struct synth *sy, const char *name0, const char *name1)
 					s.cg_pgdeactivate += 8000;
 				} else {
 					act += r ? 6 * MIB : (act < 6 * MIB ? MIB : 0);
-					inact = inact + 4 * MIB > 44 * MIB ? 44 * MIB : inact + 4 * MIB;
+					inact =
+					    inact + 4 * MIB > 44 * MIB ? 44 * MIB : inact + 4 * MIB;
 				}
 			} else if (ph == PHASE_FLUSH) {
 				wr = 300;
@@ -221,7 +223,8 @@ static void synth_make(struct synth *sy, const char *name0, const char *name1)
 		s.inactive_file = (2ull << 20) + inact / KIB;
 		s.strategy = 0;
 		series_push(sy->ser, &s);
-		const struct sample *prev = series_len(sy->ser) > 1 ? series_back(sy->ser, 1) : NULL;
+		const struct sample *prev =
+		    series_len(sy->ser) > 1 ? series_back(sy->ser, 1) : NULL;
 		if (prev && prev->phase != s.phase) {
 			if (s.run >= 0)
 				event(sy, s.t_ns, s.run, s.phase);
@@ -232,7 +235,8 @@ static void synth_make(struct synth *sy, const char *name0, const char *name1)
 	for (int r = 0; r < 2; r++) {
 		struct run_figures fig;
 		burst_run_figures(sy->ser, sy->runs[r].t_copy_ns,
-				  sy->runs[r].t_copy_ns + (uint64_t)(sy->runs[r].elapsed_s * 1e9), &fig);
+				  sy->runs[r].t_copy_ns + (uint64_t)(sy->runs[r].elapsed_s * 1e9),
+				  &fig);
 		sy->runs[r].bursts = fig.bursts;
 		sy->runs[r].peak_active_file_kb = fig.peak_active_file_kb;
 	}
@@ -275,7 +279,8 @@ static void test_synth_overview(void **state)
 	/* one ▼ per burst: a fill-only path with the burst colour, drawn
 	 * by triangle(); the legend adds one */
 	int tri = 0;
-	for (const char *p = svg; (p = strstr(p, "h")) && (p = strstr(p, "z\" fill=\"#1a1a1a\"")); p++)
+	for (const char *p = svg; (p = strstr(p, "h")) && (p = strstr(p, "z\" fill=\"#1a1a1a\""));
+	     p++)
 		tri++;
 	assert_int_equal(tri, sy.runs[1].bursts + 1);
 	/* the disk scale ignores the one spike (clipped at the top) */
@@ -286,6 +291,26 @@ static void test_synth_overview(void **state)
 	assert_non_null(strstr(svg, "font-size=\"24.0\""));
 	assert_null(strstr(svg, "font-size=\"23"));
 	free(svg);
+
+	/* a range: the second run only; the title names what is in it */
+	o.from_ns = sy.runs[1].t_start_ns;
+	o.to_ns = sy.runs[1].t_end_ns;
+	svg = write_svg(&in, &o, "synth-range");
+	assert_non_null(strstr(svg, ">mm_sync_cp under a 64 MiB memory limit<"));
+	assert_null(strstr(svg, ">rw_cp"));
+	char want[64];
+	uint64_t first = 0, last = 0; /* the samples in [from, to] */
+	for (size_t i = 0; i < series_len(sy.ser); i++) {
+		uint64_t t = series_at(sy.ser, i)->t_ns;
+		if (t >= o.from_ns && t <= o.to_ns) {
+			first = first ? first : t;
+			last = t;
+		}
+	}
+	snprintf(want, sizeof want, ">%.1f s, ", (double)(last - first) / 1e9);
+	assert_non_null(strstr(svg, want));
+	free(svg);
+	o.from_ns = o.to_ns = 0;
 
 	/* half the width: text scales with it */
 	o.width = 960;
@@ -386,22 +411,26 @@ static struct series *synth_many(int n, struct run_event *ev, size_t *nev, struc
 		snprintf(x->name, sizeof x->name, "%s", names[r % 3]);
 		x->repeat = r / 3 + 1;
 		x->finished = x->ok = 1;
-		static const int phases[] = {PHASE_PREPARE, PHASE_COPY, PHASE_COPY, PHASE_COPY,
-					     PHASE_COPY, PHASE_COPY, PHASE_COPY, PHASE_FLUSH,
-					     PHASE_DONE, PHASE_VERIFY, PHASE_IDLE};
+		static const int phases[] = {PHASE_PREPARE, PHASE_COPY,	  PHASE_COPY, PHASE_COPY,
+					     PHASE_COPY,    PHASE_COPY,	  PHASE_COPY, PHASE_FLUSH,
+					     PHASE_DONE,    PHASE_VERIFY, PHASE_IDLE};
 		for (size_t k = 0; k < ARRAY_LEN(phases); k++, t++) {
 			s.t_ns = 1000000000ull + (uint64_t)t * TICK;
 			s.run = phases[k] == PHASE_IDLE ? -1 : (int16_t)r;
 			s.phase = (int8_t)phases[k];
 			if (k == 0 || phases[k] != phases[k - 1])
-				ev[(*nev)++] = (struct run_event){s.t_ns, (int16_t)r, (int8_t)phases[k]};
+				ev[(*nev)++] =
+				    (struct run_event){s.t_ns, (int16_t)r, (int8_t)phases[k]};
 			if (k == 0)
 				x->t_start_ns = s.t_ns;
 			if (k == 1)
 				x->t_copy_ns = s.t_ns - TICK / 2;
-			s.rd_sectors += phases[k] == PHASE_COPY ? (uint64_t)(100 + 30 * r) * MIB / 512 / 4 : 0;
-			s.wr_sectors += phases[k] == PHASE_COPY ? (uint64_t)(90 + 20 * k) * MIB / 512 / 4 : 0;
-			s.cg_active_file = (r % 3 == 1 && phases[k] == PHASE_COPY) ? (10 + 6 * k) * MIB : MIB;
+			s.rd_sectors +=
+			    phases[k] == PHASE_COPY ? (uint64_t)(100 + 30 * r) * MIB / 512 / 4 : 0;
+			s.wr_sectors +=
+			    phases[k] == PHASE_COPY ? (uint64_t)(90 + 20 * k) * MIB / 512 / 4 : 0;
+			s.cg_active_file =
+			    (r % 3 == 1 && phases[k] == PHASE_COPY) ? (10 + 6 * k) * MIB : MIB;
 			s.cg_inactive_file = 40 * MIB;
 			s.cg_usage = s.cg_active_file + s.cg_inactive_file + MIB;
 			s.pgdeactivate += 1000;
@@ -423,13 +452,20 @@ static void test_many_runs(void **state)
 	struct run_result runs[24];
 	size_t nev;
 	struct series *ser = synth_many(24, ev, &nev, runs);
-	struct svg_input in = {.ser = ser, .events = ev, .nevents = nev, .runs = runs, .nruns = 24,
-			       .kernel = "6.18.0", .disk = "vda", .mem_limit = 64 * MIB};
+	struct svg_input in = {.ser = ser,
+			       .events = ev,
+			       .nevents = nev,
+			       .runs = runs,
+			       .nruns = 24,
+			       .kernel = "6.18.0",
+			       .disk = "vda",
+			       .mem_limit = 64 * MIB};
 	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
 	char *svg = write_svg(&in, &o, "many-overview");
 	render_check("many-overview");
 	/* three labels: the title names them, no more than that */
-	assert_non_null(strstr(svg, ">rw_cp vs mm_sync_cp vs mm_sync_madv_cp_\xe2\x82\xac_copy under"));
+	assert_non_null(
+	    strstr(svg, ">rw_cp vs mm_sync_cp vs mm_sync_madv_cp_\xe2\x82\xac_copy under"));
 	free(svg);
 	o.view = SVG_RUNS;
 	svg = write_svg(&in, &o, "many-runs");
@@ -446,8 +482,7 @@ static void test_many_runs(void **state)
 
 /* ---- labels -------------------------------------------------------------- */
 
-static void assert_no_overlap(const struct svg_label *l, size_t n, double lo, double hi,
-			      double fs)
+static void assert_no_overlap(const struct svg_label *l, size_t n, double lo, double hi, double fs)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!l[i].shown)
@@ -487,7 +522,8 @@ static void test_labels(void **state)
 	/* two labels just far enough apart for the short form only */
 	struct svg_label two[2] = {
 	    {.x = 0, .text = "copy"},
-	    {.x = svg_text_width("copy", fs) + 0.6 * fs + 1, .text = "verify verify verify",
+	    {.x = svg_text_width("copy", fs) + 0.6 * fs + 1,
+	     .text = "verify verify verify",
 	     .abbrev = "vfy"},
 	};
 	assert_int_equal(svg_place_labels(two, 2, 0, 200, fs), 2);
@@ -739,7 +775,8 @@ static void real_run(const char *name, int ri, const char *src, const char *dst,
 			if (e.phase == PHASE_COPY)
 				res->t_copy_ns = e.t_ns;
 			if (*nev < 64)
-				ev[(*nev)++] = (struct run_event){e.t_ns, (int16_t)ri, (int8_t)e.phase};
+				ev[(*nev)++] =
+				    (struct run_event){e.t_ns, (int16_t)ri, (int8_t)e.phase};
 		}
 		done = r < 0;
 	}
@@ -802,8 +839,14 @@ static void test_real_copy(void **state)
 			kernel[strcspn(kernel, "\n")] = '\0';
 		fclose(f);
 	}
-	struct svg_input in = {.ser = ser, .events = ev, .nevents = nev, .runs = runs, .nruns = 2,
-			       .kernel = kernel, .disk = disk, .mem_limit = 64 * MIB};
+	struct svg_input in = {.ser = ser,
+			       .events = ev,
+			       .nevents = nev,
+			       .runs = runs,
+			       .nruns = 2,
+			       .kernel = kernel,
+			       .disk = disk,
+			       .mem_limit = 64 * MIB};
 	for (int v = 0; v < 2; v++) {
 		const char *name = v ? "runs" : "overview";
 		struct svg_opts o = {.view = v ? SVG_RUNS : SVG_OVERVIEW, .run = -1};
@@ -814,8 +857,8 @@ static void test_real_copy(void **state)
 		const char *keep = getenv("SVG_EXAMPLE_DIR");
 		if (keep) {
 			char cmd[512];
-			snprintf(cmd, sizeof cmd, "cp %s/%s.svg %s/%s.png %s/", tmpdir, name, tmpdir,
-				 name, keep);
+			snprintf(cmd, sizeof cmd, "cp %s/%s.svg %s/%s.png %s/", tmpdir, name,
+				 tmpdir, name, keep);
 			assert_int_equal(system(cmd), 0);
 		}
 	}
@@ -848,12 +891,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_synth_overview), cmocka_unit_test(test_synth_runs),
-	    cmocka_unit_test(test_many_runs),
-	    cmocka_unit_test(test_theme_contrast), cmocka_unit_test(test_labels),
-	    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_many_runs),	   cmocka_unit_test(test_theme_contrast),
+	    cmocka_unit_test(test_labels),	   cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_errors),	   cmocka_unit_test(test_locale),
-	    cmocka_unit_test(test_real_sampler),
-	    cmocka_unit_test(test_real_copy),
+	    cmocka_unit_test(test_real_sampler),   cmocka_unit_test(test_real_copy),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
