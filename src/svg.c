@@ -357,7 +357,7 @@ static void fmt_tick(char *buf, size_t len, double v)
 	else if (fabs(v) >= 1e4)
 		fmt_num(buf, len, v);
 	else
-		snprintf(buf, len, "%g", v);
+		snprintf(buf, len, "%.4g", v); /* nice ticks, or a top like 23.54 */
 }
 
 /* Horizontal grid lines and y tick labels of a linear chart at (top, h). */

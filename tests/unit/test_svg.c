@@ -723,6 +723,19 @@ static void test_real_sampler(void **state)
 	render_check("real-sampler");
 	assert_non_null(strstr(svg, "Disk and memory, no memory limit"));
 	assert_non_null(strstr(svg, "Memory, whole system"));
+	/* no label with more digits than a slide can take (">23.5401<") */
+	for (const char *p = strchr(svg, '>'); p; p = strchr(p + 1, '>')) {
+		const char *q = p + 1;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q == p + 1 || *q != '.')
+			continue;
+		const char *d = ++q;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (*q == '<' && q - d > 2)
+			fail_msg("a long number: %.20s", p);
+	}
 	free(svg);
 	series_free(ser);
 }
