@@ -250,35 +250,70 @@ static void clip_begin(struct ctx *c, double x, double y, double w, double h)
 	    id, x, y, w, h, id);
 }
 
+/* The points of [i, j) worth drawing: of the points falling in one
+ * half-pixel column, the first, the lowest, the highest and the last (in
+ * their order), so a long recording's path stays small enough for a
+ * renderer (libxml2 stops at 10 MB in one attribute) and still shows
+ * every spike.  Writes indices into keep; returns how many. */
+static size_t decimate(const double *xs, const double *ys, size_t i, size_t j, size_t *keep)
+{
+	size_t n = 0;
+	while (i < j) {
+		double col = floor(xs[i] * 2);
+		size_t k = i, lo = i, hi = i;
+		while (k < j && floor(xs[k] * 2) == col) {
+			if (ys[k] < ys[lo])
+				lo = k;
+			if (ys[k] > ys[hi])
+				hi = k;
+			k++;
+		}
+		size_t pick[4] = {i, lo < hi ? lo : hi, lo < hi ? hi : lo, k - 1};
+		for (int p = 0; p < 4; p++)
+			if (!n || keep[n - 1] < pick[p])
+				keep[n++] = pick[p];
+		i = k;
+	}
+	return n;
+}
+
 /* A polyline through (xs[i], ys[i]); a NAN y breaks it (no data). */
 static void polyline(struct ctx *c, const double *xs, const double *ys, size_t n, uint32_t colour,
 		     double width)
 {
-	int open = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(ys[i])) {
-			if (open)
-				put(&c->w, "\"/>\n");
-			open = 0;
-			continue;
+	size_t *keep = xmalloc(sizeof(size_t) * (n ? n : 1));
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && isnan(ys[i]))
+			i++;
+		size_t j = i;
+		while (j < n && !isnan(ys[j]))
+			j++;
+		size_t m = decimate(xs, ys, i, j, keep);
+		for (size_t k = 0; k < m; k++) {
+			size_t p = keep[k];
+			if (k == 0)
+				put(&c->w,
+				    "<path fill=\"none\" stroke=\"#%06x\" stroke-width=\"%.1f\" "
+				    "stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"M%.1f "
+				    "%.1f",
+				    (unsigned)colour, width, xs[p], ys[p]);
+			else
+				put(&c->w, "L%.1f %.1f", xs[p], ys[p]);
 		}
-		if (!open)
-			put(&c->w,
-			    "<path fill=\"none\" stroke=\"#%06x\" stroke-width=\"%.1f\" "
-			    "stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"M%.1f %.1f",
-			    (unsigned)colour, width, xs[i], ys[i]);
-		else
-			put(&c->w, "L%.1f %.1f", xs[i], ys[i]);
-		open = 1;
+		if (m)
+			put(&c->w, "\"/>\n");
+		i = j;
 	}
-	if (open)
-		put(&c->w, "\"/>\n");
+	free(keep);
 }
 
-/* The band between lo[i] and hi[i]; a NAN in either breaks it. */
+/* The band between lo[i] and hi[i]; a NAN in either breaks it.  The
+ * points kept are chosen by the upper edge. */
 static void band(struct ctx *c, const double *xs, const double *lo, const double *hi, size_t n,
 		 uint32_t colour, double opacity)
 {
+	size_t *keep = xmalloc(sizeof(size_t) * (n ? n : 1));
 	size_t i = 0;
 	while (i < n) {
 		while (i < n && (isnan(lo[i]) || isnan(hi[i])))
@@ -286,18 +321,21 @@ static void band(struct ctx *c, const double *xs, const double *lo, const double
 		size_t j = i;
 		while (j < n && !isnan(lo[j]) && !isnan(hi[j]))
 			j++;
-		if (j - i >= 2) {
+		size_t m = j - i >= 2 ? decimate(xs, hi, i, j, keep) : 0;
+		if (m >= 2) {
 			put(&c->w,
 			    "<path fill=\"#%06x\" fill-opacity=\"%.2f\" stroke=\"none\" d=\"",
 			    (unsigned)colour, opacity);
-			for (size_t k = i; k < j; k++)
-				put(&c->w, "%s%.1f %.1f", k == i ? "M" : "L", xs[k], hi[k]);
-			for (size_t k = j; k-- > i;)
-				put(&c->w, "L%.1f %.1f", xs[k], lo[k]);
+			for (size_t k = 0; k < m; k++)
+				put(&c->w, "%s%.1f %.1f", k == 0 ? "M" : "L", xs[keep[k]],
+				    hi[keep[k]]);
+			for (size_t k = m; k-- > 0;)
+				put(&c->w, "L%.1f %.1f", xs[keep[k]], lo[keep[k]]);
 			put(&c->w, "z\"/>\n");
 		}
 		i = j;
 	}
+	free(keep);
 }
 
 /* Values a rate scale is taken from. */

@@ -480,6 +480,41 @@ static void test_many_runs(void **state)
 	series_free(ser);
 }
 
+/* A long recording: 100 000 samples (7 hours at 0.25 s) must give a
+ * picture a renderer takes (libxml2 refuses an attribute over 10 MB; all
+ * points drawn made one 5 MB path and a 25 MB file from 200 000). */
+static void test_long_recording(void **state)
+{
+	(void)state;
+	need_tools();
+	struct series *ser = series_new(100000);
+	struct sample s;
+	memset(&s, 0, sizeof s);
+	s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CG;
+	s.cg_limit = 64 * MIB;
+	s.mem_total = 24ull << 20;
+	for (int i = 0; i < 100000; i++) {
+		s.t_ns = 1000000000ull + (uint64_t)i * TICK;
+		s.run = -1;
+		s.rd_sectors += (uint64_t)(i % 17) * 1000;
+		s.wr_sectors += (uint64_t)(i % 13) * 1000;
+		s.cg_active_file = (uint64_t)(i % 50) * MIB;
+		s.cg_inactive_file = 10 * MIB;
+		s.cg_usage = s.cg_active_file + s.cg_inactive_file;
+		s.pgdeactivate += (uint64_t)(i % 7) * 100;
+		s.pgscan_kswapd += 1000;
+		series_push(ser, &s);
+	}
+	struct svg_input in = {.ser = ser, .disk = "vda"};
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+	char *svg = write_svg(&in, &o, "long");
+	printf("100000 samples: %zu bytes of SVG\n", strlen(svg));
+	assert_true(strlen(svg) < 2000000);
+	render_check("long");
+	free(svg);
+	series_free(ser);
+}
+
 /* ---- labels -------------------------------------------------------------- */
 
 static void assert_no_overlap(const struct svg_label *l, size_t n, double lo, double hi, double fs)
@@ -904,10 +939,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_synth_overview), cmocka_unit_test(test_synth_runs),
-	    cmocka_unit_test(test_many_runs),	   cmocka_unit_test(test_theme_contrast),
-	    cmocka_unit_test(test_labels),	   cmocka_unit_test(test_escaping),
-	    cmocka_unit_test(test_errors),	   cmocka_unit_test(test_locale),
-	    cmocka_unit_test(test_real_sampler),   cmocka_unit_test(test_real_copy),
+	    cmocka_unit_test(test_many_runs),	   cmocka_unit_test(test_long_recording),
+	    cmocka_unit_test(test_theme_contrast), cmocka_unit_test(test_labels),
+	    cmocka_unit_test(test_escaping),	   cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_locale),	   cmocka_unit_test(test_real_sampler),
+	    cmocka_unit_test(test_real_copy),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
