@@ -1137,7 +1137,14 @@ int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, cha
 	struct ctx c;
 	memset(&c, 0, sizeof(c));
 	c.w.f = f;
-	c.in = in;
+	/* a recording's header has no limit: the runs' cgroups say it */
+	struct svg_input eff = *in;
+	for (size_t i = 0; !in->mem_limit && in->ser && i < series_len(in->ser); i++) {
+		const struct sample *smp = series_at(in->ser, i);
+		if ((smp->have & SAMPLE_HAVE_CG) && smp->cg_limit > eff.mem_limit)
+			eff.mem_limit = smp->cg_limit;
+	}
+	c.in = &eff;
 	c.th = o->theme ? o->theme : &svg_theme_light;
 	c.W = o->width ? o->width : 1920;
 	c.H = o->height ? o->height : 1080;

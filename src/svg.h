@@ -49,7 +49,8 @@ struct svg_input {
 	const struct run_result *runs;
 	size_t nruns;
 	const char *host, *kernel, *disk;
-	uint64_t mem_limit; /* bytes, 0: none */
+	uint64_t mem_limit; /* bytes; 0: the largest cgroup limit the samples
+			     * carry, none without one */
 };
 
 enum svg_view { SVG_OVERVIEW, SVG_RUNS };

@@ -312,6 +312,13 @@ static void test_synth_overview(void **state)
 	free(svg);
 	o.from_ns = o.to_ns = 0;
 
+	/* no limit given (a recording's header has none): the samples' */
+	in.mem_limit = 0;
+	svg = write_svg(&in, &o, "synth-nolimit");
+	assert_non_null(strstr(svg, "rw_cp vs mm_sync_cp under a 64 MiB memory limit"));
+	free(svg);
+	in.mem_limit = 64 * MIB;
+
 	/* half the width: text scales with it */
 	o.width = 960;
 	o.height = 540;
