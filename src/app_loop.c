@@ -23,6 +23,8 @@ static int take_sample(struct app *a, const struct frontend *fe)
 		a->count_reached = 1;
 		return 1;
 	}
+	if (fe->end_with_runs && a->model.replay.on && a->model.replay.at_end)
+		return 1; /* the recording's last sample */
 	return fe->end_with_runs && a->model.runs.state != RUNS_NONE && !app_runs_pending(a);
 }
 
