@@ -95,7 +95,7 @@ $(BUILD)/liblrutop.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD) need-pkgs
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD):
 	mkdir -p $(BUILD)/tests $(BUILD)/bench

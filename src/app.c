@@ -12,11 +12,82 @@
 #include "device.h"
 #include "output.h"
 #include "results.h"
+#include "source.h"
+#include "stats.h"
 #include "util.h"
+
+/* ---- the sink: what the source yields goes into the model and the files -- */
+
+/* An output file failed: say so once and end the loop. */
+static void output_failed(struct app *a, const char *msg)
+{
+	if (!a->out_err[0])
+		strlcpy_(a->out_err, msg, sizeof(a->out_err));
+	a->quit = 1;
+}
+
+static void on_sample(void *ctx, const struct sample *s, const struct disktab *t)
+{
+	struct app *a = ctx;
+	struct model *m = &a->model;
+	const struct sample *prev = series_back(m->series, 0);
+	if (!prev)
+		a->t0_ns = s->t_ns;
+	if (a->csv.f && !a->csv.failed) {
+		char e[400];
+		csv_row(a->csv.f, prev, s, a->t0_ns,
+			s->run >= 0 ? a->log->results[s->run].name : NULL);
+		if (output_flush(&a->csv, e, sizeof(e)) < 0)
+			output_failed(a, e);
+	}
+	series_push(m->series, s);
+	if (a->ui.paused && a->ui.scroll + 1 < series_len(m->series))
+		a->ui.scroll++; /* a paused view stays on the same samples */
+	if (t) {
+		int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
+		m->disks[next] = *t;
+		m->disks_cur = next;
+		m->disks_n++;
+	}
+}
+
+static void on_result(void *ctx, const struct run_result *r)
+{
+	struct app *a = ctx;
+	if (a->results.f && !a->results.failed) {
+		char e[400];
+		results_csv_row(a->results.f, r);
+		if (output_flush(&a->results, e, sizeof(e)) < 0)
+			output_failed(a, e);
+	}
+	char buf[400];
+	results_summary(buf, sizeof(buf), r);
+	app_status(a, buf);
+}
+
+static void on_note(void *ctx, const char *msg)
+{
+	app_status(ctx, msg);
+}
+
+/* The model's snapshot of the runs and their statistics, after anything
+ * that moves them (the statistics only when a run started or ended). */
+static void refresh_runs(struct app *a)
+{
+	struct model *m = &a->model;
+	source_progress(a->src, &m->runs);
+	const struct runlog *l = a->log;
+	size_t key = l->nresults * 2 + (l->nresults && l->results[l->nresults - 1].finished);
+	if (key != a->stats_key) {
+		a->stats_key = key;
+		m->nstats = stats_compute(l->results, l->nresults, l->baseline, m->stats,
+					  MODEL_MAX_STRATEGIES);
+	}
+}
 
 static int choose_disk(struct app *a, char *err, size_t errlen)
 {
-	struct monitor *m = &a->mon;
+	struct model *m = &a->model;
 	const struct options *o = a->opt;
 	if (o->device) {
 		if (!device_exists(o->device)) {
@@ -47,7 +118,7 @@ static int choose_disk(struct app *a, char *err, size_t errlen)
 /* The picker starts from the command line's choices. */
 static void picker_init(struct app *a)
 {
-	struct picker *p = &a->mon.picker;
+	struct picker *p = &a->ui.picker;
 	const struct options *o = a->opt;
 	p->repeat = o->repeat;
 	p->size_i = 3; /* 1G */
@@ -69,7 +140,7 @@ static void picker_init(struct app *a)
 
 int app_start_picked(struct app *a, char *err, size_t errlen)
 {
-	struct picker *p = &a->mon.picker;
+	struct picker *p = &a->ui.picker;
 	const struct strategy *list[PICKER_MAX];
 	size_t n = 0;
 	for (size_t j = 0; j < strategy_count() && j < PICKER_MAX; j++)
@@ -88,15 +159,18 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 		a->pick_opt.size = a->opt->src ? 0 : picker_sizes[p->size_i];
 		a->pick_opt.mem_limit = limit;
 		struct session *s = xcalloc(1, sizeof(*s));
-		if (session_init(s, &a->pick_opt, err, errlen) < 0) {
+		if (session_init(s, &a->pick_opt, a->log, err, errlen) < 0) {
 			free(s);
 			return -1;
 		}
 		a->session = s;
-		a->mon.session = s;
+		source_live_attach(a->src, s);
 	}
 	a->session->mem_limit = limit;
-	if (session_enqueue(a->session, list, n, p->repeat, err, errlen) < 0)
+	a->log->mem_limit = limit;
+	int rc = session_enqueue(a->session, list, n, p->repeat, err, errlen);
+	refresh_runs(a);
+	if (rc < 0)
 		return -1;
 	char buf[64];
 	snprintf(buf, sizeof(buf), "queued %zu run%s", n * (size_t)p->repeat,
@@ -109,11 +183,10 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->opt = opt;
-	a->tick.fd = -1;
-	struct monitor *m = &a->mon;
+	struct model *m = &a->model;
 	m->interval = opt->interval;
 	m->disks_cur = -1;
-	m->glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
+	a->ui.glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
 	struct utsname u;
 	if (uname(&u) == 0) {
 		strlcpy_(m->host, u.nodename, sizeof(m->host));
@@ -121,15 +194,24 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	}
 	if (choose_disk(a, err, errlen) < 0)
 		return -1;
-	a->sampler = sampler_new(m->disk, err, errlen);
-	if (!a->sampler)
+	a->log = runlog_new();
+	m->log = a->log;
+	m->stats = xcalloc(MODEL_MAX_STRATEGIES, sizeof(*m->stats));
+	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
+	struct source_sink sink = {
+		.ctx = a,
+		.sample = on_sample,
+		.result = on_result,
+		.note = on_note,
+	};
+	a->src = source_live_new(m->disk, opt->interval, m->series, a->log, &sink, err, errlen);
+	if (!a->src)
 		return -1;
-	const char *miss = sampler_missing(a->sampler);
+	const char *miss = source_live_missing(a->src);
 	if (miss[0]) {
 		size_t l = strlen(m->missing);
 		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);
 	}
-	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
 	/* Every check before any output file exists: a usage error must not
 	 * leave a header-only --csv that makes the corrected rerun fail. */
 	int runs = opt->strategies || opt->ncmds;
@@ -140,15 +222,13 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			    opt->csv, opt->results);
 	if (runs) {
 		a->session = xcalloc(1, sizeof(*a->session));
-		if (session_init(a->session, opt, err, errlen) < 0) {
+		if (session_init(a->session, opt, a->log, err, errlen) < 0) {
 			free(a->session);
 			a->session = NULL;
 			return -1;
 		}
-		m->session = a->session;
+		source_live_attach(a->src, a->session);
 	}
-	if (ticker_open(&a->tick, opt->interval, err, errlen) < 0)
-		return -1;
 	a->init_failed = 1; /* until the end: app_done removes what was created */
 	if (opt->csv) {
 		if (output_open(&a->csv, opt->csv, "--csv", err, errlen) < 0)
@@ -166,6 +246,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	}
 	a->init_failed = 0;
 	picker_init(a);
+	refresh_runs(a);
 	return 0;
 }
 
@@ -186,13 +267,12 @@ int app_close_outputs(struct app *a, char *err, size_t errlen)
 
 void app_stop_runs(struct app *a)
 {
-	if (a->stopped || !a->session)
+	if (a->stopped || a->model.runs.state == RUNS_NONE)
 		return;
 	a->stopped = 1;
 	if (!app_runs_pending(a))
 		return;
 	char why[96];
-	a->runs_not_done = session_runs_left(a->session);
 	if (a->signal)
 		snprintf(why, sizeof(why), "stopped: lrutop was interrupted (SIG%s)",
 			 sigabbrev_np(a->signal) ? sigabbrev_np(a->signal) : "?");
@@ -202,65 +282,35 @@ void app_stop_runs(struct app *a)
 		snprintf(why, sizeof(why), "stopped: an output could not be written");
 	else
 		snprintf(why, sizeof(why), "stopped: lrutop was quit during the run");
-	session_stop(a->session, why);
+	a->runs_not_done = source_stop(a->src, why);
+	refresh_runs(a);
 }
 
 void app_done(struct app *a)
 {
-	if (a->session) {
-		session_done(a->session);
-		free(a->session);
-		a->session = NULL;
-		a->mon.session = NULL;
-	}
+	/* the live source ends the session it owns */
+	source_free(a->src);
+	a->src = NULL;
+	a->session = NULL;
 	if (a->init_failed) {
 		output_discard(&a->results);
 		output_discard(&a->csv);
 	}
 	output_close(&a->results, NULL, 0);
 	output_close(&a->csv, NULL, 0);
-	ticker_close(&a->tick);
-	sampler_free(a->sampler);
-	a->sampler = NULL;
-	series_free(a->mon.series);
-	a->mon.series = NULL;
-}
-
-/* An output file failed: say so once and end the loop. */
-static void output_failed(struct app *a, const char *msg)
-{
-	if (!a->out_err[0])
-		strlcpy_(a->out_err, msg, sizeof(a->out_err));
-	a->quit = 1;
+	series_free(a->model.series);
+	a->model.series = NULL;
+	runlog_free(a->log);
+	a->log = NULL;
+	free(a->model.stats);
+	a->model.stats = NULL;
+	a->model.log = NULL;
 }
 
 void app_tick(struct app *a)
 {
-	struct monitor *m = &a->mon;
-	struct sample s;
-	sampler_read(a->sampler, &s);
-	if (a->session)
-		session_annotate(a->session, &s);
-	const struct sample *prev = series_back(m->series, 0);
-	if (!prev)
-		a->t0_ns = s.t_ns;
-	if (a->csv.f && !a->csv.failed) {
-		char e[400];
-		csv_row(a->csv.f, prev, &s, a->t0_ns,
-			s.run >= 0 && a->session ? a->session->results[s.run].name : NULL);
-		if (output_flush(&a->csv, e, sizeof(e)) < 0)
-			output_failed(a, e);
-	}
-	series_push(m->series, &s);
-	if (a->session)
-		session_tick(a->session, a->sampler, m->series);
-	if (m->paused && m->scroll + 1 < series_len(m->series))
-		m->scroll++; /* a paused view stays on the same samples */
-	int next = m->disks_cur < 0 ? 0 : !m->disks_cur;
-	if (sampler_read_disks(a->sampler, &m->disks[next]) == 0) {
-		m->disks_cur = next;
-		m->disks_n++;
-	}
+	source_step(a->src);
+	refresh_runs(a);
 }
 
 void app_set_interval(struct app *a, double interval)
@@ -269,8 +319,8 @@ void app_set_interval(struct app *a, double interval)
 		interval = INTERVAL_MIN;
 	if (interval > INTERVAL_MAX)
 		interval = INTERVAL_MAX;
-	a->mon.interval = interval;
-	ticker_set(&a->tick, interval);
+	a->model.interval = interval;
+	source_set_interval(a->src, interval);
 	char buf[64];
 	snprintf(buf, sizeof(buf), "interval %gs", interval);
 	app_status(a, buf);
@@ -278,44 +328,46 @@ void app_set_interval(struct app *a, double interval)
 
 void app_status(struct app *a, const char *msg)
 {
-	strlcpy_(a->mon.status, msg, sizeof(a->mon.status));
-	a->mon.status_until_ns = mono_ns() + 3000000000ull;
+	strlcpy_(a->ui.status, msg, sizeof(a->ui.status));
+	a->ui.status_until_ns = mono_ns() + 3000000000ull;
+}
+
+int app_status_expire(struct app *a, uint64_t now)
+{
+	if (!a->ui.status[0] || now < a->ui.status_until_ns)
+		return 0;
+	a->ui.status[0] = '\0';
+	return 1;
 }
 
 int app_runs_fd(const struct app *a)
 {
-	return a->session ? session_fd(a->session) : -1;
+	return source_runs_fd(a->src);
 }
 
 int app_runs_pending(const struct app *a)
 {
-	return a->session && a->session->state != SESSION_FINISHED;
+	return source_pending(a->src);
 }
 
 int app_poll_runs(struct app *a)
 {
-	if (!a->session)
-		return 0;
-	int ended = session_poll(a->session, a->sampler, a->mon.series);
-	struct session *s = a->session;
-	for (; a->results_written < s->nresults && s->results[a->results_written].finished;
-	     a->results_written++) {
-		const struct run_result *r = &s->results[a->results_written];
-		if (a->results.f && !a->results.failed) {
-			char e[400];
-			results_csv_row(a->results.f, r);
-			if (output_flush(&a->results, e, sizeof(e)) < 0)
-				output_failed(a, e);
-		}
-		char buf[400];
-		results_summary(buf, sizeof(buf), r);
-		app_status(a, buf);
-	}
-	if (s->failed)
+	int ended = source_poll(a->src);
+	refresh_runs(a);
+	const struct run_progress *p = &a->model.runs;
+	if (p->failed)
 		a->exit_code = 1;
-	if (s->error[0] && !a->error_reported) {
-		app_status(a, s->error);
+	if (p->error[0] && !a->error_reported) {
+		app_status(a, p->error);
 		a->error_reported = 1;
 	}
 	return ended;
+}
+
+int app_cancel(struct app *a, int queue)
+{
+	if (source_cancel(a->src, queue) < 0)
+		return -1;
+	app_poll_runs(a);
+	return 0;
 }

@@ -1,10 +1,11 @@
 /*
- * app — one lrutop session: the options, the model (struct monitor), the
- * sampler and the tick.  tui.c and batch.c are the two front ends that run
- * the same loop shape over it.
+ * app — one lrutop session: the options, the model (model.h) and the UI state (ui.h), the
+ * source that feeds it (source.h: live now, a recording later) and the
+ * output files.  tui.c and batch.c are the two front ends over it.
  *
- * Invariants: app_tick is the only writer of history; it takes one sample,
- * pushes it, and reads the per-device table.  Nothing here prints or exits.
+ * Invariants: the source's sink (app.c's on_* callbacks) is the only writer
+ * of history and the device table; the session is reached only through the
+ * source.  Nothing here prints or exits.
  */
 #ifndef LRUTOP_APP_H
 #define LRUTOP_APP_H
@@ -12,23 +13,26 @@
 #include <stdio.h>
 
 #include "loop.h"
-#include "monitor.h"
+#include "model.h"
+#include "ui.h"
 #include "options.h"
 #include "output.h"
-#include "sampler.h"
 #include "session.h"
+#include "source.h"
 
 struct app {
 	const struct options *opt;
-	struct monitor mon;
-	struct sampler *sampler;
-	struct ticker tick;
+	struct model model; /* what is known: history, devices, run log */
+	struct ui ui;	   /* what the user looks at */
+	struct source *src;	  /* the live one; a replay later */
 	struct output csv;	  /* --csv */
 	struct output results;	  /* --results */
 	char out_err[400];	  /* the first write error of an output file; ends the loop */
 	int stdout_errno;	  /* errno of the first failed write to stdout, 0 if none */
-	struct session *session;  /* NULL without -s/--cmd/--demo */
-	size_t results_written;	  /* rows of finished runs written to --results */
+	struct session *session;  /* NULL without -s/--cmd/--demo; the live source owns it,
+				   * only the picker (app_start_picked) reaches it */
+	struct runlog *log;	  /* the model's run log, which the session appends to */
+	size_t stats_key;	  /* the run log's state model.stats were computed for */
 	int error_reported;	  /* the session's error reached the status line */
 	struct options pick_opt;  /* options of a session the picker started */
 	uint64_t t0_ns; /* first sample: t = 0 in CSV and batch lines */
@@ -70,12 +74,40 @@ void app_set_interval(struct app *a, double interval);
 /* Queues the runs checked in the picker (starting a session if there is
  * none).  -1 + err. */
 int app_start_picked(struct app *a, char *err, size_t errlen);
+/* Cancels the current run (queue 0) or the whole queue; -1 when there is
+ * nothing to cancel. */
+int app_cancel(struct app *a, int queue);
 /* A transient message for the status line. */
 void app_status(struct app *a, const char *msg);
+/* Clears a status message whose time is up (now: CLOCK_MONOTONIC); 1 when
+ * it did, so the screen needs a redraw. */
+int app_status_expire(struct app *a, uint64_t now);
+
+/* What makes a front end: its input and how it presents the model.  NULL
+ * callbacks are skipped. */
+struct frontend {
+	void *ctx;
+	int input_fd; /* polled for POLLIN too (the TUI's terminal), -1 for none */
+	int end_with_runs; /* the loop ends once the runs asked for are done (batch) */
+	/* Every wake-up (revents of input_fd, 0 after EINTR); 1 when the
+	 * model changed. */
+	int (*input)(void *ctx, short revents);
+	/* After each sample and the runs' poll: 1 ends the loop. */
+	int (*sampled)(void *ctx);
+	/* After every wake-up; changed: a key, a run's end or a signal changed
+	 * the model. */
+	void (*woke)(void *ctx, int changed);
+	/* Before each wait (the TUI redraws when dirty). */
+	void (*present)(void *ctx);
+};
+/* The one loop (app_loop.c): a first sample at once, then one per tick of
+ * the source until q, a signal, -n, an output error or the front end says
+ * so.  -1 + err when poll fails. */
+int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen);
 
 int tui_run(struct app *a, char *err, size_t errlen);
 /* The per-strategy statistics table, when there is more than one run. */
-void print_stats(FILE *f, const struct session *s);
+void print_stats(FILE *f, const struct runlog *log);
 int batch_run(struct app *a, char *err, size_t errlen);
 
 #endif

@@ -1,4 +1,4 @@
-/* The batch front end: the same loop without a screen.  Prints one aligned
+/* The batch front end over app_loop, without a screen.  Prints one aligned
  * line per sample (a header every BATCH_HEADER_EVERY lines, like vmstat),
  * "# ..." lines for run events, and the results table at the end; -q keeps
  * only the table. */
@@ -28,80 +28,71 @@ static int stdout_ok(struct app *a)
 
 static void print_events(struct app *a, size_t *printed)
 {
-	const struct session *s = a->session;
-	for (; s && *printed < s->nevents; (*printed)++) {
+	const struct runlog *l = a->log;
+	for (; a->model.runs.state != RUNS_NONE && *printed < l->nevents; (*printed)++) {
 		if (!a->opt->quiet)
-			results_event_line(stdout, &s->events[*printed], s->results, a->t0_ns);
+			results_event_line(stdout, &l->events[*printed], l->results, a->t0_ns);
 	}
 	stdout_ok(a);
 }
 
-void print_stats(FILE *f, const struct session *s)
+void print_stats(FILE *f, const struct runlog *l)
 {
 	struct strategy_stats st[SESSION_MAX_STRATEGIES];
-	int n = stats_compute(s->results, s->nresults, s->baseline, st, SESSION_MAX_STRATEGIES);
-	if (s->nresults > 1 && n > 0) {
+	int n = stats_compute(l->results, l->nresults, l->baseline, st, SESSION_MAX_STRATEGIES);
+	if (l->nresults > 1 && n > 0) {
 		fputc('\n', f);
 		stats_table(f, st, n);
 	}
 }
 
+struct batch {
+	struct app *a;
+	unsigned long lines;
+	size_t events;
+};
+
+static int batch_sampled(void *ctx)
+{
+	struct batch *b = ctx;
+	struct app *a = b->a;
+	const struct model *m = &a->model;
+	if (!a->opt->quiet) {
+		if (b->lines % BATCH_HEADER_EVERY == 0)
+			batch_header(stdout);
+		batch_line(stdout, series_back(m->series, 1), series_back(m->series, 0), a->t0_ns);
+		b->lines++;
+	}
+	print_events(a, &b->events);
+	/* an output failed (main says which), or the reader went away */
+	return a->quit || a->stdout_errno;
+}
+
+static void batch_woke(void *ctx, int changed)
+{
+	struct batch *b = ctx;
+	(void)changed;
+	print_events(b->a, &b->events);
+}
+
 int batch_run(struct app *a, char *err, size_t errlen)
 {
-	struct monitor *m = &a->mon;
-	unsigned long lines = 0;
-	size_t events = 0;
-	long count = a->opt->count;
-	int quiet = a->opt->quiet;
-	while (!a->quit) {
-		app_tick(a);
-		app_poll_runs(a);
-		if (!quiet) {
-			if (lines % BATCH_HEADER_EVERY == 0)
-				batch_header(stdout);
-			const struct sample *cur = series_back(m->series, 0);
-			batch_line(stdout, series_back(m->series, 1), cur, a->t0_ns);
-			lines++;
-		}
-		print_events(a, &events);
-		if (a->quit || a->stdout_errno)
-			break; /* an output failed (main says which), or the reader went away */
-		if (count && series_pushed(m->series) >= (unsigned long long)count) {
-			a->count_reached = 1;
-			break;
-		}
-		if (a->session && !app_runs_pending(a))
-			break;
-		for (;;) {
-			struct pollfd pfd[3] = {
-				{.fd = a->tick.fd, .events = POLLIN},
-				{.fd = sig_fd(), .events = POLLIN},
-				{.fd = app_runs_fd(a), .events = POLLIN},
-			};
-			int r = poll(pfd, 3, -1);
-			if (r < 0 && errno != EINTR)
-				return errf(err, errlen, "poll: %s", strerror(errno));
-			for (int sig; (sig = sig_next()) != 0;) {
-				if (sig == SIGCHLD) {
-					app_poll_runs(a);
-				} else if (!a->signal) {
-					a->signal = sig;
-					a->quit = 1;
-				}
-			}
-			if (r > 0 && pfd[2].revents)
-				app_poll_runs(a);
-			print_events(a, &events);
-			if (a->quit || (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)))
-				break;
-		}
-	}
+	struct batch b = {.a = a};
+	struct frontend fe = {
+		.ctx = &b,
+		.input_fd = -1,
+		.end_with_runs = 1,
+		.sampled = batch_sampled,
+		.woke = batch_woke,
+	};
+	if (app_loop(a, &fe, err, errlen) < 0)
+		return -1;
 	app_stop_runs(a);
-	if (a->session && a->session->nresults && !a->stdout_errno) {
-		if (!quiet)
+	if (a->model.runs.state != RUNS_NONE && a->log->nresults && !a->stdout_errno) {
+		if (!a->opt->quiet)
 			putchar('\n');
-		results_table(stdout, a->session->results, a->session->nresults);
-		print_stats(stdout, a->session);
+		results_table(stdout, a->log->results, a->log->nresults);
+		print_stats(stdout, a->log);
 	}
 	stdout_ok(a);
 	return 0;

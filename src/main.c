@@ -156,20 +156,20 @@ int main(int argc, char **argv)
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
 	app_stop_runs(&app);
 	/* The terminal is restored: the results table can reach the user. */
-	if (!opt.batch && app.session && app.session->nresults) {
-		results_table(stdout, app.session->results, app.session->nresults);
-		print_stats(stdout, app.session);
+	if (!opt.batch && app.model.runs.state != RUNS_NONE && app.log->nresults) {
+		results_table(stdout, app.log->results, app.log->nresults);
+		print_stats(stdout, app.log);
 	}
 	int code = app.exit_code;
 	/* A failed run is an error: one line each on stderr too (the table
 	 * on stdout has the same message under it). */
-	for (size_t i = 0; app.session && i < app.session->nresults; i++) {
-		const struct run_result *r = &app.session->results[i];
+	for (size_t i = 0; i < app.log->nresults; i++) {
+		const struct run_result *r = &app.log->results[i];
 		if (r->finished && !r->ok && !r->cancelled && r->message[0])
 			fprintf(stderr, "lrutop: %s\n", r->message);
 	}
-	if (app.session && app.session->error[0]) {
-		fprintf(stderr, "lrutop: %s\n", app.session->error);
+	if (app.model.runs.error[0]) {
+		fprintf(stderr, "lrutop: %s\n", app.model.runs.error);
 		code = 1;
 	}
 	char oerr[512];

@@ -15,7 +15,6 @@
 
 #include "loop.h"
 #include "rates.h"
-#include "sampler.h"
 #include "util.h"
 
 /* Dirty+Writeback at or below this counts as drained; give up waiting
@@ -273,10 +272,10 @@ static int enqueue(struct session *s, const struct queued *list, size_t n, int r
 			s->queue[s->queue_len].repeat = r + (i < ARRAY_LEN(done) ? done[i] : 0);
 			s->queue_len++;
 		}
-	if (!s->baseline[0] && n)
-		strlcpy_(s->baseline, list[0].strategy ? list[0].strategy->name
+	if (!s->log->baseline[0] && n)
+		strlcpy_(s->log->baseline, list[0].strategy ? list[0].strategy->name
 						       : s->cmds[list[0].cmd].label,
-			 sizeof(s->baseline));
+			 sizeof(s->log->baseline));
 	if (s->state == SESSION_FINISHED)
 		s->state = SESSION_IDLE;
 	return 0;
@@ -328,17 +327,17 @@ static int setup_queue(struct session *s, const struct options *opt, char *err, 
 	if (opt->baseline) {
 		char all[256] = "";
 		size_t l = 0;
-		s->baseline[0] = '\0';
+		s->log->baseline[0] = '\0';
 		for (size_t i = 0; i < nq; i++) {
 			const char *name = q[i].strategy ? q[i].strategy->name
 							 : s->cmds[q[i].cmd].label;
 			if (strcmp(name, opt->baseline) == 0)
-				strlcpy_(s->baseline, name, sizeof(s->baseline));
+				strlcpy_(s->log->baseline, name, sizeof(s->log->baseline));
 			if (l < sizeof(all))
 				l += (size_t)snprintf(all + l, sizeof(all) - l, "%s%s", i ? ", " : "",
 						      name);
 		}
-		if (!s->baseline[0])
+		if (!s->log->baseline[0])
 			return errf(err, errlen, "--baseline %s: not one of the runs (%s)",
 				    opt->baseline, all);
 	}
@@ -353,13 +352,16 @@ static void free_cmds(struct session *s)
 	}
 }
 
-int session_init(struct session *s, const struct options *opt, char *err, size_t errlen)
+int session_init(struct session *s, const struct options *opt, struct runlog *log, char *err,
+		 size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->opt = opt;
+	s->log = log;
 	s->scratch.dir_fd = -1;
 	s->source_pid = -1;
 	s->mem_limit = opt->mem_limit;
+	log->mem_limit = opt->mem_limit;
 	if (setup_queue(s, opt, err, errlen) < 0)
 		return -1;
 	if (opt->src && check_src(s, opt->src, err, errlen) < 0)
@@ -534,19 +536,12 @@ void session_done(struct session *s)
 
 static void add_event(struct session *s, uint64_t t_ns, int phase)
 {
-	if (s->nevents >= SESSION_MAX_EVENTS || !s->nresults)
-		return;
-	struct run_event *e = &s->events[s->nevents++];
-	e->t_ns = t_ns;
-	e->run = (int16_t)(s->nresults - 1);
-	e->phase = (int8_t)phase;
+	runlog_add_event(s->log, t_ns, phase);
 }
 
 static struct run_result *cur(struct session *s)
 {
-	return s->nresults && !s->results[s->nresults - 1].finished
-		       ? &s->results[s->nresults - 1]
-		       : NULL;
+	return runlog_current(s->log);
 }
 
 const struct run_result *session_current(const struct session *s)
@@ -562,13 +557,30 @@ uint64_t session_progress(const struct session *s)
 	return s->copied > done ? s->copied : done;
 }
 
+/* The session's two questions to whatever takes the samples (the live
+ * source): no probe means no cgroup figures and no write_bytes. */
+static int probe_watch(struct session *s, const char *stat_path, const char *usage_path,
+		       uint64_t limit, char *err, size_t errlen)
+{
+	if (!s->probe.watch_cgroup)
+		return 0;
+	return s->probe.watch_cgroup(s->probe.ctx, stat_path, usage_path, limit, err, errlen);
+}
+
+static int probe_write_bytes(struct session *s, pid_t pid, uint64_t *write_bytes)
+{
+	if (!s->probe.task_write_bytes)
+		return -1;
+	return s->probe.task_write_bytes(s->probe.ctx, pid, write_bytes);
+}
+
 /* Once per tick while running: s->copied from the worker's write_bytes. */
-static void track_copied(struct session *s, struct sampler *sm)
+static void track_copied(struct session *s)
 {
 	uint64_t wb;
 	if (!s->wb_ok || !s->worker_live || !s->worker.progress ||
 	    atomic_load(&s->worker.progress->phase) != PHASE_COPY ||
-	    sampler_task_io(sm, s->worker.pid, &wb) < 0 || wb < s->wb_base)
+	    probe_write_bytes(s, s->worker.pid, &wb) < 0 || wb < s->wb_base)
 		return;
 	uint64_t c = wb - s->wb_base, total = s->worker.progress->bytes_total;
 	if (total && c > total)
@@ -590,16 +602,16 @@ void session_annotate(const struct session *s, struct sample *smp)
 	const struct run_result *r = session_current(s);
 	if (!r)
 		return;
-	smp->run = (int16_t)(s->nresults - 1);
+	smp->run = (int16_t)(s->log->nresults - 1);
 	smp->phase = (int8_t)s->phase;
 	smp->strategy = (uint8_t)strategy_index(r->strategy);
 }
 
-static int start_next(struct session *s, struct sampler *sm, char *err, size_t errlen)
+static int start_next(struct session *s, char *err, size_t errlen)
 {
 	const struct queued *q = &s->queue[s->next++];
 	const struct strategy *st = q->strategy;
-	struct run_result *r = &s->results[s->nresults];
+	struct run_result *r = &s->log->results[s->log->nresults];
 	memset(r, 0, sizeof(*r));
 	r->strategy = st;
 	r->cmd = st ? -1 : q->cmd;
@@ -611,7 +623,7 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	r->repeat = q->repeat;
 	r->verified = -1;
 	r->t_start_ns = mono_ns();
-	s->nresults++;
+	s->log->nresults++;
 	s->phase = PHASE_PREPARE;
 	add_event(s, r->t_start_ns, PHASE_PREPARE);
 	/* the previous run's destination goes; a stranger's file stays and
@@ -632,11 +644,11 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	spec.prealloc = s->opt->prealloc;
 	if (s->mem_limit) {
 		char tag[16];
-		snprintf(tag, sizeof(tag), "run%zu", s->nresults);
+		snprintf(tag, sizeof(tag), "run%zu", s->log->nresults);
 		if (cgroup_create(&s->cg, s->mem_limit, tag, err, errlen) < 0)
 			return -1;
 		spec.cgroup_procs = s->cg.procs;
-		if (sampler_set_cgroup(sm, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
+		if (probe_watch(s, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
 			return -1;
 	}
 	if (worker_start(&spec, &s->worker, err, errlen) < 0)
@@ -648,7 +660,7 @@ static int start_next(struct session *s, struct sampler *sm, char *err, size_t e
 	return 0;
 }
 
-static void fail_run(struct session *s, struct sampler *sm, const char *msg)
+static void fail_run(struct session *s, const char *msg)
 {
 	struct run_result *r = cur(s);
 	if (r) {
@@ -660,13 +672,13 @@ static void fail_run(struct session *s, struct sampler *sm, const char *msg)
 	}
 	s->failed = 1;
 	cgroup_remove(&s->cg, NULL, 0);
-	sampler_set_cgroup(sm, NULL, NULL, 0, NULL, 0);
+	probe_watch(s, NULL, NULL, 0, NULL, 0);
 	s->state = SESSION_IDLE;
 }
 
-static void watch_stall(struct session *s, struct sampler *sm, const struct series *ser);
+static void watch_stall(struct session *s, const struct series *ser);
 
-void session_tick(struct session *s, struct sampler *sm, const struct series *ser)
+void session_tick(struct session *s, const struct series *ser)
 {
 	if (s->state == SESSION_IDLE) {
 		if (s->next >= s->queue_len) {
@@ -683,12 +695,12 @@ void session_tick(struct session *s, struct sampler *sm, const struct series *se
 			}
 			return;
 		}
-		if (start_next(s, sm, err, sizeof(err)) < 0) {
+		if (start_next(s, err, sizeof(err)) < 0) {
 			if (s->worker_live) {
 				worker_done(&s->worker);
 				s->worker_live = 0;
 			}
-			fail_run(s, sm, err);
+			fail_run(s, err);
 		}
 		return;
 	}
@@ -699,14 +711,14 @@ void session_tick(struct session *s, struct sampler *sm, const struct series *se
 			      last->dirty + last->writeback <= DRAIN_KB;
 		if (drained || now - s->drain_start_ns > DRAIN_TIMEOUT_NS) {
 			s->copied = 0;
-			s->wb_ok = sampler_task_io(sm, s->worker.pid, &s->wb_base) == 0;
+			s->wb_ok = probe_write_bytes(s, s->worker.pid, &s->wb_base) == 0;
 			worker_go(&s->worker);
 			s->state = SESSION_RUNNING;
 		}
 	}
 	if (s->state == SESSION_RUNNING) {
-		track_copied(s, sm);
-		watch_stall(s, sm, ser);
+		track_copied(s);
+		watch_stall(s, ser);
 	}
 }
 
@@ -735,11 +747,11 @@ static void fmt_mib(char *buf, size_t len, uint64_t bytes)
 	snprintf(buf, len, m == (double)(uint64_t)m ? "%.0f MiB" : "%.1f MiB", m);
 }
 
-static void finish_run(struct session *s, struct sampler *sm, const struct series *ser,
+static void finish_run(struct session *s, const struct series *ser,
 		       const struct worker_result *wr);
 
 /* The no-progress watchdog, once per tick while a strategy copies. */
-static void watch_stall(struct session *s, struct sampler *sm, const struct series *ser)
+static void watch_stall(struct session *s, const struct series *ser)
 {
 	struct run_result *r = cur(s);
 	long limit = s->opt->stall_timeout_s;
@@ -754,10 +766,10 @@ static void watch_stall(struct session *s, struct sampler *sm, const struct seri
 	 * moving. */
 	uint64_t mark = session_progress_mark(phase, phase == PHASE_COPY ? 0 : done,
 					      series_back(ser, 0));
-	if (s->stall_run != s->nresults || mark != s->stall_mark ||
+	if (s->stall_run != s->log->nresults || mark != s->stall_mark ||
 	    (phase == PHASE_COPY && done >= s->stall_bytes + STALL_MIN(pr->bytes_total)) ||
 	    (phase != PHASE_COPY && phase != PHASE_FLUSH && phase != PHASE_VERIFY)) {
-		s->stall_run = s->nresults;
+		s->stall_run = s->log->nresults;
 		s->stall_mark = mark;
 		s->stall_bytes = done;
 		s->stall_since_ns = now;
@@ -780,7 +792,7 @@ static void watch_stall(struct session *s, struct sampler *sm, const struct seri
 		return;
 	wr.ok = 0;
 	strlcpy_(wr.message, msg, sizeof(wr.message));
-	finish_run(s, sm, ser, &wr);
+	finish_run(s, ser, &wr);
 }
 
 int session_fd(const struct session *s)
@@ -791,7 +803,7 @@ int session_fd(const struct session *s)
 	return !s->worker_eof ? s->worker.event_fd : s->worker.err_fd;
 }
 
-static void finish_run(struct session *s, struct sampler *sm, const struct series *ser,
+static void finish_run(struct session *s, const struct series *ser,
 		       const struct worker_result *wr)
 {
 	struct run_result *r = cur(s);
@@ -854,11 +866,11 @@ static void finish_run(struct session *s, struct sampler *sm, const struct serie
 	char err[256];
 	if (cgroup_remove(&s->cg, err, sizeof(err)) < 0 && r->ok)
 		snprintf(r->message, sizeof(r->message), "%s", err);
-	sampler_set_cgroup(sm, NULL, NULL, 0, NULL, 0);
+	probe_watch(s, NULL, NULL, 0, NULL, 0);
 	s->state = SESSION_IDLE;
 }
 
-int session_poll(struct session *s, struct sampler *sm, const struct series *ser)
+int session_poll(struct session *s, const struct series *ser)
 {
 	if (s->state == SESSION_SOURCE)
 		return reap_source(s);
@@ -879,13 +891,13 @@ int session_poll(struct session *s, struct sampler *sm, const struct series *ser
 	worker_read_stderr(&s->worker);
 	struct worker_result wr;
 	if (worker_reap(&s->worker, 0, &wr) == 1) {
-		finish_run(s, sm, ser, &wr);
+		finish_run(s, ser, &wr);
 		return 1;
 	}
 	return 0;
 }
 
-void session_cancel(struct session *s, struct sampler *sm, const struct series *ser)
+void session_cancel(struct session *s, const struct series *ser)
 {
 	struct run_result *r = cur(s);
 	if (!r || !s->worker_live)
@@ -894,13 +906,13 @@ void session_cancel(struct session *s, struct sampler *sm, const struct series *
 	worker_kill(&s->worker);
 	struct worker_result wr;
 	if (worker_reap(&s->worker, 1, &wr) == 1)
-		finish_run(s, sm, ser, &wr);
+		finish_run(s, ser, &wr);
 }
 
-void session_cancel_queue(struct session *s, struct sampler *sm, const struct series *ser)
+void session_cancel_queue(struct session *s, const struct series *ser)
 {
 	s->queue_len = s->next;
-	session_cancel(s, sm, ser);
+	session_cancel(s, ser);
 	if (s->state == SESSION_SOURCE && s->source_pid > 0) {
 		kill_source(s);
 		scratch_remove_file(&s->scratch, "src");

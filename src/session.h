@@ -23,43 +23,32 @@
 #include "burst.h"
 #include "cgroup.h"
 #include "options.h"
+#include "runlog.h"
 #include "sample.h"
 #include "scratch.h"
 #include "series.h"
 #include "strategy.h"
 #include "worker.h"
 
-struct sampler;
+/* What the session asks of whatever takes the samples (the live source,
+ * source_live.c): which cgroup to watch, and how far a worker has written.
+ * The session never sees the sampler.  A NULL function is a no-op
+ * (watch_cgroup succeeds, task_write_bytes says "unknown"). */
+struct session_probe {
+	void *ctx;
+	/* Read this cgroup's memory.stat and usage from the next sample on
+	 * (limit in bytes); NULL paths stop it.  0 or -1 + err. */
+	int (*watch_cgroup)(void *ctx, const char *stat_path, const char *usage_path,
+			    uint64_t limit, char *err, size_t errlen);
+	/* /proc/PID/io write_bytes of pid; -1 when gone or not counted. */
+	int (*task_write_bytes)(void *ctx, pid_t pid, uint64_t *write_bytes);
+};
 
-#define SESSION_MAX_RUNS 1024
-#define SESSION_MAX_EVENTS 8192
+#define SESSION_MAX_RUNS RUNLOG_MAX_RUNS
+#define SESSION_MAX_EVENTS RUNLOG_MAX_EVENTS
 #define SESSION_MAX_STRATEGIES 64
 #define SESSION_MAX_CMDS OPTIONS_MAX_CMDS
 #define SESSION_LABEL_MAX 24 /* bytes of a run's label, before a "#2" */
-
-struct run_event {
-	uint64_t t_ns;
-	int16_t run;  /* index into results */
-	int8_t phase; /* enum phase; PHASE_IDLE marks the end of the run */
-};
-
-struct run_result {
-	const struct strategy *strategy; /* NULL for --cmd */
-	int cmd;			 /* index into session cmds, -1 for a strategy */
-	char name[32];			 /* the label: strategy name or --cmd's label */
-	int repeat;    /* 1-based */
-	int finished;  /* the worker has been reaped */
-	int ok, cancelled;
-	double elapsed_s, user_s, sys_s, cpu_pct;
-	long majflt, minflt, inblock, oublock;
-	uint64_t bytes;
-	double mbs, read_cv, write_cv;
-	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
-	int bursts;
-	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked */
-	char message[480];
-	uint64_t t_start_ns, t_copy_ns, t_end_ns;
-};
 
 struct queued {
 	const struct strategy *strategy; /* NULL: the session's cmds[cmd] */
@@ -86,6 +75,7 @@ enum session_state {
 
 struct session {
 	const struct options *opt;
+	struct session_probe probe; /* set by the owner after session_init */
 	struct scratch scratch;
 	struct cgroup cg;
 	char src[4096], dst[4096];
@@ -96,7 +86,6 @@ struct session {
 	struct queued queue[SESSION_MAX_RUNS];
 	size_t queue_len, next; /* next: the queue entry the next run takes */
 	uint64_t mem_limit;	/* of every run's cgroup, 0 = none */
-	char baseline[32]; /* label of the entry ratios and ±% are relative to */
 
 	/* the scratch source, written by a child so the loop stays live */
 	int have_source;
@@ -111,10 +100,7 @@ struct session {
 	uint64_t drain_start_ns;
 	int phase; /* current run's phase */
 
-	struct run_result results[SESSION_MAX_RUNS];
-	size_t nresults;
-	struct run_event events[SESSION_MAX_EVENTS];
-	size_t nevents;
+	struct runlog *log; /* the model's: results, events, baseline are appended there */
 	int failed; /* a run failed: exit status 1 */
 
 	/* the no-progress watchdog (--stall-timeout) */
@@ -136,11 +122,13 @@ struct session {
  * cgroup_sweep_stale).  Returns how many things were removed and, when
  * any, a sentence for the user in line. */
 int session_sweep_stale(const struct options *opt, char *line, size_t len);
-/* Checks the options (-s, every --cmd and its program, --name, --baseline,
+/* log: where results, events and the baseline go (the model's run log,
+ * which outlives the session).  Checks the options (-s, every --cmd and its program, --name, --baseline,
  * --src, --mem-limit) and then sets up the scratch directory, the scratch
  * source size and checks the space needed.  -1 + err: a usage/environment
  * error (exit 2), and nothing is left behind. */
-int session_init(struct session *s, const struct options *opt, char *err, size_t errlen);
+int session_init(struct session *s, const struct options *opt, struct runlog *log, char *err,
+		 size_t errlen);
 /* Runs queued or running that have not finished (the current one counts). */
 size_t session_runs_left(const struct session *s);
 /* Appends runs of strategies: each of list[0..n) `repeat` times,
@@ -149,7 +137,7 @@ size_t session_runs_left(const struct session *s);
 int session_enqueue(struct session *s, const struct strategy *const *list, size_t n, int repeat,
 		    char *err, size_t errlen);
 /* Drops every queued run that has not started and cancels the current one. */
-void session_cancel_queue(struct session *s, struct sampler *sm, const struct series *ser);
+void session_cancel_queue(struct session *s, const struct series *ser);
 /* Bytes of the scratch source written so far (while SESSION_SOURCE). */
 uint64_t session_source_progress(const struct session *s);
 /* Ends the session early (quit, a signal): kills the current run and marks
@@ -160,16 +148,15 @@ void session_done(struct session *s);
 
 /* Drives the state machine after each new sample: starts the next run,
  * lets a prepared worker go once Dirty+Writeback have drained.  The
- * sampler's cgroup is switched through set_cgroup (stat, usage, limit;
- * NULLs stop it). */
-void session_tick(struct session *s, struct sampler *sm, const struct series *ser);
+ * watched cgroup is switched through s->probe. */
+void session_tick(struct session *s, const struct series *ser);
 /* The worker's event fd, or -1. */
 int session_fd(const struct session *s);
 /* Reads pending worker events and reaps a finished worker (call on the
  * event fd becoming readable and on SIGCHLD).  Returns 1 when a run ended. */
-int session_poll(struct session *s, struct sampler *sm, const struct series *ser);
+int session_poll(struct session *s, const struct series *ser);
 /* Kills the current run and marks it cancelled; the queue moves on. */
-void session_cancel(struct session *s, struct sampler *sm, const struct series *ser);
+void session_cancel(struct session *s, const struct series *ser);
 
 /* The current run's result slot (NULL while idle). */
 const struct run_result *session_current(const struct session *s);

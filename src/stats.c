@@ -30,9 +30,9 @@ static int same_strategy(const struct run_result *r, const struct strategy_stats
 static double field_median(const struct run_result *runs, size_t n, const struct strategy_stats *s,
 			   double (*get)(const struct run_result *), double *mn, double *mx)
 {
-	double *v = xmalloc(sizeof(double) * (n ? n : 1));
+	double v[SESSION_MAX_RUNS]; /* no allocation: the Runs view calls this on every draw */
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++)
 		if (runs[i].finished && runs[i].ok && same_strategy(&runs[i], s))
 			v[k++] = get(&runs[i]);
 	double med = stats_median(v, k);
@@ -40,7 +40,6 @@ static double field_median(const struct run_result *runs, size_t n, const struct
 		*mn = k ? v[0] : NAN;
 	if (mx)
 		*mx = k ? v[k - 1] : NAN;
-	free(v);
 	return med;
 }
 

@@ -1,6 +1,6 @@
-/* The interactive front end: one poll() over the tick, the keyboard and the
- * signal pipe; keys and ticks only change the model and mark the screen
- * dirty; the screen is redrawn once per loop turn. */
+/* The interactive front end over app_loop: keys go through the action
+ * table (actions.c) and only change the model and mark the screen dirty;
+ * the screen is redrawn once per loop turn. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions.h"
 #include "app.h"
 #include "grid.h"
 #include "screen.h"
@@ -15,34 +16,10 @@
 #include "util.h"
 #include "views.h"
 
-static const double interval_steps[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
-
-static double step_interval(double cur, int dir)
-{
-	size_t n = ARRAY_LEN(interval_steps);
-	if (dir > 0) {
-		for (size_t i = 0; i < n; i++)
-			if (interval_steps[i] > cur + 1e-9)
-				return interval_steps[i];
-		return interval_steps[n - 1];
-	}
-	for (size_t i = n; i-- > 0;)
-		if (interval_steps[i] < cur - 1e-9)
-			return interval_steps[i];
-	return interval_steps[0];
-}
-
-/* Samples one page of the overview moves per arrow key. */
-static size_t scroll_step(const struct monitor *m, int width)
-{
-	size_t s = (size_t)(width > 40 ? width / 8 : 5) * (m->glyphs == CHART_BRAILLE ? 2 : 1);
-	return s ? s : 1;
-}
-
 /* Keys while the picker is open. */
 static void picker_key(struct app *a, int k)
 {
-	struct picker *p = &a->mon.picker;
+	struct picker *p = &a->ui.picker;
 	int ns = (int)strategy_count(), rows = picker_rows();
 	int d = 0;
 	switch (k) {
@@ -99,170 +76,93 @@ static void picker_key(struct app *a, int k)
 
 static void key(struct app *a, int k, int width)
 {
-	struct monitor *m = &a->mon;
-	if (m->picker.open && k != SKEY_RESIZE) {
+	struct ui *u = &a->ui;
+	if (u->picker.open && k != SKEY_RESIZE) {
 		picker_key(a, k);
 		return;
 	}
-	if (m->help && k != SKEY_RESIZE) {
-		m->help = 0;
+	if (u->help && k != SKEY_RESIZE) {
+		u->help = 0;
 		if (k != 'q')
 			return;
 	}
-	size_t len = series_len(m->series);
-	switch (k) {
-	case 'q':
-	case 'Q':
-		a->quit = 1;
-		break;
-	case '1':
-	case '2':
-	case '3':
-	case '4':
-		m->view = (enum view_id)(k - '1');
-		break;
-	case 'h':
-	case '?':
-		m->help = 1;
-		break;
-	case ' ':
-		m->paused = !m->paused;
-		m->scroll = 0;
-		break;
-	case '+':
-	case '=':
-		app_set_interval(a, step_interval(m->interval, +1));
-		break;
-	case '-':
-	case '_':
-		app_set_interval(a, step_interval(m->interval, -1));
-		break;
-	case 'p':
-		m->partitions = !m->partitions;
-		break;
-	case 'g':
-		m->glyphs = (enum chart_glyphs)((m->glyphs + 1) % 3);
-		break;
-	case SKEY_LEFT:
-		if (!m->paused) {
-			app_status(a, "pause first (space) to scroll");
-			break;
-		}
-		m->scroll += scroll_step(m, width);
-		if (len && m->scroll > len - 1)
-			m->scroll = len - 1;
-		break;
-	case SKEY_RIGHT:
-		if (m->paused) {
-			size_t s = scroll_step(m, width);
-			m->scroll = m->scroll > s ? m->scroll - s : 0;
-		}
-		break;
-	case SKEY_END:
-		m->scroll = 0;
-		break;
-	case 'm':
-		m->mem_system = !m->mem_system;
-		app_status(a, m->mem_system ? "memory chart: system" : "memory chart: run's cgroup");
-		break;
-	case 'a':
-		m->runs_by_strategy = !m->runs_by_strategy;
-		break;
-	case 'r': /* while runs are going, picked ones join the end of the queue */
-		m->picker.open = 1;
-		break;
-	case 'C':
-		if (a->session && a->session->state != SESSION_FINISHED) {
-			session_cancel_queue(a->session, a->sampler, m->series);
-			app_poll_runs(a);
-			app_status(a, "queue cancelled");
-		} else {
-			app_status(a, "no queue to cancel");
-		}
-		break;
-	case 'c':
-		if (a->session && session_current(a->session)) {
-			session_cancel(a->session, a->sampler, m->series);
-			app_poll_runs(a);
-		} else {
-			app_status(a, "no run to cancel");
-		}
-		break;
-	default:
-		break;
+	const struct action *act = action_for_key(k);
+	if (act && act->run)
+		act->run(a, k, width);
+}
+
+struct tui {
+	struct app *a;
+	struct screen *scr;
+	struct views views;
+	struct grid g;
+	int w, h;
+	int dirty;
+};
+
+static int tui_input(void *ctx, short revents)
+{
+	struct tui *t = ctx;
+	int changed = 0;
+	for (int k; (k = screen_key(t->scr)) != SKEY_NONE;) {
+		if (k == 12) /* ^L: the terminal was scribbled on */
+			screen_invalidate(t->scr);
+		else
+			key(t->a, k, t->w);
+		changed = 1;
 	}
+	if (revents & (POLLHUP | POLLERR))
+		t->a->quit = 1; /* the terminal went away */
+	return changed;
+}
+
+static int tui_sampled(void *ctx)
+{
+	((struct tui *)ctx)->dirty = 1;
+	return 0;
+}
+
+static void tui_woke(void *ctx, int changed)
+{
+	((struct tui *)ctx)->dirty |= changed;
+}
+
+static void tui_present(void *ctx)
+{
+	struct tui *t = ctx;
+	t->dirty |= app_status_expire(t->a, mono_ns());
+	if (!t->dirty)
+		return;
+	screen_size(t->scr, &t->w, &t->h);
+	grid_resize(&t->g, t->w, t->h);
+	views_draw(&t->views, &t->a->model, &t->a->ui, &t->g);
+	screen_draw(t->scr, &t->g);
+	t->dirty = 0;
 }
 
 int tui_run(struct app *a, char *err, size_t errlen)
 {
-	struct screen *scr = screen_open(a->opt->ascii, getenv("NO_COLOR") != NULL, err, errlen);
-	if (!scr)
+	struct tui t = {.a = a, .dirty = 1};
+	t.scr = screen_open(a->opt->ascii, getenv("NO_COLOR") != NULL, err, errlen);
+	if (!t.scr)
 		return -1;
-	struct monitor *m = &a->mon;
-	if (!screen_utf8(scr))
-		m->glyphs = CHART_ASCII;
-	struct views views;
-	views_init(&views);
-	struct grid g;
-	int w, h;
-	screen_size(scr, &w, &h);
-	grid_init(&g, w, h);
-	app_tick(a);
-	app_poll_runs(a);
-	int dirty = 1, rc = 0;
-	while (!a->quit) {
-		if (dirty) {
-			screen_size(scr, &w, &h);
-			grid_resize(&g, w, h);
-			views_draw(&views, m, &g);
-			screen_draw(scr, &g);
-			dirty = 0;
-		}
-		struct pollfd pfd[4] = {
-			{.fd = a->tick.fd, .events = POLLIN},
-			{.fd = STDIN_FILENO, .events = POLLIN},
-			{.fd = sig_fd(), .events = POLLIN},
-			{.fd = app_runs_fd(a), .events = POLLIN},
-		};
-		int r = poll(pfd, 4, -1);
-		if (r < 0 && errno != EINTR) {
-			rc = errf(err, errlen, "poll: %s", strerror(errno));
-			break;
-		}
-		/* Always drain keys: ncurses turns SIGWINCH into KEY_RESIZE,
-		 * and that signal only shows up here as EINTR. */
-		for (int k; (k = screen_key(scr)) != SKEY_NONE;) {
-			if (k == 12) /* ^L: the terminal was scribbled on */
-				screen_invalidate(scr);
-			else
-				key(a, k, w);
-			dirty = 1;
-		}
-		if (r > 0 && pfd[3].revents && app_poll_runs(a))
-			dirty = 1;
-		if (r > 0 && (pfd[0].revents & POLLIN) && ticker_read(&a->tick)) {
-			app_tick(a);
-			app_poll_runs(a);
-			if (a->opt->count && series_pushed(m->series) >= (unsigned long long)a->opt->count) {
-				a->count_reached = 1;
-				a->quit = 1;
-			}
-			dirty = 1;
-		}
-		if (r > 0 && (pfd[1].revents & (POLLHUP | POLLERR)))
-			a->quit = 1; /* the terminal went away */
-		for (int sig; (sig = sig_next()) != 0;) {
-			if (sig == SIGCHLD) {
-				dirty |= app_poll_runs(a);
-			} else if (!a->signal) {
-				a->signal = sig; /* main exits 128 + sig, as batch does */
-				a->quit = 1;
-			}
-		}
-	}
-	grid_done(&g);
-	views_done(&views);
-	screen_free(scr);
+	if (!screen_utf8(t.scr))
+		a->ui.glyphs = CHART_ASCII;
+	views_init(&t.views);
+	screen_size(t.scr, &t.w, &t.h);
+	grid_init(&t.g, t.w, t.h);
+	struct frontend fe = {
+		.ctx = &t,
+		.input_fd = STDIN_FILENO,
+		.input = tui_input,
+		.sampled = tui_sampled,
+		.woke = tui_woke,
+		.present = tui_present,
+	};
+	int rc = app_loop(a, &fe, err, errlen);
+	grid_done(&t.g);
+	views_done(&t.views);
+	screen_free(t.scr);
 	app_stop_runs(a);
 	return rc;
 }

@@ -2,8 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actions.h"
 #include "results.h"
-#include "session.h"
+#include "strategy.h"
 #include "util.h"
 #include "views.h"
 
@@ -28,12 +29,12 @@ void views_done(struct views *v)
 	v->runs.buf = NULL;
 }
 
-long view_end(const struct monitor *m)
+long view_end(const struct model *m, const struct ui *u)
 {
 	size_t n = series_len(m->series);
 	if (!n)
 		return -1;
-	size_t back = m->paused ? m->scroll : 0;
+	size_t back = u->paused ? u->scroll : 0;
 	if (back >= n)
 		back = n - 1;
 	return (long)(n - 1 - back);
@@ -41,7 +42,7 @@ long view_end(const struct monitor *m)
 
 static const char *const view_names[VIEW_COUNT] = {"Overview", "iostat", "vmstat", "Runs"};
 
-static void view_header(const struct monitor *m, struct grid *g)
+static void view_header(const struct model *m, const struct ui *u, struct grid *g)
 {
 	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm", "Runs"};
 	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
@@ -64,18 +65,18 @@ static void view_header(const struct monitor *m, struct grid *g)
 		return; /* too narrow: the header keeps host and disk */
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		snprintf(buf, sizeof(buf), " %d %s ", i + 1, names[i]);
-		enum role r = (int)m->view == i && !m->help ? ROLE_SELECT : ROLE_HEADER;
+		enum role r = (int)u->view == i && !u->help ? ROLE_SELECT : ROLE_HEADER;
 		tx += grid_text(g, tx, 0, -1, r, buf) + 1;
 	}
 }
 
-static void view_status(const struct monitor *m, struct grid *g)
+static void view_status(const struct model *m, const struct ui *u, struct grid *g)
 {
 	int y = g->h - 1;
 	grid_fill(g, 0, y, g->w, 1, ' ', ROLE_DEFAULT);
 	int x = 1;
-	if (m->paused) {
-		const struct sample *end = series_at(m->series, (size_t)view_end(m));
+	if (u->paused) {
+		const struct sample *end = series_at(m->series, (size_t)view_end(m, u));
 		const struct sample *last = series_back(m->series, 0);
 		double back = end && last ? (double)(last->t_ns - end->t_ns) / 1e9 : 0;
 		char buf[64];
@@ -83,15 +84,15 @@ static void view_status(const struct monitor *m, struct grid *g)
 		x += grid_text(g, x, y, -1, ROLE_WARN, buf);
 		x += grid_text(g, x, y, -1, ROLE_DIM, " \xe2\x86\x90/\xe2\x86\x92 scroll  space resume ");
 	}
-	if (m->status[0] && mono_ns() < m->status_until_ns) {
-		grid_text(g, x + 1, y, -1, ROLE_WARN, m->status);
+	if (u->status[0]) {
+		grid_text(g, x + 1, y, -1, ROLE_WARN, u->status);
 		return;
 	}
 	if (m->missing[0]) {
 		x += grid_text(g, x + 1, y, -1, ROLE_DIM, m->missing) + 2;
 		return;
 	}
-	if (m->paused)
+	if (u->paused)
 		return; /* the pause hints above are the ones that apply */
 	static const struct {
 		const char *key, *what;
@@ -103,35 +104,46 @@ static void view_status(const struct monitor *m, struct grid *g)
 	}
 }
 
-static void view_help(const struct monitor *m, struct grid *g)
+/* The explanation under the keys of the help overlay. */
+static const char *const help_notes[] = {
+	"",
+	"Disk: read up, write down, MiB/s (iostat -m).",
+	"Memory: active(file), inactive(file), anon and",
+	"free on a MemTotal scale (a run: its cgroup).",
+	"Reclaim: pages/s from /proc/vmstat; PSI avg10.",
+	"\xe2\x96\xbc: demotion burst, \xe2\x94\x86: run phase change.",
+};
+
+#define HELP_KEY_W 9 /* the key column */
+
+/* Line i of the help overlay: the listed actions first (actions.c, so the
+ * keys and their help are one list), then the notes.  NULL past the end;
+ * *is_key says whether the line starts with a key column. */
+static const char *help_line(int i, char *buf, size_t len, int *is_key)
+{
+	*is_key = 0;
+	for (size_t k = 0; k < action_count(); k++) {
+		const struct action *act = action_at(k);
+		if (!act->keys_help)
+			continue;
+		if (i-- == 0) {
+			snprintf(buf, len, "%-*s %s", HELP_KEY_W, act->keys_help, act->help);
+			*is_key = 1;
+			return buf;
+		}
+	}
+	return i < (int)ARRAY_LEN(help_notes) ? help_notes[i] : NULL;
+}
+
+static void view_help(const struct model *m, struct grid *g)
 {
 	/* Keys first: when the terminal is short the explanation goes. */
-	static const char *const lines[] = {
-		"1 2 3 4   Overview, iostat, vmstat, Runs",
-		"h ?       this help (any key closes it)",
-		"space     pause; \xe2\x86\x90 \xe2\x86\x92 scroll history while paused",
-		"+ -       sampling interval (0.05 - 60 s)",
-		"r         pick strategies and start runs",
-		"c  C      cancel the run / the whole queue",
-		"a         Runs: every run / one per strategy",
-		"m         memory chart: run's cgroup / system",
-		"p         iostat: partitions too",
-		"g         glyphs: braille, blocks, ASCII",
-		"^L        redraw the whole screen",
-		"q         quit (scratch files, cgroups removed)",
-		"",
-		"Disk: read up, write down, MiB/s (iostat -m).",
-		"Memory: active(file), inactive(file), anon and",
-		"free on a MemTotal scale (a run: its cgroup).",
-		"Reclaim: pages/s from /proc/vmstat; PSI avg10.",
-		"\xe2\x96\xbc: demotion burst, \xe2\x94\x86: run phase change.",
-	};
 	(void)m;
-	int n = (int)ARRAY_LEN(lines);
-	int bw = 0;
-	for (int i = 0; i < n; i++) {
+	char buf[128];
+	int n = 0, bw = 0, is_key;
+	for (const char *line; (line = help_line(n, buf, sizeof(buf), &is_key)) != NULL; n++) {
 		int l = 0;
-		for (const char *p = lines[i]; *p; p++)
+		for (const char *p = line; *p; p++)
 			l += (*p & 0xc0) != 0x80; /* columns, not bytes */
 		bw = l > bw ? l : bw;
 	}
@@ -146,9 +158,10 @@ static void view_help(const struct monitor *m, struct grid *g)
 	int x0 = (g->w - bw) / 2, y0 = (g->h - bh) / 2;
 	grid_box(g, x0, y0, bw, bh, "Help");
 	for (int i = 0; i < rows; i++) {
-		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, lines[i]);
-		if (i < 12 && lines[i][0]) /* the key column of the key lines */
-			grid_paint(g, x0 + 2, y0 + 1 + i, 9, 1, ROLE_KEY);
+		const char *line = help_line(i, buf, sizeof(buf), &is_key);
+		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, line);
+		if (is_key)
+			grid_paint(g, x0 + 2, y0 + 1 + i, HELP_KEY_W, 1, ROLE_KEY);
 	}
 	if (rows < n)
 		grid_text(g, x0 + 2, y0 + 1 + rows, bw - 4, ROLE_DIM,
@@ -156,16 +169,17 @@ static void view_help(const struct monitor *m, struct grid *g)
 }
 
 /* The run line: queue position, phase, bytes, a bar, rate, elapsed, ETA. */
-static void view_progress(const struct monitor *m, struct grid *g, int y)
+static void view_progress(const struct model *m, struct grid *g, int y)
 {
-	const struct session *s = m->session;
+	const struct run_progress *s = &m->runs;
+	const struct runlog *log = m->log;
 	grid_fill(g, 0, y, g->w, 1, ' ', ROLE_DEFAULT);
-	if (!s)
+	if (s->state == RUNS_NONE)
 		return;
-	const struct run_result *r = session_current(s);
+	const struct run_result *r = s->current >= 0 ? &log->results[s->current] : NULL;
 	char buf[256];
-	if (s->state == SESSION_SOURCE) {
-		uint64_t done = session_source_progress(s);
+	if (s->state == RUNS_SOURCE) {
+		uint64_t done = s->done;
 		char d[16], t[16];
 		fmt_size(d, sizeof(d), done);
 		fmt_size(t, sizeof(t), s->src_size);
@@ -182,11 +196,11 @@ static void view_progress(const struct monitor *m, struct grid *g, int y)
 		return;
 	}
 	if (!r) {
-		if (s->state == SESSION_FINISHED && !s->nresults) {
+		if (s->state == RUNS_FINISHED && !log->nresults) {
 			grid_text(g, 1, y, -1, ROLE_DIM, "no runs queued - r picks strategies");
-		} else if (s->state == SESSION_FINISHED) {
+		} else if (s->state == RUNS_FINISHED) {
 			snprintf(buf, sizeof(buf), "all %zu run%s done%s - q quits, the results table "
-				 "follows on exit", s->nresults, s->nresults == 1 ? "" : "s",
+				 "follows on exit", log->nresults, log->nresults == 1 ? "" : "s",
 				 s->failed ? " (some FAILED)" : "");
 			grid_text(g, 1, y, -1, s->failed ? ROLE_WARN : ROLE_TITLE, buf);
 		} else {
@@ -194,19 +208,18 @@ static void view_progress(const struct monitor *m, struct grid *g, int y)
 		}
 		return;
 	}
-	uint64_t done = session_progress(s), total = s->src_size;
-	uint64_t now = mono_ns();
+	uint64_t done = s->done, total = s->total;
+	uint64_t now = model_now(m);
 	double el = r->t_copy_ns && now > r->t_copy_ns ? (double)(now - r->t_copy_ns) / 1e9 : 0;
 	double rate = el > 0 ? (double)done / 1048576.0 / el : 0;
 	double pct = total ? 100.0 * (double)done / (double)total : 0;
 	char d[16], t[16];
 	fmt_size(d, sizeof(d), done);
 	fmt_size(t, sizeof(t), total);
-	const char *phase = s->state == SESSION_DRAIN ? "draining"
-			    : phase_name((enum phase)s->phase);
+	const char *phase = s->state == RUNS_DRAIN ? "draining" : phase_name((enum phase)s->phase);
 	int x = 1;
-	snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu (%zu done, %zu left) ", s->next,
-		 s->queue_len, s->next - 1, s->queue_len - s->next);
+	snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu (%zu done, %zu left) ", s->queue_next,
+		 s->queue_len, s->queue_next - 1, s->queue_len - s->queue_next);
 	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
 	x += grid_text(g, x, y, -1, ROLE_TITLE, r->name);
 	snprintf(buf, sizeof(buf), "  %-7s %s/%s %3.0f%% ", phase, d, t, pct);
@@ -234,38 +247,38 @@ static void too_small(struct grid *g)
 	grid_text(g, x < 0 ? 0 : x, g->h / 2, -1, ROLE_WARN, buf);
 }
 
-void views_draw(struct views *v, const struct monitor *m, struct grid *g)
+void views_draw(struct views *v, const struct model *m, const struct ui *u, struct grid *g)
 {
 	grid_clear(g);
 	if (g->w < VIEW_MIN_W || g->h < VIEW_MIN_H) {
 		too_small(g);
 		return;
 	}
-	view_header(m, g);
+	view_header(m, u, g);
 	int y0 = 1, h = g->h - 2;
-	if (m->session) {
+	if (m->runs.state != RUNS_NONE) {
 		h--;
 		view_progress(m, g, g->h - 2);
 	}
-	switch (m->view) {
+	switch (u->view) {
 	case VIEW_OVERVIEW:
-		overview_draw(&v->overview, m, g, y0, h);
+		overview_draw(&v->overview, m, u, g, y0, h);
 		break;
 	case VIEW_IOSTAT:
-		iostat_draw(m, g, y0, h);
+		iostat_draw(m, u, g, y0, h);
 		break;
 	case VIEW_VMSTAT:
-		vmstat_draw(m, g, y0, h);
+		vmstat_draw(m, u, g, y0, h);
 		break;
 	case VIEW_RUNS:
-		runs_draw(&v->runs, m, g, y0, h);
+		runs_draw(&v->runs, m, u, g, y0, h);
 		break;
 	default:
 		break;
 	}
-	view_status(m, g);
-	if (m->picker.open)
-		view_picker(m, g);
-	else if (m->help)
+	view_status(m, u, g);
+	if (u->picker.open)
+		view_picker(m, u, g);
+	else if (u->help)
 		view_help(m, g);
 }

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burst.h"
 #include "rates.h"
-#include "session.h"
+#include "runlog.h"
+#include "strategy.h"
 #include "util.h"
 #include "views.h"
 
@@ -78,7 +80,7 @@ static double *col(struct overview *ov, int which)
 /* Fills the value columns: n dot columns ending at series index `end`.
  * cg: memory columns from the run's cgroup (KiB), NAN where a sample has
  * none, so a chart never mixes two scales. */
-static void gather(struct overview *ov, const struct monitor *m, long end, int n, int cg)
+static void gather(struct overview *ov, const struct model *m, long end, int n, int cg)
 {
 	for (int i = 0; i < n; i++) {
 		long idx = end - (n - 1 - i);
@@ -129,12 +131,12 @@ static const char *phase_label(int phase)
 /* Phase markers down through the charts, and their labels on row y: run
  * names first (they say whose phases follow), then phase names in the
  * gaps; a label that finds no room is left out (its marker line stays). */
-static void phase_labels(const struct monitor *m, struct grid *g, int y, int x0, int cw, int xdots,
+static void phase_labels(const struct model *m, struct grid *g, int y, int x0, int cw, int xdots,
 			 long first, long end, int chart_top, int chart_bottom,
 			 const int *skip_rows, int nskip)
 {
-	const struct session *s = m->session;
-	if (!s)
+	const struct runlog *s = m->log;
+	if (!s->nevents)
 		return;
 	char used[1024] = {0};
 	if (cw > (int)sizeof(used))
@@ -192,7 +194,7 @@ static void phase_labels(const struct monitor *m, struct grid *g, int y, int x0,
  * (row burst_y: its own row when the terminal is tall enough, else the
  * same row, where a burst wins over a label).  Phase markers also run down
  * through the charts (on empty cells only). */
-static void event_strip(const struct monitor *m, struct grid *g, int y, int burst_y, int x0,
+static void event_strip(const struct model *m, struct grid *g, int y, int burst_y, int x0,
 			int cw, int xdots, long end, int chart_top, int chart_bottom,
 			const int *skip_rows, int nskip)
 {
@@ -239,7 +241,7 @@ static double last_of(const double *v, int n)
 static const int nice_steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200};
 
 /* Time labels under the charts: seconds before the newest shown sample. */
-static void time_axis(const struct monitor *m, struct grid *g, int y, int x0, int cw, int xdots,
+static void time_axis(const struct model *m, struct grid *g, int y, int x0, int cw, int xdots,
 		      long end)
 {
 	const struct sample *last = series_at(m->series, (size_t)end);
@@ -284,12 +286,12 @@ static void time_axis(const struct monitor *m, struct grid *g, int y, int x0, in
 	}
 }
 
-void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g, int y0, int h)
+void overview_draw(struct overview *ov, const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
 {
 	int pw = g->w - YLAB - 1; /* plot width in cells */
 	/* event strip: run phases and demotion bursts (bursts of a whole big
 	 * machine are rare; without runs the row goes to the charts) */
-	int strip = !m->session ? 0 : h - 4 >= 28 ? 2 : 1;
+	int strip = m->runs.state == RUNS_NONE ? 0 : h - 4 >= 28 ? 2 : 1;
 	int plot_rows = h - 4 - strip; /* three title lines, one time axis */
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */
@@ -298,20 +300,20 @@ void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g,
 	}
 	int rec_rows = plot_rows - disk_rows - mem_rows;
 	int compact = g->w < 110;
-	enum chart_glyphs gl = m->glyphs;
+	enum chart_glyphs gl = u->glyphs;
 
 	canvas_reset(&ov->disk, gl, pw, disk_rows);
 	canvas_reset(&ov->mem, gl, pw, mem_rows);
 	canvas_reset(&ov->reclaim, gl, pw, rec_rows);
 	int n = ov->disk.dw;
 	ensure_buffers(ov, n);
-	long end = view_end(m);
+	long end = view_end(m, u);
 	const struct sample *now = end >= 0 ? series_at(m->series, (size_t)end) : NULL;
 	/* The memory chart shows a run's cgroup while any visible sample has
 	 * one (so a finished run stays readable on its own scale), unless m
 	 * asked for the system. */
 	const struct sample *cg_ref = NULL;
-	for (int i = n - 1; i >= 0 && end - (n - 1 - i) >= 0 && !m->mem_system && !cg_ref; i--) {
+	for (int i = n - 1; i >= 0 && end - (n - 1 - i) >= 0 && !u->mem_system && !cg_ref; i--) {
 		const struct sample *smp = series_at(m->series, (size_t)(end - (n - 1 - i)));
 		if ((smp->have & SAMPLE_HAVE_CG) && smp->cg_limit)
 			cg_ref = smp;

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session.h"
 #include "strategy.h"
 #include "util.h"
 #include "views.h"
@@ -20,9 +19,9 @@ int picker_rows(void)
 	return (int)strategy_count() + 3;
 }
 
-void view_picker(const struct monitor *m, struct grid *g)
+void view_picker(const struct model *m, const struct ui *u, struct grid *g)
 {
-	const struct picker *p = &m->picker;
+	const struct picker *p = &u->picker;
 	int ns = (int)strategy_count();
 	int bw = g->w < 84 ? g->w - 2 : 82;
 	int bh = ns + 3 + 5;
@@ -46,10 +45,10 @@ void view_picker(const struct monitor *m, struct grid *g)
 		} else if (row == ns + 1) {
 			char sz[16];
 			fmt_size(sz, sizeof(sz), picker_sizes[p->size_i]);
-			if (m->session && m->session->have_source)
-				fmt_size(sz, sizeof(sz), m->session->src_size);
+			if (m->runs.have_source)
+				fmt_size(sz, sizeof(sz), m->runs.src_size);
 			snprintf(buf, sizeof(buf), "    size        \xe2\x86\x90 %s \xe2\x86\x92%s", sz,
-				 m->session && m->session->have_source ? "  (source already made)"
+				 m->runs.have_source ? "  (source already made)"
 								       : "  (scratch source)");
 		} else {
 			char sz[16] = "none";

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "burst.h"
 #include "rates.h"
-#include "session.h"
+#include "runlog.h"
 #include "stats.h"
+#include "strategy.h"
 #include "util.h"
 #include "views.h"
 
@@ -23,7 +25,7 @@ static uint64_t run_span_ns(const struct run_result *r)
 
 /* Fills io[] (read+write MiB/s) and af[] (active_file KiB) for n dot
  * columns covering [t_copy, t_copy + span]; marks burst columns. */
-static void run_columns(const struct monitor *m, const struct run_result *r, int run_index,
+static void run_columns(const struct model *m, const struct run_result *r, int run_index,
 			uint64_t span, int n, double *io, double *af, uint8_t *burst)
 {
 	uint64_t end = r->t_copy_ns + run_span_ns(r);
@@ -115,22 +117,22 @@ static void table(struct grid *g, int y, const struct strategy_stats *st, int ns
 			  "noisy: elapsed min-max spread above 10% - consider --repeat 5");
 }
 
-void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, int y0, int h)
+void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
 {
-	const struct session *s = m->session;
+	const struct runlog *s = m->log;
 	grid_text(g, 1, y0, -1, ROLE_TITLE,
-		  m->runs_by_strategy ? "Runs: median run of each strategy (a: every run)"
+		  u->runs_by_strategy ? "Runs: median run of each strategy (a: every run)"
 				      : "Runs: every finished run (a: one per strategy)");
-	if (!s) {
+	if (!s->nresults) {
 		empty(g, y0);
 		return;
 	}
-	struct strategy_stats st[SESSION_MAX_STRATEGIES];
-	int ns = stats_compute(s->results, s->nresults, s->baseline, st, SESSION_MAX_STRATEGIES);
+	const struct strategy_stats *st = m->stats;
+	int ns = m->nstats;
 	/* which runs get a chart row */
 	size_t shown[SESSION_MAX_RUNS];
 	size_t nshown = 0;
-	if (m->runs_by_strategy) {
+	if (u->runs_by_strategy) {
 		for (int i = 0; i < ns; i++)
 			if (st[i].median_run != SIZE_MAX)
 				shown[nshown++] = st[i].median_run;
@@ -165,7 +167,7 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 	if (per > 6)
 		per = 6;
 	int pw = g->w - LABEL_W - 1;
-	canvas_reset(&rv->canvas, m->glyphs, pw, per);
+	canvas_reset(&rv->canvas, u->glyphs, pw, per);
 	int n = rv->canvas.dw;
 	/* every row's columns, computed once: the scale needs them all
 	 * before the first row is drawn */
@@ -204,7 +206,7 @@ void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, in
 		size_t row = k - skip;
 		const double *io = io_all + row * (size_t)n, *af = af_all + row * (size_t)n;
 		const uint8_t *burst = burst_all + row * (size_t)n;
-		canvas_reset(&rv->canvas, m->glyphs, pw, per);
+		canvas_reset(&rv->canvas, u->glyphs, pw, per);
 		rv->canvas.top_wins = 1; /* the active(file) line over the I/O area */
 		int band = rv->canvas.dh;
 		canvas_plot(&rv->canvas, io, n, io_max, ROLE_WRITE, CHART_AREA, band - 1, -1, band);

@@ -26,7 +26,7 @@ static int never_used(const struct disk_counters *d)
 	return d->rd_ios == 0 && d->wr_ios == 0 && d->in_flight == 0;
 }
 
-static void iostat_row(const struct monitor *m, struct grid *g, int y, int compact,
+static void iostat_row(const struct model *m, struct grid *g, int y, int compact,
 		       const struct disk_counters *a, const struct disk_counters *b, double dt)
 {
 	double rio = rate_per_s(a->rd_ios, b->rd_ios, dt);
@@ -58,7 +58,7 @@ static void iostat_row(const struct monitor *m, struct grid *g, int y, int compa
 		grid_text(g, 0, y, 1, ROLE_KEY, "\xe2\x96\xb8");
 }
 
-void iostat_draw(const struct monitor *m, struct grid *g, int y0, int h)
+void iostat_draw(const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
 {
 	static const char hdr[] = "Device            r/s    rMB/s  rrqm/s r_await      w/s"
 				  "    wMB/s  wrqm/s w_await aqu-sz %util";
@@ -88,7 +88,7 @@ void iostat_draw(const struct monitor *m, struct grid *g, int y0, int h)
 			int watched = strcmp(b->name, m->disk) == 0;
 			if (!a || watched != (pass == 0))
 				continue;
-			if (!watched && !b->is_disk && !m->partitions) {
+			if (!watched && !b->is_disk && !u->partitions) {
 				hidden += pass;
 				continue;
 			}
@@ -128,14 +128,14 @@ static long round_l(double v)
 	return isnan(v) ? 0 : lround(v);
 }
 
-void vmstat_draw(const struct monitor *m, struct grid *g, int y0, int h)
+void vmstat_draw(const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
 {
 	int compact = g->w < 100;
 	int y = y0;
 	grid_text(g, 0, y++, -1, ROLE_AXIS, compact ? vm_hdr1c : vm_hdr1);
 	grid_text(g, 0, y++, -1, ROLE_AXIS, compact ? vm_hdr2c : vm_hdr2);
 	int rows = h - 2;
-	long end = view_end(m);
+	long end = view_end(m, u);
 	const struct sample *first = series_at(m->series, 0);
 	/* Newest line at the bottom once the page is full; until then the
 	 * lines start at the top, as vmstat's own output does. */

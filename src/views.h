@@ -1,5 +1,6 @@
 /*
- * views — the screens, each drawn from a const struct monitor into a grid.
+ * views — the screens, each drawn from a const struct model (what is known)
+ * and a const struct ui (what the user chose to look at) into a grid.
  *
  * Invariants: drawing never changes the model; a view's private state
  * (canvases, value buffers, auto-scales) is allocated when the size changes,
@@ -11,7 +12,8 @@
 
 #include "chart.h"
 #include "grid.h"
-#include "monitor.h"
+#include "model.h"
+#include "ui.h"
 
 #define VIEW_MIN_W 60
 #define VIEW_MIN_H 15
@@ -38,20 +40,20 @@ void views_init(struct views *v);
 void views_done(struct views *v);
 /* Draws the whole screen for m into g (header, current view, status line,
  * help overlay). */
-void views_draw(struct views *v, const struct monitor *m, struct grid *g);
+void views_draw(struct views *v, const struct model *m, const struct ui *u, struct grid *g);
 
 /* The picker overlay (view_picker.c), drawn by views_draw. */
-void view_picker(const struct monitor *m, struct grid *g);
+void view_picker(const struct model *m, const struct ui *u, struct grid *g);
 /* Pieces shared by the views (view_common.c). */
 /* Rows of the picker: one per strategy, then repeat, size, memory limit. */
 int picker_rows(void);
 /* Index (into the series) of the newest sample the views show: the newest,
  * or earlier while paused and scrolled.  -1 when the series is empty. */
-long view_end(const struct monitor *m);
+long view_end(const struct model *m, const struct ui *u);
 
-void overview_draw(struct overview *ov, const struct monitor *m, struct grid *g, int y0, int h);
-void iostat_draw(const struct monitor *m, struct grid *g, int y0, int h);
-void vmstat_draw(const struct monitor *m, struct grid *g, int y0, int h);
-void runs_draw(struct runs_view *rv, const struct monitor *m, struct grid *g, int y0, int h);
+void overview_draw(struct overview *ov, const struct model *m, const struct ui *u, struct grid *g, int y0, int h);
+void iostat_draw(const struct model *m, const struct ui *u, struct grid *g, int y0, int h);
+void vmstat_draw(const struct model *m, const struct ui *u, struct grid *g, int y0, int h);
+void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, struct grid *g, int y0, int h);
 
 #endif

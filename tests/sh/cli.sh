@@ -241,6 +241,9 @@ rm -f "$base/src"
 # Signals in batch mode: 128 + N and one line -------------------------------
 for sig in INT:130 TERM:143 HUP:129; do
 	n=${sig%:*} want=${sig#*:}
+	# emptied first: the wait below must not see the previous run's lines
+	# and signal the child before it has exec'd lrutop
+	: >"$out"
 	"$LRUTOP" --batch -i 0.05 </dev/null >"$out" 2>"$err" &
 	bg=$!
 	wait_for 10 '[ "$(wc -l <"$out")" -ge 2 ]'

@@ -1,0 +1,192 @@
+#include "actions.h"
+
+#include <string.h>
+
+#include "app.h"
+#include "screen.h"
+#include "util.h"
+
+static const double interval_steps[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
+
+static double step_interval(double cur, int dir)
+{
+	size_t n = ARRAY_LEN(interval_steps);
+	if (dir > 0) {
+		for (size_t i = 0; i < n; i++)
+			if (interval_steps[i] > cur + 1e-9)
+				return interval_steps[i];
+		return interval_steps[n - 1];
+	}
+	for (size_t i = n; i-- > 0;)
+		if (interval_steps[i] < cur - 1e-9)
+			return interval_steps[i];
+	return interval_steps[0];
+}
+
+/* Samples one page of the overview moves per arrow key. */
+static size_t scroll_step(const struct ui *u, int width)
+{
+	size_t s = (size_t)(width > 40 ? width / 8 : 5) * (u->glyphs == CHART_BRAILLE ? 2 : 1);
+	return s ? s : 1;
+}
+
+static void do_quit(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->quit = 1;
+}
+
+static void do_view(struct app *a, int key, int width)
+{
+	(void)width;
+	a->ui.view = (enum view_id)(key - '1');
+}
+
+static void do_help(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.help = 1;
+}
+
+static void do_pause(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.paused = !a->ui.paused;
+	a->ui.scroll = 0;
+}
+
+static void do_faster(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	app_set_interval(a, step_interval(a->model.interval, -1));
+}
+
+static void do_slower(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	app_set_interval(a, step_interval(a->model.interval, +1));
+}
+
+static void do_partitions(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.partitions = !a->ui.partitions;
+}
+
+static void do_glyphs(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.glyphs = (enum chart_glyphs)((a->ui.glyphs + 1) % 3);
+}
+
+static void do_back(struct app *a, int key, int width)
+{
+	(void)key;
+	struct ui *u = &a->ui;
+	if (!u->paused) {
+		app_status(a, "pause first (space) to scroll");
+		return;
+	}
+	size_t len = series_len(a->model.series);
+	u->scroll += scroll_step(u, width);
+	if (len && u->scroll > len - 1)
+		u->scroll = len - 1;
+}
+
+static void do_forward(struct app *a, int key, int width)
+{
+	(void)key;
+	struct ui *u = &a->ui;
+	if (u->paused) {
+		size_t s = scroll_step(u, width);
+		u->scroll = u->scroll > s ? u->scroll - s : 0;
+	}
+}
+
+static void do_newest(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.scroll = 0;
+}
+
+static void do_mem_scope(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	struct ui *u = &a->ui;
+	u->mem_system = !u->mem_system;
+	app_status(a, u->mem_system ? "memory chart: system" : "memory chart: run's cgroup");
+}
+
+static void do_runs_by(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.runs_by_strategy = !a->ui.runs_by_strategy;
+}
+
+static void do_picker(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.picker.open = 1; /* while runs are going, picked ones join the end of the queue */
+}
+
+static void do_cancel(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	if (app_cancel(a, 0) < 0)
+		app_status(a, "no run to cancel");
+}
+
+static void do_cancel_queue(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	app_status(a, app_cancel(a, 1) < 0 ? "no queue to cancel" : "queue cancelled");
+}
+
+/* The help overlay lists them in this order. */
+static const struct action actions[] = {
+	{"view", {'1', '2', '3', '4'}, "1 2 3 4", "Overview, iostat, vmstat, Runs", do_view},
+	{"help", {'h', '?'}, "h ?", "this help (any key closes it)", do_help},
+	{"pause", {' '}, "space", "pause; \xe2\x86\x90 \xe2\x86\x92 scroll history while paused",
+	 do_pause},
+	{"back", {SKEY_LEFT}, NULL, "scroll back (paused)", do_back},
+	{"forward", {SKEY_RIGHT}, NULL, "scroll forward (paused)", do_forward},
+	{"newest", {SKEY_END}, NULL, "back to the newest sample", do_newest},
+	{"slower", {'+', '='}, "+ -", "sampling interval (0.05 - 60 s)", do_slower},
+	{"faster", {'-', '_'}, NULL, "shorter sampling interval", do_faster},
+	{"pick", {'r'}, "r", "pick strategies and start runs", do_picker},
+	{"cancel", {'c'}, "c  C", "cancel the run / the whole queue", do_cancel},
+	{"cancel-queue", {'C'}, NULL, "cancel the whole queue", do_cancel_queue},
+	{"runs-by", {'a'}, "a", "Runs: every run / one per strategy", do_runs_by},
+	{"mem-scope", {'m'}, "m", "memory chart: run's cgroup / system", do_mem_scope},
+	{"partitions", {'p'}, "p", "iostat: partitions too", do_partitions},
+	{"glyphs", {'g'}, "g", "glyphs: braille, blocks, ASCII", do_glyphs},
+	{"redraw", {12}, "^L", "redraw the whole screen", NULL}, /* the front end's */
+	{"quit", {'q', 'Q'}, "q", "quit (scratch files, cgroups removed)", do_quit},
+};
+
+size_t action_count(void)
+{
+	return ARRAY_LEN(actions);
+}
+
+const struct action *action_at(size_t i)
+{
+	return i < ARRAY_LEN(actions) ? &actions[i] : NULL;
+}
+
+const struct action *action_for_key(int key)
+{
+	for (size_t i = 0; i < ARRAY_LEN(actions); i++)
+		for (int k = 0; k < ACTION_KEYS && actions[i].keys[k]; k++)
+			if (actions[i].keys[k] == key)
+				return &actions[i];
+	return NULL;
+}
+
+const struct action *action_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(actions); i++)
+		if (!strcmp(actions[i].name, name))
+			return &actions[i];
+	return NULL;
+}

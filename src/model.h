@@ -1,0 +1,49 @@
+/*
+ * model — what lrutop knows: the history, the latest per-device tables, the
+ * run log and the runs' progress, the machine's names, and the model clock.
+ * The UI state (what the user looks at) is apart, in ui.h.
+ *
+ * Invariants: only the source's sink (app.c) writes here, once per item;
+ * views get a const pointer and never change history (htop's mistake of
+ * appending history from draw code is what this split prevents).
+ */
+#ifndef LRUTOP_MODEL_H
+#define LRUTOP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runlog.h"
+#include "sample.h"
+#include "series.h"
+
+struct strategy_stats; /* stats.h */
+#define MODEL_MAX_STRATEGIES 64 /* = SESSION_MAX_STRATEGIES */
+
+struct model {
+	struct series *series;
+	struct disktab disks[2]; /* previous and current, see disks_cur */
+	int disks_cur;		 /* index of the newer table; -1 before the first */
+	int disks_n;		 /* how many tables have been read (0, 1, 2+) */
+
+	char host[64], kernel[64];
+	char disk[64];		/* watched disk ("" for none) */
+	char disk_how[160];	/* how it was chosen, e.g. "/var/tmp is on vda" */
+	char missing[256];	/* sources that could not be read */
+	double interval;
+
+	const struct runlog *log; /* results, events, baseline (never NULL after app_init) */
+	struct run_progress runs; /* what the runs are doing now (RUNS_NONE: none asked for) */
+	/* The per-strategy statistics of the run log (MODEL_MAX_STRATEGIES
+	 * entries), computed when the log changes, not by the views. */
+	struct strategy_stats *stats;
+	int nstats;
+};
+
+/* The model clock: what "now" is for everything drawn — the time of the
+ * newest sample (live: the last tick; a replay: its position), 0 before
+ * the first.  Views never read the system clock, so a paused or replayed
+ * screen shows the figures of its own moment. */
+uint64_t model_now(const struct model *m);
+
+#endif

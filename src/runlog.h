@@ -1,0 +1,89 @@
+/*
+ * runlog — what the runs produced, apart from the state machine that runs
+ * them: one result per run, the timestamped phase events, the baseline the
+ * ratios are relative to.  The model owns it; the session (live) or a
+ * recording's reader (replay) appends to it; the views, the statistics, the
+ * batch lines and the --results writer only read it.
+ *
+ * Invariants: results and events are appended in time order and never
+ * removed; a result is complete once `finished` is set (the current run's
+ * slot is the last one, unfinished).  Plain arrays of fixed size: nothing
+ * allocates after runlog_new.
+ */
+#ifndef LRUTOP_RUNLOG_H
+#define LRUTOP_RUNLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strategy;
+
+#define RUNLOG_MAX_RUNS 1024
+#define RUNLOG_MAX_EVENTS 8192
+
+struct run_event {
+	uint64_t t_ns;
+	int16_t run;  /* index into results */
+	int8_t phase; /* enum phase; PHASE_IDLE marks the end of the run */
+};
+
+struct run_result {
+	const struct strategy *strategy; /* NULL for --cmd */
+	int cmd;			 /* index into session cmds, -1 for a strategy */
+	char name[32];			 /* the label: strategy name or --cmd's label */
+	int repeat;    /* 1-based */
+	int finished;  /* the worker has been reaped */
+	int ok, cancelled;
+	double elapsed_s, user_s, sys_s, cpu_pct;
+	long majflt, minflt, inblock, oublock;
+	uint64_t bytes;
+	double mbs, read_cv, write_cv;
+	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
+	int bursts;
+	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked */
+	char message[480];
+	uint64_t t_start_ns, t_copy_ns, t_end_ns;
+};
+
+struct runlog {
+	struct run_result results[RUNLOG_MAX_RUNS];
+	size_t nresults;
+	struct run_event events[RUNLOG_MAX_EVENTS];
+	size_t nevents;
+	char baseline[32];   /* label of the entry ratios and ±% are relative to */
+	uint64_t mem_limit;  /* of the runs' cgroups, bytes, 0 = none (the Runs view's scale) */
+};
+
+/* What the runs are doing now (the progress line, the picker): a snapshot
+ * the source refreshes after every step, so the views never read the
+ * session's internals and a replay can show its own. */
+enum runs_state {
+	RUNS_NONE,	/* no runs were asked for */
+	RUNS_IDLE,	/* between runs */
+	RUNS_SOURCE,	/* the scratch source is being written */
+	RUNS_DRAIN,	/* waiting for Dirty+Writeback to drain */
+	RUNS_RUNNING,	/* copying, flushing or verifying */
+	RUNS_FINISHED,	/* the queue is done */
+};
+struct run_progress {
+	enum runs_state state;
+	int phase;		 /* enum phase of the current run */
+	long current;		 /* the current run's index in the run log, -1 */
+	size_t queue_next, queue_len; /* queue position: runs started / queued */
+	uint64_t done, total;	 /* bytes copied / to copy (RUNS_SOURCE: written / size) */
+	int have_source;	 /* the scratch source exists (its size: src_size) */
+	uint64_t src_size;
+	int failed;		 /* a run failed */
+	char error[320];	 /* why the queue stopped, "" if it did not */
+};
+
+/* A zeroed run log (xcalloc: it never fails). */
+struct runlog *runlog_new(void);
+void runlog_free(struct runlog *l);
+/* Appends an event of the newest run (dropped when full or before the
+ * first run). */
+void runlog_add_event(struct runlog *l, uint64_t t_ns, int phase);
+/* The current run's slot: the newest result while it is not finished. */
+struct run_result *runlog_current(struct runlog *l);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * source — where the model's data comes from.  A producer yields the same
+ * items whatever it is: samples (raw counters, annotated with the run and
+ * phase), the per-device table of each sample (so the iostat view works on
+ * a recording too), run events and finished runs (appended to the model's
+ * run log, then announced), and notes for the status line.  The live
+ * producer (source_live.c) owns the sampler, the tick and the session; a
+ * recording's reader is the second implementation of the same ops.  The
+ * loop, the views and the batch output consume only the source (ncdu's
+ * dir.h producer/consumer split).
+ *
+ * Invariants: a source pushes into its sink, it never reaches into the
+ * model beyond the run log it was given; the sink's callbacks run inside
+ * source_step / source_poll / source_cancel / source_stop, in time order.
+ * Nothing here allocates after the source is made.
+ */
+#ifndef LRUTOP_SOURCE_H
+#define LRUTOP_SOURCE_H
+
+#include <stddef.h>
+
+#include "runlog.h"
+#include "sample.h"
+
+/* The consumer: the app (history, --csv, --results, status line) and,
+ * later, a recording writer tee'd in front of it.  NULL callbacks are
+ * skipped. */
+struct source_sink {
+	void *ctx;
+	/* A sample and the per-device table read with it (NULL when the
+	 * table could not be read): the shape recorder_sample() writes. */
+	void (*sample)(void *ctx, const struct sample *s, const struct disktab *t);
+	/* an event / a finished run, already in the run log */
+	void (*event)(void *ctx, const struct run_event *e);
+	void (*result)(void *ctx, const struct run_result *r);
+	void (*note)(void *ctx, const char *msg);
+};
+
+struct source;
+
+struct source_ops {
+	const char *name; /* "live", "replay" */
+	/* What the loop polls for the next sample (live: the tick timerfd;
+	 * a replay: its own timerfd), and the runs' fd (the worker's pipes,
+	 * -1 when none). */
+	int (*fd)(const struct source *src);
+	int (*runs_fd)(const struct source *src);
+	/* fd() was readable: how many samples are due (0: a spurious wakeup). */
+	unsigned long (*ready)(struct source *src);
+	/* Produces the next sample into the sink (and drives the runs).
+	 * 0, or -1 when the source has nothing more (the end of a recording). */
+	int (*step)(struct source *src);
+	/* runs_fd() readable or SIGCHLD: events and finished runs.  1 when a
+	 * run ended. */
+	int (*poll)(struct source *src);
+	/* 1 while runs are queued or running. */
+	int (*pending)(const struct source *src);
+	/* Control, NULL where it means nothing.  live: interval, cancel,
+	 * stop; a replay later: interval (its pace), seek, speed. */
+	void (*set_interval)(struct source *src, double interval);
+	/* Cancels the current run (queue = 0) or the whole queue.  -1 when
+	 * there is nothing to cancel. */
+	int (*cancel)(struct source *src, int queue);
+	/* The loop is over: the current run is stopped with why, the rest
+	 * dropped.  Returns how many runs did not get done. */
+	size_t (*stop)(struct source *src, const char *why);
+	/* Fills in what the runs are doing now (RUNS_NONE when none). */
+	void (*progress)(const struct source *src, struct run_progress *out);
+	void (*free)(struct source *src);
+};
+
+struct source {
+	const struct source_ops *ops;
+	struct source_sink sink;
+	struct runlog *log; /* the model's: what the runs produced goes here */
+};
+
+/* Convenience wrappers: a NULL op is a no-op (fd -1, nothing pending). */
+int source_fd(const struct source *src);
+int source_runs_fd(const struct source *src);
+unsigned long source_ready(struct source *src);
+int source_step(struct source *src);
+int source_poll(struct source *src);
+int source_pending(const struct source *src);
+void source_set_interval(struct source *src, double interval);
+int source_cancel(struct source *src, int queue);
+size_t source_stop(struct source *src, const char *why);
+void source_progress(const struct source *src, struct run_progress *out);
+void source_free(struct source *src);
+
+/* The live source (source_live.c): the sampler on disk ("" for none), a
+ * tick every interval seconds, and the runs of a session once one is
+ * attached.  series: the model's history, which the session reads (drain,
+ * per-run figures).  NULL + err. */
+struct session;
+struct series;
+struct source *source_live_new(const char *disk, double interval, const struct series *series,
+			       struct runlog *log, const struct source_sink *sink, char *err,
+			       size_t errlen);
+/* The sources the sampler could not read ("" if none).  Borrowed. */
+const char *source_live_missing(const struct source *src);
+/* Hands a session (session_init done, on the same run log) to the live
+ * source, which owns it from now on: it is driven each tick, its probe
+ * reaches the sampler, source_free ends it. */
+void source_live_attach(struct source *src, struct session *s);
+/* The attached session, NULL when none (the front ends' progress line and
+ * the picker read it). */
+struct session *source_live_session(struct source *src);
+
+#endif

@@ -1,0 +1,228 @@
+/* The live source: the sampler and the tick, and the session of copy runs
+ * driven once per sample.  The session asks for a cgroup to be watched and
+ * for a worker's write_bytes through its probe; both reach the sampler here,
+ * so session.c never sees it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop.h"
+#include "sampler.h"
+#include "series.h"
+#include "session.h"
+#include "source.h"
+#include "util.h"
+
+struct live {
+	struct source src; /* first: a struct source * is a struct live * */
+	struct sampler *sampler;
+	struct ticker tick;
+	const struct series *series;
+	struct session *session;
+	struct disktab disks; /* the table of the newest sample, handed to the sink */
+	size_t events_told, results_told; /* run log entries the sink has heard of */
+};
+
+static struct live *live_of(const struct source *src)
+{
+	return (struct live *)src;
+}
+
+/* Tells the sink about what the session appended to the run log. */
+static void tell_log(struct live *l)
+{
+	const struct source_sink *k = &l->src.sink;
+	const struct runlog *log = l->src.log;
+	for (; l->events_told < log->nevents; l->events_told++)
+		if (k->event)
+			k->event(k->ctx, &log->events[l->events_told]);
+	for (; l->results_told < log->nresults && log->results[l->results_told].finished;
+	     l->results_told++)
+		if (k->result)
+			k->result(k->ctx, &log->results[l->results_told]);
+}
+
+static int live_fd(const struct source *src)
+{
+	return live_of(src)->tick.fd;
+}
+
+static int live_runs_fd(const struct source *src)
+{
+	const struct live *l = live_of(src);
+	return l->session ? session_fd(l->session) : -1;
+}
+
+static unsigned long live_ready(struct source *src)
+{
+	return (unsigned long)ticker_read(&live_of(src)->tick);
+}
+
+static int live_step(struct source *src)
+{
+	struct live *l = live_of(src);
+	const struct source_sink *k = &src->sink;
+	struct sample s;
+	sampler_read(l->sampler, &s);
+	if (l->session)
+		session_annotate(l->session, &s);
+	/* the table comes from the same read of /proc/diskstats */
+	int have_disks = sampler_read_disks(l->sampler, &l->disks) == 0;
+	if (k->sample)
+		k->sample(k->ctx, &s, have_disks ? &l->disks : NULL);
+	if (l->session) { /* after the push: the session reads the new sample */
+		session_tick(l->session, l->series);
+		tell_log(l);
+	}
+	return 0;
+}
+
+static int live_poll(struct source *src)
+{
+	struct live *l = live_of(src);
+	if (!l->session)
+		return 0;
+	int ended = session_poll(l->session, l->series);
+	tell_log(l);
+	return ended;
+}
+
+static int live_pending(const struct source *src)
+{
+	const struct live *l = live_of(src);
+	return l->session && l->session->state != SESSION_FINISHED;
+}
+
+static void live_set_interval(struct source *src, double interval)
+{
+	ticker_set(&live_of(src)->tick, interval);
+}
+
+static int live_cancel(struct source *src, int queue)
+{
+	struct live *l = live_of(src);
+	struct session *s = l->session;
+	if (queue) {
+		if (!s || s->state == SESSION_FINISHED)
+			return -1;
+		session_cancel_queue(s, l->series);
+	} else {
+		if (!s || !session_current(s))
+			return -1;
+		session_cancel(s, l->series);
+	}
+	tell_log(l);
+	return 0;
+}
+
+static size_t live_stop(struct source *src, const char *why)
+{
+	struct live *l = live_of(src);
+	if (!live_pending(src))
+		return 0;
+	size_t left = session_runs_left(l->session);
+	session_stop(l->session, why);
+	tell_log(l);
+	return left;
+}
+
+static void live_progress(const struct source *src, struct run_progress *out)
+{
+	const struct session *s = live_of(src)->session;
+	if (!s) {
+		out->state = RUNS_NONE;
+		out->current = -1;
+		return;
+	}
+	static const enum runs_state map[] = {
+	    [SESSION_IDLE] = RUNS_IDLE,		  [SESSION_SOURCE] = RUNS_SOURCE,
+	    [SESSION_DRAIN] = RUNS_DRAIN,	  [SESSION_RUNNING] = RUNS_RUNNING,
+	    [SESSION_FINISHED] = RUNS_FINISHED,
+	};
+	out->state = map[s->state];
+	out->phase = s->phase;
+	const struct run_result *r = session_current(s);
+	out->current = r ? (long)(r - s->log->results) : -1;
+	out->queue_next = s->next;
+	out->queue_len = s->queue_len;
+	out->done = s->state == SESSION_SOURCE ? session_source_progress(s) : session_progress(s);
+	out->total = s->src_size;
+	out->have_source = s->have_source;
+	out->src_size = s->src_size;
+	out->failed = s->failed;
+	strlcpy_(out->error, s->error, sizeof(out->error));
+}
+
+static void live_free(struct source *src)
+{
+	struct live *l = live_of(src);
+	if (l->session) {
+		session_done(l->session);
+		free(l->session);
+	}
+	ticker_close(&l->tick);
+	sampler_free(l->sampler);
+	free(l);
+}
+
+static const struct source_ops live_ops = {
+	.name = "live",
+	.fd = live_fd,
+	.runs_fd = live_runs_fd,
+	.ready = live_ready,
+	.step = live_step,
+	.poll = live_poll,
+	.pending = live_pending,
+	.set_interval = live_set_interval,
+	.cancel = live_cancel,
+	.stop = live_stop,
+	.progress = live_progress,
+	.free = live_free,
+};
+
+struct source *source_live_new(const char *disk, double interval, const struct series *series,
+			       struct runlog *log, const struct source_sink *sink, char *err,
+			       size_t errlen)
+{
+	struct live *l = xcalloc(1, sizeof(*l));
+	l->src.ops = &live_ops;
+	l->src.sink = *sink;
+	l->src.log = log;
+	l->series = series;
+	l->tick.fd = -1;
+	l->sampler = sampler_new(disk, err, errlen);
+	if (!l->sampler || ticker_open(&l->tick, interval, err, errlen) < 0) {
+		live_free(&l->src);
+		return NULL;
+	}
+	return &l->src;
+}
+
+const char *source_live_missing(const struct source *src)
+{
+	return sampler_missing(live_of(src)->sampler);
+}
+
+static int probe_watch_cgroup(void *ctx, const char *stat_path, const char *usage_path,
+			      uint64_t limit, char *err, size_t errlen)
+{
+	return sampler_set_cgroup(ctx, stat_path, usage_path, limit, err, errlen);
+}
+
+static int probe_task_write_bytes(void *ctx, pid_t pid, uint64_t *write_bytes)
+{
+	return sampler_task_io(ctx, pid, write_bytes);
+}
+
+void source_live_attach(struct source *src, struct session *s)
+{
+	struct live *l = live_of(src);
+	l->session = s;
+	s->probe.ctx = l->sampler;
+	s->probe.watch_cgroup = probe_watch_cgroup;
+	s->probe.task_write_bytes = probe_task_write_bytes;
+}
+
+struct session *source_live_session(struct source *src)
+{
+	return live_of(src)->session;
+}

@@ -1,0 +1,45 @@
+/*
+ * ui — what the user has chosen to look at: the view, pause and scroll,
+ * the glyphs, the picker, the status message.  Apart from the model
+ * (model.h): a replay or a second screen has its own ui over a model.
+ *
+ * Invariants: only actions (actions.c), the picker keys (tui.c) and the
+ * status calls change it; views read it const.
+ */
+#ifndef LRUTOP_UI_H
+#define LRUTOP_UI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chart.h"
+
+/* The run picker (key r): which strategies, how often, how big. */
+#define PICKER_MAX 64
+struct picker {
+	int open;
+	int cursor;		/* row: strategies first, then the three fields */
+	unsigned char checked[PICKER_MAX];
+	int repeat;
+	int size_i, limit_i;	/* indices into picker_sizes / picker_limits */
+};
+extern const unsigned long long picker_sizes[];	/* bytes */
+extern const unsigned long long picker_limits[];	/* bytes, 0 = none */
+extern const int picker_nsizes, picker_nlimits;
+enum view_id { VIEW_OVERVIEW, VIEW_IOSTAT, VIEW_VMSTAT, VIEW_RUNS, VIEW_COUNT };
+
+struct ui {
+	enum view_id view;
+	int help;		/* help overlay shown */
+	int paused;
+	size_t scroll;		/* samples back from the newest, while paused */
+	int partitions;		/* iostat view lists partitions too */
+	enum chart_glyphs glyphs;
+	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
+	int runs_by_strategy;	/* Runs view: the median run of each strategy */
+	struct picker picker;
+	char status[400];	/* transient message for the status line ("" for none) */
+	uint64_t status_until_ns; /* CLOCK_MONOTONIC; the loop clears status then */
+};
+
+#endif
