@@ -486,13 +486,10 @@ void source_replay_seek(struct source *src, size_t index)
 	arm(p);
 }
 
-size_t source_replay_index_at(const struct source *src, double t_s)
+/* The first sample at or after t (n - 1 when none is). */
+static size_t index_at_ns(const struct replay *p, uint64_t t)
 {
-	const struct replay *p = rp_of(src);
-	if (t_s <= 0)
-		return 0;
-	uint64_t t = p->t[0] + (uint64_t)(t_s * 1e9);
-	size_t lo = 0, hi = p->n; /* the first t >= t */
+	size_t lo = 0, hi = p->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (p->t[mid] < t)
@@ -503,30 +500,37 @@ size_t source_replay_index_at(const struct source *src, double t_s)
 	return lo < p->n ? lo : p->n - 1;
 }
 
+size_t source_replay_index_at(const struct source *src, double t_s)
+{
+	const struct replay *p = rp_of(src);
+	return t_s <= 0 ? 0 : index_at_ns(p, p->t[0] + (uint64_t)(t_s * 1e9));
+}
+
+/* The sample an event was written after (its step delivers the event):
+ * the last one taken before it. */
+static size_t event_sample(const struct replay *p, uint64_t ev_t)
+{
+	size_t i = index_at_ns(p, ev_t);
+	if (p->t[i] >= ev_t)
+		return i ? i - 1 : 0;
+	return i; /* after the last sample */
+}
+
 long source_replay_event_index(const struct source *src, int dir)
 {
 	const struct replay *p = rp_of(src);
 	if (!p->nev || !p->pos)
 		return -1;
-	uint64_t now = p->t[p->pos - 1];
-	/* an event belongs to the first sample taken at or after it */
+	size_t cur = p->pos - 1;
 	if (dir > 0) {
-		for (size_t i = 0; i < p->nev; i++) {
-			if (p->ev_t[i] <= now)
-				continue;
-			double s = (double)(p->ev_t[i] - p->t[0]) / 1e9;
-			return (long)source_replay_index_at(src, s < 0 ? 0 : s);
-		}
+		for (size_t i = 0; i < p->nev; i++)
+			if (event_sample(p, p->ev_t[i]) > cur)
+				return (long)event_sample(p, p->ev_t[i]);
 		return -1;
 	}
-	for (size_t i = p->nev; i-- > 0;) {
-		if (p->ev_t[i] > now)
-			continue;
-		double s = p->ev_t[i] > p->t[0] ? (double)(p->ev_t[i] - p->t[0]) / 1e9 : 0;
-		long idx = (long)source_replay_index_at(src, s);
-		if ((size_t)idx + 1 < p->pos)
-			return idx;
-	}
+	for (size_t i = p->nev; i-- > 0;)
+		if (event_sample(p, p->ev_t[i]) < cur)
+			return (long)event_sample(p, p->ev_t[i]);
 	return -1;
 }
 
