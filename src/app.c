@@ -328,6 +328,14 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
 		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
 			    opt->csv, opt->results);
+	const char *other = opt->csv && opt->record && output_same_file(opt->csv, opt->record)
+				? "--csv"
+			    : opt->results && opt->record && output_same_file(opt->results, opt->record)
+				? "--results"
+				: NULL;
+	if (other)
+		return errf(err, errlen, "%s and --record %s: the same file (give two paths)", other,
+			    opt->record);
 	if (runs) {
 		a->session = xcalloc(1, sizeof(*a->session));
 		if (session_init(a->session, opt, a->log, err, errlen) < 0) {

@@ -77,6 +77,9 @@ err_is "usage error" "-d no-such-disk: no such disk"
 check "$T no file after a usage error" '[ ! -e new.jsonl ]'
 run "results without runs" 2 --batch -n 2 --record new.jsonl --results new.csv
 check "$T no file after a late check fails" '[ ! -e new.jsonl ] && [ ! -e new.csv ]'
+run "same file as --results" 2 --batch -s rw_cp --size 1M --results same.x --record same.x
+err_is "same file as --results" "--results and --record same.x: the same file"
+check "$T no file when --record names --results' file" '[ ! -e same.x ]'
 run "missing directory" 2 --batch -n 2 --record nodir/x.jsonl
 err_is "missing directory" "--record nodir/x.jsonl: No such file or directory"
 run "empty name" 2 --batch --record ''
