@@ -136,7 +136,8 @@ int export_load(struct export_rec *r, const char *path, char *warn, size_t warnl
 		strlcpy_(warn, w, warnlen);
 	source_free(src);
 	if (l.note[0] || series_len(r->ser) != pos.n) {
-		errf(err, errlen, "%s", l.note[0] ? l.note : "the recording changed while it was read");
+		errf(err, errlen, "%s",
+		     l.note[0] ? l.note : "the recording changed while it was read");
 		export_rec_done(r);
 		return -1;
 	}
@@ -196,8 +197,8 @@ static int svg_range(const struct options *o, const struct export_rec *r, struct
 		double from = o->from_s >= 0 ? o->from_s : 0;
 		double to = o->to_s >= 0 && o->to_s < len_s ? o->to_s : len_s;
 		if (from >= len_s)
-			return errf(err, errlen, "--from %g: past the end of %s (%.1f s long)", from,
-				    r->path, len_s);
+			return errf(err, errlen, "--from %g: past the end of %s (%.1f s long)",
+				    from, r->path, len_s);
 		so->from_ns = t0 + (uint64_t)(from * 1e9 + 0.5);
 		so->to_ns = t0 + (uint64_t)(to * 1e9 + 0.5);
 		if (so->to_ns > t1)

@@ -89,8 +89,7 @@ static void read_real(void)
  * strategy name, the i-th taking elapsed[i] s: run k starts at sample 6k
  * (prepare, copy, flush, done at 6k+1..6k+4, the end event at 6k+4, its
  * result after it), one after the other. */
-static void write_recording(const char *path, const char *name, int nruns,
-			    const double *elapsed)
+static void write_recording(const char *path, const char *name, int nruns, const double *elapsed)
 {
 	read_real();
 	struct record_header h;
@@ -117,17 +116,22 @@ static void write_recording(const char *path, const char *name, int nruns,
 		s.run = (int16_t)run;
 		s.phase = run < 0 ? PHASE_IDLE : (int8_t)(i % 6);
 		s.strategy = st_i;
-		assert_int_equal(recorder_sample(w, &s, i == 0 ? &real_disks : NULL, err,
-						 sizeof(err)),
-				 0);
+		assert_int_equal(
+		    recorder_sample(w, &s, i == 0 ? &real_disks : NULL, err, sizeof(err)), 0);
 		if (i / 6 < nruns && i % 6 < 5) {
-			struct run_event e = {.t_ns = s.t_ns, .run = (int16_t)(i / 6),
-					      .phase = (int8_t)(i % 6 + 1 < 5 ? i % 6 + 1 : PHASE_IDLE)};
+			struct run_event e = {.t_ns = s.t_ns,
+					      .run = (int16_t)(i / 6),
+					      .phase =
+						  (int8_t)(i % 6 + 1 < 5 ? i % 6 + 1 : PHASE_IDLE)};
 			assert_int_equal(recorder_event(w, &e, err, sizeof(err)), 0);
 		}
 		if (i / 6 < nruns && i % 6 == 4) {
-			struct run_result r = {.strategy = st, .cmd = -1, .repeat = i / 6 + 1,
-					       .finished = 1, .ok = 1, .verified = 1};
+			struct run_result r = {.strategy = st,
+					       .cmd = -1,
+					       .repeat = i / 6 + 1,
+					       .finished = 1,
+					       .ok = 1,
+					       .verified = 1};
 			strcpy(r.name, name);
 			r.elapsed_s = elapsed[i / 6];
 			r.bytes = 32u << 20;
@@ -183,7 +187,8 @@ static void test_options(void **state)
 	assert_int_equal(o.svg_w, 640);
 	assert_true(o.from_s == 90.0 && o.to_s == 100.5);
 
-	assert_int_equal(parse(&o, err, sizeof(err), "--compare", "a", "b", "c", "--batch", NULL), 0);
+	assert_int_equal(parse(&o, err, sizeof(err), "--compare", "a", "b", "c", "--batch", NULL),
+			 0);
 	assert_int_equal(o.action, ACTION_COMPARE);
 	assert_int_equal(o.ninputs, 3);
 	assert_string_equal(o.inputs[2], "c");
@@ -206,13 +211,16 @@ static void test_options(void **state)
 	    {{"--export-svg", "o.svg", "a", "--size", "1920x1080x"}, "not WIDTHxHEIGHT"},
 	    {{"--export-svg", "o.svg", "a", "--run", "0"}, "--run 0: must be at least 1"},
 	    {{"--export-svg", "o.svg", "a", "--run", "1", "--to", "3"}, "--run 1: not with --from"},
-	    {{"--export-svg", "o.svg", "a", "--from", "5", "--to", "2"}, "--to 2: not after --from"},
+	    {{"--export-svg", "o.svg", "a", "--from", "5", "--to", "2"},
+	     "--to 2: not after --from"},
 	    {{"--export-svg", "o.svg", "a", "--from", "-1"}, "--from -1: not a time"},
 	    {{"--export-svg", "o.svg", "a", "--from", "1:60"}, "--from 1:60: not a time"},
-	    {{"--export-svg", "o.svg", "a", "--view", "runs", "--from", "1"}, "only for the Overview"},
+	    {{"--export-svg", "o.svg", "a", "--view", "runs", "--from", "1"},
+	     "only for the Overview"},
 	    {{"--export-svg", "o.svg", "a", "--view", "iostat"}, "--view iostat: not a view"},
 	    {{"--export-svg", "", "a"}, "--export-svg: empty file name"},
-	    {{"--export-svg", "o", "a", "--export-csv", "p"}, "--export-csv: not with --export-svg"},
+	    {{"--export-svg", "o", "a", "--export-csv", "p"},
+	     "--export-csv: not with --export-svg"},
 	    {{"--export-csv", "o", "a", "--view", "runs"}, "--view: only with --export-svg"},
 	    {{"--export-csv", "o", "a", "--size", "640x480"}, "--size: only with --export-svg"},
 	    {{"--compare", "a"}, "--compare a: needs at least two recordings"},
@@ -348,7 +356,8 @@ static void test_svg(void **state)
 		o.run = bad[i].run;
 		o.from_s = bad[i].from;
 		o.theme = bad[i].theme;
-		assert_int_equal(export_svg(&o, warn, sizeof(warn), err, sizeof(err)), EXPORT_INPUT);
+		assert_int_equal(export_svg(&o, warn, sizeof(warn), err, sizeof(err)),
+				 EXPORT_INPUT);
 		if (!strstr(err, bad[i].msg))
 			fail_msg("case %zu: '%s', want '%s'", i, err, bad[i].msg);
 		assert_false(exists(out));
@@ -403,8 +412,7 @@ static void test_csv(void **state)
 	assert_non_null(strstr(err, "already exists"));
 }
 
-static int compare_to(const char *a, const char *b, char *buf, size_t len, char *err,
-		      size_t errlen)
+static int compare_to(const char *a, const char *b, char *buf, size_t len, char *err, size_t errlen)
 {
 	struct options o;
 	options_init(&o);
@@ -458,10 +466,8 @@ static void test_compare(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_options),
-	    cmocka_unit_test(test_load),
-	    cmocka_unit_test(test_svg),
-	    cmocka_unit_test(test_csv),
+	    cmocka_unit_test(test_options), cmocka_unit_test(test_load),
+	    cmocka_unit_test(test_svg),	    cmocka_unit_test(test_csv),
 	    cmocka_unit_test(test_compare),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
