@@ -13,8 +13,10 @@
 /* One sample and what follows it; 1 when the loop is to end. */
 static int take_sample(struct app *a, const struct frontend *fe)
 {
-	app_tick(a);
+	int ended = app_tick(a) < 0;
 	app_poll_runs(a);
+	if (ended) /* a replay's end: batch is done, the TUI stays on the last sample */
+		return fe->end_with_runs;
 	if (fe->sampled && fe->sampled(fe->ctx))
 		return 1;
 	if (a->opt->count && series_pushed(a->model.series) >= (unsigned long long)a->opt->count) {

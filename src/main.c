@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
-	if (session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
+	if (!opt.replay && session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
 		fprintf(stderr, "lrutop: %s\n", swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
@@ -187,6 +187,11 @@ int main(int argc, char **argv)
 	}
 	if (note[0])
 		app_status(&app, note);
+	if (opt.replay && source_replay_warning(app.src)) {
+		/* a recording cut short by a crash: the rest replays */
+		fprintf(stderr, "lrutop: warning: %s\n", source_replay_warning(app.src));
+		app_status(&app, source_replay_warning(app.src));
+	}
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
 	app_stop_runs(&app);
 	/* The terminal is restored: the results table can reach the user. */
@@ -206,6 +211,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutop: %s\n", app.model.runs.error);
 		code = 1;
 	}
+	if (rc < 0) /* exit 2: a recording this run made goes again */
+		record_sink_discard(&app.rec);
 	char oerr[512];
 	if (app_close_outputs(&app, oerr, sizeof(oerr)) < 0) {
 		fprintf(stderr, "lrutop: %s\n", oerr);

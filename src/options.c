@@ -92,6 +92,35 @@ static int parse_long(const char *opt, const char *s, long min, long *out, char 
 	return 0;
 }
 
+int parse_clock(const char *s, double *out)
+{
+	double v = 0;
+	int parts = 0;
+	while (s && *s) {
+		if (!((*s >= '0' && *s <= '9') || *s == '.'))
+			return -1;
+		char *end;
+		errno = 0;
+		double x = strtod(s, &end);
+		if (errno || end == s || !isfinite(x) || x < 0 || ++parts > 3)
+			return -1;
+		if (*end == ':' && (x != floor(x) || !end[1]))
+			return -1;
+		if (parts > 1 && x >= 60)
+			return -1;
+		v = v * 60 + x;
+		if (!*end)
+			break;
+		if (*end != ':')
+			return -1;
+		s = end + 1;
+	}
+	if (!parts)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
 {
 	if (parse_size(s, out) < 0)
@@ -141,6 +170,13 @@ const char *options_usage(void)
 	       "      --results FILE     write the results table as CSV\n"
 	       "      --ascii            ASCII charts and no colour\n"
 	       "\n"
+	       "Record and replay:\n"
+	       "      --record FILE      record the run as JSON Lines (FILE.gz: gzip)\n"
+	       "  -z                     gzip --record and the files the R key starts\n"
+	       "      --replay FILE      show a recording instead of this machine\n"
+	       "      --replay-at T      start the replay at T (seconds or m:ss)\n"
+	       "      --speed X          replay speed 0.25-16 (default 1; batch: no pacing)\n"
+	       "\n"
 	       "Export (--export-svg):\n"
 	       "      --view overview|runs  what to draw (default overview)\n"
 	       "      --from T, --to T   a time range, seconds from the start (90, 1:30)\n"
@@ -180,6 +216,10 @@ enum {
 	OPT_NAME,
 	OPT_STALL,
 	OPT_PREALLOC,
+	OPT_RECORD,
+	OPT_REPLAY,
+	OPT_REPLAY_AT,
+	OPT_SPEED,
 	OPT_EXPORT_SVG,
 	OPT_EXPORT_CSV,
 	OPT_COMPARE,
@@ -309,12 +349,22 @@ static int export_check(struct options *o, int action, const char *name, const c
 	return 0;
 }
 
+/* Remembers the first option a replay cannot take (it describes a live
+ * run, which the recording already holds). */
+static void live_opt(struct options *o, const char *name)
+{
+	if (!o->live_opt)
+		o->live_opt = name;
+}
+
 /* Remembers the first option that only runs use (and of those the picker
  * does not use). */
 static void run_opt(struct options *o, const char *name)
 {
 	if (!o->run_opt)
 		o->run_opt = name;
+	if (strcmp(name, "--results"))
+		live_opt(o, name);
 	if (!o->run_opt_nopick && (!strcmp(name, "--baseline") || !strcmp(name, "--name") ||
 				   !strcmp(name, "--results")))
 		o->run_opt_nopick = name;
@@ -325,6 +375,14 @@ int options_check_runs(const struct options *o, char *err, size_t errlen)
 	if (o->nnames > o->ncmds)
 		return errf(err, errlen, "--name %s: no --cmd for it to name (the i-th --name "
 				"labels the i-th --cmd)", o->names[o->ncmds]);
+	if (o->replay) {
+		/* seeking would write the rows again; --export-csv reads a
+		 * recording into a CSV without the TUI */
+		if (!o->batch && (o->csv || o->results))
+			return errf(err, errlen, "%s: with --replay only in --batch",
+				    o->csv ? "--csv" : "--results");
+		return 0;
+	}
 	if (o->strategies || o->ncmds || o->demo || !o->run_opt)
 		return 0;
 	/* the picker of the TUI starts runs with --src, --size, ... */
@@ -372,18 +430,24 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"to", required_argument, NULL, OPT_TO},
 		{"run", required_argument, NULL, OPT_RUN},
 		{"theme", required_argument, NULL, 't'},
+		{"record", required_argument, NULL, OPT_RECORD},
+		{"replay", required_argument, NULL, OPT_REPLAY},
+		{"replay-at", required_argument, NULL, OPT_REPLAY_AT},
+		{"speed", required_argument, NULL, OPT_SPEED},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
 	uint64_t u;
 	int c, li;
+	o->argc = argc;
+	o->argv = argv;
 	/* export / compare: which one, and the options it does not take */
 	int exp_action = 0;
 	const char *exp_name = "", *size_arg = NULL;
 	char other[40] = "", svg[40] = "";
 	optind = 0; /* full reset: tests parse several command lines */
 	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":i:n:d:s:t:qhV", longopts, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":i:n:d:s:t:qhVz", longopts, &li)) != -1) {
 		if (c != '?' && c != ':') {
 			/* --size is either: a byte size or WxH, seen after the loop */
 			char *slot = c == OPT_SIZE ? NULL
@@ -399,6 +463,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		}
 		switch (c) {
 		case 'i':
+			live_opt(o, "-i");
 			if (parse_interval(optarg, &o->interval, err, errlen) < 0)
 				return -1;
 			break;
@@ -407,12 +472,14 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return -1;
 			break;
 		case 'd':
+			live_opt(o, "-d");
 			/* "/dev/sda" names the same disk as "sda" */
 			o->device = strncmp(optarg, "/dev/", 5) == 0 ? optarg + 5 : optarg;
 			if (!*o->device)
 				return errf(err, errlen, "-d: empty device name");
 			break;
 		case 's':
+			live_opt(o, "-s");
 			o->strategies = optarg;
 			o->cmds_before_s = o->ncmds;
 			break;
@@ -457,6 +524,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return errf(err, errlen, "--dir: empty directory name");
 			o->dir = optarg;
 			o->dir_given = 1;
+			live_opt(o, "--dir");
 			break;
 		case OPT_MEMLIMIT:
 			run_opt(o, "--mem-limit");
@@ -497,6 +565,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			if (strspn(optarg, " \t") == strlen(optarg))
 				return errf(err, errlen, "--cmd: empty command");
 			o->cmds[o->ncmds++] = optarg;
+			live_opt(o, "--cmd");
 			break;
 		case OPT_NAME:
 			if (o->nnames == OPTIONS_MAX_CMDS)
@@ -511,6 +580,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->results = optarg;
 			break;
 		case OPT_DEMO:
+			live_opt(o, "--demo");
 			o->demo = 1;
 			break;
 		case OPT_BASELINE:
@@ -572,6 +642,35 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return errf(err, errlen, "-t: empty theme name");
 			o->theme = optarg;
 			break;
+		case OPT_RECORD:
+			live_opt(o, "--record");
+			if (!*optarg)
+				return errf(err, errlen, "--record: empty file name");
+			o->record = optarg;
+			break;
+		case 'z':
+			live_opt(o, "-z");
+			o->record_gzip = 1;
+			break;
+		case OPT_REPLAY:
+			if (!*optarg)
+				return errf(err, errlen, "--replay: empty file name");
+			o->replay = optarg;
+			break;
+		case OPT_REPLAY_AT:
+			if (parse_clock(optarg, &o->replay_at) < 0)
+				return errf(err, errlen, "--replay-at %s: not a time (e.g. 42, 1.5 "
+						"or 1:30)", optarg);
+			break;
+		case OPT_SPEED: {
+			char *end;
+			errno = 0;
+			o->speed = strtod(optarg, &end);
+			if (errno || end == optarg || (*end && strcmp(end, "x")) ||
+			    !(o->speed >= 0.25 && o->speed <= 16))
+				return errf(err, errlen, "--speed %s: a factor from 0.25 to 16", optarg);
+			break;
+		}
 		case ':':
 			return errf(err, errlen, "%s: needs an argument (see --help)",
 				    argv[optind - 1]);
@@ -590,5 +689,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				"--size is a file size, e.g. 512M)", size_arg);
 	if (!exp_action && size_arg && size_opt("--size", size_arg, &o->size, err, errlen) < 0)
 		return -1;
+	if (o->replay && o->live_opt)
+		return errf(err, errlen, "%s: not with --replay (the recording holds the run)",
+			    o->live_opt);
+	if (!o->replay && (o->replay_at > 0 || o->speed > 0))
+		return errf(err, errlen, "%s: only with --replay FILE",
+			    o->speed > 0 ? "--speed" : "--replay-at");
 	return 0;
 }

@@ -67,6 +67,16 @@ struct options {
 	long stall_timeout_s;	/* --stall-timeout: a copy without progress this long fails, 0 = never */
 	int demo;
 
+	/* --record / --replay */
+	const char *record;	/* --record FILE (.gz: compressed) */
+	int record_gzip;	/* -z: compress --record and the files of the R key */
+	const char *replay;	/* --replay FILE */
+	double replay_at;	/* --replay-at T, seconds from the recording's start */
+	double speed;		/* --speed X (0.25-16), 0 = not given */
+	const char *live_opt;	/* the first option only a live run takes, NULL if none */
+	int argc;		/* the command line, for the recording's header */
+	char **argv;
+
 	/* --export-svg / --export-csv / --compare: the recordings read (FILE,
 	 * or A B C...) and what is drawn.  With --export-svg, --size is the
 	 * picture's WIDTHxHEIGHT (svg_w, svg_h), not a scratch file's size. */
@@ -93,6 +103,9 @@ int parse_interval(const char *s, double *out, char *err, size_t errlen);
  * the picker, except --baseline and --name); more --name than --cmd is one
  * too.  0 or -1 + err. */
 int options_check_runs(const struct options *o, char *err, size_t errlen);
+
+/* A time as seconds ("42", "1.5") or [h:]m:ss ("1:30"): 0 or -1. */
+int parse_clock(const char *s, double *out);
 
 /* The --help text. */
 const char *options_usage(void);
