@@ -294,6 +294,18 @@ int export_compare(FILE *out, const struct options *o, char *warn, size_t warnle
 		char w[512];
 		if (export_load(&r[loaded], o->inputs[loaded], w, sizeof(w), err, errlen) < 0)
 			goto out;
+		/* nothing to compare: say which file, not an empty table */
+		size_t fin = 0;
+		for (size_t k = 0; k < r[loaded].log->nresults; k++)
+			fin += r[loaded].log->results[k].finished != 0;
+		if (!fin) {
+			errf(err, errlen,
+			     "--compare %s: no finished run in it (recorded without -s "
+			     "or --cmd?)",
+			     o->inputs[loaded]);
+			loaded++;
+			goto out;
+		}
 		/* one warning a line, for every recording that has one */
 		if (w[0] && woff < warnlen)
 			woff += (size_t)snprintf(warn + woff, warnlen - woff, "%s%s",

@@ -100,3 +100,7 @@ bad "not a recording" "text.jsonl:1: " --compare "$tmp/text.jsonl" "$tmp/bs4k.js
 bad "an empty file" "empty.jsonl: " --compare "$tmp/bs4k.jsonl" "$tmp/empty.jsonl"
 bad "a directory" "is a directory" --compare "$tmp/bs4k.jsonl" "$tmp"
 bad "a run option" "--compare: --repeat does not go with it" --compare "$tmp/bs4k.jsonl" "$tmp/bs1m.jsonl" --repeat 2
+# a recording of the monitor alone has nothing to compare
+run --batch -q -n 3 -i 0.1 --record "$tmp/mon.jsonl"
+check "record mon.jsonl (-n 3, no runs)" '[ "$rc" -eq 0 ] && [ -s "$tmp/mon.jsonl" ]' "exit $rc: $(errline)"
+bad "a recording without runs" "mon.jsonl: no finished run in it" --compare "$tmp/bs4k.jsonl" "$tmp/mon.jsonl"

@@ -162,6 +162,10 @@ check "$T identical to the live --csv (cmp)" 'cmp -s "$tmp/live.csv" "$C"' \
 	"$(cmp "$tmp/live.csv" "$C" 2>&1 | head -n 1)"
 check "$T rows for both strategies" \
 	'grep -q ",rw_cp," "$C" && grep -q ",mm_sync_cp," "$C"' "$(head -n 3 "$C")"
+gzip -c "$R" >"$tmp/r.jsonl.gz"
+run --export-csv "$tmp/gz.csv" "$tmp/r.jsonl.gz"
+check "$T from the gzip'd recording: the same bytes" '[ "$rc" -eq 0 ] && cmp -s "$tmp/live.csv" "$tmp/gz.csv"' \
+	"exit $rc: $(errline)"
 sum=$(file_sum "$C")
 run --export-csv "$C" "$R"
 check "$T OUT exists: exit 2, untouched" '[ "$rc" -eq 2 ] && [ "$(file_sum "$C")" = "$sum" ]' \
