@@ -104,3 +104,8 @@ bad "a run option" "--compare: --repeat does not go with it" --compare "$tmp/bs4
 run --batch -q -n 3 -i 0.1 --record "$tmp/mon.jsonl"
 check "record mon.jsonl (-n 3, no runs)" '[ "$rc" -eq 0 ] && [ -s "$tmp/mon.jsonl" ]' "exit $rc: $(errline)"
 bad "a recording without runs" "mon.jsonl: no finished run in it" --compare "$tmp/bs4k.jsonl" "$tmp/mon.jsonl"
+# standard output that cannot be written: exit 1 and the reason
+"$LRUTOP" --compare "$tmp/bs4k.jsonl" "$tmp/bs1m.jsonl" </dev/null >/dev/full 2>"$tmp/err"
+rc=$?
+check "compare to /dev/full: exit 1, 'write error'" \
+	'[ "$rc" -eq 1 ] && grep -q "^lrutop: write error: No space left on device" "$tmp/err"' "exit $rc: $(errline)"
