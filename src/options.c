@@ -18,6 +18,7 @@ void options_init(struct options *o)
 	o->stall_timeout_s = 30;
 	o->repeat = 1;
 	o->bs = 8192;
+	o->from_s = o->to_s = -1;
 }
 
 int parse_size(const char *s, uint64_t *out)
@@ -134,6 +135,9 @@ const char *options_usage(void)
 	return "Usage: lrutop [OPTIONS]            live monitor (TUI)\n"
 	       "       lrutop [OPTIONS] -s LIST    TUI that also runs copy strategies\n"
 	       "       lrutop --batch [OPTIONS]    no TUI: sample lines (and results)\n"
+	       "       lrutop --export-svg OUT FILE  a recording as a slide-ready SVG\n"
+	       "       lrutop --export-csv OUT FILE  a recording's samples as --csv wrote them\n"
+	       "       lrutop --compare A B [C...]   the same strategies from recordings\n"
 	       "\n"
 	       "Sampling:\n"
 	       "  -i, --interval SEC     seconds between samples (0.05-60, default 0.25)\n"
@@ -173,6 +177,13 @@ const char *options_usage(void)
 	       "      --replay-at T      start the replay at T (seconds or m:ss)\n"
 	       "      --speed X          replay speed 0.25-16 (default 1; batch: no pacing)\n"
 	       "\n"
+	       "Export (--export-svg):\n"
+	       "      --view overview|runs  what to draw (default overview)\n"
+	       "      --from T, --to T   a time range, seconds from the start (90, 1:30)\n"
+	       "      --run N            only the N-th run\n"
+	       "      --size WxH         picture size in pixels (default 1920x1080)\n"
+	       "  -t, --theme NAME       colours: light (the only one so far)\n"
+	       "\n"
 	       "  -h, --help             this text\n"
 	       "  -V, --version          version\n"
 	       "\n"
@@ -210,7 +221,134 @@ enum {
 	OPT_REPLAY,
 	OPT_REPLAY_AT,
 	OPT_SPEED,
+	OPT_EXPORT_SVG,
+	OPT_EXPORT_CSV,
+	OPT_COMPARE,
+	OPT_VIEW,
+	OPT_FROM,
+	OPT_TO,
+	OPT_RUN,
 };
+
+/* ---- --export-svg, --export-csv, --compare ------------------------------ */
+
+/* Options an export or a comparison takes; the svg ones only --export-svg. */
+static int export_opt(int c)
+{
+	return c == OPT_EXPORT_SVG || c == OPT_EXPORT_CSV || c == OPT_COMPARE || c == OPT_BATCH ||
+	       c == 'h' || c == 'V';
+}
+static int svg_opt(int c)
+{
+	return c == OPT_VIEW || c == OPT_FROM || c == OPT_TO || c == OPT_RUN || c == 't';
+}
+
+/* --from / --to: seconds from the recording's start, "90", "12.5" or "1:30". */
+static int parse_offset(const char *opt, const char *s, double *out, char *err, size_t errlen)
+{
+	char *end;
+	double min = 0, v;
+	const char *arg = s;
+	errno = 0;
+	const char *colon = strchr(s, ':');
+	if (colon) {
+		long m = strtol(s, &end, 10);
+		if (errno || end != colon || m < 0 || s[0] < '0' || s[0] > '9')
+			goto bad;
+		min = (double)m;
+		s = colon + 1;
+	}
+	if (!((*s >= '0' && *s <= '9') || *s == '.'))
+		goto bad;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || (colon && v >= 60))
+		goto bad;
+	*out = min * 60 + v;
+	return 0;
+bad:
+	return errf(err, errlen, "%s %s: not a time (seconds from the start: 90, 12.5 or 1:30)",
+		    opt, arg);
+}
+
+/* --size WIDTHxHEIGHT of --export-svg, pixels: what svg_write draws, 320 to
+ * 16384 wide, 240 to 16384 high. */
+static int parse_wxh(const char *s, int *w, int *h, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	long lw = (*s >= '0' && *s <= '9') ? strtol(s, &end, 10) : -1;
+	long lh = -1;
+	if (lw >= 0 && !errno && (*end == 'x' || *end == 'X') && end[1] >= '0' && end[1] <= '9') {
+		const char *hs = end + 1;
+		lh = strtol(hs, &end, 10);
+		if (errno || *end)
+			lh = -1;
+	}
+	if (lw < 0 || lh < 0)
+		return errf(err, errlen, "--size %s: not WIDTHxHEIGHT in pixels (e.g. 1920x1080)", s);
+	if (lw < 320 || lw > 16384 || lh < 240 || lh > 16384)
+		return errf(err, errlen, "--size %s: out of range (320x240 to 16384x16384 pixels)",
+			    s);
+	*w = (int)lw;
+	*h = (int)lh;
+	return 0;
+}
+
+/* After the loop: the export action's own checks.  other: the first option
+ * given that an export does not take ("" none), svg: the first svg-only
+ * one.  pos: the arguments that were not options. */
+static int export_check(struct options *o, int action, const char *name, const char *other,
+			const char *svg, char **pos, int npos, const char *size_arg, char *err,
+			size_t errlen)
+{
+	if (!action) {
+		if (svg[0])
+			return errf(err, errlen, "%s: only with --export-svg", svg);
+		if (npos)
+			return errf(err, errlen, "%s: unexpected argument (see --help)", pos[0]);
+		return 0;
+	}
+	if (other[0])
+		return errf(err, errlen, "%s: %s does not go with it", name, other);
+	if (action != ACTION_EXPORT_SVG && (svg[0] || size_arg))
+		return errf(err, errlen, "%s: only with --export-svg", svg[0] ? svg : "--size");
+	if (action == ACTION_COMPARE) {
+		if (npos < 1)
+			return errf(err, errlen, "--compare %s: needs at least two recordings "
+					"(--compare A B [C...])", o->inputs[0]);
+		if (npos + 1 > OPTIONS_MAX_INPUTS)
+			return errf(err, errlen, "--compare: at most %d recordings",
+				    OPTIONS_MAX_INPUTS);
+		for (int i = 0; i < npos; i++)
+			o->inputs[o->ninputs++] = pos[i];
+	} else {
+		if (npos < 1)
+			return errf(err, errlen, "%s %s: needs the recording to read (%s OUT FILE)",
+				    name, o->export_out, name);
+		if (npos > 1)
+			return errf(err, errlen, "%s: unexpected argument (%s OUT FILE takes one "
+					"recording)", pos[1], name);
+		o->inputs[o->ninputs++] = pos[0];
+	}
+	for (int i = 0; i < o->ninputs; i++)
+		if (!*o->inputs[i])
+			return errf(err, errlen, "%s: empty file name", name);
+	if (action == ACTION_EXPORT_SVG) {
+		if (size_arg && parse_wxh(size_arg, &o->svg_w, &o->svg_h, err, errlen) < 0)
+			return -1;
+		if (o->run && (o->from_s >= 0 || o->to_s >= 0))
+			return errf(err, errlen, "--run %ld: not with --from/--to (a run is its own "
+					"time range)", o->run);
+		if (o->svg_runs && (o->from_s >= 0 || o->to_s >= 0))
+			return errf(err, errlen, "%s: only for the Overview (the Runs view takes "
+					"--run N)", o->from_s >= 0 ? "--from" : "--to");
+		if (o->from_s >= 0 && o->to_s >= 0 && o->to_s <= o->from_s)
+			return errf(err, errlen, "--to %g: not after --from %g", o->to_s, o->from_s);
+	}
+	if (o->action == ACTION_RUN)
+		o->action = action;
+	return 0;
+}
 
 /* Remembers the first option a replay cannot take (it describes a live
  * run, which the recording already holds). */
@@ -285,6 +423,14 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"name", required_argument, NULL, OPT_NAME},
 		{"stall-timeout", required_argument, NULL, OPT_STALL},
 		{"prealloc", no_argument, NULL, OPT_PREALLOC},
+		{"export-svg", required_argument, NULL, OPT_EXPORT_SVG},
+		{"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
+		{"compare", required_argument, NULL, OPT_COMPARE},
+		{"view", required_argument, NULL, OPT_VIEW},
+		{"from", required_argument, NULL, OPT_FROM},
+		{"to", required_argument, NULL, OPT_TO},
+		{"run", required_argument, NULL, OPT_RUN},
+		{"theme", required_argument, NULL, 't'},
 		{"record", required_argument, NULL, OPT_RECORD},
 		{"replay", required_argument, NULL, OPT_REPLAY},
 		{"replay-at", required_argument, NULL, OPT_REPLAY_AT},
@@ -293,12 +439,29 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	};
 	long l;
 	uint64_t u;
-	int c;
+	int c, li;
 	o->argc = argc;
 	o->argv = argv;
+	/* export / compare: which one, and the options it does not take */
+	int exp_action = 0;
+	const char *exp_name = "", *size_arg = NULL;
+	char other[40] = "", svg[40] = "";
 	optind = 0; /* full reset: tests parse several command lines */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:n:d:s:qhVz", longopts, NULL)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":i:n:d:s:t:qhVz", longopts, &li)) != -1) {
+		if (c != '?' && c != ':') {
+			/* --size is either: a byte size or WxH, seen after the loop */
+			char *slot = c == OPT_SIZE ? NULL
+				     : svg_opt(c)  ? svg
+				     : export_opt(c) ? NULL
+						     : other;
+			if (slot && !slot[0]) {
+				if (li >= 0)
+					snprintf(slot, sizeof(other), "--%s", longopts[li].name);
+				else
+					snprintf(slot, sizeof(other), "-%c", c);
+			}
+		}
 		switch (c) {
 		case 'i':
 			live_opt(o, "-i");
@@ -355,8 +518,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_SIZE:
 			run_opt(o, "--size");
-			if (size_opt("--size", optarg, &o->size, err, errlen) < 0)
-				return -1;
+			size_arg = optarg; /* a byte size, or WxH with --export-svg */
 			break;
 		case OPT_DIR:
 			if (!*optarg)
@@ -432,6 +594,55 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				       errlen) < 0)
 				return -1;
 			break;
+		case OPT_EXPORT_SVG:
+		case OPT_EXPORT_CSV:
+		case OPT_COMPARE: {
+			const char *n = c == OPT_EXPORT_SVG ? "--export-svg"
+					: c == OPT_EXPORT_CSV ? "--export-csv"
+							      : "--compare";
+			int act = c == OPT_EXPORT_SVG ? ACTION_EXPORT_SVG
+				  : c == OPT_EXPORT_CSV ? ACTION_EXPORT_CSV
+							: ACTION_COMPARE;
+			if (exp_action && exp_action != act)
+				return errf(err, errlen, "%s: not with %s (one at a time)", n, exp_name);
+			if (exp_action)
+				return errf(err, errlen, "%s: given twice", n);
+			if (!*optarg)
+				return errf(err, errlen, "%s: empty file name", n);
+			exp_action = act;
+			exp_name = n;
+			if (act == ACTION_COMPARE)
+				o->inputs[o->ninputs++] = optarg;
+			else
+				o->export_out = optarg;
+			break;
+		}
+		case OPT_VIEW:
+			if (!strcmp(optarg, "runs"))
+				o->svg_runs = 1;
+			else if (!strcmp(optarg, "overview"))
+				o->svg_runs = 0;
+			else
+				return errf(err, errlen, "--view %s: not a view (overview or runs)",
+					    optarg);
+			break;
+		case OPT_FROM:
+			if (parse_offset("--from", optarg, &o->from_s, err, errlen) < 0)
+				return -1;
+			break;
+		case OPT_TO:
+			if (parse_offset("--to", optarg, &o->to_s, err, errlen) < 0)
+				return -1;
+			break;
+		case OPT_RUN:
+			if (parse_long("--run", optarg, 1, &o->run, err, errlen) < 0)
+				return -1;
+			break;
+		case 't':
+			if (!*optarg)
+				return errf(err, errlen, "-t: empty theme name");
+			o->theme = optarg;
+			break;
 		case OPT_RECORD:
 			live_opt(o, "--record");
 			if (!*optarg)
@@ -471,8 +682,14 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				    argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return errf(err, errlen, "%s: unexpected argument (see --help)", argv[optind]);
+	if (export_check(o, exp_action, exp_name, other, svg, argv + optind, argc - optind,
+			 size_arg, err, errlen) < 0)
+		return -1;
+	if (!exp_action && size_arg && strpbrk(size_arg, "xX") && parse_wxh(size_arg, &c, &c, NULL, 0) == 0)
+		return errf(err, errlen, "--size %s: a picture's size, only with --export-svg (a run's "
+				"--size is a file size, e.g. 512M)", size_arg);
+	if (!exp_action && size_arg && size_opt("--size", size_arg, &o->size, err, errlen) < 0)
+		return -1;
 	if (o->replay && o->live_opt)
 		return errf(err, errlen, "%s: not with --replay (the recording holds the run)",
 			    o->live_opt);
