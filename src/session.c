@@ -34,6 +34,8 @@ static int setup_disk_limit(struct session *s, const struct options *opt, char *
 			    size_t errlen)
 {
 	char name[DEVICE_NAME_MAX], why[256], path[128 + DEVICE_NAME_MAX], buf[64];
+	if (cgroup_io_available(err, errlen) < 0)
+		return -1;
 	if (opt->device) {
 		if (strlcpy_(name, opt->device, sizeof(name)) >= sizeof(name) ||
 		    !device_exists(name))
@@ -52,8 +54,6 @@ static int setup_disk_limit(struct session *s, const struct options *opt, char *
 	if (read_small_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0 ||
 	    sscanf(buf, "%u:%u", &s->io.major, &s->io.minor) != 2)
 		return errf(err, errlen, "--disk-limit: %s: cannot read its device number", path);
-	if (cgroup_io_available(err, errlen) < 0)
-		return -1;
 	char rate[16];
 	s->io.bps = opt->disk_limit;
 	fmt_size(rate, sizeof(rate), opt->disk_limit);

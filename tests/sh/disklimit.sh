@@ -5,7 +5,7 @@
 # mean over its copy phase: bytes / (flush - copy) from its own events, so
 # other I/O on the disk does not count); the throttle is in place during the
 # run and its cgroup is gone afterwards; a run with only --disk-limit gets a
-# cgroup too.
+# cgroup too; without root it is refused up front.
 . "$(dirname "$0")/lib.sh"
 
 base=$(mktemp -d /var/tmp/lrt-disklimit.XXXXXX) || exit 2
@@ -51,6 +51,20 @@ done
 check "--help says v1 does not throttle write-back" \
 	'grep -q -- "--disk-limit RATE" "$tmp/help" && grep -q "not write-back" "$tmp/help"' \
 	"$(grep -A1 -- --disk-limit "$tmp/help" | tr '\n' '|')"
+
+# Without root no cgroup can be made: said before anything is created.
+if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	lrt_newdir
+	chmod 777 "$d"
+	runuser -u nobody -- "$LRUTOP" --batch -q -s rw_cp --size 1M --disk-limit 30M --dir "$d" \
+		</dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "--disk-limit without root: exit 2, says what it needs, nothing created" \
+		'[ "$rc" -eq 2 ] && grep -qx "lrutop: --disk-limit needs root and the io (v2) or blkio (v1) cgroup controller (not root)" "$tmp/err" && lrt_empty "$d"' \
+		"exit $rc; stderr: $(show "$tmp/err"); left: $(ls -A "$d" | tr '\n' ' ')"
+else
+	skip "--disk-limit without root" "needs root, runuser and the user nobody"
+fi
 
 ior=$(ioroot) || ior=""
 disk=$(find_disk "$base") || disk=""
