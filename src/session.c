@@ -366,10 +366,8 @@ static int setup_queue(struct session *s, const struct options *opt, char *err, 
 		for (size_t i = 0; i < nq; i++) {
 			const char *name = q[i].strategy ? q[i].strategy->name
 							 : s->cmds[q[i].cmd].label;
-			if (strcmp(name, opt->baseline) == 0) /* the label its runs get */
-				snprintf(s->log->baseline, sizeof(s->log->baseline), "%.*s%s",
-					 (int)(sizeof(s->log->baseline) - 1 - strlen(s->io_label)),
-					 name, s->io_label);
+			if (strcmp(name, opt->baseline) == 0)
+				strlcpy_(s->log->baseline, name, sizeof(s->log->baseline));
 			if (l < sizeof(all))
 				l += (size_t)snprintf(all + l, sizeof(all) - l, "%s%s", i ? ", " : "",
 						      name);
