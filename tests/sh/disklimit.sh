@@ -5,7 +5,7 @@
 # mean over its copy phase: bytes / (flush - copy) from its own events, so
 # other I/O on the disk does not count); the throttle is in place during the
 # run and its cgroup is gone afterwards; a run with only --disk-limit gets a
-# cgroup too; without root it is refused up front.
+# cgroup too; without root it is refused up front; the TUI header shows it.
 . "$(dirname "$0")/lib.sh"
 
 base=$(mktemp -d /var/tmp/lrt-disklimit.XXXXXX) || exit 2
@@ -125,3 +125,23 @@ check "only --disk-limit: the run is in a throttled cgroup, no memory one" \
 	"exit $rc, in io cgroup $in_io, memory cgroup seen $in_mem; stderr: $(show "$tmp/err")"
 check "only --disk-limit: its cgroup is gone" '! ls -d "$ior"/lrutop-$bg-* >/dev/null 2>&1'
 bg=""
+
+# 4. The TUI header shows the limit -------------------------------------------
+if command -v tmux >/dev/null 2>&1; then
+	trap 'tm_cleanup; [ -n "$bg" ] && lrt_stop "$bg"; rm -rf "$base" "$tmp"' EXIT
+	lrt_newdir
+	tm_start dl 120 30 "env TERM=xterm-256color LANG=C.UTF-8 '$LRUTOP' -s rw_cp --size 8M --disk-limit 30M --no-verify --dir '$d'"
+	if tm_wait dl "disk $disk@30M/s" 30; then
+		ok "TUI header: disk $disk@30M/s"
+	else
+		notok "TUI header: disk $disk@30M/s" "header: $(tm_cap dl | head -n 1)"
+	fi
+	tp=$(tm_child dl)
+	tm send-keys -t dl q
+	tm_wait dl EXIT= 30 >/dev/null
+	check "TUI with --disk-limit: exit 0 after q, scratch and cgroup gone" \
+		'tm_has dl EXIT=0 && lrt_empty "$d" && [ -n "$tp" ] && ! ls -d "$ior"/lrutop-$tp-* >/dev/null 2>&1' \
+		"pid '$tp'; $(tm_cap dl | grep EXIT=)"
+else
+	skip "TUI header: disk@RATE/s" "tmux not installed"
+fi
