@@ -81,12 +81,12 @@ static void unescape(char *s)
 }
 
 /* The first mount of fstype in mountinfo text (for "cgroup": the one whose
- * super options carry the memory controller): its mount point and the
+ * super options carry the controller ctl): its mount point and the
  * root of the hierarchy it shows (not "/" in a cgroup namespace or a bind
  * mount).  Line format (proc(5)): ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS
  * [OPTIONAL...] - FSTYPE SOURCE SUPEROPTS. */
-static int find_mount(const char *mountinfo, const char *fstype, char *mnt, size_t mlen,
-		      char *root, size_t rlen)
+static int find_mount(const char *mountinfo, const char *fstype, const char *ctl, char *mnt,
+		      size_t mlen, char *root, size_t rlen)
 {
 	const char *line = mountinfo;
 
@@ -111,7 +111,7 @@ static int find_mount(const char *mountinfo, const char *fstype, char *mnt, size
 									    : NULL;
 				if (n >= 5 && type && strcmp(type, fstype) == 0 &&
 				    (strcmp(fstype, "cgroup") != 0 ||
-				     (opts && has_item(opts, "memory", ",")))) {
+				     (opts && has_item(opts, ctl, ",")))) {
 					unescape(f[4]);
 					unescape(f[3]);
 					if (strlcpy_(mnt, f[4], mlen) < mlen &&
@@ -126,9 +126,9 @@ static int find_mount(const char *mountinfo, const char *fstype, char *mnt, size
 }
 
 /* Our own cgroup's path in the v2 hierarchy ("0::/path") or in the v1
- * hierarchy holding the memory controller ("4:memory:/path"), from text
+ * hierarchy holding the controller ctl ("4:memory:/path"), from text
  * in the format of /proc/self/cgroup. */
-static int self_cgroup(const char *text, int version, char *out, size_t len)
+static int self_cgroup(const char *text, int version, const char *ctl, char *out, size_t len)
 {
 	const char *line = text;
 
@@ -151,7 +151,7 @@ static int self_cgroup(const char *text, int version, char *out, size_t len)
 			continue;
 		*c1 = *c2 = '\0';
 		if ((version == 2 && strcmp(buf, "0") == 0 && c1[1] == '\0') ||
-		    (version == 1 && has_item(c1 + 1, "memory", ",")))
+		    (version == 1 && has_item(c1 + 1, ctl, ",")))
 			return strlcpy_(out, c2 + 1, len) < len ? 0 : -1;
 	}
 	return -1;
@@ -176,43 +176,61 @@ static int self_dir(const char *prefix, const char *mnt, const char *mroot, cons
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+/* Where run cgroups with controller ctl are made (v2 name: "memory",
+ * "io"; v1 name: "memory", "blkio"; probe: a v1 control file that must be
+ * writable in our cgroup): version 0 when nowhere, v2_mounted set when a
+ * cgroup2 mount shows our cgroup. */
+static void find_ctl(const char *mountinfo, const char *self, const char *root, const char *v2,
+		     const char *v1, const char *probe, int *version, int *enable, char *dir,
+		     size_t dirlen, int *v2_mounted)
+{
+	char mnt[4096], mroot[4096], path[4096], file[4096 + 32], buf[1024];
+
+	*version = *enable = 0;
+	if (find_mount(mountinfo, "cgroup2", NULL, mnt, sizeof mnt, mroot, sizeof mroot) == 0 &&
+	    self_cgroup(self, 2, NULL, path, sizeof path) == 0 &&
+	    self_dir(root, mnt, mroot, path, dir, dirlen) == 0) {
+		*v2_mounted = 1;
+		if (path_join(file, sizeof file, dir, "cgroup.subtree_control") == 0 &&
+		    read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, v2, " \n")) {
+			*version = 2;
+			return;
+		}
+		/* The root cgroup may enable it for its children at any time
+		 * (the no-internal-process rule does not bind the root). */
+		if (strcmp(path, "/") == 0 &&
+		    path_join(file, sizeof file, dir, "cgroup.controllers") == 0 &&
+		    read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, v2, " \n")) {
+			*version = 2;
+			*enable = 1;
+			return;
+		}
+	}
+	if (find_mount(mountinfo, "cgroup", v1, mnt, sizeof mnt, mroot, sizeof mroot) == 0 &&
+	    self_cgroup(self, 1, v1, path, sizeof path) == 0 &&
+	    self_dir(root, mnt, mroot, path, dir, dirlen) == 0 &&
+	    path_join(file, sizeof file, dir, probe) == 0 && access(file, W_OK) == 0) {
+		*version = 1;
+		return;
+	}
+	dir[0] = '\0';
+}
+
 int cgroup_find_base(const char *mountinfo, const char *self, const char *root,
 		     struct cgroup_base *b, char *why, size_t whylen)
 {
-	char mnt[4096], mroot[4096], path[4096], file[4096 + 32], buf[1024];
 	int v2_mounted = 0;
 
 	memset(b, 0, sizeof *b);
 	if (!root)
 		root = "";
-	if (find_mount(mountinfo, "cgroup2", mnt, sizeof mnt, mroot, sizeof mroot) == 0 &&
-	    self_cgroup(self, 2, path, sizeof path) == 0 &&
-	    self_dir(root, mnt, mroot, path, b->dir, sizeof b->dir) == 0) {
-		v2_mounted = 1;
-		if (path_join(file, sizeof file, b->dir, "cgroup.subtree_control") == 0 &&
-		    read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, "memory", " \n")) {
-			b->version = 2;
-			return 0;
-		}
-		/* The root cgroup may enable it for its children at any time
-		 * (the no-internal-process rule does not bind the root). */
-		if (strcmp(path, "/") == 0 &&
-		    path_join(file, sizeof file, b->dir, "cgroup.controllers") == 0 &&
-		    read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, "memory", " \n")) {
-			b->version = 2;
-			b->enable_v2 = 1;
-			return 0;
-		}
-	}
-	if (find_mount(mountinfo, "cgroup", mnt, sizeof mnt, mroot, sizeof mroot) == 0 &&
-	    self_cgroup(self, 1, path, sizeof path) == 0 &&
-	    self_dir(root, mnt, mroot, path, b->dir, sizeof b->dir) == 0 &&
-	    path_join(file, sizeof file, b->dir, "memory.limit_in_bytes") == 0 &&
-	    access(file, W_OK) == 0) {
-		b->version = 1;
+	find_ctl(mountinfo, self, root, "io", "blkio", "blkio.throttle.read_bps_device",
+		 &b->io_version, &b->io_enable_v2, b->io_dir, sizeof b->io_dir, &v2_mounted);
+	v2_mounted = 0;
+	find_ctl(mountinfo, self, root, "memory", "memory", "memory.limit_in_bytes", &b->version,
+		 &b->enable_v2, b->dir, sizeof b->dir, &v2_mounted);
+	if (b->version)
 		return 0;
-	}
-	b->dir[0] = '\0';
 	if (v2_mounted)
 		return errf(why, whylen,
 			    "no memory controller mounted, nor delegated to our cgroup");
@@ -264,6 +282,22 @@ int cgroup_available(char *err, size_t errlen)
 		return errf(err, errlen,
 			    "--mem-limit needs root and the memory cgroup controller (%s)", why);
 	return 0;
+}
+
+int cgroup_io_available(char *err, size_t errlen)
+{
+	struct cgroup_base b;
+	char why[256] = "";
+
+	if (cgroup_base_detect(&b, why, sizeof why) < 0 && geteuid() != 0)
+		; /* why says "not root" */
+	else if (b.io_version)
+		return 0;
+	else
+		snprintf(why, sizeof why, "no io controller delegated to our cgroup, no blkio mounted");
+	return errf(err, errlen,
+		    "--disk-limit needs root and the io (v2) or blkio (v1) cgroup controller (%s)",
+		    why);
 }
 
 /* Fills the paths of the control files the rest of lrutop reads. */
@@ -322,19 +356,61 @@ int cgroup_adopt(struct cgroup *cg, int version, const char *dir, uint64_t limit
 	return 0;
 }
 
-int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t limit,
-		     const char *tag, char *err, size_t errlen)
+int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, char *err,
+		    size_t errlen)
 {
-	char name[128], file[4096], path[4096];
+	char file[4096], val[96];
+
+	if (version == 2) {
+		snprintf(val, sizeof val, "%u:%u rbps=%" PRIu64 " wbps=%" PRIu64, io->major,
+			 io->minor, io->bps, io->bps);
+		if (path_join(file, sizeof file, dir, "io.max") < 0)
+			return errf(err, errlen, "cgroup %s: path too long", dir);
+		if (write_ctl(file, val) < 0)
+			return errf(err, errlen, "set %s to \"%s\": %s", file, val, strerror(errno));
+		return 0;
+	}
+	snprintf(val, sizeof val, "%u:%u %" PRIu64, io->major, io->minor, io->bps);
+	static const char *const files[] = {"blkio.throttle.read_bps_device",
+					    "blkio.throttle.write_bps_device"};
+	for (size_t i = 0; i < 2; i++) {
+		if (path_join(file, sizeof file, dir, files[i]) < 0)
+			return errf(err, errlen, "cgroup %s: path too long", dir);
+		if (write_ctl(file, val) < 0)
+			return errf(err, errlen, "set %s to \"%s\": %s", file, val, strerror(errno));
+	}
+	return 0;
+}
+
+/* "+memory" / "+io" into the v2 root's cgroup.subtree_control. */
+static int enable_v2(const char *dir, const char *what, char *err, size_t errlen)
+{
+	char file[4096];
+
+	if (path_join(file, sizeof file, dir, "cgroup.subtree_control") < 0 ||
+	    write_ctl(file, what) < 0)
+		return errf(err, errlen, "enable the %s controller in %s: %s", what + 1, dir,
+			    strerror(errno));
+	return 0;
+}
+
+int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t limit,
+		     const struct cgroup_io *io, const char *tag, char *err, size_t errlen)
+{
+	char name[128], path[4096];
 	size_t n;
 
 	memset(cg, 0, sizeof *cg);
-	if (limit == 0)
+	if (limit == 0 && !io)
 		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
-	if (b->enable_v2 && (path_join(file, sizeof file, b->dir, "cgroup.subtree_control") < 0 ||
-			     write_ctl(file, "+memory") < 0))
-		return errf(err, errlen, "enable the memory controller in %s: %s", b->dir,
-			    strerror(errno));
+	if (io && !b->io_version)
+		return errf(err, errlen, "--disk-limit: no io or blkio cgroup controller");
+	/* one directory holds both where both are in the same hierarchy */
+	int same = io && limit && b->io_version == b->version && strcmp(b->io_dir, b->dir) == 0;
+	if (limit && b->enable_v2 && enable_v2(b->dir, "+memory", err, errlen) < 0)
+		return -1;
+	if (io && b->io_enable_v2 && enable_v2(b->io_dir, "+io", err, errlen) < 0)
+		return -1;
 
 	snprintf(name, sizeof name, "lrutop-%d-%.40s", (int)getpid(), tag && *tag ? tag : "run");
 	for (n = strlen("lrutop-"); name[n]; n++) {
@@ -343,29 +419,77 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 		      c == '-' || c == '_' || c == '.'))
 			name[n] = '_';
 	}
-	if (path_join(path, sizeof path, b->dir, name) < 0)
-		return errf(err, errlen, "cgroup under %s: path too long", b->dir);
-	if (mkdir(path, 0755) < 0)
-		return errf(err, errlen, "create cgroup %s: %s", path, strerror(errno));
-	if (cgroup_adopt(cg, b->version, path, limit, err, errlen) < 0) {
-		rmdir(path);
-		return -1;
+	if (limit) {
+		if (path_join(path, sizeof path, b->dir, name) < 0)
+			return errf(err, errlen, "cgroup under %s: path too long", b->dir);
+		if (mkdir(path, 0755) < 0)
+			return errf(err, errlen, "create cgroup %s: %s", path, strerror(errno));
+		if (cgroup_adopt(cg, b->version, path, limit, err, errlen) < 0 ||
+		    (same && cgroup_write_io(b->version, path, io, err, errlen) < 0)) {
+			rmdir(path);
+			memset(cg, 0, sizeof *cg);
+			return -1;
+		}
+		if (!io || same)
+			return 0;
 	}
+	/* the io cgroup: alone (only --disk-limit) or beside the memory one */
+	if (path_join(path, sizeof path, b->io_dir, name) < 0)
+		return errf(err, errlen, "cgroup under %s: path too long", b->io_dir);
+	if (mkdir(path, 0755) < 0) {
+		errf(err, errlen, "create cgroup %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (cgroup_write_io(b->io_version, path, io, err, errlen) < 0) {
+		rmdir(path);
+		goto fail;
+	}
+	if (!limit) { /* the only cgroup: the worker joins it as its "cg" */
+		cg->version = b->io_version;
+		strlcpy_(cg->path, path, sizeof cg->path);
+		if (path_join(cg->procs, sizeof cg->procs, path, "cgroup.procs") < 0 ||
+		    (cg->version == 2 &&
+		     path_join(cg->events, sizeof cg->events, path, "cgroup.events") < 0)) {
+			rmdir(path);
+			return errf(err, errlen, "cgroup %s: path too long", path);
+		}
+		cg->created = 1;
+		return 0;
+	}
+	cg->io_version = b->io_version;
+	strlcpy_(cg->io_path, path, sizeof cg->io_path);
+	if (path_join(cg->io_procs, sizeof cg->io_procs, path, "cgroup.procs") < 0) {
+		rmdir(path);
+		errf(err, errlen, "cgroup %s: path too long", path);
+		goto fail;
+	}
+	cg->io_created = 1;
 	return 0;
+fail:
+	cgroup_remove(cg, NULL, 0);
+	return -1;
 }
 
-int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err, size_t errlen)
+int cgroup_create_run(struct cgroup *cg, uint64_t limit, const struct cgroup_io *io,
+		      const char *tag, char *err, size_t errlen)
 {
 	struct cgroup_base b;
 	char why[256];
 
 	memset(cg, 0, sizeof *cg);
-	if (limit == 0)
+	if (limit == 0 && !io)
 		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
-	if (cgroup_base_detect(&b, why, sizeof why) < 0)
+	if (cgroup_base_detect(&b, why, sizeof why) < 0 && limit)
 		return errf(err, errlen,
 			    "--mem-limit needs root and the memory cgroup controller (%s)", why);
-	return cgroup_create_in(cg, &b, limit, tag, err, errlen);
+	if (io && !b.io_version)
+		return cgroup_io_available(err, errlen);
+	return cgroup_create_in(cg, &b, limit, io, tag, err, errlen);
+}
+
+int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err, size_t errlen)
+{
+	return cgroup_create_run(cg, limit, NULL, tag, err, errlen);
 }
 
 /* SIGKILL to every process listed in cgroup.procs; the number signalled. */
@@ -430,7 +554,7 @@ int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n)
 	char file[4096], buf[1024];
 	uint64_t v;
 
-	if (!cg->created ||
+	if (!cg->created || !cg->limit ||
 	    path_join(file, sizeof file, cg->path,
 		      cg->version == 2 ? "memory.events" : "memory.oom_control") < 0 ||
 	    read_small_at(AT_FDCWD, file, buf, sizeof buf) < 0 || kvfile_parse(buf, keys, 1, &v) != 1)
@@ -439,7 +563,7 @@ int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n)
 	return 0;
 }
 
-int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)
+static int remove_one(struct cgroup *cg, char *err, size_t errlen)
 {
 	if (!cg->created)
 		return 0;
@@ -456,14 +580,38 @@ int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)
 	return errf(err, errlen, "remove cgroup %s: tasks still inside after SIGKILL", cg->path);
 }
 
-int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out)
+int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)
 {
-	DIR *d = opendir(b->dir);
+	int rc = remove_one(cg, err, errlen);
+
+	if (cg->io_created) {
+		struct cgroup io;
+		memset(&io, 0, sizeof io);
+		io.version = cg->io_version;
+		io.created = 1;
+		strlcpy_(io.path, cg->io_path, sizeof io.path);
+		strlcpy_(io.procs, cg->io_procs, sizeof io.procs);
+		if (io.version == 2 &&
+		    path_join(io.events, sizeof io.events, io.path, "cgroup.events") < 0)
+			io.events[0] = '\0';
+		if (remove_one(&io, rc < 0 ? NULL : err, errlen) == 0)
+			cg->io_created = 0;
+		else
+			rc = -1;
+	}
+	return rc;
+}
+
+/* One pass over dir; a removed cgroup's namesake in the io hierarchy
+ * (io_dir, "" for none) goes with it: the pair counts as one. */
+static int sweep_dir(int version, const char *dir, int io_version, const char *io_dir,
+		     long *pid_out, int n)
+{
+	DIR *d = opendir(dir);
 	struct dirent *e;
-	int n = 0;
 
 	if (!d)
-		return 0;
+		return n;
 	while ((e = readdir(d)) != NULL) {
 		struct cgroup cg;
 		struct stat st;
@@ -481,15 +629,34 @@ int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out)
 		    !S_ISDIR(st.st_mode))
 			continue;
 		memset(&cg, 0, sizeof cg);
-		cg.version = b->version;
-		if (path_join(cg.path, sizeof cg.path, b->dir, e->d_name) < 0 || fill_paths(&cg) < 0)
+		cg.version = version;
+		if (path_join(cg.path, sizeof cg.path, dir, e->d_name) < 0 || fill_paths(&cg) < 0)
 			continue;
 		cg.created = 1;
+		if (io_dir[0] && path_join(cg.io_path, sizeof cg.io_path, io_dir, e->d_name) == 0 &&
+		    path_join(cg.io_procs, sizeof cg.io_procs, cg.io_path, "cgroup.procs") == 0 &&
+		    access(cg.io_path, F_OK) == 0) {
+			cg.io_version = io_version;
+			cg.io_created = 1;
+		}
 		if (cgroup_remove(&cg, NULL, 0) == 0) {
 			if (!n++ && pid_out)
 				*pid_out = pid;
 		}
 	}
 	closedir(d);
+	return n;
+}
+
+int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out)
+{
+	int n = 0;
+	int apart = b->io_version && (!b->version || strcmp(b->io_dir, b->dir) != 0);
+
+	if (b->version)
+		n = sweep_dir(b->version, b->dir, b->io_version, apart ? b->io_dir : "", pid_out,
+			      n);
+	if (apart) /* io cgroups of runs with only --disk-limit */
+		n = sweep_dir(b->io_version, b->io_dir, 0, "", pid_out, n);
 	return n;
 }

@@ -9,6 +9,12 @@
  * memory.swap.max = 0), else cgroup v1's memory hierarchy
  * (memory.limit_in_bytes, memory.memsw.limit_in_bytes where present).
  *
+ * --disk-limit adds a throttle of the watched disk (struct cgroup_io): v2
+ * io.max in the same cgroup ("+io" in the parent's cgroup.subtree_control),
+ * v1 blkio.throttle.{read,write}_bps_device in a blkio cgroup of the same
+ * name beside the memory one (the worker joins both); a run with only
+ * --disk-limit gets only the io cgroup.
+ *
  * Invariants: only a cgroup lrutop created is ever removed (this run's, or
  * by cgroup_sweep_stale one named lrutop-<pid>-* whose pid is gone); removal
  * kills what is left inside (the worker, a --cmd's children) and is
@@ -28,8 +34,20 @@ struct cgroup {
 	char usage[4096];  /* v2 memory.current, v1 memory.usage_in_bytes */
 	char peak[4096];   /* v2 memory.peak, v1 memory.max_usage_in_bytes; "" if absent */
 	char events[4096]; /* v2 cgroup.events; "" on v1 */
-	uint64_t limit;	   /* bytes */
+	uint64_t limit;	   /* bytes, 0: no memory cgroup (only a disk throttle) */
 	int created;	   /* 1 while the directory is ours to remove */
+	/* --disk-limit: where the throttle lives when path does not hold it
+	 * (v1: the blkio cgroup of the same name), "" otherwise */
+	char io_path[4096];
+	char io_procs[4096]; /* its cgroup.procs: the worker joins it too */
+	int io_version;
+	int io_created;
+};
+
+/* --disk-limit: one disk throttled to bps bytes per second, read and write. */
+struct cgroup_io {
+	unsigned major, minor;
+	uint64_t bps;
 };
 
 /* Where run cgroups are made: our own cgroup in the hierarchy that holds
@@ -39,6 +57,12 @@ struct cgroup_base {
 	int enable_v2; /* v2 root cgroup: "+memory" is still to be written to
 			* its cgroup.subtree_control */
 	char dir[4096];
+	/* the io controller (--disk-limit), found whether or not memory is:
+	 * io_version 0 = none, 2 = "io" in the unified hierarchy, 1 = v1
+	 * blkio; io_enable_v2: "+io" is still to be written */
+	int io_version;
+	int io_enable_v2;
+	char io_dir[4096];
 };
 
 /* Chooses the hierarchy from what is mounted: mountinfo is text in the
@@ -49,7 +73,10 @@ struct cgroup_base {
  * memory (or we are in the v2 root cgroup and its cgroup.controllers lists
  * memory: enable_v2); else v1 when a cgroup mount carries the memory
  * controller and our cgroup's memory.limit_in_bytes is writable.  -1 and
- * a reason in why otherwise. */
+ * a reason in why otherwise.  The io controller is looked up the same way
+ * ("io" in v2, else v1 blkio with a writable
+ * blkio.throttle.read_bps_device) and filled in even when memory is not
+ * found (io_version 0 when neither has it). */
 int cgroup_find_base(const char *mountinfo, const char *self, const char *root,
 		     struct cgroup_base *b, char *why, size_t whylen);
 /* cgroup_find_base on /proc/self/mountinfo and /proc/self/cgroup, as root. */
@@ -60,11 +87,21 @@ int cgroup_base_detect(struct cgroup_base *b, char *why, size_t whylen);
  * "--mem-limit needs root and the memory cgroup controller (<reason>)". */
 int cgroup_available(char *err, size_t errlen);
 
+/* 0 when the watched disk can be throttled here (root and the io / blkio
+ * controller); else -1 and "--disk-limit needs root and the io (v2) or
+ * blkio (v1) cgroup controller (<reason>)". */
+int cgroup_io_available(char *err, size_t errlen);
+
 /* Creates the cgroup "lrutop-<pid>-<tag>" beneath b->dir with a memory
- * limit of limit bytes. tag is a short label (characters other than
- * [A-Za-z0-9._-] become '_'). */
+ * limit of limit bytes (0: none) and, when io is not NULL, the disk
+ * throttle (beneath b->io_dir where that is another directory).  At least
+ * one of the two.  tag is a short label (characters other than
+ * [A-Za-z0-9._-] become '_').  On failure nothing is left. */
 int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t limit,
-		     const char *tag, char *err, size_t errlen);
+		     const struct cgroup_io *io, const char *tag, char *err, size_t errlen);
+/* cgroup_create_in beneath cgroup_base_detect's base. */
+int cgroup_create_run(struct cgroup *cg, uint64_t limit, const struct cgroup_io *io,
+		      const char *tag, char *err, size_t errlen);
 /* cgroup_create_in beneath cgroup_base_detect's base. */
 int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err, size_t errlen);
 /* The second half of cgroup_create_in, for a directory the kernel has just
@@ -75,14 +112,20 @@ int cgroup_create(struct cgroup *cg, uint64_t limit, const char *tag, char *err,
  * the kernel documents it. */
 int cgroup_adopt(struct cgroup *cg, int version, const char *dir, uint64_t limit, char *err,
 		 size_t errlen);
+/* Writes the throttle into an existing cgroup directory: v2 io.max
+ * "MAJ:MIN rbps=N wbps=N", v1 blkio.throttle.read_bps_device and
+ * write_bps_device "MAJ:MIN N".  Public for the same reason. */
+int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, char *err,
+		    size_t errlen);
 
-/* Removes stale run cgroups beneath b->dir: "lrutop-<pid>-<tag>"
- * directories whose pid is gone (tasks still inside are killed, as in
- * cgroup_remove).  Returns how many were removed; *pid_out (may be NULL)
+/* Removes stale run cgroups beneath b->dir (and b->io_dir where that is
+ * another directory: a memory cgroup and its blkio namesake count as one
+ * run's cgroup): "lrutop-<pid>-<tag>" directories whose pid is gone
+ * (tasks still inside are killed, as in cgroup_remove).  Returns how many were removed; *pid_out (may be NULL)
  * is the pid of the first. */
 int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out);
 
-/* Removes the cgroup; tasks still inside are sent SIGKILL and awaited
+/* Removes the cgroup (and the io one beside it); tasks still inside are sent SIGKILL and awaited
  * (v2: cgroup.events "populated 0", v1: cgroup.procs empty, bounded).
  * No-op on a cgroup not created or already removed. */
 int cgroup_remove(struct cgroup *cg, char *err, size_t errlen);

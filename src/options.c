@@ -152,6 +152,8 @@ const char *options_usage(void)
 	       "      --size SIZE        scratch source size when --src is absent (K/M/G/T)\n"
 	       "      --dir DIR          scratch directory on a disk (default /var/tmp)\n"
 	       "      --mem-limit SIZE   run the copy in a memory cgroup of SIZE (root)\n"
+	       "      --disk-limit RATE  throttle the watched disk to RATE/s in each run (root;\n"
+	       "                         cgroup v1: reads and direct I/O, not write-back)\n"
 	       "      --repeat N         run each strategy N times (interleaved: A B A B)\n"
 	       "      --baseline NAME    ratios and +-% relative to NAME (default: first)\n"
 	       "      --bs SIZE          buffer size of read/write strategies (default 8K)\n"
@@ -206,6 +208,7 @@ enum {
 	OPT_SIZE,
 	OPT_DIR,
 	OPT_MEMLIMIT,
+	OPT_DISKLIMIT,
 	OPT_REPEAT,
 	OPT_BS,
 	OPT_NODROP,
@@ -412,6 +415,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"size", required_argument, NULL, OPT_SIZE},
 		{"dir", required_argument, NULL, OPT_DIR},
 		{"mem-limit", required_argument, NULL, OPT_MEMLIMIT},
+		{"disk-limit", required_argument, NULL, OPT_DISKLIMIT},
 		{"repeat", required_argument, NULL, OPT_REPEAT},
 		{"bs", required_argument, NULL, OPT_BS},
 		{"no-drop-caches", no_argument, NULL, OPT_NODROP},
@@ -532,6 +536,22 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			if (size_opt("--mem-limit", optarg, &o->mem_limit, err, errlen) < 0)
 				return -1;
 			break;
+		case OPT_DISKLIMIT: { /* a size per second: "30M" or "30M/s" */
+			char rate[64];
+			size_t rl = strlen(optarg);
+			run_opt(o, "--disk-limit");
+			if (rl >= sizeof(rate) || parse_size(strcpy(rate, optarg), &o->disk_limit) < 0) {
+				if (rl >= 2 && rl < sizeof(rate) && !strcmp(optarg + rl - 2, "/s"))
+					rate[rl - 2] = '\0';
+				if (rl < 2 || rl >= sizeof(rate) || parse_size(rate, &o->disk_limit) < 0)
+					return errf(err, errlen, "--disk-limit %s: not a rate (bytes per "
+							"second, e.g. 30M)", optarg);
+			}
+			if (o->disk_limit < 1024 * 1024)
+				return errf(err, errlen, "--disk-limit %s: at least 1M (per second)",
+					    optarg);
+			break;
+		}
 		case OPT_REPEAT:
 			run_opt(o, "--repeat");
 			if (parse_long("--repeat", optarg, 1, &l, err, errlen) < 0)

@@ -47,6 +47,7 @@ struct options {
 	const char *src;	/* --src FILE */
 	uint64_t size;		/* --size, 0 = default */
 	uint64_t mem_limit;	/* --mem-limit, 0 = none */
+	uint64_t disk_limit;	/* --disk-limit, bytes/s of the watched disk, 0 = none */
 	int repeat;
 	size_t bs;		/* --bs */
 	int no_drop_caches, no_verify;

@@ -52,6 +52,7 @@ struct runlog {
 	size_t nevents;
 	char baseline[32];   /* label of the entry ratios and ±% are relative to */
 	uint64_t mem_limit;  /* of the runs' cgroups, bytes, 0 = none (the Runs view's scale) */
+	uint64_t disk_limit; /* --disk-limit, bytes/s of the watched disk, 0 = none */
 };
 
 /* What the runs are doing now (the progress line, the picker): a snapshot

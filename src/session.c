@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "device.h"
 #include "loop.h"
 #include "rates.h"
 #include "util.h"
@@ -25,6 +26,40 @@
 #define STALL_MIN_BYTES (1ull << 20)
 #define STALL_MIN(total) ((total) && (total) / 64 < STALL_MIN_BYTES ? (total) / 64 : STALL_MIN_BYTES)
 #define DRAIN_TIMEOUT_NS (10ull * 1000000000ull)
+
+/* --disk-limit: the watched disk (-d, or the one holding --dir, as the
+ * monitor chooses it) as the MAJ:MIN the throttle files take, and the
+ * controller to throttle it with; checked before anything is created. */
+static int setup_disk_limit(struct session *s, const struct options *opt, char *err,
+			    size_t errlen)
+{
+	char name[DEVICE_NAME_MAX], why[256], path[128 + DEVICE_NAME_MAX], buf[64];
+	if (cgroup_io_available(err, errlen) < 0)
+		return -1;
+	if (opt->device) {
+		if (strlcpy_(name, opt->device, sizeof(name)) >= sizeof(name) ||
+		    !device_exists(name))
+			return errf(err, errlen, "--disk-limit: -d %s: no such disk", opt->device);
+	} else if (device_for_path(opt->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
+		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)", why);
+	}
+	for (char *c = name; *c; c++)
+		if (*c == '/')
+			*c = '!'; /* sysfs spells cciss/c0d0 cciss!c0d0 */
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
+	if (access(path, F_OK) == 0)
+		return errf(err, errlen, "--disk-limit: -d %s is a partition (the throttle works on "
+				 "whole disks: give the disk)", opt->device);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	if (read_small_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%u:%u", &s->io.major, &s->io.minor) != 2)
+		return errf(err, errlen, "--disk-limit: %s: cannot read its device number", path);
+	char rate[16];
+	s->io.bps = opt->disk_limit;
+	fmt_size(rate, sizeof(rate), opt->disk_limit);
+	snprintf(s->io_label, sizeof(s->io_label), "@%s", rate);
+	return 0;
+}
 
 static int check_src(struct session *s, const char *src, char *err, size_t errlen)
 {
@@ -110,7 +145,7 @@ int session_sweep_stale(const struct options *opt, char *line, size_t len)
 	line[0] = '\0';
 	if (scratch_sweep_stale(opt->dir, &sw, why, sizeof(why)) < 0)
 		sw.ndirs = 0;
-	if (cgroup_base_detect(&b, why, sizeof(why)) == 0)
+	if (cgroup_base_detect(&b, why, sizeof(why)) == 0 || b.io_version)
 		ncg = cgroup_sweep_stale(&b, &cg_pid);
 	if (!sw.ndirs && !ncg)
 		return 0;
@@ -362,6 +397,9 @@ int session_init(struct session *s, const struct options *opt, struct runlog *lo
 	s->source_pid = -1;
 	s->mem_limit = opt->mem_limit;
 	log->mem_limit = opt->mem_limit;
+	log->disk_limit = opt->disk_limit;
+	if (opt->disk_limit && setup_disk_limit(s, opt, err, errlen) < 0)
+		return -1;
 	if (setup_queue(s, opt, err, errlen) < 0)
 		return -1;
 	if (opt->src && check_src(s, opt->src, err, errlen) < 0)
@@ -615,11 +653,16 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	memset(r, 0, sizeof(*r));
 	r->strategy = st;
 	r->cmd = st ? -1 : q->cmd;
-	if (st)
-		snprintf(r->name, sizeof(r->name), "%s%s", st->name,
-			 s->opt->prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "");
-	else
-		strlcpy_(r->name, s->cmds[q->cmd].label, sizeof(r->name));
+	if (st) {
+		char lab[128];
+		snprintf(lab, sizeof(lab), "%s%s%s", st->name,
+			 s->opt->prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "",
+			 s->io_label);
+		strlcpy_(r->name, lab, sizeof(r->name));
+	} else
+		snprintf(r->name, sizeof(r->name), "%.*s%s",
+			 (int)(sizeof(r->name) - 1 - strlen(s->io_label)), s->cmds[q->cmd].label,
+			 s->io_label);
 	r->repeat = q->repeat;
 	r->verified = -1;
 	r->t_start_ns = mono_ns();
@@ -642,13 +685,16 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	spec.drop_caches = !s->opt->no_drop_caches;
 	spec.verify = !s->opt->no_verify && st;
 	spec.prealloc = s->opt->prealloc;
-	if (s->mem_limit) {
+	if (s->mem_limit || s->io.bps) {
 		char tag[16];
 		snprintf(tag, sizeof(tag), "run%zu", s->log->nresults);
-		if (cgroup_create(&s->cg, s->mem_limit, tag, err, errlen) < 0)
+		if (cgroup_create_run(&s->cg, s->mem_limit, s->io.bps ? &s->io : NULL, tag, err,
+				      errlen) < 0)
 			return -1;
 		spec.cgroup_procs = s->cg.procs;
-		if (probe_watch(s, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
+		spec.io_procs = s->cg.io_created ? s->cg.io_procs : NULL;
+		if (s->mem_limit &&
+		    probe_watch(s, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
 			return -1;
 	}
 	if (worker_start(&spec, &s->worker, err, errlen) < 0)

@@ -86,6 +86,8 @@ struct session {
 	struct queued queue[SESSION_MAX_RUNS];
 	size_t queue_len, next; /* next: the queue entry the next run takes */
 	uint64_t mem_limit;	/* of every run's cgroup, 0 = none */
+	struct cgroup_io io;	/* --disk-limit: the watched disk's throttle, bps 0 = none */
+	char io_label[24];	/* "@30M" added to every run's label, "" without one */
 
 	/* the scratch source, written by a child so the loop stays live */
 	int have_source;

@@ -88,7 +88,9 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 			   (s->elapsed_max - s->elapsed_min) / s->elapsed_min > STATS_NOISY;
 		if (s->ok && s->elapsed_med < fastest)
 			fastest = s->elapsed_med;
-		s->baseline = baseline && !strcmp(s->name, baseline);
+		/* the label, or the strategy of a labelled run (+prealloc, @30M) */
+		s->baseline = baseline && (!strcmp(s->name, baseline) ||
+					   (s->strategy && !strcmp(s->strategy->name, baseline)));
 		if (s->baseline && s->ok)
 			base = s->elapsed_med;
 		double best = INFINITY;

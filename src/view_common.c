@@ -47,7 +47,12 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm", "Runs"};
 	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
 	int compact = g->w < 120;
-	char buf[256];
+	char buf[256], lim[24] = ""; /* --disk-limit: "@30M/s" after the disk */
+	if (m->log && m->log->disk_limit) {
+		fmt_size(lim + 1, sizeof(lim) - 3, m->log->disk_limit);
+		lim[0] = '@';
+		strcat(lim, "/s");
+	}
 	int x0 = 0;
 	if (m->recording)
 		x0 = grid_text(g, 0, 0, -1, ROLE_WARN, " \xe2\x97\x8f REC");
@@ -63,11 +68,11 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 			 m->host, m->kernel, m->replay.date, m->replay.t_s, m->replay.len_s, speed,
 			 m->replay.paused ? " paused" : m->replay.at_end ? " end" : "");
 	} else if (compact)
-		snprintf(buf, sizeof(buf), " lrutop  %s  %s  disk %s  %gs", m->host, m->kernel,
-			 m->disk[0] ? m->disk : "none", m->interval);
+		snprintf(buf, sizeof(buf), " lrutop  %s  %s  disk %s%s  %gs", m->host, m->kernel,
+			 m->disk[0] ? m->disk : "none", lim, m->interval);
 	else
-		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s  disk %s  every %gs", m->host,
-			 m->kernel, m->disk[0] ? m->disk : "none", m->interval);
+		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s  disk %s%s  every %gs", m->host,
+			 m->kernel, m->disk[0] ? m->disk : "none", lim, m->interval);
 	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;

@@ -343,6 +343,8 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	 * cgroup of the task that faults the page in. */
 	if (spec->cgroup_procs)
 		join_cgroup(pg, spec->cgroup_procs);
+	if (spec->io_procs)
+		join_cgroup(pg, spec->io_procs);
 	child_fds(pg, &ev_fd, &go_fd, err_fd);
 	c.ev_fd = ev_fd;
 	child_prepare(spec, &c, go_fd);

@@ -51,6 +51,7 @@ struct worker_spec {
 	const char *dst;
 	size_t bs;
 	const char *cgroup_procs; /* cgroup.procs to write our pid into first, or NULL */
+	const char *io_procs;	  /* and the v1 blkio cgroup's (--disk-limit), or NULL */
 	int drop_caches;	  /* 1: as root write 3 to drop_caches; else fadvise DONTNEED */
 	int verify;		  /* 1: compare dst with src after done (strategies only) */
 	int prealloc;		  /* --prealloc, passed to the strategy (struct copy_job) */

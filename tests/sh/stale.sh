@@ -1,10 +1,11 @@
 #!/bin/sh
 # What a SIGKILL leaves (DESIGN.md §8): a SIGKILLed lrutop's scratch
-# directory and run cgroup are removed by the next lrutop, with one line
-# saying so; a live lrutop's are not; what lrutop did not make (no owner
-# marker, a symlink, a stranger's file) is left alone.  And a worker killed
-# with -9 from outside is reported as killed by SIGKILL, not as out of
-# memory (its cgroup's OOM counter did not move).
+# directory and run cgroup (with --disk-limit on v1 also its blkio twin)
+# are removed by the next lrutop, with one line saying so; a live lrutop's
+# are not; what lrutop did not make (no owner marker, a symlink, a
+# stranger's file) is left alone.  And a worker killed with -9 from
+# outside is reported as killed by SIGKILL, not as out of memory (its
+# cgroup's OOM counter did not move).
 . "$(dirname "$0")/lib.sh"
 
 base=$(mktemp -d /var/tmp/lrt-stale.XXXXXX) || exit 2
@@ -25,6 +26,14 @@ show() { tr '\n' '|' <"$1" | cut -c1-300; }
 scratch_of() { ls -d "$1"/lrutop-?????? 2>/dev/null | head -n 1; }
 
 if [ "$cg_ok" -eq 1 ]; then LIM="--mem-limit 64M"; else LIM=""; fi
+# --disk-limit on v1: a blkio cgroup of the same name beside the memory one
+_l=$(sed -n 's/^[0-9]*:blkio:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
+ioroot=/sys/fs/cgroup/blkio${_l%/}
+if [ "$cg_ok" -eq 1 ] && [ -n "$_l" ] && [ -w "$ioroot/blkio.throttle.read_bps_device" ]; then
+	LIM="$LIM --disk-limit 200M"
+else
+	ioroot=""
+fi
 
 # 1. A SIGKILLed lrutop ------------------------------------------------------
 lrt_newdir
@@ -34,6 +43,7 @@ D1=$d
 bg=$!
 if [ "$cg_ok" -eq 1 ]; then
 	cond='ls -d "$cgroot/lrutop-$bg-"* >/dev/null 2>&1'
+	[ -n "$ioroot" ] && cond="$cond"' && ls -d "$ioroot/lrutop-$bg-"* >/dev/null 2>&1'
 else
 	cond='[ -f "$(scratch_of "$D1")/dst" ]'
 fi
@@ -49,6 +59,8 @@ else
 	check "kill -9 left the scratch directory" '[ -d "$S1" ]'
 	[ "$cg_ok" -eq 1 ] &&
 		check "kill -9 left the cgroup" 'ls -d "$cgroot/lrutop-$victim-"* >/dev/null 2>&1'
+	[ -n "$ioroot" ] &&
+		check "kill -9 left the blkio cgroup" 'ls -d "$ioroot/lrutop-$victim-"* >/dev/null 2>&1'
 	timeout 60 "$LRUTOP" --batch -q -s rw_cp --size 1M --no-verify --dir "$D1" </dev/null \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
@@ -57,6 +69,8 @@ else
 		"left: $(ls -A "$D1" | tr '\n' ' ')"
 	if [ "$cg_ok" -eq 1 ]; then
 		check "next lrutop: cgroup removed" '! ls -d "$cgroot/lrutop-$victim-"* >/dev/null 2>&1'
+		[ -n "$ioroot" ] && check "next lrutop: blkio cgroup removed" \
+			'! ls -d "$ioroot/lrutop-$victim-"* >/dev/null 2>&1'
 		pat="^lrutop: removed 1 stale scratch directory \($S1, [0-9.]+[KMG]\) and 1 cgroup of pid $victim that is gone\$"
 	else
 		skip "next lrutop: cgroup removed" "needs root and a writable memory cgroup"

@@ -3,7 +3,8 @@
  * 256 MiB source with rw_cp; the worker is listed in the cgroup, the
  * charged memory never exceeds the limit (sampled during the run and the
  * kernel's own high-water mark afterwards), and cgroup_remove leaves no
- * directory, also when a task is still inside. Skipped, with the reason,
+ * directory, also when a task is still inside; with --disk-limit's
+ * throttle the worker is in the blkio cgroup too and both go. Skipped, with the reason,
  * where cgroup_available says no memory cgroup can be made.
  */
 #include <stdarg.h>
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define MIB   ((uint64_t)1 << 20)
@@ -229,6 +231,96 @@ static void test_oom_counter(void **state)
 	assert_int_equal(cgroup_remove(&cg, err, sizeof err), 0);
 }
 
+/* --disk-limit for real: the throttle of the disk holding /var/tmp is in
+ * place while the worker waits (v1: in a blkio cgroup beside the memory
+ * one, the worker in both), and removing the cgroup removes both. */
+static void test_disk_limit(void **state)
+{
+	struct cgroup cg;
+	struct worker w;
+	struct worker_spec spec;
+	struct worker_event ev;
+	struct worker_result res;
+	struct cgroup_io io = {0, 0, 30 * MIB};
+	struct stat st;
+	char err[512], file[8192], buf[256], want[64];
+	char *argv[] = {"true", NULL};
+	(void)state;
+
+	need_cgroup();
+	if (cgroup_io_available(err, sizeof err) < 0) {
+		printf("skipped: %s\n", err);
+		skip();
+	}
+	/* the whole disk: a partition's parent in sysfs */
+	assert_int_equal(stat("/var/tmp", &st), 0);
+	snprintf(file, sizeof file, "/sys/dev/block/%u:%u/partition", major(st.st_dev),
+		 minor(st.st_dev));
+	if (access(file, F_OK) == 0)
+		snprintf(file, sizeof file, "/sys/dev/block/%u:%u/../dev", major(st.st_dev),
+			 minor(st.st_dev));
+	else
+		snprintf(file, sizeof file, "/sys/dev/block/%u:%u/dev", major(st.st_dev),
+			 minor(st.st_dev));
+	int fd = open(file, O_RDONLY);
+	if (fd < 0) {
+		printf("skipped: /var/tmp is not on a block device (%s)\n", file);
+		skip();
+	}
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_int_equal(sscanf(buf, "%u:%u", &io.major, &io.minor), 2);
+
+	if (cgroup_create_run(&cg, 64 * MIB, &io, "io", err, sizeof err) < 0)
+		fail_msg("cgroup_create_run: %s", err);
+	const char *iodir = cg.io_created ? cg.io_path : cg.path;
+	int v = cg.io_created ? cg.io_version : cg.version;
+	snprintf(file, sizeof file, "%s/%s", iodir, v == 2 ? "io.max" : "blkio.throttle.read_bps_device");
+	fd = open(file, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	snprintf(want, sizeof want, v == 2 ? "%u:%u rbps=%llu" : "%u:%u %llu", io.major, io.minor,
+		 (unsigned long long)io.bps);
+	assert_non_null(strstr(buf, want));
+	printf("cgroup v%d throttle: %s", v, buf);
+
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.cgroup_procs = cg.procs;
+	spec.io_procs = cg.io_created ? cg.io_procs : NULL;
+	assert_int_equal(worker_start(&spec, &w, err, sizeof err), 0);
+	{
+		struct pollfd p = {w.event_fd, POLLIN, 0};
+		assert_int_equal(poll(&p, 1, 20000), 1);
+	}
+	assert_int_equal(worker_read_event(&w, &ev), 1);
+	assert_true(listed(cg.procs, w.pid));
+	if (cg.io_created)
+		assert_true(listed(cg.io_procs, w.pid)); /* in both, before any file */
+	if (cgroup_remove(&cg, err, sizeof err) < 0)
+		fail_msg("cgroup_remove: %s", err);
+	assert_true(gone(cg.path));
+	assert_true(gone(iodir));
+	assert_int_equal(worker_reap(&w, 1, &res), 1);
+	worker_done(&w);
+
+	/* only the throttle: one cgroup, no memory figures */
+	if (cgroup_create_run(&cg, 0, &io, "io2", err, sizeof err) < 0)
+		fail_msg("cgroup_create_run: %s", err);
+	assert_int_equal(cg.io_created, 0);
+	assert_int_equal(cg.limit, 0);
+	uint64_t ooms;
+	assert_int_equal(cgroup_oom_kills(&cg, &ooms), -1);
+	strcpy(file, cg.path);
+	assert_int_equal(cgroup_remove(&cg, err, sizeof err), 0);
+	assert_true(gone(file));
+}
+
 static void test_bad_limit(void **state)
 {
 	struct cgroup cg;
@@ -246,6 +338,7 @@ int main(void)
 	    cmocka_unit_test(test_limit_holds),
 	    cmocka_unit_test(test_remove_busy),
 	    cmocka_unit_test(test_oom_counter),
+	    cmocka_unit_test(test_disk_limit),
 	    cmocka_unit_test(test_bad_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

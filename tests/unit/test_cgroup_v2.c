@@ -22,7 +22,13 @@
  *    active_file not confused with workingset_activate_file) and the burst
  *    rule uses that counter; cgroup_oom_kills reads memory.events and v1
  *    memory.oom_control;
- *  - the stale sweep removes only lrutop-<pid>-* directories of dead pids.
+ *  - the stale sweep removes only lrutop-<pid>-* directories of dead pids;
+ *  - --disk-limit: the io controller is found beside memory (v2 "io" in
+ *    cgroup.subtree_control, this machine's v1 blkio mount), io.max gets
+ *    "MAJ:MIN rbps=N wbps=N" ("IO Interface Files"), v1 the two
+ *    blkio.throttle.*_bps_device files "MAJ:MIN N"; a v2 run cgroup is one
+ *    directory, a v1 one a memory and a blkio directory of the same name,
+ *    and the sweep removes both as one.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -190,7 +196,7 @@ static void test_find_v2(void **state)
 	char err[512], buf[256];
 	/* The kernel would fill the new directory; here it stays empty, so
 	 * writing memory.max fails: the error names it, the directory goes. */
-	assert_int_equal(cgroup_create_in(&cg, &b, 64 << 20, "t", err, sizeof err), -1);
+	assert_int_equal(cgroup_create_in(&cg, &b, 64 << 20, NULL, "t", err, sizeof err), -1);
 	assert_non_null(strstr(err, "/memory.max to 67108864: No such file or directory"));
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
 	assert_string_equal(get(want, buf, sizeof buf), "+memory");
@@ -436,6 +442,99 @@ static void test_v1_files(void **state)
 	cg.created = 0;
 }
 
+/* --disk-limit on cgroup v2: the io controller beside memory, io.max. */
+static void test_v2_io(void **state)
+{
+	struct cgroup_base b;
+	struct cgroup cg;
+	const struct cgroup_io io = {254, 0, 30u << 20};
+	char why[256], err[512], want[8192], buf[256];
+	(void)state;
+
+	put("sys/fs/cgroup/lab.slice/cgroup.controllers", "cpu io memory pids\n");
+	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "io memory\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.io_version, 2);
+	assert_int_equal(b.io_enable_v2, 0);
+	assert_string_equal(b.io_dir, b.dir);
+	/* memory delegated, io not: no throttle here */
+	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "memory\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.io_version, 0);
+	/* io without memory: the throttle alone is still possible */
+	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "io\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), -1);
+	assert_int_equal(b.io_version, 2);
+
+	/* The writer, on a new cgroup as the kernel lays it out: io.max is
+	 * empty until written. */
+	put("v2/lrutop-1-io/io.max", "");
+	snprintf(want, sizeof want, "%s/v2/lrutop-1-io", root);
+	assert_int_equal(cgroup_write_io(2, want, &io, err, sizeof err), 0);
+	assert_string_equal(get(strcat(strcpy(buf, want), "/io.max"), buf, sizeof buf),
+			    "254:0 rbps=31457280 wbps=31457280");
+	/* no io.max (the io controller is not on in this cgroup): named */
+	snprintf(want, sizeof want, "%s/v2/none", root);
+	mkdir(want, 0755);
+	assert_int_equal(cgroup_write_io(2, want, &io, err, sizeof err), -1);
+	assert_non_null(strstr(err, "/io.max to \"254:0 rbps=31457280 wbps=31457280\": No such"));
+
+	/* The root cgroup: "+io" is written first; the kernel would fill the
+	 * new directory, here writing io.max fails, and nothing stays. */
+	put("sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.io_version, 2);
+	assert_int_equal(b.io_enable_v2, 1);
+	assert_int_equal(cgroup_create_in(&cg, &b, 0, &io, "t", err, sizeof err), -1);
+	assert_non_null(strstr(err, "/io.max to \"254:0 rbps=31457280 wbps=31457280\""));
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
+	assert_string_equal(get(want, buf, sizeof buf), "+io");
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lrutop-%d-t", root, (int)getpid());
+	assert_int_equal(access(want, F_OK), -1);
+	assert_int_equal(cg.created, 0);
+	assert_int_equal(cg.io_created, 0);
+	/* neither a memory limit nor a throttle: nothing to make */
+	assert_int_equal(cgroup_create_in(&cg, &b, 0, NULL, "t", err, sizeof err), -1);
+}
+
+/* --disk-limit on cgroup v1 (this machine's layout): a blkio hierarchy of
+ * its own, the two throttle files. */
+static void test_v1_io(void **state)
+{
+	struct cgroup_base b;
+	const struct cgroup_io io = {254, 0, 30u << 20};
+	char why[256], err[512], want[8192], buf[256];
+	(void)state;
+
+	put("sys/fs/cgroup/unified/cgroup.controllers", "hugetlb\n");
+	put("sys/fs/cgroup/unified/cgroup.subtree_control", "");
+	put("sys/fs/cgroup/memory/process_api/28a59e/memory.limit_in_bytes",
+	    "9223372036854771712\n");
+	put("sys/fs/cgroup/blkio/blkio.throttle.read_bps_device", "");
+	assert_int_equal(cgroup_find_base(mi_hybrid, self_hybrid, root, &b, why, sizeof why), 0);
+	assert_int_equal(b.version, 1);
+	assert_int_equal(b.io_version, 1);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/blkio", root);
+	assert_string_equal(b.io_dir, want);
+	/* no blkio mount: no throttle, memory as before */
+	const char mi_nob[] = "35 31 0:32 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n";
+	assert_int_equal(cgroup_find_base(mi_nob, self_hybrid, root, &b, why, sizeof why), 0);
+	assert_int_equal(b.io_version, 0);
+	assert_string_equal(b.io_dir, "");
+
+	put("v1io/lrutop-1-x/blkio.throttle.read_bps_device", "");
+	put("v1io/lrutop-1-x/blkio.throttle.write_bps_device", "");
+	snprintf(want, sizeof want, "%s/v1io/lrutop-1-x", root);
+	assert_int_equal(cgroup_write_io(1, want, &io, err, sizeof err), 0);
+	assert_string_equal(
+	    get(strcat(strcpy(buf, want), "/blkio.throttle.read_bps_device"), buf, sizeof buf),
+	    "254:0 31457280");
+	assert_string_equal(
+	    get(strcat(strcpy(buf, want), "/blkio.throttle.write_bps_device"), buf, sizeof buf),
+	    "254:0 31457280");
+}
+
 static void test_sweep(void **state)
 {
 	struct cgroup_base b;
@@ -475,6 +574,29 @@ static void test_sweep(void **state)
 	snprintf(path, sizeof path, "%s/lrutop-%d-run1", b.dir, (int)getpid());
 	assert_int_equal(access(path, F_OK), 0); /* ours: alive */
 	assert_int_equal(cgroup_sweep_stale(&b, &pid), 0);
+
+	/* v1 with a blkio hierarchy apart: a dead run's memory cgroup and its
+	 * blkio namesake go as one; a blkio cgroup of a run with only
+	 * --disk-limit goes on its own; a live one stays. */
+	b.version = 1;
+	b.io_version = 1;
+	snprintf(b.io_dir, sizeof b.io_dir, "%s/sweep-blkio", root);
+	mkdir(b.io_dir, 0755);
+	char p2[8192];
+	snprintf(path, sizeof path, "%s/lrutop-%d-run3", b.dir, (int)dead);
+	snprintf(p2, sizeof p2, "%s/lrutop-%d-run3", b.io_dir, (int)dead);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(mkdir(p2, 0755), 0);
+	assert_int_equal(cgroup_sweep_stale(&b, &pid), 1);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access(p2, F_OK), -1);
+	snprintf(p2, sizeof p2, "%s/lrutop-%d-run4", b.io_dir, (int)dead);
+	assert_int_equal(mkdir(p2, 0755), 0);
+	snprintf(path, sizeof path, "%s/lrutop-%d-run1", b.io_dir, (int)getpid());
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(cgroup_sweep_stale(&b, &pid), 1);
+	assert_int_equal(access(p2, F_OK), -1);
+	assert_int_equal(access(path, F_OK), 0);
 }
 
 int main(void)
@@ -485,6 +607,8 @@ int main(void)
 	    cmocka_unit_test(test_find_real),
 	    cmocka_unit_test_setup_teardown(test_v2_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_v1_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_v2_io, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_v1_io, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
