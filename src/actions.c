@@ -109,6 +109,33 @@ static void do_newest(struct app *a, int key, int width)
 	a->ui.scroll = 0;
 }
 
+static void do_oldest(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	size_t len = series_len(a->model.series);
+	if (a->ui.paused && len)
+		a->ui.scroll = len - 1;
+}
+
+static void do_fit(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.no_fit = !a->ui.no_fit;
+	app_status(a, a->ui.no_fit ? "time axis: the last samples (z Z zoom)"
+				   : "time axis: fit to the runs");
+}
+
+static void do_zoom(struct app *a, int key, int width)
+{
+	(void)width;
+	struct ui *u = &a->ui;
+	u->no_fit = 1; /* zooming is of the last-N-seconds axis */
+	if (key == 'z' && u->zoom > -3)
+		u->zoom--;
+	else if (key == 'Z' && u->zoom < 6)
+		u->zoom++;
+}
+
 static void do_mem_scope(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
@@ -151,6 +178,10 @@ static const struct action actions[] = {
 	{"back", {SKEY_LEFT}, NULL, "scroll back (paused)", do_back},
 	{"forward", {SKEY_RIGHT}, NULL, "scroll forward (paused)", do_forward},
 	{"newest", {SKEY_END}, NULL, "back to the newest sample", do_newest},
+	{"oldest", {SKEY_HOME}, NULL, "to the oldest sample (paused)", do_oldest},
+	{"fit", {'f'}, "f", "time axis: fit to the runs / last N s", do_fit},
+	{"zoom-in", {'z'}, "z Z", "zoom the time axis in / out", do_zoom},
+	{"zoom-out", {'Z'}, NULL, "zoom the time axis out", do_zoom},
 	{"slower", {'+', '='}, "+ -", "sampling interval (0.05 - 60 s)", do_slower},
 	{"faster", {'-', '_'}, NULL, "shorter sampling interval", do_faster},
 	{"pick", {'r'}, "r", "pick strategies and start runs", do_picker},

@@ -23,7 +23,10 @@ void views_done(struct views *v)
 	canvas_done(&v->overview.mem);
 	canvas_done(&v->overview.reclaim);
 	free(v->overview.buf);
+	free(v->overview.lo);
+	free(v->overview.hi);
 	v->overview.buf = NULL;
+	v->overview.lo = v->overview.hi = NULL;
 	canvas_done(&v->runs.canvas);
 	free(v->runs.buf);
 	v->runs.buf = NULL;
