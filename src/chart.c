@@ -200,11 +200,21 @@ double nice_ceil(double v)
 	return n * e;
 }
 
-double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience)
+static double autoscale_step(struct autoscale *a, double seen_max, double floor, int patience,
+			     int fine)
 {
 	if (!(seen_max > floor))
 		seen_max = floor;
 	double want = nice_ceil(seen_max * 1.05);
+	if (fine) {
+		static const double steps[] = {1, 1.5, 2, 3, 4, 5, 6, 8, 10};
+		double e = pow(10, (double)(long)log10(seen_max * 1.05) - (log10(seen_max * 1.05) < 0));
+		for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+			if (steps[i] * e >= seen_max * 1.05 * 0.9999999) {
+				want = steps[i] * e;
+				break;
+			}
+	}
 	if (!(a->max > 0) || want > a->max) {
 		a->max = want;
 		a->low_ticks = 0;
@@ -217,6 +227,16 @@ double autoscale_update(struct autoscale *a, double seen_max, double floor, int 
 		a->low_ticks = 0;
 	}
 	return a->max;
+}
+
+double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience)
+{
+	return autoscale_step(a, seen_max, floor, patience, 0);
+}
+
+double autoscale_update_fine(struct autoscale *a, double seen_max, double floor, int patience)
+{
+	return autoscale_step(a, seen_max, floor, patience, 1);
 }
 
 void fmt_num(char *buf, size_t len, double v)

@@ -71,6 +71,9 @@ struct autoscale {
 	int low_ticks;
 };
 double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience);
+/* The same in steps of 1 1.5 2 3 4 5 6 8 ×10^k, not 1 2 5: the data fills
+ * more of the chart's height. */
+double autoscale_update_fine(struct autoscale *a, double seen_max, double floor, int patience);
 
 /* Smallest 1/2/5×10^k that is >= v (v > 0). */
 double nice_ceil(double v);

@@ -497,7 +497,7 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	 * every copy.  And the 98th percentile, not the peak, with headroom:
 	 * one spike clips at the top edge instead of setting the scale. */
 	double dmax = disk_level(ov, col(ov, B_READ), n), wmax = disk_level(ov, col(ov, B_WRITE), n);
-	double dscale = autoscale_update(&ov->disk_scale, dmax > wmax ? dmax : wmax, 1.0, 40);
+	double dscale = autoscale_update_fine(&ov->disk_scale, dmax > wmax ? dmax : wmax, 1.0, 40);
 	char title[96];
 	snprintf(title, sizeof(title), "Disk %s MiB/s", m->disk[0] ? m->disk : "(none)");
 	struct legend_item dl[] = {
@@ -573,7 +573,7 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	double rscale = autoscale_update(&ov->reclaim_scale, rmax, 10.0, 40);
 	/* deactivate, the signal that defines a burst, on a scale of its own
 	 * (an area under the other lines): scan at 10M never flattens it */
-	double dcscale = autoscale_update(&ov->deact_scale, max_of(col(ov, B_DEACT), n), 10.0, 40);
+	double dcscale = autoscale_update_fine(&ov->deact_scale, max_of(col(ov, B_DEACT), n), 10.0, 40);
 	double psi_m = now && (now->have & SAMPLE_HAVE_PSI_MEM) ? now->psi_mem_some : NAN;
 	double psi_io = now && (now->have & SAMPLE_HAVE_PSI_IO) ? now->psi_io_some : NAN;
 	struct legend_item rl[] = {
