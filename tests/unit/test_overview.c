@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,12 +226,30 @@ static void test_paused_axis(void **state)
 	done(&f);
 }
 
+/* rd@burst: the fixture reads 10 MiB in a burst interval, 20 elsewhere */
+static void test_read_at_burst(void **state)
+{
+	(void)state;
+	struct fixture f;
+	build(&f);
+	struct run_figures fig;
+	burst_run_figures(f.m.series, T0, T0 + (RUN_SAMPLES - 1) * DT, &fig);
+	assert_int_equal(fig.bursts, f.bursts);
+	assert_true(fig.read_at_burst > 0.45 && fig.read_at_burst < 0.55);
+	/* rw_cp-like: no burst, no figure */
+	burst_run_figures(f.m.series, T0 + RUN_SAMPLES * DT, T0 + (RUN_SAMPLES + 10) * DT, &fig);
+	assert_int_equal(fig.bursts, 0);
+	assert_true(isnan(fig.read_at_burst));
+	done(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sawtooth_teeth),
 	    cmocka_unit_test(test_labels_and_legend),
 	    cmocka_unit_test(test_paused_axis),
+	    cmocka_unit_test(test_read_at_burst),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
