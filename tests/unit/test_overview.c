@@ -226,6 +226,44 @@ static void test_paused_axis(void **state)
 	done(&f);
 }
 
+/* Mid-run: the window spans the run's expected end (the right part is
+ * still to come), and the ETA stays on the progress line at 80 columns. */
+static void test_running(void **state)
+{
+	(void)state;
+	static const int sizes[][2] = {{80, 24}, {100, 30}};
+	for (size_t i = 0; i < 2; i++) {
+		struct fixture f;
+		build(&f);
+		f.log->results[0].finished = 0;
+		f.log->results[0].t_end_ns = 0;
+		f.log->results[0].t_copy_ns = T0;
+		f.m.runs.state = RUNS_RUNNING;
+		f.m.runs.current = 0;
+		f.m.runs.phase = PHASE_COPY;
+		f.m.runs.total = 2048 * MIB;
+		/* 11 s in (the fixture's newest sample): half done, ETA ~11 s */
+		f.m.runs.done = 1024 * MIB;
+		draw(&f, sizes[i][0], sizes[i][1]);
+		if (getenv("OVERVIEW_DUMP")) {
+			char *d = grid_dump(&f.g);
+			fprintf(stderr, "%s\n", d);
+			free(d);
+		}
+		int y = find_row(&f.g, "ETA 1");
+		assert_true(y > 0);
+		assert_true(find_row(&f.g, "mm_sync_cp") > 0);
+		/* the active band ends about half way: the rest is the future */
+		int hgt[100], lastx = -1;
+		active_heights(&f.g, hgt);
+		for (int x = 0; x < f.g.w; x++)
+			if (hgt[x] > 0)
+				lastx = x;
+		assert_true(lastx > f.g.w * 3 / 10 && lastx < f.g.w * 7 / 10);
+		done(&f);
+	}
+}
+
 /* rd@burst: the fixture reads 10 MiB in a burst interval, 20 elsewhere */
 static void test_read_at_burst(void **state)
 {
@@ -250,6 +288,7 @@ int main(void)
 	    cmocka_unit_test(test_labels_and_legend),
 	    cmocka_unit_test(test_paused_axis),
 	    cmocka_unit_test(test_read_at_burst),
+	    cmocka_unit_test(test_running),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
