@@ -101,6 +101,14 @@ static uint64_t runs_expected_end(const struct model *m, uint64_t now)
 		}
 	}
 	double mean = nfin ? sum / nfin : 0;
+	/* all done: the window ends with the last run, so the picture of the
+	 * runs stays put while the samples go on (f shows the live ones) */
+	if (p->state == RUNS_FINISHED && nfin) {
+		uint64_t last = 0;
+		for (size_t i = 0; i < l->nresults; i++)
+			last = l->results[i].t_end_ns > last ? l->results[i].t_end_ns : last;
+		return last;
+	}
 	if (p->current >= 0 && (size_t)p->current < l->nresults) {
 		const struct run_result *r = &l->results[p->current];
 		uint64_t e = now;
@@ -122,7 +130,8 @@ static uint64_t runs_expected_end(const struct model *m, uint64_t now)
 /* Which samples each of the n dot columns covers, ending at series index
  * `end`.  Fit (the default while runs are shown, not scrolled back): from
  * the first run's start to the runs' expected end, a sample stretched over
- * several columns or several in one; else the last n samples (zoom 0) or
+ * several columns or several in one (once the queue is done, the window
+ * ends with the last run); else the last n samples (zoom 0) or
  * n·2^zoom. */
 static void window(struct overview *ov, const struct model *m, const struct ui *u, long end, int n)
 {

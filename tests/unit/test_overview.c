@@ -211,6 +211,12 @@ static void test_paused_axis(void **state)
 	draw(&f, 120, 40);
 	int live = find_row(&f.g, " now");
 	assert_true(live > 0);
+	/* the newest second has no cgroup: the memory legend keeps the run's
+	 * last values rather than "-" */
+	char *m = row_text(&f.g, find_row(&f.g, "Memory"));
+	assert_null(strstr(m, " -"));
+	assert_non_null(strstr(m, "active(file) 11M"));
+	free(m);
 	grid_done(&f.g);
 	/* paused 2 s back: the axis says how far back the shown samples are */
 	f.u.paused = 1;
