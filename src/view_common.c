@@ -111,10 +111,11 @@ static void view_status(const struct model *m, const struct ui *u, struct grid *
 static const char *const help_notes[] = {
 	"",
 	"Disk: read up, write down, MiB/s (iostat -m).",
-	"Memory: active(file), inactive(file), anon and",
-	"free on a MemTotal scale (a run: its cgroup).",
-	"Reclaim: pages/s from /proc/vmstat; PSI avg10.",
-	"\xe2\x96\xbc: demotion burst, \xe2\x94\x86: run phase change.",
+	"Memory: active(file), inactive(file), anon stacked",
+	"up to MemTotal (a run: its cgroup's limit).",
+	"Reclaim: pages/s from /proc/vmstat, deactivate on",
+	"its own scale; PSI avg10.",
+	"\xe2\x96\xbc \xe2\x94\x82: demotion burst, \xe2\x94\x86: run phase change.",
 };
 
 #define HELP_KEY_W 9 /* the key column */
