@@ -48,9 +48,21 @@ static void do_help(struct app *a, int key, int width)
 	a->ui.help = 1;
 }
 
+/* Samples in a tenth of the view (the overview's charts are about the
+ * screen wide, two samples a column with braille). */
+static long tenth_of_view(const struct ui *u, int width)
+{
+	long s = (long)width * (u->glyphs == CHART_BRAILLE ? 2 : 1) / 10;
+	return s > 0 ? s : 1;
+}
+
 static void do_pause(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
+	if (a->model.replay.on) { /* a replay pauses the playback itself */
+		app_replay_pause(a);
+		return;
+	}
 	a->ui.paused = !a->ui.paused;
 	a->ui.scroll = 0;
 }
@@ -83,6 +95,10 @@ static void do_back(struct app *a, int key, int width)
 {
 	(void)key;
 	struct ui *u = &a->ui;
+	if (a->model.replay.on) {
+		app_replay_step(a, -tenth_of_view(u, width));
+		return;
+	}
 	if (!u->paused) {
 		app_status(a, "pause first (space) to scroll");
 		return;
@@ -97,6 +113,10 @@ static void do_forward(struct app *a, int key, int width)
 {
 	(void)key;
 	struct ui *u = &a->ui;
+	if (a->model.replay.on) {
+		app_replay_step(a, tenth_of_view(u, width));
+		return;
+	}
 	if (u->paused) {
 		size_t s = scroll_step(u, width);
 		u->scroll = u->scroll > s ? u->scroll - s : 0;
@@ -106,15 +126,67 @@ static void do_forward(struct app *a, int key, int width)
 static void do_newest(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
+	if (a->model.replay.on)
+		app_replay_seek(a, (size_t)-1); /* clamped: the last sample */
 	a->ui.scroll = 0;
+}
+
+/* A replay's keys say so when the source is live. */
+static int need_replay(struct app *a)
+{
+	if (a->model.replay.on)
+		return 1;
+	app_status(a, "only in a replay (--replay FILE)");
+	return 0;
 }
 
 static void do_oldest(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	size_t len = series_len(a->model.series);
-	if (a->ui.paused && len)
-		a->ui.scroll = len - 1;
+	if (!a->model.replay.on && a->ui.paused) { /* live, paused: the oldest sample held */
+		if (len)
+			a->ui.scroll = len - 1;
+		return;
+	}
+	if (need_replay(a))
+		app_replay_seek(a, 0);
+}
+
+static void do_speed(struct app *a, int key, int width)
+{
+	(void)width;
+	if (need_replay(a))
+		app_replay_speed(a, key == '>' || key == '.' ? +1 : -1);
+}
+
+static void do_step(struct app *a, int key, int width)
+{
+	(void)width;
+	if (need_replay(a))
+		app_replay_step(a, key == 't' ? +1 : -1);
+}
+
+static void do_event(struct app *a, int key, int width)
+{
+	(void)width;
+	if (need_replay(a))
+		app_replay_event(a, key == ']' ? +1 : -1);
+}
+
+static void do_jump(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	if (need_replay(a)) {
+		a->ui.prompt = 1; /* tui.c reads the time */
+		a->ui.prompt_buf[0] = '\0';
+	}
+}
+
+static void do_record(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	app_record_toggle(a);
 }
 
 static void do_fit(struct app *a, int key, int width)
@@ -178,7 +250,15 @@ static const struct action actions[] = {
 	{"back", {SKEY_LEFT}, NULL, "scroll back (paused)", do_back},
 	{"forward", {SKEY_RIGHT}, NULL, "scroll forward (paused)", do_forward},
 	{"newest", {SKEY_END}, NULL, "back to the newest sample", do_newest},
-	{"oldest", {SKEY_HOME}, NULL, "to the oldest sample (paused)", do_oldest},
+	{"oldest", {SKEY_HOME}, "Home End", "oldest / newest sample (a replay: its start / end)",
+	 do_oldest},
+	{"speed", {'<', '>', ',', '.'}, "< >", "replay: slower / faster (0.25\xc3\x97 - 16\xc3\x97)",
+	 do_speed},
+	{"step", {'t', 'T'}, "t T", "replay: one sample on / back; \xe2\x86\x90 \xe2\x86\x92 10 % of the view",
+	 do_step},
+	{"event", {'[', ']'}, "[ ]", "replay: previous / next run or phase event", do_event},
+	{"jump", {'j'}, "j", "replay: jump to a time (42, 1:30)", do_jump},
+	{"record", {'R'}, "R", "start / stop recording (lrutop-DATE.jsonl)", do_record},
 	{"fit", {'f'}, "f", "time axis: fit to the runs / last N s", do_fit},
 	{"zoom-in", {'z'}, "z Z", "zoom the time axis in / out", do_zoom},
 	{"zoom-out", {'Z'}, NULL, "zoom the time axis out", do_zoom},

@@ -5,12 +5,16 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
 #include "device.h"
 #include "output.h"
+#include "record.h"
+#include "record_sink.h"
 #include "results.h"
 #include "source.h"
 #include "stats.h"
@@ -70,12 +74,42 @@ static void on_note(void *ctx, const char *msg)
 	app_status(ctx, msg);
 }
 
+/* A replay seeks backwards: the model starts over (the run log the source
+ * has emptied already). */
+static void on_reset(void *ctx)
+{
+	struct app *a = ctx;
+	struct model *m = &a->model;
+	size_t cap = series_capacity(m->series);
+	series_free(m->series);
+	m->series = series_new(cap);
+	m->disks_cur = -1;
+	m->disks_n = 0;
+	a->t0_ns = 0;
+	a->stats_key = (size_t)-1;
+}
+
+static void on_record_failed(void *ctx, const char *msg)
+{
+	output_failed(ctx, msg);
+}
+
 /* The model's snapshot of the runs and their statistics, after anything
  * that moves them (the statistics only when a run started or ended). */
 static void refresh_runs(struct app *a)
 {
 	struct model *m = &a->model;
 	source_progress(a->src, &m->runs);
+	m->recording = record_sink_active(&a->rec) && !a->rec.error;
+	if (m->replay.on) {
+		struct replay_pos p;
+		source_replay_pos(a->src, &p);
+		m->replay.t_s = p.t_s;
+		m->replay.len_s = p.len_s;
+		m->replay.speed = p.speed;
+		m->replay.paused = p.paused;
+		m->replay.at_end = p.at_end;
+	}
 	const struct runlog *l = a->log;
 	size_t key = l->nresults * 2 + (l->nresults && l->results[l->nresults - 1].finished);
 	if (key != a->stats_key) {
@@ -179,56 +213,12 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 	return 0;
 }
 
-int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
+/* --csv and --results, once every check has passed (and --record), then
+ * what the front ends start from.  app_done removes the files while
+ * init_failed is set. */
+static int finish_init(struct app *a, char *err, size_t errlen)
 {
-	memset(a, 0, sizeof(*a));
-	a->opt = opt;
-	struct model *m = &a->model;
-	m->interval = opt->interval;
-	m->disks_cur = -1;
-	a->ui.glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
-	struct utsname u;
-	if (uname(&u) == 0) {
-		strlcpy_(m->host, u.nodename, sizeof(m->host));
-		strlcpy_(m->kernel, u.release, sizeof(m->kernel));
-	}
-	if (choose_disk(a, err, errlen) < 0)
-		return -1;
-	a->log = runlog_new();
-	m->log = a->log;
-	m->stats = xcalloc(MODEL_MAX_STRATEGIES, sizeof(*m->stats));
-	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
-	struct source_sink sink = {
-		.ctx = a,
-		.sample = on_sample,
-		.result = on_result,
-		.note = on_note,
-	};
-	a->src = source_live_new(m->disk, opt->interval, m->series, a->log, &sink, err, errlen);
-	if (!a->src)
-		return -1;
-	const char *miss = source_live_missing(a->src);
-	if (miss[0]) {
-		size_t l = strlen(m->missing);
-		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);
-	}
-	/* Every check before any output file exists: a usage error must not
-	 * leave a header-only --csv that makes the corrected rerun fail. */
-	int runs = opt->strategies || opt->ncmds;
-	if (opt->results && !runs)
-		return errf(err, errlen, "--results: nothing to run (add -s STRATEGIES or --cmd)");
-	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
-		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
-			    opt->csv, opt->results);
-	if (runs) {
-		a->session = xcalloc(1, sizeof(*a->session));
-		if (session_init(a->session, opt, a->log, err, errlen) < 0) {
-			free(a->session);
-			a->session = NULL;
-			return -1;
-		}
-		source_live_attach(a->src, a->session);
-	}
+	const struct options *opt = a->opt;
 	a->init_failed = 1; /* until the end: app_done removes what was created */
 	if (opt->csv) {
 		if (output_open(&a->csv, opt->csv, "--csv", err, errlen) < 0)
@@ -244,10 +234,263 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 		if (output_flush(&a->results, err, errlen) < 0)
 			return -1;
 	}
+	if (opt->record && app_record_start(a, opt->record, err, errlen) < 0)
+		return -1;
 	a->init_failed = 0;
 	picker_init(a);
 	refresh_runs(a);
 	return 0;
+}
+
+/* --replay: the model takes the recording's names and notes. */
+static int replay_init(struct app *a, const struct source_sink *sink, char *err, size_t errlen)
+{
+	const struct options *opt = a->opt;
+	struct model *m = &a->model;
+	double speed = opt->speed > 0 ? opt->speed : opt->batch ? 0 : 1;
+	a->src = source_replay_new(opt->replay, speed, a->log, sink, err, errlen);
+	if (!a->src)
+		return -1;
+	const struct record_header *h = source_replay_header(a->src);
+	m->replay.on = 1;
+	strlcpy_(m->host, h->host, sizeof(m->host));
+	strlcpy_(m->kernel, h->kernel, sizeof(m->kernel));
+	strlcpy_(m->disk, h->device, sizeof(m->disk));
+	strlcpy_(m->disk_how, h->device_how, sizeof(m->disk_how));
+	strlcpy_(m->missing, h->notes, sizeof(m->missing));
+	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
+	snprintf(m->replay.date, sizeof(m->replay.date), "%.10s %.5s", h->start_wall,
+		 strlen(h->start_wall) > 11 ? h->start_wall + 11 : "");
+	if (h->interval_s >= INTERVAL_MIN && h->interval_s <= INTERVAL_MAX)
+		m->interval = h->interval_s;
+	m->series = series_new(series_capacity_for(opt->history_s, m->interval));
+	source_progress(a->src, &m->runs);
+	if (opt->results && m->runs.state == RUNS_NONE)
+		return errf(err, errlen, "--results: %s has no runs", opt->replay);
+	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
+		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
+			    opt->csv, opt->results);
+	if (finish_init(a, err, errlen) < 0)
+		return -1;
+	if (opt->replay_at > 0) {
+		/* the loop's first sample is the one at --replay-at */
+		size_t i = source_replay_index_at(a->src, opt->replay_at);
+		if (i > 0)
+			source_replay_seek(a->src, i - 1);
+		refresh_runs(a);
+	}
+	return 0;
+}
+
+int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	a->opt = opt;
+	struct model *m = &a->model;
+	m->interval = opt->interval;
+	m->disks_cur = -1;
+	a->ui.glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
+	struct utsname u;
+	if (uname(&u) == 0) {
+		strlcpy_(m->host, u.nodename, sizeof(m->host));
+		strlcpy_(m->kernel, u.release, sizeof(m->kernel));
+	}
+	if (!opt->replay && choose_disk(a, err, errlen) < 0)
+		return -1;
+	a->log = runlog_new();
+	m->log = a->log;
+	m->stats = xcalloc(MODEL_MAX_STRATEGIES, sizeof(*m->stats));
+	struct source_sink sink = {
+		.ctx = a,
+		.sample = on_sample,
+		.result = on_result,
+		.note = on_note,
+		.reset = on_reset,
+	}, tee;
+	/* the source pushes into the recording tee, which forwards to sink */
+	record_sink_init(&a->rec, &sink, on_record_failed, &tee);
+	if (opt->replay)
+		return replay_init(a, &tee, err, errlen);
+	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
+	a->src = source_live_new(m->disk, opt->interval, m->series, a->log, &tee, err, errlen);
+	if (!a->src)
+		return -1;
+	const char *miss = source_live_missing(a->src);
+	if (miss[0]) {
+		size_t l = strlen(m->missing);
+		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);
+	}
+	/* Every check before any output file exists: a usage error must not
+	 * leave a header-only --csv that makes the corrected rerun fail. */
+	int runs = opt->strategies || opt->ncmds;
+	if (opt->results && !runs)
+		return errf(err, errlen, "--results: nothing to run (add -s STRATEGIES or --cmd)");
+	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
+		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
+			    opt->csv, opt->results);
+	const char *other = opt->csv && opt->record && output_same_file(opt->csv, opt->record)
+				? "--csv"
+			    : opt->results && opt->record && output_same_file(opt->results, opt->record)
+				? "--results"
+				: NULL;
+	if (other)
+		return errf(err, errlen, "%s and --record %s: the same file (give two paths)", other,
+			    opt->record);
+	if (runs) {
+		a->session = xcalloc(1, sizeof(*a->session));
+		if (session_init(a->session, opt, a->log, err, errlen) < 0) {
+			free(a->session);
+			a->session = NULL;
+			return -1;
+		}
+		source_live_attach(a->src, a->session);
+	}
+	return finish_init(a, err, errlen);
+}
+
+/* ---- recording ---------------------------------------------------------- */
+
+#ifndef LRUTOP_VERSION
+#define LRUTOP_VERSION "0.1.0"
+#endif
+
+int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
+{
+	const struct options *o = a->opt;
+	const struct model *m = &a->model;
+	if (m->replay.on)
+		return errf(err, errlen, "recording is for live runs (this is a replay)");
+	char name[96];
+	if (!path) {
+		/* a new name in the current directory; O_EXCL never overwrites */
+		char stamp[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		struct stat st;
+		for (int i = 1; i < 100; i++) {
+			if (i == 1)
+				snprintf(name, sizeof(name), "lrutop-%s.jsonl%s", stamp,
+					 o->record_gzip ? ".gz" : "");
+			else
+				snprintf(name, sizeof(name), "lrutop-%s-%d.jsonl%s", stamp, i,
+					 o->record_gzip ? ".gz" : "");
+			if (lstat(name, &st) != 0)
+				break;
+		}
+		path = name;
+	}
+	struct record_header h;
+	record_header_init(&h);
+	strlcpy_(h.version, LRUTOP_VERSION, sizeof(h.version));
+	strlcpy_(h.device, m->disk, sizeof(h.device));
+	strlcpy_(h.device_how, m->disk_how, sizeof(h.device_how));
+	struct cgroup_base cb;
+	char why[256];
+	h.cgroup_version = cgroup_base_detect(&cb, why, sizeof(why)) == 0 ? cb.version : 0;
+	h.interval_s = m->interval;
+	h.argc = o->argc;
+	h.argv = o->argv;
+	strlcpy_(h.notes, m->missing, sizeof(h.notes));
+	if (record_sink_start(&a->rec, path, o->record_gzip ? RECORD_GZIP : RECORD_BY_NAME, &h,
+			      a->log, err, errlen) < 0)
+		return -1;
+	refresh_runs(a);
+	return 0;
+}
+
+void app_record_toggle(struct app *a)
+{
+	char err[600], buf[700];
+	if (record_sink_active(&a->rec)) {
+		snprintf(buf, sizeof(buf), "recorded %.300s", a->rec.path);
+		if (record_sink_stop(&a->rec, err, sizeof(err)) < 0)
+			output_failed(a, err);
+		else
+			app_status(a, buf);
+	} else if (app_record_start(a, NULL, err, sizeof(err)) < 0) {
+		app_status(a, err);
+	} else {
+		snprintf(buf, sizeof(buf), "recording to %.300s (R stops)", a->rec.path);
+		app_status(a, buf);
+	}
+	refresh_runs(a);
+}
+
+/* ---- a replay's controls ------------------------------------------------ */
+
+void app_replay_seek(struct app *a, size_t index)
+{
+	if (!a->model.replay.on)
+		return;
+	source_replay_seek(a->src, index);
+	app_poll_runs(a);
+}
+
+void app_replay_step(struct app *a, long delta)
+{
+	if (!a->model.replay.on)
+		return;
+	struct replay_pos p;
+	source_replay_pos(a->src, &p);
+	long cur = (long)p.pos - 1, to = cur + delta;
+	app_replay_seek(a, to < 0 ? 0 : (size_t)to);
+}
+
+void app_replay_jump(struct app *a, double t_s)
+{
+	if (a->model.replay.on)
+		app_replay_seek(a, source_replay_index_at(a->src, t_s));
+}
+
+void app_replay_event(struct app *a, int dir)
+{
+	if (!a->model.replay.on)
+		return;
+	long i = source_replay_event_index(a->src, dir);
+	if (i < 0)
+		app_status(a, dir < 0 ? "no earlier run event" : "no later run event");
+	else
+		app_replay_seek(a, (size_t)i);
+}
+
+static const double speeds[] = {0.25, 0.5, 1, 2, 4, 8, 16};
+
+void app_replay_speed(struct app *a, int dir)
+{
+	if (!a->model.replay.on)
+		return;
+	double cur = a->model.replay.speed, next = cur;
+	size_t n = sizeof(speeds) / sizeof(speeds[0]);
+	if (cur <= 0)
+		next = dir > 0 ? speeds[n - 1] : speeds[0];
+	else if (dir > 0) {
+		for (size_t i = 0; i < n; i++)
+			if (speeds[i] > cur + 1e-9) {
+				next = speeds[i];
+				break;
+			}
+	} else {
+		for (size_t i = n; i-- > 0;)
+			if (speeds[i] < cur - 1e-9) {
+				next = speeds[i];
+				break;
+			}
+	}
+	source_replay_set_speed(a->src, next);
+	refresh_runs(a);
+	char buf[48];
+	snprintf(buf, sizeof(buf), "speed %g\xc3\x97", next);
+	app_status(a, buf);
+}
+
+void app_replay_pause(struct app *a)
+{
+	if (!a->model.replay.on)
+		return;
+	source_replay_pause(a->src, !a->model.replay.paused);
+	refresh_runs(a);
 }
 
 int app_close_outputs(struct app *a, char *err, size_t errlen)
@@ -257,6 +500,8 @@ int app_close_outputs(struct app *a, char *err, size_t errlen)
 	if (output_close(&a->csv, e, sizeof(e)) < 0 && !a->out_err[0])
 		strlcpy_(a->out_err, e, sizeof(a->out_err));
 	if (output_close(&a->results, e, sizeof(e)) < 0 && !a->out_err[0])
+		strlcpy_(a->out_err, e, sizeof(a->out_err));
+	if (record_sink_stop(&a->rec, e, sizeof(e)) < 0 && !a->out_err[0])
 		strlcpy_(a->out_err, e, sizeof(a->out_err));
 	if (a->out_err[0]) {
 		strlcpy_(err, a->out_err, errlen);
@@ -295,7 +540,9 @@ void app_done(struct app *a)
 	if (a->init_failed) {
 		output_discard(&a->results);
 		output_discard(&a->csv);
+		record_sink_discard(&a->rec);
 	}
+	record_sink_stop(&a->rec, NULL, 0);
 	output_close(&a->results, NULL, 0);
 	output_close(&a->csv, NULL, 0);
 	series_free(a->model.series);
@@ -307,14 +554,19 @@ void app_done(struct app *a)
 	a->model.log = NULL;
 }
 
-void app_tick(struct app *a)
+int app_tick(struct app *a)
 {
-	source_step(a->src);
+	int rc = source_step(a->src);
 	refresh_runs(a);
+	return rc;
 }
 
 void app_set_interval(struct app *a, double interval)
 {
+	if (a->model.replay.on) {
+		app_status(a, "a replay keeps the recorded interval (< > change the speed)");
+		return;
+	}
 	if (interval < INTERVAL_MIN)
 		interval = INTERVAL_MIN;
 	if (interval > INTERVAL_MAX)

@@ -17,6 +17,7 @@
 #include "ui.h"
 #include "options.h"
 #include "output.h"
+#include "record_sink.h"
 #include "session.h"
 #include "source.h"
 
@@ -24,7 +25,8 @@ struct app {
 	const struct options *opt;
 	struct model model; /* what is known: history, devices, run log */
 	struct ui ui;	   /* what the user looks at */
-	struct source *src;	  /* the live one; a replay later */
+	struct source *src;	  /* live, or a replay (--replay) */
+	struct record_sink rec;	  /* the tee in front of the sink: --record, R */
 	struct output csv;	  /* --csv */
 	struct output results;	  /* --results */
 	char out_err[400];	  /* the first write error of an output file; ends the loop */
@@ -60,8 +62,8 @@ void app_stop_runs(struct app *a);
  * files it created. */
 void app_done(struct app *a);
 /* Takes one sample into the history and writes its CSV row; drives the
- * run queue. */
-void app_tick(struct app *a);
+ * run queue.  -1 when the source has no more (the end of a replay). */
+int app_tick(struct app *a);
 /* Reads worker events and reaps a finished worker (event fd readable or
  * SIGCHLD).  Returns 1 when a run ended. */
 int app_poll_runs(struct app *a);
@@ -77,6 +79,18 @@ int app_start_picked(struct app *a, char *err, size_t errlen);
 /* Cancels the current run (queue 0) or the whole queue; -1 when there is
  * nothing to cancel. */
 int app_cancel(struct app *a, int queue);
+/* Starts (a new lrutop-YYYYmmdd-HHMMSS.jsonl unless path) or stops
+ * recording; what happened goes to the status line.  -1 + err. */
+int app_record_start(struct app *a, const char *path, char *err, size_t errlen);
+void app_record_toggle(struct app *a);
+/* A replay's controls (no-ops live): seek to a sample index, by samples
+ * (delta), to a time; speed up/down a step; pause/resume. */
+void app_replay_seek(struct app *a, size_t index);
+void app_replay_step(struct app *a, long delta);
+void app_replay_jump(struct app *a, double t_s);
+void app_replay_event(struct app *a, int dir);
+void app_replay_speed(struct app *a, int dir);
+void app_replay_pause(struct app *a);
 /* A transient message for the status line. */
 void app_status(struct app *a, const char *msg);
 /* Clears a status message whose time is up (now: CLOCK_MONOTONIC); 1 when

@@ -13,14 +13,18 @@
 /* One sample and what follows it; 1 when the loop is to end. */
 static int take_sample(struct app *a, const struct frontend *fe)
 {
-	app_tick(a);
+	int ended = app_tick(a) < 0;
 	app_poll_runs(a);
+	if (ended) /* a replay's end: batch is done, the TUI stays on the last sample */
+		return fe->end_with_runs;
 	if (fe->sampled && fe->sampled(fe->ctx))
 		return 1;
 	if (a->opt->count && series_pushed(a->model.series) >= (unsigned long long)a->opt->count) {
 		a->count_reached = 1;
 		return 1;
 	}
+	if (fe->end_with_runs && a->model.replay.on && a->model.replay.at_end)
+		return 1; /* the recording's last sample */
 	return fe->end_with_runs && a->model.runs.state != RUNS_NONE && !app_runs_pending(a);
 }
 

@@ -20,6 +20,7 @@
 #include "app.h"
 #include "options.h"
 #include "cgroup.h"
+#include "export.h"
 #include "results.h"
 #include "screen.h"
 #include "strategy.h"
@@ -106,6 +107,35 @@ static void demo_preset(struct options *o, char *note, size_t len)
 	o->no_verify = 1;
 }
 
+/* --export-svg, --export-csv, --compare: a recording in, a file or a table
+ * out; nothing is sampled and nothing runs.  Exit 2 for an input that does
+ * not do (nothing is created), 1 when OUT or stdout could not be written. */
+static int run_export(const struct options *o)
+{
+	char err[512] = "", warn[2048] = "";
+	int rc, saved = 0;
+	if (o->action == ACTION_COMPARE) {
+		rc = export_compare(stdout, o, warn, sizeof(warn), err, sizeof(err));
+		if (rc == EXPORT_WRITE)
+			saved = errno ? errno : EIO;
+	} else if (o->action == ACTION_EXPORT_SVG)
+		rc = export_svg(o, warn, sizeof(warn), err, sizeof(err));
+	else
+		rc = export_csv(o, warn, sizeof(warn), err, sizeof(err));
+	/* a recording cut short: its prefix was used, the user should know */
+	for (char *line = warn, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "lrutop: %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+		if (!nl)
+			break;
+	}
+	if (saved)
+		return close_stdout(EXPORT_WRITE, saved);
+	if (rc)
+		fail(rc, err);
+	return close_stdout(rc, 0);
+}
+
 int main(int argc, char **argv)
 {
 	char err[512] = "";
@@ -128,6 +158,10 @@ int main(int argc, char **argv)
 	case ACTION_LIST_STRATEGIES:
 		list_strategies();
 		return close_stdout(0, 0);
+	case ACTION_EXPORT_SVG:
+	case ACTION_EXPORT_CSV:
+	case ACTION_COMPARE:
+		return run_export(&opt);
 	case ACTION_RUN:
 		break;
 	}
@@ -142,7 +176,7 @@ int main(int argc, char **argv)
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
-	if (session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
+	if (!opt.replay && session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
 		fprintf(stderr, "lrutop: %s\n", swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
@@ -153,6 +187,11 @@ int main(int argc, char **argv)
 	}
 	if (note[0])
 		app_status(&app, note);
+	if (opt.replay && source_replay_warning(app.src)) {
+		/* a recording cut short by a crash: the rest replays */
+		fprintf(stderr, "lrutop: warning: %s\n", source_replay_warning(app.src));
+		app_status(&app, source_replay_warning(app.src));
+	}
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
 	app_stop_runs(&app);
 	/* The terminal is restored: the results table can reach the user. */
@@ -172,6 +211,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutop: %s\n", app.model.runs.error);
 		code = 1;
 	}
+	if (rc < 0) /* exit 2: a recording this run made goes again */
+		record_sink_discard(&app.rec);
 	char oerr[512];
 	if (app_close_outputs(&app, oerr, sizeof(oerr)) < 0) {
 		fprintf(stderr, "lrutop: %s\n", oerr);

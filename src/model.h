@@ -38,6 +38,16 @@ struct model {
 	 * entries), computed when the log changes, not by the views. */
 	struct strategy_stats *stats;
 	int nstats;
+
+	/* A replay (replay.on): where it is; recording: --record or R is
+	 * writing a file now (the header's REC mark). */
+	struct {
+		int on;
+		char date[40]; /* the recording's start, "2026-12-01 09:10" */
+		double t_s, len_s, speed; /* speed 0: as fast as possible */
+		int paused, at_end;
+	} replay;
+	int recording;
 };
 
 /* The model clock: what "now" is for everything drawn — the time of the

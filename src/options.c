@@ -18,6 +18,7 @@ void options_init(struct options *o)
 	o->stall_timeout_s = 30;
 	o->repeat = 1;
 	o->bs = 8192;
+	o->from_s = o->to_s = -1;
 }
 
 int parse_size(const char *s, uint64_t *out)
@@ -91,6 +92,35 @@ static int parse_long(const char *opt, const char *s, long min, long *out, char 
 	return 0;
 }
 
+int parse_clock(const char *s, double *out)
+{
+	double v = 0;
+	int parts = 0;
+	while (s && *s) {
+		if (!((*s >= '0' && *s <= '9') || *s == '.'))
+			return -1;
+		char *end;
+		errno = 0;
+		double x = strtod(s, &end);
+		if (errno || end == s || !isfinite(x) || x < 0 || ++parts > 3)
+			return -1;
+		if (*end == ':' && (x != floor(x) || !end[1]))
+			return -1;
+		if (parts > 1 && x >= 60)
+			return -1;
+		v = v * 60 + x;
+		if (!*end)
+			break;
+		if (*end != ':')
+			return -1;
+		s = end + 1;
+	}
+	if (!parts)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
 {
 	if (parse_size(s, out) < 0)
@@ -105,6 +135,9 @@ const char *options_usage(void)
 	return "Usage: lrutop [OPTIONS]            live monitor (TUI)\n"
 	       "       lrutop [OPTIONS] -s LIST    TUI that also runs copy strategies\n"
 	       "       lrutop --batch [OPTIONS]    no TUI: sample lines (and results)\n"
+	       "       lrutop --export-svg OUT FILE  a recording as a slide-ready SVG\n"
+	       "       lrutop --export-csv OUT FILE  a recording's samples as --csv wrote them\n"
+	       "       lrutop --compare A B [C...]   the same strategies from recordings\n"
 	       "\n"
 	       "Sampling:\n"
 	       "  -i, --interval SEC     seconds between samples (0.05-60, default 0.25)\n"
@@ -137,12 +170,27 @@ const char *options_usage(void)
 	       "      --results FILE     write the results table as CSV\n"
 	       "      --ascii            ASCII charts and no colour\n"
 	       "\n"
+	       "Record and replay:\n"
+	       "      --record FILE      record the run as JSON Lines (FILE.gz: gzip)\n"
+	       "  -z                     gzip --record and the files the R key starts\n"
+	       "      --replay FILE      show a recording instead of this machine\n"
+	       "      --replay-at T      start the replay at T (seconds or m:ss)\n"
+	       "      --speed X          replay speed 0.25-16 (default 1; batch: no pacing)\n"
+	       "\n"
+	       "Export (--export-svg):\n"
+	       "      --view overview|runs  what to draw (default overview)\n"
+	       "      --from T, --to T   a time range, seconds from the start (90, 1:30)\n"
+	       "      --run N            only the N-th run\n"
+	       "      --size WxH         picture size in pixels (default 1920x1080)\n"
+	       "  -t, --theme NAME       colours: light (the only one so far)\n"
+	       "\n"
 	       "  -h, --help             this text\n"
 	       "  -V, --version          version\n"
 	       "\n"
 	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
 	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
-	       "      left/right scroll while paused  p partitions  q quit\n"
+	       "      left/right scroll while paused  p partitions  R record  q quit\n"
+	       "      replay: space pause  < > speed  t T sample  [ ] events  Home End  j jump\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"
 	       "             2 usage or environment error (nothing left), 128+N signal N.\n";
@@ -169,7 +217,146 @@ enum {
 	OPT_NAME,
 	OPT_STALL,
 	OPT_PREALLOC,
+	OPT_RECORD,
+	OPT_REPLAY,
+	OPT_REPLAY_AT,
+	OPT_SPEED,
+	OPT_EXPORT_SVG,
+	OPT_EXPORT_CSV,
+	OPT_COMPARE,
+	OPT_VIEW,
+	OPT_FROM,
+	OPT_TO,
+	OPT_RUN,
 };
+
+/* ---- --export-svg, --export-csv, --compare ------------------------------ */
+
+/* Options an export or a comparison takes; the svg ones only --export-svg. */
+static int export_opt(int c)
+{
+	return c == OPT_EXPORT_SVG || c == OPT_EXPORT_CSV || c == OPT_COMPARE || c == OPT_BATCH ||
+	       c == 'h' || c == 'V';
+}
+static int svg_opt(int c)
+{
+	return c == OPT_VIEW || c == OPT_FROM || c == OPT_TO || c == OPT_RUN || c == 't';
+}
+
+/* --from / --to: seconds from the recording's start, "90", "12.5" or "1:30". */
+static int parse_offset(const char *opt, const char *s, double *out, char *err, size_t errlen)
+{
+	char *end;
+	double min = 0, v;
+	const char *arg = s;
+	errno = 0;
+	const char *colon = strchr(s, ':');
+	if (colon) {
+		long m = strtol(s, &end, 10);
+		if (errno || end != colon || m < 0 || s[0] < '0' || s[0] > '9')
+			goto bad;
+		min = (double)m;
+		s = colon + 1;
+	}
+	if (!((*s >= '0' && *s <= '9') || *s == '.'))
+		goto bad;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || (colon && v >= 60))
+		goto bad;
+	*out = min * 60 + v;
+	return 0;
+bad:
+	return errf(err, errlen, "%s %s: not a time (seconds from the start: 90, 12.5 or 1:30)",
+		    opt, arg);
+}
+
+/* --size WIDTHxHEIGHT of --export-svg, pixels: what svg_write draws, 320 to
+ * 16384 wide, 240 to 16384 high. */
+static int parse_wxh(const char *s, int *w, int *h, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	long lw = (*s >= '0' && *s <= '9') ? strtol(s, &end, 10) : -1;
+	long lh = -1;
+	if (lw >= 0 && !errno && (*end == 'x' || *end == 'X') && end[1] >= '0' && end[1] <= '9') {
+		const char *hs = end + 1;
+		lh = strtol(hs, &end, 10);
+		if (errno || *end)
+			lh = -1;
+	}
+	if (lw < 0 || lh < 0)
+		return errf(err, errlen, "--size %s: not WIDTHxHEIGHT in pixels (e.g. 1920x1080)", s);
+	if (lw < 320 || lw > 16384 || lh < 240 || lh > 16384)
+		return errf(err, errlen, "--size %s: out of range (320x240 to 16384x16384 pixels)",
+			    s);
+	*w = (int)lw;
+	*h = (int)lh;
+	return 0;
+}
+
+/* After the loop: the export action's own checks.  other: the first option
+ * given that an export does not take ("" none), svg: the first svg-only
+ * one.  pos: the arguments that were not options. */
+static int export_check(struct options *o, int action, const char *name, const char *other,
+			const char *svg, char **pos, int npos, const char *size_arg, char *err,
+			size_t errlen)
+{
+	if (!action) {
+		if (svg[0])
+			return errf(err, errlen, "%s: only with --export-svg", svg);
+		if (npos)
+			return errf(err, errlen, "%s: unexpected argument (see --help)", pos[0]);
+		return 0;
+	}
+	if (other[0])
+		return errf(err, errlen, "%s: %s does not go with it", name, other);
+	if (action != ACTION_EXPORT_SVG && (svg[0] || size_arg))
+		return errf(err, errlen, "%s: only with --export-svg", svg[0] ? svg : "--size");
+	if (action == ACTION_COMPARE) {
+		if (npos < 1)
+			return errf(err, errlen, "--compare %s: needs at least two recordings "
+					"(--compare A B [C...])", o->inputs[0]);
+		if (npos + 1 > OPTIONS_MAX_INPUTS)
+			return errf(err, errlen, "--compare: at most %d recordings",
+				    OPTIONS_MAX_INPUTS);
+		for (int i = 0; i < npos; i++)
+			o->inputs[o->ninputs++] = pos[i];
+	} else {
+		if (npos < 1)
+			return errf(err, errlen, "%s %s: needs the recording to read (%s OUT FILE)",
+				    name, o->export_out, name);
+		if (npos > 1)
+			return errf(err, errlen, "%s: unexpected argument (%s OUT FILE takes one "
+					"recording)", pos[1], name);
+		o->inputs[o->ninputs++] = pos[0];
+	}
+	for (int i = 0; i < o->ninputs; i++)
+		if (!*o->inputs[i])
+			return errf(err, errlen, "%s: empty file name", name);
+	if (action == ACTION_EXPORT_SVG) {
+		if (size_arg && parse_wxh(size_arg, &o->svg_w, &o->svg_h, err, errlen) < 0)
+			return -1;
+		if (o->run && (o->from_s >= 0 || o->to_s >= 0))
+			return errf(err, errlen, "--run %ld: not with --from/--to (a run is its own "
+					"time range)", o->run);
+		if (o->svg_runs && (o->from_s >= 0 || o->to_s >= 0))
+			return errf(err, errlen, "%s: only for the Overview (the Runs view takes "
+					"--run N)", o->from_s >= 0 ? "--from" : "--to");
+		if (o->from_s >= 0 && o->to_s >= 0 && o->to_s <= o->from_s)
+			return errf(err, errlen, "--to %g: not after --from %g", o->to_s, o->from_s);
+	}
+	if (o->action == ACTION_RUN)
+		o->action = action;
+	return 0;
+}
+
+/* Remembers the first option a replay cannot take (it describes a live
+ * run, which the recording already holds). */
+static void live_opt(struct options *o, const char *name)
+{
+	if (!o->live_opt)
+		o->live_opt = name;
+}
 
 /* Remembers the first option that only runs use (and of those the picker
  * does not use). */
@@ -177,6 +364,8 @@ static void run_opt(struct options *o, const char *name)
 {
 	if (!o->run_opt)
 		o->run_opt = name;
+	if (strcmp(name, "--results"))
+		live_opt(o, name);
 	if (!o->run_opt_nopick && (!strcmp(name, "--baseline") || !strcmp(name, "--name") ||
 				   !strcmp(name, "--results")))
 		o->run_opt_nopick = name;
@@ -187,6 +376,14 @@ int options_check_runs(const struct options *o, char *err, size_t errlen)
 	if (o->nnames > o->ncmds)
 		return errf(err, errlen, "--name %s: no --cmd for it to name (the i-th --name "
 				"labels the i-th --cmd)", o->names[o->ncmds]);
+	if (o->replay) {
+		/* seeking would write the rows again; --export-csv reads a
+		 * recording into a CSV without the TUI */
+		if (!o->batch && (o->csv || o->results))
+			return errf(err, errlen, "%s: with --replay only in --batch",
+				    o->csv ? "--csv" : "--results");
+		return 0;
+	}
 	if (o->strategies || o->ncmds || o->demo || !o->run_opt)
 		return 0;
 	/* the picker of the TUI starts runs with --src, --size, ... */
@@ -226,16 +423,48 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"name", required_argument, NULL, OPT_NAME},
 		{"stall-timeout", required_argument, NULL, OPT_STALL},
 		{"prealloc", no_argument, NULL, OPT_PREALLOC},
+		{"export-svg", required_argument, NULL, OPT_EXPORT_SVG},
+		{"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
+		{"compare", required_argument, NULL, OPT_COMPARE},
+		{"view", required_argument, NULL, OPT_VIEW},
+		{"from", required_argument, NULL, OPT_FROM},
+		{"to", required_argument, NULL, OPT_TO},
+		{"run", required_argument, NULL, OPT_RUN},
+		{"theme", required_argument, NULL, 't'},
+		{"record", required_argument, NULL, OPT_RECORD},
+		{"replay", required_argument, NULL, OPT_REPLAY},
+		{"replay-at", required_argument, NULL, OPT_REPLAY_AT},
+		{"speed", required_argument, NULL, OPT_SPEED},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
 	uint64_t u;
-	int c;
+	int c, li;
+	o->argc = argc;
+	o->argv = argv;
+	/* export / compare: which one, and the options it does not take */
+	int exp_action = 0;
+	const char *exp_name = "", *size_arg = NULL;
+	char other[40] = "", svg[40] = "";
 	optind = 0; /* full reset: tests parse several command lines */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:n:d:s:qhV", longopts, NULL)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":i:n:d:s:t:qhVz", longopts, &li)) != -1) {
+		if (c != '?' && c != ':') {
+			/* --size is either: a byte size or WxH, seen after the loop */
+			char *slot = c == OPT_SIZE ? NULL
+				     : svg_opt(c)  ? svg
+				     : export_opt(c) ? NULL
+						     : other;
+			if (slot && !slot[0]) {
+				if (li >= 0)
+					snprintf(slot, sizeof(other), "--%s", longopts[li].name);
+				else
+					snprintf(slot, sizeof(other), "-%c", c);
+			}
+		}
 		switch (c) {
 		case 'i':
+			live_opt(o, "-i");
 			if (parse_interval(optarg, &o->interval, err, errlen) < 0)
 				return -1;
 			break;
@@ -244,12 +473,14 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return -1;
 			break;
 		case 'd':
+			live_opt(o, "-d");
 			/* "/dev/sda" names the same disk as "sda" */
 			o->device = strncmp(optarg, "/dev/", 5) == 0 ? optarg + 5 : optarg;
 			if (!*o->device)
 				return errf(err, errlen, "-d: empty device name");
 			break;
 		case 's':
+			live_opt(o, "-s");
 			o->strategies = optarg;
 			o->cmds_before_s = o->ncmds;
 			break;
@@ -287,14 +518,14 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_SIZE:
 			run_opt(o, "--size");
-			if (size_opt("--size", optarg, &o->size, err, errlen) < 0)
-				return -1;
+			size_arg = optarg; /* a byte size, or WxH with --export-svg */
 			break;
 		case OPT_DIR:
 			if (!*optarg)
 				return errf(err, errlen, "--dir: empty directory name");
 			o->dir = optarg;
 			o->dir_given = 1;
+			live_opt(o, "--dir");
 			break;
 		case OPT_MEMLIMIT:
 			run_opt(o, "--mem-limit");
@@ -335,6 +566,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			if (strspn(optarg, " \t") == strlen(optarg))
 				return errf(err, errlen, "--cmd: empty command");
 			o->cmds[o->ncmds++] = optarg;
+			live_opt(o, "--cmd");
 			break;
 		case OPT_NAME:
 			if (o->nnames == OPTIONS_MAX_CMDS)
@@ -349,6 +581,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->results = optarg;
 			break;
 		case OPT_DEMO:
+			live_opt(o, "--demo");
 			o->demo = 1;
 			break;
 		case OPT_BASELINE:
@@ -361,6 +594,84 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				       errlen) < 0)
 				return -1;
 			break;
+		case OPT_EXPORT_SVG:
+		case OPT_EXPORT_CSV:
+		case OPT_COMPARE: {
+			const char *n = c == OPT_EXPORT_SVG ? "--export-svg"
+					: c == OPT_EXPORT_CSV ? "--export-csv"
+							      : "--compare";
+			int act = c == OPT_EXPORT_SVG ? ACTION_EXPORT_SVG
+				  : c == OPT_EXPORT_CSV ? ACTION_EXPORT_CSV
+							: ACTION_COMPARE;
+			if (exp_action && exp_action != act)
+				return errf(err, errlen, "%s: not with %s (one at a time)", n, exp_name);
+			if (exp_action)
+				return errf(err, errlen, "%s: given twice", n);
+			if (!*optarg)
+				return errf(err, errlen, "%s: empty file name", n);
+			exp_action = act;
+			exp_name = n;
+			if (act == ACTION_COMPARE)
+				o->inputs[o->ninputs++] = optarg;
+			else
+				o->export_out = optarg;
+			break;
+		}
+		case OPT_VIEW:
+			if (!strcmp(optarg, "runs"))
+				o->svg_runs = 1;
+			else if (!strcmp(optarg, "overview"))
+				o->svg_runs = 0;
+			else
+				return errf(err, errlen, "--view %s: not a view (overview or runs)",
+					    optarg);
+			break;
+		case OPT_FROM:
+			if (parse_offset("--from", optarg, &o->from_s, err, errlen) < 0)
+				return -1;
+			break;
+		case OPT_TO:
+			if (parse_offset("--to", optarg, &o->to_s, err, errlen) < 0)
+				return -1;
+			break;
+		case OPT_RUN:
+			if (parse_long("--run", optarg, 1, &o->run, err, errlen) < 0)
+				return -1;
+			break;
+		case 't':
+			if (!*optarg)
+				return errf(err, errlen, "-t: empty theme name");
+			o->theme = optarg;
+			break;
+		case OPT_RECORD:
+			live_opt(o, "--record");
+			if (!*optarg)
+				return errf(err, errlen, "--record: empty file name");
+			o->record = optarg;
+			break;
+		case 'z':
+			live_opt(o, "-z");
+			o->record_gzip = 1;
+			break;
+		case OPT_REPLAY:
+			if (!*optarg)
+				return errf(err, errlen, "--replay: empty file name");
+			o->replay = optarg;
+			break;
+		case OPT_REPLAY_AT:
+			if (parse_clock(optarg, &o->replay_at) < 0)
+				return errf(err, errlen, "--replay-at %s: not a time (e.g. 42, 1.5 "
+						"or 1:30)", optarg);
+			break;
+		case OPT_SPEED: {
+			char *end;
+			errno = 0;
+			o->speed = strtod(optarg, &end);
+			if (errno || end == optarg || (*end && strcmp(end, "x")) ||
+			    !(o->speed >= 0.25 && o->speed <= 16))
+				return errf(err, errlen, "--speed %s: a factor from 0.25 to 16", optarg);
+			break;
+		}
 		case ':':
 			return errf(err, errlen, "%s: needs an argument (see --help)",
 				    argv[optind - 1]);
@@ -371,7 +682,19 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				    argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return errf(err, errlen, "%s: unexpected argument (see --help)", argv[optind]);
+	if (export_check(o, exp_action, exp_name, other, svg, argv + optind, argc - optind,
+			 size_arg, err, errlen) < 0)
+		return -1;
+	if (!exp_action && size_arg && strpbrk(size_arg, "xX") && parse_wxh(size_arg, &c, &c, NULL, 0) == 0)
+		return errf(err, errlen, "--size %s: a picture's size, only with --export-svg (a run's "
+				"--size is a file size, e.g. 512M)", size_arg);
+	if (!exp_action && size_arg && size_opt("--size", size_arg, &o->size, err, errlen) < 0)
+		return -1;
+	if (o->replay && o->live_opt)
+		return errf(err, errlen, "%s: not with --replay (the recording holds the run)",
+			    o->live_opt);
+	if (!o->replay && (o->replay_at > 0 || o->speed > 0))
+		return errf(err, errlen, "%s: only with --replay FILE",
+			    o->speed > 0 ? "--speed" : "--replay-at");
 	return 0;
 }

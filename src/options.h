@@ -20,7 +20,14 @@ enum options_action {
 	ACTION_HELP,
 	ACTION_VERSION,
 	ACTION_LIST_STRATEGIES,
+	ACTION_EXPORT_SVG,	/* --export-svg OUT FILE */
+	ACTION_EXPORT_CSV,	/* --export-csv OUT FILE */
+	ACTION_COMPARE,		/* --compare A B [C...] */
 };
+
+/* Recordings one command line can name (--compare A B ...). */
+#define OPTIONS_MAX_INPUTS 8
+
 
 struct options {
 	enum options_action action;
@@ -59,6 +66,28 @@ struct options {
 	const char *baseline;	/* --baseline NAME */
 	long stall_timeout_s;	/* --stall-timeout: a copy without progress this long fails, 0 = never */
 	int demo;
+
+	/* --record / --replay */
+	const char *record;	/* --record FILE (.gz: compressed) */
+	int record_gzip;	/* -z: compress --record and the files of the R key */
+	const char *replay;	/* --replay FILE */
+	double replay_at;	/* --replay-at T, seconds from the recording's start */
+	double speed;		/* --speed X (0.25-16), 0 = not given */
+	const char *live_opt;	/* the first option only a live run takes, NULL if none */
+	int argc;		/* the command line, for the recording's header */
+	char **argv;
+
+	/* --export-svg / --export-csv / --compare: the recordings read (FILE,
+	 * or A B C...) and what is drawn.  With --export-svg, --size is the
+	 * picture's WIDTHxHEIGHT (svg_w, svg_h), not a scratch file's size. */
+	const char *export_out;	/* OUT of --export-svg / --export-csv */
+	const char *inputs[OPTIONS_MAX_INPUTS];
+	int ninputs;
+	int svg_runs;		/* --view runs (default: the Overview) */
+	double from_s, to_s;	/* --from / --to, seconds from the start; -1 = not given */
+	long run;		/* --run N (1-based), 0 = not given */
+	int svg_w, svg_h;	/* --size WxH with --export-svg, 0 = 1920x1080 */
+	const char *theme;	/* -t NAME */
 };
 
 void options_init(struct options *o);
@@ -74,6 +103,9 @@ int parse_interval(const char *s, double *out, char *err, size_t errlen);
  * the picker, except --baseline and --name); more --name than --cmd is one
  * too.  0 or -1 + err. */
 int options_check_runs(const struct options *o, char *err, size_t errlen);
+
+/* A time as seconds ("42", "1.5") or [h:]m:ss ("1:30"): 0 or -1. */
+int parse_clock(const char *s, double *out);
 
 /* The --help text. */
 const char *options_usage(void);

@@ -34,6 +34,10 @@ struct source_sink {
 	void (*event)(void *ctx, const struct run_event *e);
 	void (*result)(void *ctx, const struct run_result *r);
 	void (*note)(void *ctx, const char *msg);
+	/* A replay seeking backwards: forget every sample, table, event and
+	 * result (the run log is already empty); they come again from the
+	 * start of the recording. */
+	void (*reset)(void *ctx);
 };
 
 struct source;
@@ -106,5 +110,43 @@ void source_live_attach(struct source *src, struct session *s);
 /* The attached session, NULL when none (the front ends' progress line and
  * the picker read it). */
 struct session *source_live_session(struct source *src);
+
+/* The replay source (source_replay.c): a recording (record.h) read back
+ * into the sink item by item, in the order it was written — a sample with
+ * its disk table, then the events and results that followed it — appended
+ * to log as the session once did.  The whole file is read once here (every
+ * line checked, the sample times, events and results indexed), so a bad
+ * recording fails before anything is shown.  speed 0: no pacing (every
+ * step is due at once; batch); otherwise the recorded t_ns deltas / speed
+ * on a timerfd.  NULL + "FILE:LINE: reason" (or "FILE: reason"). */
+struct source *source_replay_new(const char *path, double speed, struct runlog *log,
+				 const struct source_sink *sink, char *err, size_t errlen);
+/* 1 when src is a replay. */
+int source_is_replay(const struct source *src);
+/* The recording's header (borrowed from the source: valid until
+ * source_free); see record.h. */
+struct record_header;
+const struct record_header *source_replay_header(const struct source *src);
+/* A cut last line (a crash while recording): the sentence, or NULL. */
+const char *source_replay_warning(const struct source *src);
+
+struct replay_pos {
+	size_t pos, n;	      /* samples delivered / in the recording */
+	double t_s, len_s;    /* position and length, seconds from the first sample */
+	double speed;	      /* 0: as fast as possible */
+	int paused, at_end;
+};
+void source_replay_pos(const struct source *src, struct replay_pos *out);
+/* Seeks so that sample index (0-based, clamped) is the newest delivered:
+ * forwards by delivering the items between, backwards by a reset of the
+ * sink and the run log and a new read from the start. */
+void source_replay_seek(struct source *src, size_t index);
+/* The index of the first sample at or after t_ns seconds from the start. */
+size_t source_replay_index_at(const struct source *src, double t_s);
+/* The sample index of the previous (dir < 0) / next run event strictly
+ * before / after the current position; -1 when none. */
+long source_replay_event_index(const struct source *src, int dir);
+void source_replay_set_speed(struct source *src, double speed);
+void source_replay_pause(struct source *src, int paused);
 
 #endif

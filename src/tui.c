@@ -74,9 +74,37 @@ static void picker_key(struct app *a, int k)
 	}
 }
 
+/* Keys while the j prompt is open: a time, Enter jumps, Esc cancels. */
+static void prompt_key(struct app *a, int k)
+{
+	struct ui *u = &a->ui;
+	size_t l = strlen(u->prompt_buf);
+	if (k == SKEY_ESC) {
+		u->prompt = 0;
+	} else if (k == SKEY_BACKSPACE || k == 127 || k == 8) {
+		if (l)
+			u->prompt_buf[l - 1] = '\0';
+	} else if (k == SKEY_ENTER || k == '\n' || k == '\r') {
+		double t;
+		u->prompt = 0;
+		if (parse_clock(u->prompt_buf, &t) < 0)
+			app_status(a, "j: a time is 42, 1.5 or 1:30");
+		else
+			app_replay_jump(a, t);
+	} else if (((k >= '0' && k <= '9') || k == ':' || k == '.') &&
+		   l + 1 < sizeof(u->prompt_buf)) {
+		u->prompt_buf[l] = (char)k;
+		u->prompt_buf[l + 1] = '\0';
+	}
+}
+
 static void key(struct app *a, int k, int width)
 {
 	struct ui *u = &a->ui;
+	if (u->prompt && k != SKEY_RESIZE) {
+		prompt_key(a, k);
+		return;
+	}
 	if (u->picker.open && k != SKEY_RESIZE) {
 		picker_key(a, k);
 		return;

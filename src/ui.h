@@ -40,6 +40,8 @@ struct ui {
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */
 	struct picker picker;
+	int prompt;		/* the j prompt of a replay is open */
+	char prompt_buf[24];	/* what has been typed into it */
 	char status[400];	/* transient message for the status line ("" for none) */
 	uint64_t status_until_ns; /* CLOCK_MONOTONIC; the loop clears status then */
 };

@@ -51,13 +51,27 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
 	int compact = g->w < 120;
 	char buf[256];
-	if (compact)
+	int x0 = 0;
+	if (m->recording)
+		x0 = grid_text(g, 0, 0, -1, ROLE_WARN, " \xe2\x97\x8f REC");
+	if (m->replay.on) {
+		char speed[16];
+		if (m->replay.speed > 0)
+			snprintf(speed, sizeof(speed), "%g\xc3\x97", m->replay.speed);
+		else
+			snprintf(speed, sizeof(speed), "max");
+		x0 += grid_text(g, x0, 0, -1, ROLE_WARN, " REPLAY");
+		snprintf(buf, sizeof(buf), compact ? " %s %s %s  t = %.1f s / %.1f s %s%s"
+						   : " %s  Linux %s  %s  t = %.1f s / %.1f s  %s%s",
+			 m->host, m->kernel, m->replay.date, m->replay.t_s, m->replay.len_s, speed,
+			 m->replay.paused ? " paused" : m->replay.at_end ? " end" : "");
+	} else if (compact)
 		snprintf(buf, sizeof(buf), " lrutop  %s  %s  disk %s  %gs", m->host, m->kernel,
 			 m->disk[0] ? m->disk : "none", m->interval);
 	else
 		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s  disk %s  every %gs", m->host,
 			 m->kernel, m->disk[0] ? m->disk : "none", m->interval);
-	int x = grid_text(g, 0, 0, -1, ROLE_HEADER, buf);
+	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;
 	int tabs_w = 0;
@@ -87,6 +101,13 @@ static void view_status(const struct model *m, const struct ui *u, struct grid *
 		x += grid_text(g, x, y, -1, ROLE_WARN, buf);
 		x += grid_text(g, x, y, -1, ROLE_DIM, " \xe2\x86\x90/\xe2\x86\x92 scroll  space resume ");
 	}
+	if (u->prompt) {
+		x += grid_text(g, x, y, -1, ROLE_KEY, "jump to (s or m:ss): ");
+		x += grid_text(g, x, y, -1, ROLE_DEFAULT, u->prompt_buf);
+		grid_put(g, x, y, 0x2588, ROLE_DIM);
+		grid_text(g, x + 2, y, -1, ROLE_DIM, " Enter jumps, Esc cancels");
+		return;
+	}
 	if (u->status[0]) {
 		grid_text(g, x + 1, y, -1, ROLE_WARN, u->status);
 		return;
@@ -97,11 +118,17 @@ static void view_status(const struct model *m, const struct ui *u, struct grid *
 	}
 	if (u->paused)
 		return; /* the pause hints above are the ones that apply */
-	static const struct {
+	struct hint {
 		const char *key, *what;
-	} hints[] = {{"1-4", "views"}, {"r", "runs"},  {"space", "pause"},
-		     {"+/-", "interval"}, {"h", "help"}, {"q", "quit"}};
-	for (size_t i = 0; i < ARRAY_LEN(hints); i++) {
+	};
+	static const struct hint live[] = {{"1-4", "views"}, {"r", "runs"},  {"space", "pause"},
+		     {"+/-", "interval"}, {"R", "record"}, {"h", "help"}, {"q", "quit"}};
+	static const struct hint replay[] = {{"1-4", "views"}, {"space", "pause"}, {"< >", "speed"},
+		     {"\xe2\x86\x90/\xe2\x86\x92", "seek"}, {"[ ]", "events"}, {"j", "jump"},
+		     {"h", "help"}, {"q", "quit"}};
+	const struct hint *hints = m->replay.on ? replay : live;
+	size_t nh = m->replay.on ? ARRAY_LEN(replay) : ARRAY_LEN(live);
+	for (size_t i = 0; i < nh; i++) {
 		x += grid_text(g, x + 1, y, -1, ROLE_KEY, hints[i].key) + 1;
 		x += grid_text(g, x + 1, y, -1, ROLE_DIM, hints[i].what) + 2;
 	}

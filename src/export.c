@@ -1,0 +1,335 @@
+#include "export.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "export_csv.h"
+#include "output.h"
+#include "source.h"
+#include "svg.h"
+#include "util.h"
+
+/* ---- OUT: made in memory, then written to a file of our own ------------ */
+
+/* Creates path new and writes buf[0..len) to it; on any failure the file is
+ * removed again (only if path still names the file made here). */
+static int write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
+		     size_t errlen)
+{
+	struct output o;
+	if (output_open(&o, path, what, err, errlen) < 0)
+		return EXPORT_INPUT; /* exists, or the directory is not there: nothing made */
+	errno = 0;
+	if (fwrite(buf, 1, len, o.f) != len || output_flush(&o, err, errlen) < 0) {
+		if (!o.failed)
+			errf(err, errlen, "%s %s: write error: %s", what, path,
+			     strerror(errno ? errno : EIO));
+		output_discard(&o);
+		return EXPORT_WRITE;
+	}
+	dev_t dev = o.dev;
+	ino_t ino = o.ino;
+	if (output_close(&o, err, errlen) < 0) {
+		struct stat st;
+		if (lstat(path, &st) == 0 && st.st_dev == dev && st.st_ino == ino)
+			unlink(path);
+		return EXPORT_WRITE;
+	}
+	return 0;
+}
+
+/* A memory FILE for the picture or the CSV. */
+struct membuf {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static int membuf_open(struct membuf *m, char *err, size_t errlen)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	if (!m->f)
+		return errf(err, errlen, "cannot make a buffer in memory: %s", strerror(errno));
+	return 0;
+}
+
+/* Closes the stream (buf stays, free it with membuf_done); -1 when the
+ * stream failed (out of memory). */
+static int membuf_close(struct membuf *m, char *err, size_t errlen)
+{
+	errno = 0;
+	int bad = ferror(m->f) != 0;
+	if (fclose(m->f) == EOF)
+		bad = 1;
+	m->f = NULL;
+	if (bad)
+		return errf(err, errlen, "cannot make a buffer in memory: %s",
+			    strerror(errno ? errno : ENOMEM));
+	return 0;
+}
+
+static void membuf_done(struct membuf *m)
+{
+	if (m->f)
+		fclose(m->f);
+	free(m->buf);
+	m->buf = NULL;
+	m->f = NULL;
+}
+
+/* ---- one recording ---------------------------------------------------- */
+
+/* The sink of a load: every sample into the history; the events and the
+ * results the replay source appends to the run log itself. */
+struct load {
+	struct series *ser;
+	char note[600]; /* the source's first note: a line that went bad since it was checked */
+};
+
+static void load_sample(void *ctx, const struct sample *s, const struct disktab *t)
+{
+	(void)t;
+	struct load *l = ctx;
+	series_push(l->ser, s);
+}
+
+static void load_note(void *ctx, const char *msg)
+{
+	struct load *l = ctx;
+	if (!l->note[0])
+		strlcpy_(l->note, msg, sizeof(l->note));
+}
+
+int export_load(struct export_rec *r, const char *path, char *warn, size_t warnlen, char *err,
+		size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	if (warnlen)
+		warn[0] = '\0';
+	r->log = runlog_new();
+	struct load l = {0};
+	struct source_sink sink = {.ctx = &l, .sample = load_sample, .note = load_note};
+	/* speed 0: every sample is due at once; nothing waits on the timer */
+	struct source *src = source_replay_new(path, 0, r->log, &sink, err, errlen);
+	if (!src) {
+		export_rec_done(r);
+		return -1;
+	}
+	/* the whole recording, however long: a history that holds every sample */
+	struct replay_pos pos;
+	source_replay_pos(src, &pos);
+	r->ser = l.ser = series_new(pos.n);
+	while (source_step(src) == 0)
+		;
+	r->hdr = *source_replay_header(src);
+	r->hdr.argc = 0;
+	r->hdr.argv = NULL;
+	const char *w = source_replay_warning(src);
+	if (w && warnlen)
+		strlcpy_(warn, w, warnlen);
+	source_free(src);
+	if (l.note[0] || series_len(r->ser) != pos.n) {
+		errf(err, errlen, "%s",
+		     l.note[0] ? l.note : "the recording changed while it was read");
+		export_rec_done(r);
+		return -1;
+	}
+	return 0;
+}
+
+void export_rec_done(struct export_rec *r)
+{
+	if (!r)
+		return;
+	series_free(r->ser);
+	runlog_free(r->log);
+	r->ser = NULL;
+	r->log = NULL;
+}
+
+/* ---- --export-svg ----------------------------------------------------- */
+
+/* -t NAME: the built-in slide theme is the only one there is so far. */
+static const struct svg_theme *svg_theme_by_name(const char *name, char *err, size_t errlen)
+{
+	if (!name || !strcmp(name, "light"))
+		return &svg_theme_light;
+	errf(err, errlen, "-t %s: no such theme (--export-svg has: light)", name);
+	return NULL;
+}
+
+/* The time range and the run the options ask for, checked against the
+ * recording. */
+static int svg_range(const struct options *o, const struct export_rec *r, struct svg_opts *so,
+		     char *err, size_t errlen)
+{
+	size_t n = series_len(r->ser);
+	uint64_t t0 = series_at(r->ser, 0)->t_ns, t1 = series_at(r->ser, n - 1)->t_ns;
+	double len_s = (double)(t1 - t0) / 1e9;
+	so->run = -1;
+	if (o->run) {
+		const struct runlog *l = r->log;
+		if ((size_t)o->run > l->nresults)
+			return errf(err, errlen, "--run %ld: %s has %zu run%s", o->run, r->path,
+				    l->nresults, l->nresults == 1 ? "" : "s");
+		const struct run_result *res = &l->results[o->run - 1];
+		if (o->svg_runs) {
+			if (!res->finished)
+				return errf(err, errlen,
+					    "--run %ld: %s ends before the run does (the "
+					    "recording was cut short)",
+					    o->run, r->path);
+			so->run = (int)(o->run - 1);
+		} else {
+			so->from_ns = res->t_start_ns > t0 ? res->t_start_ns : t0;
+			so->to_ns = res->finished && res->t_end_ns ? res->t_end_ns : t1;
+		}
+		return 0;
+	}
+	if (o->from_s >= 0 || o->to_s >= 0) {
+		double from = o->from_s >= 0 ? o->from_s : 0;
+		double to = o->to_s >= 0 && o->to_s < len_s ? o->to_s : len_s;
+		if (from >= len_s)
+			return errf(err, errlen, "--from %g: past the end of %s (%.1f s long)",
+				    from, r->path, len_s);
+		so->from_ns = t0 + (uint64_t)(from * 1e9 + 0.5);
+		so->to_ns = t0 + (uint64_t)(to * 1e9 + 0.5);
+		if (so->to_ns > t1)
+			so->to_ns = t1;
+	}
+	return 0;
+}
+
+int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen)
+{
+	struct svg_opts so;
+	memset(&so, 0, sizeof(so));
+	so.theme = svg_theme_by_name(o->theme, err, errlen);
+	if (!so.theme)
+		return EXPORT_INPUT;
+	so.width = o->svg_w;
+	so.height = o->svg_h;
+	so.view = o->svg_runs ? SVG_RUNS : SVG_OVERVIEW;
+	struct export_rec r;
+	if (export_load(&r, o->inputs[0], warn, warnlen, err, errlen) < 0)
+		return EXPORT_INPUT;
+	int rc = EXPORT_INPUT;
+	struct membuf m = {0};
+	if (svg_range(o, &r, &so, err, errlen) < 0 || membuf_open(&m, err, errlen) < 0)
+		goto out;
+	struct svg_input in = {
+	    .ser = r.ser,
+	    .events = r.log->events,
+	    .nevents = r.log->nevents,
+	    .runs = r.log->results,
+	    .nruns = r.log->nresults,
+	    .host = r.hdr.host,
+	    .kernel = r.hdr.kernel,
+	    .disk = r.hdr.device,
+	    .mem_limit = r.log->mem_limit,
+	};
+	char e[400];
+	if (svg_write(m.f, &in, &so, e, sizeof(e)) < 0) {
+		errf(err, errlen, "--export-svg %s: %s", r.path, e);
+		goto out;
+	}
+	if (membuf_close(&m, err, errlen) < 0)
+		goto out;
+	rc = write_new(o->export_out, "--export-svg", m.buf, m.len, err, errlen);
+out:
+	membuf_done(&m);
+	export_rec_done(&r);
+	return rc;
+}
+
+/* ---- --export-csv ----------------------------------------------------- */
+
+int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen)
+{
+	struct export_rec r;
+	if (export_load(&r, o->inputs[0], warn, warnlen, err, errlen) < 0)
+		return EXPORT_INPUT;
+	int rc = EXPORT_INPUT;
+	struct membuf m = {0};
+	if (membuf_open(&m, err, errlen) < 0)
+		goto out;
+	char e[400];
+	if (export_csv_write(m.f, r.ser, r.log->results, r.log->nresults, e, sizeof(e)) < 0) {
+		errf(err, errlen, "--export-csv %s: %s", o->export_out, e);
+		goto out;
+	}
+	if (membuf_close(&m, err, errlen) < 0)
+		goto out;
+	rc = write_new(o->export_out, "--export-csv", m.buf, m.len, err, errlen);
+out:
+	membuf_done(&m);
+	export_rec_done(&r);
+	return rc;
+}
+
+/* ---- --compare -------------------------------------------------------- */
+
+int export_compare(FILE *out, const struct options *o, char *warn, size_t warnlen, char *err,
+		   size_t errlen)
+{
+	int n = o->ninputs;
+	if (n < 2 || n > COMPARE_MAX_RECORDINGS) {
+		errf(err, errlen, "--compare: needs 2 to %d recordings", COMPARE_MAX_RECORDINGS);
+		return EXPORT_INPUT;
+	}
+	struct export_rec r[COMPARE_MAX_RECORDINGS];
+	memset(r, 0, sizeof(r));
+	int rc = EXPORT_INPUT, loaded = 0;
+	size_t woff = 0;
+	if (warnlen)
+		warn[0] = '\0';
+	for (; loaded < n; loaded++) {
+		char w[512];
+		if (export_load(&r[loaded], o->inputs[loaded], w, sizeof(w), err, errlen) < 0)
+			goto out;
+		/* nothing to compare: say which file, not an empty table */
+		size_t fin = 0;
+		for (size_t k = 0; k < r[loaded].log->nresults; k++)
+			fin += r[loaded].log->results[k].finished != 0;
+		if (!fin) {
+			errf(err, errlen,
+			     "--compare %s: no finished run in it (recorded without -s "
+			     "or --cmd?)",
+			     o->inputs[loaded]);
+			loaded++;
+			goto out;
+		}
+		/* one warning a line, for every recording that has one */
+		if (w[0] && woff < warnlen)
+			woff += (size_t)snprintf(warn + woff, warnlen - woff, "%s%s",
+						 woff ? "\n" : "", w);
+	}
+	struct compare_origin org[COMPARE_MAX_RECORDINGS];
+	struct compare_input in[COMPARE_MAX_RECORDINGS];
+	char labels[COMPARE_MAX_RECORDINGS][COMPARE_LABEL_MAX];
+	for (int i = 0; i < n; i++)
+		org[i] = (struct compare_origin){
+		    .kernel = r[i].hdr.kernel, .host = r[i].hdr.host, .path = r[i].path};
+	compare_labels(labels, org, n);
+	for (int i = 0; i < n; i++)
+		in[i] = (struct compare_input){
+		    .label = labels[i], .runs = r[i].log->results, .nruns = r[i].log->nresults};
+	struct compare *c = xcalloc(1, sizeof(*c));
+	if (compare_compute(c, in, n, err, errlen) < 0) {
+		free(c);
+		goto out;
+	}
+	rc = compare_table(out, c) < 0 ? EXPORT_WRITE : 0;
+	free(c);
+out:
+	for (int i = 0; i < loaded; i++)
+		export_rec_done(&r[i]);
+	return rc;
+}

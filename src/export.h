@@ -1,0 +1,57 @@
+/*
+ * export — the glue of --export-svg, --export-csv and --compare: each
+ * recording is read through the replay source into a fresh model of its
+ * own (a history and a run log), the same stream the views and the batch
+ * output consume, and that model is handed to svg_write, export_csv_write
+ * or compare_compute.
+ *
+ * Invariants: every input is read and checked — the recordings, -t, --run,
+ * --from/--to — before OUT is created, and the picture or the CSV is made
+ * in memory first, so an input error leaves nothing behind.  OUT is created
+ * new (O_CREAT|O_EXCL|O_NOFOLLOW: an existing file is refused, never
+ * overwritten), every write to it is checked, and it is removed again when
+ * a write fails.  Nothing here prints to the user or exits: errors come
+ * back in err, warnings (a recording cut short) in warn.
+ */
+#ifndef LRUTOP_EXPORT_H
+#define LRUTOP_EXPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "record.h"
+#include "runlog.h"
+#include "series.h"
+
+/* One recording, loaded: the whole history and the run log. */
+struct export_rec {
+	struct series *ser;
+	struct runlog *log;
+	struct record_header hdr; /* argc/argv cleared: the recording is closed */
+	const char *path;	  /* as given */
+};
+
+/* Reads the whole recording at path into r (export_rec_done frees it).
+ * warn gets the reader's warning (a cut last line), "" when none.  -1 +
+ * err: the file cannot be read, is not a recording, has a bad line, or
+ * holds no sample. */
+int export_load(struct export_rec *r, const char *path, char *warn, size_t warnlen, char *err,
+		size_t errlen);
+void export_rec_done(struct export_rec *r);
+
+/* The exit status each returns on failure (err says why): */
+#define EXPORT_INPUT 2 /* a usage or input error: nothing was created */
+#define EXPORT_WRITE 1 /* OUT could not be written: it was removed again */
+
+/* --export-svg OUT FILE (o->export_out, o->inputs[0]): 0, or
+ * EXPORT_INPUT / EXPORT_WRITE + err. */
+int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
+/* --export-csv OUT FILE: the bytes --csv wrote live. */
+int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
+/* --compare A B [C...] (o->inputs): the comparison table on out.  0,
+ * EXPORT_INPUT + err, or EXPORT_WRITE with errno set when out failed. */
+int export_compare(FILE *out, const struct options *o, char *warn, size_t warnlen, char *err,
+		   size_t errlen);
+
+#endif

@@ -1,0 +1,121 @@
+#include "record_sink.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void tee_failed(struct record_sink *t, const char *msg)
+{
+	if (t->error)
+		return;
+	t->error = 1;
+	if (t->failed)
+		t->failed(t->next.ctx, msg);
+}
+
+static void tee_sample(void *ctx, const struct sample *s, const struct disktab *tab)
+{
+	struct record_sink *t = ctx;
+	char err[600];
+	if (t->rec && !t->error && recorder_sample(t->rec, s, tab, err, sizeof(err)) < 0)
+		tee_failed(t, err);
+	if (t->next.sample)
+		t->next.sample(t->next.ctx, s, tab);
+}
+
+static void tee_event(void *ctx, const struct run_event *e)
+{
+	struct record_sink *t = ctx;
+	char err[600];
+	if (t->rec && !t->error && recorder_event(t->rec, e, err, sizeof(err)) < 0)
+		tee_failed(t, err);
+	if (t->next.event)
+		t->next.event(t->next.ctx, e);
+}
+
+static void tee_result(void *ctx, const struct run_result *r)
+{
+	struct record_sink *t = ctx;
+	char err[600];
+	if (t->rec && !t->error && recorder_result(t->rec, r, err, sizeof(err)) < 0)
+		tee_failed(t, err);
+	if (t->next.result)
+		t->next.result(t->next.ctx, r);
+}
+
+static void tee_note(void *ctx, const char *msg)
+{
+	struct record_sink *t = ctx;
+	if (t->next.note)
+		t->next.note(t->next.ctx, msg);
+}
+
+static void tee_reset(void *ctx)
+{
+	struct record_sink *t = ctx;
+	if (t->next.reset)
+		t->next.reset(t->next.ctx);
+}
+
+void record_sink_init(struct record_sink *t, const struct source_sink *next,
+		      void (*failed)(void *ctx, const char *msg), struct source_sink *out)
+{
+	memset(t, 0, sizeof(*t));
+	t->next = *next;
+	t->failed = failed;
+	*out = (struct source_sink){
+	    .ctx = t,
+	    .sample = tee_sample,
+	    .event = tee_event,
+	    .result = tee_result,
+	    .note = tee_note,
+	    .reset = tee_reset,
+	};
+}
+
+int record_sink_start(struct record_sink *t, const char *path, enum record_compress z,
+		      const struct record_header *h, const struct runlog *log, char *err,
+		      size_t errlen)
+{
+	if (t->rec)
+		return errf(err, errlen, "already recording to %s", t->path);
+	t->rec = recorder_open(path, z, h, err, errlen);
+	if (!t->rec)
+		return -1;
+	strlcpy_(t->path, path, sizeof(t->path));
+	t->error = 0;
+	for (size_t i = 0; log && i < log->nevents; i++)
+		if (recorder_event(t->rec, &log->events[i], err, errlen) < 0)
+			goto fail;
+	for (size_t i = 0; log && i < log->nresults && log->results[i].finished; i++)
+		if (recorder_result(t->rec, &log->results[i], err, errlen) < 0)
+			goto fail;
+	return 0;
+fail:
+	record_sink_discard(t);
+	return -1;
+}
+
+int record_sink_stop(struct record_sink *t, char *err, size_t errlen)
+{
+	if (!t->rec)
+		return 0;
+	int rc = recorder_close(t->rec, err, errlen);
+	t->rec = NULL;
+	return rc;
+}
+
+void record_sink_discard(struct record_sink *t)
+{
+	if (!t->rec)
+		return;
+	recorder_close(t->rec, NULL, 0);
+	t->rec = NULL;
+	unlink(t->path); /* made with O_EXCL: ours */
+}
+
+int record_sink_active(const struct record_sink *t)
+{
+	return t->rec != NULL;
+}

@@ -1,0 +1,43 @@
+/*
+ * record_sink — the recording tee: a sink that writes every item to a
+ * recorder (record.h) and forwards it to the next sink (the app's).  The
+ * source always pushes into the tee; with no recording open it only
+ * forwards, so --record and the R key start and stop recording without
+ * touching the source.
+ *
+ * Invariants: items reach the next sink whatever the recorder does; the
+ * first write error is handed once to failed() (the app ends the loop,
+ * main says it); nothing prints.
+ */
+#ifndef LRUTOP_RECORD_SINK_H
+#define LRUTOP_RECORD_SINK_H
+
+#include <limits.h>
+
+#include "record.h"
+#include "source.h"
+
+struct record_sink {
+	struct recorder *rec; /* NULL: not recording */
+	char path[PATH_MAX];
+	struct source_sink next;
+	void (*failed)(void *ctx, const char *msg); /* ctx: next.ctx */
+	int error;				    /* a write failed */
+};
+
+/* The tee in front of next: *out is the sink to give the source. */
+void record_sink_init(struct record_sink *t, const struct source_sink *next,
+		      void (*failed)(void *ctx, const char *msg), struct source_sink *out);
+/* Starts recording into path (created, never overwritten).  log: what the
+ * runs produced so far, written first so a recording started mid-session
+ * names its runs.  -1 + err. */
+int record_sink_start(struct record_sink *t, const char *path, enum record_compress z,
+		      const struct record_header *h, const struct runlog *log, char *err,
+		      size_t errlen);
+/* Stops and closes: -1 + err when a write (or the close) failed. */
+int record_sink_stop(struct record_sink *t, char *err, size_t errlen);
+/* Stops and removes the file (lrutop exits 2 after creating it). */
+void record_sink_discard(struct record_sink *t);
+int record_sink_active(const struct record_sink *t);
+
+#endif

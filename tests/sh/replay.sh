@@ -1,0 +1,157 @@
+#!/bin/sh
+# --replay: a real run recorded and replayed in batch gives the same sample
+# lines, event lines, results and statistics, and a byte-identical
+# --results; --replay-at; bad recordings (wrong version, a bad line, a cut
+# last line, not JSON, empty, a directory, /dev/zero) and options a replay
+# cannot take; the recording's notes and device; the TUI: header, speed,
+# pause, End, j.
+. "$(dirname "$0")/lib.sh"
+
+T=replay
+tmp=$(mktemp -d /tmp/lrutop-replay.XXXXXX) || exit 2
+trap 'tm_cleanup; rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM HUP
+cd "$tmp" || exit 2
+
+run() {
+	_n=$1 _want=$2
+	shift 2
+	timeout 120 "$LRUTOP" "$@" >out 2>err
+	_st=$?
+	[ "$_st" = "$_want" ] && ok "$T $_n: exit $_want" ||
+		notok "$T $_n: exit $_want" "exit $_st: $(head -c 300 err)"
+}
+err_is() {
+	if [ "$(wc -l <err)" -eq 1 ] && grep -qF -- "$2" err && grep -q '^lrutop: ' err; then
+		ok "$T $1: says '$2'"
+	else
+		notok "$T $1: says '$2'" "stderr: $(head -c 300 err)"
+	fi
+}
+
+# ---- the same run, live and replayed ------------------------------------------
+if cg=$(lrt_cgroot) && [ -n "$cg" ]; then limit="--mem-limit 64M"; else limit=""; fi
+# shellcheck disable=SC2086
+run "live run" 0 --batch -s rw_cp,mm_sync_cp $limit --size 128M --record r.jsonl --results live.csv
+mv out live.out
+run "batch replay" 0 --batch --replay r.jsonl --results replay.csv
+check "$T stderr empty" '[ ! -s err ]' "$(head -c 300 err)"
+check "$T --results byte-identical" 'cmp -s live.csv replay.csv' "$(diff live.csv replay.csv | head -c 300)"
+check "$T same sample lines, events, results and statistics" 'cmp -s live.out out' "$(diff live.out out | head -c 400)"
+gzip -c r.jsonl >r.jsonl.gz
+run "a gzipped recording" 0 --batch --replay r.jsonl.gz --results gz.csv
+check "$T a gzipped recording gives the same results" 'cmp -s live.csv gz.csv'
+check "$T -q prints only the tables" 'timeout 60 "$LRUTOP" --batch -q --replay r.jsonl | head -n 1 | grep -q "^strategy "'
+
+# --replay-at: the first line is at (or just after) that time
+run "--replay-at 1.5" 0 --batch --replay r.jsonl --replay-at 1.5
+first=$(grep -m 1 '^ *[0-9][0-9.]* ' out | awk '{ print $1 }')
+check "$T --replay-at starts there ($first)" 'awk -v t="$first" "BEGIN { exit !(t >= 1.5 && t < 2.5) }"'
+check "$T --replay-at keeps the whole run log" 'grep -q "^rw_cp " out && grep -q "^mm_sync_cp " out'
+run "--replay-at 0:01" 0 --batch -q --replay r.jsonl --replay-at 0:01
+
+# --speed 4 paces the batch replay: a quarter of the recorded time, roughly
+len=$(grep '^ *[0-9][0-9.]* ' live.out | tail -n 1 | awk '{ print $1 }')
+t0=$(now_cs)
+run "--speed 4" 0 --batch -q --replay r.jsonl --speed 4
+dt=$(($(now_cs) - t0))
+check "$T --speed 4 takes about a quarter of ${len}s (${dt}cs)" 'awk -v l="$len" -v d="$dt" "BEGIN { exit !(d / 100 >= l / 4 * 0.8 && d / 100 < l) }"'
+
+# ---- options a replay cannot take ----------------------------------------------
+for o in "-s rw_cp" "--cmd true" "--mem-limit 64M" "-d vda" "-i 1" "--dir /tmp" "--record x.jsonl" "--demo"; do
+	# shellcheck disable=SC2086
+	run "--replay with $o" 2 --batch --replay r.jsonl $o
+	err_is "--replay with $o" "${o%% *}: not with --replay"
+done
+check "$T nothing made by a refused --record" '[ ! -e x.jsonl ]'
+run "--speed 32" 2 --batch --replay r.jsonl --speed 32
+err_is "--speed 32" "--speed 32: a factor from 0.25 to 16"
+run "--replay-at x" 2 --batch --replay r.jsonl --replay-at x
+err_is "--replay-at x" "--replay-at x: not a time"
+run "--speed without --replay" 2 --batch --speed 2
+err_is "--speed without --replay" "--speed: only with --replay FILE"
+
+# ---- bad recordings ----------------------------------------------------------------
+bad() { # bad NAME FILE TEXT: exit 2, one line naming TEXT, no --results made
+	run "$1" 2 --batch --replay "$2" --results made.csv
+	err_is "$1" "$3"
+	check "$T $1: no --results left" '[ ! -e made.csv ]'
+}
+sed '1s/"lrutop_record":1/"lrutop_record":99/' r.jsonl >v99.jsonl
+bad "unknown major version" v99.jsonl "v99.jsonl:1: "
+sed '5s/.*/{"k":"sample","t":/' r.jsonl >badline.jsonl
+bad "a bad line" badline.jsonl "badline.jsonl:5: "
+sed '6s/"t":[0-9]*/"t":"soon"/' r.jsonl >badfield.jsonl
+bad "a bad field" badfield.jsonl "badfield.jsonl:6: "
+printf 'hello world\n' >text.jsonl
+bad "not JSON" text.jsonl "text.jsonl:1: "
+: >empty.jsonl
+bad "empty" empty.jsonl "empty.jsonl"
+mkdir dir.jsonl
+bad "a directory" dir.jsonl "dir.jsonl"
+bad "/dev/zero" /dev/zero "/dev/zero"
+bad "missing" nosuch.jsonl "nosuch.jsonl"
+head -n 1 r.jsonl >hdronly.jsonl
+bad "header only" hdronly.jsonl "hdronly.jsonl: no samples"
+
+# a cut last line (a crash): a warning, the rest replays
+size=$(wc -c <r.jsonl)
+head -c $((size - 40)) r.jsonl >cut.jsonl
+lines=$(wc -l <cut.jsonl)
+run "cut last line" 0 --batch --replay cut.jsonl
+check "$T cut last line: one warning naming the line" '[ "$(wc -l <err)" -eq 1 ] && grep -q "^lrutop: warning: cut.jsonl:$((lines + 1)): " err' "$(head -c 300 err)"
+check "$T cut last line: the rest replays" 'grep -q "^rw_cp " out'
+
+# the recording's machine: its device and notes, not this one's
+sed '1s/"device":"[^"]*"/"device":"sdz"/; 1s/"notes":"[^"]*"/"notes":"no PSI (test note)"/' r.jsonl >other.jsonl
+
+# ---- the TUI ---------------------------------------------------------------------
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "$T TUI" "tmux not installed"
+	exit 0
+fi
+hdr() { tm_cap "$1" | head -n 1; }
+s=rp
+tm_start "$s" 130 30 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay r.jsonl --speed 0.25"
+if tm_wait "$s" "REPLAY" 10; then ok "$T TUI: header says REPLAY"; else notok "$T TUI: header says REPLAY" "$(hdr $s)"; fi
+h=$(hdr $s)
+host=$(sed -n '1s/.*"host":"\([^"]*\)".*/\1/p' r.jsonl)
+kern=$(sed -n '1s/.*"kernel":"\([^"]*\)".*/\1/p' r.jsonl)
+day=$(sed -n '1s/.*"start_wall":"\([0-9-]*\)T.*/\1/p' r.jsonl)
+case $h in *"$host"*"$kern"*"$day"*) ok "$T TUI: header names host, kernel, date" ;; *) notok "$T TUI: header names host, kernel, date" "$h" ;; esac
+case $h in *"t = "*" s / "*" s  0.25×"*) ok "$T TUI: header shows t = and the speed" ;; *) notok "$T TUI: header shows t = and the speed" "$h" ;; esac
+tm send-keys -t "$s" '>'
+if tm_wait "$s" "0.5×" 5; then ok "$T TUI: > doubles the speed"; else notok "$T TUI: > doubles the speed" "$(hdr $s)"; fi
+tm send-keys -t "$s" ' '
+if tm_wait "$s" "paused" 5; then ok "$T TUI: space pauses"; else notok "$T TUI: space pauses" "$(hdr $s)"; fi
+p1=$(hdr $s | sed -n 's/.*t = \([0-9.]*\) s.*/\1/p')
+sleep 0.5 # the poll period: a paused replay must not move in it
+p2=$(hdr $s | sed -n 's/.*t = \([0-9.]*\) s.*/\1/p')
+check "$T TUI: paused stays put ($p1, $p2)" '[ -n "$p1" ] && [ "$p1" = "$p2" ]'
+tm send-keys -t "$s" End
+if tm_until "$s" 5 "hdr $s | grep -Eq 't = ([0-9.]+) s / \\1 s'"; then ok "$T TUI: End jumps to the end"; else notok "$T TUI: End jumps to the end" "$(hdr $s)"; fi
+tm send-keys -t "$s" j
+if tm_wait "$s" "jump to" 5; then ok "$T TUI: j opens the prompt"; else notok "$T TUI: j opens the prompt" "$(tm_cap $s | tail -n 1)"; fi
+tm send-keys -t "$s" 1 Enter
+if tm_until "$s" 5 "hdr $s | grep -Eq 't = 1\\.[0-9] s / '"; then ok "$T TUI: j 1 jumps to 1 s"; else notok "$T TUI: j 1 jumps to 1 s" "$(hdr $s)"; fi
+tm send-keys -t "$s" Home
+if tm_until "$s" 5 "hdr $s | grep -q 't = 0.0 s / '"; then ok "$T TUI: Home goes to the start"; else notok "$T TUI: Home goes to the start" "$(hdr $s)"; fi
+tm send-keys -t "$s" ']'
+if tm_until "$s" 5 "! hdr $s | grep -q 't = 0.0 s / '"; then ok "$T TUI: ] goes to the next run event"; else notok "$T TUI: ] goes to the next run event" "$(hdr $s)"; fi
+tm send-keys -t "$s" q
+wait_for 10 "tm_has $s EXIT="
+check "$T TUI: q exits 0" 'tm_has "$s" EXIT=0' "$(tm_cap $s | tail -n 3)"
+
+s=ot
+tm_start "$s" 130 30 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay other.jsonl"
+if tm_wait "$s" "no PSI (test note)" 10; then ok "$T TUI: the recording's notes"; else notok "$T TUI: the recording's notes" "$(tm_cap $s | tail -n 1)"; fi
+if tm_wait "$s" "Disk sdz" 5; then ok "$T TUI: the recording's device"; else notok "$T TUI: the recording's device" "$(tm_cap $s | sed -n 2p)"; fi
+tm send-keys -t "$s" q
+wait_for 10 "tm_has $s EXIT="
+check "$T TUI (other machine): q exits 0" 'tm_has "$s" EXIT=0'
+
+s=cv
+tm_start "$s" 130 30 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay r.jsonl --csv no.csv"
+wait_for 10 "tm_has $s EXIT="
+check "$T TUI --replay with --csv: exit 2" 'tm_has "$s" EXIT=2 && tm_has "$s" "lrutop: --csv: with --replay only in --batch"' "$(tm_cap $s | head -n 3)"
+check "$T TUI --replay with --csv: no file" '[ ! -e no.csv ]'
