@@ -143,6 +143,12 @@ static int need_replay(struct app *a)
 static void do_oldest(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
+	size_t len = series_len(a->model.series);
+	if (!a->model.replay.on && a->ui.paused) { /* live, paused: the oldest sample held */
+		if (len)
+			a->ui.scroll = len - 1;
+		return;
+	}
 	if (need_replay(a))
 		app_replay_seek(a, 0);
 }
@@ -181,6 +187,25 @@ static void do_record(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	app_record_toggle(a);
+}
+
+static void do_fit(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.no_fit = !a->ui.no_fit;
+	app_status(a, a->ui.no_fit ? "time axis: the last samples (z Z zoom)"
+				   : "time axis: fit to the runs");
+}
+
+static void do_zoom(struct app *a, int key, int width)
+{
+	(void)width;
+	struct ui *u = &a->ui;
+	u->no_fit = 1; /* zooming is of the last-N-seconds axis */
+	if (key == 'z' && u->zoom > -3)
+		u->zoom--;
+	else if (key == 'Z' && u->zoom < 6)
+		u->zoom++;
 }
 
 static void do_mem_scope(struct app *a, int key, int width)
@@ -225,7 +250,7 @@ static const struct action actions[] = {
 	{"back", {SKEY_LEFT}, NULL, "scroll back (paused)", do_back},
 	{"forward", {SKEY_RIGHT}, NULL, "scroll forward (paused)", do_forward},
 	{"newest", {SKEY_END}, NULL, "back to the newest sample", do_newest},
-	{"oldest", {SKEY_HOME}, "Home End", "replay: the start / the end (live: the newest)",
+	{"oldest", {SKEY_HOME}, "Home End", "oldest / newest sample (a replay: its start / end)",
 	 do_oldest},
 	{"speed", {'<', '>', ',', '.'}, "< >", "replay: slower / faster (0.25\xc3\x97 - 16\xc3\x97)",
 	 do_speed},
@@ -234,6 +259,9 @@ static const struct action actions[] = {
 	{"event", {'[', ']'}, "[ ]", "replay: previous / next run or phase event", do_event},
 	{"jump", {'j'}, "j", "replay: jump to a time (42, 1:30)", do_jump},
 	{"record", {'R'}, "R", "start / stop recording (lrutop-DATE.jsonl)", do_record},
+	{"fit", {'f'}, "f", "time axis: fit to the runs / last N s", do_fit},
+	{"zoom-in", {'z'}, "z Z", "zoom the time axis in / out", do_zoom},
+	{"zoom-out", {'Z'}, NULL, "zoom the time axis out", do_zoom},
 	{"slower", {'+', '='}, "+ -", "sampling interval (0.05 - 60 s)", do_slower},
 	{"faster", {'-', '_'}, NULL, "shorter sampling interval", do_faster},
 	{"pick", {'r'}, "r", "pick strategies and start runs", do_picker},

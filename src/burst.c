@@ -38,8 +38,8 @@ void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_
 		       struct run_figures *r)
 {
 	memset(r, 0, sizeof(*r));
-	double sum[2] = {0, 0}, sq[2] = {0, 0};
-	int n = 0;
+	double sum[2] = {0, 0}, sq[2] = {0, 0}, at[2] = {0, 0}; /* read in burst / other */
+	int n = 0, nat[2] = {0, 0};
 	const struct sample *first = NULL, *last = NULL, *prev = NULL;
 	uint64_t peak = 0;
 	for (size_t i = 0; i < series_len(ser); i++) {
@@ -65,12 +65,19 @@ void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_
 				sq[1] += rt.write_mbs * rt.write_mbs;
 				n++;
 			}
-			r->bursts += burst_between(prev, b);
+			int burst = burst_between(prev, b);
+			r->bursts += burst;
+			if (!isnan(rt.read_mbs)) {
+				at[!burst] += rt.read_mbs;
+				nat[!burst]++;
+			}
 		}
 		prev = b;
 	}
 	r->peak_active_file_kb = peak;
 	r->read_cv = r->write_cv = NAN;
+	r->read_at_burst = nat[0] && nat[1] && at[1] > 0
+			       ? (at[0] / nat[0]) / (at[1] / nat[1]) : NAN;
 	for (int k = 0; k < 2 && n >= 2; k++) {
 		double mean = sum[k] / n;
 		double var = sq[k] / n - mean * mean;

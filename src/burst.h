@@ -58,6 +58,10 @@ struct run_figures {
 	double read_cv, write_cv; /* NAN with fewer than two rate samples */
 	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
 	int bursts;
+	/* rd@burst: the mean read rate over the sample intervals with a
+	 * burst, relative to the mean over the others (the sawtooth in one
+	 * number: < 1 when reads stall at demotions); NAN without both */
+	double read_at_burst;
 };
 void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_end_ns,
 		       struct run_figures *out);

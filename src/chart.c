@@ -200,11 +200,21 @@ double nice_ceil(double v)
 	return n * e;
 }
 
-double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience)
+static double autoscale_step(struct autoscale *a, double seen_max, double floor, int patience,
+			     int fine)
 {
 	if (!(seen_max > floor))
 		seen_max = floor;
 	double want = nice_ceil(seen_max * 1.05);
+	if (fine) {
+		static const double steps[] = {1, 1.5, 2, 3, 4, 5, 6, 8, 10};
+		double e = pow(10, (double)(long)log10(seen_max * 1.05) - (log10(seen_max * 1.05) < 0));
+		for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+			if (steps[i] * e >= seen_max * 1.05 * 0.9999999) {
+				want = steps[i] * e;
+				break;
+			}
+	}
 	if (!(a->max > 0) || want > a->max) {
 		a->max = want;
 		a->low_ticks = 0;
@@ -217,6 +227,16 @@ double autoscale_update(struct autoscale *a, double seen_max, double floor, int 
 		a->low_ticks = 0;
 	}
 	return a->max;
+}
+
+double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience)
+{
+	return autoscale_step(a, seen_max, floor, patience, 0);
+}
+
+double autoscale_update_fine(struct autoscale *a, double seen_max, double floor, int patience)
+{
+	return autoscale_step(a, seen_max, floor, patience, 1);
 }
 
 void fmt_num(char *buf, size_t len, double v)
@@ -239,4 +259,91 @@ void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.*f%s", s == 0 && a < 0.995 ? 2 : 1, v, suffix[s]);
 	else
 		snprintf(buf, len, "%.0f%s", v, suffix[s]);
+}
+
+static uint32_t stack_glyph(enum chart_glyphs gl, int eighths, enum role role)
+{
+	if (gl == CHART_BLOCK)
+		return eighths >= 8 ? 0x2588u : 0x2580u + (uint32_t)eighths; /* ▁ is U+2581 */
+	if (gl == CHART_BRAILLE) {
+		/* bottom quarters first: dot rows 4, 3, 2, 1 */
+		static const uint8_t rows[4] = {0x40 | 0x80, 0x04 | 0x20, 0x02 | 0x10, 0x01 | 0x08};
+		int q = (eighths + 1) / 2;
+		uint8_t bits = 0;
+		for (int i = 0; i < q && i < 4; i++)
+			bits |= rows[i];
+		return 0x2800u + bits;
+	}
+	return ascii_glyph(role);
+}
+
+void chart_stack(struct grid *g, int x, int y, int cw, int ch, enum chart_glyphs glyphs,
+		 const double *const *vals, const enum role *roles, int nser, double ymax)
+{
+	if (!(ymax > 0) || ch <= 0 || nser <= 0)
+		return;
+	int height = ch * 8; /* in eighths of a cell */
+	for (int i = 0; i < cw; i++) {
+		/* band tops, in eighths, from the bottom */
+		int top[8], n = nser > 8 ? 8 : nser;
+		double acc = 0;
+		int bad = 0;
+		for (int k = 0; k < n; k++) {
+			double v = vals[k][i];
+			if (isnan(v)) {
+				bad = 1;
+				break;
+			}
+			acc += v > 0 ? v : 0;
+			double f = acc / ymax;
+			top[k] = (int)lround((f > 1 ? 1 : f) * height);
+		}
+		if (bad)
+			continue;
+		for (int r = 0; r < ch; r++) {
+			int lo = r * 8, hi = lo + 8; /* the cell spans [lo, hi) eighths from the bottom */
+			/* the band under the cell's bottom edge owns the cell */
+			int k = 0;
+			while (k < n && top[k] <= lo)
+				k++;
+			if (k == n)
+				break;
+			int fill = top[k] >= hi ? 8 : top[k] - lo;
+			/* ASCII and braille: a thin top of a band gives way to the
+			 * next one when that one covers more of the cell */
+			if (glyphs != CHART_BLOCK && fill < 8 && k + 1 < n) {
+				int next = (top[k + 1] >= hi ? hi : top[k + 1]) - top[k];
+				if (next > fill) {
+					k++;
+					fill = top[k] >= hi ? 8 : top[k] - lo;
+				}
+			}
+			if (glyphs == CHART_ASCII && fill < 4)
+				continue;
+			uint32_t c = stack_glyph(glyphs, fill, roles[k]);
+			if (roles[k] == ROLE_FREE && glyphs != CHART_ASCII)
+				c = fill >= 4 ? 0x2591u : ' '; /* ░ headroom */
+			if (c != ' ')
+				grid_put(g, x + i, y + ch - 1 - r, c, roles[k]);
+		}
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double chart_quantile(const double *v, int n, double q, double *tmp)
+{
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			tmp[m++] = v[i];
+	if (!m)
+		return -1;
+	qsort(tmp, (size_t)m, sizeof(*tmp), cmp_double);
+	int k = (int)ceil(q * m) - 1;
+	return tmp[k < 0 ? 0 : k >= m ? m - 1 : k];
 }

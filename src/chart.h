@@ -48,6 +48,21 @@ void canvas_hline(struct canvas *c, int dy, enum role role);
 /* Draws the canvas into g with its top-left cell at (x, y). */
 void canvas_render(const struct canvas *c, struct grid *g, int x, int y);
 
+/* A stacked area drawn straight into g (cw × ch cells at x, y): for cell
+ * column i, nser values vals[k][i] (k = 0 at the bottom) stacked up to
+ * ymax.  One series per cell, so bands never break into a patchwork: with
+ * blocks a band's top is an eighth block (▁▂▃▄▅▆▇█) in its colour, with
+ * braille a quarter of the cell's dots, in ASCII the band's letter where it
+ * covers at least half the cell.  NAN columns stay blank; a series whose
+ * role is `blank` is left empty (headroom can be drawn in a light shade
+ * by giving it ROLE_FREE). */
+void chart_stack(struct grid *g, int x, int y, int cw, int ch, enum chart_glyphs glyphs,
+		 const double *const *vals, const enum role *roles, int nser, double ymax);
+
+/* The value at quantile q (0..1) of the non-NAN values in v[0..n), or -1
+ * when there are none.  tmp: scratch for n doubles. */
+double chart_quantile(const double *v, int n, double q, double *tmp);
+
 /* Auto-scale with hysteresis: grows at once to a nice value above what is
  * visible, shrinks only after the data has stayed below 40 % of the scale
  * for `patience` consecutive updates, so the axis does not jump every tick. */
@@ -56,6 +71,9 @@ struct autoscale {
 	int low_ticks;
 };
 double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience);
+/* The same in steps of 1 1.5 2 3 4 5 6 8 ×10^k, not 1 2 5: the data fills
+ * more of the chart's height. */
+double autoscale_update_fine(struct autoscale *a, double seen_max, double floor, int patience);
 
 /* Smallest 1/2/5×10^k that is >= v (v > 0). */
 double nice_ceil(double v);

@@ -192,6 +192,7 @@ const char *options_usage(void)
 	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
 	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
 	       "      left/right scroll while paused  p partitions  R record  q quit\n"
+	       "      f fit the runs / last N s  z Z zoom  Home End oldest/newest (paused)\n"
 	       "      replay: space pause  < > speed  t T sample  [ ] events  Home End  j jump\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"

@@ -571,6 +571,7 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 	bad |= put(o, "pgdeactivate", ju64(x->pgdeactivate));
 	bad |= put(o, "refault_file", ju64(x->refault_file));
 	bad |= put(o, "bursts", json_integer(x->bursts));
+	bad |= put(o, "read_at_burst", jdouble(x->read_at_burst));
 	bad |= put(o, "verified", json_integer(x->verified));
 	bad |= put(o, "message", jstr(x->message));
 	bad |= put(o, "t_start_ns", ju64(x->t_start_ns));
@@ -1203,6 +1204,11 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 				       "result: \"%s\" missing or not a number", dbls[i].key);
 		memcpy((char *)x + dbls[i].off, &d, sizeof(d));
 	}
+	/* rd@burst came later: a recording without it has it unknown */
+	json_t *rab = json_object_get(o, "read_at_burst");
+	x->read_at_burst = NAN;
+	if (rab && get_double(rab, &x->read_at_burst) != 0)
+		return rd_fail(r, err, errlen, r->line, "result: \"read_at_burst\" not a number");
 	return 0;
 }
 

@@ -19,16 +19,17 @@ static const char *verified_str(int v)
 
 void results_table(FILE *f, const struct run_result *r, size_t n)
 {
-	fprintf(f, "%-16s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %9s %8s %7s %6s %4s\n",
+	fprintf(f, "%-16s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %9s %8s %7s %6s %4s\n",
 		"strategy", "rep", "elapsed", "user", "sys", "%cpu", "majflt", "minflt",
-		"inblock", "oublock", "MiB/s", "rdCV", "wrCV", "peakAct", "deact", "refault",
+		"inblock", "oublock", "MiB/s", "rdCV", "wrCV", "rd@b", "peakAct", "deact", "refault",
 		"bursts", "ok");
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *x = &r[i];
-		char peak[16], rcv[16], wcv[16], el[16], us[16], sy[16], cpu[16], mbs[16];
+		char peak[16], rcv[16], wcv[16], rab[16], el[16], us[16], sy[16], cpu[16], mbs[16];
 		fmt_size(peak, sizeof(peak), x->peak_active_file_kb * 1024);
 		snprintf(rcv, sizeof(rcv), isnan(x->read_cv) ? "-" : "%.2f", x->read_cv);
 		snprintf(wcv, sizeof(wcv), isnan(x->write_cv) ? "-" : "%.2f", x->write_cv);
+		snprintf(rab, sizeof(rab), isnan(x->read_at_burst) ? "-" : "%.2f", x->read_at_burst);
 		int nc = never_copied(x);
 		snprintf(el, sizeof(el), nc ? "-" : "%.2fs", x->elapsed_s);
 		snprintf(us, sizeof(us), nc ? "-" : "%.2fs", x->user_s);
@@ -36,10 +37,10 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		snprintf(cpu, sizeof(cpu), nc ? "-" : "%.0f%%", x->cpu_pct);
 		snprintf(mbs, sizeof(mbs), nc ? "-" : "%.1f", x->mbs);
 		fprintf(f,
-			"%-16s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %9s "
+			"%-16s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
 			"%8llu %7llu %6d %4s\n",
 			x->name, x->repeat, el, us, sy, cpu, x->majflt,
-			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, peak,
+			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, rab, peak,
 			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
 			x->bursts, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
 	}
@@ -52,7 +53,7 @@ void results_csv_header(FILE *f)
 {
 	fputs("strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,"
 	      "bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,"
-	      "verified\n",
+	      "verified,rd_at_burst\n",
 	      f);
 }
 
@@ -74,11 +75,14 @@ void results_csv_row(FILE *f, const struct run_result *x)
 			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes, x->mbs);
 	cv_cell(f, x->read_cv);
 	cv_cell(f, x->write_cv);
-	fprintf(f, "%llu,%llu,%llu,%d,%s\n", (unsigned long long)x->peak_active_file_kb,
+	fprintf(f, "%llu,%llu,%llu,%d,%s,", (unsigned long long)x->peak_active_file_kb,
 		(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
 		x->bursts,
 		x->ok ? (x->verified > 0 ? "yes" : x->verified == 0 ? "no" : "")
 		      : x->cancelled ? "cancelled" : "failed");
+	if (!isnan(x->read_at_burst))
+		fprintf(f, "%.4f", x->read_at_burst);
+	fputc('\n', f);
 }
 
 void results_event_line(FILE *f, const struct run_event *e, const struct run_result *runs,

@@ -40,6 +40,7 @@ struct run_result {
 	double mbs, read_cv, write_cv;
 	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
 	int bursts;
+	double read_at_burst; /* rd@burst (burst.h), NAN unknown */
 	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked */
 	char message[480];
 	uint64_t t_start_ns, t_copy_ns, t_end_ns;

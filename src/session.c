@@ -651,6 +651,7 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	const struct strategy *st = q->strategy;
 	struct run_result *r = &s->log->results[s->log->nresults];
 	memset(r, 0, sizeof(*r));
+	r->read_at_burst = NAN;
 	r->strategy = st;
 	r->cmd = st ? -1 : q->cmd;
 	if (st) {
@@ -903,6 +904,7 @@ static void finish_run(struct session *s, const struct series *ser,
 	r->pgdeactivate = fig.pgdeactivate;
 	r->refault_file = fig.refault_file;
 	r->bursts = fig.bursts;
+	r->read_at_burst = fig.read_at_burst;
 	add_event(s, r->t_end_ns, PHASE_IDLE);
 	if (!r->ok && !r->cancelled) /* a cancel is the user's choice, not a failure */
 		s->failed = 1;

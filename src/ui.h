@@ -35,6 +35,8 @@ struct ui {
 	size_t scroll;		/* samples back from the newest, while paused */
 	int partitions;		/* iostat view lists partitions too */
 	enum chart_glyphs glyphs;
+	int no_fit;		/* overview: last N s, not the span of the runs (key f) */
+	int zoom;		/* overview, last N s: 2^zoom samples per column (z Z) */
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */
 	struct picker picker;

@@ -23,7 +23,10 @@ void views_done(struct views *v)
 	canvas_done(&v->overview.mem);
 	canvas_done(&v->overview.reclaim);
 	free(v->overview.buf);
+	free(v->overview.lo);
+	free(v->overview.hi);
 	v->overview.buf = NULL;
+	v->overview.lo = v->overview.hi = NULL;
 	canvas_done(&v->runs.canvas);
 	free(v->runs.buf);
 	v->runs.buf = NULL;
@@ -140,10 +143,11 @@ static void view_status(const struct model *m, const struct ui *u, struct grid *
 static const char *const help_notes[] = {
 	"",
 	"Disk: read up, write down, MiB/s (iostat -m).",
-	"Memory: active(file), inactive(file), anon and",
-	"free on a MemTotal scale (a run: its cgroup).",
-	"Reclaim: pages/s from /proc/vmstat; PSI avg10.",
-	"\xe2\x96\xbc: demotion burst, \xe2\x94\x86: run phase change.",
+	"Memory: active(file), inactive(file), anon stacked",
+	"up to MemTotal (a run: its cgroup's limit).",
+	"Reclaim: pages/s from /proc/vmstat, deactivate on",
+	"its own scale; PSI avg10.",
+	"\xe2\x96\xbc \xe2\x94\x82: demotion burst, \xe2\x94\x86: run phase change.",
 };
 
 #define HELP_KEY_W 9 /* the key column */
@@ -250,11 +254,18 @@ static void view_progress(const struct model *m, struct grid *g, int y)
 	fmt_size(t, sizeof(t), total);
 	const char *phase = s->state == RUNS_DRAIN ? "draining" : phase_name((enum phase)s->phase);
 	int x = 1;
-	snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu (%zu done, %zu left) ", s->queue_next,
-		 s->queue_len, s->queue_next - 1, s->queue_len - s->queue_next);
+	/* narrower than 120: the counts and spaces go first, so the ETA stays
+	 * on the line at 80 columns */
+	int narrow = g->w < 120;
+	if (narrow)
+		snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu ", s->queue_next, s->queue_len);
+	else
+		snprintf(buf, sizeof(buf), "\xe2\x96\xb6 run %zu/%zu (%zu done, %zu left) ",
+			 s->queue_next, s->queue_len, s->queue_next - 1, s->queue_len - s->queue_next);
 	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
 	x += grid_text(g, x, y, -1, ROLE_TITLE, r->name);
-	snprintf(buf, sizeof(buf), "  %-7s %s/%s %3.0f%% ", phase, d, t, pct);
+	snprintf(buf, sizeof(buf), narrow ? " %s %s/%s %.0f%% " : "  %-7s %s/%s %3.0f%% ", phase, d,
+		 t, pct);
 	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
 	int bar = g->w >= 120 ? 30 : g->w >= 90 ? 16 : 8;
 	int fill = (int)(pct / 100.0 * bar + 0.5);
@@ -263,7 +274,8 @@ static void view_progress(const struct model *m, struct grid *g, int y)
 	x += bar + 1;
 	if (s->phase == PHASE_COPY || s->phase == PHASE_FLUSH) {
 		double eta = rate > 0 && total > done ? (double)(total - done) / 1048576.0 / rate : 0;
-		snprintf(buf, sizeof(buf), " %.0f MiB/s  %.1fs  ETA %.0fs", rate, el, eta);
+		snprintf(buf, sizeof(buf), narrow ? "%.0fMiB/s %.1fs ETA %.0fs" : " %.0f MiB/s  %.1fs  ETA %.0fs",
+			 rate, el, eta);
 		x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
 	}
 	if (x + 12 < g->w)

@@ -15,7 +15,8 @@
 
 #define YLAB 7 /* y-axis label column: 6 characters and the axis line */
 
-enum { B_READ, B_WRITE, B_AF, B_IF, B_ANON, B_FREE, B_DEACT, B_ACT, B_SCAN, B_REFAULT, B_RUN, B_N };
+enum { B_READ, B_WRITE, B_AF, B_IF, B_ANON, B_FREE, B_DEACT, B_ACT, B_SCAN, B_REFAULT, B_RUN,
+       B_BURST, B_TMP, B_TMP2, B_N };
 
 struct legend_item {
 	enum role role;
@@ -68,8 +69,12 @@ static void ensure_buffers(struct overview *ov, int n)
 	if (n <= ov->cap)
 		return;
 	free(ov->buf);
+	free(ov->lo);
+	free(ov->hi);
 	ov->cap = n;
 	ov->buf = xmalloc(sizeof(double) * B_N * (size_t)n);
+	ov->lo = xmalloc(sizeof(long) * (size_t)n);
+	ov->hi = xmalloc(sizeof(long) * (size_t)n);
 }
 
 static double *col(struct overview *ov, int which)
@@ -77,24 +82,145 @@ static double *col(struct overview *ov, int which)
 	return ov->buf + (size_t)which * (size_t)ov->cap;
 }
 
-/* Fills the value columns: n dot columns ending at series index `end`.
- * cg: memory columns from the run's cgroup (KiB), NAN where a sample has
- * none, so a chart never mixes two scales. */
-static void gather(struct overview *ov, const struct model *m, long end, int n, int cg)
+/* The expected end of the runs: the finished ones' end, the current one's
+ * from its progress (bytes left at its rate so far), the queued ones at
+ * the mean duration of the runs so far. */
+static uint64_t runs_expected_end(const struct model *m, uint64_t now)
+{
+	const struct runlog *l = m->log;
+	const struct run_progress *p = &m->runs;
+	double sum = 0;
+	int nfin = 0;
+	uint64_t end = now;
+	for (size_t i = 0; i < l->nresults; i++) {
+		const struct run_result *r = &l->results[i];
+		if (r->finished && r->t_end_ns > r->t_start_ns) {
+			sum += (double)(r->t_end_ns - r->t_start_ns);
+			nfin++;
+			end = r->t_end_ns > end ? r->t_end_ns : end;
+		}
+	}
+	double mean = nfin ? sum / nfin : 0;
+	/* all done: the window ends with the last run, so the picture of the
+	 * runs stays put while the samples go on (f shows the live ones) */
+	if (p->state == RUNS_FINISHED && nfin) {
+		uint64_t last = 0;
+		for (size_t i = 0; i < l->nresults; i++)
+			last = l->results[i].t_end_ns > last ? l->results[i].t_end_ns : last;
+		return last;
+	}
+	if (p->current >= 0 && (size_t)p->current < l->nresults) {
+		const struct run_result *r = &l->results[p->current];
+		uint64_t e = now;
+		if (r->t_copy_ns && now > r->t_copy_ns && p->done > 0 && p->total > p->done) {
+			double rate = (double)p->done / (double)(now - r->t_copy_ns);
+			e = now + (uint64_t)((double)(p->total - p->done) / rate);
+		} else if (mean > 0 && r->t_start_ns + (uint64_t)mean > now) {
+			e = r->t_start_ns + (uint64_t)mean;
+		}
+		if (!(mean > 0) && e > r->t_start_ns)
+			mean = (double)(e - r->t_start_ns);
+		end = e > end ? e : end;
+	}
+	if (p->state != RUNS_FINISHED && p->queue_len > p->queue_next)
+		end += (uint64_t)((double)(p->queue_len - p->queue_next) * (mean > 0 ? mean : 10e9));
+	return end;
+}
+
+/* Which samples each of the n dot columns covers, ending at series index
+ * `end`.  Fit (the default while runs are shown, not scrolled back): from
+ * the first run's start to the runs' expected end, a sample stretched over
+ * several columns or several in one (once the queue is done, the window
+ * ends with the last run); else the last n samples (zoom 0) or
+ * n·2^zoom. */
+static void window(struct overview *ov, const struct model *m, const struct ui *u, long end, int n)
+{
+	const struct sample *e = series_at(m->series, (size_t)end);
+	const struct sample *oldest = series_at(m->series, 0);
+	uint64_t t_end = e->t_ns;
+	ov->fit = 0;
+	if (!u->no_fit && !(u->paused && u->scroll) && m->runs.state != RUNS_NONE &&
+	    m->log->nresults && m->log->results[0].t_start_ns) {
+		uint64_t t0 = m->log->results[0].t_start_ns;
+		uint64_t t1 = runs_expected_end(m, t_end);
+		/* a little margin on both sides, so the edges read */
+		double span = (double)(t1 > t0 ? t1 - t0 : 1) * 1.04 + 1e9 * m->interval;
+		t0 = t0 > (uint64_t)(span * 0.01) ? t0 - (uint64_t)(span * 0.01) : 0;
+		if (t0 < oldest->t_ns)
+			t0 = oldest->t_ns;
+		if (t1 > t0) {
+			ov->fit = 1;
+			ov->t0_ns = t0;
+			ov->col_ns = span / n;
+		}
+	}
+	if (!ov->fit && u->zoom == 0) {
+		for (int i = 0; i < n; i++)
+			ov->lo[i] = ov->hi[i] = end - (n - 1 - i) >= 0 ? end - (n - 1 - i) : -1;
+		const struct sample *f = ov->lo[0] >= 0 ? series_at(m->series, (size_t)ov->lo[0]) : oldest;
+		ov->col_ns = n > 1 ? (double)(t_end - f->t_ns) / (ov->lo[0] >= 0 ? n - 1 : end + 1) : 1e9;
+		if (!(ov->col_ns > 0))
+			ov->col_ns = m->interval * 1e9;
+		ov->t0_ns = t_end - (uint64_t)(ov->col_ns * (n - 1));
+		return;
+	}
+	if (!ov->fit) {
+		double f = u->zoom > 0 ? (double)(1 << u->zoom) : 1.0 / (double)(1 << -u->zoom);
+		ov->col_ns = m->interval * 1e9 * f;
+		double back = ov->col_ns * (n - 1);
+		ov->t0_ns = (double)t_end > back ? t_end - (uint64_t)back : 0;
+	}
+	long len = (long)series_len(m->series);
+	for (int i = 0; i < n; i++) {
+		uint64_t a = ov->t0_ns + (uint64_t)(ov->col_ns * i);
+		uint64_t b = ov->t0_ns + (uint64_t)(ov->col_ns * (i + 1));
+		long lo = series_find(m->series, a);
+		long nb = series_find(m->series, b);
+		long hi = nb < 0 ? len - 1 : nb - 1;
+		if (hi > end)
+			hi = end;
+		if (a > t_end || b <= oldest->t_ns || hi < 0) {
+			ov->lo[i] = ov->hi[i] = -1; /* the future, or before the history */
+			continue;
+		}
+		if (lo < 0 || lo > hi)
+			lo = hi; /* no sample in this column: the one before holds */
+		ov->lo[i] = lo;
+		ov->hi[i] = hi;
+	}
+}
+
+/* Fills the value columns from the window.  cg: memory columns from the
+ * run's cgroup (KiB), NAN where a sample has none, so a chart never mixes
+ * two scales. */
+static void gather(struct overview *ov, const struct model *m, int n, int cg)
 {
 	for (int i = 0; i < n; i++) {
-		long idx = end - (n - 1 - i);
-		const struct sample *b = idx >= 0 ? series_at(m->series, (size_t)idx) : NULL;
-		const struct sample *a = idx >= 1 ? series_at(m->series, (size_t)idx - 1) : NULL;
+		long lo = ov->lo[i], hi = ov->hi[i];
+		const struct sample *b = hi >= 0 ? series_at(m->series, (size_t)hi) : NULL;
+		const struct sample *a = lo >= 1 ? series_at(m->series, (size_t)lo - 1) : NULL;
 		struct rates r;
 		rates_compute(a, b, &r);
+		if (!b) {
+			for (int k = 0; k < B_TMP; k++)
+				col(ov, k)[i] = NAN;
+			col(ov, B_RUN)[i] = 0;
+			col(ov, B_BURST)[i] = 0;
+			continue;
+		}
 		col(ov, B_READ)[i] = r.read_mbs;
 		col(ov, B_WRITE)[i] = r.write_mbs;
 		col(ov, B_DEACT)[i] = r.pgdeactivate_s;
 		col(ov, B_ACT)[i] = r.pgactivate_s;
 		col(ov, B_SCAN)[i] = r.pgscan_s;
 		col(ov, B_REFAULT)[i] = r.refault_file_s;
-		col(ov, B_RUN)[i] = b && b->run >= 0 ? 1.0 : 0.0;
+		/* copying: what the disk scale follows (never a prepare phase) */
+		col(ov, B_RUN)[i] = b->run >= 0 && b->phase == PHASE_COPY ? 1.0 : 0.0;
+		int burst = 0;
+		for (long k = lo > 1 ? lo : 1; k <= hi && !burst; k++)
+			burst = burst_between(series_at(m->series, (size_t)k - 1),
+					      series_at(m->series, (size_t)k));
+		col(ov, B_BURST)[i] = burst;
 		if (cg) {
 			int have = b && (b->have & SAMPLE_HAVE_CG);
 			double used = have ? (double)b->cg_usage : 0;
@@ -115,7 +241,6 @@ static void gather(struct overview *ov, const struct model *m, long end, int n, 
 	}
 }
 
-
 static const char *phase_label(int phase)
 {
 	switch (phase) {
@@ -128,11 +253,22 @@ static const char *phase_label(int phase)
 	}
 }
 
-/* Phase markers down through the charts, and their labels on row y: run
- * names first (they say whose phases follow), then phase names in the
- * gaps; a label that finds no room is left out (its marker line stays). */
-static void phase_labels(const struct model *m, struct grid *g, int y, int x0, int cw, int xdots,
-			 long first, long end, int chart_top, int chart_bottom,
+/* The cell column (from the plot's left edge) of series index idx, or -1
+ * when no shown column covers it. */
+static int cell_of_idx(const struct overview *ov, long idx, int n, int xdots)
+{
+	for (int i = 0; i < n; i++)
+		if (ov->hi[i] >= idx && ov->lo[i] >= 0)
+			return ov->lo[i] <= idx || i > 0 ? i / xdots : -1;
+	return -1;
+}
+
+/* Phase markers down through the charts, and their labels on row y (a row
+ * of their own: nothing else writes there): run names first (they say
+ * whose phases follow), then phase names in the gaps; a label that finds
+ * no room is left out (its marker line stays). */
+static void phase_labels(const struct overview *ov, const struct model *m, struct grid *g, int y,
+			 int x0, int cw, int xdots, int chart_top, int chart_bottom,
 			 const int *skip_rows, int nskip)
 {
 	const struct runlog *s = m->log;
@@ -141,22 +277,25 @@ static void phase_labels(const struct model *m, struct grid *g, int y, int x0, i
 	char used[1024] = {0};
 	if (cw > (int)sizeof(used))
 		cw = (int)sizeof(used);
+	int n = cw * xdots;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < s->nevents; i++) {
 			const struct run_event *e = &s->events[i];
 			if ((e->phase == PHASE_PREPARE) != (pass == 0))
 				continue;
 			long idx = series_find(m->series, e->t_ns);
-			if (idx < 0 || idx < first || idx > end)
+			if (idx < 0)
 				continue;
-			int cx = (int)((idx - first) / xdots);
+			int cx = cell_of_idx(ov, idx, n, xdots);
+			if (cx < 0)
+				continue;
 			if (pass == 0 || e->phase != PHASE_IDLE)
 				for (int yy = chart_top; yy < chart_bottom; yy++) {
 					int title = 0;
 					for (int k = 0; k < nskip; k++)
 						title |= skip_rows[k] == yy;
 					struct cell *c = title ? NULL : grid_at(g, x0 + cx, yy);
-					if (c && (!c->ch || c->ch == ' ')) {
+					if (c && (!c->ch || c->ch == ' ' || c->role == ROLE_BURST)) {
 						c->ch = 0x2506; /* ┆ */
 						c->role = ROLE_MARKER;
 					}
@@ -189,30 +328,32 @@ static void phase_labels(const struct model *m, struct grid *g, int y, int x0, i
 	}
 }
 
-/* The event strip above the disk chart: phase labels where runs changed
- * phase (row y), and a burst mark over every column with a demotion burst
- * (row burst_y: its own row when the terminal is tall enough, else the
- * same row, where a burst wins over a label).  Phase markers also run down
- * through the charts (on empty cells only). */
-static void event_strip(const struct model *m, struct grid *g, int y, int burst_y, int x0,
-			int cw, int xdots, long end, int chart_top, int chart_bottom,
-			const int *skip_rows, int nskip)
+/* Burst bands: a ▼ on row burst_y over every cell column with a demotion
+ * burst, and a thin line down through the charts' empty cells, so the eye
+ * lines up the disk with the demotion. */
+static void burst_bands(struct overview *ov, struct grid *g, int burst_y, int x0, int cw,
+			int xdots, int chart_top, int chart_bottom, const int *skip_rows, int nskip)
 {
-	long first = end - (long)cw * xdots + 1;
-	phase_labels(m, g, y, x0, cw, xdots, first, end, chart_top, chart_bottom, skip_rows, nskip);
 	for (int cx = 0; cx < cw; cx++) {
-		for (int k = 0; k < xdots; k++) {
-			long idx = first + (long)cx * xdots + k;
-			if (idx < 1)
-				continue;
-			if (burst_between(series_at(m->series, (size_t)idx - 1),
-					     series_at(m->series, (size_t)idx))) {
-				grid_put(g, x0 + cx, burst_y, 0x25bc, ROLE_BURST); /* ▼ */
-				break;
+		int b = 0;
+		for (int k = 0; k < xdots; k++)
+			b |= col(ov, B_BURST)[cx * xdots + k] > 0;
+		if (!b)
+			continue;
+		grid_put(g, x0 + cx, burst_y, 0x25bc, ROLE_BURST); /* ▼ */
+		for (int yy = chart_top; yy < chart_bottom; yy++) {
+			int title = 0;
+			for (int k = 0; k < nskip; k++)
+				title |= skip_rows[k] == yy;
+			struct cell *c = title ? NULL : grid_at(g, x0 + cx, yy);
+			if (c && (!c->ch || c->ch == ' ')) {
+				c->ch = 0x2502; /* │ */
+				c->role = ROLE_BURST;
 			}
 		}
 	}
 }
+
 static double max_of(const double *v, int n)
 {
 	double mx = 0;
@@ -222,35 +363,45 @@ static double max_of(const double *v, int n)
 	return mx;
 }
 
-/* The largest value in columns that belong to a copy run, or -1 when no
- * visible column does. */
-static double max_in_runs(const double *v, const double *run, int n)
-{
-	double mx = -1;
-	for (int i = 0; i < n; i++)
-		if (run[i] > 0 && !isnan(v[i]) && v[i] > mx)
-			mx = v[i];
-	return mx;
-}
-
+/* The newest shown value: the last column that has one, so a legend
+ * never says "-" once the newest columns are empty (after a run, or the
+ * future part of a fitted window). */
 static double last_of(const double *v, int n)
 {
-	return n > 0 ? v[n - 1] : NAN;
+	for (int i = n - 1; i >= 0; i--)
+		if (!isnan(v[i]))
+			return v[i];
+	return NAN;
+}
+
+/* The disk scale's level: the 98th percentile of the copy columns (all
+ * columns when none is a copy), with a fifth of headroom. */
+static double disk_level(struct overview *ov, const double *v, int n)
+{
+	double *tmp = col(ov, B_TMP), *copyv = col(ov, B_TMP2);
+	int m = 0;
+	const double *run = col(ov, B_RUN);
+	for (int i = 0; i < n; i++)
+		if (run[i] > 0)
+			copyv[m++] = v[i];
+	double q = m ? chart_quantile(copyv, m, 0.98, tmp) : chart_quantile(v, n, 0.98, tmp);
+	return q > 0 ? q * 1.2 : 0;
 }
 
 static const int nice_steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200};
 
-/* Time labels under the charts: seconds before the newest shown sample. */
-static void time_axis(const struct model *m, struct grid *g, int y, int x0, int cw, int xdots,
-		      long end)
+/* Time labels under the charts.  Fitted: seconds since the first run
+ * started ("0s 10s 20s").  Else seconds before the newest sample taken
+ * (not the newest shown: paused and scrolled back, the labels say how far
+ * back the shown samples are), "now" only when the newest is shown. */
+static void time_axis(const struct overview *ov, const struct model *m, struct grid *g, int y,
+		      int x0, int cw, int xdots, long end)
 {
-	const struct sample *last = series_at(m->series, (size_t)end);
-	const struct sample *first = NULL;
-	long first_idx = end - (long)cw * xdots + 1;
-	first = series_at(m->series, (size_t)(first_idx < 0 ? 0 : first_idx));
-	if (!last || !first)
+	const struct sample *live = series_back(m->series, 0);
+	if (!live || !(ov->col_ns > 0))
 		return;
-	double span = (double)(last->t_ns - first->t_ns) / 1e9;
+	double cell_s = ov->col_ns * xdots / 1e9;
+	double span = cell_s * cw;
 	double want = span / ((double)cw / 12.0);
 	int step = nice_steps[ARRAY_LEN(nice_steps) - 1];
 	for (size_t i = 0; i < ARRAY_LEN(nice_steps); i++)
@@ -258,32 +409,51 @@ static void time_axis(const struct model *m, struct grid *g, int y, int x0, int 
 			step = nice_steps[i];
 			break;
 		}
-	grid_text(g, x0 + cw - 3, y, -1, ROLE_AXIS, "now");
-	int last_label_x = x0 + cw - 4;
-	long prev_bucket = -1;
-	for (int cx = cw - 1; cx >= 0; cx--) {
-		long idx = end - (long)(cw - 1 - cx) * xdots;
-		const struct sample *s = idx >= 0 ? series_at(m->series, (size_t)idx) : NULL;
-		if (!s)
-			break;
-		double back = (double)(last->t_ns - s->t_ns) / 1e9;
-		long bucket = (long)(back / step);
-		if (prev_bucket >= 0 && bucket != prev_bucket) {
-			char buf[24];
-			long secs = bucket * step;
-			if (secs % 60 == 0 && secs >= 120)
-				snprintf(buf, sizeof(buf), "-%ldm", secs / 60);
-			else
-				snprintf(buf, sizeof(buf), "-%lds", secs);
-			int l = (int)strlen(buf);
-			int lx = x0 + cx - l + 1;
-			if (lx + l + 1 < last_label_x && lx >= x0) {
-				grid_text(g, lx, y, -1, ROLE_AXIS, buf);
-				last_label_x = lx;
-			}
-		}
-		prev_bucket = bucket;
+	int newest_shown = end == (long)series_len(m->series) - 1;
+	int last_label_x = x0 + cw, next_free = x0;
+	if (!ov->fit && newest_shown) {
+		grid_text(g, x0 + cw - 3, y, -1, ROLE_AXIS, "now");
+		last_label_x = x0 + cw - 4;
 	}
+	uint64_t ref = ov->fit ? m->log->results[0].t_start_ns : live->t_ns;
+	for (long k = ov->fit ? 0 : 1; k < 100000; k++) {
+		uint64_t off = (uint64_t)k * (uint64_t)step * 1000000000ull;
+		if (!ov->fit && off > ref)
+			break;
+		uint64_t t = ov->fit ? ref + off : ref - off;
+		if (ov->fit && t > ov->t0_ns + (uint64_t)(ov->col_ns * cw * xdots))
+			break;
+		if (t < ov->t0_ns) {
+			if (ov->fit)
+				continue;
+			break;
+		}
+		int cx = (int)((double)(t - ov->t0_ns) / ov->col_ns) / xdots;
+		if (cx >= cw)
+			continue;
+		char buf[24];
+		long secs = k * step;
+		if (secs % 60 == 0 && secs >= 120)
+			snprintf(buf, sizeof(buf), "%s%ldm", ov->fit ? "" : "-", secs / 60);
+		else
+			snprintf(buf, sizeof(buf), "%s%lds", ov->fit ? "" : "-", secs);
+		int l = (int)strlen(buf);
+		int lx = x0 + cx - l + 1;
+		if (ov->fit) {
+			lx = x0 + cx;
+			if (lx + l + 1 > x0 + cw || lx < next_free)
+				continue;
+			grid_put(g, lx, y, 0x2575 /* ╵ */, ROLE_AXIS);
+			grid_text(g, lx + 1, y, -1, ROLE_AXIS, buf);
+			next_free = lx + l + 2; /* fitted labels go left to right */
+			continue;
+		}
+		if (lx + l + 1 < last_label_x && lx >= x0) {
+			grid_text(g, lx, y, -1, ROLE_AXIS, buf);
+			last_label_x = lx;
+		}
+	}
+	(void)end;
 }
 
 void overview_draw(struct overview *ov, const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
@@ -291,7 +461,7 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	int pw = g->w - YLAB - 1; /* plot width in cells */
 	/* event strip: run phases and demotion bursts (bursts of a whole big
 	 * machine are rare; without runs the row goes to the charts) */
-	int strip = m->runs.state == RUNS_NONE ? 0 : h - 4 >= 28 ? 2 : 1;
+	int strip = m->runs.state == RUNS_NONE ? 0 : 2; /* labels, bursts: a row each */
 	int plot_rows = h - 4 - strip; /* three title lines, one time axis */
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */
@@ -306,38 +476,37 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	canvas_reset(&ov->mem, gl, pw, mem_rows);
 	canvas_reset(&ov->reclaim, gl, pw, rec_rows);
 	int n = ov->disk.dw;
-	ensure_buffers(ov, n);
+	ensure_buffers(ov, 2 * n);
 	long end = view_end(m, u);
+	if (end >= 0)
+		window(ov, m, u, end, n);
 	const struct sample *now = end >= 0 ? series_at(m->series, (size_t)end) : NULL;
 	/* The memory chart shows a run's cgroup while any visible sample has
 	 * one (so a finished run stays readable on its own scale), unless m
 	 * asked for the system. */
 	const struct sample *cg_ref = NULL;
-	for (int i = n - 1; i >= 0 && end - (n - 1 - i) >= 0 && !u->mem_system && !cg_ref; i--) {
-		const struct sample *smp = series_at(m->series, (size_t)(end - (n - 1 - i)));
-		if ((smp->have & SAMPLE_HAVE_CG) && smp->cg_limit)
+	for (int i = n - 1; i >= 0 && end >= 0 && !u->mem_system && !cg_ref; i--) {
+		const struct sample *smp =
+		    ov->hi[i] >= 0 ? series_at(m->series, (size_t)ov->hi[i]) : NULL;
+		if (smp && (smp->have & SAMPLE_HAVE_CG) && smp->cg_limit)
 			cg_ref = smp;
 	}
 	int cg = cg_ref != NULL;
 	if (end >= 0)
-		gather(ov, m, end, n, cg);
+		gather(ov, m, n, cg);
 	else
 		for (int i = 0; i < B_N * n; i++)
 			ov->buf[i] = NAN;
 
 	/* --- disk: read grows up from the middle, write down, one scale --- */
 	int y = y0;
-	/* While runs are on screen the disk scale follows their traffic: a
-	 * burst outside them (writing back the scratch source at several GB/s
-	 * into a VM host's cache) would otherwise flatten every copy; such
-	 * spikes clip at the top edge instead. */
-	double dmax = max_in_runs(col(ov, B_READ), col(ov, B_RUN), n);
-	double wmax = max_in_runs(col(ov, B_WRITE), col(ov, B_RUN), n);
-	if (dmax < 0 && wmax < 0) {
-		dmax = max_of(col(ov, B_READ), n);
-		wmax = max_of(col(ov, B_WRITE), n);
-	}
-	double dscale = autoscale_update(&ov->disk_scale, dmax > wmax ? dmax : wmax, 1.0, 40);
+	/* While runs are on screen the disk scale follows their copies: a
+	 * burst outside them (a prepare phase writing back the scratch source
+	 * at several GB/s into a VM host's cache) would otherwise flatten
+	 * every copy.  And the 98th percentile, not the peak, with headroom:
+	 * one spike clips at the top edge instead of setting the scale. */
+	double dmax = disk_level(ov, col(ov, B_READ), n), wmax = disk_level(ov, col(ov, B_WRITE), n);
+	double dscale = autoscale_update_fine(&ov->disk_scale, dmax > wmax ? dmax : wmax, 1.0, 40);
 	char title[96];
 	snprintf(title, sizeof(title), "Disk %s MiB/s", m->disk[0] ? m->disk : "(none)");
 	struct legend_item dl[] = {
@@ -384,16 +553,20 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	legend(g, y, title, ml, 4, compact);
 	y++;
 	if (!isnan(total) && total > 0) {
-		int band = ov->mem.dh;
-		canvas_plot(&ov->mem, col(ov, B_FREE), n, total, ROLE_FREE, CHART_LINE, band - 1, -1,
-			    band);
-		canvas_plot(&ov->mem, col(ov, B_ANON), n, total, ROLE_ANON, CHART_LINE, band - 1, -1,
-			    band);
-		canvas_plot(&ov->mem, col(ov, B_IF), n, total, ROLE_INACTIVE, CHART_LINE, band - 1,
-			    -1, band);
-		canvas_plot(&ov->mem, col(ov, B_AF), n, total, ROLE_ACTIVE, CHART_LINE, band - 1, -1,
-			    band);
-		canvas_render(&ov->mem, g, YLAB, y);
+		/* a stacked area: active(file) at the bottom, then inactive(file),
+		 * other/anon; headroom/free is the space left up to the limit.
+		 * One value per cell: its last dot column. */
+		int xd = ov->mem.xdots, cells = ov->mem.cw;
+		static const int which[3] = {B_AF, B_IF, B_ANON};
+		double *cv[3] = {col(ov, B_TMP), col(ov, B_TMP2), col(ov, B_TMP2) + cells};
+		int cap = cells; /* the buffers hold 2n values a column: B_TMP2 two rows of cells */
+		for (int k = 0; k < 3; k++) {
+			for (int i = 0; i < cap; i++)
+				cv[k][i] = col(ov, which[k])[i * xd + xd - 1];
+		}
+		static const enum role sroles[3] = {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON};
+		const double *const cvc[3] = {cv[0], cv[1], cv[2]};
+		chart_stack(g, YLAB, y, cap, mem_rows, gl, cvc, sroles, 3, total);
 		ylabel(g, y, total, 1);
 		ylabel(g, y + mem_rows - 1, 0, 0);
 	}
@@ -402,11 +575,14 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 
 	/* --- reclaim rates, pages/s, and PSI in the legend --- */
 	double rmax = 0;
-	for (int b = B_DEACT; b <= B_REFAULT; b++) {
+	for (int b = B_ACT; b <= B_REFAULT; b++) {
 		double v = max_of(col(ov, b), n);
 		rmax = v > rmax ? v : rmax;
 	}
 	double rscale = autoscale_update(&ov->reclaim_scale, rmax, 10.0, 40);
+	/* deactivate, the signal that defines a burst, on a scale of its own
+	 * (an area under the other lines): scan at 10M never flattens it */
+	double dcscale = autoscale_update_fine(&ov->deact_scale, max_of(col(ov, B_DEACT), n), 10.0, 40);
 	double psi_m = now && (now->have & SAMPLE_HAVE_PSI_MEM) ? now->psi_mem_some : NAN;
 	double psi_io = now && (now->have & SAMPLE_HAVE_PSI_IO) ? now->psi_io_some : NAN;
 	struct legend_item rl[] = {
@@ -418,10 +594,15 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		{ROLE_PSI, "PSI io", "psi-io", psi_io, "%", 0},
 	};
 	int rec_title = y;
-	legend(g, y, compact ? "Reclaim pg/s" : "Reclaim pages/s", rl, 6, compact);
+	char dct[64], dcs[16];
+	fmt_num(dcs, sizeof(dcs), dcscale);
+	snprintf(dct, sizeof(dct), compact ? "Reclaim pg/s (deact/%s)" : "Reclaim pages/s (deactivate to %s)", dcs);
+	legend(g, y, dct, rl, 6, compact);
 	y++;
 	int band = ov->reclaim.dh;
-	for (int b = B_REFAULT; b >= B_DEACT; b--) {
+	canvas_plot(&ov->reclaim, col(ov, B_DEACT), n, dcscale, ROLE_DEACT, CHART_AREA, band - 1,
+		    -1, band);
+	for (int b = B_REFAULT; b >= B_ACT; b--) {
 		static const enum role roles[] = {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT};
 		canvas_plot(&ov->reclaim, col(ov, b), n, rscale, roles[b - B_DEACT], CHART_LINE,
 			    band - 1, -1, band);
@@ -433,11 +614,11 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	y += rec_rows;
 
 	if (end >= 0) {
-		time_axis(m, g, y, YLAB, pw, ov->disk.xdots, end);
-	}
-	if (end >= 0 && strip) {
+		time_axis(ov, m, g, y, YLAB, pw, ov->disk.xdots, end);
 		int titles[] = {mem_title, rec_title};
-		event_strip(m, g, strip_y, strip_y + strip - 1, YLAB, pw, ov->disk.xdots, end, disk_top,
-			    y, titles, 2);
+		if (strip)
+			burst_bands(ov, g, strip_y + 1, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 2);
+		if (strip)
+			phase_labels(ov, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 2);
 	}
 }

@@ -235,6 +235,14 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 				 r->bursts == 1 ? "" : "s", r->mbs);
 			grid_text(g, 0, y + 1, LABEL_W - 1, ROLE_DIM, buf);
 		}
+		if (per >= 3) {
+			char rcv[16], rab[16];
+			snprintf(rcv, sizeof(rcv), isnan(r->read_cv) ? "-" : "%.2f", r->read_cv);
+			snprintf(rab, sizeof(rab), isnan(r->read_at_burst) ? "-" : "%.2f",
+				 r->read_at_burst);
+			snprintf(buf, sizeof(buf), "  rdCV %s rd@b %s", rcv, rab);
+			grid_text(g, 0, y + 2, LABEL_W - 1, ROLE_DIM, buf);
+		}
 		grid_put(g, LABEL_W - 1, y, 0x2502, ROLE_AXIS);
 		for (int j = 1; j < per; j++)
 			grid_put(g, LABEL_W - 1, y + j, 0x2502, ROLE_AXIS);

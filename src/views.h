@@ -20,9 +20,15 @@
 
 struct overview {
 	struct canvas disk, mem, reclaim;
-	struct autoscale disk_scale, reclaim_scale;
-	double *buf; /* value columns, 6 × cap */
+	struct autoscale disk_scale, reclaim_scale, deact_scale;
+	double *buf; /* value columns, B_N × cap */
+	long *lo, *hi; /* per dot column: the samples it covers, -1 for none */
 	int cap;
+	/* the time window of the last draw: dot column i covers
+	 * [t0_ns + i·col_ns, t0_ns + (i+1)·col_ns) */
+	uint64_t t0_ns;
+	double col_ns;
+	int fit; /* the window spans the runs */
 };
 
 struct runs_view {

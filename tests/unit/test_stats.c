@@ -816,12 +816,12 @@ static void test_results_never_copied(void **state)
 	int nw = 0;
 	for (char *x = strtok(line, " "); x && nw < 20; x = strtok(NULL, " "))
 		w[nw++] = x;
-	assert_int_equal(nw, 18);
+	assert_int_equal(nw, 19);
 	for (int k = 2; k <= 5; k++)
 		assert_string_equal(w[k], "-");
 	assert_string_equal(w[7], "7");
 	assert_string_equal(w[10], "-"); /* MiB/s */
-	assert_string_equal(w[17], "FAIL");
+	assert_string_equal(w[18], "FAIL");
 	assert_true(row_has(b, "0.50s"));
 	assert_true(row_has(b, "60%"));
 	assert_true(row_has(b, "16.0"));

@@ -1,0 +1,300 @@
+/* The overview drawn headless into a grid (as bench/tick.c does) from a
+ * synthetic run with a known sawtooth: a 10 s mm_sync_cp-like copy sampled
+ * every 50 ms whose cgroup active list climbs for 0.55 s and is demoted in
+ * one sample, again and again. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burst.h"
+#include "model.h"
+#include "strategy.h"
+#include "ui.h"
+#include "views.h"
+
+#define MIB (1024ull * 1024)
+#define T0 100000000000ull /* 100 s */
+#define DT 50000000ull	   /* 50 ms */
+#define RUN_SAMPLES 200	   /* 10 s */
+#define TOOTH 11	   /* 0.55 s */
+#define IDLE_AFTER 20	   /* 1 s of idle samples (no cgroup) after the run */
+
+struct fixture {
+	struct model m;
+	struct runlog *log;
+	struct ui u;
+	struct views v;
+	struct grid g;
+	int bursts;
+};
+
+static void build(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->m.series = series_new(4096);
+	f->log = runlog_new();
+	f->m.log = f->log;
+	f->m.interval = 0.05;
+	snprintf(f->m.disk, sizeof(f->m.disk), "vda");
+	uint64_t rd = 0;
+	for (int i = 0; i < RUN_SAMPLES + IDLE_AFTER; i++) {
+		struct sample s;
+		memset(&s, 0, sizeof(s));
+		s.t_ns = T0 + (uint64_t)i * DT;
+		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
+		s.mem_total = 4ull << 20;
+		s.mem_free = 2ull << 20;
+		s.active_file = 512ull << 10;
+		s.inactive_file = 512ull << 10;
+		s.run = -1;
+		if (i < RUN_SAMPLES) {
+			s.have |= SAMPLE_HAVE_CG;
+			s.run = 0;
+			s.phase = PHASE_COPY;
+			s.cg_limit = 64 * MIB;
+			uint64_t af = 8 * MIB + (uint64_t)(i % TOOTH) * 3 * MIB; /* 8 .. 38 MiB */
+			s.cg_active_file = af;
+			s.cg_inactive_file = 56 * MIB - af;
+			s.cg_usage = 60 * MIB;
+			rd += (i % TOOTH == 0 ? 10 : 20) * 2048; /* sectors: 10 or 20 MiB a sample */
+		}
+		s.rd_sectors = rd;
+		series_push(f->m.series, &s);
+	}
+	for (size_t i = 1; i < series_len(f->m.series); i++)
+		f->bursts += burst_between(series_at(f->m.series, i - 1), series_at(f->m.series, i));
+	struct run_result *r = &f->log->results[f->log->nresults++];
+	snprintf(r->name, sizeof(r->name), "mm_sync_cp");
+	r->cmd = -1;
+	r->finished = r->ok = 1;
+	r->t_start_ns = T0;
+	r->t_copy_ns = T0;
+	r->t_end_ns = T0 + (RUN_SAMPLES - 1) * DT;
+	runlog_add_event(f->log, T0, PHASE_PREPARE);
+	runlog_add_event(f->log, T0 + DT, PHASE_COPY);
+	runlog_add_event(f->log, r->t_end_ns, PHASE_IDLE);
+	f->m.runs.state = RUNS_FINISHED;
+	f->m.runs.current = -1;
+	f->m.runs.queue_len = f->m.runs.queue_next = 1;
+	f->u.glyphs = CHART_BLOCK;
+	views_init(&f->v);
+}
+
+static void done(struct fixture *f)
+{
+	views_done(&f->v);
+	grid_done(&f->g);
+	series_free(f->m.series);
+	runlog_free(f->log);
+}
+
+static void draw(struct fixture *f, int w, int h)
+{
+	grid_init(&f->g, w, h);
+	views_draw(&f->v, &f->m, &f->u, &f->g);
+}
+
+/* Height of the active band in eighths of a cell, per cell column. */
+static void active_heights(const struct grid *g, int *hgt)
+{
+	for (int x = 0; x < g->w; x++) {
+		hgt[x] = 0;
+		for (int y = 0; y < g->h; y++) {
+			const struct cell *c = &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+			if (c->role == ROLE_ACTIVE && c->ch >= 0x2581 && c->ch <= 0x2588)
+				hgt[x] += (int)(c->ch - 0x2580);
+		}
+	}
+}
+
+static char *row_text(const struct grid *g, int y)
+{
+	char *d = grid_dump(g), *p = d;
+	for (int i = 0; i < y && p; i++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	char *e = p ? strchr(p, '\n') : NULL;
+	char *out = strndup(p ? p : "", e ? (size_t)(e - p) : strlen(p ? p : ""));
+	free(d);
+	return out;
+}
+
+static int find_row(const struct grid *g, const char *needle)
+{
+	for (int y = 0; y < g->h; y++) {
+		char *t = row_text(g, y);
+		int hit = strstr(t, needle) != NULL;
+		free(t);
+		if (hit)
+			return y;
+	}
+	return -1;
+}
+
+static void test_sawtooth_teeth(void **state)
+{
+	(void)state;
+	struct fixture f;
+	build(&f);
+	assert_true(f.bursts >= 15); /* the fixture's own sanity: one per tooth */
+	draw(&f, 120, 40);
+	int hgt[120], drops = 0, last_drop = -100, narrow = 0, first = -1, lastx = -1, mx = 0;
+	active_heights(&f.g, hgt);
+	for (int x = 0; x < 120; x++) {
+		mx = hgt[x] > mx ? hgt[x] : mx;
+		if (hgt[x] > 0) {
+			first = first < 0 ? x : first;
+			lastx = x;
+		}
+	}
+	assert_true(mx >= 16); /* the band climbs at least two cells */
+	for (int x = 1; x < 120; x++)
+		if (hgt[x] > 0 && hgt[x - 1] - hgt[x] >= mx / 3) {
+			if (x - last_drop < 2)
+				narrow++;
+			last_drop = x;
+			drops++;
+		}
+	assert_int_equal(drops, f.bursts);
+	assert_int_equal(narrow, 0); /* each tooth >= 2 cells wide */
+	/* fit: the run spans >= 80 % of the plot (120 - 8 columns of axis) */
+	assert_true(lastx - first + 1 >= (120 - 8) * 8 / 10);
+	done(&f);
+}
+
+static void test_labels_and_legend(void **state)
+{
+	(void)state;
+	static const int sizes[][2] = {{100, 30}, {80, 24}, {160, 45}};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct fixture f;
+		build(&f);
+		draw(&f, sizes[i][0], sizes[i][1]);
+		int y = find_row(&f.g, "mm_sync_cp");
+		assert_true(y > 0); /* the run label, whole */
+		char *t = row_text(&f.g, y);
+		assert_null(strstr(t, "\xe2\x96\xbc")); /* no burst mark on the label row */
+		free(t);
+		t = row_text(&f.g, y + 1); /* bursts on a row of their own, right under */
+		assert_non_null(strstr(t, "\xe2\x96\xbc"));
+		free(t);
+		if (getenv("OVERVIEW_DUMP")) {
+			char *d = grid_dump(&f.g);
+			fprintf(stderr, "%s\n", d);
+			free(d);
+		}
+		/* after the run, idle samples without a cgroup: the legend keeps the
+		 * run's last value, never "-" */
+		int my = find_row(&f.g, "Mem");
+		assert_true(my > 0);
+		t = row_text(&f.g, my);
+		assert_null(strstr(t, " -"));
+		assert_non_null(strstr(t, "act"));
+		free(t);
+		done(&f);
+	}
+}
+
+static void test_paused_axis(void **state)
+{
+	(void)state;
+	struct fixture f;
+	build(&f);
+	f.u.no_fit = 1;
+	draw(&f, 120, 40);
+	int live = find_row(&f.g, " now");
+	assert_true(live > 0);
+	/* the newest second has no cgroup: the memory legend keeps the run's
+	 * last values rather than "-" */
+	char *m = row_text(&f.g, find_row(&f.g, "Memory"));
+	assert_null(strstr(m, " -"));
+	assert_non_null(strstr(m, "active(file) 11M"));
+	free(m);
+	grid_done(&f.g);
+	/* paused 2 s back: the axis says how far back the shown samples are */
+	f.u.paused = 1;
+	f.u.scroll = 40;
+	draw(&f, 120, 40);
+	assert_int_equal(find_row(&f.g, " now"), -1);
+	int y = find_row(&f.g, "-3s");
+	assert_true(y > 0);
+	char *t = row_text(&f.g, y);
+	assert_null(strstr(t, "-1s")); /* newer than what is shown */
+	free(t);
+	assert_true(find_row(&f.g, "PAUSED  -2.0s") > 0);
+	done(&f);
+}
+
+/* Mid-run: the window spans the run's expected end (the right part is
+ * still to come), and the ETA stays on the progress line at 80 columns. */
+static void test_running(void **state)
+{
+	(void)state;
+	static const int sizes[][2] = {{80, 24}, {100, 30}};
+	for (size_t i = 0; i < 2; i++) {
+		struct fixture f;
+		build(&f);
+		f.log->results[0].finished = 0;
+		f.log->results[0].t_end_ns = 0;
+		f.log->results[0].t_copy_ns = T0;
+		f.m.runs.state = RUNS_RUNNING;
+		f.m.runs.current = 0;
+		f.m.runs.phase = PHASE_COPY;
+		f.m.runs.total = 2048 * MIB;
+		/* 11 s in (the fixture's newest sample): half done, ETA ~11 s */
+		f.m.runs.done = 1024 * MIB;
+		draw(&f, sizes[i][0], sizes[i][1]);
+		if (getenv("OVERVIEW_DUMP")) {
+			char *d = grid_dump(&f.g);
+			fprintf(stderr, "%s\n", d);
+			free(d);
+		}
+		int y = find_row(&f.g, "ETA 1");
+		assert_true(y > 0);
+		assert_true(find_row(&f.g, "mm_sync_cp") > 0);
+		/* the active band ends about half way: the rest is the future */
+		int hgt[100], lastx = -1;
+		active_heights(&f.g, hgt);
+		for (int x = 0; x < f.g.w; x++)
+			if (hgt[x] > 0)
+				lastx = x;
+		assert_true(lastx > f.g.w * 3 / 10 && lastx < f.g.w * 7 / 10);
+		done(&f);
+	}
+}
+
+/* rd@burst: the fixture reads 10 MiB in a burst interval, 20 elsewhere */
+static void test_read_at_burst(void **state)
+{
+	(void)state;
+	struct fixture f;
+	build(&f);
+	struct run_figures fig;
+	burst_run_figures(f.m.series, T0, T0 + (RUN_SAMPLES - 1) * DT, &fig);
+	assert_int_equal(fig.bursts, f.bursts);
+	assert_true(fig.read_at_burst > 0.45 && fig.read_at_burst < 0.55);
+	/* rw_cp-like: no burst, no figure */
+	burst_run_figures(f.m.series, T0 + RUN_SAMPLES * DT, T0 + (RUN_SAMPLES + 10) * DT, &fig);
+	assert_int_equal(fig.bursts, 0);
+	assert_true(isnan(fig.read_at_burst));
+	done(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_sawtooth_teeth),
+	    cmocka_unit_test(test_labels_and_legend),
+	    cmocka_unit_test(test_paused_axis),
+	    cmocka_unit_test(test_read_at_burst),
+	    cmocka_unit_test(test_running),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
