@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "util.h"
 
 void options_init(struct options *o)
@@ -18,6 +19,7 @@ void options_init(struct options *o)
 	o->stall_timeout_s = 30;
 	o->repeat = 1;
 	o->bs = 8192;
+	o->glyphs = -1;
 }
 
 int parse_size(const char *s, uint64_t *out)
@@ -136,6 +138,9 @@ const char *options_usage(void)
 	       "      --csv FILE         write the sample series as CSV\n"
 	       "      --results FILE     write the results table as CSV\n"
 	       "      --ascii            ASCII charts and no colour\n"
+	       "  -t, --theme NAME|PATH  colour theme (default; a path if it has a '/')\n"
+	       "      --list-themes      list the themes found and where\n"
+	       "      --glyphs G         chart glyphs: braille, blocks or ascii\n"
 	       "\n"
 	       "  -h, --help             this text\n"
 	       "  -V, --version          version\n"
@@ -169,6 +174,8 @@ enum {
 	OPT_NAME,
 	OPT_STALL,
 	OPT_PREALLOC,
+	OPT_LIST_THEMES,
+	OPT_GLYPHS,
 };
 
 /* Remembers the first option that only runs use (and of those the picker
@@ -226,6 +233,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"name", required_argument, NULL, OPT_NAME},
 		{"stall-timeout", required_argument, NULL, OPT_STALL},
 		{"prealloc", no_argument, NULL, OPT_PREALLOC},
+		{"theme", required_argument, NULL, 't'},
+		{"list-themes", no_argument, NULL, OPT_LIST_THEMES},
+		{"glyphs", required_argument, NULL, OPT_GLYPHS},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -233,7 +243,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	int c;
 	optind = 0; /* full reset: tests parse several command lines */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:n:d:s:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:n:d:s:t:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (parse_interval(optarg, &o->interval, err, errlen) < 0)
@@ -354,6 +364,25 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_BASELINE:
 			run_opt(o, "--baseline");
 			o->baseline = optarg;
+			break;
+		case 't':
+			if (!*optarg)
+				return errf(err, errlen, "-t: empty theme name");
+			o->theme = optarg;
+			break;
+		case OPT_LIST_THEMES:
+			o->action = ACTION_LIST_THEMES;
+			break;
+		case OPT_GLYPHS:
+			if (!strcmp(optarg, "braille"))
+				o->glyphs = CHART_BRAILLE;
+			else if (!strcmp(optarg, "blocks"))
+				o->glyphs = CHART_BLOCK;
+			else if (!strcmp(optarg, "ascii"))
+				o->glyphs = CHART_ASCII;
+			else
+				return errf(err, errlen, "--glyphs %s: not braille, blocks or ascii",
+					    optarg);
 			break;
 		case OPT_STALL:
 			run_opt(o, "--stall-timeout");

@@ -20,6 +20,7 @@ enum options_action {
 	ACTION_HELP,
 	ACTION_VERSION,
 	ACTION_LIST_STRATEGIES,
+	ACTION_LIST_THEMES,
 };
 
 struct options {
@@ -59,6 +60,8 @@ struct options {
 	const char *baseline;	/* --baseline NAME */
 	long stall_timeout_s;	/* --stall-timeout: a copy without progress this long fails, 0 = never */
 	int demo;
+	const char *theme;	/* -t NAME|PATH, NULL = default */
+	int glyphs;		/* --glyphs: enum chart_glyphs, -1 = the theme's or braille */
 };
 
 void options_init(struct options *o);

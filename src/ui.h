@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "chart.h"
+#include "theme.h"
 
 /* The run picker (key r): which strategies, how often, how big. */
 #define PICKER_MAX 64
@@ -35,6 +36,8 @@ struct ui {
 	size_t scroll;		/* samples back from the newest, while paused */
 	int partitions;		/* iostat view lists partitions too */
 	enum chart_glyphs glyphs;
+	struct theme theme;	/* the colours; `t` loads the next one */
+	unsigned theme_gen;	/* bumped when theme changes: the front end repaints */
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */
 	struct picker picker;
