@@ -54,6 +54,9 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	else
 		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s  disk %s  every %gs", m->host,
 			 m->kernel, m->disk[0] ? m->disk : "none", m->interval);
+	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
+	size_t bl = strlen(buf);
+	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
 	int x = grid_text(g, 0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;

@@ -49,6 +49,8 @@ static const int charts[][5] = {
     {ROLE_READ, ROLE_WRITE, -1},
     {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON, ROLE_FREE, -1},
     {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT, -1},
+    /* not a chart: the selected tab sits in the header line */
+    {ROLE_HEADER, ROLE_SELECT, -1},
 };
 
 /* Violations of the readability rules by t, each one described into log
