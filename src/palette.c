@@ -1,5 +1,6 @@
 #include "palette.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util.h"
@@ -115,4 +116,67 @@ int palette_index(enum palette_depth d, uint32_t rgb)
 	case PALETTE_MONO: break;
 	}
 	return -1;
+}
+
+int palette_index_on(enum palette_depth d, uint32_t rgb, int bg)
+{
+	int n = d == PALETTE_16 ? 16 : d == PALETTE_8 ? 8 : 0;
+	if (!n || bg < 0)
+		return palette_index(d, rgb);
+	uint32_t b = palette_xterm_rgb(bg);
+	int best = -1;
+	long bd = -1;
+	for (int i = 0; i < n; i++) {
+		uint32_t x = palette_xterm_rgb(i);
+		long dd = dist2(rgb, x);
+		if (palette_contrast(x, b) >= PALETTE_MIN_CONTRAST && (bd < 0 || dd < bd)) {
+			bd = dd;
+			best = i;
+		}
+	}
+	return best >= 0 ? best : palette_index(d, rgb);
+}
+
+static double lin(double c)
+{
+	c /= 255.0;
+	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+double palette_luminance(uint32_t rgb)
+{
+	return 0.2126 * lin(rgb >> 16 & 0xff) + 0.7152 * lin(rgb >> 8 & 0xff) +
+	       0.0722 * lin(rgb & 0xff);
+}
+
+double palette_contrast(uint32_t a, uint32_t b)
+{
+	double la = palette_luminance(a), lb = palette_luminance(b);
+	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+static double lab_f(double t)
+{
+	return t > 216.0 / 24389.0 ? cbrt(t) : (24389.0 / 27.0 * t + 16.0) / 116.0;
+}
+
+static void to_lab(uint32_t rgb, double lab[3])
+{
+	double r = lin(rgb >> 16 & 0xff), g = lin(rgb >> 8 & 0xff), b = lin(rgb & 0xff);
+	double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+	double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+	double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+	double fx = lab_f(x), fy = lab_f(y), fz = lab_f(z);
+	lab[0] = 116.0 * fy - 16.0;
+	lab[1] = 500.0 * (fx - fy);
+	lab[2] = 200.0 * (fy - fz);
+}
+
+double palette_delta_e(uint32_t a, uint32_t b)
+{
+	double la[3], lb[3];
+	to_lab(a, la);
+	to_lab(b, lb);
+	return sqrt((la[0] - lb[0]) * (la[0] - lb[0]) + (la[1] - lb[1]) * (la[1] - lb[1]) +
+		    (la[2] - lb[2]) * (la[2] - lb[2]));
 }

@@ -66,6 +66,19 @@ int palette_rgb_to_16(uint32_t rgb);
 int palette_rgb_to_8(uint32_t rgb);
 /* The colour index a depth uses for rgb (-1 for PALETTE_MONO). */
 int palette_index(enum palette_depth d, uint32_t rgb);
+/* At 16 or 8 colours the nearest colour can vanish on the background (the
+ * light theme's white is xterm's light grey 7, its dark teal becomes cyan):
+ * there the nearest of the colours with at least PALETTE_MIN_CONTRAST
+ * against xterm colour bg is taken (the plain nearest if none has it, or
+ * bg < 0, or at 256 colours, where the nearest is close enough). */
+#define PALETTE_MIN_CONTRAST 3.0
+int palette_index_on(enum palette_depth d, uint32_t rgb, int bg);
+/* WCAG 2 relative luminance of 0xRRGGBB and the contrast ratio of two
+ * colours (1..21). */
+double palette_luminance(uint32_t rgb);
+double palette_contrast(uint32_t a, uint32_t b);
+/* CIE76 colour difference Delta-E*ab of two colours (CIELAB, D65). */
+double palette_delta_e(uint32_t a, uint32_t b);
 /* The 0xRRGGBB of xterm colour idx (0-255). */
 uint32_t palette_xterm_rgb(int idx);
 

@@ -31,6 +31,9 @@ struct screen {
 static void setup_colors(struct screen *s, const struct theme *th)
 {
 	short bg = th->term_bg ? -1 : (short)palette_index(s->depth, th->bg);
+	/* a terminal's own background is taken for black, as the themes that
+	 * keep it are made for dark terminals */
+	int on = th->term_bg ? palette_index(s->depth, 0x000000) : bg;
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_style *st = palette_style((enum role)r);
 		attr_t a = 0;
@@ -45,7 +48,7 @@ static void setup_colors(struct screen *s, const struct theme *th)
 		if (s->depth == PALETTE_MONO)
 			continue;
 		short pair = (short)(r + 1);
-		short fg = th->term_fg[r] ? -1 : (short)palette_index(s->depth, th->rgb[r]);
+		short fg = th->term_fg[r] ? -1 : (short)palette_index_on(s->depth, th->rgb[r], on);
 		if (init_pair(pair, fg, bg) == OK)
 			s->pair[r] = pair;
 	}

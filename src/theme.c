@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,48 +344,4 @@ void theme_next(const char *cur, char *next, size_t len)
 	/* cur not listed (a -t PATH): the first one */
 	snprintf(next, len, "%s", n == 0 ? "default" : e[i < n ? (i + 1) % n : 0].name);
 	free(e);
-}
-
-static double lin(double c)
-{
-	c /= 255.0;
-	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
-}
-
-double theme_luminance(uint32_t rgb)
-{
-	return 0.2126 * lin(rgb >> 16 & 0xff) + 0.7152 * lin(rgb >> 8 & 0xff) +
-	       0.0722 * lin(rgb & 0xff);
-}
-
-double theme_contrast(uint32_t a, uint32_t b)
-{
-	double la = theme_luminance(a), lb = theme_luminance(b);
-	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
-}
-
-static double lab_f(double t)
-{
-	return t > 216.0 / 24389.0 ? cbrt(t) : (24389.0 / 27.0 * t + 16.0) / 116.0;
-}
-
-static void to_lab(uint32_t rgb, double lab[3])
-{
-	double r = lin(rgb >> 16 & 0xff), g = lin(rgb >> 8 & 0xff), b = lin(rgb & 0xff);
-	double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
-	double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-	double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
-	double fx = lab_f(x), fy = lab_f(y), fz = lab_f(z);
-	lab[0] = 116.0 * fy - 16.0;
-	lab[1] = 500.0 * (fx - fy);
-	lab[2] = 200.0 * (fy - fz);
-}
-
-double theme_delta_e(uint32_t a, uint32_t b)
-{
-	double la[3], lb[3];
-	to_lab(a, la);
-	to_lab(b, lb);
-	return sqrt((la[0] - lb[0]) * (la[0] - lb[0]) + (la[1] - lb[1]) * (la[1] - lb[1]) +
-		    (la[2] - lb[2]) * (la[2] - lb[2]));
 }

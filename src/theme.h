@@ -73,11 +73,4 @@ size_t theme_list(struct theme_entry *out, size_t max);
  * there is no theme file at all.  Copies into next. */
 void theme_next(const char *cur, char *next, size_t len);
 
-/* WCAG 2 relative luminance of 0xRRGGBB and the contrast ratio of two
- * colours (1..21). */
-double theme_luminance(uint32_t rgb);
-double theme_contrast(uint32_t a, uint32_t b);
-/* CIE76 colour difference ΔE*ab of two colours (CIELAB, D65). */
-double theme_delta_e(uint32_t a, uint32_t b);
-
 #endif

@@ -70,7 +70,7 @@ static int theme_violations(const struct theme *t, FILE *log)
 			}
 			continue;
 		}
-		double c = theme_contrast(t->rgb[r], bg);
+		double c = palette_contrast(t->rgb[r], bg);
 		if (c < MIN_TEXT) {
 			bad++;
 			if (log)
@@ -80,7 +80,7 @@ static int theme_violations(const struct theme *t, FILE *log)
 	}
 	for (size_t i = 0; i < sizeof(series_roles) / sizeof(series_roles[0]); i++) {
 		enum role r = series_roles[i];
-		double c = t->term_fg[r] ? 0 : theme_contrast(t->rgb[r], bg);
+		double c = t->term_fg[r] ? 0 : palette_contrast(t->rgb[r], bg);
 		if (c < MIN_SERIES) {
 			bad++;
 			if (log)
@@ -92,7 +92,7 @@ static int theme_violations(const struct theme *t, FILE *log)
 		for (int i = 0; charts[k][i] >= 0; i++)
 			for (int j = i + 1; charts[k][j] >= 0; j++) {
 				int a = charts[k][i], b = charts[k][j];
-				double d = theme_delta_e(t->rgb[a], t->rgb[b]);
+				double d = palette_delta_e(t->rgb[a], t->rgb[b]);
 				if (d < MIN_DELTA_E) {
 					bad++;
 					if (log)
@@ -284,19 +284,28 @@ static void test_nearest_xterm(void **state)
 	assert_int_equal(palette_rgb_to_16(0xffffff), 15);
 	assert_int_equal(palette_rgb_to_8(0x0060c0), 4);
 	assert_int_equal(palette_index(PALETTE_MONO, 0xff0000), -1);
+	/* at 8 colours on white (xterm's 7, #e5e5e5) light's dark teal is cyan
+	 * (1.6:1): the nearest colour that can be read there is blue */
+	assert_int_equal(palette_rgb_to_8(0x005f87), 6);
+	assert_int_equal(palette_index_on(PALETTE_8, 0x005f87, 7), 4);
+	/* readable already: the nearest */
+	assert_int_equal(palette_index_on(PALETTE_16, 0xff0000, 0), 9);
+	/* 256 colours and an unknown background: the plain nearest */
+	assert_int_equal(palette_index_on(PALETTE_256, 0xffffff, 231), 231);
+	assert_int_equal(palette_index_on(PALETTE_8, 0x005f87, -1), 6);
 	assert_int_equal(palette_index(PALETTE_256, 0x5f87af), 67);
 }
 
 static void test_contrast_values(void **state)
 {
 	(void)state;
-	assert_true(theme_contrast(0x000000, 0xffffff) > 20.99);
-	assert_true(theme_contrast(0xffffff, 0x000000) < 21.01);
+	assert_true(palette_contrast(0x000000, 0xffffff) > 20.99);
+	assert_true(palette_contrast(0xffffff, 0x000000) < 21.01);
 	/* #767676 on white is the well-known 4.54:1 */
-	double c = theme_contrast(0x767676, 0xffffff);
+	double c = palette_contrast(0x767676, 0xffffff);
 	assert_true(c > 4.5 && c < 4.6);
-	assert_true(theme_delta_e(0x123456, 0x123456) < 1e-9);
-	assert_true(theme_delta_e(0x000000, 0xffffff) > 99.9);
+	assert_true(palette_delta_e(0x123456, 0x123456) < 1e-9);
+	assert_true(palette_delta_e(0x000000, 0xffffff) > 99.9);
 }
 
 static char tmp[64];
