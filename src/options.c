@@ -147,7 +147,7 @@ const char *options_usage(void)
 	       "\n"
 	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
 	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
-	       "      left/right scroll while paused  p partitions  q quit\n"
+	       "      left/right scroll while paused  p partitions  g glyphs  t theme  q quit\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"
 	       "             2 usage or environment error (nothing left), 128+N signal N.\n";
