@@ -91,6 +91,29 @@ static void do_glyphs(struct app *a, int key, int width)
 	a->ui.glyphs = (enum chart_glyphs)((a->ui.glyphs + 1) % 3);
 }
 
+/* The next theme of --list-themes' order (its glyphs too, if it names
+ * them); a broken file leaves the current one and says why. */
+static void do_theme(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	struct ui *u = &a->ui;
+	char next[THEME_NAME_MAX], err[300];
+	struct theme th;
+	theme_next(u->theme.name, next, sizeof(next));
+	if (theme_load(&th, next, err, sizeof(err)) < 0) {
+		app_status(a, err);
+		return;
+	}
+	u->theme = th;
+	u->theme_gen++;
+	if (th.glyphs >= 0 && u->glyphs != CHART_ASCII)
+		u->glyphs = (enum chart_glyphs)th.glyphs;
+	char msg[200];
+	snprintf(msg, sizeof(msg), "theme %s%s%s", th.name, th.description[0] ? ": " : "",
+		 th.description);
+	app_status(a, msg);
+}
+
 static void do_back(struct app *a, int key, int width)
 {
 	(void)key;
@@ -160,9 +183,15 @@ static void do_speed(struct app *a, int key, int width)
 		app_replay_speed(a, key == '>' || key == '.' ? +1 : -1);
 }
 
+static void do_theme(struct app *a, int key, int width);
+
+/* t T: a replay steps; live, t is the next theme (DESIGN §6). */
 static void do_step(struct app *a, int key, int width)
 {
-	(void)width;
+	if (!a->model.replay.on && key == 't') {
+		do_theme(a, key, width);
+		return;
+	}
 	if (need_replay(a))
 		app_replay_step(a, key == 't' ? +1 : -1);
 }
@@ -271,6 +300,7 @@ static const struct action actions[] = {
 	{"mem-scope", {'m'}, "m", "memory chart: run's cgroup / system", do_mem_scope},
 	{"partitions", {'p'}, "p", "iostat: partitions too", do_partitions},
 	{"glyphs", {'g'}, "g", "glyphs: braille, blocks, ASCII", do_glyphs},
+	{"theme", {'t'}, "t", "next colour theme (--list-themes)", do_theme},
 	{"redraw", {12}, "^L", "redraw the whole screen", NULL}, /* the front end's */
 	{"quit", {'q', 'Q'}, "q", "quit (scratch files, cgroups removed)", do_quit},
 };

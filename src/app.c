@@ -289,7 +289,9 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	struct model *m = &a->model;
 	m->interval = opt->interval;
 	m->disks_cur = -1;
-	a->ui.glyphs = opt->ascii ? CHART_ASCII : CHART_BRAILLE;
+	a->ui.glyphs = opt->ascii ? CHART_ASCII
+		     : opt->glyphs >= 0 ? (enum chart_glyphs)opt->glyphs : CHART_BRAILLE;
+	theme_default(&a->ui.theme);
 	struct utsname u;
 	if (uname(&u) == 0) {
 		strlcpy_(m->host, u.nodename, sizeof(m->host));

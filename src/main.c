@@ -21,9 +21,11 @@
 #include "options.h"
 #include "cgroup.h"
 #include "export.h"
+#include "chart.h"
 #include "results.h"
 #include "screen.h"
 #include "strategy.h"
+#include "theme.h"
 #include "util.h"
 
 #ifndef LRUTOP_VERSION
@@ -105,6 +107,25 @@ static void demo_preset(struct options *o, char *note, size_t len)
 	/* On stage the pause while a 4 GiB copy is read back is dead time;
 	 * the copies are verified in the tests. */
 	o->no_verify = 1;
+	/* blocks read from the back of a room; braille dots do not */
+	if (o->glyphs < 0)
+		o->glyphs = CHART_BLOCK;
+}
+
+/* --list-themes: name, where it was found, its description. */
+static void list_themes(void)
+{
+	struct theme_entry *e = xcalloc(THEME_LIST_MAX, sizeof(*e));
+	size_t n = theme_list(e, THEME_LIST_MAX);
+	int builtin = 1;
+	for (size_t i = 0; i < n; i++)
+		builtin &= strcmp(e[i].name, "default") != 0;
+	if (builtin)
+		printf("%-12s %-40s %s\n", "default", "(built in)",
+		       "built-in colours for a dark terminal");
+	for (size_t i = 0; i < n; i++)
+		printf("%-12s %-40s %s\n", e[i].name, e[i].path, e[i].description);
+	free(e);
 }
 
 /* --export-svg, --export-csv, --compare: a recording in, a file or a table
@@ -162,11 +183,19 @@ int main(int argc, char **argv)
 	case ACTION_EXPORT_CSV:
 	case ACTION_COMPARE:
 		return run_export(&opt);
+	case ACTION_LIST_THEMES:
+		list_themes();
+		return close_stdout(0, 0);
 	case ACTION_RUN:
 		break;
 	}
 	if (!opt.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
 		opt.batch = 1;
+	struct theme theme;
+	if (theme_load(&theme, opt.theme ? opt.theme : "default", err, sizeof(err)) < 0)
+		return fail(2, err);
+	if (opt.glyphs < 0)
+		opt.glyphs = theme.glyphs; /* --glyphs wins over the theme's */
 	char note[256] = "";
 	if (opt.demo)
 		demo_preset(&opt, note, sizeof(note));
@@ -185,6 +214,7 @@ int main(int argc, char **argv)
 		app_done(&app);
 		return fail(2, err);
 	}
+	app.ui.theme = theme;
 	if (note[0])
 		app_status(&app, note);
 	if (opt.replay && source_replay_warning(app.src)) {

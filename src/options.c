@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "util.h"
 
 void options_init(struct options *o)
@@ -19,6 +20,7 @@ void options_init(struct options *o)
 	o->repeat = 1;
 	o->bs = 8192;
 	o->from_s = o->to_s = -1;
+	o->glyphs = -1;
 }
 
 int parse_size(const char *s, uint64_t *out)
@@ -171,6 +173,9 @@ const char *options_usage(void)
 	       "      --csv FILE         write the sample series as CSV\n"
 	       "      --results FILE     write the results table as CSV\n"
 	       "      --ascii            ASCII charts and no colour\n"
+	       "  -t, --theme NAME|PATH  colour theme (default; a path if it has a '/')\n"
+	       "      --list-themes      list the themes found and where\n"
+	       "      --glyphs G         chart glyphs: braille, blocks or ascii\n"
 	       "\n"
 	       "Record and replay:\n"
 	       "      --record FILE      record the run as JSON Lines (FILE.gz: gzip)\n"
@@ -191,9 +196,10 @@ const char *options_usage(void)
 	       "\n"
 	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
 	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
-	       "      left/right scroll while paused  p partitions  R record  q quit\n"
+	       "      left/right scroll while paused  p partitions  R record\n"
 	       "      f fit the runs / last N s  z Z zoom  Home End oldest/newest (paused)\n"
 	       "      replay: space pause  < > speed  t T sample  [ ] events  Home End  j jump\n"
+	       "      g glyphs  t theme (replay: t T step)  q quit\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"
 	       "             2 usage or environment error (nothing left), 128+N signal N.\n";
@@ -232,6 +238,8 @@ enum {
 	OPT_FROM,
 	OPT_TO,
 	OPT_RUN,
+	OPT_LIST_THEMES,
+	OPT_GLYPHS,
 };
 
 /* ---- --export-svg, --export-csv, --compare ------------------------------ */
@@ -244,7 +252,7 @@ static int export_opt(int c)
 }
 static int svg_opt(int c)
 {
-	return c == OPT_VIEW || c == OPT_FROM || c == OPT_TO || c == OPT_RUN || c == 't';
+	return c == OPT_VIEW || c == OPT_FROM || c == OPT_TO || c == OPT_RUN;
 }
 
 /* --from / --to: seconds from the recording's start, "90", "12.5" or "1:30". */
@@ -440,6 +448,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"replay", required_argument, NULL, OPT_REPLAY},
 		{"replay-at", required_argument, NULL, OPT_REPLAY_AT},
 		{"speed", required_argument, NULL, OPT_SPEED},
+		{"list-themes", no_argument, NULL, OPT_LIST_THEMES},
+		{"glyphs", required_argument, NULL, OPT_GLYPHS},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -608,6 +618,20 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_BASELINE:
 			run_opt(o, "--baseline");
 			o->baseline = optarg;
+			break;
+		case OPT_LIST_THEMES:
+			o->action = ACTION_LIST_THEMES;
+			break;
+		case OPT_GLYPHS:
+			if (!strcmp(optarg, "braille"))
+				o->glyphs = CHART_BRAILLE;
+			else if (!strcmp(optarg, "blocks"))
+				o->glyphs = CHART_BLOCK;
+			else if (!strcmp(optarg, "ascii"))
+				o->glyphs = CHART_ASCII;
+			else
+				return errf(err, errlen, "--glyphs %s: not braille, blocks or ascii",
+					    optarg);
 			break;
 		case OPT_STALL:
 			run_opt(o, "--stall-timeout");

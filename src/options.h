@@ -23,6 +23,7 @@ enum options_action {
 	ACTION_EXPORT_SVG,	/* --export-svg OUT FILE */
 	ACTION_EXPORT_CSV,	/* --export-csv OUT FILE */
 	ACTION_COMPARE,		/* --compare A B [C...] */
+	ACTION_LIST_THEMES,
 };
 
 /* Recordings one command line can name (--compare A B ...). */
@@ -88,7 +89,8 @@ struct options {
 	double from_s, to_s;	/* --from / --to, seconds from the start; -1 = not given */
 	long run;		/* --run N (1-based), 0 = not given */
 	int svg_w, svg_h;	/* --size WxH with --export-svg, 0 = 1920x1080 */
-	const char *theme;	/* -t NAME */
+	const char *theme;	/* -t NAME|PATH, NULL = default */
+	int glyphs;		/* --glyphs: enum chart_glyphs, -1 = the theme's or braille */
 };
 
 void options_init(struct options *o);

@@ -3,10 +3,16 @@
  * traffic, active memory, an axis) and never a colour; the palette maps
  * roles to colours, and theme files (DESIGN §7) only fill in roles.
  *
- * Invariants: every role has a 24-bit colour and an 8-colour fallback;
- * PALETTE_MONO (NO_COLOR, --ascii, monochrome terminals) keeps only
- * attributes (bold/reverse/dim), so the screen stays readable without
- * colour.
+ * The role table in palette.c is the one list of roles: theme keys, the
+ * built-in default colours (themes/default.theme repeats them, a test keeps
+ * the two equal) and the attributes.
+ *
+ * Invariants: every role has a 24-bit colour (or the terminal's own
+ * foreground); at 256, 16 or 8 colours a colour becomes the NEAREST xterm
+ * colour (squared RGB distance over xterm's real palette: cube levels 0, 95,
+ * 135, 175, 215, 255 and the grey ramp 8..238); PALETTE_MONO (NO_COLOR,
+ * --ascii, monochrome terminals) keeps only attributes (bold/reverse/dim),
+ * so the screen stays readable without colour.
  */
 #ifndef LRUTOP_PALETTE_H
 #define LRUTOP_PALETTE_H
@@ -38,19 +44,42 @@ enum role {
 	ROLE_COUNT
 };
 
-enum palette_depth { PALETTE_MONO, PALETTE_8, PALETTE_256, PALETTE_RGB };
+enum palette_depth { PALETTE_MONO, PALETTE_8, PALETTE_16, PALETTE_256 };
 
 struct role_style {
 	const char *key;   /* theme key, e.g. "read" */
 	uint32_t rgb;      /* 0xRRGGBB; ignored when is_default_fg */
-	int color8;        /* COLOR_* number 0-7, -1 for the terminal default */
 	int bold, reverse, dim;
 	int is_default_fg; /* use the terminal's own foreground */
 };
 
 /* The built-in style of a role. */
 const struct role_style *palette_style(enum role r);
-/* Nearest xterm-256 colour index for 0xRRGGBB. */
+/* The role whose theme key is key, -1 if none. */
+int palette_role_by_key(const char *key);
+/* Nearest xterm-256 colour index (16-255: the cube and the grey ramp, not
+ * the user-redefinable 0-15) for 0xRRGGBB. */
 int palette_rgb_to_256(uint32_t rgb);
+/* Nearest colour of xterm's first 16 (depth PALETTE_16) or 8 (PALETTE_8)
+ * for 0xRRGGBB; the index is a curses COLOR_* number for 0-7. */
+int palette_rgb_to_16(uint32_t rgb);
+int palette_rgb_to_8(uint32_t rgb);
+/* The colour index a depth uses for rgb (-1 for PALETTE_MONO). */
+int palette_index(enum palette_depth d, uint32_t rgb);
+/* At 16 or 8 colours the nearest colour can vanish on the background (the
+ * light theme's white is xterm's light grey 7, its dark teal becomes cyan):
+ * there the nearest of the colours with at least PALETTE_MIN_CONTRAST
+ * against xterm colour bg is taken (the plain nearest if none has it, or
+ * bg < 0, or at 256 colours, where the nearest is close enough). */
+#define PALETTE_MIN_CONTRAST 3.0
+int palette_index_on(enum palette_depth d, uint32_t rgb, int bg);
+/* WCAG 2 relative luminance of 0xRRGGBB and the contrast ratio of two
+ * colours (1..21). */
+double palette_luminance(uint32_t rgb);
+double palette_contrast(uint32_t a, uint32_t b);
+/* CIE76 colour difference Delta-E*ab of two colours (CIELAB, D65). */
+double palette_delta_e(uint32_t a, uint32_t b);
+/* The 0xRRGGBB of xterm colour idx (0-255). */
+uint32_t palette_xterm_rgb(int idx);
 
 #endif

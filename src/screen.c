@@ -9,6 +9,7 @@
 #include <term.h>
 #include <unistd.h>
 
+#include "theme.h"
 #include "util.h"
 
 struct screen {
@@ -24,17 +25,15 @@ struct screen {
 	int shown_w, shown_h;
 };
 
-static short color_for(const struct screen *s, const struct role_style *st)
+/* Colour pairs from a theme: role r is pair r + 1, its colour on the
+ * theme's background (or the terminal's), each at the nearest xterm colour
+ * the terminal's depth offers. */
+static void setup_colors(struct screen *s, const struct theme *th)
 {
-	if (st->is_default_fg)
-		return -1;
-	if (s->depth >= PALETTE_256)
-		return (short)palette_rgb_to_256(st->rgb);
-	return (short)st->color8;
-}
-
-static void setup_colors(struct screen *s)
-{
+	short bg = th->term_bg ? -1 : (short)palette_index(s->depth, th->bg);
+	/* a terminal's own background is taken for black, as the themes that
+	 * keep it are made for dark terminals */
+	int on = th->term_bg ? palette_index(s->depth, 0x000000) : bg;
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_style *st = palette_style((enum role)r);
 		attr_t a = 0;
@@ -49,7 +48,8 @@ static void setup_colors(struct screen *s)
 		if (s->depth == PALETTE_MONO)
 			continue;
 		short pair = (short)(r + 1);
-		if (init_pair(pair, color_for(s, st), -1) == OK)
+		short fg = th->term_fg[r] ? -1 : (short)palette_index_on(s->depth, th->rgb[r], on);
+		if (init_pair(pair, fg, bg) == OK)
 			s->pair[r] = pair;
 	}
 }
@@ -108,10 +108,19 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
 	s->depth = PALETTE_MONO;
 	if (!nocolor && !ascii && has_colors() && start_color() == OK) {
 		use_default_colors();
-		s->depth = COLORS >= 256 ? PALETTE_256 : COLORS >= 8 ? PALETTE_8 : PALETTE_MONO;
+		s->depth = COLORS >= 256 ? PALETTE_256 : COLORS >= 16 ? PALETTE_16
+			 : COLORS >= 8 ? PALETTE_8 : PALETTE_MONO;
 	}
-	setup_colors(s);
+	struct theme th;
+	theme_default(&th);
+	setup_colors(s, &th);
 	return s;
+}
+
+void screen_theme(struct screen *s, const struct theme *th)
+{
+	setup_colors(s, th);
+	screen_invalidate(s);
 }
 
 void screen_close(struct screen *s)

@@ -35,6 +35,7 @@ enum screen_key {
 };
 
 struct screen;
+struct theme;
 
 /* 0 when the TUI can run on $TERM; -1 + err naming TERM and the reason
  * (unset, unknown, no terminfo, cannot address the cursor: TERM=dumb).
@@ -43,6 +44,9 @@ int screen_check(char *err, size_t errlen);
 /* ascii: force ASCII glyphs and no colour; nocolor: attributes only.
  * NULL + err (screen_check's, or newterm failing). */
 struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen);
+/* Colours from th from now on (NO_COLOR, --ascii and monochrome terminals
+ * keep attributes only); the next draw repaints every cell. */
+void screen_theme(struct screen *s, const struct theme *th);
 void screen_close(struct screen *s);
 void screen_free(struct screen *s);
 void screen_size(struct screen *s, int *w, int *h);

@@ -126,6 +126,7 @@ struct tui {
 	struct grid g;
 	int w, h;
 	int dirty;
+	unsigned theme_gen; /* the ui.theme_gen the screen's colours are from */
 };
 
 static int tui_input(void *ctx, short revents)
@@ -161,6 +162,10 @@ static void tui_present(void *ctx)
 	t->dirty |= app_status_expire(t->a, mono_ns());
 	if (!t->dirty)
 		return;
+	if (t->theme_gen != t->a->ui.theme_gen) {
+		t->theme_gen = t->a->ui.theme_gen;
+		screen_theme(t->scr, &t->a->ui.theme);
+	}
 	screen_size(t->scr, &t->w, &t->h);
 	grid_resize(&t->g, t->w, t->h);
 	views_draw(&t->views, &t->a->model, &t->a->ui, &t->g);
@@ -174,6 +179,8 @@ int tui_run(struct app *a, char *err, size_t errlen)
 	t.scr = screen_open(a->opt->ascii, getenv("NO_COLOR") != NULL, err, errlen);
 	if (!t.scr)
 		return -1;
+	screen_theme(t.scr, &a->ui.theme);
+	t.theme_gen = a->ui.theme_gen;
 	if (!screen_utf8(t.scr))
 		a->ui.glyphs = CHART_ASCII;
 	views_init(&t.views);

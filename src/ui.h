@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "chart.h"
+#include "theme.h"
 
 /* The run picker (key r): which strategies, how often, how big. */
 #define PICKER_MAX 64
@@ -37,6 +38,8 @@ struct ui {
 	enum chart_glyphs glyphs;
 	int no_fit;		/* overview: last N s, not the span of the runs (key f) */
 	int zoom;		/* overview, last N s: 2^zoom samples per column (z Z) */
+	struct theme theme;	/* the colours; `t` loads the next one */
+	unsigned theme_gen;	/* bumped when theme changes: the front end repaints */
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */
 	struct picker picker;

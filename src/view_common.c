@@ -76,6 +76,9 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	else
 		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s  disk %s%s  every %gs", m->host,
 			 m->kernel, m->disk[0] ? m->disk : "none", lim, m->interval);
+	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
+	size_t bl = strlen(buf);
+	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
 	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;

@@ -1,0 +1,52 @@
+/*
+ * theme_parse: theme files (DESIGN.md §7).
+ * fuzz-sources: src/theme.c src/palette.c src/util.c
+ * fuzz-libs: -lm
+ *
+ * Contract: on error *t is untouched and the message starts "FILE:N: " with
+ * N at most the number of lines of the input; on success every role either
+ * keeps its default or was named by a theme[KEY] line of the input, a
+ * glyphs value is one of the three, and parsing the same text again over
+ * the result gives the same theme (parsing is idempotent).
+ */
+#include "fuzz.h"
+
+#include <stdio.h>
+
+#include "palette.h"
+#include "theme.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = fuzz_string(data, size);
+	struct theme t, before, again;
+	char err[256];
+	theme_default(&t);
+	before = t;
+	int rc = theme_parse(&t, buf, "f.theme", err, sizeof(err));
+	if (rc < 0) {
+		FUZZ_REQUIRE(!memcmp(&t, &before, sizeof(t)));
+		FUZZ_REQUIRE(!strncmp(err, "f.theme:", 8));
+		long line = strtol(err + 8, NULL, 10);
+		size_t lines = 1;
+		for (const char *p = buf; *p; p++)
+			lines += *p == '\n';
+		FUZZ_REQUIRE(line >= 1 && (size_t)line <= lines);
+	} else {
+		FUZZ_REQUIRE(rc == 0);
+		FUZZ_REQUIRE(t.glyphs >= -1 && t.glyphs <= 2);
+		for (int r = 0; r < ROLE_COUNT; r++) {
+			if (t.rgb[r] == before.rgb[r] && t.term_fg[r] == before.term_fg[r])
+				continue;
+			char key[64];
+			snprintf(key, sizeof(key), "%s", palette_style((enum role)r)->key);
+			FUZZ_REQUIRE(strstr(buf, "theme[") && strstr(buf, key));
+			FUZZ_REQUIRE(t.rgb[r] <= 0xffffff);
+		}
+		again = t;
+		FUZZ_REQUIRE(theme_parse(&again, buf, "f.theme", err, sizeof(err)) == 0);
+		FUZZ_REQUIRE(!memcmp(&t, &again, sizeof(t)));
+	}
+	free(buf);
+	return 0;
+}

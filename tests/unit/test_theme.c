@@ -1,0 +1,399 @@
+/*
+ * Tests for theme and palette: the theme file parser (fallback of missing
+ * keys, errors with line numbers, versions), the search path, the nearest
+ * xterm colour, and the readability of every shipped theme.
+ *
+ * Readability (DESIGN.md §7), computed from each shipped theme file:
+ *   - text roles: WCAG 2 contrast ratio >= 4.5:1 against the background;
+ *   - every chart series >= 3:1 against the background;
+ *   - series drawn in one chart differ by CIE76 Delta-E*ab >= 15 (CIELAB,
+ *     D65): well above the ~2.3 "just noticeable" difference, so two
+ *     neighbouring bands or lines read as different at a glance, and low
+ *     enough for the grey-only mono theme.
+ * A theme on the terminal's own background ("default") is measured on
+ * black, the background such themes are made for; a role in the terminal's
+ * own foreground is then the terminal's own pair and is not measured (on a
+ * painted background it must be set: the terminal's colour is unknown).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "chart.h"
+#include "palette.h"
+#include "theme.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MIN_TEXT 4.5
+#define MIN_SERIES 3.0
+#define MIN_DELTA_E 15.0
+
+static const enum role text_roles[] = {
+    ROLE_DEFAULT, ROLE_HEADER, ROLE_TITLE, ROLE_AXIS,	ROLE_DIM,
+    ROLE_KEY,	  ROLE_WARN,   ROLE_SELECT, ROLE_MARKER,
+};
+static const enum role series_roles[] = {
+    ROLE_READ, ROLE_WRITE, ROLE_ACTIVE,	 ROLE_INACTIVE, ROLE_ANON, ROLE_FREE,
+    ROLE_DEACT, ROLE_ACT,  ROLE_SCAN,	 ROLE_REFAULT,	ROLE_PSI,  ROLE_BURST,
+};
+/* the series that share one chart (view_overview.c), -1 ends a chart */
+static const int charts[][5] = {
+    {ROLE_READ, ROLE_WRITE, -1},
+    {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON, ROLE_FREE, -1},
+    {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT, -1},
+    /* not a chart: the selected tab sits in the header line */
+    {ROLE_HEADER, ROLE_SELECT, -1},
+};
+
+/* Violations of the readability rules by t, each one described into log
+ * (may be NULL). */
+static int theme_violations(const struct theme *t, FILE *log)
+{
+	uint32_t bg = t->term_bg ? 0x000000 : t->bg;
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(text_roles) / sizeof(text_roles[0]); i++) {
+		enum role r = text_roles[i];
+		if (t->term_fg[r]) {
+			if (!t->term_bg) {
+				bad++;
+				if (log)
+					fprintf(log, "%s: %s: the terminal's colour on a painted "
+						     "background\n", t->name, palette_style(r)->key);
+			}
+			continue;
+		}
+		double c = palette_contrast(t->rgb[r], bg);
+		if (c < MIN_TEXT) {
+			bad++;
+			if (log)
+				fprintf(log, "%s: text %s #%06x: contrast %.2f < %.1f\n", t->name,
+					palette_style(r)->key, (unsigned)t->rgb[r], c, MIN_TEXT);
+		}
+	}
+	for (size_t i = 0; i < sizeof(series_roles) / sizeof(series_roles[0]); i++) {
+		enum role r = series_roles[i];
+		double c = t->term_fg[r] ? 0 : palette_contrast(t->rgb[r], bg);
+		if (c < MIN_SERIES) {
+			bad++;
+			if (log)
+				fprintf(log, "%s: series %s #%06x: contrast %.2f < %.1f\n", t->name,
+					palette_style(r)->key, (unsigned)t->rgb[r], c, MIN_SERIES);
+		}
+	}
+	for (size_t k = 0; k < sizeof(charts) / sizeof(charts[0]); k++)
+		for (int i = 0; charts[k][i] >= 0; i++)
+			for (int j = i + 1; charts[k][j] >= 0; j++) {
+				int a = charts[k][i], b = charts[k][j];
+				double d = palette_delta_e(t->rgb[a], t->rgb[b]);
+				if (d < MIN_DELTA_E) {
+					bad++;
+					if (log)
+						fprintf(log, "%s: %s vs %s: Delta-E %.1f < %.0f\n",
+							t->name, palette_style(a)->key,
+							palette_style(b)->key, d, MIN_DELTA_E);
+				}
+			}
+	return bad;
+}
+
+static const char *const shipped[] = {"default", "light", "projector", "mono", "okabe-ito"};
+
+static void test_shipped_themes_readable(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+		char path[4096], err[512];
+		struct theme t;
+		snprintf(path, sizeof(path), "%s/themes/%s.theme", LRUTOP_SRCDIR, shipped[i]);
+		int rc = theme_load_file(&t, path, err, sizeof(err));
+		if (rc < 0)
+			fprintf(stderr, "%s\n", err);
+		assert_int_equal(rc, 0);
+		assert_string_equal(t.name, shipped[i]);
+		assert_true(t.description[0] != '\0');
+		int bad = theme_violations(&t, stderr);
+		assert_int_equal(bad, 0);
+	}
+}
+
+/* The check itself can fail: a theme with each kind of flaw is caught. */
+static void test_violations_are_caught(void **state)
+{
+	(void)state;
+	struct theme t;
+	char err[256];
+	theme_default(&t);
+	assert_int_equal(theme_violations(&t, NULL), 0);
+	assert_int_equal(theme_parse(&t, "theme[marker]=\"#202020\"\n", "x", err, sizeof(err)), 0);
+	assert_int_equal(theme_violations(&t, NULL), 1); /* text on black */
+	theme_default(&t);
+	assert_int_equal(theme_parse(&t, "theme[background]=\"#ffffff\"\n", "x", err, sizeof(err)), 0);
+	/* yellow key and scan, white marker on white; default/title unset */
+	assert_true(theme_violations(&t, NULL) >= 4);
+	theme_default(&t);
+	assert_int_equal(theme_parse(&t, "theme[write]=\"#3aa2ff\"\n", "x", err, sizeof(err)), 0);
+	assert_int_equal(theme_violations(&t, NULL), 1); /* read and write alike */
+}
+
+/* themes/default.theme is the built-in default, key for key. */
+static void test_default_file_is_builtin(void **state)
+{
+	(void)state;
+	char path[4096], err[512];
+	struct theme f, b;
+	snprintf(path, sizeof(path), "%s/themes/default.theme", LRUTOP_SRCDIR);
+	assert_int_equal(theme_load_file(&f, path, err, sizeof(err)), 0);
+	theme_default(&b);
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		assert_int_equal(f.term_fg[r], b.term_fg[r]);
+		if (!b.term_fg[r])
+			assert_int_equal(f.rgb[r], b.rgb[r]);
+	}
+	assert_int_equal(f.term_bg, b.term_bg);
+	assert_int_equal(f.glyphs, -1);
+	/* every key is in the file: a role added to palette.c must be added there */
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	char text[8192];
+	size_t n = fread(text, 1, sizeof(text) - 1, fp);
+	fclose(fp);
+	text[n] = '\0';
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		char key[64];
+		snprintf(key, sizeof(key), "theme[%s]=", palette_style((enum role)r)->key);
+		if (!strstr(text, key))
+			fprintf(stderr, "default.theme lacks %s\n", key);
+		assert_non_null(strstr(text, key));
+	}
+}
+
+static void test_missing_keys_fall_back(void **state)
+{
+	(void)state;
+	struct theme t, d;
+	char err[256];
+	theme_default(&t);
+	theme_default(&d);
+	const char *text = "# description: only two keys\n\n  theme[read] = \"#010203\"  \n"
+			   "theme[title]=#ABCDEF\n";
+	assert_int_equal(theme_parse(&t, text, "t.theme", err, sizeof(err)), 0);
+	assert_int_equal(t.rgb[ROLE_READ], 0x010203);
+	assert_int_equal(t.rgb[ROLE_TITLE], 0xabcdef);
+	assert_int_equal(t.term_fg[ROLE_TITLE], 0);
+	assert_string_equal(t.description, "only two keys");
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		if (r == ROLE_READ || r == ROLE_TITLE)
+			continue;
+		assert_int_equal(t.rgb[r], d.rgb[r]);
+		assert_int_equal(t.term_fg[r], d.term_fg[r]);
+	}
+	assert_int_equal(t.term_bg, 1);
+	assert_int_equal(theme_parse(&t, "theme[read]=\"default\"\ntheme[background]=\"#102030\"\n"
+					 "theme[glyphs]=\"blocks\"\n", "t", err, sizeof(err)), 0);
+	assert_int_equal(t.term_fg[ROLE_READ], 1);
+	assert_int_equal(t.term_bg, 0);
+	assert_int_equal(t.bg, 0x102030);
+	assert_int_equal(t.glyphs, CHART_BLOCK);
+}
+
+/* A bad line: the error names file and line, and *t is untouched. */
+static void expect_error(const char *text, const char *want)
+{
+	struct theme t, before;
+	char err[256] = "";
+	theme_default(&t);
+	before = t;
+	assert_int_equal(theme_parse(&t, text, "themes/x.theme", err, sizeof(err)), -1);
+	if (!strstr(err, want))
+		fprintf(stderr, "got '%s', want '%s'\n", err, want);
+	assert_non_null(strstr(err, want));
+	assert_memory_equal(&t, &before, sizeof(t));
+}
+
+static void test_errors_name_the_line(void **state)
+{
+	(void)state;
+	expect_error("# c\n\ntheme[read]=\"#000001\"\n\n\n\n\n\n\n\n\ntheme[foo]=\"#ffffff\"\n",
+		     "themes/x.theme:12: unknown key 'foo'");
+	expect_error("theme[read]=\"#12345\"\n", "themes/x.theme:1: theme[read]: bad colour '#12345'");
+	expect_error("\ntheme[read]=\"#12345g\"\n", "themes/x.theme:2: theme[read]: bad colour");
+	expect_error("theme[read]=\"red\"\n", "x.theme:1: theme[read]: bad colour 'red'");
+	expect_error("theme[read]=\"#123456\n", "x.theme:1: theme[read]: unterminated quote");
+	expect_error("read=#123456\n", "x.theme:1: not a theme[key]=\"value\" line");
+	expect_error("theme[read \"#123456\"\n", "x.theme:1: no ']'");
+	expect_error("theme[read] \"#123456\"\n", "x.theme:1: no '='");
+	expect_error("theme[glyphs]=\"dots\"\n", "x.theme:1: glyphs 'dots'");
+	expect_error("theme[version]=\"2\"\n", "x.theme:1: version 2: this lrutop reads theme version 1");
+	expect_error("theme[version]=\"one\"\n", "x.theme:1: version 'one'");
+}
+
+static void test_versions(void **state)
+{
+	(void)state;
+	struct theme t;
+	char err[256];
+	theme_default(&t);
+	assert_int_equal(theme_parse(&t, "theme[version]=\"1\"\n", "x", err, sizeof(err)), 0);
+	/* a newer minor of 1 is read */
+	assert_int_equal(theme_parse(&t, "theme[version]=\"1.7\"\n", "x", err, sizeof(err)), 0);
+	assert_int_equal(theme_parse(&t, "theme[version]=\"1.\"\n", "x", err, sizeof(err)), -1);
+}
+
+static void test_nearest_xterm(void **state)
+{
+	(void)state;
+	assert_int_equal(palette_rgb_to_256(0x5f87af), 67);
+	assert_int_equal(palette_rgb_to_256(0xff0000), 196);
+	assert_int_equal(palette_rgb_to_256(0x000000), 16);
+	assert_int_equal(palette_rgb_to_256(0xffffff), 231);
+	/* the grey ramp 8, 18, ..., 238 */
+	assert_int_equal(palette_rgb_to_256(0x080808), 232);
+	assert_int_equal(palette_rgb_to_256(0x808080), 244);
+	assert_int_equal(palette_rgb_to_256(0x7f7f7f), 244);
+	assert_int_equal(palette_rgb_to_256(0xeeeeee), 255);
+	assert_int_equal(palette_rgb_to_256(0x8a8a8a), 245);
+	/* btop's round(c/51) takes 0x5f (95) to level 2 (102): xterm's 95 is level 1 */
+	assert_int_equal(palette_rgb_to_256(0x5f5f5f), 59);
+	/* nearest, not per-channel rounding: #3aa0ff is 33 (#0087ff)? 75 (#5fafff) */
+	int c = palette_rgb_to_256(0x3aa0ff);
+	uint32_t got = palette_xterm_rgb(c);
+	for (int i = 16; i < 256; i++) {
+		uint32_t x = palette_xterm_rgb(i);
+		long d1 = 0, d2 = 0;
+		for (int s = 0; s < 24; s += 8) {
+			long a = (long)(0x3aa0ff >> s & 0xff);
+			d1 += (a - (long)(got >> s & 0xff)) * (a - (long)(got >> s & 0xff));
+			d2 += (a - (long)(x >> s & 0xff)) * (a - (long)(x >> s & 0xff));
+		}
+		assert_true(d1 <= d2);
+	}
+	assert_int_equal(palette_xterm_rgb(67), 0x5f87af);
+	assert_int_equal(palette_xterm_rgb(232), 0x080808);
+	/* 16 and 8 colours */
+	assert_int_equal(palette_rgb_to_16(0xff0000), 9);
+	assert_int_equal(palette_rgb_to_8(0xff0000), 1);
+	assert_int_equal(palette_rgb_to_8(0xffffff), 7);
+	assert_int_equal(palette_rgb_to_16(0xffffff), 15);
+	assert_int_equal(palette_rgb_to_8(0x0060c0), 4);
+	assert_int_equal(palette_index(PALETTE_MONO, 0xff0000), -1);
+	/* at 8 colours on white (xterm's 7, #e5e5e5) light's dark teal is cyan
+	 * (1.6:1): the nearest colour that can be read there is blue */
+	assert_int_equal(palette_rgb_to_8(0x005f87), 6);
+	assert_int_equal(palette_index_on(PALETTE_8, 0x005f87, 7), 4);
+	/* readable already: the nearest */
+	assert_int_equal(palette_index_on(PALETTE_16, 0xff0000, 0), 9);
+	/* 256 colours and an unknown background: the plain nearest */
+	assert_int_equal(palette_index_on(PALETTE_256, 0xffffff, 231), 231);
+	assert_int_equal(palette_index_on(PALETTE_8, 0x005f87, -1), 6);
+	assert_int_equal(palette_index(PALETTE_256, 0x5f87af), 67);
+}
+
+static void test_contrast_values(void **state)
+{
+	(void)state;
+	assert_true(palette_contrast(0x000000, 0xffffff) > 20.99);
+	assert_true(palette_contrast(0xffffff, 0x000000) < 21.01);
+	/* #767676 on white is the well-known 4.54:1 */
+	double c = palette_contrast(0x767676, 0xffffff);
+	assert_true(c > 4.5 && c < 4.6);
+	assert_true(palette_delta_e(0x123456, 0x123456) < 1e-9);
+	assert_true(palette_delta_e(0x000000, 0xffffff) > 99.9);
+}
+
+static char tmp[64];
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* $XDG_CONFIG_HOME/lrutop/themes first, then the source tree; a '/' means
+ * a path; --list-themes' order and each name once. */
+static void test_search_path(void **state)
+{
+	(void)state;
+	char dir[256], path[4096], err[512];
+	snprintf(tmp, sizeof(tmp), "/tmp/test_theme.XXXXXX");
+	assert_non_null(mkdtemp(tmp));
+	snprintf(dir, sizeof(dir), "%s/lrutop", tmp);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(dir, sizeof(dir), "%s/lrutop/themes", tmp);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/light.theme", dir);
+	write_file(path, "# description: mine\ntheme[read]=\"#111111\"\n");
+	snprintf(path, sizeof(path), "%s/zz-mine.theme", dir);
+	write_file(path, "theme[bogus]=\"#111111\"\n");
+	setenv("XDG_CONFIG_HOME", tmp, 1);
+
+	struct theme t;
+	assert_int_equal(theme_load(&t, "light", err, sizeof(err)), 0);
+	assert_int_equal(t.rgb[ROLE_READ], 0x111111); /* the user's shadows the shipped one */
+	assert_string_equal(t.description, "mine");
+	assert_int_equal(theme_load(&t, "projector", err, sizeof(err)), 0); /* source tree */
+	assert_int_equal(t.glyphs, CHART_BLOCK);
+	assert_int_equal(theme_load(&t, "zz-mine", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "zz-mine.theme:1: unknown key 'bogus'"));
+	assert_int_equal(theme_load(&t, "nosuch", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "-t nosuch: no theme"));
+	snprintf(path, sizeof(path), "%s/light.theme", dir);
+	assert_int_equal(theme_load(&t, path, err, sizeof(err)), 0); /* a path */
+	assert_string_equal(t.name, "light");
+	assert_int_equal(theme_load(&t, "./nosuch.theme", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "./nosuch.theme: No such file"));
+
+	struct theme_entry e[THEME_LIST_MAX];
+	size_t n = theme_list(e, THEME_LIST_MAX);
+	assert_true(n >= 6);
+	int light = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			assert_true(strcmp(e[i - 1].name, e[i].name) < 0);
+		if (!strcmp(e[i].name, "light")) {
+			light++;
+			assert_string_equal(e[i].description, "mine");
+		}
+	}
+	assert_int_equal(light, 1);
+	char next[THEME_NAME_MAX];
+	theme_next(e[n - 1].name, next, sizeof(next));
+	assert_string_equal(next, e[0].name); /* wraps round */
+	theme_next("light", next, sizeof(next));
+	assert_string_equal(next, "mono");
+
+	snprintf(path, sizeof(path), "%s/light.theme", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/zz-mine.theme", dir);
+	unlink(path);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/lrutop", tmp);
+	rmdir(dir);
+	assert_int_equal(rmdir(tmp), 0);
+	unsetenv("XDG_CONFIG_HOME");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_shipped_themes_readable),
+	    cmocka_unit_test(test_violations_are_caught),
+	    cmocka_unit_test(test_default_file_is_builtin),
+	    cmocka_unit_test(test_missing_keys_fall_back),
+	    cmocka_unit_test(test_errors_name_the_line),
+	    cmocka_unit_test(test_versions),
+	    cmocka_unit_test(test_nearest_xterm),
+	    cmocka_unit_test(test_contrast_values),
+	    cmocka_unit_test(test_search_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
