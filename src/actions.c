@@ -93,9 +93,15 @@ static void do_glyphs(struct app *a, int key, int width)
 
 /* The next theme of --list-themes' order (its glyphs too, if it names
  * them); a broken file leaves the current one and says why. */
+static void do_step(struct app *a, int key, int width);
+
 static void do_theme(struct app *a, int key, int width)
 {
-	(void)key, (void)width;
+	/* t is bound once: in a replay it steps one sample on (with T back) */
+	if (a->model.replay.on) {
+		do_step(a, key, width);
+		return;
+	}
 	struct ui *u = &a->ui;
 	char next[THEME_NAME_MAX], err[300];
 	struct theme th;
@@ -183,15 +189,9 @@ static void do_speed(struct app *a, int key, int width)
 		app_replay_speed(a, key == '>' || key == '.' ? +1 : -1);
 }
 
-static void do_theme(struct app *a, int key, int width);
-
-/* t T: a replay steps; live, t is the next theme (DESIGN §6). */
 static void do_step(struct app *a, int key, int width)
 {
-	if (!a->model.replay.on && key == 't') {
-		do_theme(a, key, width);
-		return;
-	}
+	(void)width;
 	if (need_replay(a))
 		app_replay_step(a, key == 't' ? +1 : -1);
 }
@@ -283,7 +283,7 @@ static const struct action actions[] = {
 	 do_oldest},
 	{"speed", {'<', '>', ',', '.'}, "< >", "replay: slower / faster (0.25\xc3\x97 - 16\xc3\x97)",
 	 do_speed},
-	{"step", {'t', 'T'}, "t T", "replay: one sample on / back; \xe2\x86\x90 \xe2\x86\x92 10 % of the view",
+	{"step", {'T'}, "t T", "replay: one sample on / back; \xe2\x86\x90 \xe2\x86\x92 10 % of the view",
 	 do_step},
 	{"event", {'[', ']'}, "[ ]", "replay: previous / next run or phase event", do_event},
 	{"jump", {'j'}, "j", "replay: jump to a time (42, 1:30)", do_jump},
@@ -300,7 +300,7 @@ static const struct action actions[] = {
 	{"mem-scope", {'m'}, "m", "memory chart: run's cgroup / system", do_mem_scope},
 	{"partitions", {'p'}, "p", "iostat: partitions too", do_partitions},
 	{"glyphs", {'g'}, "g", "glyphs: braille, blocks, ASCII", do_glyphs},
-	{"theme", {'t'}, "t", "next colour theme (--list-themes)", do_theme},
+	{"theme", {'t'}, "t", "next colour theme (--list-themes); replay: a sample on", do_theme},
 	{"redraw", {12}, "^L", "redraw the whole screen", NULL}, /* the front end's */
 	{"quit", {'q', 'Q'}, "q", "quit (scratch files, cgroups removed)", do_quit},
 };

@@ -466,7 +466,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	while ((li = -1, c = getopt_long(argc, argv, ":i:n:d:s:t:qhVz", longopts, &li)) != -1) {
 		if (c != '?' && c != ':') {
 			/* --size is either: a byte size or WxH, seen after the loop */
-			char *slot = c == OPT_SIZE ? NULL
+			/* -t: the TUI's theme, or the SVG's */
+			char *slot = c == OPT_SIZE || c == 't' ? NULL
 				     : svg_opt(c)  ? svg
 				     : export_opt(c) ? NULL
 						     : other;

@@ -227,7 +227,6 @@ static void test_options(void **state)
 	    {{"--compare", "a", "b", "-i", "1"}, "--compare: -i does not go with it"},
 	    {{"--compare", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, "at most 8 recordings"},
 	    {{"--view", "runs"}, "--view: only with --export-svg"},
-	    {{"-t", "light"}, "-t: only with --export-svg"},
 	    {{"-s", "rw_cp", "--size", "1920x1080"}, "only with --export-svg (a run's --size"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
