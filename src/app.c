@@ -290,6 +290,9 @@ static int compare_init(struct app *a, const struct source_sink *sink, char *err
 	if (!a->src)
 		return -1;
 	a->model.compare = source_compare_result(a->src);
+	double iv = source_compare_interval(a->src);
+	if (iv >= INTERVAL_MIN && iv <= INTERVAL_MAX)
+		a->model.interval = iv;
 	a->model.series = series_new(source_compare_samples(a->src) + 1);
 	a->ui.view = VIEW_RUNS;
 	a->ui.runs_by_strategy = 0;

@@ -163,6 +163,8 @@ int source_is_compare(const struct source *src);
 const struct compare *source_compare_result(const struct source *src);
 /* How many samples the recordings hold together (the history's size). */
 size_t source_compare_samples(const struct source *src);
+/* The longest sampling interval of the recordings, 0 when none is known. */
+double source_compare_interval(const struct source *src);
 /* The recordings' warnings (a cut last line), NULL when none. */
 const char *source_compare_warning(const struct source *src);
 

@@ -189,6 +189,16 @@ size_t source_compare_samples(const struct source *src)
 	return n;
 }
 
+double source_compare_interval(const struct source *src)
+{
+	double iv = 0;
+	if (source_is_compare(src))
+		for (int i = 0; i < cs_of(src)->n; i++)
+			if (cs_of(src)->r[i].hdr.interval_s > iv)
+				iv = cs_of(src)->r[i].hdr.interval_s;
+	return iv;
+}
+
 const char *source_compare_warning(const struct source *src)
 {
 	return source_is_compare(src) && cs_of(src)->warn[0] ? cs_of(src)->warn : NULL;
