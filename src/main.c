@@ -180,7 +180,8 @@ int main(int argc, char **argv)
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
-	if (!opt.replay && opt.action == ACTION_RUN && session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
+	if (!opt.replay && opt.action == ACTION_RUN &&
+	    session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
 		fprintf(stderr, "lrutop: %s\n", swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);

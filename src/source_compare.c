@@ -58,7 +58,7 @@ static int cs_step(struct source *src)
 		size_t nres = r->log->nresults;
 		if (run0 + nres > RUNLOG_MAX_RUNS)
 			nres = RUNLOG_MAX_RUNS - run0;
-#define SHIFT(t) ((t) ? (t) - t0 + base : 0)
+#define SHIFT(t) ((t) ? (t)-t0 + base : 0)
 		for (size_t j = 0; j < nres; j++) {
 			struct run_result *d = &log->results[run0 + j];
 			*d = r->log->results[j];
@@ -115,10 +115,10 @@ static void cs_free(struct source *src)
 }
 
 static const struct source_ops compare_ops = {
-	.name = "compare",
-	.step = cs_step,
-	.progress = cs_progress,
-	.free = cs_free,
+    .name = "compare",
+    .step = cs_step,
+    .progress = cs_progress,
+    .free = cs_free,
 };
 
 struct source *source_compare_new(const char *const *paths, int n, struct runlog *log,

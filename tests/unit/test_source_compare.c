@@ -30,7 +30,7 @@
 #include "source.h"
 #include "strategy.h"
 
-#define N 10
+#define N  10
 #define DT 250000000ull
 
 struct seen {
@@ -81,11 +81,13 @@ static void write_recording(const char *path, uint64_t t0, double secs, int runs
 		s.run = (int16_t)run;
 		assert_int_equal(recorder_sample(r, &s, NULL, err, sizeof(err)), 0);
 		if (runs && (i == 1 || i == 5)) {
-			struct run_event e = {.t_ns = s.t_ns + 1, .run = (int16_t)run, .phase = PHASE_COPY};
+			struct run_event e = {
+			    .t_ns = s.t_ns + 1, .run = (int16_t)run, .phase = PHASE_COPY};
 			assert_int_equal(recorder_event(r, &e, err, sizeof(err)), 0);
 		}
 		if (runs && (i == 4 || i == 8)) {
-			struct run_event e = {.t_ns = s.t_ns + 1, .run = (int16_t)run, .phase = PHASE_IDLE};
+			struct run_event e = {
+			    .t_ns = s.t_ns + 1, .run = (int16_t)run, .phase = PHASE_IDLE};
 			assert_int_equal(recorder_event(r, &e, err, sizeof(err)), 0);
 			struct run_result res;
 			memset(&res, 0, sizeof(res));
