@@ -18,7 +18,7 @@
 #include "series.h"
 
 struct strategy_stats; /* stats.h */
-struct compare;	       /* compare.h */
+struct compare;
 #define MODEL_MAX_STRATEGIES 64 /* = SESSION_MAX_STRATEGIES */
 
 struct model {

@@ -134,12 +134,13 @@ static int compare_lines(const struct model *m, struct grid *g, int y)
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
+		enum role role = ROLE_DEFAULT;
+		if (strstr(line, "slower") || strstr(line, "faster"))
+			role = ROLE_WARN;
+		else if (n < m->compare->nrec + 1) /* the labels and a blank */
+			role = ROLE_TITLE;
 		if (g && y + n < g->h - 1)
-			grid_text(g, 1, y + n, -1,
-				  strstr(line, "slower") || strstr(line, "faster") ? ROLE_WARN
-				  : n < m->compare->nrec + 1			    ? ROLE_TITLE
-										    : ROLE_DEFAULT,
-				  line);
+			grid_text(g, 1, y + n, -1, role, line);
 		if (!nl)
 			break;
 	}
