@@ -4,7 +4,9 @@
 # groups and a ratio with its 95 % interval; a recording compared with
 # itself is "no significant difference"; recordings without a common
 # strategy or with one run each get a note, not a crash; one file, a
-# missing file or a file that is not a recording end with exit 2.
+# missing file or a file that is not a recording end with exit 2.  On a
+# terminal (tmux) the Runs view shows both recordings' runs, labelled A and
+# B, with the table and its ratio; q exits 0 and restores the terminal.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d /tmp/lrutop-compare.XXXXXX) || exit 2
