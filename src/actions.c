@@ -254,6 +254,10 @@ static void do_runs_by(struct app *a, int key, int width)
 static void do_picker(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
+	if (a->model.compare) {
+		app_status(a, "a comparison of recordings: nothing to run");
+		return;
+	}
 	a->ui.picker.open = 1; /* while runs are going, picked ones join the end of the queue */
 }
 

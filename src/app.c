@@ -282,6 +282,26 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	return 0;
 }
 
+/* --compare in the TUI: every recording in one model, the Runs view first. */
+static int compare_init(struct app *a, const struct source_sink *sink, char *err, size_t errlen)
+{
+	const struct options *opt = a->opt;
+	a->src = source_compare_new(opt->inputs, opt->ninputs, a->log, sink, err, errlen);
+	if (!a->src)
+		return -1;
+	a->model.compare = source_compare_result(a->src);
+	double iv = source_compare_interval(a->src);
+	if (iv >= INTERVAL_MIN && iv <= INTERVAL_MAX)
+		a->model.interval = iv;
+	a->model.series = series_new(source_compare_samples(a->src) + 1);
+	a->ui.view = VIEW_RUNS;
+	a->ui.runs_by_strategy = 0;
+	if (source_compare_warning(a->src))
+		app_status(a, source_compare_warning(a->src));
+	picker_init(a);
+	return 0;
+}
+
 int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
@@ -297,7 +317,8 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 		strlcpy_(m->host, u.nodename, sizeof(m->host));
 		strlcpy_(m->kernel, u.release, sizeof(m->kernel));
 	}
-	if (!opt->replay && choose_disk(a, err, errlen) < 0)
+	int compare = opt->action == ACTION_COMPARE;
+	if (!opt->replay && !compare && choose_disk(a, err, errlen) < 0)
 		return -1;
 	a->log = runlog_new();
 	m->log = a->log;
@@ -313,6 +334,8 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	record_sink_init(&a->rec, &sink, on_record_failed, &tee);
 	if (opt->replay)
 		return replay_init(a, &tee, err, errlen);
+	if (compare)
+		return compare_init(a, &tee, err, errlen);
 	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
 	a->src = source_live_new(m->disk, opt->interval, m->series, a->log, &tee, err, errlen);
 	if (!a->src)

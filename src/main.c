@@ -20,6 +20,7 @@
 #include "app.h"
 #include "options.h"
 #include "cgroup.h"
+#include "compare.h"
 #include "export.h"
 #include "chart.h"
 #include "results.h"
@@ -179,9 +180,12 @@ int main(int argc, char **argv)
 	case ACTION_LIST_STRATEGIES:
 		list_strategies();
 		return close_stdout(0, 0);
+	case ACTION_COMPARE: /* a terminal shows it in the Runs view */
+		if (!opt.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
+			break;
+		/* fall through */
 	case ACTION_EXPORT_SVG:
 	case ACTION_EXPORT_CSV:
-	case ACTION_COMPARE:
 		return run_export(&opt);
 	case ACTION_LIST_THEMES:
 		list_themes();
@@ -205,7 +209,8 @@ int main(int argc, char **argv)
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
-	if (!opt.replay && session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
+	if (!opt.replay && opt.action == ACTION_RUN &&
+	    session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
 		fprintf(stderr, "lrutop: %s\n", swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
@@ -222,10 +227,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutop: warning: %s\n", source_replay_warning(app.src));
 		app_status(&app, source_replay_warning(app.src));
 	}
+	int stdout_err = 0;
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
 	app_stop_runs(&app);
 	/* The terminal is restored: the results table can reach the user. */
-	if (!opt.batch && app.model.runs.state != RUNS_NONE && app.log->nresults) {
+	if (app.model.compare) {
+		if (compare_table(stdout, app.model.compare) < 0 && !stdout_err)
+			stdout_err = errno ? errno : EIO;
+	} else if (!opt.batch && app.model.runs.state != RUNS_NONE && app.log->nresults) {
 		results_table(stdout, app.log->results, app.log->nresults);
 		print_stats(stdout, app.log);
 	}
@@ -253,7 +262,7 @@ int main(int argc, char **argv)
 			opt.count, app.runs_not_done, app.runs_not_done == 1 ? "" : "s");
 		code = 1;
 	}
-	int sig = app.signal, stdout_errno = app.stdout_errno;
+	int sig = app.signal, stdout_errno = app.stdout_errno ? app.stdout_errno : stdout_err;
 	app_done(&app);
 	if (rc < 0)
 		return close_stdout(fail(2, err), stdout_errno);

@@ -18,6 +18,7 @@
 #include "series.h"
 
 struct strategy_stats; /* stats.h */
+struct compare;
 #define MODEL_MAX_STRATEGIES 64 /* = SESSION_MAX_STRATEGIES */
 
 struct model {
@@ -48,6 +49,8 @@ struct model {
 		int paused, at_end;
 	} replay;
 	int recording;
+	/* --compare in the TUI: the comparison of the recordings, NULL else */
+	const struct compare *compare;
 };
 
 /* The model clock: what "now" is for everything drawn — the time of the

@@ -140,6 +140,7 @@ const char *options_usage(void)
 	       "       lrutop --export-svg OUT FILE  a recording as a slide-ready SVG\n"
 	       "       lrutop --export-csv OUT FILE  a recording's samples as --csv wrote them\n"
 	       "       lrutop --compare A B [C...]   the same strategies from recordings\n"
+	       "                                     (a terminal: in the Runs view)\n"
 	       "\n"
 	       "Sampling:\n"
 	       "  -i, --interval SEC     seconds between samples (0.05-60, default 0.25)\n"

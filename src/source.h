@@ -149,4 +149,23 @@ long source_replay_event_index(const struct source *src, int dir);
 void source_replay_set_speed(struct source *src, double speed);
 void source_replay_pause(struct source *src, int paused);
 
+/* The compare source (source_compare.c, `--compare A B [C...]` in the
+ * TUI): every recording is read (export_load) and checked first, then the
+ * first step delivers them all into one model, one after the other on a
+ * common clock (a gap of ten samples between two), each run's label
+ * prefixed by its recording's letter ("A rw_cp").  NULL + err as
+ * --compare in batch says it. */
+struct compare;
+struct source *source_compare_new(const char *const *paths, int n, struct runlog *log,
+				  const struct source_sink *sink, char *err, size_t errlen);
+int source_is_compare(const struct source *src);
+/* The comparison of the recordings (unprefixed labels); borrowed. */
+const struct compare *source_compare_result(const struct source *src);
+/* How many samples the recordings hold together (the history's size). */
+size_t source_compare_samples(const struct source *src);
+/* The longest sampling interval of the recordings, 0 when none is known. */
+double source_compare_interval(const struct source *src);
+/* The recordings' warnings (a cut last line), NULL when none. */
+const char *source_compare_warning(const struct source *src);
+
 #endif

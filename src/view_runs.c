@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "burst.h"
+#include "compare.h"
 #include "rates.h"
 #include "runlog.h"
 #include "stats.h"
@@ -117,12 +118,57 @@ static void table(struct grid *g, int y, const struct strategy_stats *st, int ns
 			  "noisy: elapsed min-max spread above 10% - consider --repeat 5");
 }
 
+/* --compare: the table batch prints (compare_table), line by line; the
+ * number of lines it takes. */
+static int compare_lines(const struct model *m, struct grid *g, int y)
+{
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+	if (!f)
+		return 0;
+	compare_table(f, m->compare);
+	fclose(f);
+	int n = 0;
+	for (char *line = txt, *nl; line && *line; line = nl + 1, n++) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		enum role role = ROLE_DEFAULT;
+		if (strstr(line, "slower") || strstr(line, "faster"))
+			role = ROLE_WARN;
+		else if (n < m->compare->nrec + 1) /* the labels and a blank */
+			role = ROLE_TITLE;
+		if (g && y + n < g->h - 1)
+			grid_text(g, 1, y + n, -1, role, line);
+		if (!nl)
+			break;
+	}
+	free(txt);
+	return n;
+}
+
+static void draw_table(const struct model *m, struct grid *g, int y,
+		       const struct strategy_stats *st, int ns)
+{
+	if (m->compare)
+		compare_lines(m, g, y);
+	else
+		table(g, y, st, ns);
+}
+
 void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
 {
 	const struct runlog *s = m->log;
-	grid_text(g, 1, y0, -1, ROLE_TITLE,
-		  u->runs_by_strategy ? "Runs: median run of each strategy (a: every run)"
-				      : "Runs: every finished run (a: one per strategy)");
+	if (m->compare)
+		grid_text(g, 1, y0, -1, ROLE_TITLE,
+			  u->runs_by_strategy
+			      ? "Compare: median run of each recording's strategies (a: every run)"
+			      : "Compare: every run of every recording, one scale (a: medians)");
+	else
+		grid_text(g, 1, y0, -1, ROLE_TITLE,
+			  u->runs_by_strategy ? "Runs: median run of each strategy (a: every run)"
+					      : "Runs: every finished run (a: one per strategy)");
 	if (!s->nresults) {
 		empty(g, y0);
 		return;
@@ -152,10 +198,11 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	int notes = 0;
 	while (stats_note(st, ns, notes, note, sizeof(note)))
 		notes++;
-	int table_rows = 2 + ns + notes + noisy; /* two header lines */
+	int table_rows = m->compare ? compare_lines(m, NULL, 0)
+				    : 2 + ns + notes + noisy; /* two header lines */
 	int chart_rows = h - 1 - table_rows - 2; /* title, time axis, a blank */
 	if (chart_rows < 1) {
-		table(g, y0 + 1, st, ns);
+		draw_table(m, g, y0 + 1, st, ns);
 		return;
 	}
 	int per = chart_rows / (int)nshown;
@@ -266,5 +313,5 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	grid_text(g, lx + 1, y, -1, ROLE_AXIS, " burst");
 	if (skip)
 		grid_printf(g, 0, y, ROLE_DIM, "+%zu earlier (a)", skip);
-	table(g, y + 2, st, ns);
+	draw_table(m, g, y + 2, st, ns);
 }

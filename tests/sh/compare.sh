@@ -4,12 +4,14 @@
 # groups and a ratio with its 95 % interval; a recording compared with
 # itself is "no significant difference"; recordings without a common
 # strategy or with one run each get a note, not a crash; one file, a
-# missing file or a file that is not a recording end with exit 2.
+# missing file or a file that is not a recording end with exit 2.  On a
+# terminal (tmux) the Runs view shows both recordings' runs, labelled A and
+# B, with the table and its ratio; q exits 0 and restores the terminal.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d /tmp/lrutop-compare.XXXXXX) || exit 2
 base=$(mktemp -d /var/tmp/lrt-compare.XXXXXX) || exit 2
-trap 'rm -rf "$tmp" "$base"' EXIT
+trap 'tm_cleanup; rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 
 run() {
@@ -109,3 +111,42 @@ bad "a recording without runs" "mon.jsonl: no finished run in it" --compare "$tm
 rc=$?
 check "compare to /dev/full: exit 1, 'write error'" \
 	'[ "$rc" -eq 1 ] && grep -q "^lrutop: write error: No space left on device" "$tmp/err"' "exit $rc: $(errline)"
+
+# --compare in a terminal (tmux): the Runs view with both recordings' runs
+# on one scale, the comparison table under them; q exits 0 and restores the
+# terminal, the table follows on stdout --------------------------------------
+T="compare TUI:"
+if command -v tmux >/dev/null 2>&1; then
+	for r in a:4K b:1M; do
+		lrt_newdir
+		run --batch -q -s rw_cp --repeat 2 --size 16M --bs "${r#*:}" --dir "$d" --no-verify \
+			--record "$tmp/${r%%:*}.jsonl"
+		check "$T record ${r%%:*}.jsonl (--bs ${r#*:})" '[ "$rc" -eq 0 ] && [ -s "$tmp/${r%%:*}.jsonl" ]' \
+			"exit $rc: $(errline)"
+	done
+	tm_start cmp 120 40 "TERM=xterm-256color '$LRUTOP' --compare '$tmp/a.jsonl' '$tmp/b.jsonl' 2>'$tmp/tui.err'"
+	# generous deadlines: a loaded machine may be slow to start and draw
+	tm_until cmp 30 "tm_has cmp 'Compare: every run' && tm_has cmp 'no significant difference' ||
+		tm_has cmp ' faster' || tm_has cmp ' slower'"
+	check "$T starts on the Runs view, titled Compare" "tm_has cmp 'Compare: every run'" "$(tm_cap cmp | head -n 5)"
+	check "$T chart rows of both recordings, two runs each" \
+		'[ "$(tm_cap cmp | grep -Ec "^A rw_cp +#[12] ")" -eq 2 ] && [ "$(tm_cap cmp | grep -Ec "^B rw_cp +#[12] ")" -eq 2 ]' \
+		"$(tm_cap cmp | head -n 25)"
+	check "$T the table labels both recordings" \
+		"tm_has cmp 'A: ' && tm_has cmp '(a.jsonl)' && tm_has cmp 'B: ' && tm_has cmp '(b.jsonl)'" \
+		"$(tm_cap cmp | tail -n 20)"
+	check "$T the table has a B/A ratio with its interval" \
+		'tm_cap cmp | grep -Eq "rw_cp +B/A +2\+2 +[0-9.]+ +\[[0-9.]+, [0-9.]+\]"' "$(tm_cap cmp | tail -n 20)"
+	tm send-keys -t cmp r
+	tm_wait cmp 'nothing to run' 15
+	check "$T r says there is nothing to run" "tm_has cmp 'nothing to run'" "$(tm_cap cmp | tail -n 2)"
+	tm send-keys -t cmp q
+	tm_wait cmp END-OF-STTY 30
+	check "$T q exits 0" "tm_has cmp EXIT=0" "$(tm_cap cmp | grep EXIT=)"
+	check "$T the terminal is restored" 'tm_stty_sane cmp' "$(tm_cap cmp | grep -c icanon)"
+	check "$T the table follows on exit" \
+		'tm_cap cmp | grep -Eq "^rw_cp +B/A +2\+2 "' "$(tm_cap cmp | head -n 20)"
+	check "$T nothing on stderr" '[ ! -s "$tmp/tui.err" ]' "$(head -n 2 "$tmp/tui.err")"
+else
+	skip "$T" "tmux not installed"
+fi
