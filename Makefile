@@ -45,7 +45,12 @@ ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS)
 PKG_MISSING = $(shell for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
 TEST_PKG_MISSING = $(shell for p in $(TEST_PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
 
-SRCS     := $(wildcard src/*.c)
+# src/ is split by layer (sampling, runs, source, model, recording, output,
+# screen); the top holds main, options, the app and its loop.  Every folder
+# is on the include path, so a header is named by its file name alone.
+SRCS     := $(wildcard src/*.c src/*/*.c)
+HDRS     := $(wildcard src/*.h src/*/*.h)
+INCS     := -Isrc $(patsubst %/,-I%,$(sort $(dir $(wildcard src/*/*.h))))
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -54,7 +59,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
 FUZZ_FLAGS := -g -O1 $(WARN) -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -D_GNU_SOURCE -Isrc
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -D_GNU_SOURCE $(INCS)
 
 # The ./lrutop copy is made for the default build directory only.
 ifeq ($(BUILD),build)
@@ -94,17 +99,18 @@ $(BUILD)/lrutop: $(BUILD)/main.o $(BUILD)/liblrutop.a
 $(BUILD)/liblrutop.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/%.o: src/%.c $(wildcard src/*.h) | $(BUILD) need-pkgs
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/%.o: src/%.c $(HDRS) | $(BUILD) need-pkgs
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(INCS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD):
 	mkdir -p $(BUILD)/tests $(BUILD)/bench
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblrutop.a $(wildcard src/*.h) | $(BUILD) need-test-pkgs
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(TEST_CFLAGS) -Isrc -o $@ $< $(BUILD)/liblrutop.a $(PKG_LIBS) $(TEST_LIBS) -lm
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblrutop.a $(HDRS) | $(BUILD) need-test-pkgs
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(TEST_CFLAGS) $(INCS) -o $@ $< $(BUILD)/liblrutop.a $(PKG_LIBS) $(TEST_LIBS) -lm
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/liblrutop.a $(wildcard src/*.h) | $(BUILD)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Isrc -o $@ $< $(BUILD)/liblrutop.a $(PKG_LIBS) -lm
+$(BUILD)/bench/%: bench/%.c $(BUILD)/liblrutop.a $(HDRS) | $(BUILD)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(INCS) -o $@ $< $(BUILD)/liblrutop.a $(PKG_LIBS) -lm
 
 tests: $(BUILD)/lrutop $(UNIT_BINS)
 
@@ -116,7 +122,7 @@ fuzz-build:
 	@if tools/libfuzzer-ok $(FUZZ_CC); then $(MAKE) --no-print-directory $(FUZZ_BINS); else \
 		echo "fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer; fuzz targets not built (make deps installs clang)"; fi
 
-$(FUZZ_BUILD)/%: tests/fuzz/%.c $(wildcard src/*.c src/*.h) tests/fuzz/fuzz.h
+$(FUZZ_BUILD)/%: tests/fuzz/%.c $(SRCS) $(HDRS) tests/fuzz/fuzz.h
 	@mkdir -p $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $$(sed -n 's/^ \* fuzz-sources: //p' $<) \
 		$$(sed -n 's/^ \* fuzz-libs: //p' $<)
@@ -159,9 +165,9 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/lrutop
 
 format:
-	clang-format -i src/*.c src/*.h tests/unit/*.c tests/fuzz/*.c tests/fuzz/*.h bench/*.c
+	clang-format -i $(SRCS) $(HDRS) tests/unit/*.c tests/fuzz/*.c tests/fuzz/*.h bench/*.c
 
 clean:
 	rm -rf build build-asan $(FUZZ_BUILD) lrutop
 
--include $(wildcard $(BUILD)/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/*/*.d)

@@ -1,6 +1,6 @@
 /*
  * theme_parse: theme files (DESIGN.md §7).
- * fuzz-sources: src/theme.c src/palette.c src/util.c
+ * fuzz-sources: src/screen/theme.c src/screen/palette.c src/util.c
  * fuzz-libs: -lm
  *
  * Contract: on error *t is untouched and the message starts "FILE:N: " with

@@ -6,7 +6,7 @@
  *
  *   driver [--prealloc] STRATEGY SRC DST     exit 0 copied, 1 failed, 2 usage
  *
- * Built by tests/sh/strace.sh from src/strategy.c and src/util.c.
+ * Built by tests/sh/strace.sh from src/runs/strategy.c and src/util.c.
  */
 #include "strategy.h"
 
