@@ -50,7 +50,7 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm", "Runs"};
 	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
 	int compact = g->w < 120;
-	char buf[256], lim[24] = ""; /* --disk-limit: "@30M/s" after the disk */
+	char buf[384], lim[24] = ""; /* --disk-limit: "@30M/s" after the disk */
 	if (m->log && m->log->disk_limit) {
 		fmt_size(lim + 1, sizeof(lim) - 3, m->log->disk_limit);
 		lim[0] = '@';
