@@ -65,7 +65,7 @@ int machine_disk_virtual(const char *name, char *kind, size_t len)
 {
 	static const struct {
 		const char *name_prefix, *kind;
-	} by_name[] = {{"loop", "loop"}, {"dm-", "dm"}, {"md", "md"},	  {"nbd", "nbd"},
+	} by_name[] = {{"loop", "loop"}, {"dm-", "dm"},	 {"md", "md"},	 {"nbd", "nbd"},
 		       {"zram", "zram"}, {"ram", "ram"}, {"xvd", "xen"}, {"rbd", "rbd"}};
 	kind[0] = '\0';
 	if (!name || !*name || strchr(name, '.'))
@@ -90,8 +90,8 @@ int machine_disk_virtual(const char *name, char *kind, size_t len)
 		/* a SCSI/ATA disk the hypervisor emulates names itself */
 		static const struct {
 			const char *vendor, *kind;
-		} vendors[] = {{"QEMU", "qemu"}, {"VMware", "vmware"}, {"Msft", "hyper-v"},
-			       {"VBOX", "virtualbox"}, {"Google", "gce"}, {"Amazon", "ebs"}};
+		} vendors[] = {{"QEMU", "qemu"},       {"VMware", "vmware"}, {"Msft", "hyper-v"},
+			       {"VBOX", "virtualbox"}, {"Google", "gce"},    {"Amazon", "ebs"}};
 		sys_line(name, "device/vendor", line, sizeof(line));
 		for (size_t i = 0; i < ARRAY_LEN(vendors) && !k; i++)
 			if (prefix(line, vendors[i].vendor))
@@ -113,13 +113,16 @@ int machine_disk_note(const char *name, const char *kind, int line, char *buf, s
 	int mem = !strcmp(kind, "zram") || !strcmp(kind, "ram");
 	int stacked = !strcmp(kind, "loop") || !strcmp(kind, "dm") || !strcmp(kind, "md");
 	if (line == 0)
-		snprintf(buf, len, mem ? "Disk %s is a %s device in memory: its rates"
+		snprintf(buf, len,
+			 mem	   ? "Disk %s is a %s device in memory: its rates"
 			 : stacked ? "Disk %s is a %s device: its rates are the I/O"
 				   : "Disk %s is virtual (%s): its rates are the I/O",
 			 name, kind);
 	else if (line == 1)
-		snprintf(buf, len, "%s", mem ? "are no disk's." : stacked ? "asked of it; the disks below see their own."
-							  : "asked of it; the host's cache and limits lie below.");
+		snprintf(buf, len, "%s",
+			 mem	   ? "are no disk's."
+			 : stacked ? "asked of it; the disks below see their own."
+				   : "asked of it; the host's cache and limits lie below.");
 	else
 		return 0;
 	return 1;
