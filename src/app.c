@@ -12,6 +12,7 @@
 
 #include "cgroup.h"
 #include "device.h"
+#include "machine.h"
 #include "output.h"
 #include "record.h"
 #include "record_sink.h"
@@ -257,6 +258,8 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	strlcpy_(m->kernel, h->kernel, sizeof(m->kernel));
 	strlcpy_(m->disk, h->device, sizeof(m->disk));
 	strlcpy_(m->disk_how, h->device_how, sizeof(m->disk_how));
+	strlcpy_(m->disk_kind, h->device_kind, sizeof(m->disk_kind));
+	m->mglru = h->mglru;
 	strlcpy_(m->missing, h->notes, sizeof(m->missing));
 	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
 	snprintf(m->replay.date, sizeof(m->replay.date), "%.10s %.5s", h->start_wall,
@@ -318,8 +321,13 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 		strlcpy_(m->kernel, u.release, sizeof(m->kernel));
 	}
 	int compare = opt->action == ACTION_COMPARE;
-	if (!opt->replay && !compare && choose_disk(a, err, errlen) < 0)
-		return -1;
+	if (!opt->replay && !compare) {
+		if (choose_disk(a, err, errlen) < 0)
+			return -1;
+		m->mglru = machine_mglru(NULL);
+		if (m->disk[0])
+			machine_disk_virtual(m->disk, m->disk_kind, sizeof(m->disk_kind));
+	}
 	a->log = runlog_new();
 	m->log = a->log;
 	m->stats = xcalloc(MODEL_MAX_STRATEGIES, sizeof(*m->stats));
@@ -411,6 +419,8 @@ int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
 	strlcpy_(h.version, LRUTOP_VERSION, sizeof(h.version));
 	strlcpy_(h.device, m->disk, sizeof(h.device));
 	strlcpy_(h.device_how, m->disk_how, sizeof(h.device_how));
+	strlcpy_(h.device_kind, m->disk_kind, sizeof(h.device_kind));
+	h.mglru = m->mglru;
 	struct cgroup_base cb;
 	char why[256];
 	h.cgroup_version = cgroup_base_detect(&cb, why, sizeof(why)) == 0 ? cb.version : 0;

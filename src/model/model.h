@@ -31,6 +31,11 @@ struct model {
 	char disk[64];		/* watched disk ("" for none) */
 	char disk_how[160];	/* how it was chosen, e.g. "/var/tmp is on vda" */
 	char missing[256];	/* sources that could not be read */
+	/* machine.h: MGLRU on (the "active" lists are its two youngest
+	 * generations); the watched disk's virtual kind ("virtio", "loop", ...,
+	 * "" for a physical one) */
+	int mglru;
+	char disk_kind[24];
 	double interval;
 
 	const struct runlog *log; /* results, events, baseline (never NULL after app_init) */

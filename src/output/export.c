@@ -233,6 +233,7 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 	    .host = r.hdr.host,
 	    .kernel = r.hdr.kernel,
 	    .disk = r.hdr.device,
+	    .mglru = r.hdr.mglru,
 	    .mem_limit = r.log->mem_limit,
 	};
 	char e[400];

@@ -832,7 +832,10 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	snprintf(buf2, sizeof(buf2),
 		 cg ? "Memory of the run's cgroup" : "Memory, whole system (%s)", lim);
 	tx = chart_title(c, y_mem - strip - 14 * u, buf2);
-	struct legend_item ml[] = {{th->active, "active(file)", 0},
+	struct legend_item ml[] = {{th->active,
+				    c->in->mglru ? "active(file) = the 2 youngest MGLRU generations"
+					      : "active(file)",
+				    0},
 				   {th->inactive, "inactive(file)", 0},
 				   {th->free_, cg ? "free (limit - usage)" : "free", 0},
 				   {th->burst, "demotion burst", 2}};

@@ -49,6 +49,7 @@ struct svg_input {
 	const struct run_result *runs;
 	size_t nruns;
 	const char *host, *kernel, *disk;
+	int mglru; /* the recording's kernel ran MGLRU: "active" = 2 youngest gens */
 	uint64_t mem_limit; /* bytes; 0: the largest cgroup limit the samples
 			     * carry, none without one */
 };

@@ -325,6 +325,8 @@ static json_t *header_json(const struct record_header *h)
 	bad |= put(o, "mem_total_kb", ju64(h->mem_total_kb));
 	STR("device", h->device);
 	STR("device_how", h->device_how);
+	STR("device_kind", h->device_kind);
+	bad |= put(o, "mglru", json_boolean(h->mglru));
 	bad |= put(o, "cgroup", json_integer(h->cgroup_version));
 	bad |= put(o, "interval_s", jdouble(h->interval_s));
 	bad |= put(o, "argv", argv);
@@ -783,6 +785,8 @@ static int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 	copy_str(h->host, sizeof(h->host), o, "host");
 	copy_str(h->device, sizeof(h->device), o, "device");
 	copy_str(h->device_how, sizeof(h->device_how), o, "device_how");
+	copy_str(h->device_kind, sizeof(h->device_kind), o, "device_kind");
+	h->mglru = json_is_true(json_object_get(o, "mglru")); /* absent in older recordings: off */
 	copy_str(h->start_wall, sizeof(h->start_wall), o, "start_wall");
 	copy_str(h->notes, sizeof(h->notes), o, "notes");
 	h->page_size = (long)json_integer_value(json_object_get(o, "page_size"));

@@ -10,7 +10,8 @@
  *
  *   line 1  {"lrutop_record":1,"minor":0,"version":"0.1.0","kernel":...,
  *            "host":...,"page_size":4096,"cpus":2,"mem_total_kb":...,
- *            "device":"vda","device_how":"/var/tmp is on vda","cgroup":1,
+ *            "device":"vda","device_how":"/var/tmp is on vda","device_kind":"virtio",
+ *            "mglru":false,"cgroup":1,
  *            "interval_s":0.25,"argv":["lrutop","--record","x"],
  *            "start_wall":"2026-12-01T09:10:42.123Z","start_mono_ns":...,
  *            "notes":"no PSI","phases":["idle",...],"strategies":["rw_cp",...],
@@ -74,6 +75,8 @@ struct record_header {
 	uint64_t mem_total_kb; /* MemTotal */
 	char device[32];       /* watched disk, "" for none */
 	char device_how[256];  /* how it was chosen: "/var/tmp is on vda" */
+	char device_kind[24];  /* a virtual disk's kind ("virtio", "loop"), "" */
+	int mglru;	       /* the kernel ran MGLRU (machine.h) */
 	int cgroup_version;    /* 1, 2, 0 for none */
 	double interval_s;
 	int argc;

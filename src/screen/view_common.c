@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "actions.h"
+#include "machine.h"
 #include "results.h"
 #include "strategy.h"
 #include "util.h"
@@ -51,6 +52,9 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	grid_fill(g, 0, 0, g->w, 1, ' ', ROLE_HEADER);
 	int compact = g->w < 120;
 	char buf[384], lim[24] = ""; /* --disk-limit: "@30M/s" after the disk */
+	char kind[32] = ""; /* a virtual disk: " (virtio)" after its name */
+	if (m->disk[0] && m->disk_kind[0])
+		snprintf(kind, sizeof(kind), " (%s)", m->disk_kind);
 	if (m->log && m->log->disk_limit) {
 		fmt_size(lim + 1, sizeof(lim) - 3, m->log->disk_limit);
 		lim[0] = '@';
@@ -71,11 +75,12 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 			 m->host, m->kernel, m->replay.date, m->replay.t_s, m->replay.len_s, speed,
 			 m->replay.paused ? " paused" : m->replay.at_end ? " end" : "");
 	} else if (compact)
-		snprintf(buf, sizeof(buf), " lrutop  %s  %s  disk %s%s  %gs", m->host, m->kernel,
-			 m->disk[0] ? m->disk : "none", lim, m->interval);
+		snprintf(buf, sizeof(buf), " lrutop  %s  %s  disk %s%s%s  %gs", m->host, m->kernel,
+			 m->disk[0] ? m->disk : "none", kind, lim, m->interval);
 	else
-		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s  disk %s%s  every %gs", m->host,
-			 m->kernel, m->disk[0] ? m->disk : "none", lim, m->interval);
+		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s%s  disk %s%s%s  every %gs",
+			 m->host, m->kernel, m->mglru ? " MGLRU" : "",
+			 m->disk[0] ? m->disk : "none", kind, lim, m->interval);
 	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
 	size_t bl = strlen(buf);
 	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
@@ -155,10 +160,29 @@ static const char *const help_notes[] = {
 
 #define HELP_KEY_W 9 /* the key column */
 
+/* What this machine changes about the figures (machine.h), after the
+ * notes: MGLRU's "active", a virtual disk.  NULL past the end. */
+static const char *machine_line(const struct model *m, int i, char *buf, size_t len)
+{
+	static const char *const mglru[] = {
+	    "MGLRU: active(file) is its two youngest generations,",
+	    "not a list pages are demoted from; bursts are aging.",
+	};
+	if (m->mglru) {
+		if (i < (int)ARRAY_LEN(mglru))
+			return mglru[i];
+		i -= (int)ARRAY_LEN(mglru);
+	}
+	if (m->disk[0] && m->disk_kind[0] && machine_disk_note(m->disk, m->disk_kind, i, buf, len))
+		return buf;
+	return NULL;
+}
+
 /* Line i of the help overlay: the listed actions first (actions.c, so the
- * keys and their help are one list), then the notes.  NULL past the end;
- * *is_key says whether the line starts with a key column. */
-static const char *help_line(int i, char *buf, size_t len, int *is_key)
+ * keys and their help are one list), then the notes and what this machine
+ * changes.  NULL past the end; *is_key says whether the line starts with a
+ * key column. */
+static const char *help_line(const struct model *m, int i, char *buf, size_t len, int *is_key)
 {
 	*is_key = 0;
 	for (size_t k = 0; k < action_count(); k++) {
@@ -171,16 +195,17 @@ static const char *help_line(int i, char *buf, size_t len, int *is_key)
 			return buf;
 		}
 	}
-	return i < (int)ARRAY_LEN(help_notes) ? help_notes[i] : NULL;
+	if (i < (int)ARRAY_LEN(help_notes))
+		return help_notes[i];
+	return machine_line(m, i - (int)ARRAY_LEN(help_notes), buf, len);
 }
 
 static void view_help(const struct model *m, struct grid *g)
 {
 	/* Keys first: when the terminal is short the explanation goes. */
-	(void)m;
 	char buf[128];
 	int n = 0, bw = 0, is_key;
-	for (const char *line; (line = help_line(n, buf, sizeof(buf), &is_key)) != NULL; n++) {
+	for (const char *line; (line = help_line(m, n, buf, sizeof(buf), &is_key)) != NULL; n++) {
 		int l = 0;
 		for (const char *p = line; *p; p++)
 			l += (*p & 0xc0) != 0x80; /* columns, not bytes */
@@ -197,7 +222,7 @@ static void view_help(const struct model *m, struct grid *g)
 	int x0 = (g->w - bw) / 2, y0 = (g->h - bh) / 2;
 	grid_box(g, x0, y0, bw, bh, "Help");
 	for (int i = 0; i < rows; i++) {
-		const char *line = help_line(i, buf, sizeof(buf), &is_key);
+		const char *line = help_line(m, i, buf, sizeof(buf), &is_key);
 		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, line);
 		if (is_key)
 			grid_paint(g, x0 + 2, y0 + 1 + i, HELP_KEY_W, 1, ROLE_KEY);

@@ -545,7 +545,9 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	else
 		snprintf(title, sizeof(title), compact ? "Memory /%s" : "Memory (system, of %s)", mt);
 	struct legend_item ml[] = {
-		{ROLE_ACTIVE, "active(file)", "act", last_of(col(ov, B_AF), n), NULL, 1},
+		/* under MGLRU "active" is the two youngest generations (machine.h) */
+		{ROLE_ACTIVE, m->mglru ? "active(file)=2 youngest gens" : "active(file)",
+		 m->mglru ? "act(gen)" : "act", last_of(col(ov, B_AF), n), NULL, 1},
 		{ROLE_INACTIVE, "inactive(file)", "inact", last_of(col(ov, B_IF), n), NULL, 1},
 		{ROLE_ANON, cg ? "other" : "anon", cg ? "oth" : "anon", last_of(col(ov, B_ANON), n), NULL, 1},
 		{ROLE_FREE, cg ? "headroom" : "free", "free", last_of(col(ov, B_FREE), n), NULL, 1},

@@ -178,3 +178,32 @@ lrt_newdir() {
 
 # lrt_empty DIR: nothing in DIR.
 lrt_empty() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
+
+# lrt_scratch NAME: a private directory in $tmp, removed (with the tmux
+# server) on exit; the test then runs inside it.
+lrt_scratch() {
+	tmp=$(mktemp -d "/tmp/lrutop-$1.XXXXXX") || exit 2
+	trap 'tm_cleanup; rm -rf "$tmp"' EXIT
+	trap 'exit 2' INT TERM HUP
+	cd "$tmp" || exit 2
+}
+
+# lrt_expect NAME WANT-STATUS ARGS...: runs lrutop (120 s at most), stdout
+# in ./out, stderr in ./err, and checks its exit status ($T names the test).
+lrt_expect() {
+	_n=$1 _want=$2
+	shift 2
+	timeout 120 "$LRUTOP" "$@" >out 2>err
+	_st=$?
+	[ "$_st" = "$_want" ] && ok "$T $_n: exit $_want" ||
+		notok "$T $_n: exit $_want" "exit $_st: $(head -c 300 err)"
+}
+
+# err_is NAME TEXT: ./err is exactly one "lrutop: " line containing TEXT
+err_is() {
+	if [ "$(wc -l <err)" -eq 1 ] && grep -qF -- "$2" err && grep -q '^lrutop: ' err; then
+		ok "$T $1: says '$2'"
+	else
+		notok "$T $1: says '$2'" "stderr: $(head -c 300 err)"
+	fi
+}

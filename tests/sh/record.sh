@@ -6,34 +6,14 @@
 . "$(dirname "$0")/lib.sh"
 
 T=record
-tmp=$(mktemp -d /tmp/lrutop-record.XXXXXX) || exit 2
-trap 'tm_cleanup; rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM HUP
-cd "$tmp" || exit 2
+lrt_scratch record
 
-# run NAME WANT-STATUS ARGS...: lrutop's status, stdout in out, stderr in err
-run() {
-	_n=$1 _want=$2
-	shift 2
-	timeout 120 "$LRUTOP" "$@" >out 2>err
-	_st=$?
-	[ "$_st" = "$_want" ] && ok "$T $_n: exit $_want" ||
-		notok "$T $_n: exit $_want" "exit $_st: $(head -c 300 err)"
-}
-# err_is NAME TEXT: stderr is exactly one line and contains TEXT
-err_is() {
-	if [ "$(wc -l <err)" -eq 1 ] && grep -qF -- "$2" err && grep -q '^lrutop: ' err; then
-		ok "$T $1: says '$2'"
-	else
-		notok "$T $1: says '$2'" "stderr: $(head -c 300 err)"
-	fi
-}
 err_empty() { [ -s err ] && notok "$T $1: stderr empty" "$(head -c 300 err)" || ok "$T $1: stderr empty"; }
 
 # ---- a real run -----------------------------------------------------------
 if cg=$(lrt_cgroot) && [ -n "$cg" ]; then limit="--mem-limit 64M"; else limit=""; fi
 # shellcheck disable=SC2086
-run "real run" 0 --batch -s rw_cp,mm_sync_cp $limit --size 32M --record r.jsonl --results live.csv
+lrt_expect "real run" 0 --batch -s rw_cp,mm_sync_cp $limit --size 32M --record r.jsonl --results live.csv
 err_empty "real run"
 head -n 1 r.jsonl >hdr
 for key in '"lrutop_record":1' '"version":"' '"kernel":"' '"host":"' '"page_size":' '"cpus":' \
@@ -62,27 +42,27 @@ else
 fi
 
 # ---- compressed -------------------------------------------------------------
-run "FILE.gz" 0 --batch -n 4 --record r.jsonl.gz
+lrt_expect "FILE.gz" 0 --batch -n 4 --record r.jsonl.gz
 check "$T FILE.gz is gzip" 'gzip -t r.jsonl.gz && [ "$(gzip -dc r.jsonl.gz | grep -c "\"k\":\"sample\"")" -eq 4 ]'
-run "-z" 0 --batch -n 3 -z --record z.jsonl
+lrt_expect "-z" 0 --batch -n 3 -z --record z.jsonl
 check "$T -z compresses whatever the name" 'gzip -t z.jsonl && gzip -dc z.jsonl | head -n 1 | grep -q lrutop_record'
 
 # ---- files lrutop did not make, and usage errors ------------------------------
 echo precious >keep.jsonl
-run "existing file" 2 --batch -n 2 --record keep.jsonl
+lrt_expect "existing file" 2 --batch -n 2 --record keep.jsonl
 err_is "existing file" "--record keep.jsonl: already exists"
 check "$T an existing file is left alone" '[ "$(cat keep.jsonl)" = precious ]'
-run "usage error" 2 --batch -n 2 --record new.jsonl -d no-such-disk
+lrt_expect "usage error" 2 --batch -n 2 --record new.jsonl -d no-such-disk
 err_is "usage error" "-d no-such-disk: no such disk"
 check "$T no file after a usage error" '[ ! -e new.jsonl ]'
-run "results without runs" 2 --batch -n 2 --record new.jsonl --results new.csv
+lrt_expect "results without runs" 2 --batch -n 2 --record new.jsonl --results new.csv
 check "$T no file after a late check fails" '[ ! -e new.jsonl ] && [ ! -e new.csv ]'
-run "same file as --results" 2 --batch -s rw_cp --size 1M --results same.x --record same.x
+lrt_expect "same file as --results" 2 --batch -s rw_cp --size 1M --results same.x --record same.x
 err_is "same file as --results" "--results and --record same.x: the same file"
 check "$T no file when --record names --results' file" '[ ! -e same.x ]'
-run "missing directory" 2 --batch -n 2 --record nodir/x.jsonl
+lrt_expect "missing directory" 2 --batch -n 2 --record nodir/x.jsonl
 err_is "missing directory" "--record nodir/x.jsonl: No such file or directory"
-run "empty name" 2 --batch --record ''
+lrt_expect "empty name" 2 --batch --record ''
 err_is "empty name" "--record: empty file name"
 
 # A write error: the file size limit makes write(2) fail with EFBIG

@@ -8,72 +8,53 @@
 . "$(dirname "$0")/lib.sh"
 
 T=replay
-tmp=$(mktemp -d /tmp/lrutop-replay.XXXXXX) || exit 2
-trap 'tm_cleanup; rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM HUP
-cd "$tmp" || exit 2
-
-run() {
-	_n=$1 _want=$2
-	shift 2
-	timeout 120 "$LRUTOP" "$@" >out 2>err
-	_st=$?
-	[ "$_st" = "$_want" ] && ok "$T $_n: exit $_want" ||
-		notok "$T $_n: exit $_want" "exit $_st: $(head -c 300 err)"
-}
-err_is() {
-	if [ "$(wc -l <err)" -eq 1 ] && grep -qF -- "$2" err && grep -q '^lrutop: ' err; then
-		ok "$T $1: says '$2'"
-	else
-		notok "$T $1: says '$2'" "stderr: $(head -c 300 err)"
-	fi
-}
+lrt_scratch replay
 
 # ---- the same run, live and replayed ------------------------------------------
 if cg=$(lrt_cgroot) && [ -n "$cg" ]; then limit="--mem-limit 64M"; else limit=""; fi
 # shellcheck disable=SC2086
-run "live run" 0 --batch -s rw_cp,mm_sync_cp $limit --size 128M --record r.jsonl --results live.csv
+lrt_expect "live run" 0 --batch -s rw_cp,mm_sync_cp $limit --size 128M --record r.jsonl --results live.csv
 mv out live.out
-run "batch replay" 0 --batch --replay r.jsonl --results replay.csv
+lrt_expect "batch replay" 0 --batch --replay r.jsonl --results replay.csv
 check "$T stderr empty" '[ ! -s err ]' "$(head -c 300 err)"
 check "$T --results byte-identical" 'cmp -s live.csv replay.csv' "$(diff live.csv replay.csv | head -c 300)"
 check "$T same sample lines, events, results and statistics" 'cmp -s live.out out' "$(diff live.out out | head -c 400)"
 gzip -c r.jsonl >r.jsonl.gz
-run "a gzipped recording" 0 --batch --replay r.jsonl.gz --results gz.csv
+lrt_expect "a gzipped recording" 0 --batch --replay r.jsonl.gz --results gz.csv
 check "$T a gzipped recording gives the same results" 'cmp -s live.csv gz.csv'
 check "$T -q prints only the tables" 'timeout 60 "$LRUTOP" --batch -q --replay r.jsonl | head -n 1 | grep -q "^strategy "'
 
 # --replay-at: the first line is at (or just after) that time
-run "--replay-at 1.5" 0 --batch --replay r.jsonl --replay-at 1.5
+lrt_expect "--replay-at 1.5" 0 --batch --replay r.jsonl --replay-at 1.5
 first=$(grep -m 1 '^ *[0-9][0-9.]* ' out | awk '{ print $1 }')
 check "$T --replay-at starts there ($first)" 'awk -v t="$first" "BEGIN { exit !(t >= 1.5 && t < 2.5) }"'
 check "$T --replay-at keeps the whole run log" 'grep -q "^rw_cp " out && grep -q "^mm_sync_cp " out'
-run "--replay-at 0:01" 0 --batch -q --replay r.jsonl --replay-at 0:01
+lrt_expect "--replay-at 0:01" 0 --batch -q --replay r.jsonl --replay-at 0:01
 
 # --speed 4 paces the batch replay: a quarter of the recorded time, roughly
 len=$(grep '^ *[0-9][0-9.]* ' live.out | tail -n 1 | awk '{ print $1 }')
 t0=$(now_cs)
-run "--speed 4" 0 --batch -q --replay r.jsonl --speed 4
+lrt_expect "--speed 4" 0 --batch -q --replay r.jsonl --speed 4
 dt=$(($(now_cs) - t0))
 check "$T --speed 4 takes about a quarter of ${len}s (${dt}cs)" 'awk -v l="$len" -v d="$dt" "BEGIN { exit !(d / 100 >= l / 4 * 0.8 && d / 100 < l) }"'
 
 # ---- options a replay cannot take ----------------------------------------------
 for o in "-s rw_cp" "--cmd true" "--mem-limit 64M" "-d vda" "-i 1" "--dir /tmp" "--record x.jsonl" "--demo"; do
 	# shellcheck disable=SC2086
-	run "--replay with $o" 2 --batch --replay r.jsonl $o
+	lrt_expect "--replay with $o" 2 --batch --replay r.jsonl $o
 	err_is "--replay with $o" "${o%% *}: not with --replay"
 done
 check "$T nothing made by a refused --record" '[ ! -e x.jsonl ]'
-run "--speed 32" 2 --batch --replay r.jsonl --speed 32
+lrt_expect "--speed 32" 2 --batch --replay r.jsonl --speed 32
 err_is "--speed 32" "--speed 32: a factor from 0.25 to 16"
-run "--replay-at x" 2 --batch --replay r.jsonl --replay-at x
+lrt_expect "--replay-at x" 2 --batch --replay r.jsonl --replay-at x
 err_is "--replay-at x" "--replay-at x: not a time"
-run "--speed without --replay" 2 --batch --speed 2
+lrt_expect "--speed without --replay" 2 --batch --speed 2
 err_is "--speed without --replay" "--speed: only with --replay FILE"
 
 # ---- bad recordings ----------------------------------------------------------------
 bad() { # bad NAME FILE TEXT: exit 2, one line naming TEXT, no --results made
-	run "$1" 2 --batch --replay "$2" --results made.csv
+	lrt_expect "$1" 2 --batch --replay "$2" --results made.csv
 	err_is "$1" "$3"
 	check "$T $1: no --results left" '[ ! -e made.csv ]'
 }
@@ -98,7 +79,7 @@ bad "header only" hdronly.jsonl "hdronly.jsonl: no samples"
 size=$(wc -c <r.jsonl)
 head -c $((size - 40)) r.jsonl >cut.jsonl
 lines=$(wc -l <cut.jsonl)
-run "cut last line" 0 --batch --replay cut.jsonl
+lrt_expect "cut last line" 0 --batch --replay cut.jsonl
 check "$T cut last line: one warning naming the line" '[ "$(wc -l <err)" -eq 1 ] && grep -q "^lrutop: warning: cut.jsonl:$((lines + 1)): " err' "$(head -c 300 err)"
 check "$T cut last line: the rest replays" 'grep -q "^rw_cp " out'
 

@@ -59,6 +59,8 @@ static void header_demo(struct record_header *h)
 	strcpy(h->version, "0.1.0-test");
 	strcpy(h->device, "vda");
 	strcpy(h->device_how, "/var/tmp is on vda");
+	strcpy(h->device_kind, "virtio");
+	h->mglru = 1;
 	h->cgroup_version = 1;
 	h->interval_s = 0.25;
 	h->argc = (int)ARRAY_LEN(argv_demo);
@@ -327,6 +329,8 @@ static void assert_header(const struct recording *rec)
 	assert_true(h->mem_total_kb == want.mem_total_kb && h->mem_total_kb > 0);
 	assert_string_equal(h->device, "vda");
 	assert_string_equal(h->device_how, want.device_how);
+	assert_string_equal(h->device_kind, "virtio");
+	assert_int_equal(h->mglru, 1);
 	assert_int_equal(h->cgroup_version, 1);
 	assert_double_bits(h->interval_s, 0.25);
 	assert_int_equal(h->argc, want.argc);

@@ -1,0 +1,184 @@
+/* machine.h against real files: the lru_gen switch as the kernel prints it,
+ * the kinds of the block devices this machine has, and what the header,
+ * the memory legend and the help overlay then say. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "machine.h"
+#include "model.h"
+#include "strategy.h"
+#include "ui.h"
+#include "views.h"
+
+static int mglru_of(const char *text)
+{
+	char path[] = "/tmp/lrutop-test-lru_gen-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	int on = machine_mglru(path);
+	unlink(path);
+	return on;
+}
+
+static void test_mglru_switch(void **state)
+{
+	(void)state;
+	assert_int_equal(mglru_of("0x0007\n"), 1); /* every feature */
+	assert_int_equal(mglru_of("0x0001\n"), 1); /* the main switch alone */
+	assert_int_equal(mglru_of("0x0000\n"), 0);
+	assert_int_equal(mglru_of("0x0006\n"), 0); /* sub-features without the switch */
+	assert_int_equal(mglru_of("y\n"), 1);
+	assert_int_equal(mglru_of("n\n"), 0);
+	assert_int_equal(mglru_of("zz\n"), 0);
+	assert_int_equal(mglru_of(""), 0);
+	assert_int_equal(machine_mglru("/nonexistent/lru_gen/enabled"), 0);
+	/* this machine's own answer agrees with the file */
+	FILE *f = fopen(MACHINE_LRU_GEN, "r");
+	if (!f)
+		fprintf(stderr, "note: %s absent (kernel without CONFIG_LRU_GEN): MGLRU off\n",
+			MACHINE_LRU_GEN);
+	assert_int_equal(machine_mglru(NULL), f ? machine_mglru(MACHINE_LRU_GEN) : 0);
+	if (f)
+		fclose(f);
+}
+
+static void test_disk_kinds(void **state)
+{
+	(void)state;
+	char kind[24];
+	assert_int_equal(machine_disk_virtual("nosuchdisk0", kind, sizeof(kind)), 0);
+	assert_string_equal(kind, "");
+	assert_int_equal(machine_disk_virtual("../../etc", kind, sizeof(kind)), 0);
+	assert_int_equal(machine_disk_virtual("", kind, sizeof(kind)), 0);
+	DIR *d = opendir("/sys/block");
+	assert_non_null(d);
+	int seen = 0;
+	for (struct dirent *e; (e = readdir(d)) != NULL;) {
+		if (e->d_name[0] == '.')
+			continue;
+		int v = machine_disk_virtual(e->d_name, kind, sizeof(kind));
+		if (!strncmp(e->d_name, "loop", 4)) {
+			assert_int_equal(v, 1);
+			assert_string_equal(kind, "loop");
+			seen++;
+		} else if (!strncmp(e->d_name, "zram", 4)) {
+			assert_string_equal(kind, "zram");
+			seen++;
+		} else {
+			/* the device's own sysfs says virtio: so must the answer */
+			char p[512], line[64] = "";
+			snprintf(p, sizeof(p), "/sys/block/%s/device/modalias", e->d_name);
+			FILE *f = fopen(p, "r");
+			if (f) {
+				if (!fgets(line, sizeof(line), f))
+					line[0] = '\0';
+				fclose(f);
+			}
+			if (!strncmp(line, "virtio:", 7)) {
+				assert_int_equal(v, 1);
+				assert_string_equal(kind, "virtio");
+				seen++;
+			}
+		}
+	}
+	closedir(d);
+	if (!seen)
+		fprintf(stderr, "note: no loop, zram or virtio disk here to check a kind on\n");
+	char l0[80], l1[80];
+	assert_int_equal(machine_disk_note("vda", "virtio", 0, l0, sizeof(l0)), 1);
+	assert_int_equal(machine_disk_note("vda", "virtio", 1, l1, sizeof(l1)), 1);
+	assert_int_equal(machine_disk_note("vda", "virtio", 2, l1, sizeof(l1)), 0);
+	assert_non_null(strstr(l0, "vda"));
+	assert_non_null(strstr(l0, "virtio"));
+	assert_true(strlen(l0) <= 56); /* fits the help overlay at 80 columns */
+}
+
+struct screen_fixture {
+	struct model m;
+	struct runlog *log;
+	struct ui u;
+	struct views v;
+	struct grid g;
+};
+
+static char *draw(struct screen_fixture *f, int mglru, const char *kind, int help)
+{
+	memset(f, 0, sizeof(*f));
+	f->m.series = series_new(64);
+	f->log = runlog_new();
+	f->m.log = f->log;
+	f->m.interval = 0.25;
+	snprintf(f->m.host, sizeof(f->m.host), "box");
+	snprintf(f->m.kernel, sizeof(f->m.kernel), "6.18");
+	snprintf(f->m.disk, sizeof(f->m.disk), "vda");
+	snprintf(f->m.disk_kind, sizeof(f->m.disk_kind), "%s", kind);
+	f->m.mglru = mglru;
+	for (int i = 0; i < 8; i++) {
+		struct sample s;
+		memset(&s, 0, sizeof(s));
+		s.t_ns = 1000000000ull + (uint64_t)i * 250000000ull;
+		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
+		s.mem_total = 4ull << 20;
+		s.mem_free = 1ull << 20;
+		s.active_file = 1ull << 20;
+		s.inactive_file = 1ull << 20;
+		s.run = -1;
+		series_push(f->m.series, &s);
+	}
+	f->u.help = help;
+	views_init(&f->v);
+	grid_init(&f->g, 160, 45);
+	views_draw(&f->v, &f->m, &f->u, &f->g);
+	return grid_dump(&f->g);
+}
+
+static void undraw(struct screen_fixture *f, char *dump)
+{
+	free(dump);
+	views_done(&f->v);
+	grid_done(&f->g);
+	series_free(f->m.series);
+	runlog_free(f->log);
+}
+
+static void test_screen_says_so(void **state)
+{
+	(void)state;
+	struct screen_fixture f;
+	char *d = draw(&f, 1, "virtio", 0);
+	assert_non_null(strstr(d, "disk vda (virtio)"));
+	assert_non_null(strstr(d, "MGLRU"));
+	assert_non_null(strstr(d, "active(file)=2 youngest gens"));
+	undraw(&f, d);
+	d = draw(&f, 1, "virtio", 1);
+	assert_non_null(strstr(d, "two youngest generations"));
+	assert_non_null(strstr(d, "Disk vda is virtual (virtio)"));
+	undraw(&f, d);
+	/* a physical disk on a classic LRU: none of it */
+	d = draw(&f, 0, "", 1);
+	assert_null(strstr(d, "MGLRU"));
+	assert_null(strstr(d, "youngest"));
+	assert_null(strstr(d, "(virtio)"));
+	assert_null(strstr(d, "is virtual"));
+	undraw(&f, d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_mglru_switch),
+	    cmocka_unit_test(test_disk_kinds),
+	    cmocka_unit_test(test_screen_says_so),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
