@@ -25,8 +25,8 @@
 #include "util.h"
 #include "views.h"
 
-#define LABEL_W 25
-#define RMARGIN 6      /* the strips' scale and name, right of the plot */
+#define LABEL_W	     25
+#define RMARGIN	     6 /* the strips' scale and name, right of the plot */
 #define RUN_MIN_ROWS 2 /* a rate strip and an active strip of one row */
 #define RUN_MAX_ROWS 16
 
@@ -98,20 +98,33 @@ static void empty(struct grid *g, int y)
  * screen is narrow (0 stays longest).  The sawtooth in numbers (rdCV,
  * rd@burst) outranks the fault counters. */
 enum {
-	C_NAME, C_RUNS, C_EMED, C_EMM, C_MBS, C_RATIO, C_VS, C_MAJ, C_BURSTS, C_RCV, C_WCV,
-	C_RAB, C_PEAK, C_REF, C_N
+	C_NAME,
+	C_RUNS,
+	C_EMED,
+	C_EMM,
+	C_MBS,
+	C_RATIO,
+	C_VS,
+	C_MAJ,
+	C_BURSTS,
+	C_RCV,
+	C_WCV,
+	C_RAB,
+	C_PEAK,
+	C_REF,
+	C_N
 };
 static const struct {
 	const char *group, *label;
 	int w, prio;
 } tcols[C_N] = {
-    [C_NAME] = {"", "strategy", 16, 0},	   [C_RUNS] = {"", "runs", 4, 9},
+    [C_NAME] = {"", "strategy", 16, 0},	    [C_RUNS] = {"", "runs", 4, 9},
     [C_EMED] = {"elapsed", "median", 8, 0}, [C_EMM] = {"", "min - max", 17, 13},
     [C_MBS] = {"MiB/s", "median", 7, 1},    [C_RATIO] = {"", "ratio", 6, 2},
-    [C_VS] = {"", "vs base", 7, 8},	   [C_MAJ] = {"", "majflt", 7, 12},
-    [C_BURSTS] = {"", "bursts", 6, 5},	   [C_RCV] = {"", "rdCV", 5, 4},
-    [C_WCV] = {"", "wrCV", 5, 7},	   [C_RAB] = {"", "rd@burst", 8, 3},
-    [C_PEAK] = {"", "peakAct", 8, 10},	   [C_REF] = {"", "refault", 8, 11},
+    [C_VS] = {"", "vs base", 7, 8},	    [C_MAJ] = {"", "majflt", 7, 12},
+    [C_BURSTS] = {"", "bursts", 6, 5},	    [C_RCV] = {"", "rdCV", 5, 4},
+    [C_WCV] = {"", "wrCV", 5, 7},	    [C_RAB] = {"", "rd@burst", 8, 3},
+    [C_PEAK] = {"", "peakAct", 8, 10},	    [C_REF] = {"", "refault", 8, 11},
 };
 
 /* Which columns fit in width w (each takes its width and a space); the
@@ -139,8 +152,8 @@ static void table_line(struct grid *g, int y, enum role role, const int *on,
 	for (int c = 0; c < C_N; c++) {
 		if (!on[c])
 			continue;
-		int k = snprintf(line + len, sizeof(line) - len, c ? " %*.*s" : "%-*.*s", tcols[c].w,
-				 tcols[c].w, cell[c]);
+		int k = snprintf(line + len, sizeof(line) - len, c ? " %*.*s" : "%-*.*s",
+				 tcols[c].w, tcols[c].w, cell[c]);
 		if (k > 0 && (size_t)k < sizeof(line) - len)
 			len += (size_t)k;
 	}
@@ -273,7 +286,11 @@ static void block_label(struct grid *g, int y, int rows, const struct run_result
 	else
 		snprintf(buf, sizeof(buf), "%-15.15s#%-2d %s", r->name, r->repeat,
 			 r->cancelled ? "cncl" : "FAIL");
-	grid_text(g, 0, y, LABEL_W - 1, fastest ? ROLE_SELECT : r->ok ? ROLE_TITLE : ROLE_WARN, buf);
+	grid_text(g, 0, y, LABEL_W - 1,
+		  fastest ? ROLE_SELECT
+		  : r->ok ? ROLE_TITLE
+			  : ROLE_WARN,
+		  buf);
 	if (rows >= 2) {
 		snprintf(buf, sizeof(buf), "  %d burst%s, %.0f MiB/s", r->bursts,
 			 r->bursts == 1 ? "" : "s", r->mbs);
@@ -364,8 +381,8 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	int notes = 0;
 	while (stats_note(st, ns, notes, note, sizeof(note)))
 		notes++;
-	int table_rows = m->compare ? compare_lines(m, NULL, 0)
-				    : 2 + ns + notes + noisy; /* two header lines */
+	int table_rows =
+	    m->compare ? compare_lines(m, NULL, 0) : 2 + ns + notes + noisy; /* two header lines */
 	int chart_rows = h - 1 - table_rows - 2; /* title; time axis, legend */
 	if (chart_rows < RUN_MIN_ROWS) {
 		draw_table(m, g, y0 + 1, st, ns);
@@ -379,20 +396,24 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	int per = chart_rows / (int)rows;
 	if (per > RUN_MAX_ROWS)
 		per = RUN_MAX_ROWS;
-	int gap = per >= 8;			    /* a blank row between blocks */
-	int burst_row = per - gap >= 5;		    /* the burst marks on a row of their own */
+	int gap = per >= 8;				/* a blank row between blocks */
+	int burst_row = per - gap >= 5;			/* the burst marks on a row of their own */
 	int act_rows = (per - gap - burst_row + 1) / 2; /* the active strip: the signal */
 	int io_rows = per - gap - burst_row - act_rows;
-	int wr_rows = io_rows >= 4 ? io_rows / 3 : 0; /* write: a strip under read's, room allowing */
+	int wr_rows =
+	    io_rows >= 4 ? io_rows / 3 : 0; /* write: a strip under read's, room allowing */
 	int rd_rows = io_rows - wr_rows;
 	int pw = g->w - LABEL_W - RMARGIN; /* plot width, cells */
 	if (pw < 1)
 		pw = 1;
 	/* every block's columns, computed once: the scales need them all
 	 * before the first block is drawn */
-	ensure(rv, V_N * pw * (int)rows);
+	ensure(rv, (V_N + 4) * pw * (int)rows); /* and the rates, twice, for their quantile */
 	uint64_t span = 0;
-	double io_max = 1, af_max = 1;
+	double io_max = 0, af_max = 1;
+	double *rates = rv->buf + (size_t)V_N * (size_t)pw * rows,
+	       *tmp = rates + 2 * (size_t)pw * rows;
+	int nrates = 0;
 	for (size_t k = skip; k < skip + rows; k++) {
 		const struct run_result *r = &s->results[shown[k]];
 		uint64_t sp = run_span_ns(r);
@@ -411,12 +432,22 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 		 * write strip, what is drawn is the read rate alone */
 		for (int i = 0; i < pw; i++) {
 			if (!isnan(v[V_READ][i]))
-				io_max = fmax(io_max, v[V_READ][i]);
+				rates[nrates++] = v[V_READ][i];
 			if (wr_rows && !isnan(v[V_WRITE][i]))
-				io_max = fmax(io_max, v[V_WRITE][i]);
+				rates[nrates++] = v[V_WRITE][i];
 		}
 	}
-	io_max = nice_ceil(io_max);
+	/* the 98th percentile with a fifth of headroom, as the Overview's
+	 * disk: a flush spike at a copy's end clips instead of flattening
+	 * every strip; the peak when it is lower (a flat rw_cp) */
+	if (nrates) {
+		double peak = 0;
+		for (int i = 0; i < nrates; i++)
+			peak = fmax(peak, rates[i]);
+		io_max = fmin(peak, chart_quantile(rates, nrates, 0.98, tmp) * 1.2);
+	}
+	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
+	io_max = autoscale_update_fine(&fine, io_max, 1.0, 1);
 	char io_s[16], af_s[16];
 	fmt_num(io_s, sizeof(io_s), io_max);
 	fmt_size(af_s, sizeof(af_s), (uint64_t)(af_max * 1024.0));

@@ -20,12 +20,12 @@
 #include "ui.h"
 #include "views.h"
 
-#define MIB (1024ull * 1024)
-#define T0 100000000000ull /* 100 s */
-#define DT 50000000ull	   /* 50 ms */
-#define TOOTH 11	   /* 0.55 s */
+#define MIB   (1024ull * 1024)
+#define T0    100000000000ull /* 100 s */
+#define DT    50000000ull     /* 50 ms */
+#define TOOTH 11	      /* 0.55 s */
 #define NRUNS 3
-#define SAW 1 /* the sawtooth run */
+#define SAW   1 /* the sawtooth run */
 
 static const char *const names[NRUNS] = {"rw_cp", "mm_sync_cp", "mm_sync_madv_cp"};
 static const int samples[NRUNS] = {80, 200, 120}; /* 4 s, 10 s, 6 s */
@@ -61,18 +61,21 @@ static void build(struct fixture *f)
 			struct sample s;
 			memset(&s, 0, sizeof(s));
 			s.t_ns = t;
-			s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CG;
+			s.have =
+			    SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CG;
 			s.mem_total = 4ull << 20;
 			s.mem_free = 2ull << 20;
 			s.run = (int16_t)run;
 			s.phase = PHASE_COPY;
 			s.cg_limit = 64 * MIB;
-			uint64_t af = run == SAW ? 8 * MIB + (uint64_t)(i % TOOTH) * 3 * MIB /* 8 .. 38 */
-						 : 20 * MIB;
+			uint64_t af = run == SAW
+					  ? 8 * MIB + (uint64_t)(i % TOOTH) * 3 * MIB /* 8 .. 38 */
+					  : 20 * MIB;
 			s.cg_active_file = af;
 			s.cg_inactive_file = 56 * MIB - af;
 			s.cg_usage = 60 * MIB;
-			rd += (run == SAW && i % TOOTH == 0 ? 10 : 20) * 2048; /* sectors a sample */
+			rd +=
+			    (run == SAW && i % TOOTH == 0 ? 10 : 20) * 2048; /* sectors a sample */
 			wr += 20 * 2048;
 			s.rd_sectors = rd;
 			s.wr_sectors = wr;
@@ -97,8 +100,8 @@ static void build(struct fixture *f)
 	}
 	f->log->mem_limit = 64 * MIB;
 	f->m.stats = f->st;
-	f->m.nstats = stats_compute(f->log->results, f->log->nresults, NULL, f->st,
-				    MODEL_MAX_STRATEGIES);
+	f->m.nstats =
+	    stats_compute(f->log->results, f->log->nresults, NULL, f->st, MODEL_MAX_STRATEGIES);
 	f->m.runs.state = RUNS_FINISHED;
 	f->m.runs.current = -1;
 	f->m.runs.queue_len = f->m.runs.queue_next = NRUNS;
@@ -236,8 +239,8 @@ static void test_rows_fill(void **state)
 		int used = bottom[NRUNS - 1] - top[0];
 		assert_true(avail > 0);
 		if (used * 10 < avail * 8)
-			fail_msg("%dx%d: the blocks take %d of %d rows", sizes[i][0], sizes[i][1], used,
-				 avail);
+			fail_msg("%dx%d: the blocks take %d of %d rows", sizes[i][0], sizes[i][1],
+				 used, avail);
 		/* the table's last strategy, within the last 4 rows (status lines) */
 		int y = find_run(&f.g, "mm_sync_madv_cp", 1);
 		assert_true(y > head && y >= f.g.h - 4);
@@ -266,15 +269,19 @@ static void test_areas_apart(void **state)
 						const struct cell *c = at(&f.g, x, y);
 						if (chart_cell(c, ROLE_ACTIVE)) {
 							a0 = y < a0 ? y : a0, a1 = y > a1 ? y : a1;
-							ax0 = x < ax0 ? x : ax0, ax1 = x > ax1 ? x : ax1;
+							ax0 = x < ax0 ? x : ax0,
+							ax1 = x > ax1 ? x : ax1;
 						}
-						if (chart_cell(c, ROLE_READ) || chart_cell(c, ROLE_WRITE)) {
+						if (chart_cell(c, ROLE_READ) ||
+						    chart_cell(c, ROLE_WRITE)) {
 							r0 = y < r0 ? y : r0, r1 = y > r1 ? y : r1;
-							rx0 = x < rx0 ? x : rx0, rx1 = x > rx1 ? x : rx1;
+							rx0 = x < rx0 ? x : rx0,
+							rx1 = x > rx1 ? x : rx1;
 						}
 					}
 				assert_true(a1 >= 0 && r1 >= 0); /* both drawn */
-				int rows_meet = !(a1 < r0 || r1 < a0), cols_meet = !(ax1 < rx0 || rx1 < ax0);
+				int rows_meet = !(a1 < r0 || r1 < a0),
+				    cols_meet = !(ax1 < rx0 || rx1 < ax0);
 				assert_false(rows_meet && cols_meet);
 			}
 			done(&f);
@@ -406,8 +413,8 @@ static void test_scroll(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rows_fill),	   cmocka_unit_test(test_areas_apart),
-	    cmocka_unit_test(test_table_header),   cmocka_unit_test(test_sawtooth_drops),
+	    cmocka_unit_test(test_rows_fill),	 cmocka_unit_test(test_areas_apart),
+	    cmocka_unit_test(test_table_header), cmocka_unit_test(test_sawtooth_drops),
 	    cmocka_unit_test(test_scroll),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
