@@ -312,7 +312,7 @@ static const struct action actions[] = {
 	{"cancel", {'c'}, "c  C", "cancel the run / the whole queue", do_cancel},
 	{"cancel-queue", {'C'}, NULL, "cancel the whole queue", do_cancel_queue},
 	{"runs-by", {'a'}, "a", "Runs: every run / one per strategy", do_runs_by},
-	{"runs-up", {SKEY_UP}, "\xe2\x86\x91 \xe2\x86\x93", "Runs: earlier / later runs (when they do not fit)",
+	{"runs-up", {SKEY_UP}, "Up Down", "Runs: earlier / later runs (when they do not fit)",
 	 do_runs_scroll},
 	{"runs-down", {SKEY_DOWN}, NULL, "Runs: later runs", do_runs_scroll},
 	{"mem-scope", {'m'}, "m", "memory chart: run's cgroup / system", do_mem_scope},
