@@ -256,7 +256,7 @@ static void do_runs_scroll(struct app *a, int key, int width)
 {
 	(void)width;
 	int *sc = &a->ui.runs_scroll;
-	if (key == SKEY_UP && *sc < (int)a->model.log->nresults)
+	if (key == SKEY_UP && *sc + 1 < (int)a->model.log->nresults)
 		(*sc)++;
 	else if (key == SKEY_DOWN && *sc > 0)
 		(*sc)--;
