@@ -197,7 +197,7 @@ const char *options_usage(void)
 	       "\n"
 	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
 	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
-	       "      left/right scroll while paused  p partitions  R record\n"
+	       "      left/right scroll while paused  up/down runs  p partitions  R record\n"
 	       "      f fit the runs / last N s  z Z zoom  Home End oldest/newest (paused)\n"
 	       "      replay: space pause  < > speed  t T sample  [ ] events  Home End  j jump\n"
 	       "      g glyphs  t theme (replay: t T step)  q quit\n"

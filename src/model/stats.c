@@ -33,7 +33,8 @@ static double field_median(const struct run_result *runs, size_t n, const struct
 	double v[SESSION_MAX_RUNS]; /* no allocation: the Runs view calls this on every draw */
 	size_t k = 0;
 	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++)
-		if (runs[i].finished && runs[i].ok && same_strategy(&runs[i], s))
+		if (runs[i].finished && runs[i].ok && same_strategy(&runs[i], s) &&
+		    !isnan(get(&runs[i]))) /* unknown (a CV of one sample): not a value */
 			v[k++] = get(&runs[i]);
 	double med = stats_median(v, k);
 	if (mn)
@@ -51,6 +52,8 @@ static double get_bursts(const struct run_result *r) { return r->bursts; }
 static double get_peak(const struct run_result *r) { return (double)r->peak_active_file_kb; }
 static double get_refault(const struct run_result *r) { return (double)r->refault_file; }
 static double get_wcv(const struct run_result *r) { return r->write_cv; }
+static double get_rcv(const struct run_result *r) { return r->read_cv; }
+static double get_rab(const struct run_result *r) { return r->read_at_burst; }
 
 int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		  struct strategy_stats *out, int max)
@@ -84,6 +87,8 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		s->peak_af_med = field_median(runs, n, s, get_peak, NULL, NULL);
 		s->refault_med = field_median(runs, n, s, get_refault, NULL, NULL);
 		s->write_cv_med = field_median(runs, n, s, get_wcv, NULL, NULL);
+		s->read_cv_med = field_median(runs, n, s, get_rcv, NULL, NULL);
+		s->read_at_burst_med = field_median(runs, n, s, get_rab, NULL, NULL);
 		s->noisy = s->ok >= 2 && s->elapsed_min > 0 &&
 			   (s->elapsed_max - s->elapsed_min) / s->elapsed_min > STATS_NOISY;
 		if (s->ok && s->elapsed_med < fastest)

@@ -27,6 +27,7 @@ struct strategy_stats {
 	double elapsed_med, elapsed_min, elapsed_max;
 	double mbs_med, mbs_min, mbs_max;
 	double majflt_med, minflt_med, bursts_med, peak_af_med, refault_med, write_cv_med;
+	double read_cv_med, read_at_burst_med; /* the sawtooth in numbers (the Runs view) */
 	double ratio;	    /* elapsed_med / the fastest strategy's elapsed_med */
 	double vs_base_pct; /* (elapsed_med / the baseline's - 1) * 100, NAN without one */
 	int noisy, fastest, baseline;

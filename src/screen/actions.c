@@ -251,6 +251,17 @@ static void do_runs_by(struct app *a, int key, int width)
 	a->ui.runs_by_strategy = !a->ui.runs_by_strategy;
 }
 
+/* Runs view: up shows earlier runs, down later ones (the view clamps). */
+static void do_runs_scroll(struct app *a, int key, int width)
+{
+	(void)width;
+	int *sc = &a->ui.runs_scroll;
+	if (key == SKEY_UP && *sc + 1 < (int)a->model.log->nresults)
+		(*sc)++;
+	else if (key == SKEY_DOWN && *sc > 0)
+		(*sc)--;
+}
+
 static void do_picker(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
@@ -301,6 +312,9 @@ static const struct action actions[] = {
 	{"cancel", {'c'}, "c  C", "cancel the run / the whole queue", do_cancel},
 	{"cancel-queue", {'C'}, NULL, "cancel the whole queue", do_cancel_queue},
 	{"runs-by", {'a'}, "a", "Runs: every run / one per strategy", do_runs_by},
+	{"runs-up", {SKEY_UP}, "Up Down", "Runs: earlier / later runs (when they do not fit)",
+	 do_runs_scroll},
+	{"runs-down", {SKEY_DOWN}, NULL, "Runs: later runs", do_runs_scroll},
 	{"mem-scope", {'m'}, "m", "memory chart: run's cgroup / system", do_mem_scope},
 	{"partitions", {'p'}, "p", "iostat: partitions too", do_partitions},
 	{"glyphs", {'g'}, "g", "glyphs: braille, blocks, ASCII", do_glyphs},

@@ -44,6 +44,29 @@ long view_end(const struct model *m, const struct ui *u)
 	return (long)(n - 1 - back);
 }
 
+void view_burst_bands(struct grid *g, const double *burst, int burst_y, int x0, int cw, int xdots,
+		      int chart_top, int chart_bottom, const int *skip_rows, int nskip)
+{
+	for (int cx = 0; cx < cw; cx++) {
+		int b = 0;
+		for (int k = 0; k < xdots; k++)
+			b |= burst[cx * xdots + k] > 0;
+		if (!b)
+			continue;
+		grid_put(g, x0 + cx, burst_y, 0x25bc, ROLE_BURST); /* ▼ */
+		for (int yy = chart_top; yy < chart_bottom; yy++) {
+			int title = 0;
+			for (int k = 0; k < nskip; k++)
+				title |= skip_rows[k] == yy;
+			struct cell *c = title ? NULL : grid_at(g, x0 + cx, yy);
+			if (c && (!c->ch || c->ch == ' ')) {
+				c->ch = 0x2502; /* │ */
+				c->role = ROLE_BURST;
+			}
+		}
+	}
+}
+
 static const char *const view_names[VIEW_COUNT] = {"Overview", "iostat", "vmstat", "Runs"};
 
 static void view_header(const struct model *m, const struct ui *u, struct grid *g)

@@ -334,24 +334,8 @@ static void phase_labels(const struct overview *ov, const struct model *m, struc
 static void burst_bands(struct overview *ov, struct grid *g, int burst_y, int x0, int cw,
 			int xdots, int chart_top, int chart_bottom, const int *skip_rows, int nskip)
 {
-	for (int cx = 0; cx < cw; cx++) {
-		int b = 0;
-		for (int k = 0; k < xdots; k++)
-			b |= col(ov, B_BURST)[cx * xdots + k] > 0;
-		if (!b)
-			continue;
-		grid_put(g, x0 + cx, burst_y, 0x25bc, ROLE_BURST); /* ▼ */
-		for (int yy = chart_top; yy < chart_bottom; yy++) {
-			int title = 0;
-			for (int k = 0; k < nskip; k++)
-				title |= skip_rows[k] == yy;
-			struct cell *c = title ? NULL : grid_at(g, x0 + cx, yy);
-			if (c && (!c->ch || c->ch == ' ')) {
-				c->ch = 0x2502; /* │ */
-				c->role = ROLE_BURST;
-			}
-		}
-	}
+	view_burst_bands(g, col(ov, B_BURST), burst_y, x0, cw, xdots, chart_top, chart_bottom,
+			 skip_rows, nskip);
 }
 
 static double max_of(const double *v, int n)

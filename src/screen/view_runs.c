@@ -1,7 +1,16 @@
-/* The Runs view: small multiples.  One compact chart per finished run (or
- * per strategy: its median run), all aligned at the start of the copy and
- * drawn on one time scale and one rate scale, so the eye compares shapes;
- * the statistics table underneath. */
+/* The Runs view: small multiples.  One block per finished run (or per
+ * strategy: its median run), all aligned at the start of the copy and
+ * drawn on one time scale and one scale per strip, so the eye compares
+ * shapes; the statistics table underneath.
+ *
+ * A block, top to bottom: a row of burst marks (when the block has room),
+ * the disk rate strip (read, write stacked above it), the active(file)
+ * strip, a blank row between blocks (when there is room).  The two strips
+ * never share a cell, each has its scale at the right edge; both are
+ * stacked areas (chart_stack), so with blocks the active list's climb and
+ * drop reads in eighths of a cell.  Blocks share the height left by the
+ * table (RUN_MIN_ROWS .. RUN_MAX_ROWS rows each); the runs that do not fit
+ * scroll (up / down, ui.runs_scroll). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,42 +25,56 @@
 #include "util.h"
 #include "views.h"
 
-#define LABEL_W 25
+#define LABEL_W	     25
+#define RMARGIN	     6 /* the strips' scale and name, right of the plot */
+#define RUN_MIN_ROWS 2 /* a rate strip and an active strip of one row */
+#define RUN_MAX_ROWS 16
 
+/* The value rows of one block, each one value per cell column. */
+enum { V_READ, V_WRITE, V_AF, V_BURST, V_N };
 
 static uint64_t run_span_ns(const struct run_result *r)
 {
 	return (uint64_t)(r->elapsed_s * 1e9);
 }
 
-/* Fills io[] (read+write MiB/s) and af[] (active_file KiB) for n dot
- * columns covering [t_copy, t_copy + span]; marks burst columns. */
+/* Fills v[V_*][0..n) for n cell columns covering [t_copy, t_copy + span]:
+ * the read and write MiB/s over each column's samples, the active_file
+ * (KiB) at its end, whether a burst lies in it.  NAN outside the copy. */
 static void run_columns(const struct model *m, const struct run_result *r, int run_index,
-			uint64_t span, int n, double *io, double *af, uint8_t *burst)
+			uint64_t span, int n, double *const v[V_N])
 {
 	uint64_t end = r->t_copy_ns + run_span_ns(r);
+	long counted = -1; /* the newest sample whose burst is on a column */
 	for (int i = 0; i < n; i++) {
-		uint64_t t = r->t_copy_ns + (uint64_t)((double)span * (i + 1) / n);
-		io[i] = af[i] = NAN;
-		burst[i] = 0;
-		if (t > end + (uint64_t)(m->interval * 1e9))
+		uint64_t ta = r->t_copy_ns + (uint64_t)((double)span * i / n);
+		uint64_t tb = r->t_copy_ns + (uint64_t)((double)span * (i + 1) / n);
+		for (int k = 0; k < V_N; k++)
+			v[k][i] = k == V_BURST ? 0 : NAN;
+		if (tb > end + (uint64_t)(m->interval * 1e9))
 			continue; /* the sample that holds the end still counts */
-		long b = series_find(m->series, t);
+		long b = series_find(m->series, tb);
 		if (b < 1)
 			continue;
+		long a = series_find(m->series, ta);
+		if (a < 0 || a >= b)
+			a = b - 1;
 		const struct sample *sb = series_at(m->series, (size_t)b);
-		const struct sample *sa = series_at(m->series, (size_t)b - 1);
 		/* only the copy itself: not the verify pass that follows */
 		if (sb->run != run_index || (sb->phase != PHASE_COPY && sb->phase != PHASE_FLUSH &&
 					     sb->phase != PHASE_DONE))
 			continue;
 		struct rates rt;
-		rates_compute(sa, sb, &rt);
-		if (!isnan(rt.read_mbs) && !isnan(rt.write_mbs))
-			io[i] = rt.read_mbs + rt.write_mbs;
-		af[i] = (sb->have & SAMPLE_HAVE_CG) ? (double)sb->cg_active_file / 1024.0
-						     : (double)sb->active_file;
-		burst[i] = (uint8_t)burst_between(sa, sb);
+		rates_compute(series_at(m->series, (size_t)a), sb, &rt);
+		v[V_READ][i] = rt.read_mbs;
+		v[V_WRITE][i] = rt.write_mbs;
+		v[V_AF][i] = (sb->have & SAMPLE_HAVE_CG) ? (double)sb->cg_active_file / 1024.0
+							 : (double)sb->active_file;
+		for (long k = a + 1 > counted + 1 ? a + 1 : counted + 1; k <= b; k++)
+			if (burst_between(series_at(m->series, (size_t)k - 1),
+					  series_at(m->series, (size_t)k)))
+				v[V_BURST][i] = 1;
+		counted = b;
 	}
 }
 
@@ -61,7 +84,7 @@ static void ensure(struct runs_view *rv, int n)
 		return;
 	free(rv->buf);
 	rv->cap = n;
-	rv->buf = xmalloc((sizeof(double) * 2 + 1) * (size_t)n);
+	rv->buf = xmalloc(sizeof(double) * (size_t)n);
 }
 
 static void empty(struct grid *g, int y)
@@ -71,41 +94,112 @@ static void empty(struct grid *g, int y)
 		  "Press r to pick strategies, or start lrutop with -s LIST (e.g. -s copybench).");
 }
 
+/* The table's columns in the order shown; prio: which go first when the
+ * screen is narrow (0 stays longest).  The sawtooth in numbers (rdCV,
+ * rd@burst) outranks the fault counters. */
+enum {
+	C_NAME,
+	C_RUNS,
+	C_EMED,
+	C_EMM,
+	C_MBS,
+	C_RATIO,
+	C_VS,
+	C_MAJ,
+	C_BURSTS,
+	C_RCV,
+	C_WCV,
+	C_RAB,
+	C_PEAK,
+	C_REF,
+	C_N
+};
+static const struct {
+	const char *group, *label;
+	int w, prio;
+} tcols[C_N] = {
+    [C_NAME] = {"", "strategy", 16, 0},	    [C_RUNS] = {"", "runs", 4, 9},
+    [C_EMED] = {"elapsed", "median", 8, 0}, [C_EMM] = {"", "min - max", 17, 13},
+    [C_MBS] = {"MiB/s", "median", 7, 1},    [C_RATIO] = {"", "ratio", 6, 2},
+    [C_VS] = {"", "vs base", 7, 8},	    [C_MAJ] = {"", "majflt", 7, 12},
+    [C_BURSTS] = {"", "bursts", 6, 5},	    [C_RCV] = {"", "rdCV", 5, 4},
+    [C_WCV] = {"", "wrCV", 5, 7},	    [C_RAB] = {"", "rd@burst", 8, 3},
+    [C_PEAK] = {"", "peakAct", 8, 10},	    [C_REF] = {"", "refault", 8, 11},
+};
+
+/* Which columns fit in width w (each takes its width and a space); the
+ * "noisy" mark after the last only if it fits too. */
+static void table_fit(int w, int *on, int *noisy_mark)
+{
+	int used = 0;
+	memset(on, 0, sizeof(int) * C_N);
+	for (int p = 0; p <= 13; p++)
+		for (int c = 0; c < C_N; c++)
+			if (tcols[c].prio == p && used + tcols[c].w + (c ? 1 : 0) <= w) {
+				on[c] = 1;
+				used += tcols[c].w + (c ? 1 : 0);
+			}
+	*noisy_mark = used + 6 <= w;
+}
+
+/* One table line from the cells of the columns that are on: the name left
+ * aligned, the figures right aligned, one space between. */
+static void table_line(struct grid *g, int y, enum role role, const int *on,
+		       const char *const cell[C_N], const char *tail)
+{
+	char line[256];
+	size_t len = 0;
+	for (int c = 0; c < C_N; c++) {
+		if (!on[c])
+			continue;
+		int k = snprintf(line + len, sizeof(line) - len, c ? " %*.*s" : "%-*.*s",
+				 tcols[c].w, tcols[c].w, cell[c]);
+		if (k > 0 && (size_t)k < sizeof(line) - len)
+			len += (size_t)k;
+	}
+	snprintf(line + len, sizeof(line) - len, "%s", tail);
+	grid_text(g, 1, y, g->w - 2, role, line);
+}
+
 static void table(struct grid *g, int y, const struct strategy_stats *st, int ns)
 {
-	int wide = g->w >= 110;
+	int on[C_N], mark;
+	table_fit(g->w - 2, on, &mark);
 	/* hyperfine's labels: the figures under "elapsed" and "MiB/s" are medians */
-	grid_printf(g, 1, y++, ROLE_AXIS, wide ? "%-16s %4s %8s %17s %7s" : "%-16s %4s %8s %7s", "",
-		    "", "elapsed", wide ? "" : "MiB/s", "MiB/s");
-	grid_printf(g, 1, y++, ROLE_AXIS, wide ? "%-16s %4s %8s %17s %7s %6s %7s %7s %6s %8s %8s"
-					       : "%-16s %4s %8s %7s %6s %7s %6s %8s",
-		    "strategy", "runs", "median", wide ? "min - max" : "median", wide ? "median" : "ratio",
-		    wide ? "ratio" : "vs base", wide ? "vs base" : "bursts", wide ? "majflt" : "peakAct",
-		    "bursts", "peakAct", "refault");
+	const char *groups[C_N], *labels[C_N];
+	for (int c = 0; c < C_N; c++) {
+		groups[c] = tcols[c].group;
+		labels[c] = tcols[c].label;
+	}
+	table_line(g, y++, ROLE_AXIS, on, groups, "");
+	table_line(g, y++, ROLE_AXIS, on, labels, "");
 	int noisy = 0;
 	for (int i = 0; i < ns && y < g->h - 2; i++, y++) {
 		const struct strategy_stats *s = &st[i];
-		char vs[16], peak[16], mm[40], runs[16], c[6][24];
-		stats_cells(s, vs, sizeof(vs), peak, sizeof(peak));
+		char c[C_N][24];
+		const char *cell[C_N];
+		stats_cells(s, c[C_VS], sizeof(c[C_VS]), c[C_PEAK], sizeof(c[C_PEAK]));
+		snprintf(c[C_NAME], sizeof(c[C_NAME]), "%s", s->name);
+		snprintf(c[C_RUNS], sizeof(c[C_RUNS]), s->ok == s->runs ? "%d" : "%d/%d", s->ok,
+			 s->runs);
 		if (s->ok)
-			snprintf(mm, sizeof(mm), "%.2f - %.2fs", s->elapsed_min, s->elapsed_max);
+			snprintf(c[C_EMM], sizeof(c[C_EMM]), "%.2f - %.2fs", s->elapsed_min,
+				 s->elapsed_max);
 		else
-			snprintf(mm, sizeof(mm), "-");
-		snprintf(runs, sizeof(runs), s->ok == s->runs ? "%d" : "%d/%d", s->ok, s->runs);
-		stats_num(c[0], sizeof(c[0]), "%.2fs", s->elapsed_med);
-		stats_num(c[1], sizeof(c[1]), "%.1f", s->mbs_med);
-		stats_num(c[2], sizeof(c[2]), "%.2fx", s->ratio);
-		stats_num(c[3], sizeof(c[3]), "%.0f", s->majflt_med);
-		stats_num(c[4], sizeof(c[4]), "%.1f", s->bursts_med);
-		stats_num(c[5], sizeof(c[5]), "%.0f", s->refault_med);
+			snprintf(c[C_EMM], sizeof(c[C_EMM]), "-");
+		stats_num(c[C_EMED], sizeof(c[C_EMED]), "%.2fs", s->elapsed_med);
+		stats_num(c[C_MBS], sizeof(c[C_MBS]), "%.1f", s->mbs_med);
+		stats_num(c[C_RATIO], sizeof(c[C_RATIO]), "%.2fx", s->ratio);
+		stats_num(c[C_MAJ], sizeof(c[C_MAJ]), "%.0f", s->majflt_med);
+		stats_num(c[C_BURSTS], sizeof(c[C_BURSTS]), "%.1f", s->bursts_med);
+		stats_num(c[C_REF], sizeof(c[C_REF]), "%.0f", s->refault_med);
+		stats_num(c[C_RCV], sizeof(c[C_RCV]), "%.2f", s->read_cv_med);
+		stats_num(c[C_WCV], sizeof(c[C_WCV]), "%.2f", s->write_cv_med);
+		stats_num(c[C_RAB], sizeof(c[C_RAB]), "%.2f", s->read_at_burst_med);
+		for (int k = 0; k < C_N; k++)
+			cell[k] = c[k];
 		enum role role = s->fastest ? ROLE_SELECT : ROLE_DEFAULT;
-		if (wide)
-			grid_printf(g, 1, y, role, "%-16s %4s %8s %17s %7s %6s %7s %7s %6s %8s %8s%s",
-				    s->name, runs, c[0], mm, c[1], c[2], vs, c[3], c[4], peak, c[5],
-				    s->noisy ? " noisy" : "");
-		else
-			grid_printf(g, 1, y, role, "%-16s %4s %8s %7s %6s %7s %6s %8s%s", s->name,
-				    runs, c[0], c[1], c[2], vs, c[4], peak, s->noisy ? " noisy" : "");
+		table_line(g, y, role, on, cell, s->noisy && mark ? " noisy" : "");
 		if (s->fastest)
 			grid_paint(g, 1, y, g->w - 2, 1, ROLE_SELECT);
 		noisy |= s->noisy;
@@ -157,7 +251,96 @@ static void draw_table(const struct model *m, struct grid *g, int y,
 		table(g, y, st, ns);
 }
 
-void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
+/* A strip's scale at the right edge: its top value on the top row, its
+ * name on the bottom row (the name only, in a strip of one row). */
+static void strip_scale(struct grid *g, int x, int y, int rows, const char *top, const char *name,
+			enum role role)
+{
+	if (rows >= 2)
+		grid_text(g, x, y, RMARGIN - 1, ROLE_AXIS, top);
+	grid_text(g, x, y + rows - 1, RMARGIN - 1, role, name);
+	for (int j = 0; j < rows; j++)
+		grid_put(g, x - 1, y + j, 0x2502, ROLE_AXIS);
+}
+
+/* One strip of a block: v as an area of eighth blocks (chart_stack: one
+ * series a cell, so nothing else shares its cells), its scale at the right. */
+static void strip(struct grid *g, int pw, int y, int rows, enum chart_glyphs gl, const double *v,
+		  enum role role, double ymax, const char *top, const char *name)
+{
+	if (rows <= 0)
+		return;
+	const enum role roles[1] = {role};
+	const double *const vals[1] = {v};
+	chart_stack(g, LABEL_W, y, pw, rows, gl, vals, roles, 1, ymax);
+	strip_scale(g, LABEL_W + pw + 1, y, rows, top, name, role);
+}
+
+/* The label column of a block: the run, then its figures, as far as the
+ * block's rows go. */
+static void block_label(struct grid *g, int y, int rows, const struct run_result *r, int fastest)
+{
+	char buf[96], a[16], b[16];
+	if (r->ok)
+		snprintf(buf, sizeof(buf), "%-15.15s#%-2d%5.1fs", r->name, r->repeat, r->elapsed_s);
+	else
+		snprintf(buf, sizeof(buf), "%-15.15s#%-2d %s", r->name, r->repeat,
+			 r->cancelled ? "cncl" : "FAIL");
+	grid_text(g, 0, y, LABEL_W - 1,
+		  fastest ? ROLE_SELECT
+		  : r->ok ? ROLE_TITLE
+			  : ROLE_WARN,
+		  buf);
+	if (rows >= 2) {
+		snprintf(buf, sizeof(buf), "  %d burst%s, %.0f MiB/s", r->bursts,
+			 r->bursts == 1 ? "" : "s", r->mbs);
+		grid_text(g, 0, y + 1, LABEL_W - 1, ROLE_DIM, buf);
+	}
+	if (rows >= 3) {
+		snprintf(a, sizeof(a), isnan(r->read_cv) ? "-" : "%.2f", r->read_cv);
+		snprintf(b, sizeof(b), isnan(r->write_cv) ? "-" : "%.2f", r->write_cv);
+		snprintf(buf, sizeof(buf), "  rdCV %s  wrCV %s", a, b);
+		grid_text(g, 0, y + 2, LABEL_W - 1, ROLE_DIM, buf);
+	}
+	if (rows >= 4) {
+		snprintf(a, sizeof(a), isnan(r->read_at_burst) ? "-" : "%.2f", r->read_at_burst);
+		snprintf(buf, sizeof(buf), "  rd@burst %s", a);
+		grid_text(g, 0, y + 3, LABEL_W - 1, ROLE_DIM, buf);
+	}
+	for (int j = 0; j < rows; j++)
+		grid_put(g, LABEL_W - 1, y + j, 0x2502, ROLE_AXIS);
+}
+
+/* The legend row: what each colour is and the scales, the pieces that fit. */
+static void legend_row(struct grid *g, int y, const char *io_s, const char *af_s, int with_write)
+{
+	char buf[64];
+	int x = 1;
+	struct {
+		uint32_t glyph;
+		enum role role;
+		const char *fmt, *arg;
+	} items[] = {
+	    {0x2588, ROLE_READ, with_write ? " read" : " read 0-%s MiB/s", io_s},
+	    {0x2588, ROLE_WRITE, " write 0-%s MiB/s", io_s},
+	    {0x2584, ROLE_ACTIVE, " active(file) 0-%s", af_s},
+	    {0x25bc, ROLE_BURST, " burst", ""},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(items); i++) {
+		if (items[i].role == ROLE_WRITE && !with_write)
+			continue;
+		snprintf(buf, sizeof(buf), items[i].fmt, items[i].arg);
+		int l = 1 + (int)strlen(buf);
+		if (x + l > g->w - 1)
+			continue;
+		grid_put(g, x, y, items[i].glyph, items[i].role);
+		grid_text(g, x + 1, y, -1, ROLE_AXIS, buf);
+		x += l + 3;
+	}
+}
+
+void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, struct grid *g,
+	       int y0, int h)
 {
 	const struct runlog *s = m->log;
 	if (m->compare)
@@ -175,7 +358,7 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	}
 	const struct strategy_stats *st = m->stats;
 	int ns = m->nstats;
-	/* which runs get a chart row */
+	/* which runs get a block */
 	size_t shown[SESSION_MAX_RUNS];
 	size_t nshown = 0;
 	if (u->runs_by_strategy) {
@@ -198,35 +381,40 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	int notes = 0;
 	while (stats_note(st, ns, notes, note, sizeof(note)))
 		notes++;
-	int table_rows = m->compare ? compare_lines(m, NULL, 0)
-				    : 2 + ns + notes + noisy; /* two header lines */
-	int chart_rows = h - 1 - table_rows - 2; /* title, time axis, a blank */
-	if (chart_rows < 1) {
+	int table_rows =
+	    m->compare ? compare_lines(m, NULL, 0) : 2 + ns + notes + noisy; /* two header lines */
+	int chart_rows = h - 1 - table_rows - 2; /* title; time axis, legend */
+	if (chart_rows < RUN_MIN_ROWS) {
 		draw_table(m, g, y0 + 1, st, ns);
 		return;
 	}
-	int per = chart_rows / (int)nshown;
-	size_t skip = 0;
-	if (per < 1) { /* more runs than rows: the latest ones */
-		per = 1;
-		skip = nshown - (size_t)chart_rows;
-	}
-	if (per > 6)
-		per = 6;
-	int pw = g->w - LABEL_W - 1;
-	canvas_reset(&rv->canvas, u->glyphs, pw, per);
-	int n = rv->canvas.dw;
-	/* every row's columns, computed once: the scale needs them all
-	 * before the first row is drawn */
-	size_t rows = nshown - skip;
-	ensure(rv, n * (int)rows);
-	double *io_all = rv->buf, *af_all = rv->buf + (size_t)n * rows;
-	uint8_t *burst_all = (uint8_t *)(rv->buf + 2 * (size_t)n * rows);
-
-	/* one time scale and one rate scale for every row */
+	/* the blocks share the rows; the runs that do not fit scroll, the
+	 * latest shown first */
+	size_t fit = (size_t)(chart_rows / RUN_MIN_ROWS), rows = nshown < fit ? nshown : fit;
+	size_t back = nshown - rows, scroll = (size_t)(u->runs_scroll > 0 ? u->runs_scroll : 0);
+	size_t skip = back - (scroll < back ? scroll : back);
+	int per = chart_rows / (int)rows;
+	if (per > RUN_MAX_ROWS)
+		per = RUN_MAX_ROWS;
+	int gap = per >= 8;				/* a blank row between blocks */
+	int burst_row = per - gap >= 5;			/* the burst marks on a row of their own */
+	int act_rows = (per - gap - burst_row + 1) / 2; /* the active strip: the signal */
+	int io_rows = per - gap - burst_row - act_rows;
+	int wr_rows =
+	    io_rows >= 4 ? io_rows / 3 : 0; /* write: a strip under read's, room allowing */
+	int rd_rows = io_rows - wr_rows;
+	int pw = g->w - LABEL_W - RMARGIN; /* plot width, cells */
+	if (pw < 1)
+		pw = 1;
+	/* every block's columns, computed once: the scales need them all
+	 * before the first block is drawn */
+	ensure(rv, (V_N + 4) * pw * (int)rows); /* and the rates, twice, for their quantile */
 	uint64_t span = 0;
-	double io_max = 1, af_max = 1;
-	for (size_t k = skip; k < nshown; k++) {
+	double io_max = 0, af_max = 1;
+	double *rates = rv->buf + (size_t)V_N * (size_t)pw * rows,
+	       *tmp = rates + 2 * (size_t)pw * rows;
+	int nrates = 0;
+	for (size_t k = skip; k < skip + rows; k++) {
 		const struct run_result *r = &s->results[shown[k]];
 		uint64_t sp = run_span_ns(r);
 		span = sp > span ? sp : span;
@@ -235,83 +423,66 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	}
 	if (!span)
 		span = 1;
-	for (size_t k = skip; k < nshown; k++) {
-		size_t row = k - skip;
-		double *io = io_all + row * (size_t)n;
-		run_columns(m, &s->results[shown[k]], (int)shown[k], span, n, io,
-			    af_all + row * (size_t)n, burst_all + row * (size_t)n);
-		for (int i = 0; i < n; i++)
-			if (!isnan(io[i]))
-				io_max = fmax(io_max, io[i]);
+	for (size_t row = 0; row < rows; row++) {
+		double *v[V_N];
+		for (int k = 0; k < V_N; k++)
+			v[k] = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
+		run_columns(m, &s->results[shown[skip + row]], (int)shown[skip + row], span, pw, v);
+		/* one scale for read and write: the strips compare; without a
+		 * write strip, what is drawn is the read rate alone */
+		for (int i = 0; i < pw; i++) {
+			if (!isnan(v[V_READ][i]))
+				rates[nrates++] = v[V_READ][i];
+			if (wr_rows && !isnan(v[V_WRITE][i]))
+				rates[nrates++] = v[V_WRITE][i];
+		}
 	}
-	io_max = nice_ceil(io_max);
+	/* the 98th percentile with a fifth of headroom, as the Overview's
+	 * disk: a flush spike at a copy's end clips instead of flattening
+	 * every strip; the peak when it is lower (a flat rw_cp) */
+	if (nrates) {
+		double peak = 0;
+		for (int i = 0; i < nrates; i++)
+			peak = fmax(peak, rates[i]);
+		io_max = fmin(peak, chart_quantile(rates, nrates, 0.98, tmp) * 1.2);
+	}
+	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
+	io_max = autoscale_update_fine(&fine, io_max, 1.0, 1);
+	char io_s[16], af_s[16];
+	fmt_num(io_s, sizeof(io_s), io_max);
+	fmt_size(af_s, sizeof(af_s), (uint64_t)(af_max * 1024.0));
 
 	int y = y0 + 1;
-	char buf[96];
-	for (size_t k = skip; k < nshown; k++, y += per) {
-		const struct run_result *r = &s->results[shown[k]];
-		size_t row = k - skip;
-		const double *io = io_all + row * (size_t)n, *af = af_all + row * (size_t)n;
-		const uint8_t *burst = burst_all + row * (size_t)n;
-		canvas_reset(&rv->canvas, u->glyphs, pw, per);
-		rv->canvas.top_wins = 1; /* the active(file) line over the I/O area */
-		int band = rv->canvas.dh;
-		canvas_plot(&rv->canvas, io, n, io_max, ROLE_WRITE, CHART_AREA, band - 1, -1, band);
-		canvas_plot(&rv->canvas, af, n, af_max, ROLE_ACTIVE, CHART_LINE, band - 1, -1, band);
-		canvas_render(&rv->canvas, g, LABEL_W, y);
-		for (int cx = 0; cx < pw; cx++)
-			for (int d = 0; d < rv->canvas.xdots; d++)
-				if (burst[cx * rv->canvas.xdots + d]) {
-					grid_put(g, LABEL_W + cx, y, 0x25bc, ROLE_BURST);
-					break;
-				}
+	for (size_t row = 0; row < rows; row++, y += per) {
+		const struct run_result *r = &s->results[shown[skip + row]];
+		double *v[V_N];
+		for (int k = 0; k < V_N; k++)
+			v[k] = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
+		int io_y = y + burst_row, wr_y = io_y + rd_rows, af_y = io_y + io_rows;
+		strip(g, pw, io_y, rd_rows, u->glyphs, v[V_READ], ROLE_READ, io_max, io_s, "read");
+		strip(g, pw, wr_y, wr_rows, u->glyphs, v[V_WRITE], ROLE_WRITE, io_max, io_s,
+		      "write");
+		strip(g, pw, af_y, act_rows, u->glyphs, v[V_AF], ROLE_ACTIVE, af_max, af_s, "act");
+		view_burst_bands(g, v[V_BURST], burst_row ? y : -1, LABEL_W, pw, 1, io_y,
+				 af_y + act_rows, NULL, 0);
 		int fastest = 0;
 		for (int i = 0; i < ns; i++)
 			if (st[i].fastest && !strcmp(st[i].name, r->name))
 				fastest = 1;
-		if (r->ok)
-			snprintf(buf, sizeof(buf), "%-15.15s#%-2d%5.1fs", r->name, r->repeat,
-				 r->elapsed_s);
-		else
-			snprintf(buf, sizeof(buf), "%-15.15s#%-2d %s", r->name, r->repeat,
-				 r->cancelled ? "cncl" : "FAIL");
-		grid_text(g, 0, y, LABEL_W - 1, fastest ? ROLE_SELECT : r->ok ? ROLE_TITLE : ROLE_WARN,
-			  buf);
-		if (per >= 2) {
-			snprintf(buf, sizeof(buf), "  %d burst%s, %.0f MiB/s", r->bursts,
-				 r->bursts == 1 ? "" : "s", r->mbs);
-			grid_text(g, 0, y + 1, LABEL_W - 1, ROLE_DIM, buf);
-		}
-		if (per >= 3) {
-			char rcv[16], rab[16];
-			snprintf(rcv, sizeof(rcv), isnan(r->read_cv) ? "-" : "%.2f", r->read_cv);
-			snprintf(rab, sizeof(rab), isnan(r->read_at_burst) ? "-" : "%.2f",
-				 r->read_at_burst);
-			snprintf(buf, sizeof(buf), "  rdCV %s rd@b %s", rcv, rab);
-			grid_text(g, 0, y + 2, LABEL_W - 1, ROLE_DIM, buf);
-		}
-		grid_put(g, LABEL_W - 1, y, 0x2502, ROLE_AXIS);
-		for (int j = 1; j < per; j++)
-			grid_put(g, LABEL_W - 1, y + j, 0x2502, ROLE_AXIS);
+		block_label(g, y, per - gap, r, fastest);
 	}
+	y -= gap; /* the axis right under the last block */
 	/* the shared axes: time since the copy started, the scales */
-	char io_s[16], af_s[16];
-	fmt_num(io_s, sizeof(io_s), io_max);
-	fmt_size(af_s, sizeof(af_s), (uint64_t)(af_max * 1024.0));
-	snprintf(buf, sizeof(buf), "0s");
-	grid_text(g, LABEL_W, y, -1, ROLE_AXIS, buf);
+	char buf[48];
+	grid_text(g, LABEL_W, y, -1, ROLE_AXIS, "0s");
 	snprintf(buf, sizeof(buf), "%.1fs", (double)span / 1e9);
-	grid_text(g, g->w - 1 - (int)strlen(buf), y, -1, ROLE_AXIS, buf);
-	int lx = LABEL_W + 6;
-	grid_put(g, lx, y, 0x25a0, ROLE_WRITE);
-	snprintf(buf, sizeof(buf), " read+write 0-%s MiB/s   ", io_s);
-	lx += 1 + grid_text(g, lx + 1, y, -1, ROLE_AXIS, buf);
-	grid_put(g, lx, y, 0x25a0, ROLE_ACTIVE);
-	snprintf(buf, sizeof(buf), " active(file) 0-%s   ", af_s);
-	lx += 1 + grid_text(g, lx + 1, y, -1, ROLE_AXIS, buf);
-	grid_put(g, lx, y, 0x25bc, ROLE_BURST);
-	grid_text(g, lx + 1, y, -1, ROLE_AXIS, " burst");
-	if (skip)
-		grid_printf(g, 0, y, ROLE_DIM, "+%zu earlier (a)", skip);
-	draw_table(m, g, y + 2, st, ns);
+	grid_text(g, LABEL_W + pw - (int)strlen(buf), y, -1, ROLE_AXIS, buf);
+	if (rows < nshown)
+		grid_printf(g, 0, y, ROLE_DIM, "%zu of %zu runs (\xe2\x86\x91 \xe2\x86\x93)", rows,
+			    nshown);
+	legend_row(g, y + 1, io_s, af_s, wr_rows > 0);
+	/* the table at the bottom: the rows the blocks could not divide
+	 * among themselves go between the legend and the table */
+	int ty = y0 + h - table_rows;
+	draw_table(m, g, ty > y + 2 ? ty : y + 2, st, ns);
 }

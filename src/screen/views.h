@@ -56,6 +56,13 @@ int picker_rows(void);
 /* Index (into the series) of the newest sample the views show: the newest,
  * or earlier while paused and scrolled.  -1 when the series is empty. */
 long view_end(const struct model *m, const struct ui *u);
+/* Burst bands: a ▼ on row burst_y over every cell column (of cw at x0,
+ * xdots dot columns each) whose burst[] dot columns hold a burst, and a thin
+ * line down through the empty cells of rows [chart_top, chart_bottom) but
+ * skip_rows[0..nskip), so the eye lines up the disk with the demotion.  A
+ * burst_y off the grid draws the lines only. */
+void view_burst_bands(struct grid *g, const double *burst, int burst_y, int x0, int cw, int xdots,
+		      int chart_top, int chart_bottom, const int *skip_rows, int nskip);
 
 void overview_draw(struct overview *ov, const struct model *m, const struct ui *u, struct grid *g, int y0, int h);
 void iostat_draw(const struct model *m, const struct ui *u, struct grid *g, int y0, int h);

@@ -348,8 +348,10 @@ if tm_until "$s" 90 'progress "$s" | grep -q "all 3 runs done"' 0.1; then
 		check "$T title 'Runs'" 'grep -q "^ *Runs" "$tmp/cap4"' "$(head -n 3 "$tmp/cap4" | oneline)"
 		# chart blocks: a labelled row and the unlabelled rows under it, up
 		# to the next label or the axis line
-		axis=$(grep -n ' 0s .*read+write' "$tmp/cap4" | head -n 1 | cut -d: -f1)
-		check "$T shared axis line (0s, read+write)" '[ -n "$axis" ]' "$(oneline 600 <"$tmp/cap4")"
+		axis=$(grep -n ' 0s .*[0-9]s *$' "$tmp/cap4" | head -n 1 | cut -d: -f1)
+		check "$T shared axis line (0s), the legend under it (read, active(file))" \
+			'[ -n "$axis" ] && sed -n "$((axis + 1))p" "$tmp/cap4" | grep -q "read.*active(file)"' \
+			"$(oneline 600 <"$tmp/cap4")"
 		prev=0 bad="" order=""
 		for n in rw_cp mw_cp cfr_cp; do
 			l=$(grep -nE "^$n +#1" "$tmp/cap4" | head -n 1 | cut -d: -f1)
