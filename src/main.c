@@ -26,6 +26,7 @@
 #include "results.h"
 #include "screen.h"
 #include "strategy.h"
+#include "talk.h"
 #include "theme.h"
 #include "util.h"
 
@@ -205,21 +206,32 @@ int main(int argc, char **argv)
 		demo_preset(&opt, note, sizeof(note));
 	if (options_check_runs(&opt, err, sizeof(err)) < 0)
 		return fail(2, err);
-	/* the terminal first: a TUI that cannot start must leave nothing */
-	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
+	struct talk_script *script = NULL; /* --talk: the whole script is checked first */
+	if (opt.talk && (talk_check_options(&opt, err, sizeof(err)) < 0 ||
+			 !(script = talk_script_load(opt.talk, &opt, opt.rehearse, err, sizeof(err)))))
 		return fail(2, err);
+	/* the terminal first: a TUI that cannot start must leave nothing */
+	if (!opt.batch && screen_check(err, sizeof(err)) < 0) {
+		talk_script_free(script);
+		return fail(2, err);
+	}
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
 	if (!opt.replay && opt.action == ACTION_RUN &&
 	    session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
 		fprintf(stderr, "lrutop: %s\n", swept);
-	if (sig_install(err, sizeof(err)) < 0)
+	if (sig_install(err, sizeof(err)) < 0) {
+		talk_script_free(script);
 		return fail(2, err);
+	}
 	struct app app;
 	if (app_init(&app, &opt, err, sizeof(err)) < 0) {
 		app_done(&app);
+		talk_script_free(script);
 		return fail(2, err);
 	}
 	app.ui.theme = theme;
+	if (script)
+		app.talk = talk_new(script, &app, opt.rehearse);
 	if (note[0])
 		app_status(&app, note);
 	if (opt.replay && source_replay_warning(app.src)) {
@@ -230,6 +242,7 @@ int main(int argc, char **argv)
 	int stdout_err = 0;
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
 	app_stop_runs(&app);
+	talk_end(app.talk, &app); /* a rehearsal cut short: its .part goes */
 	/* The terminal is restored: the results table can reach the user. */
 	if (app.model.compare) {
 		if (compare_table(stdout, app.model.compare) < 0 && !stdout_err)
@@ -257,6 +270,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutop: %s\n", oerr);
 		code = 1;
 	}
+	if (talk_error(app.talk)) { /* a rehearsal that kept nothing, an export that failed */
+		fprintf(stderr, "lrutop: %s\n", talk_error(app.talk));
+		code = 1;
+	}
 	if (app.count_reached && app.runs_not_done) {
 		fprintf(stderr, "lrutop: -n %ld samples reached with %zu run%s not done\n",
 			opt.count, app.runs_not_done, app.runs_not_done == 1 ? "" : "s");
@@ -264,6 +281,7 @@ int main(int argc, char **argv)
 	}
 	int sig = app.signal, stdout_errno = app.stdout_errno ? app.stdout_errno : stdout_err;
 	app_done(&app);
+	talk_free(app.talk);
 	if (rc < 0)
 		return close_stdout(fail(2, err), stdout_errno);
 	if (sig) {
