@@ -207,9 +207,11 @@ int main(int argc, char **argv)
 	if (options_check_runs(&opt, err, sizeof(err)) < 0)
 		return fail(2, err);
 	struct talk_script *script = NULL; /* --talk: the whole script is checked first */
-	if (opt.talk && (talk_check_options(&opt, err, sizeof(err)) < 0 ||
-			 !(script = talk_script_load(opt.talk, &opt, opt.rehearse, err, sizeof(err)))))
+	if (opt.talk && (!(script = talk_script_load(opt.talk, &opt, opt.rehearse, err, sizeof(err))) ||
+			 talk_check_options(&opt, err, sizeof(err)) < 0)) {
+		talk_script_free(script);
 		return fail(2, err);
+	}
 	/* the terminal first: a TUI that cannot start must leave nothing */
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0) {
 		talk_script_free(script);

@@ -1,5 +1,5 @@
-/* A talk's caption: a solid box over the top of the charts, the text
- * wrapped at word boundaries to the box.  It is drawn in ROLE_SELECT
+/* A talk's caption: a solid box over the charts, the text
+ * wrapped at word boundaries to the box, at the foot of the charts.  It is drawn in ROLE_SELECT
  * (bold and reversed in every theme: in the projector theme black on
  * gold, the theme's strongest pair), so it reads from the back of a room
  * and stays readable without colour. */
@@ -65,7 +65,9 @@ void view_caption(const struct ui *u, struct grid *g, int y0, int h)
 		p += l + skip;
 	}
 	int bh = n + 2;
-	int x0 = (g->w - bw) / 2, yb = y0 + 1;
+	/* at the foot of the charts: the disk rates and the Runs view's labels
+	 * at the top stay in sight */
+	int x0 = (g->w - bw) / 2, yb = y0 + h - bh - 1;
 	grid_fill(g, x0, yb, bw, bh, ' ', ROLE_SELECT);
 	for (int i = 0; i < n; i++) {
 		char line[1100];

@@ -280,12 +280,13 @@ static int stage_replay(struct talk *t, struct app *a, const struct talk_step *s
 	t->stage = st;
 	t->stage_replay = 1;
 	t->fell_back = fallback;
-	if (!fallback && st->from_s > 0) {
-		size_t i = source_replay_index_at(a->src, st->from_s);
-		if (i > 0)
-			source_replay_seek(a->src, i - 1);
-	}
-	app_refresh(a);
+	size_t first = 0; /* --from: the first sample shown is the one there */
+	if (!fallback && st->from_s > 0)
+		first = source_replay_index_at(a->src, st->from_s);
+	if (first > 0)
+		source_replay_seek(a->src, first - 1);
+	/* the first sample now, as the loop's start does: it arms the pace */
+	app_tick(a);
 	return 0;
 }
 
