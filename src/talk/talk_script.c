@@ -107,9 +107,13 @@ static int is_opt(const char *arg, const char *name, size_t min)
 	return l >= min && !strncmp(arg, name, l);
 }
 
+static int not_regular(const char *path, char *err, size_t errlen);
+
 int talk_made_by_rehearsal(const char *path)
 {
 	char e[300];
+	if (not_regular(path, e, sizeof(e)) < 0)
+		return 0;
 	struct recording *r = recording_open(path, e, sizeof(e));
 	if (!r)
 		return 0;
@@ -123,10 +127,24 @@ int talk_made_by_rehearsal(const char *path)
 	return talk && rehearse;
 }
 
+/* Only regular files are read while checking: a FIFO or /dev/stdin
+ * would hold the check (and the talk) until someone writes to it. */
+static int not_regular(const char *path, char *err, size_t errlen)
+{
+	struct stat sb;
+	if (stat(path, &sb) < 0)
+		return errf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return errf(err, errlen, "%s: not a regular file", path);
+	return 0;
+}
+
 /* FILE names a readable recording (its header reads). */
 static int check_recording(const char *what, const char *path, char *err, size_t errlen)
 {
 	char e[400];
+	if (not_regular(path, e, sizeof(e)) < 0)
+		return errf(err, errlen, "%s %s", what, e);
 	struct recording *r = recording_open(path, e, sizeof(e));
 	if (!r)
 		return errf(err, errlen, "%s %s", what, e);
@@ -382,6 +400,8 @@ static int parse_step(struct talk_step *st, const char *line, const char *dir,
 		char e[400];
 		if (n != 2)
 			rc = errf(err, errlen, "theme: one NAME (see --list-themes)");
+		else if (strchr(w[1], '/') && not_regular(w[1], e, sizeof(e)) < 0)
+			rc = errf(err, errlen, "theme %s", e);
 		else if (theme_load(&th, w[1], e, sizeof(e)) < 0)
 			rc = errf(err, errlen, "theme %s: %s", w[1], e);
 		else
