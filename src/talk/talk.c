@@ -248,8 +248,10 @@ static int stage_live(struct talk *t, struct app *a, const struct talk_step *st,
 	return 0;
 }
 
+/* run: the fallback of the live run with that index (-1: from the
+ * start), whose recorded twin is where the playback starts. */
 static int stage_replay(struct talk *t, struct app *a, const struct talk_step *st,
-			const char *path, int fallback, char *err, size_t errlen)
+			const char *path, int fallback, long run, char *err, size_t errlen)
 {
 	struct runlog *log = runlog_new();
 	struct source *src = source_replay_new(path, fallback ? 1 : st->speed, log, &a->tee, err,
@@ -287,6 +289,12 @@ static int stage_replay(struct talk *t, struct app *a, const struct talk_step *s
 		source_replay_seek(a->src, first - 1);
 	/* the first sample now, as the loop's start does: it arms the pace */
 	app_tick(a);
+	/* a fallback picks up where the live runs went wrong: from the start
+	 * of the same run in the recording (its first event) */
+	for (long k; run >= 0 && a->log->nresults <= (size_t)run &&
+		     (k = source_replay_event_index(a->src, +1)) >= 0;)
+		source_replay_seek(a->src, (size_t)k);
+	app_refresh(a);
 	return 0;
 }
 
@@ -325,6 +333,7 @@ static int stage_check(struct talk *t, struct app *a)
 	}
 	int bursts, pending = source_pending(a->src);
 	const struct run_result *bad = stage_bad_run(a->log, &bursts);
+	long from_run = bad ? (long)(bad - a->log->results) : -1;
 	char why[300] = "";
 	if (bad)
 		snprintf(why, sizeof(why), "%s was %s", bad->name,
@@ -344,7 +353,7 @@ static int stage_check(struct talk *t, struct app *a)
 	if (!why[0] || !st->fallback)
 		return 0;
 	char err[600], msg[900];
-	if (stage_replay(t, a, st, st->fallback, 1, err, sizeof(err)) < 0) {
+	if (stage_replay(t, a, st, st->fallback, 1, from_run, err, sizeof(err)) < 0) {
 		snprintf(msg, sizeof(msg), "%s:%u: fallback: %s", t->s->path, st->line, err);
 		talk_fail(t, a, msg);
 		t->stage = NULL; /* the live stage goes on; no second try */
@@ -477,7 +486,7 @@ static int do_step(struct talk *t, struct app *a, int width)
 		}
 		break;
 	case TALK_REPLAY:
-		if (!again && stage_replay(t, a, st, st->text, 0, err, sizeof(err)) < 0) {
+		if (!again && stage_replay(t, a, st, st->text, 0, -1, err, sizeof(err)) < 0) {
 			snprintf(msg, sizeof(msg), "%s:%u: %s", t->s->path, st->line, err);
 			talk_fail(t, a, msg);
 		}
