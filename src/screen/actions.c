@@ -270,6 +270,10 @@ static void do_picker(struct app *a, int key, int width)
 		app_status(a, "a comparison of recordings: nothing to run");
 		return;
 	}
+	if (a->model.replay.on) { /* its source has no session to queue into */
+		app_status(a, "a replay: nothing to run (r starts runs live)");
+		return;
+	}
 	a->ui.picker.open = 1; /* while runs are going, picked ones join the end of the queue */
 }
 
