@@ -172,9 +172,9 @@ int main(int argc, char **argv)
 	if (options_parse(&opt, argc, argv, err, sizeof(err)) < 0)
 		return fail(2, err);
 	switch (opt.action) {
-	case ACTION_HELP:
-		fputs(options_usage(), stdout);
-		return close_stdout(0, 0);
+	case ACTION_HELP: /* longer than stdio's buffer: a write can fail in fputs */
+		errno = 0;
+		return close_stdout(0, fputs(options_usage(), stdout) == EOF ? errno : 0);
 	case ACTION_VERSION:
 		printf("lrutop %s\n", LRUTOP_VERSION);
 		return close_stdout(0, 0);
