@@ -41,13 +41,14 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 
 # ---- space goes on, left goes back -----------------------------------------
-cat >"$tmp/short.talk" <<'S'
+cat >"$tmp/short.talk" <<S
 caption Alpha caption
 pause
 caption Bravo: a tiny copy
 run rw_cp --size 4M --no-verify
 wait
 view 4
+export-svg $tmp/runs.svg
 caption Charlie on the Runs view
 pause
 caption Delta
@@ -61,12 +62,15 @@ if wait_for 2 "tm_has $s Bravo || tm_has $s rw_cp"; then notok "$T short: the pa
 tm send-keys -t $s Space
 if tm_wait $s "Charlie on the Runs view" 30; then ok "$T short: space goes on (run, wait, view 4)"; else notok "$T short: space goes on (run, wait, view 4)" "$(show $s 6)"; fi
 check "$T short: the Runs view with the finished run" 'tm_has $s "Runs: " && tm_has $s "all 1 run done"' "$(show $s 4)"
+check "$T short: export-svg wrote the Runs view" 'grep -q "<svg" "$tmp/runs.svg" && grep -q "rw_cp" "$tmp/runs.svg"' "$(ls "$tmp")"
+svgsum=$(file_sum "$tmp/runs.svg")
 tm send-keys -t $s Left
 if tm_wait $s "Alpha caption" 10; then ok "$T short: left goes back to the previous pause"; else notok "$T short: left goes back to the previous pause" "$(show $s 6)"; fi
 check "$T short: back on the Overview it showed then" 'tm_has $s "Disk " && ! tm_has $s "Charlie"' "$(show $s 4)"
 tm send-keys -t $s Right
 if tm_wait $s "Charlie on the Runs view" 10; then ok "$T short: right goes on again"; else notok "$T short: right goes on again" "$(show $s 6)"; fi
 check "$T short: passing the run step again does not run it again" 'tm_has $s "all 1 run done"' "$(show $s 4)"
+check "$T short: nor export again" '[ "$(file_sum "$tmp/runs.svg")" = "$svgsum" ] && ! tm_has $s "already exists"' "$(tm_cap $s | tail -n 1)"
 tm send-keys -t $s Space
 if tm_wait $s "Delta" 10 && tm_wait $s "the end" 5; then ok "$T short: the last step"; else notok "$T short: the last step" "$(show $s 6)"; fi
 tm send-keys -t $s q
@@ -93,7 +97,24 @@ check "$T rehearse: it holds the run's result" \
 	'gzip -dc "$tmp/fb.jsonl.gz" | grep -q "\"k\":\"result\".*\"name\":\"rw_cp\""' "no result line"
 tm send-keys -t $r q
 if ended $r 0; then ok "$T rehearse: exit 0"; else notok "$T rehearse: exit 0" "$(show $r 4)"; fi
+sum0=$(file_sum "$tmp/fb.jsonl.gz")
+# a second rehearsal replaces what the first one wrote
+r2=rehearse2
+tm_start $r2 120 40 "$run_env $LR --talk '$tmp/fb.talk' --rehearse"
+if tm_wait $r2 "the end" 40 && tm_wait $r2 "recorded" 5; then ok "$T rehearse again: done"; else notok "$T rehearse again: done" "$(show $r2 6)"; fi
+tm send-keys -t $r2 q
+ended $r2 0 || notok "$T rehearse again: exit 0" "$(show $r2 4)"
 sum1=$(file_sum "$tmp/fb.jsonl.gz")
+check "$T rehearse again: a rehearsal's fallback is replaced" '[ "$sum1" != "$sum0" ] && [ "$sum1" != missing ]' "$sum0 -> $sum1"
+# ... but a recording that a rehearsal did not write is refused up front
+gzip -dc "$tmp/fb.jsonl.gz" | sed '1s/"--rehearse"/"--record"/' | gzip >"$tmp/plain.jsonl.gz"
+sed 's/fb.jsonl.gz/plain.jsonl.gz/' "$tmp/fb.talk" >"$tmp/plain.talk"
+psum=$(file_sum "$tmp/plain.jsonl.gz")
+"$LRUTOP" --dir "$scratch" --talk "$tmp/plain.talk" --rehearse </dev/null 2>"$tmp/err"
+rc=$?
+check "$T rehearse: a fallback it did not write is refused (exit 2, FILE:LINE)" \
+	'[ $rc -eq 2 ] && grep -qF "plain.talk:2: run: fallback" "$tmp/err" && grep -qF "not made by a rehearsal" "$tmp/err"' "exit $rc: $(head -n 1 "$tmp/err")"
+check "$T rehearse: ... and left as it was" '[ "$(file_sum "$tmp/plain.jsonl.gz")" = "$psum" ]' changed
 
 # ---- c during the live run: the fallback plays -----------------------------
 cat >"$tmp/cancel.talk" <<'S'

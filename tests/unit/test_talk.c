@@ -157,8 +157,6 @@ static void test_errors(void **state)
 	FILE *f = fopen(svg, "w");
 	assert_non_null(f);
 	fclose(f);
-	char rehearsed_rel[64];
-	snprintf(rehearsed_rel, sizeof(rehearsed_rel), "%s", strrchr(rec_rehearsed, '/') + 1);
 	struct {
 		const char *text;
 		int rehearse;
@@ -228,7 +226,6 @@ static void test_errors(void **state)
 	assert_non_null(strstr(err, ":2: export-svg"));
 	assert_non_null(strstr(err, "already exists"));
 	unlink(svg);
-	(void)rehearsed_rel;
 }
 
 /* --rehearse: a missing fallback is fine (it will be written), and so is
