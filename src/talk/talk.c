@@ -478,12 +478,20 @@ static int do_step(struct talk *t, struct app *a, int width)
 		action_set_glyphs(a, st->n);
 		break;
 	case TALK_RUN:
-		if (!again && stage_live(t, a, st, err, sizeof(err)) < 0) {
-			snprintf(msg, sizeof(msg), "%s:%u: %s", t->s->path, st->line, err);
-			talk_fail(t, a, msg);
-			if (t->recording)
-				rehearsal_close(t, a, 0, "the recording could not start");
+		if (again || stage_live(t, a, st, err, sizeof(err)) == 0)
+			break;
+		if (t->recording)
+			rehearsal_close(t, a, 0, "the recording could not start");
+		/* the runs could not start here (no root for -m, no space):
+		 * what a fallback is for */
+		if (!t->rehearse && st->fallback && !t->recording &&
+		    stage_replay(t, a, st, st->fallback, 1, -1, msg, sizeof(msg)) == 0) {
+			snprintf(msg, sizeof(msg), "live: %.500s - the recorded run plays (fallback)", err);
+			app_status(a, msg);
+			break;
 		}
+		snprintf(msg, sizeof(msg), "%s:%u: %s", t->s->path, st->line, err);
+		talk_fail(t, a, msg);
 		break;
 	case TALK_REPLAY:
 		if (!again && stage_replay(t, a, st, st->text, 0, -1, err, sizeof(err)) < 0) {

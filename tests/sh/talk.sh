@@ -119,7 +119,7 @@ check "$T rehearse: ... and left as it was" '[ "$(file_sum "$tmp/plain.jsonl.gz"
 # ---- c during the live run: the fallback plays -----------------------------
 cat >"$tmp/cancel.talk" <<'S'
 caption Foxtrot live
-run rw_cp --size 4M --no-verify --cmd 'sleep 120' --name sleeper fallback fb.jsonl.gz
+run rw_cp --size 4M --no-verify --cmd 'sleep 987' --name sleeper fallback fb.jsonl.gz
 wait
 caption Golf after the fallback
 pause
@@ -136,4 +136,15 @@ check "$T fallback: the recording was only read" '[ "$(file_sum "$tmp/fb.jsonl.g
 tm send-keys -t $c q
 if ended $c 0; then ok "$T fallback: exit 0"; else notok "$T fallback: exit 0" "$(show $c 4)"; fi
 check "$T fallback: the live run's scratch directory is gone" scratch_empty "$(ls "$scratch")"
-check "$T fallback: no sleeper left" '! pgrep -f "^sleep 120$" >/dev/null' "$(pgrep -af '^sleep 120$')"
+check "$T fallback: no sleeper left" '! pgrep -f "^sleep 987$" >/dev/null' "$(pgrep -af '^sleep 987$')"
+
+# ---- a run that cannot start (no room for 100 TiB): the fallback plays ------
+printf 'run rw_cp --size 100T fallback fb.jsonl.gz\nwait\ncaption Hotel after it\npause\n' >"$tmp/nospace.talk"
+n=nospace
+tm_start $n 120 40 "$run_env $LR --talk '$tmp/nospace.talk'"
+if tm_wait $n "REPLAY (fallback)" 15; then ok "$T no room: the fallback plays"; else notok "$T no room: the fallback plays" "$(show $n 4)"; fi
+check "$T no room: the status line says why" 'tm_has $n "the recorded run plays"' "$(tm_cap $n | tail -n 2 | tr '\n' '|')"
+if tm_wait $n "Hotel after it" 30; then ok "$T no room: the talk goes on"; else notok "$T no room: the talk goes on" "$(show $n 6)"; fi
+tm send-keys -t $n q
+if ended $n 0; then ok "$T no room: exit 0"; else notok "$T no room: exit 0" "$(show $n 4)"; fi
+check "$T no room: nothing left in the scratch directory" scratch_empty "$(ls "$scratch")"
