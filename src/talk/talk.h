@@ -5,8 +5,10 @@
  * start a *stage*: a fresh model fed by a new source — live with a session
  * of the step's options, or a recording — so a run step's Runs view holds
  * that step's runs.  A run step with a fallback switches to its recording
- * (header: "REPLAY (fallback)") as soon as a run fails or is cancelled, or
- * when the runs end with fewer bursts than --expect-bursts.
+ * (header: "REPLAY (fallback)") as soon as the runs cannot start, a run
+ * fails or is cancelled, or when the runs end with fewer bursts than
+ * --expect-bursts; the playback starts at the recorded twin of the run
+ * that went wrong.
  *
  * Keys: space or the right arrow go on from a pause (and skip a wait); the
  * left arrow goes back to the previous pause, showing its caption, view,
