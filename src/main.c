@@ -206,22 +206,19 @@ int main(int argc, char **argv)
 		demo_preset(&opt, note, sizeof(note));
 	if (options_check_runs(&opt, err, sizeof(err)) < 0)
 		return fail(2, err);
-	struct talk_script *script = NULL; /* --talk: the whole script is checked first */
-	if (opt.talk && (!(script = talk_script_load(opt.talk, &opt, opt.rehearse, err, sizeof(err))) ||
-			 talk_check_options(&opt, err, sizeof(err)) < 0)) {
-		talk_script_free(script);
-		return fail(2, err);
-	}
 	/* the terminal first: a TUI that cannot start must leave nothing */
-	if (!opt.batch && screen_check(err, sizeof(err)) < 0) {
-		talk_script_free(script);
+	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
-	}
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
 	if (!opt.replay && opt.action == ACTION_RUN &&
 	    session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
 		fprintf(stderr, "lrutop: %s\n", swept);
-	if (sig_install(err, sizeof(err)) < 0) {
+	if (sig_install(err, sizeof(err)) < 0)
+		return fail(2, err);
+	/* --talk: the whole script is checked before anything runs */
+	struct talk_script *script = NULL;
+	if (opt.talk && (!(script = talk_script_load(opt.talk, &opt, opt.rehearse, err, sizeof(err))) ||
+			 talk_check_options(&opt, err, sizeof(err)) < 0)) {
 		talk_script_free(script);
 		return fail(2, err);
 	}
