@@ -104,6 +104,9 @@ void talk_end(struct talk *t, struct app *a)
 	if (t && t->recording) {
 		record_sink_discard(&a->rec); /* the fallback stays as it was */
 		t->recording = 0;
+		if (!t->error[0])
+			snprintf(t->error, sizeof(t->error), "%s:%u: rehearsal cut short; fallback "
+				 "%s not written", t->s->path, t->stage->line, t->stage->fallback);
 	}
 }
 

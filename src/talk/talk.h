@@ -40,7 +40,8 @@ struct talk;
 int talk_check_options(const struct options *o, char *err, size_t errlen);
 /* Takes the script (owned from now on); the app's source is the start. */
 struct talk *talk_new(struct talk_script *s, struct app *a, int rehearse);
-/* Before app_done: a rehearsal's recording in progress is removed. */
+/* Before app_done: a rehearsal's recording in progress is removed (and
+ * that is an error: its fallback was not written). */
 void talk_end(struct talk *t, struct app *a);
 void talk_free(struct talk *t);
 /* Does the steps that are due; 1 when the screen changed. */

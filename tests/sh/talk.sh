@@ -138,6 +138,16 @@ if ended $c 0; then ok "$T fallback: exit 0"; else notok "$T fallback: exit 0" "
 check "$T fallback: the live run's scratch directory is gone" scratch_empty "$(ls "$scratch")"
 check "$T fallback: no sleeper left" '! pgrep -f "^sleep 987$" >/dev/null' "$(pgrep -af '^sleep 987$')"
 
+# ---- q during a rehearsal: exit 1, the old fallback stays, no .part -------
+q=quitrehearsal
+tm_start $q 120 40 "$run_env $LR --talk '$tmp/cancel.talk' --rehearse"
+if tm_wait $q "sleeper" 30; then ok "$T rehearse, q: the run is going"; else notok "$T rehearse, q: the run is going" "$(show $q 6)"; fi
+tm send-keys -t $q q
+if ended $q 1; then ok "$T rehearse, q: exit 1"; else notok "$T rehearse, q: exit 1" "$(show $q 4)"; fi
+check "$T rehearse, q: says the fallback was not written" 'tm_has $q "cancel.talk:2: rehearsal cut short; fallback"' "$(tm_cap $q | grep lrutop: | head -n 2)"
+check "$T rehearse, q: the old fallback is as it was, no .part" \
+	'[ "$(file_sum "$tmp/fb.jsonl.gz")" = "$sum1" ] && [ ! -e "$tmp/fb.jsonl.gz.part.gz" ]' "$(ls "$tmp")"
+
 # ---- a run that cannot start (no room for 100 TiB): the fallback plays ------
 printf 'run rw_cp --size 100T fallback fb.jsonl.gz\nwait\ncaption Hotel after it\npause\n' >"$tmp/nospace.talk"
 n=nospace
