@@ -45,7 +45,7 @@ void view_caption(const struct ui *u, struct grid *g, int y0, int h)
 {
 	int bw = g->w - 4 > 110 ? 110 : g->w - 4;
 	int tw = bw - 6; /* text columns */
-	if (tw < 10 || h < 5)
+	if (tw < 10 || h < 5 || !u->caption[0])
 		return;
 	/* the lines, at most h - 4 of them */
 	const char *starts[32];

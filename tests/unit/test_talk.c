@@ -18,10 +18,12 @@
 #include <unistd.h>
 
 #include "chart.h"
+#include "grid.h"
 #include "options.h"
 #include "record.h"
 #include "talk_script.h"
 #include "ui.h"
+#include "views.h"
 
 static char dir[64];
 static char rec_plain[128], rec_rehearsed[128], script[128];
@@ -284,6 +286,63 @@ static void test_load(void **state)
 	unlink(script);
 }
 
+/* The caption box: every word on screen, in order, wrapped inside the box,
+ * drawn in the select role (bold, reversed), with its title. */
+static void test_caption_box(void **state)
+{
+	(void)state;
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	strcpy(u.caption, "mm_sync_cp: both files mapped, one memcpy, msync. The active list "
+			  "fills and collapses and the read rate saws: reclaim threw away pages "
+			  "the copy reads again. averyveryveryveryveryveryveryveryveryverylongword"
+			  "thatmustbecutsomewhere");
+	strcpy(u.caption_title, "2/9 space");
+	struct grid g;
+	grid_init(&g, 80, 24);
+	grid_clear(&g);
+	view_caption(&u, &g, 1, 21);
+	char *d = grid_dump(&g);
+	/* the words come back in order when the lines are joined */
+	char joined[4096] = "";
+	int lines = 0, top = -1, selected = 0;
+	char *save, *line = strtok_r(d, "\n", &save);
+	for (int y = 0; line; y++, line = strtok_r(NULL, "\n", &save)) {
+		(void)y;
+		const char *t = line + strspn(line, " ");
+		if (!*t)
+			continue;
+		if (strstr(t, "2/9 space"))
+			continue;
+		lines++;
+		strcat(joined, t);
+		strcat(joined, " ");
+	}
+	for (int y = 0; y < g.h; y++)
+		for (int x = 0; x < g.w; x++)
+			if (grid_at(&g, x, y)->role == ROLE_SELECT) {
+				selected++;
+				if (top < 0)
+					top = y;
+			}
+	assert_true(lines >= 3);
+	assert_non_null(strstr(joined, "mm_sync_cp: both files mapped, one memcpy, msync. The"));
+	assert_non_null(strstr(joined, "reads again."));
+	assert_non_null(strstr(joined, "averyvery"));
+	/* the box is inside the grid, at the foot of the chart area */
+	assert_true(top > 1 && top + lines + 2 <= 22);
+	assert_true(selected >= 76 * (lines + 2));
+	free(d);
+	/* no caption: nothing drawn */
+	grid_clear(&g);
+	u.caption[0] = '\0';
+	view_caption(&u, &g, 1, 21);
+	for (int y = 0; y < g.h; y++)
+		for (int x = 0; x < g.w; x++)
+			assert_int_not_equal(grid_at(&g, x, y)->role, ROLE_SELECT);
+	grid_done(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +350,7 @@ int main(void)
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_rehearse),
 	    cmocka_unit_test(test_load),
+	    cmocka_unit_test(test_caption_box),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
