@@ -147,6 +147,8 @@ static void stage_install(struct app *a, struct source *src, struct runlog *log,
 			  struct series *ser, double interval)
 {
 	struct model *m = &a->model;
+	if (record_sink_active(&a->rec))
+		app_record_toggle(a); /* R's recording: of one stage, it ends here */
 	if (source_pending(a->src))
 		source_stop(a->src, "stopped: the talk went on to its next run");
 	source_free(a->src);

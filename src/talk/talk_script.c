@@ -422,7 +422,7 @@ static int parse_step(struct talk_step *st, const char *line, const char *dir,
 		struct stat sb;
 		if (n != 2 || !w[1][0])
 			rc = errf(err, errlen, "export-svg: one OUT file (export-svg OUT)");
-		else if (lstat(w[1], &sb) == 0)
+		else if (!rehearse && lstat(w[1], &sb) == 0) /* a rehearsal skips it */
 			rc = errf(err, errlen, "export-svg %s: already exists (lrutop makes a new "
 					"file; move it away)", w[1]);
 		else

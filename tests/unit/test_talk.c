@@ -244,6 +244,14 @@ static void test_rehearse(void **state)
 		  err, sizeof(err));
 	assert_non_null(s);
 	talk_script_free(s);
+	/* an export-svg file that exists is no error in a rehearsal (it skips
+	 * the step) */
+	char text[300];
+	snprintf(text, sizeof(text), "export-svg %s\n", rec_plain);
+	s = parse(text, 1, err, sizeof(err));
+	assert_non_null(s);
+	talk_script_free(s);
+	assert_null(parse(text, 0, err, sizeof(err)));
 	/* without --rehearse the missing one is an error on its line */
 	assert_null(parse("run rw_cp fallback rehearsed.jsonl.gz\nrun rw_cp fallback "
 			  "new.jsonl.gz\n",
