@@ -35,6 +35,16 @@ rc=$?
 check "$T bad run option: FILE:LINE, exit 2" \
 	'[ $rc -eq 2 ] && grep -qF "bad2.talk:1: run: --bogus: unknown option" "$tmp/err"' "exit $rc: $(head -n 1 "$tmp/err")"
 
+# the shipped example is a good script (only the terminal is missing here),
+# and its fallback a rehearsal's, which a new rehearsal may replace
+ex=$(pwd)/examples/2008.talk
+for mode in "" --rehearse; do
+	(cd "$tmp" && "$LRUTOP" --dir "$scratch" --talk "$ex" $mode </dev/null >/dev/null 2>"$tmp/err")
+	rc=$?
+	check "$T examples/2008.talk ${mode:-(talk)}: checks out" \
+		'[ $rc -eq 2 ] && grep -qF "2008.talk: needs a terminal" "$tmp/err"' "exit $rc: $(head -n 1 "$tmp/err")"
+done
+
 if ! command -v tmux >/dev/null 2>&1; then
 	skip "$T tui" "tmux not installed"
 	exit 0
