@@ -262,6 +262,10 @@ static int parse_run(struct talk_step *st, char **w, int n, const char *dir,
 	char e[400];
 	if (options_parse(o, st->argc, st->argv, e, sizeof(e)) < 0)
 		return errf(err, errlen, "run: %s", e);
+	/* the array moves with the steps (realloc); recordings take the
+	 * command line of lrutop itself */
+	o->argc = 0;
+	o->argv = NULL;
 	const char *bad = not_in_run(o);
 	if (bad)
 		return errf(err, errlen, "run: %s: not in a talk's run step", bad);
