@@ -120,6 +120,11 @@ static void refresh_runs(struct app *a)
 	}
 }
 
+void app_refresh(struct app *a)
+{
+	refresh_runs(a);
+}
+
 static int choose_disk(struct app *a, char *err, size_t errlen)
 {
 	struct model *m = &a->model;
@@ -340,6 +345,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	}, tee;
 	/* the source pushes into the recording tee, which forwards to sink */
 	record_sink_init(&a->rec, &sink, on_record_failed, &tee);
+	a->tee = tee;
 	if (opt->replay)
 		return replay_init(a, &tee, err, errlen);
 	if (compare)

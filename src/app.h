@@ -27,6 +27,8 @@ struct app {
 	struct ui ui;	   /* what the user looks at */
 	struct source *src;	  /* live, or a replay (--replay) */
 	struct record_sink rec;	  /* the tee in front of the sink: --record, R */
+	struct source_sink tee;	  /* what a source pushes into (rec, then the app) */
+	struct talk *talk;	  /* --talk: the step runner (talk.h), NULL else */
 	struct output csv;	  /* --csv */
 	struct output results;	  /* --results */
 	char out_err[400];	  /* the first write error of an output file; ends the loop */
@@ -91,6 +93,9 @@ void app_replay_jump(struct app *a, double t_s);
 void app_replay_event(struct app *a, int dir);
 void app_replay_speed(struct app *a, int dir);
 void app_replay_pause(struct app *a);
+/* The model's snapshot of the runs, the replay position and the
+ * statistics, after anything that moves them (a talk's source switch). */
+void app_refresh(struct app *a);
 /* A transient message for the status line. */
 void app_status(struct app *a, const char *msg);
 /* Clears a status message whose time is up (now: CLOCK_MONOTONIC); 1 when
@@ -102,6 +107,7 @@ int app_status_expire(struct app *a, uint64_t now);
 struct frontend {
 	void *ctx;
 	int input_fd; /* polled for POLLIN too (the TUI's terminal), -1 for none */
+	int aux_fd;   /* one more (a talk's timer), 0 or -1 for none; woke() follows */
 	int end_with_runs; /* the loop ends once the runs asked for are done (batch) */
 	/* Every wake-up (revents of input_fd, 0 after EINTR); 1 when the
 	 * model changed. */

@@ -26,6 +26,7 @@
 #include "results.h"
 #include "screen.h"
 #include "strategy.h"
+#include "talk.h"
 #include "theme.h"
 #include "util.h"
 
@@ -171,9 +172,9 @@ int main(int argc, char **argv)
 	if (options_parse(&opt, argc, argv, err, sizeof(err)) < 0)
 		return fail(2, err);
 	switch (opt.action) {
-	case ACTION_HELP:
-		fputs(options_usage(), stdout);
-		return close_stdout(0, 0);
+	case ACTION_HELP: /* longer than stdio's buffer: a write can fail in fputs */
+		errno = 0;
+		return close_stdout(0, fputs(options_usage(), stdout) == EOF ? errno : 0);
 	case ACTION_VERSION:
 		printf("lrutop %s\n", LRUTOP_VERSION);
 		return close_stdout(0, 0);
@@ -214,12 +215,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutop: %s\n", swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
+	/* --talk: the whole script is checked before anything runs */
+	struct talk_script *script = NULL;
+	if (opt.talk && (!(script = talk_script_load(opt.talk, &opt, opt.rehearse, err, sizeof(err))) ||
+			 talk_check_options(&opt, err, sizeof(err)) < 0)) {
+		talk_script_free(script);
+		return fail(2, err);
+	}
 	struct app app;
 	if (app_init(&app, &opt, err, sizeof(err)) < 0) {
 		app_done(&app);
+		talk_script_free(script);
 		return fail(2, err);
 	}
 	app.ui.theme = theme;
+	if (script)
+		app.talk = talk_new(script, &app, opt.rehearse);
 	if (note[0])
 		app_status(&app, note);
 	if (opt.replay && source_replay_warning(app.src)) {
@@ -230,6 +241,7 @@ int main(int argc, char **argv)
 	int stdout_err = 0;
 	int rc = opt.batch ? batch_run(&app, err, sizeof(err)) : tui_run(&app, err, sizeof(err));
 	app_stop_runs(&app);
+	talk_end(app.talk, &app); /* a rehearsal cut short: its .part goes */
 	/* The terminal is restored: the results table can reach the user. */
 	if (app.model.compare) {
 		if (compare_table(stdout, app.model.compare) < 0 && !stdout_err)
@@ -257,6 +269,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutop: %s\n", oerr);
 		code = 1;
 	}
+	if (talk_error(app.talk)) { /* a rehearsal that kept nothing, an export that failed */
+		fprintf(stderr, "lrutop: %s\n", talk_error(app.talk));
+		code = 1;
+	}
 	if (app.count_reached && app.runs_not_done) {
 		fprintf(stderr, "lrutop: -n %ld samples reached with %zu run%s not done\n",
 			opt.count, app.runs_not_done, app.runs_not_done == 1 ? "" : "s");
@@ -264,6 +280,7 @@ int main(int argc, char **argv)
 	}
 	int sig = app.signal, stdout_errno = app.stdout_errno ? app.stdout_errno : stdout_err;
 	app_done(&app);
+	talk_free(app.talk);
 	if (rc < 0)
 		return close_stdout(fail(2, err), stdout_errno);
 	if (sig) {

@@ -141,6 +141,7 @@ const char *options_usage(void)
 	       "       lrutop --export-csv OUT FILE  a recording's samples as --csv wrote them\n"
 	       "       lrutop --compare A B [C...]   the same strategies from recordings\n"
 	       "                                     (a terminal: in the Runs view)\n"
+	       "       lrutop --talk FILE [--rehearse]  a scripted talk, recorded fallbacks\n"
 	       "\n"
 	       "Sampling:\n"
 	       "  -i, --interval SEC     seconds between samples (0.05-60, default 0.25)\n"
@@ -154,7 +155,7 @@ const char *options_usage(void)
 	       "      --src FILE         copy this file (never modified)\n"
 	       "      --size SIZE        scratch source size when --src is absent (K/M/G/T)\n"
 	       "      --dir DIR          scratch directory on a disk (default /var/tmp)\n"
-	       "      --mem-limit SIZE   run the copy in a memory cgroup of SIZE (root)\n"
+	       "  -m, --mem-limit SIZE   run the copy in a memory cgroup of SIZE (root)\n"
 	       "      --disk-limit RATE  throttle the watched disk to RATE/s in each run (root;\n"
 	       "                         cgroup v1: reads and direct I/O, not write-back)\n"
 	       "      --repeat N         run each strategy N times (interleaved: A B A B)\n"
@@ -184,6 +185,11 @@ const char *options_usage(void)
 	       "      --replay FILE      show a recording instead of this machine\n"
 	       "      --replay-at T      start the replay at T (seconds or m:ss)\n"
 	       "      --speed X          replay speed 0.25-16 (default 1; batch: no pacing)\n"
+	       "\n"
+	       "Talk (README \"Talk mode\"):\n"
+	       "      --talk FILE        run the script FILE: captions, views, runs, replays\n"
+	       "                         (space or right: on, left: back a step)\n"
+	       "      --rehearse         run every step live, record each run to its fallback\n"
 	       "\n"
 	       "Export (--export-svg):\n"
 	       "      --view overview|runs  what to draw (default overview)\n"
@@ -241,6 +247,8 @@ enum {
 	OPT_RUN,
 	OPT_LIST_THEMES,
 	OPT_GLYPHS,
+	OPT_TALK,
+	OPT_REHEARSE,
 };
 
 /* ---- --export-svg, --export-csv, --compare ------------------------------ */
@@ -451,6 +459,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"speed", required_argument, NULL, OPT_SPEED},
 		{"list-themes", no_argument, NULL, OPT_LIST_THEMES},
 		{"glyphs", required_argument, NULL, OPT_GLYPHS},
+		{"talk", required_argument, NULL, OPT_TALK},
+		{"rehearse", no_argument, NULL, OPT_REHEARSE},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -464,7 +474,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	char other[40] = "", svg[40] = "";
 	optind = 0; /* full reset: tests parse several command lines */
 	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":i:n:d:s:t:qhVz", longopts, &li)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, ":i:n:d:s:t:m:qhVz", longopts, &li)) != -1) {
 		if (c != '?' && c != ':') {
 			/* --size is either: a byte size or WxH, seen after the loop */
 			/* -t: the TUI's theme, or the SVG's */
@@ -544,6 +554,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->dir_given = 1;
 			live_opt(o, "--dir");
 			break;
+		case 'm': /* -m: the short --mem-limit */
 		case OPT_MEMLIMIT:
 			run_opt(o, "--mem-limit");
 			if (size_opt("--mem-limit", optarg, &o->mem_limit, err, errlen) < 0)
@@ -634,6 +645,15 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			else
 				return errf(err, errlen, "--glyphs %s: not braille, blocks or ascii",
 					    optarg);
+			break;
+		case OPT_TALK: /* the script is read and checked by main (talk_script.c) */
+			live_opt(o, "--talk");
+			if (!*optarg)
+				return errf(err, errlen, "--talk: empty file name");
+			o->talk = optarg;
+			break;
+		case OPT_REHEARSE:
+			o->rehearse = 1;
 			break;
 		case OPT_STALL:
 			run_opt(o, "--stall-timeout");
@@ -740,6 +760,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	if (o->replay && o->live_opt)
 		return errf(err, errlen, "%s: not with --replay (the recording holds the run)",
 			    o->live_opt);
+	if (o->rehearse && !o->talk)
+		return errf(err, errlen, "--rehearse: only with --talk FILE");
 	if (!o->replay && (o->replay_at > 0 || o->speed > 0))
 		return errf(err, errlen, "%s: only with --replay FILE",
 			    o->speed > 0 ? "--speed" : "--replay-at");

@@ -91,6 +91,8 @@ struct options {
 	int svg_w, svg_h;	/* --size WxH with --export-svg, 0 = 1920x1080 */
 	const char *theme;	/* -t NAME|PATH, NULL = default */
 	int glyphs;		/* --glyphs: enum chart_glyphs, -1 = the theme's or braille */
+	const char *talk;	/* --talk FILE: a scripted talk (talk_script.h) */
+	int rehearse;		/* --rehearse: run it live and record the fallbacks */
 };
 
 void options_init(struct options *o);

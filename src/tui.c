@@ -13,6 +13,7 @@
 #include "grid.h"
 #include "screen.h"
 #include "strategy.h"
+#include "talk.h"
 #include "util.h"
 #include "views.h"
 
@@ -114,6 +115,8 @@ static void key(struct app *a, int k, int width)
 		if (k != 'q')
 			return;
 	}
+	if (a->talk && talk_key(a->talk, a, k, width))
+		return; /* space and the arrows step through a talk */
 	const struct action *act = action_for_key(k);
 	if (act && act->run)
 		act->run(a, k, width);
@@ -160,6 +163,7 @@ static void tui_present(void *ctx)
 {
 	struct tui *t = ctx;
 	t->dirty |= app_status_expire(t->a, mono_ns());
+	t->dirty |= talk_update(t->a->talk, t->a, t->w);
 	if (!t->dirty)
 		return;
 	if (t->theme_gen != t->a->ui.theme_gen) {
@@ -183,12 +187,14 @@ int tui_run(struct app *a, char *err, size_t errlen)
 	t.theme_gen = a->ui.theme_gen;
 	if (!screen_utf8(t.scr))
 		a->ui.glyphs = CHART_ASCII;
+	a->ui.ascii_only = a->opt->ascii || !screen_utf8(t.scr);
 	views_init(&t.views);
 	screen_size(t.scr, &t.w, &t.h);
 	grid_init(&t.g, t.w, t.h);
 	struct frontend fe = {
 		.ctx = &t,
 		.input_fd = STDIN_FILENO,
+		.aux_fd = talk_timer_fd(a->talk),
 		.input = tui_input,
 		.sampled = tui_sampled,
 		.woke = tui_woke,

@@ -52,6 +52,7 @@ struct model {
 		char date[40]; /* the recording's start, "2026-12-01 09:10" */
 		double t_s, len_s, speed; /* speed 0: as fast as possible */
 		int paused, at_end;
+		int fallback; /* a talk's recorded run, played because the live one failed */
 	} replay;
 	int recording;
 	/* --compare in the TUI: the comparison of the recordings, NULL else */

@@ -250,6 +250,26 @@ out:
 	return rc;
 }
 
+int export_svg_new(const char *out, const struct svg_input *in, const struct svg_opts *so,
+		   char *err, size_t errlen)
+{
+	struct membuf m = {0};
+	char e[400];
+	int rc = EXPORT_INPUT;
+	if (membuf_open(&m, err, errlen) < 0)
+		goto out;
+	if (svg_write(m.f, in, so, e, sizeof(e)) < 0) {
+		errf(err, errlen, "export-svg %s: %s", out, e);
+		goto out;
+	}
+	if (membuf_close(&m, err, errlen) < 0)
+		goto out;
+	rc = write_new(out, "export-svg", m.buf, m.len, err, errlen);
+out:
+	membuf_done(&m);
+	return rc;
+}
+
 /* ---- --export-csv ----------------------------------------------------- */
 
 int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen)

@@ -47,6 +47,13 @@ void export_rec_done(struct export_rec *r);
 /* --export-svg OUT FILE (o->export_out, o->inputs[0]): 0, or
  * EXPORT_INPUT / EXPORT_WRITE + err. */
 int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
+/* A talk's export-svg OUT: the picture of a model in memory (in), written
+ * to OUT by the same rules (created new, removed on a write error).  0, or
+ * EXPORT_INPUT / EXPORT_WRITE + err. */
+struct svg_input;
+struct svg_opts;
+int export_svg_new(const char *out, const struct svg_input *in, const struct svg_opts *so,
+		   char *err, size_t errlen);
 /* --export-csv OUT FILE: the bytes --csv wrote live. */
 int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
 /* --compare A B [C...] (o->inputs): the comparison table on out.  0,

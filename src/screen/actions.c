@@ -102,14 +102,18 @@ static void do_theme(struct app *a, int key, int width)
 		do_step(a, key, width);
 		return;
 	}
-	struct ui *u = &a->ui;
 	char next[THEME_NAME_MAX], err[300];
-	struct theme th;
-	theme_next(u->theme.name, next, sizeof(next));
-	if (theme_load(&th, next, err, sizeof(err)) < 0) {
+	theme_next(a->ui.theme.name, next, sizeof(next));
+	if (action_set_theme(a, next, err, sizeof(err)) < 0)
 		app_status(a, err);
-		return;
-	}
+}
+
+int action_set_theme(struct app *a, const char *name, char *err, size_t errlen)
+{
+	struct ui *u = &a->ui;
+	struct theme th;
+	if (theme_load(&th, name, err, errlen) < 0)
+		return -1;
 	u->theme = th;
 	u->theme_gen++;
 	if (th.glyphs >= 0 && u->glyphs != CHART_ASCII)
@@ -118,6 +122,14 @@ static void do_theme(struct app *a, int key, int width)
 	snprintf(msg, sizeof(msg), "theme %s%s%s", th.name, th.description[0] ? ": " : "",
 		 th.description);
 	app_status(a, msg);
+	return 0;
+}
+
+void action_set_glyphs(struct app *a, int glyphs)
+{
+	/* a terminal without UTF-8 (or --ascii) stays on ASCII */
+	if (a->ui.glyphs != CHART_ASCII || !a->ui.ascii_only)
+		a->ui.glyphs = (enum chart_glyphs)glyphs;
 }
 
 static void do_back(struct app *a, int key, int width)
@@ -267,6 +279,10 @@ static void do_picker(struct app *a, int key, int width)
 	(void)key, (void)width;
 	if (a->model.compare) {
 		app_status(a, "a comparison of recordings: nothing to run");
+		return;
+	}
+	if (a->model.replay.on) { /* its source has no session to queue into */
+		app_status(a, "a replay: nothing to run (r starts runs live)");
 		return;
 	}
 	a->ui.picker.open = 1; /* while runs are going, picked ones join the end of the queue */

@@ -33,5 +33,10 @@ const struct action *action_at(size_t i);
 const struct action *action_for_key(int key);
 /* The action called name, NULL when none. */
 const struct action *action_find(const char *name);
+/* What `t` and `g` do, with an argument (a talk's theme and glyphs
+ * steps): loads theme name (its glyphs too, as `t` does); 0 or -1 + err. */
+int action_set_theme(struct app *a, const char *name, char *err, size_t errlen);
+/* Sets the chart glyphs (enum chart_glyphs); ASCII-only screens keep ASCII. */
+void action_set_glyphs(struct app *a, int glyphs);
 
 #endif

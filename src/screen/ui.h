@@ -46,6 +46,10 @@ struct ui {
 	struct picker picker;
 	int prompt;		/* the j prompt of a replay is open */
 	char prompt_buf[24];	/* what has been typed into it */
+	int ascii_only;		/* --ascii or a terminal without UTF-8: glyphs stay ASCII */
+	/* talk mode (talk.c): the caption box over the charts and its title */
+	char caption[1024];	/* "" for none */
+	char caption_title[96];
 	char status[400];	/* transient message for the status line ("" for none) */
 	uint64_t status_until_ns; /* CLOCK_MONOTONIC; the loop clears status then */
 };

@@ -92,7 +92,7 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 			snprintf(speed, sizeof(speed), "%g\xc3\x97", m->replay.speed);
 		else
 			snprintf(speed, sizeof(speed), "max");
-		x0 += grid_text(g, x0, 0, -1, ROLE_WARN, " REPLAY");
+		x0 += grid_text(g, x0, 0, -1, ROLE_WARN, m->replay.fallback ? " REPLAY (fallback)" : " REPLAY");
 		snprintf(buf, sizeof(buf), compact ? " %s %s %s  t = %.1f s / %.1f s %s%s"
 						   : " %s  Linux %s  %s  t = %.1f s / %.1f s  %s%s",
 			 m->host, m->kernel, m->replay.date, m->replay.t_s, m->replay.len_s, speed,
@@ -371,6 +371,8 @@ void views_draw(struct views *v, const struct model *m, const struct ui *u, stru
 	default:
 		break;
 	}
+	if (u->caption[0] && !u->help && !u->picker.open)
+		view_caption(u, g, y0, h);
 	view_status(m, u, g);
 	if (u->picker.open)
 		view_picker(m, u, g);

@@ -50,6 +50,10 @@ void views_draw(struct views *v, const struct model *m, const struct ui *u, stru
 
 /* The picker overlay (view_picker.c), drawn by views_draw. */
 void view_picker(const struct model *m, const struct ui *u, struct grid *g);
+/* A talk's caption (view_caption.c): a box over the charts in rows
+ * [y0, y0 + h), the text wrapped to its width, in the theme's strongest
+ * colours (bold, reversed). */
+void view_caption(const struct ui *u, struct grid *g, int y0, int h);
 /* Pieces shared by the views (view_common.c). */
 /* Rows of the picker: one per strategy, then repeat, size, memory limit. */
 int picker_rows(void);

@@ -1,0 +1,47 @@
+/*
+ * The talk script parser: talk_script_parse over any text.
+ * fuzz-sources: src/talk/talk_script.c src/options.c src/runs/strategy.c src/screen/theme.c src/screen/palette.c src/recording/record.c src/util.c
+ * fuzz-libs: -ljansson -lz -lm
+ *
+ * Input: a script (a NUL ends it early).  Contract: the parser returns a
+ * script or NULL; NULL comes with one line of error text (no newline)
+ * that starts with the script's name and a colon; a script has 1 to
+ * TALK_MAX_STEPS steps, in the order of their lines, each of a known kind,
+ * every run step with its strategies and a NULL-terminated argv, every
+ * replay with a file and a speed within 0.25-16.
+ */
+#include "fuzz.h"
+
+#include "talk_script.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf = fuzz_string(data, size);
+	struct options base;
+	options_init(&base);
+	char err[1400] = "";
+	struct talk_script *s = talk_script_parse(buf, "fuzz.talk", &base, size & 1, err,
+						  sizeof(err));
+	if (!s) {
+		FUZZ_REQUIRE(err[0] && !strchr(err, '\n'));
+		FUZZ_REQUIRE(!strncmp(err, "fuzz.talk:", 10));
+	} else {
+		FUZZ_REQUIRE(s->n >= 1 && s->n <= TALK_MAX_STEPS);
+		unsigned last = 0;
+		for (size_t i = 0; i < s->n; i++) {
+			const struct talk_step *st = &s->steps[i];
+			FUZZ_REQUIRE(st->line > last);
+			last = st->line;
+			FUZZ_REQUIRE(st->kind >= TALK_CAPTION && st->kind <= TALK_WAIT);
+			if (st->kind == TALK_RUN) {
+				FUZZ_REQUIRE(st->opt.strategies && st->argc >= 3);
+				FUZZ_REQUIRE(st->argv[st->argc] == NULL);
+			}
+			if (st->kind == TALK_REPLAY)
+				FUZZ_REQUIRE(st->text && st->speed >= 0.25 && st->speed <= 16);
+		}
+	}
+	talk_script_free(s);
+	free(buf);
+	return 0;
+}
