@@ -20,7 +20,7 @@
 
 struct overview {
 	struct canvas disk, mem, reclaim;
-	struct autoscale disk_scale, reclaim_scale, deact_scale;
+	struct autoscale disk_scale, write_scale, reclaim_scale, deact_scale;
 	double *buf; /* value columns, B_N × cap */
 	long *lo, *hi; /* per dot column: the samples it covers, -1 for none */
 	int cap;

@@ -34,6 +34,10 @@ struct fixture {
 	int bursts;
 };
 
+/* 1: the disk limit's picture: reads of 20-30 MiB/s (throttled) beside
+ * write-back at 600 MiB/s (v1 blkio does not throttle it) */
+static int throttled;
+
 static void build(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -42,7 +46,7 @@ static void build(struct fixture *f)
 	f->m.log = f->log;
 	f->m.interval = 0.05;
 	snprintf(f->m.disk, sizeof(f->m.disk), "vda");
-	uint64_t rd = 0;
+	uint64_t rd = 0, wr = 0;
 	for (int i = 0; i < RUN_SAMPLES + IDLE_AFTER; i++) {
 		struct sample s;
 		memset(&s, 0, sizeof(s));
@@ -63,8 +67,13 @@ static void build(struct fixture *f)
 			s.cg_inactive_file = 56 * MIB - af;
 			s.cg_usage = 60 * MIB;
 			rd += (i % TOOTH == 0 ? 10 : 20) * 2048; /* sectors: 10 or 20 MiB a sample */
+			if (throttled) {
+				rd -= (i % TOOTH == 0 ? 10 : 20) * 2048 - (i % TOOTH == 0 ? 2 : 3) * 1024;
+				wr += 30 * 2048;
+			}
 		}
 		s.rd_sectors = rd;
+		s.wr_sectors = wr;
 		series_push(f->m.series, &s);
 	}
 	for (size_t i = 1; i < series_len(f->m.series); i++)
@@ -287,10 +296,57 @@ static void test_read_at_burst(void **state)
 	done(&f);
 }
 
+/* Height in eighths of a cell of the tallest column of role r. */
+static int tallest(const struct grid *g, enum role r)
+{
+	int best = 0;
+	for (int x = 0; x < g->w; x++) {
+		int h = 0;
+		for (int y = 0; y < g->h; y++) {
+			const struct cell *c = &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+			if (c->role == r && c->ch >= 0x2581 && c->ch <= 0x2588)
+				h += (int)(c->ch - 0x2580);
+			else if (c->role == r && c->ch == 0x2588)
+				h += 8;
+		}
+		best = h > best ? h : best;
+	}
+	return best;
+}
+
+/* Throttled reads beside unthrottled write-back: each half of the disk
+ * chart gets its own scale, so the 20-30 MiB/s read sawtooth fills its
+ * half instead of one row of a 600 MiB/s scale. */
+static void test_disk_scales_apart(void **state)
+{
+	(void)state;
+	throttled = 1;
+	struct fixture f;
+	build(&f);
+	throttled = 0;
+	draw(&f, 120, 40);
+	int rows = find_row(&f.g, "Memory") - find_row(&f.g, "Disk") - 3; /* title, labels, bursts */
+	assert_true(rows >= 6);
+	int read_h = tallest(&f.g, ROLE_READ);
+	assert_true(read_h >= (rows / 2) * 8 / 2); /* >= half its half */
+	char *t = row_text(&f.g, find_row(&f.g, "Disk"));
+	assert_non_null(strstr(t, "own scales"));
+	free(t);
+	done(&f);
+	/* alike rates keep one scale and say nothing */
+	build(&f);
+	draw(&f, 120, 40);
+	t = row_text(&f.g, find_row(&f.g, "Disk"));
+	assert_null(strstr(t, "own scales"));
+	free(t);
+	done(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sawtooth_teeth),
+	    cmocka_unit_test(test_disk_scales_apart),
 	    cmocka_unit_test(test_labels_and_legend),
 	    cmocka_unit_test(test_paused_axis),
 	    cmocka_unit_test(test_read_at_burst),
