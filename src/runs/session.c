@@ -635,6 +635,15 @@ static int strategy_index(const struct strategy *st)
 	return 255;
 }
 
+int session_run_files(const struct session *s, const char **src, const char **dst)
+{
+	if (!session_current(s) || !s->have_source)
+		return 0;
+	*src = s->src;
+	*dst = s->dst;
+	return 1;
+}
+
 void session_annotate(const struct session *s, struct sample *smp)
 {
 	const struct run_result *r = session_current(s);
