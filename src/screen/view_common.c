@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "actions.h"
+#include "pagecache.h"
 #include "results.h"
 #include "strategy.h"
 #include "util.h"
@@ -22,6 +23,7 @@ void views_done(struct views *v)
 	canvas_done(&v->overview.disk);
 	canvas_done(&v->overview.mem);
 	canvas_done(&v->overview.reclaim);
+	strip_residency_done(&v->overview.res);
 	free(v->overview.buf);
 	free(v->overview.lo);
 	free(v->overview.hi);
@@ -79,6 +81,12 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
 	size_t bl = strlen(buf);
 	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
+	/* which reader the page-cache strip's figures come from */
+	const char *cache = pagecache_method(series_at(m->series, (size_t)view_end(m, u)));
+	if (cache) {
+		bl = strlen(buf);
+		snprintf(buf + bl, sizeof(buf) - bl, "  cache: %s", cache);
+	}
 	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;
