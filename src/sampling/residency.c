@@ -34,12 +34,17 @@ struct rfile {
 	ino_t ino;
 	int rdwr;	  /* opened O_RDWR after cachestat refused O_RDONLY */
 	int no_cachestat; /* cachestat refused this file even so: mincore */
+	/* the mincore reader: the last count of each chunk */
+	uint64_t *chunk;
+	size_t nchunk, cap, next; /* chunks of the size last seen; the next to walk */
+	int walked;		  /* walked whole once since it was opened */
 };
 
 struct residency {
 	struct rfile src, dst;
 	int force_mincore; /* LRUTOP_RESIDENCY=mincore */
 	int no_cachestat;  /* the kernel said ENOSYS */
+	uint64_t budget;   /* bytes of a file one tick's mincore walks */
 	long page;
 	unsigned char *vec; /* RESIDENCY_CHUNK / page bytes */
 	size_t veclen;
@@ -51,6 +56,10 @@ static void rfile_close(struct rfile *f)
 		close(f->fd);
 	f->fd = -1;
 	f->rdwr = f->no_cachestat = 0;
+	free(f->chunk);
+	f->chunk = NULL;
+	f->nchunk = f->cap = f->next = 0;
+	f->walked = 0;
 }
 
 struct residency *residency_new(void)
@@ -64,6 +73,7 @@ struct residency *residency_new(void)
 	r->vec = xmalloc(r->veclen);
 	const char *e = getenv("LRUTOP_RESIDENCY");
 	r->force_mincore = e && strcmp(e, "mincore") == 0;
+	r->budget = RESIDENCY_BUDGET;
 #ifndef __NR_cachestat
 	r->no_cachestat = 1;
 #endif
@@ -83,6 +93,11 @@ void residency_close(struct residency *r)
 {
 	rfile_close(&r->src);
 	rfile_close(&r->dst);
+}
+
+void residency_set_budget(struct residency *r, uint64_t bytes)
+{
+	r->budget = bytes ? bytes : RESIDENCY_BUDGET;
 }
 
 const char *residency_method_name(int method)
@@ -114,31 +129,105 @@ static int by_cachestat(int fd, struct residency_counts *out)
 #endif
 }
 
-/* Resident pages of [0, size) by mincore over read-only shared maps of at
- * most RESIDENCY_CHUNK: the map never touches a page (no fault, no
- * readahead), and a file shrinking meanwhile only finds pages absent. */
-static int by_mincore(struct residency *r, int fd, uint64_t size, struct residency_counts *out)
+/* Resident pages of chunk k of a file of `size` bytes by mincore over a
+ * read-only shared map: the map never touches a page (no fault, no
+ * readahead), and a file shrinking meanwhile only finds pages absent.
+ * 0 or -1 with errno. */
+static int mincore_chunk(struct residency *r, int fd, uint64_t size, size_t k, uint64_t *cached)
 {
-	uint64_t cached = 0;
-	for (uint64_t off = 0; off < size; off += RESIDENCY_CHUNK) {
-		size_t len = (size_t)(size - off < RESIDENCY_CHUNK ? size - off : RESIDENCY_CHUNK);
-		void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
-		if (map == MAP_FAILED)
-			return -1;
-		size_t np = (len + (size_t)r->page - 1) / (size_t)r->page;
-		int rc = mincore(map, len, r->vec);
-		int e = errno;
-		munmap(map, len);
-		if (rc < 0) {
-			errno = e;
-			return -1;
-		}
-		for (size_t i = 0; i < np; i++)
-			cached += r->vec[i] & 1;
+	uint64_t off = (uint64_t)k * RESIDENCY_CHUNK;
+	*cached = 0;
+	if (off >= size)
+		return 0;
+	size_t len = (size_t)(size - off < RESIDENCY_CHUNK ? size - off : RESIDENCY_CHUNK);
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+	if (map == MAP_FAILED)
+		return -1;
+	size_t np = (len + (size_t)r->page - 1) / (size_t)r->page;
+	int rc = mincore(map, len, r->vec);
+	int e = errno;
+	munmap(map, len);
+	if (rc < 0) {
+		errno = e;
+		return -1;
 	}
+	uint64_t n = 0;
+	for (size_t i = 0; i < np; i++)
+		n += r->vec[i] & 1;
+	*cached = n;
+	return 0;
+}
+
+static size_t nchunks(uint64_t size)
+{
+	return (size_t)((size + RESIDENCY_CHUNK - 1) / RESIDENCY_CHUNK);
+}
+
+static void mincore_done(struct residency_counts *out, uint64_t cached)
+{
 	out->cached = cached;
 	out->dirty = out->writeback = out->evicted = out->recently_evicted = 0;
 	out->method = RESIDENCY_MINCORE;
+}
+
+/* The whole file, every chunk. */
+static int by_mincore(struct residency *r, int fd, uint64_t size, struct residency_counts *out)
+{
+	uint64_t cached = 0, n;
+	for (size_t k = 0; k < nchunks(size); k++) {
+		if (mincore_chunk(r, fd, size, k, &n) < 0)
+			return -1;
+		cached += n;
+	}
+	mincore_done(out, cached);
+	return 0;
+}
+
+/* The per-tick walk of an open file (see residency.h): whole on the first
+ * tick, then the chunks it grew by (the last one seen included: it was
+ * partial), then the next in turn up to the budget. */
+static int by_mincore_budget(struct residency *r, struct rfile *f, struct residency_counts *out)
+{
+	struct stat st;
+	if (fstat(f->fd, &st) < 0)
+		return -1;
+	uint64_t size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+	size_t nch = nchunks(size), old = f->nchunk;
+	if (nch > f->cap) {
+		size_t cap = nch > 2 * f->cap ? nch : 2 * f->cap;
+		f->chunk = xrealloc(f->chunk, cap * sizeof(f->chunk[0]));
+		f->cap = cap;
+	}
+	for (size_t k = old; k < nch; k++)
+		f->chunk[k] = 0;
+	f->nchunk = nch;
+	size_t per_tick = (size_t)((r->budget + RESIDENCY_CHUNK - 1) / RESIDENCY_CHUNK);
+	size_t walked = 0;
+	if (!f->walked) {
+		for (size_t k = 0; k < nch; k++)
+			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k]) < 0)
+				return -1;
+		f->walked = 1;
+	} else {
+		/* what it grew by, whatever the budget: a copy's destination
+		 * grows at disk speed, far less than the budget in a tick, and
+		 * what it just wrote is what the chart is about */
+		for (size_t k = old ? old - 1 : 0; old < nch && k < nch; k++, walked++)
+			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k]) < 0)
+				return -1;
+		for (; walked < per_tick && walked < nch; walked++) {
+			size_t k = f->next % nch;
+			f->next = (k + 1) % nch;
+			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k]) < 0)
+				return -1;
+		}
+	}
+	uint64_t cached = 0;
+	for (size_t k = 0; k < nch; k++)
+		cached += f->chunk[k];
+	memset(out, 0, sizeof(*out));
+	out->pages = (size + (uint64_t)r->page - 1) / (uint64_t)r->page;
+	mincore_done(out, cached);
 	return 0;
 }
 
@@ -191,10 +280,10 @@ static int read_file(struct residency *r, struct rfile *f, const char *path, int
 {
 	struct residency_counts c;
 	int want = !r->force_mincore && !r->no_cachestat && !f->no_cachestat;
-	int rc = residency_fd(r, f->fd, want, &c);
+	int rc = want ? residency_fd(r, f->fd, 1, &c) : by_mincore_budget(r, f, &c);
 	if (rc < 0 && want && errno == ENOSYS) {
 		r->no_cachestat = 1;
-		rc = residency_fd(r, f->fd, 0, &c);
+		rc = by_mincore_budget(r, f, &c);
 	} else if (rc < 0 && want && errno == EPERM) {
 		int fd = may_write && !f->rdwr
 				 ? open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
@@ -210,7 +299,7 @@ static int read_file(struct residency *r, struct rfile *f, const char *path, int
 		}
 		if (rc < 0) {
 			f->no_cachestat = 1;
-			rc = residency_fd(r, f->fd, 0, &c);
+			rc = by_mincore_budget(r, f, &c);
 		}
 	}
 	if (rc < 0)
