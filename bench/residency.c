@@ -8,7 +8,7 @@
  *   mincore/tick   what the live source's tick pays with the fallback
  *                  (residency_read, LRUTOP_RESIDENCY=mincore): after the
  *                  whole walk when the file is opened, RESIDENCY_BUDGET
- *                  (512 MiB) of it a tick.
+ *                  (256 MiB) of it a tick.
  *
  * The file: SIZE (-s, default 4096 MiB) made sparse in DIR (-d, default
  * /var/tmp), its first CACHED MiB (-c, default 512) written and fsynced,
