@@ -17,11 +17,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "pagecache.h"
 #include "residency.h"
+#include "results.h"
 #include "sample.h"
+#include "series.h"
+#include "strategy.h"
 #include "util.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -375,6 +380,117 @@ static void test_forced_mincore(void **state)
 	assert_string_equal(residency_method_name(RESIDENCY_CACHESTAT), "cachestat");
 }
 
+/* ---- what the model makes of the samples --------------------------------- */
+
+static struct sample res_sample(uint64_t t, int run, int phase, uint64_t src_cached,
+				uint64_t dst_dirty, uint64_t recent)
+{
+	struct sample s;
+	memset(&s, 0, sizeof(s));
+	s.t_ns = t;
+	s.run = (int16_t)run;
+	s.phase = (int8_t)phase;
+	if (run >= 0) {
+		s.have = SAMPLE_HAVE_RES;
+		s.res_src = (struct sample_res){1000, src_cached, 0, 0, 50, recent, RESIDENCY_CACHESTAT};
+		s.res_dst = (struct sample_res){500, 400, dst_dirty, 25, 10, 3, RESIDENCY_CACHESTAT};
+	}
+	return s;
+}
+
+/* Shares of each file; NAN where the reader cannot know (mincore: dirty,
+ * writeback, evicted) or the file is empty or not read. */
+static void test_pct(void **state)
+{
+	(void)state;
+	struct sample s = res_sample(1, 0, PHASE_COPY, 250, 100, 7);
+	struct pagecache_pct p;
+	pagecache_pct(&s, &p);
+	assert_true(fabs(p.src_cached - 25.0) < 1e-9);
+	assert_true(fabs(p.dst_cached - 80.0) < 1e-9);
+	assert_true(fabs(p.dst_dirty - 20.0) < 1e-9);
+	assert_true(fabs(p.dst_wb - 5.0) < 1e-9);
+	assert_true(p.evicted == 60 && p.recent == 10);
+	assert_string_equal(pagecache_method(&s), "cachestat");
+	s.res_dst.method = RESIDENCY_MINCORE;
+	pagecache_pct(&s, &p);
+	assert_true(fabs(p.dst_cached - 80.0) < 1e-9);
+	assert_true(isnan(p.dst_dirty) && isnan(p.dst_wb) && isnan(p.evicted) && isnan(p.recent));
+	assert_string_equal(pagecache_method(&s), "mincore");
+	s.res_dst = (struct sample_res){0};
+	pagecache_pct(&s, &p);
+	assert_true(isnan(p.dst_cached)); /* not made yet */
+	assert_true(fabs(p.src_cached - 25.0) < 1e-9);
+	s.have = 0;
+	pagecache_pct(&s, &p);
+	assert_true(isnan(p.src_cached));
+	assert_null(pagecache_method(&s));
+	pagecache_pct(NULL, &p);
+	assert_true(isnan(p.src_cached));
+}
+
+/* A run's figures: peak dirty over all its samples, the source and the
+ * recently evicted at its last copy-phase sample (not the verify's, which
+ * drops both files); other runs' samples do not count; the --results
+ * cells and the table's. */
+static void test_run_figures(void **state)
+{
+	(void)state;
+	struct series *ser = series_new(16);
+	struct sample s[] = {
+	    res_sample(10, -1, PHASE_IDLE, 0, 0, 0),
+	    res_sample(20, 0, PHASE_PREPARE, 1000, 0, 0),
+	    res_sample(30, 0, PHASE_COPY, 300, 120, 4),
+	    res_sample(40, 0, PHASE_FLUSH, 310, 30, 5),
+	    res_sample(50, 0, PHASE_VERIFY, 900, 0, 9),
+	    res_sample(60, 1, PHASE_COPY, 10, 9999, 99),
+	};
+	for (size_t i = 0; i < ARRAY_LEN(s); i++)
+		series_push(ser, &s[i]);
+	struct run_result r;
+	memset(&r, 0, sizeof(r));
+	strcpy(r.name, "rw_cp");
+	r.ok = r.finished = 1;
+	r.read_cv = r.write_cv = r.read_at_burst = NAN;
+	pagecache_run_figures(ser, 0, 15, 55, &r);
+	assert_int_equal(r.res_have, 1);
+	long page = sysconf(_SC_PAGESIZE);
+	assert_int_equal(r.res_dst_dirty_peak_kb, 120 * (uint64_t)page / 1024);
+	assert_int_equal(r.res_src_cached_end, 310);
+	assert_int_equal(r.res_src_pages_end, 1000);
+	assert_int_equal(r.res_recent_end, 5 + 3);
+	assert_true(fabs(pagecache_src_cached_end_pct(&r) - 31.0) < 1e-9);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	results_csv_row(f, &r);
+	fclose(f);
+	char want[64];
+	snprintf(want, sizeof(want), ",%llu,31.0,8\n", (unsigned long long)(120 * page / 1024));
+	assert_non_null(strstr(buf, want));
+	assert_true(strlen(strstr(buf, want)) == strlen(want)); /* trailing */
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	results_table(f, &r, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, " 31%        8 "));
+	free(buf);
+
+	/* a run none of whose samples had residency: the cells are empty */
+	pagecache_run_figures(ser, 2, 0, 100, &r);
+	assert_int_equal(r.res_have, 0);
+	assert_true(isnan(pagecache_src_cached_end_pct(&r)));
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	results_csv_row(f, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, ",,,\n"));
+	free(buf);
+	series_free(ser);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +501,8 @@ int main(void)
 	    cmocka_unit_test(test_cachestat_dirty),
 	    cmocka_unit_test(test_paths),
 	    cmocka_unit_test(test_forced_mincore),
+	    cmocka_unit_test(test_pct),
+	    cmocka_unit_test(test_run_figures),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
