@@ -4,13 +4,14 @@
 # filled (a run copies: its destination had dirty pages, some of its
 # source was cached at the end); the recording stores the raw counts in
 # its samples and replays to the same --results; forcing the mincore
-# reader (LRUTOP_RESIDENCY=mincore) still fills the source's share.
+# reader (LRUTOP_RESIDENCY=mincore) still fills the source's share; the
+# TUI's replay of the recording draws the strip with the recorded values.
 . "$(dirname "$0")/lib.sh"
 
 T=residency
 tmp=$(mktemp -d /tmp/lrutop-residency.XXXXXX) || exit 2
 base=$(mktemp -d /var/tmp/lrutop-test-resdir.XXXXXX) || exit 2
-trap 'rm -rf "$tmp" "$base"' EXIT
+trap 'tm_cleanup; rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 cd "$tmp" || exit 2
 
@@ -84,3 +85,17 @@ check "$T mincore: the samples say which reader (method 2)" 'grep -q "\"pcsm\":2
 check "$T mincore: no dirty count (the reader cannot see it)" '! grep -q "\"pcdd\":[1-9]" mc.jsonl' \
 	"a sample with pcdd > 0"
 check "$T no scratch left behind" 'lrt_empty "$base/d1" && lrt_empty "$base/d2"' "$(ls -A "$base"/d1 "$base"/d2)"
+
+# the replay in the TUI: the Overview's strip with the recorded figures
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "$T TUI replay" "tmux not installed"
+	exit 0
+fi
+tm_start rp 130 40 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay '$tmp/r.jsonl' --speed 16"
+tm_wait rp "REPLAY" 10 >/dev/null
+tm send-keys -t rp End
+check "$T TUI replay: the strip names its reader" \
+	"tm_until rp 15 \"tm_has rp 'Page cache (% of each file, cachestat)'\"" "$(tm_cap rp | tail -n 12)"
+check "$T TUI replay: the legend has the source's share" \
+	"tm_until rp 5 \"tm_cap rp | grep -Eq 'src cached [0-9.]+%'\"" "$(tm_cap rp | grep 'Page cache')"
+tm send-keys -t rp q
