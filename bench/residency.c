@@ -65,7 +65,8 @@ static int cmp_u64(const void *a, const void *b)
 static void row(const char *name, uint64_t *t, int n, uint64_t lo, uint64_t hi, uint64_t pages)
 {
 	qsort(t, (size_t)n, sizeof(t[0]), cmp_u64);
-	double med = (double)t[n / 2] / 1e3, p99 = (double)t[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1] / 1e3;
+	double med = (double)t[n / 2] / 1e3,
+	       p99 = (double)t[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1] / 1e3;
 	printf("%-34s %9.1f %9.1f  %llu..%llu of %llu pages cached\n", name, med, p99,
 	       (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)pages);
 }
@@ -77,12 +78,21 @@ int main(int argc, char **argv)
 	int n = 100, opt;
 	while ((opt = getopt(argc, argv, "d:s:c:n:")) != -1) {
 		switch (opt) {
-		case 'd': dir = optarg; break;
-		case 's': size_mb = atol(optarg); break;
-		case 'c': cached_mb = atol(optarg); break;
-		case 'n': n = atoi(optarg); break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 's':
+			size_mb = atol(optarg);
+			break;
+		case 'c':
+			cached_mb = atol(optarg);
+			break;
+		case 'n':
+			n = atoi(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: residency [-d DIR] [-s MiB] [-c MiB] [-n ROUNDS]\n");
+			fprintf(stderr,
+				"usage: residency [-d DIR] [-s MiB] [-c MiB] [-n ROUNDS]\n");
 			return 2;
 		}
 	}
@@ -97,7 +107,8 @@ int main(int argc, char **argv)
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		path[0] = 0;
-		fprintf(stderr, "residency: %s/lrutop-bench-residency.*: %s\n", dir, strerror(errno));
+		fprintf(stderr, "residency: %s/lrutop-bench-residency.*: %s\n", dir,
+			strerror(errno));
 		return 2;
 	}
 	if (ftruncate(fd, (off_t)size_mb << 20) < 0) {

@@ -16,9 +16,9 @@
 #include "series.h"
 
 struct pagecache_pct {
-	double src_cached;		   /* % of the source's pages */
+	double src_cached;		      /* % of the source's pages */
 	double dst_cached, dst_dirty, dst_wb; /* % of the destination's pages */
-	double evicted, recent; /* pages of both files: evicted, recently evicted */
+	double evicted, recent;		      /* pages of both files: evicted, recently evicted */
 };
 
 /* Fills out from s (everything NAN when s is NULL or has no residency). */

@@ -102,8 +102,9 @@ void residency_set_budget(struct residency *r, uint64_t bytes)
 
 const char *residency_method_name(int method)
 {
-	return method == RESIDENCY_CACHESTAT ? "cachestat" : method == RESIDENCY_MINCORE ? "mincore"
-											: "-";
+	return method == RESIDENCY_CACHESTAT ? "cachestat"
+	       : method == RESIDENCY_MINCORE ? "mincore"
+					     : "-";
 }
 
 static int by_cachestat(int fd, struct residency_counts *out)
@@ -286,8 +287,8 @@ static int read_file(struct residency *r, struct rfile *f, const char *path, int
 		rc = by_mincore_budget(r, f, &c);
 	} else if (rc < 0 && want && errno == EPERM) {
 		int fd = may_write && !f->rdwr
-				 ? open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
-				 : -1;
+			     ? open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
+			     : -1;
 		struct stat st;
 		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino) {
 			close(f->fd);

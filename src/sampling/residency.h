@@ -41,12 +41,12 @@ struct residency_counts {
 	uint64_t pages;	 /* the file's size, rounded up to pages */
 	uint64_t cached; /* resident */
 	uint64_t dirty, writeback, evicted, recently_evicted; /* cachestat only */
-	int method;	 /* enum residency_method that filled it */
+	int method; /* enum residency_method that filled it */
 };
 
 /* The mincore walk's piece: 64 MiB maps, a 16 KiB vector; and how much of
  * a file one tick walks. */
-#define RESIDENCY_CHUNK (64ull << 20)
+#define RESIDENCY_CHUNK	 (64ull << 20)
 #define RESIDENCY_BUDGET (256ull << 20)
 
 struct residency;

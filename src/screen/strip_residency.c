@@ -52,8 +52,8 @@ static void legend(struct grid *g, int y, int compact, const struct pagecache_pc
 	if (compact)
 		snprintf(title, sizeof(title), "Page cache");
 	else
-		snprintf(title, sizeof(title), "Page cache (%% of each file%s%s)", method ? ", " : "",
-			 method ? method : "");
+		snprintf(title, sizeof(title), "Page cache (%% of each file%s%s)",
+			 method ? ", " : "", method ? method : "");
 	int x = 1 + grid_text(g, 1, y, -1, ROLE_TITLE, title) + 2;
 	for (size_t i = 0; i < ARRAY_LEN(it); i++) {
 		char val[16], buf[64];

@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #define FILE_MB 40  /* one chunk */
-#define BIG_MB 300 /* several RESIDENCY_CHUNKs (64 MiB) */
+#define BIG_MB	300 /* several RESIDENCY_CHUNKs (64 MiB) */
 
 static char dir[64];
 
@@ -155,7 +155,8 @@ static void check_reader(int want_cachestat, int mb)
 		long after = test_mincore(fd);
 		assert_true(before >= 0 && after >= 0);
 		assert_int_equal(c.pages, pages);
-		assert_int_equal(c.method, want_cachestat ? RESIDENCY_CACHESTAT : RESIDENCY_MINCORE);
+		assert_int_equal(c.method,
+				 want_cachestat ? RESIDENCY_CACHESTAT : RESIDENCY_MINCORE);
 		/* the known state: about half is resident (the first half
 		 * may have lost pages to reclaim, never gained any) */
 		assert_true(before <= (long)(pages / 2 + pages / 100));
@@ -241,7 +242,8 @@ static void test_mincore_budget(void **state)
 		for (size_t k = 0; k < nch; k++)
 			residency_read(r, path, NULL, &s);
 		long after = test_mincore(fd);
-		ok = before >= (long)(pages * 3 / 4) && agrees(s.res_src.cached, before, after, pages);
+		ok = before >= (long)(pages * 3 / 4) &&
+		     agrees(s.res_src.cached, before, after, pages);
 	}
 	assert_true(ok);
 	/* grown by two chunks, just written (cached): counted on the next tick */
@@ -392,8 +394,10 @@ static struct sample res_sample(uint64_t t, int run, int phase, uint64_t src_cac
 	s.phase = (int8_t)phase;
 	if (run >= 0) {
 		s.have = SAMPLE_HAVE_RES;
-		s.res_src = (struct sample_res){1000, src_cached, 0, 0, 50, recent, RESIDENCY_CACHESTAT};
-		s.res_dst = (struct sample_res){500, 400, dst_dirty, 25, 10, 3, RESIDENCY_CACHESTAT};
+		s.res_src =
+		    (struct sample_res){1000, src_cached, 0, 0, 50, recent, RESIDENCY_CACHESTAT};
+		s.res_dst =
+		    (struct sample_res){500, 400, dst_dirty, 25, 10, 3, RESIDENCY_CACHESTAT};
 	}
 	return s;
 }
