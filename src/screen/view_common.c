@@ -81,12 +81,6 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
 	size_t bl = strlen(buf);
 	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
-	/* which reader the page-cache strip's figures come from */
-	const char *cache = pagecache_method(series_at(m->series, (size_t)view_end(m, u)));
-	if (cache) {
-		bl = strlen(buf);
-		snprintf(buf + bl, sizeof(buf) - bl, "  cache: %s", cache);
-	}
 	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;
@@ -94,6 +88,14 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	for (int i = 0; i < VIEW_COUNT; i++)
 		tabs_w += 5 + (int)strlen(names[i]); /* " 1 name " and a gap */
 	int tx = g->w - tabs_w + 1;
+	/* which reader the page-cache strip's figures come from, where it
+	 * fits before the tabs */
+	const char *cache = pagecache_method(series_at(m->series, (size_t)view_end(m, u)));
+	if (cache) {
+		snprintf(buf, sizeof(buf), compact ? "  %s" : "  cache: %s", cache);
+		if (x + (int)strlen(buf) < tx)
+			x += grid_text(g, x, 0, -1, ROLE_HEADER, buf);
+	}
 	if (tx < x + 1)
 		return; /* too narrow: the header keeps host and disk */
 	for (int i = 0; i < VIEW_COUNT; i++) {
