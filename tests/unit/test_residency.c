@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #define FILE_MB 40  /* one chunk */
-#define BIG_MB	300 /* several RESIDENCY_CHUNKs (64 MiB) */
+#define BIG_MB	160 /* several RESIDENCY_CHUNKs (64 MiB) */
 
 static char dir[64];
 
