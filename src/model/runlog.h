@@ -42,6 +42,12 @@ struct run_result {
 	int bursts;
 	double read_at_burst; /* rd@burst (burst.h), NAN unknown */
 	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked */
+	/* page-cache residency over the run (pagecache_run_figures), pages
+	 * but the peak; res_have 0: no sample of the run had it (all are 0) */
+	int res_have;
+	uint64_t res_dst_dirty_peak_kb; /* the destination's most dirty pages, KiB */
+	uint64_t res_src_cached_end, res_src_pages_end; /* the source at the run's last sample */
+	uint64_t res_recent_end; /* recently evicted pages of both files at the last sample */
 	char message[480];
 	uint64_t t_start_ns, t_copy_ns, t_end_ns;
 };

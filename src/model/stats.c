@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pagecache.h"
 #include "util.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -55,6 +56,26 @@ static double get_wcv(const struct run_result *r) { return r->write_cv; }
 static double get_rcv(const struct run_result *r) { return r->read_cv; }
 static double get_rab(const struct run_result *r) { return r->read_at_burst; }
 
+/* Median of a residency figure over the OK runs of s that had residency
+ * (older recordings, --cmd runs without a source may not). */
+static double res_median(const struct run_result *runs, size_t n, const struct strategy_stats *s,
+			 int which)
+{
+	double v[SESSION_MAX_RUNS];
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++) {
+		const struct run_result *r = &runs[i];
+		if (!r->finished || !r->ok || !r->res_have || !same_strategy(r, s))
+			continue;
+		double x = which == 0   ? (double)r->res_dst_dirty_peak_kb
+			   : which == 1 ? pagecache_src_cached_end_pct(r)
+					: (double)r->res_recent_end;
+		if (!isnan(x))
+			v[k++] = x;
+	}
+	return stats_median(v, k);
+}
+
 int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		  struct strategy_stats *out, int max)
 {
@@ -89,6 +110,9 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		s->write_cv_med = field_median(runs, n, s, get_wcv, NULL, NULL);
 		s->read_cv_med = field_median(runs, n, s, get_rcv, NULL, NULL);
 		s->read_at_burst_med = field_median(runs, n, s, get_rab, NULL, NULL);
+		s->res_dirty_med = res_median(runs, n, s, 0);
+		s->res_src_cached_med = res_median(runs, n, s, 1);
+		s->res_recent_med = res_median(runs, n, s, 2);
 		s->noisy = s->ok >= 2 && s->elapsed_min > 0 &&
 			   (s->elapsed_max - s->elapsed_min) / s->elapsed_min > STATS_NOISY;
 		if (s->ok && s->elapsed_med < fastest)
@@ -164,9 +188,9 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 	/* hyperfine's labels: the first figure of each group is the median */
 	fprintf(f, "%-16s %4s %-29s %s\n", "", "", "---------- elapsed ----------",
 		"--------- MiB/s ----------");
-	fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s\n", "strategy",
-		"runs", "median", "min", "max", "median", "min", "max", "ratio", "vs base",
-		"majflt", "bursts", "peakAct", "refault");
+	fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s %8s %6s\n",
+		"strategy", "runs", "median", "min", "max", "median", "min", "max", "ratio",
+		"vs base", "majflt", "bursts", "peakAct", "refault", "dstDirty", "srcC%");
 	int noisy = 0;
 	for (int i = 0; i < n; i++) {
 		const struct strategy_stats *s = &st[i];
@@ -183,8 +207,13 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 		stats_num(c[7], sizeof(c[7]), "%.0f", s->majflt_med);
 		stats_num(c[8], sizeof(c[8]), "%.1f", s->bursts_med);
 		stats_num(c[9], sizeof(c[9]), "%.0f", s->refault_med);
-		fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s%s%s\n", s->name,
-			runs, c[0], c[1], c[2], c[3], c[4], c[5], c[6], vs, c[7], c[8], peak, c[9],
+		char res[2][24] = {"-", "-"};
+		if (!isnan(s->res_dirty_med))
+			fmt_size(res[0], sizeof(res[0]), (uint64_t)s->res_dirty_med * 1024);
+		stats_num(res[1], sizeof(res[1]), "%.0f%%", s->res_src_cached_med);
+		fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s %8s %6s%s%s\n",
+			s->name, runs, c[0], c[1], c[2], c[3], c[4], c[5], c[6], vs, c[7], c[8], peak,
+			c[9], res[0], res[1],
 			s->fastest ? "  fastest" : "", s->noisy ? "  noisy" : "");
 		noisy |= s->noisy;
 	}

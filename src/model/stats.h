@@ -28,6 +28,10 @@ struct strategy_stats {
 	double mbs_med, mbs_min, mbs_max;
 	double majflt_med, minflt_med, bursts_med, peak_af_med, refault_med, write_cv_med;
 	double read_cv_med, read_at_burst_med; /* the sawtooth in numbers (the Runs view) */
+	/* page-cache residency, medians over the OK runs that had it (NAN
+	 * none): the destination's peak dirty KiB, the source's cached % and
+	 * the recently evicted pages at the copy's end */
+	double res_dirty_med, res_src_cached_med, res_recent_med;
 	double ratio;	    /* elapsed_med / the fastest strategy's elapsed_med */
 	double vs_base_pct; /* (elapsed_med / the baseline's - 1) * 100, NAN without one */
 	int noisy, fastest, baseline;

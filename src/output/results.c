@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "pagecache.h"
 #include "util.h"
 
 /* A run that failed before its copy started has no elapsed time, and its
@@ -17,12 +18,28 @@ static const char *verified_str(int v)
 	return v > 0 ? "yes" : v == 0 ? "no" : "-";
 }
 
+/* The page-cache cells of a run (before "ok", which stays last): the
+ * destination's peak dirty, the source's cached share and the recently
+ * evicted pages at the copy's end; "-" without residency. */
+static void res_cells(char *buf, size_t len, const struct run_result *x)
+{
+	char dd[16] = "-", sc[16] = "-", re[16] = "-";
+	if (x->res_have) {
+		fmt_size(dd, sizeof(dd), x->res_dst_dirty_peak_kb * 1024);
+		double pct = pagecache_src_cached_end_pct(x);
+		if (!isnan(pct))
+			snprintf(sc, sizeof(sc), "%.0f%%", pct);
+		snprintf(re, sizeof(re), "%llu", (unsigned long long)x->res_recent_end);
+	}
+	snprintf(buf, len, "%8s %6s %8s", dd, sc, re);
+}
+
 void results_table(FILE *f, const struct run_result *r, size_t n)
 {
-	fprintf(f, "%-16s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %9s %8s %7s %6s %4s\n",
+	fprintf(f, "%-16s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %9s %8s %7s %6s %8s %6s %8s %4s\n",
 		"strategy", "rep", "elapsed", "user", "sys", "%cpu", "majflt", "minflt",
 		"inblock", "oublock", "MiB/s", "rdCV", "wrCV", "rd@b", "peakAct", "deact", "refault",
-		"bursts", "ok");
+		"bursts", "dstDirty", "srcC%", "recEvict", "ok");
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *x = &r[i];
 		char peak[16], rcv[16], wcv[16], rab[16], el[16], us[16], sy[16], cpu[16], mbs[16];
@@ -36,13 +53,15 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		snprintf(sy, sizeof(sy), nc ? "-" : "%.2fs", x->sys_s);
 		snprintf(cpu, sizeof(cpu), nc ? "-" : "%.0f%%", x->cpu_pct);
 		snprintf(mbs, sizeof(mbs), nc ? "-" : "%.1f", x->mbs);
+		char res[48];
+		res_cells(res, sizeof(res), x);
 		fprintf(f,
 			"%-16s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
-			"%8llu %7llu %6d %4s\n",
+			"%8llu %7llu %6d %s %4s\n",
 			x->name, x->repeat, el, us, sy, cpu, x->majflt,
 			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, rab, peak,
 			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
-			x->bursts, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
+			x->bursts, res, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0)
@@ -53,7 +72,7 @@ void results_csv_header(FILE *f)
 {
 	fputs("strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,"
 	      "bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,"
-	      "verified,rd_at_burst\n",
+	      "verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end\n",
 	      f);
 }
 
@@ -62,6 +81,22 @@ static void cv_cell(FILE *f, double v)
 	if (!isnan(v))
 		fprintf(f, "%.4f", v);
 	fputc(',', f);
+}
+
+/* The page-cache cells (trailing, empty without residency): peak dirty
+ * KiB of the destination, the source's cached share and recently evicted
+ * pages of both files at the copy's end. */
+static void res_csv(FILE *f, const struct run_result *x)
+{
+	if (!x->res_have) {
+		fputs(",,,", f);
+		return;
+	}
+	fprintf(f, ",%llu,", (unsigned long long)x->res_dst_dirty_peak_kb);
+	double pct = pagecache_src_cached_end_pct(x);
+	if (!isnan(pct))
+		fprintf(f, "%.1f", pct);
+	fprintf(f, ",%llu", (unsigned long long)x->res_recent_end);
 }
 
 void results_csv_row(FILE *f, const struct run_result *x)
@@ -82,6 +117,7 @@ void results_csv_row(FILE *f, const struct run_result *x)
 		      : x->cancelled ? "cancelled" : "failed");
 	if (!isnan(x->read_at_burst))
 		fprintf(f, "%.4f", x->read_at_burst);
+	res_csv(f, x);
 	fputc('\n', f);
 }
 

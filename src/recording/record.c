@@ -21,7 +21,7 @@
 
 /* ---- the sample's fields ---------------------------------------------- */
 
-enum ftype { F_U64, F_U32, F_F32 };
+enum ftype { F_U64, F_U32, F_F32, F_U8 };
 
 struct field {
 	const char *key; /* stable: changing one is a major version */
@@ -37,6 +37,10 @@ struct field {
 #define U32(k, g, m)                                                                               \
 	{                                                                                          \
 		k, g, offsetof(struct sample, m), F_U32                                            \
+	}
+#define U8(k, g, m)                                                                                \
+	{                                                                                          \
+		k, g, offsetof(struct sample, m), F_U8                                             \
 	}
 #define F32(k, g, m)                                                                               \
 	{                                                                                          \
@@ -113,11 +117,28 @@ static const struct field fields[] = {
     U64("gli", SAMPLE_HAVE_CG, cg_limit),
     U64("gdy", SAMPLE_HAVE_CG, cg_dirty),
     U64("gpd", SAMPLE_HAVE_CG_DEACT, cg_pgdeactivate),
+
+    /* page-cache residency (minor 1): source "pcs*", destination "pcd*" */
+    U64("pcsp", SAMPLE_HAVE_RES, res_src.pages),
+    U64("pcsc", SAMPLE_HAVE_RES, res_src.cached),
+    U64("pcsd", SAMPLE_HAVE_RES, res_src.dirty),
+    U64("pcsw", SAMPLE_HAVE_RES, res_src.writeback),
+    U64("pcse", SAMPLE_HAVE_RES, res_src.evicted),
+    U64("pcsr", SAMPLE_HAVE_RES, res_src.recently_evicted),
+    U8("pcsm", SAMPLE_HAVE_RES, res_src.method),
+    U64("pcdp", SAMPLE_HAVE_RES, res_dst.pages),
+    U64("pcdc", SAMPLE_HAVE_RES, res_dst.cached),
+    U64("pcdd", SAMPLE_HAVE_RES, res_dst.dirty),
+    U64("pcdw", SAMPLE_HAVE_RES, res_dst.writeback),
+    U64("pcde", SAMPLE_HAVE_RES, res_dst.evicted),
+    U64("pcdr", SAMPLE_HAVE_RES, res_dst.recently_evicted),
+    U8("pcdm", SAMPLE_HAVE_RES, res_dst.method),
 };
 
 #define HAVE_KNOWN                                                                                 \
 	(SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_VMX | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CPU | \
-	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT)
+	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT |     \
+	 SAMPLE_HAVE_RES)
 
 static const char *const disk_columns[] = {
     "rd_ios",	  "rd_merges", "rd_sectors", "rd_ms",	    "wr_ios",	 "wr_merges",
@@ -500,6 +521,10 @@ int recorder_sample(struct recorder *r, const struct sample *smp, const struct d
 			uint32_t v;
 			memcpy(&v, p, sizeof(v));
 			bad |= put(o, f->key, json_integer(v));
+		} else if (f->type == F_U8) {
+			uint8_t v;
+			memcpy(&v, p, sizeof(v));
+			bad |= put(o, f->key, json_integer(v));
 		} else {
 			float v;
 			memcpy(&v, p, sizeof(v));
@@ -579,6 +604,15 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 	bad |= put(o, "t_start_ns", ju64(x->t_start_ns));
 	bad |= put(o, "t_copy_ns", ju64(x->t_copy_ns));
 	bad |= put(o, "t_end_ns", ju64(x->t_end_ns));
+	if (x->res_have) { /* minor 1 */
+		json_t *res = json_object();
+		bad |= !res;
+		bad |= put(res, "dst_dirty_peak_kb", ju64(x->res_dst_dirty_peak_kb));
+		bad |= put(res, "src_cached_end", ju64(x->res_src_cached_end));
+		bad |= put(res, "src_pages_end", ju64(x->res_src_pages_end));
+		bad |= put(res, "recent_end", ju64(x->res_recent_end));
+		bad |= put(o, "res", res);
+	}
 	if (bad) {
 		json_decref(o);
 		o = NULL;
@@ -1078,6 +1112,10 @@ static int rd_sample(struct recording *r, json_t *o, struct record_item *it, cha
 			NEED_INT(o, f->key, v, 0, UINT32_MAX);
 			uint32_t x = (uint32_t)v;
 			memcpy(p, &x, sizeof(x));
+		} else if (f->type == F_U8) {
+			NEED_INT(o, f->key, v, 0, UINT8_MAX);
+			uint8_t x = (uint8_t)v;
+			memcpy(p, &x, sizeof(x));
 		} else {
 			NEED_INT(o, f->key, v, INT64_MIN, INT64_MAX);
 			uint64_t x = (uint64_t)v;
@@ -1113,6 +1151,36 @@ static int rd_event(struct recording *r, json_t *o, struct record_item *it, char
 	it->event.run = (int16_t)v;
 	if (rd_phase(r, json_object_get(o, "phase"), &it->event.phase) != 0)
 		return rd_fail(r, err, errlen, r->line, "event: \"phase\" missing or unknown");
+	return 0;
+}
+
+/* A result's page-cache figures (minor 1): absent in older recordings,
+ * which leaves res_have 0. */
+static int rd_result_res(struct recording *r, json_t *o, struct run_result *x, char *err,
+			 size_t errlen)
+{
+	json_t *res = json_object_get(o, "res");
+	if (!res)
+		return 0;
+	if (!json_is_object(res))
+		return rd_fail(r, err, errlen, r->line, "result: \"res\" not an object");
+	json_int_t v;
+	static const struct {
+		const char *key;
+		size_t off;
+	} u64s[] = {
+	    {"dst_dirty_peak_kb", offsetof(struct run_result, res_dst_dirty_peak_kb)},
+	    {"src_cached_end", offsetof(struct run_result, res_src_cached_end)},
+	    {"src_pages_end", offsetof(struct run_result, res_src_pages_end)},
+	    {"recent_end", offsetof(struct run_result, res_recent_end)},
+	};
+	const char *kind = "result: res";
+	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
+		NEED_INT(res, u64s[i].key, v, INT64_MIN, INT64_MAX);
+		uint64_t u = (uint64_t)v;
+		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
+	}
+	x->res_have = 1;
 	return 0;
 }
 
@@ -1213,7 +1281,7 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	x->read_at_burst = NAN;
 	if (rab && get_double(rab, &x->read_at_burst) != 0)
 		return rd_fail(r, err, errlen, r->line, "result: \"read_at_burst\" not a number");
-	return 0;
+	return rd_result_res(r, o, x, err, errlen);
 }
 
 int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen)

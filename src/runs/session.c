@@ -15,6 +15,7 @@
 
 #include "device.h"
 #include "loop.h"
+#include "pagecache.h"
 #include "rates.h"
 #include "util.h"
 
@@ -635,6 +636,15 @@ static int strategy_index(const struct strategy *st)
 	return 255;
 }
 
+int session_run_files(const struct session *s, const char **src, const char **dst)
+{
+	if (!session_current(s) || !s->have_source)
+		return 0;
+	*src = s->src;
+	*dst = s->dst;
+	return 1;
+}
+
 void session_annotate(const struct session *s, struct sample *smp)
 {
 	const struct run_result *r = session_current(s);
@@ -905,6 +915,7 @@ static void finish_run(struct session *s, const struct series *ser,
 	r->refault_file = fig.refault_file;
 	r->bursts = fig.bursts;
 	r->read_at_burst = fig.read_at_burst;
+	pagecache_run_figures(ser, (int)(r - s->log->results), r->t_start_ns, r->t_end_ns, r);
 	add_event(s, r->t_end_ns, PHASE_IDLE);
 	if (!r->ok && !r->cancelled) /* a cancel is the user's choice, not a failure */
 		s->failed = 1;

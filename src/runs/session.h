@@ -164,6 +164,11 @@ void session_cancel(struct session *s, const struct series *ser);
 const struct run_result *session_current(const struct session *s);
 /* Bytes copied so far by the current run. */
 uint64_t session_progress(const struct session *s);
+/* The current run's source and destination paths (borrowed; the
+ * destination may not exist yet): 1 from its prepare phase to its end, 0
+ * between runs, so a monitor holds no descriptor of a file the next run's
+ * prepare is about to unlink. */
+int session_run_files(const struct session *s, const char **src, const char **dst);
 /* Annotates a sample with the current run, phase and strategy index. */
 void session_annotate(const struct session *s, struct sample *smp);
 /* The watchdog's idea of progress: a value that changes when the run

@@ -23,6 +23,7 @@ enum {
 	SAMPLE_HAVE_PSI_IO = 1u << 6,
 	SAMPLE_HAVE_CG = 1u << 7, /* a run's memory cgroup */
 	SAMPLE_HAVE_CG_DEACT = 1u << 8, /* ... with its own pgdeactivate (v2) */
+	SAMPLE_HAVE_RES = 1u << 9, /* page-cache residency of the run's files */
 };
 
 struct sample {
@@ -62,6 +63,15 @@ struct sample {
 	uint64_t cg_pgdeactivate; /* v2 memory.stat only (SAMPLE_HAVE_CG_DEACT) */
 	uint64_t cg_dirty;	  /* file pages dirty or under writeback (v1 dirty +
 				   * writeback, v2 file_dirty + file_writeback) */
+
+	/* page-cache residency of the run's source and destination
+	 * (SAMPLE_HAVE_RES, residency.h), in pages.  method: enum
+	 * residency_method, 0 when that file was not read; under mincore only
+	 * pages and cached are known (the rest stay 0). */
+	struct sample_res {
+		uint64_t pages, cached, dirty, writeback, evicted, recently_evicted;
+		uint8_t method;
+	} res_src, res_dst;
 
 	/* what the worker was doing when the sample was taken */
 	int16_t run;   /* run index, -1 while idle */

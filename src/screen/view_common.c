@@ -4,6 +4,7 @@
 
 #include "actions.h"
 #include "machine.h"
+#include "pagecache.h"
 #include "results.h"
 #include "strategy.h"
 #include "util.h"
@@ -23,6 +24,7 @@ void views_done(struct views *v)
 	canvas_done(&v->overview.disk);
 	canvas_done(&v->overview.mem);
 	canvas_done(&v->overview.reclaim);
+	strip_residency_done(&v->overview.res);
 	free(v->overview.buf);
 	free(v->overview.lo);
 	free(v->overview.hi);
@@ -114,6 +116,14 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	for (int i = 0; i < VIEW_COUNT; i++)
 		tabs_w += 5 + (int)strlen(names[i]); /* " 1 name " and a gap */
 	int tx = g->w - tabs_w + 1;
+	/* which reader the page-cache strip's figures come from, where it
+	 * fits before the tabs */
+	const char *cache = pagecache_method(series_at(m->series, (size_t)view_end(m, u)));
+	if (cache) {
+		snprintf(buf, sizeof(buf), compact ? "  %s" : "  cache: %s", cache);
+		if (x + (int)strlen(buf) < tx)
+			x += grid_text(g, x, 0, -1, ROLE_HEADER, buf);
+	}
 	if (tx < x + 1)
 		return; /* too narrow: the header keeps host and disk */
 	for (int i = 0; i < VIEW_COUNT; i++) {

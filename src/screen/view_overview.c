@@ -446,7 +446,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	/* event strip: run phases and demotion bursts (bursts of a whole big
 	 * machine are rare; without runs the row goes to the charts) */
 	int strip = m->runs.state == RUNS_NONE ? 0 : 2; /* labels, bursts: a row each */
-	int plot_rows = h - 4 - strip; /* three title lines, one time axis */
+	int res_rows = strip_residency_rows(m, h - 4 - strip); /* page cache, at the bottom */
+	int plot_rows = h - 4 - strip - res_rows; /* three title lines, one time axis */
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */
 		disk_rows--;
@@ -609,13 +610,16 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	ylabel(g, y, rscale, 0);
 	ylabel(g, y + rec_rows - 1, 0, 0);
 	y += rec_rows;
+	int res_title = res_rows ? y : -1;
+	if (end >= 0)
+		y += strip_residency_draw(&ov->res, m, ov->hi, n, gl, g, YLAB, y, pw, res_rows, compact);
 
 	if (end >= 0) {
 		time_axis(ov, m, g, y, YLAB, pw, ov->disk.xdots, end);
-		int titles[] = {mem_title, rec_title};
+		int titles[] = {mem_title, rec_title, res_title};
 		if (strip)
-			burst_bands(ov, g, strip_y + 1, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 2);
+			burst_bands(ov, g, strip_y + 1, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 3);
 		if (strip)
-			phase_labels(ov, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 2);
+			phase_labels(ov, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 3);
 	}
 }

@@ -13,6 +13,7 @@
 #include "chart.h"
 #include "grid.h"
 #include "model.h"
+#include "strip_residency.h"
 #include "ui.h"
 
 #define VIEW_MIN_W 60
@@ -29,6 +30,7 @@ struct overview {
 	uint64_t t0_ns;
 	double col_ns;
 	int fit; /* the window spans the runs */
+	struct res_strip res; /* the page-cache strip (strip_residency.h) */
 };
 
 struct runs_view {

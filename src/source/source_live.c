@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loop.h"
+#include "residency.h"
 #include "sampler.h"
 #include "series.h"
 #include "session.h"
@@ -15,6 +16,7 @@
 struct live {
 	struct source src; /* first: a struct source * is a struct live * */
 	struct sampler *sampler;
+	struct residency *res; /* the run's files in the page cache */
 	struct ticker tick;
 	const struct series *series;
 	struct session *session;
@@ -57,6 +59,17 @@ static unsigned long live_ready(struct source *src)
 	return (unsigned long)ticker_read(&live_of(src)->tick);
 }
 
+/* The run's source and destination, while a run is on; between runs the
+ * descriptors are closed. */
+static void live_residency(struct live *l, struct sample *s)
+{
+	const char *src, *dst;
+	if (l->session && session_run_files(l->session, &src, &dst))
+		residency_read(l->res, src, dst, s);
+	else
+		residency_close(l->res);
+}
+
 static int live_step(struct source *src)
 {
 	struct live *l = live_of(src);
@@ -65,6 +78,7 @@ static int live_step(struct source *src)
 	sampler_read(l->sampler, &s);
 	if (l->session)
 		session_annotate(l->session, &s);
+	live_residency(l, &s);
 	/* the table comes from the same read of /proc/diskstats */
 	int have_disks = sampler_read_disks(l->sampler, &l->disks) == 0;
 	if (k->sample)
@@ -161,6 +175,7 @@ static void live_free(struct source *src)
 	}
 	ticker_close(&l->tick);
 	sampler_free(l->sampler);
+	residency_free(l->res);
 	free(l);
 }
 
@@ -189,6 +204,7 @@ struct source *source_live_new(const char *disk, double interval, const struct s
 	l->src.log = log;
 	l->series = series;
 	l->tick.fd = -1;
+	l->res = residency_new();
 	l->sampler = sampler_new(disk, err, errlen);
 	if (!l->sampler || ticker_open(&l->tick, interval, err, errlen) < 0) {
 		live_free(&l->src);

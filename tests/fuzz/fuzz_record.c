@@ -28,7 +28,7 @@ static void check_item(const struct record_item *it)
 		     it->kind == RECORD_RESULT);
 	FUZZ_REQUIRE(it->line >= 2);
 	if (it->kind == RECORD_SAMPLE) {
-		FUZZ_REQUIRE((it->sample.have & ~0x1ffu) == 0);
+		FUZZ_REQUIRE((it->sample.have & ~0x3ffu) == 0); /* up to SAMPLE_HAVE_RES */
 		FUZZ_REQUIRE(it->sample.phase >= 0 && it->sample.phase < PHASE_COUNT);
 		if (it->have_disks) {
 			const struct disktab *t = &it->disks;
@@ -78,6 +78,11 @@ static void same_item(const struct record_item *a, const struct record_item *b)
 			     x->pgdeactivate == y->pgdeactivate &&
 			     x->refault_file == y->refault_file && x->t_start_ns == y->t_start_ns &&
 			     x->t_copy_ns == y->t_copy_ns && x->t_end_ns == y->t_end_ns);
+		FUZZ_REQUIRE(x->res_have == y->res_have &&
+			     x->res_dst_dirty_peak_kb == y->res_dst_dirty_peak_kb &&
+			     x->res_src_cached_end == y->res_src_cached_end &&
+			     x->res_src_pages_end == y->res_src_pages_end &&
+			     x->res_recent_end == y->res_recent_end);
 		const double *da[] = {&x->elapsed_s, &x->user_s,  &x->sys_s,   &x->cpu_pct,
 				      &x->mbs,	     &x->read_cv, &x->write_cv};
 		const double *db[] = {&y->elapsed_s, &y->user_s,  &y->sys_s,   &y->cpu_pct,

@@ -122,9 +122,16 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 	}
 	if (have & SAMPLE_HAVE_CG_DEACT)
 		s->cg_pgdeactivate = 53 + k;
+	if (have & SAMPLE_HAVE_RES) {
+		s->res_src = (struct sample_res){54 + k, 55 + k, 56 + k, 57 + k, 58 + k, 59 + k, 1};
+		/* the destination not made yet (every other sample): all zero */
+		if (i % 2)
+			s->res_dst = (struct sample_res){60 + k, 61 + k, 62 + k, 63 + k,
+							 UINT64_MAX - k, 65 + k, 2};
+	}
 }
 
-#define HAVE_ALL 0x1ffu
+#define HAVE_ALL 0x3ffu
 
 /* This machine's real disk table, then changed a little per sample i: a
  * counter moves on the first device, and from i = 3 on a made-up device
@@ -184,6 +191,10 @@ static void result_demo(struct run_result *x, int i)
 	x->bursts = 4, x->verified = i % 3 - 1;
 	snprintf(x->message, sizeof(x->message), "run %d: \"quoted\"\n tab\t and ü", i);
 	x->t_start_ns = 1, x->t_copy_ns = 2, x->t_end_ns = UINT64_MAX;
+	if (i % 2) { /* page-cache figures (minor 1); the others have none, as before it */
+		x->res_have = 1, x->res_dst_dirty_peak_kb = 123456, x->res_src_cached_end = 7;
+		x->res_src_pages_end = UINT64_MAX, x->res_recent_end = 0;
+	}
 }
 
 /* Bit for bit, NaN included. */
@@ -220,6 +231,11 @@ static void assert_result_equal(const struct run_result *a, const struct record_
 	assert_string_equal(a->message, b->message);
 	assert_true(a->t_start_ns == b->t_start_ns && a->t_copy_ns == b->t_copy_ns &&
 		    a->t_end_ns == b->t_end_ns);
+	assert_int_equal(a->res_have, b->res_have);
+	assert_true(a->res_dst_dirty_peak_kb == b->res_dst_dirty_peak_kb &&
+		    a->res_src_cached_end == b->res_src_cached_end &&
+		    a->res_src_pages_end == b->res_src_pages_end &&
+		    a->res_recent_end == b->res_recent_end);
 }
 
 /* The demo recording: what each line holds, so a reader's items can be
@@ -243,7 +259,7 @@ static const uint32_t haves[NSAMPLES] = {
     HAVE_ALL & ~(SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT),
     HAVE_ALL,
     HAVE_ALL & ~SAMPLE_HAVE_DISK,
-    HAVE_ALL,
+    HAVE_ALL & ~SAMPLE_HAVE_RES, /* as before minor 1, or between runs */
 };
 
 /* Writes the demo recording; bytes_after[l] is the file size once line l
@@ -403,7 +419,7 @@ static void test_lines_are_json(void **state)
 		assert_true(len > 2 && line[len - 1] == '\n' && line[0] == '{' &&
 			    line[len - 2] == '}');
 		if (n == 0)
-			assert_non_null(strstr(line, "\"lrutop_record\":1,\"minor\":0"));
+			assert_non_null(strstr(line, "\"lrutop_record\":1,\"minor\":1"));
 		else
 			assert_non_null(strstr(line, "{\"k\":\""));
 		n++;
@@ -611,6 +627,37 @@ static void corrupt_line(int line, const char *replacement, const char *want)
 	assert_int_equal(recording_next(rec, &it, again, sizeof(again)), -1);
 	assert_string_equal(again, err);
 	recording_close(rec);
+}
+
+/* A recording of minor 0 (before page-cache residency; the fuzz corpus
+ * keeps one from a real run) still loads: every sample with the residency
+ * bit clear and its block zero, every result without residency. */
+static void test_minor0_loads(void **state)
+{
+	(void)state;
+	char err[512];
+	struct recording *r =
+	    recording_open(LRUTOP_SRCDIR "/tests/fuzz/corpus/fuzz_record/run-excerpt.jsonl", err,
+			   sizeof(err));
+	assert_non_null(r);
+	assert_int_equal(recording_header(r)->minor, 0);
+	struct record_item it;
+	int rc, samples = 0, results = 0;
+	static const struct sample_res zero;
+	while ((rc = recording_next(r, &it, err, sizeof(err))) == 1) {
+		if (it.kind == RECORD_SAMPLE) {
+			samples++;
+			assert_false(it.sample.have & SAMPLE_HAVE_RES);
+			assert_memory_equal(&it.sample.res_src, &zero, sizeof(zero));
+			assert_memory_equal(&it.sample.res_dst, &zero, sizeof(zero));
+		} else if (it.kind == RECORD_RESULT) {
+			results++;
+			assert_int_equal(it.result.res_have, 0);
+		}
+	}
+	assert_int_equal(rc, 0);
+	assert_true(samples > 0);
+	recording_close(r);
 }
 
 static void test_corrupt_middle_line(void **state)
@@ -853,6 +900,7 @@ int main(void)
 	    cmocka_unit_test(test_prefix_cut_gzip),
 	    cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_newer_minor),
+	    cmocka_unit_test(test_minor0_loads),
 	    cmocka_unit_test(test_corrupt_middle_line),
 	    cmocka_unit_test(test_refuses_existing_file),
 	    cmocka_unit_test(test_full_filesystem_plain),

@@ -1,0 +1,119 @@
+#include "strip_residency.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pagecache.h"
+#include "util.h"
+
+enum { R_SRC, R_DST, R_DIRTY, R_WB, R_N };
+
+void strip_residency_done(struct res_strip *rs)
+{
+	canvas_done(&rs->canvas);
+	free(rs->buf);
+	rs->buf = NULL;
+	rs->cap = 0;
+}
+
+int strip_residency_rows(const struct model *m, int plot_rows)
+{
+	if (m->runs.state == RUNS_NONE || plot_rows < 14)
+		return 0;
+	int rows = plot_rows / 8;
+	return 1 + (rows < 2 ? 2 : rows > 5 ? 5 : rows);
+}
+
+static double *col(struct res_strip *rs, int k)
+{
+	return rs->buf + (size_t)k * (size_t)rs->cap;
+}
+
+/* Title and legend with the newest values: "Page cache % ■ src 42 ...". */
+static void legend(struct grid *g, int y, int compact, const struct pagecache_pct *p,
+		   const char *method)
+{
+	struct {
+		enum role role;
+		const char *name, *short_name;
+		double v;
+		const char *unit;
+	} it[] = {
+	    {ROLE_READ, "src cached", "src", p->src_cached, "%"},
+	    {ROLE_WRITE, "dst cached", "dst", p->dst_cached, "%"},
+	    {ROLE_REFAULT, "dirty", "dirty", p->dst_dirty, "%"},
+	    {ROLE_SCAN, "writeback", "wb", p->dst_wb, "%"},
+	    {ROLE_DIM, "evicted", "evict", p->evicted, " pg"},
+	    {ROLE_PSI, "recently evicted", "recent", p->recent, " pg"},
+	};
+	char title[64];
+	if (compact)
+		snprintf(title, sizeof(title), "Page cache");
+	else
+		snprintf(title, sizeof(title), "Page cache (%% of each file%s%s)",
+			 method ? ", " : "", method ? method : "");
+	int x = 1 + grid_text(g, 1, y, -1, ROLE_TITLE, title) + 2;
+	for (size_t i = 0; i < ARRAY_LEN(it); i++) {
+		char val[16], buf[64];
+		if (isnan(it[i].v))
+			snprintf(val, sizeof(val), "-");
+		else
+			fmt_num(val, sizeof(val), it[i].v);
+		snprintf(buf, sizeof(buf), "%s %s%s", compact ? it[i].short_name : it[i].name, val,
+			 isnan(it[i].v) ? "" : it[i].unit);
+		if (x + 2 + (int)strlen(buf) > g->w)
+			break;
+		grid_put(g, x, y, 0x25a0, it[i].role); /* ■ */
+		x += 2;
+		x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf) + 2;
+	}
+}
+
+int strip_residency_draw(struct res_strip *rs, const struct model *m, const long *hi, int n,
+			 enum chart_glyphs gl, struct grid *g, int x, int y, int pw, int rows,
+			 int compact)
+{
+	if (rows < 2)
+		return 0;
+	if (n > rs->cap) {
+		free(rs->buf);
+		rs->cap = n;
+		rs->buf = xmalloc(sizeof(double) * R_N * (size_t)n);
+	}
+	struct pagecache_pct last, p;
+	pagecache_pct(NULL, &last);
+	int any = 0;
+	const char *method = NULL;
+	for (int i = 0; i < n; i++) {
+		const struct sample *s = hi[i] >= 0 ? series_at(m->series, (size_t)hi[i]) : NULL;
+		pagecache_pct(s, &p);
+		col(rs, R_SRC)[i] = p.src_cached;
+		col(rs, R_DST)[i] = p.dst_cached;
+		col(rs, R_DIRTY)[i] = p.dst_dirty;
+		col(rs, R_WB)[i] = p.dst_wb;
+		if (s && (s->have & SAMPLE_HAVE_RES)) {
+			last = p; /* the legend's: the newest shown sample that has it */
+			method = pagecache_method(s);
+			any = 1;
+		}
+	}
+	legend(g, y, compact, &last, method);
+	int ch = rows - 1;
+	canvas_reset(&rs->canvas, gl, pw, ch);
+	static const enum role roles[R_N] = {ROLE_READ, ROLE_WRITE, ROLE_REFAULT, ROLE_SCAN};
+	int band = rs->canvas.dh;
+	for (int k = 0; k < R_N; k++)
+		canvas_plot(&rs->canvas, col(rs, k), n, 100.0, roles[k], CHART_LINE, band - 1, -1,
+			    band);
+	canvas_render(&rs->canvas, g, x, y + 1);
+	for (int j = 0; j < ch; j++)
+		grid_put(g, x - 1, y + 1 + j, 0x2502, ROLE_AXIS); /* │ */
+	grid_printf(g, 0, y + 1, ROLE_AXIS, "%*s", x - 1, "100%");
+	grid_printf(g, 0, y + ch, ROLE_AXIS, "%*s", x - 1, "0");
+	if (!any)
+		grid_text(g, x + 2, y + 1 + (ch - 1) / 2, -1, ROLE_DIM,
+			  "no page-cache data yet (read while a run is on)");
+	return rows;
+}
