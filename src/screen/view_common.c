@@ -79,6 +79,11 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
 	size_t bl = strlen(buf);
 	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
+	if (u->preset[0] && !m->replay.on) { /* --demo: compact keeps "demo 2008" */
+		bl = strlen(buf);
+		snprintf(buf + bl, sizeof(buf) - bl, "  %.*s", compact ? (int)strcspn(u->preset, ":") : 63,
+			 u->preset);
+	}
 	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;
