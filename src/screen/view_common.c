@@ -79,17 +79,21 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
 	size_t bl = strlen(buf);
 	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
-	if (u->preset[0] && !m->replay.on) { /* --demo: compact keeps "demo 2008" */
-		bl = strlen(buf);
-		snprintf(buf + bl, sizeof(buf) - bl, "  %.*s", compact ? (int)strcspn(u->preset, ":") : 63,
-			 u->preset);
-	}
-	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;
 	int tabs_w = 0;
 	for (int i = 0; i < VIEW_COUNT; i++)
 		tabs_w += 5 + (int)strlen(names[i]); /* " 1 name " and a gap */
+	if (u->preset[0] && !m->replay.on) { /* --demo: "demo 2008: ..." or "demo 2008" */
+		int room = g->w - tabs_w - x0 - (int)strlen(buf) - 2; /* the tabs stay */
+		int pl = (int)strlen(u->preset);
+		if (compact || pl > room)
+			pl = (int)strcspn(u->preset, ":");
+		bl = strlen(buf);
+		if (pl <= room)
+			snprintf(buf + bl, sizeof(buf) - bl, "  %.*s", pl, u->preset);
+	}
+	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	int tx = g->w - tabs_w + 1;
 	if (tx < x + 1)
 		return; /* too narrow: the header keeps host and disk */
