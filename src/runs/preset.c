@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 #include "chart.h"
@@ -45,15 +46,25 @@ const char *preset_names(void)
 	return "2008 or today";
 }
 
-/* The disk the throttle would take: -d, or the one holding --dir (the
- * session checks -d itself and says why it does not do). */
+/* The disk the throttle would take, -d or the one holding --dir, as the
+ * session will check it: the preset leaves the throttle out where the
+ * user's --disk-limit would be an error. */
 static int disk_throttle_ok(const struct options *o, char *why, size_t whylen)
 {
 	if (cgroup_io_available(why, whylen) < 0)
 		return 0;
-	char name[DEVICE_NAME_MAX];
-	if (!o->device && device_for_path(o->dir, name, sizeof(name), NULL, 0, why, whylen) < 0)
+	char name[DEVICE_NAME_MAX], path[64 + DEVICE_NAME_MAX];
+	if (!o->device)
+		return device_for_path(o->dir, name, sizeof(name), NULL, 0, why, whylen) == 0;
+	if (!device_exists(o->device)) {
+		snprintf(why, whylen, "-d %s: no such disk", o->device);
 		return 0;
+	}
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", o->device);
+	if (access(path, F_OK) == 0) {
+		snprintf(why, whylen, "-d %s is a partition", o->device);
+		return 0;
+	}
 	return 1;
 }
 
