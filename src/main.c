@@ -200,7 +200,9 @@ int main(int argc, char **argv)
 	}
 	app.ui.theme = theme;
 	strlcpy_(app.ui.preset, preset_desc, sizeof(app.ui.preset));
-	if (note[0])
+	if (note[0] && opt.batch) /* no status line to show it on */
+		fprintf(stderr, "lrutop: %s\n", note);
+	else if (note[0])
 		app_status(&app, note);
 	if (opt.replay && source_replay_warning(app.src)) {
 		/* a recording cut short by a crash: the rest replays */

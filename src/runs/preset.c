@@ -13,7 +13,17 @@
 #define MiB (1024ull * 1024)
 
 static const struct preset presets[] = {
-	/* The 2008 machine: a small memory and a slow disk.  MEASURED_2008 */
+	/* The 2008 machine: a small memory and a slow disk.  Measured here
+	 * (kernel 6.18, virtio disk, 2 cores, load 2-5 from other test
+	 * suites), three runs each: 32 MiB / 30 MiB/s / 256 MiB does the three
+	 * copies, the source included, in 43-52 s (rw_cp 8.6-8.9 s,
+	 * mm_sync_cp 21.6-23.3 s with 16-19 bursts, mm_sync_madv_cp 9.2-11.4
+	 * s, neither of those two with any); on a quiet disk rdCV 0.40 /
+	 * 1.25 / 0.39 and rd@burst 0.88.  The copy's own read rate (its blkio
+	 * cgroup's bytes) spreads by MAD/median 0.04 for rw_cp and madv,
+	 * 0.67-0.97 for mm_sync_cp.  192 MiB: 9-14 bursts; 320 MiB: 52-56 s;
+	 * 24 MiB: mm_sync_cp alone 39-45 s; 48 MiB: 9-11 bursts; 40 MiB/s:
+	 * mm_sync_cp's own rate spreads half as much.  README has the table. */
 	{.name = "2008",
 	 .strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp",
 	 .mem_limit = 32 * MiB,

@@ -35,6 +35,28 @@ ioroot() {
 		echo "/sys/fs/cgroup/blkio${_l%/}"
 }
 
+# -- fast: a preset name that is none, and the 2008 preset without root -------
+"$LRUTOP" --batch -q --demo=foo --size 1M --dir "$base" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T: --demo=foo: exit 2, one line naming the presets" \
+	'[ "$rc" -eq 2 ] && [ "$(cat "$tmp/err")" = "lrutop: --demo foo: not 2008 or today" ] && lrt_empty "$base"' \
+	"exit $rc; stderr: $(show "$tmp/err")"
+if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	lrt_newdir
+	chmod 711 "$base"
+	chmod 777 "$d"
+	runuser -u nobody -- "$LRUTOP" --batch -q --demo --size 1M --dir "$d" --results "$d/r.csv" \
+		</dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$T: without root the 2008 preset runs and says what it left out" \
+		'[ "$rc" -eq 0 ] && [ "$(grep -c "^[a-z_]*,1," "$d/r.csv")" -eq 3 ] && grep -q "^lrutop: demo 2008 without a memory cgroup: .*not root.*; no disk throttle either$" "$tmp/err"' \
+		"exit $rc; stderr: $(show "$tmp/err"); results: $(show "$d/r.csv")"
+	rm -rf "$d"
+else
+	skip "$T: without root" "needs root, runuser and the user nobody"
+fi
+
+# -- the 2008 demo itself -----------------------------------------------------
 if [ "$(id -u)" -ne 0 ]; then
 	skip "$T" "needs root (memory cgroup, disk throttle, drop caches)"
 	exit 0
@@ -92,6 +114,10 @@ col() { awk -F, -v s="$1@30M" -v c="$2" '$1 == s { print $c }' "$tmp/r.csv"; }
 for s in rw_cp mm_sync_cp mm_sync_madv_cp; do
 	eval "b_$s=\$(col $s 18) cv_$s=\$(col $s 13) in_$s=\$(col $s 9) rdb_$s=\$(col $s 20)"
 done
+# the figures, for whoever reads the log
+awk -F, -v w="$wall" 'NR == 1 { printf "# demo 2008 in %d s:", w; next }
+	{ printf " %s %.1fs rdCV %s bursts %s rd@b %s;", $1, $3, $13, $18, ($20 == "" ? "-" : $20) }
+	END { print "" }' "$tmp/r.csv"
 check "$T: rw_cp flat (bursts <= 1)" '[ "${b_rw_cp:-9}" -le 1 ]' "bursts '$b_rw_cp'"
 check "$T: mm_sync_madv_cp flat (bursts <= 1)" '[ "${b_mm_sync_madv_cp:-9}" -le 1 ]' \
 	"bursts '$b_mm_sync_madv_cp'"
@@ -123,6 +149,7 @@ own_spread() {
 	  printf "%.3f\n", (md > 0 ? med(x, m) / md : 9) }' "$tmp/own"
 }
 own_rw=$(own_spread 1) own_mm=$(own_spread 2)
+echo "# own read rate, MAD/median: rw_cp $own_rw, mm_sync_cp $own_mm, mm_sync_madv_cp $(own_spread 3)"
 check "$T: mm_sync_cp's own read rate saws, rw_cp's is flat (cgroup MAD/median >= 2x and > 0.15)" \
 	'awk -v a="$own_mm" -v b="$own_rw" "BEGIN { exit !(a != \"nan\" && b != \"nan\" && a >= 2 * b && a > 0.15) }"' \
 	"mm_sync_cp $own_mm, rw_cp $own_rw"
