@@ -121,7 +121,7 @@ awk -F, -v w="$wall" 'NR == 1 { printf "# demo 2008 in %d s:", w; next }
 check "$T: rw_cp flat (bursts <= 1)" '[ "${b_rw_cp:-9}" -le 1 ]' "bursts '$b_rw_cp'"
 check "$T: mm_sync_madv_cp flat (bursts <= 1)" '[ "${b_mm_sync_madv_cp:-9}" -le 1 ]' \
 	"bursts '$b_mm_sync_madv_cp'"
-# 18-19 measured on the 256 MiB copy (quiet and loaded); 6 leaves room
+# 16-19 measured on the 256 MiB copy (quiet and loaded); 6 leaves room
 check "$T: mm_sync_cp saws (bursts >= 6)" '[ "${b_mm_sync_cp:-0}" -ge 6 ]' \
 	"bursts '$b_mm_sync_cp'"
 
@@ -129,7 +129,8 @@ check "$T: mm_sync_cp saws (bursts >= 6)" '[ "${b_mm_sync_cp:-0}" -ge 6 ]' \
 # appeared in), the rate between polls from its first read to its last, and
 # its spread as MAD / median — robust to the few polls where rw_cp waits for
 # write-back (0, then twice the limit), which is what makes its plain CV
-# 0.3-0.6.  Measured: rw_cp 0.02-0.07, mm_sync_cp 0.36-0.97.
+# 0.3-0.6.  Measured (README): rw_cp and mm_sync_madv_cp 0.04, mm_sync_cp
+# 0.67-0.97.
 own_spread() {
 	awk -v want="$1" '
 	function srt(a, n,   i, j, t) {
@@ -165,7 +166,7 @@ for s in rw_cp mm_sync_cp; do
 	eval "own=\$in_$s"
 	d=$(disk_mib $s)
 	o=$((${own:-0} / 2048))
-	[ "$d" -gt $((o + o * 15 / 100 + 4)) ] && shared="$shared $s: the disk read $d MiB, the copy $o MiB;"
+	[ "$d" -gt $((o + o * 15 / 100 + 4)) ] && shared="$shared${shared:+ }$s: the disk read $d MiB, the copy $o MiB;"
 done
 if [ -n "$shared" ]; then
 	skip "$T: lrutop's rdCV and rd@burst" "a neighbour read from the disk during the runs ($shared)"
