@@ -26,7 +26,7 @@ static const struct preset presets[] = {
 	 * mm_sync_cp's own rate spreads half as much.  README has the table. */
 	{.name = "2008",
 	 .strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp",
-	 .mem_limit = 32 * MiB,
+	 .mem_limit = 48 * MiB,
 	 .disk_limit = 30 * MiB,
 	 .size = 256 * MiB,
 	 .size_nocg = 256 * MiB},

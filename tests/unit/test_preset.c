@@ -84,7 +84,7 @@ static void test_defaults(void **state)
 	assert_true(o.no_verify);
 	assert_int_equal(o.glyphs, CHART_BLOCK);
 	if (mem_ok) {
-		assert_int_equal(o.mem_limit, 32 * MIB);
+		assert_int_equal(o.mem_limit, 48 * MIB);
 		assert_int_equal(o.size, 256 * MIB);
 	} else {
 		assert_int_equal(o.mem_limit, 0);
@@ -101,7 +101,7 @@ static void test_defaults(void **state)
 		assert_non_null(strstr(desc, "disk not throttled"));
 	}
 	if (mem_ok && o.disk_limit) {
-		assert_string_equal(desc, "demo 2008: 32M mem, 30M/s disk");
+		assert_string_equal(desc, "demo 2008: 48M mem, 30M/s disk");
 		assert_string_equal(note, "");
 	}
 
@@ -126,16 +126,16 @@ static void test_overrides(void **state)
 	struct options o;
 	char err[256], note[400], desc[64];
 
-	assert_int_equal(PARSE(&o, err, "--demo", "--mem-limit", "48M", "--disk-limit", "40M",
+	assert_int_equal(PARSE(&o, err, "--demo", "--mem-limit", "24M", "--disk-limit", "40M",
 			       "--size", "100M", "-s", "rw_cp", "--glyphs", "braille"),
 			 0);
 	apply(&o, note, sizeof(note), desc, sizeof(desc));
-	assert_int_equal(o.mem_limit, 48 * MIB);
+	assert_int_equal(o.mem_limit, 24 * MIB);
 	assert_int_equal(o.disk_limit, 40 * MIB);
 	assert_int_equal(o.size, 100 * MIB);
 	assert_string_equal(o.strategies, "rw_cp");
 	assert_int_equal(o.glyphs, CHART_BRAILLE);
-	assert_string_equal(desc, "demo 2008: 48M mem, 40M/s disk");
+	assert_string_equal(desc, "demo 2008: 24M mem, 40M/s disk");
 	assert_string_equal(note, "");
 
 	/* today with a throttle the user asked for; the size follows the limit */
