@@ -13,34 +13,37 @@
 #define MiB (1024ull * 1024)
 
 static const struct preset presets[] = {
-	/* The 2008 machine: a small memory and a slow disk.  Measured here
-	 * (kernel 6.18, virtio disk, 2 cores, load 2-5 from other test
-	 * suites), three runs each: 32 MiB / 30 MiB/s / 256 MiB does the three
-	 * copies, the source included, in 43-52 s (rw_cp 8.6-8.9 s,
-	 * mm_sync_cp 21.6-23.3 s with 16-19 bursts, mm_sync_madv_cp 9.2-11.4
-	 * s, neither of those two with any); on a quiet disk rdCV 0.40 /
-	 * 1.25 / 0.39 and rd@burst 0.88.  The copy's own read rate (its blkio
-	 * cgroup's bytes) spreads by MAD/median 0.04 for rw_cp and madv,
-	 * 0.67-0.97 for mm_sync_cp.  192 MiB: 9-14 bursts; 320 MiB: 52-56 s;
-	 * 24 MiB: mm_sync_cp alone 39-45 s; 48 MiB: 9-11 bursts; 40 MiB/s:
-	 * mm_sync_cp's own rate spreads half as much.  README has the table. */
-	{.name = "2008",
-	 .strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp",
-	 .mem_limit = 48 * MiB,
-	 .disk_limit = 30 * MiB,
-	 .size = 256 * MiB,
-	 .size_nocg = 256 * MiB},
-	/* Today's machine: 64 MiB and a 32x source on the bare disk (~800
-	 * MiB/s virtio here): mm_sync_cp bursts about every 0.55 s (24-25 in
-	 * a 2 GiB copy) while rw_cp and mm_sync_madv_cp show none; at 128 MiB
-	 * with a 4 GiB source the active list held and a quiet machine saw a
-	 * single burst.  The read rate does not dip at the bursts (median
-	 * read in burst samples 449 vs 465 MiB/s elsewhere). */
-	{.name = "today",
-	 .strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp",
-	 .mem_limit = 64 * MiB,
-	 .size_x = 32,
-	 .size_nocg = 1024 * MiB},
+    /* The 2008 machine: a small memory and a slow disk.  Measured here
+     * (kernel 6.18, virtio disk, 2 cores, other test suites beside it)
+     * on the copies' own read rates, their blkio cgroups' bytes polled
+     * every 0.25 s (the disk's reads were a neighbour's as much as
+     * theirs): 40 MiB / 30 MiB/s / 320 MiB does the three copies, the
+     * source included, in 44-47 s; rw_cp 10.7-11.5 s at the limit, CV
+     * 0.19-0.39; mm_sync_cp 19.7-23.1 s (1.8-2.1x, 2008 had 1.8x), CV
+     * 0.81-0.88 (2.3-4.6x rw_cp's), 11-19 bursts; mm_sync_madv_cp
+     * 10.9-11.2 s, no bursts.  At 256 MiB the shorter rw_cp's few
+     * write-back waits weigh more (CV ratio 1.5-1.7 at 32 MiB, 1.6-3.1 at
+     * 40); 32 MiB / 320 MiB: 52-56 s, ratio 1.7-2.6; 48 MiB: 0-18 bursts;
+     * 24 MiB: mm_sync_cp alone 39-45 s; 40 MiB/s: mm_sync_cp's own rate
+     * saws half as much.  The README has the table. */
+    {.name = "2008",
+     .strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp",
+     .mem_limit = 40 * MiB,
+     .disk_limit = 30 * MiB,
+     .size = 320 * MiB,
+     .size_nocg = 320 * MiB},
+    /* Today's machine: 64 MiB and a 32x source on the bare disk (~800
+     * MiB/s virtio here): mm_sync_cp bursts about every 0.55 s (22-28 in
+     * a 2 GiB copy, three runs) while rw_cp and mm_sync_madv_cp show
+     * none, the three in 34-40 s; at 128 MiB with a 4 GiB source the
+     * active list held and a quiet machine saw a single burst.  The read
+     * rate does not dip at the bursts (rd@burst 0.84-0.97; median read in
+     * burst samples 449 vs 465 MiB/s elsewhere). */
+    {.name = "today",
+     .strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp",
+     .mem_limit = 64 * MiB,
+     .size_x = 32,
+     .size_nocg = 1024 * MiB},
 };
 
 const struct preset *preset_find(const char *name)
@@ -78,8 +81,8 @@ static int disk_throttle_ok(const struct options *o, char *why, size_t whylen)
 	return 1;
 }
 
-void preset_apply(const struct preset *p, struct options *o, char *note, size_t notelen,
-		  char *desc, size_t desclen)
+void preset_apply(const struct preset *p, struct options *o, char *note, size_t notelen, char *desc,
+		  size_t desclen)
 {
 	char why[300] = "";
 	note[0] = '\0';
@@ -89,19 +92,21 @@ void preset_apply(const struct preset *p, struct options *o, char *note, size_t 
 		if (cgroup_available(why, sizeof(why)) == 0)
 			o->mem_limit = p->mem_limit;
 		else
-			snprintf(note, notelen, "demo %s without a memory cgroup: %s", p->name, why);
+			snprintf(note, notelen, "demo %s without a memory cgroup: %s", p->name,
+				 why);
 	}
 	if (!o->disk_limit && p->disk_limit) {
 		if (disk_throttle_ok(o, why, sizeof(why)))
 			o->disk_limit = p->disk_limit;
 		else if (!note[0])
-			snprintf(note, notelen, "demo %s without a disk throttle: %s", p->name, why);
+			snprintf(note, notelen, "demo %s without a disk throttle: %s", p->name,
+				 why);
 		else
 			strlcpy_(note + strlen(note), "; no disk throttle either",
 				 notelen - strlen(note));
 	}
 	if (!o->size && !o->src)
-		o->size = p->size && o->mem_limit	  ? p->size
+		o->size = p->size && o->mem_limit     ? p->size
 			  : o->mem_limit && p->size_x ? p->size_x * o->mem_limit
 						      : p->size_nocg;
 	/* On stage the pause while the copy is read back is dead time; the
@@ -121,6 +126,7 @@ void preset_apply(const struct preset *p, struct options *o, char *note, size_t 
 		fmt_size(disk, sizeof(disk) - 7, o->disk_limit);
 		strcat(disk, "/s disk");
 	} else
-		snprintf(disk, sizeof(disk), p->disk_limit ? "disk not throttled" : "full-speed disk");
+		snprintf(disk, sizeof(disk),
+			 p->disk_limit ? "disk not throttled" : "full-speed disk");
 	snprintf(desc, desclen, "demo %s: %s, %s", p->name, mem, disk);
 }

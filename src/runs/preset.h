@@ -26,7 +26,7 @@ struct preset {
 	uint64_t disk_limit;	/* --disk-limit, bytes/s, 0 = none */
 	uint64_t size;		/* --size; 0 = size_x times the memory limit */
 	unsigned size_x;
-	uint64_t size_nocg;	/* --size when no memory cgroup can be made */
+	uint64_t size_nocg; /* --size when no memory cgroup can be made */
 };
 
 /* The preset --demo without a name means. */
@@ -41,7 +41,7 @@ const char *preset_names(void);
  * sentence for the status line when a limit had to be left out, else "";
  * desc gets what the header shows, e.g. "demo 2008: 32M mem, 30M/s disk"
  * (the values in effect, the user's included). */
-void preset_apply(const struct preset *p, struct options *o, char *note, size_t notelen,
-		  char *desc, size_t desclen);
+void preset_apply(const struct preset *p, struct options *o, char *note, size_t notelen, char *desc,
+		  size_t desclen);
 
 #endif

@@ -42,7 +42,7 @@ struct ui {
 	unsigned theme_gen;	/* bumped when theme changes: the front end repaints */
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */
-	char preset[64];	/* --demo: "demo 2008: 32M mem, 30M/s disk" (header), "" = none */
+	char preset[64];	/* --demo: its limits for the header ("demo 2008: ..."), "" = none */
 	struct picker picker;
 	int prompt;		/* the j prompt of a replay is open */
 	char prompt_buf[24];	/* what has been typed into it */

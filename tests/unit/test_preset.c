@@ -84,8 +84,8 @@ static void test_defaults(void **state)
 	assert_true(o.no_verify);
 	assert_int_equal(o.glyphs, CHART_BLOCK);
 	if (mem_ok) {
-		assert_int_equal(o.mem_limit, 48 * MIB);
-		assert_int_equal(o.size, 256 * MIB);
+		assert_int_equal(o.mem_limit, 40 * MIB);
+		assert_int_equal(o.size, 320 * MIB);
 	} else {
 		assert_int_equal(o.mem_limit, 0);
 		assert_non_null(strstr(note, "demo 2008 without a memory cgroup"));
@@ -101,7 +101,7 @@ static void test_defaults(void **state)
 		assert_non_null(strstr(desc, "disk not throttled"));
 	}
 	if (mem_ok && o.disk_limit) {
-		assert_string_equal(desc, "demo 2008: 48M mem, 30M/s disk");
+		assert_string_equal(desc, "demo 2008: 40M mem, 30M/s disk");
 		assert_string_equal(note, "");
 	}
 
@@ -139,9 +139,8 @@ static void test_overrides(void **state)
 	assert_string_equal(note, "");
 
 	/* today with a throttle the user asked for; the size follows the limit */
-	assert_int_equal(PARSE(&o, err, "--demo=today", "--disk-limit", "50M", "--mem-limit",
-			       "16M"),
-			 0);
+	assert_int_equal(
+	    PARSE(&o, err, "--demo=today", "--disk-limit", "50M", "--mem-limit", "16M"), 0);
 	apply(&o, note, sizeof(note), desc, sizeof(desc));
 	assert_int_equal(o.disk_limit, 50 * MIB);
 	assert_int_equal(o.mem_limit, 16 * MIB);
@@ -158,9 +157,9 @@ static void test_overrides(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_overrides),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_overrides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
