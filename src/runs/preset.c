@@ -19,9 +19,9 @@ static const struct preset presets[] = {
      * every 0.25 s (the disk's reads were a neighbour's as much as
      * theirs): 40 MiB / 30 MiB/s / 320 MiB does the three copies, the
      * source included, in 44-47 s; rw_cp 10.7-11.5 s at the limit, CV
-     * 0.19-0.39; mm_sync_cp 19.7-23.1 s (1.8-2.1x, 2008 had 1.8x), CV
-     * 0.81-0.88 (2.3-4.6x rw_cp's), 11-19 bursts; mm_sync_madv_cp
-     * 10.9-11.2 s, no bursts.  At 256 MiB the shorter rw_cp's few
+     * 0.19-0.45; mm_sync_cp 19.7-23.1 s (1.8-2.1x, 2008 had 1.8x), CV
+     * 0.79-0.88 (1.7-4.6x rw_cp's, >= 2x in 5 runs of 6), 9-19 bursts;
+     * mm_sync_madv_cp 10.9-11.6 s, no bursts.  At 256 MiB the shorter rw_cp's few
      * write-back waits weigh more (CV ratio 1.5-1.7 at 32 MiB, 1.6-3.1 at
      * 40); 32 MiB / 320 MiB: 52-56 s, ratio 1.7-2.6; 48 MiB: 0-18 bursts;
      * 24 MiB: mm_sync_cp alone 39-45 s; 40 MiB/s: mm_sync_cp's own rate
