@@ -19,10 +19,9 @@
 
 #include "app.h"
 #include "options.h"
-#include "cgroup.h"
+#include "preset.h"
 #include "compare.h"
 #include "export.h"
-#include "chart.h"
 #include "results.h"
 #include "screen.h"
 #include "strategy.h"
@@ -87,31 +86,6 @@ static void list_strategies(void)
 		printf("%-16s %-12s %s\n", s->name, s->family, s->what);
 	}
 	printf("\n'copybench' = the first eight, 'all' = every strategy.\n");
-}
-
-/* --demo: the talk preset.  Under a memory cgroup (root) the mmap copies
- * show demotion bursts; without one the machine is too big to feel any
- * pressure, and the note says so.  64 MiB and a 32x source were measured
- * here: mm_sync_cp bursts about every 0.55 s (24-25 in a 2 GiB copy) while
- * rw_cp and mm_sync_madv_cp show none; at 128 MiB / 4 GiB the active list
- * held and a quiet machine saw a single burst. */
-static void demo_preset(struct options *o, char *note, size_t len)
-{
-	if (!o->strategies && !o->ncmds)
-		o->strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp";
-	char why[200];
-	if (!o->mem_limit && cgroup_available(why, sizeof(why)) == 0)
-		o->mem_limit = 64ull << 20;
-	else if (!o->mem_limit)
-		snprintf(note, len, "demo without a memory cgroup: %s", why);
-	if (!o->size && !o->src)
-		o->size = o->mem_limit ? 32 * o->mem_limit : 1024ull << 20;
-	/* On stage the pause while a 4 GiB copy is read back is dead time;
-	 * the copies are verified in the tests. */
-	o->no_verify = 1;
-	/* blocks read from the back of a room; braille dots do not */
-	if (o->glyphs < 0)
-		o->glyphs = CHART_BLOCK;
 }
 
 /* --list-themes: name, where it was found, its description. */
@@ -201,9 +175,12 @@ int main(int argc, char **argv)
 		return fail(2, err);
 	if (opt.glyphs < 0)
 		opt.glyphs = theme.glyphs; /* --glyphs wins over the theme's */
-	char note[256] = "";
+	/* --demo: the preset fills what the command line left unset (preset.c
+	 * has the table and how each value was measured) */
+	char note[400] = "", preset_desc[64] = "";
 	if (opt.demo)
-		demo_preset(&opt, note, sizeof(note));
+		preset_apply(opt.preset ? opt.preset : preset_find(PRESET_DEFAULT), &opt, note,
+			     sizeof(note), preset_desc, sizeof(preset_desc));
 	if (options_check_runs(&opt, err, sizeof(err)) < 0)
 		return fail(2, err);
 	/* the terminal first: a TUI that cannot start must leave nothing */
@@ -231,7 +208,10 @@ int main(int argc, char **argv)
 	app.ui.theme = theme;
 	if (script)
 		app.talk = talk_new(script, &app, opt.rehearse);
-	if (note[0])
+	strlcpy_(app.ui.preset, preset_desc, sizeof(app.ui.preset));
+	if (note[0] && opt.batch) /* no status line to show it on */
+		fprintf(stderr, "lrutop: %s\n", note);
+	else if (note[0])
 		app_status(&app, note);
 	if (opt.replay && source_replay_warning(app.src)) {
 		/* a recording cut short by a crash: the rest replays */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "preset.h"
 #include "util.h"
 
 void options_init(struct options *o)
@@ -167,7 +168,9 @@ const char *options_usage(void)
 	       "      --name NAME        label of the i-th --cmd (default: its program)\n"
 	       "      --stall-timeout SEC fail a copy without progress for SEC s (30; 0: never)\n"
 	       "      --prealloc         mm_*: fallocate the copy (label +prealloc), not sparse\n"
-	       "      --demo             the talk preset: rw_cp, mm_sync_cp, mm_sync_madv_cp\n"
+	       "      --demo[=NAME]      the talk: rw_cp, mm_sync_cp, mm_sync_madv_cp; NAME 2008\n"
+	       "                         (default: 40M cgroup, disk at 30M/s) or today (64M,\n"
+	       "                         full-speed disk); the options above override it\n"
 	       "\n"
 	       "Output:\n"
 	       "      --batch            no TUI (automatic when stdout is not a terminal)\n"
@@ -440,7 +443,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"no-verify", no_argument, NULL, OPT_NOVERIFY},
 		{"cmd", required_argument, NULL, OPT_CMD},
 		{"results", required_argument, NULL, OPT_RESULTS},
-		{"demo", no_argument, NULL, OPT_DEMO},
+		{"demo", optional_argument, NULL, OPT_DEMO},
 		{"baseline", required_argument, NULL, OPT_BASELINE},
 		{"name", required_argument, NULL, OPT_NAME},
 		{"stall-timeout", required_argument, NULL, OPT_STALL},
@@ -627,6 +630,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_DEMO:
 			live_opt(o, "--demo");
 			o->demo = 1;
+			if (optarg && !(o->preset = preset_find(optarg)))
+				return errf(err, errlen, "--demo %s: not %s", optarg, preset_names());
 			break;
 		case OPT_BASELINE:
 			run_opt(o, "--baseline");

@@ -30,6 +30,8 @@ enum options_action {
 #define OPTIONS_MAX_INPUTS 8
 
 
+struct preset;
+
 struct options {
 	enum options_action action;
 	double interval;	/* seconds */
@@ -67,7 +69,8 @@ struct options {
 	const char *results;	/* --results FILE */
 	const char *baseline;	/* --baseline NAME */
 	long stall_timeout_s;	/* --stall-timeout: a copy without progress this long fails, 0 = never */
-	int demo;
+	int demo;		/* --demo[=NAME] */
+	const struct preset *preset; /* its preset, NULL = PRESET_DEFAULT */
 
 	/* --record / --replay */
 	const char *record;	/* --record FILE (.gz: compressed) */

@@ -43,6 +43,7 @@ struct ui {
 	int mem_system;		/* memory chart: system scope even while a run has a cgroup */
 	int runs_by_strategy;	/* Runs view: the median run of each strategy */
 	int runs_scroll;	/* Runs view: blocks scrolled back from the latest (up down) */
+	char preset[64];	/* --demo: its limits for the header ("demo 2008: ..."), "" = none */
 	struct picker picker;
 	int prompt;		/* the j prompt of a replay is open */
 	char prompt_buf[24];	/* what has been typed into it */

@@ -101,20 +101,30 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 			 m->replay.paused ? " paused" : m->replay.at_end ? " end" : "");
 	} else if (compact)
 		snprintf(buf, sizeof(buf), " lrutop  %s  %s  disk %s%s%s  %gs", m->host, m->kernel,
-			 m->disk[0] ? m->disk : "none", kind, lim, m->interval);
+			 m->disk[0] ? m->disk : "none", lim, kind, m->interval);
 	else
 		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s%s  disk %s%s%s  every %gs",
 			 m->host, m->kernel, m->mglru ? " MGLRU" : "",
-			 m->disk[0] ? m->disk : "none", kind, lim, m->interval);
+			 m->disk[0] ? m->disk : "none", lim, kind, m->interval);
 	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
 	size_t bl = strlen(buf);
 	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
-	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;
 	int tabs_w = 0;
 	for (int i = 0; i < VIEW_COUNT; i++)
 		tabs_w += 5 + (int)strlen(names[i]); /* " 1 name " and a gap */
+	/* --demo: "demo 2008: 40M mem, 30M/s disk", else "demo 2008"; the tabs stay */
+	if (u->preset[0] && !m->replay.on) {
+		int room = g->w - tabs_w - x0 - (int)strlen(buf) - 2;
+		int pl = (int)strlen(u->preset);
+		if (compact || pl > room)
+			pl = (int)strcspn(u->preset, ":");
+		bl = strlen(buf);
+		if (pl <= room)
+			snprintf(buf + bl, sizeof(buf) - bl, "  %.*s", pl, u->preset);
+	}
+	int x = x0 + grid_text(g, x0, 0, -1, ROLE_HEADER, buf);
 	int tx = g->w - tabs_w + 1;
 	/* which reader the page-cache strip's figures come from, where it
 	 * fits before the tabs */

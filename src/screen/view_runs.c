@@ -176,7 +176,7 @@ static void table(struct grid *g, int y, const struct strategy_stats *st, int ns
 	int noisy = 0;
 	for (int i = 0; i < ns && y < g->h - 2; i++, y++) {
 		const struct strategy_stats *s = &st[i];
-		char c[C_N][24];
+		char c[C_N][40]; /* a strategy name is at most 31 bytes */
 		const char *cell[C_N];
 		stats_cells(s, c[C_VS], sizeof(c[C_VS]), c[C_PEAK], sizeof(c[C_PEAK]));
 		snprintf(c[C_NAME], sizeof(c[C_NAME]), "%s", s->name);

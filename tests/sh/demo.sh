@@ -1,0 +1,201 @@
+#!/bin/sh
+# tests/run: once
+# The 2008 demo (--demo, in batch with --results): it is done, creating the
+# source included, within 90 s; rw_cp and mm_sync_madv_cp show at most one
+# demotion burst and mm_sync_cp many; mm_sync_cp's read rate saws while
+# rw_cp's is flat.
+#
+# The disk is shared with whatever else runs here, and lrutop's rdCV and
+# rd@burst are the disk's rate: another reader beside the copy changes them
+# (on the machine the preset was measured on, neighbours read 1.5-10x as
+# much as the copies).  So the test reads each run's own bytes from its
+# blkio cgroup while it runs and asserts the sawtooth on that rate, as a
+# spread robust to rw_cp's few write-back waits (MAD / median, >= 2x);
+# lrutop's rdCV is compared when the disk's reads during each copy were the
+# copy's own (at most 15 % more than it read), else that check says why it
+# was left out.
+#
+# Expensive (~50 s on a 2-core machine): once per tests/run, and an ASan
+# build (BUILD *asan*) runs the preset on a 32 MiB source only.
+. "$(dirname "$0")/lib.sh"
+
+T=demo
+base=$(mktemp -d /var/tmp/lrt-demo.XXXXXX) || exit 2
+tmp=$(mktemp -d /tmp/lrutop-demo.XXXXXX) || exit 2
+pid=""
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	rm -rf "$base" "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM HUP
+show() { tr '\n' '|' <"$1" | cut -c1-400; }
+
+# where lrutop makes a run's v1 blkio cgroup: beneath our own
+ioroot() {
+	_l=$(sed -n 's/^[0-9]*:blkio:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
+	[ -n "$_l" ] && [ -w "/sys/fs/cgroup/blkio${_l%/}/blkio.throttle.read_bps_device" ] &&
+		echo "/sys/fs/cgroup/blkio${_l%/}"
+}
+
+# -- fast: a preset name that is none, and the 2008 preset without root -------
+"$LRUTOP" --batch -q --demo=foo --size 1M --dir "$base" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T: --demo=foo: exit 2, one line naming the presets" \
+	'[ "$rc" -eq 2 ] && [ "$(cat "$tmp/err")" = "lrutop: --demo foo: not 2008 or today" ] && lrt_empty "$base"' \
+	"exit $rc; stderr: $(show "$tmp/err")"
+if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+	lrt_newdir
+	chmod 711 "$base"
+	chmod 777 "$d"
+	runuser -u nobody -- "$LRUTOP" --batch -q --demo --size 1M --dir "$d" --results "$d/r.csv" \
+		</dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$T: without root the 2008 preset runs and says what it left out" \
+		'[ "$rc" -eq 0 ] && [ "$(grep -c "^[a-z_]*,1," "$d/r.csv")" -eq 3 ] && grep -q "^lrutop: demo 2008 without a memory cgroup: .*not root.*; no disk throttle either$" "$tmp/err"' \
+		"exit $rc; stderr: $(show "$tmp/err"); results: $(show "$d/r.csv")"
+	rm -rf "$d"
+else
+	skip "$T: without root" "needs root, runuser and the user nobody"
+fi
+
+# -- the 2008 demo itself -----------------------------------------------------
+if [ "$(id -u)" -ne 0 ]; then
+	skip "$T" "needs root (memory cgroup, disk throttle, drop caches)"
+	exit 0
+fi
+if ! lrt_cgroot >/dev/null; then
+	skip "$T" "no memory cgroup controller here"
+	exit 0
+fi
+io=$(ioroot)
+if [ -z "$io" ]; then
+	skip "$T" "no v1 blkio controller (the test reads the runs' own bytes from it)"
+	exit 0
+fi
+
+case "$BUILD" in
+*asan*)
+	"$LRUTOP" --batch -q --demo --size 32M --dir "$base" --results "$tmp/r.csv" \
+		</dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$T (ASan, 32M source): the 2008 preset runs its three copies" \
+		'[ "$rc" -eq 0 ] && [ "$(grep -c "^[a-z_]*@30M,1," "$tmp/r.csv")" -eq 3 ]' \
+		"exit $rc; results: $(show "$tmp/r.csv"); stderr: $(show "$tmp/err")"
+	skip "$T: figures and 90 s" "ASan build: the figures are measured in the plain build"
+	exit 0
+	;;
+esac
+
+# -- the run, and its cgroups' own read bytes ---------------------------------
+t0=$(now_cs)
+"$LRUTOP" --batch -q --demo --dir "$base" --results "$tmp/r.csv" --csv "$tmp/s.csv" \
+	</dev/null >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+: >"$tmp/own"
+while ! proc_gone "$pid"; do
+	for c in "$io"/lrutop-"$pid"-*; do
+		[ -d "$c" ] || continue
+		b=$(awk '$2 == "Read" { s += $3 } END { print s + 0 }' \
+			"$c/blkio.throttle.io_service_bytes" 2>/dev/null) || continue
+		echo "$(now_cs) ${c##*-} $b" >>"$tmp/own"
+	done
+	sleep 0.25 # the poll period of the byte counts, not a synchronisation
+done
+wait "$pid"
+rc=$?
+pid=""
+wall=$((($(now_cs) - t0) / 100))
+
+check "$T: exit 0, three results" \
+	'[ "$rc" -eq 0 ] && [ "$(grep -c "@30M,1," "$tmp/r.csv")" -eq 3 ]' \
+	"exit $rc; results: $(show "$tmp/r.csv"); stderr: $(show "$tmp/err")"
+check "$T: done within 90 s (source included)" '[ "$wall" -lt 90 ]' "took $wall s"
+
+# results: strategy,repeat,elapsed_s,...,inblock(9),...,read_cv(13),...,bursts(18),verified,rd_at_burst(20)
+col() { awk -F, -v s="$1@30M" -v c="$2" '$1 == s { print $c }' "$tmp/r.csv"; }
+for s in rw_cp mm_sync_cp mm_sync_madv_cp; do
+	eval "b_$s=\$(col $s 18) cv_$s=\$(col $s 13) in_$s=\$(col $s 9) rdb_$s=\$(col $s 20)"
+done
+# the figures, for whoever reads the log
+awk -F, -v w="$wall" 'NR == 1 { printf "# demo 2008 in %d s:", w; next }
+	{ printf " %s %.1fs rdCV %s bursts %s rd@b %s;", $1, $3, $13, $18, ($20 == "" ? "-" : $20) }
+	END { print "" }' "$tmp/r.csv"
+check "$T: rw_cp flat (bursts <= 1)" '[ "${b_rw_cp:-9}" -le 1 ]' "bursts '$b_rw_cp'"
+check "$T: mm_sync_madv_cp flat (bursts <= 1)" '[ "${b_mm_sync_madv_cp:-9}" -le 1 ]' \
+	"bursts '$b_mm_sync_madv_cp'"
+# 9-19 measured (README); 4 is still a sawtooth beside the others' none
+check "$T: mm_sync_cp saws (bursts >= 4)" '[ "${b_mm_sync_cp:-0}" -ge 4 ]' \
+	"bursts '$b_mm_sync_cp'"
+
+# The copy's own read rate, from its cgroup: per run (the order the cgroups
+# appeared in), the rate between polls from its first read to its last, and
+# its spread as MAD / median — robust to the few polls where rw_cp waits for
+# write-back (0, then twice the limit), which is what makes its plain CV
+# 0.3-0.5.  Measured (README): rw_cp and mm_sync_madv_cp 0-0.04,
+# mm_sync_cp 0.59-0.84.  The plain CV is printed too (its ratio, 1.7-4.6
+# measured, meets the demo's goal of 2x in 5 runs of 6: not asserted).
+own_spread() {
+	awk -v want="$1" '
+	function srt(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+	}
+	function med(a, n) { srt(a, n); return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{ t = $1 / 100; g = $2; b = $3
+	  if (!(g in lb)) { k++; idx[g] = k; lb[g] = b; lt[g] = t; next }
+	  if (idx[g] != want) next
+	  if (b > lb[g] || on) { on = 1; dt = t - lt[g]
+		if (dt > 0) { r[++n] = (b - lb[g]) / dt; if (b > lb[g]) m = n } }
+	  lb[g] = b; lt[g] = t }
+	END { if (m < 8) { print "nan"; exit }
+	  for (j = 1; j <= m; j++) x[j] = r[j]
+	  md = med(x, m)
+	  for (j = 1; j <= m; j++) x[j] = r[j] > md ? r[j] - md : md - r[j]
+	  printf "%.3f\n", (md > 0 ? med(x, m) / md : 9) }' "$tmp/own"
+}
+own_rw=$(own_spread 1) own_mm=$(own_spread 2)
+own_cv() {
+	awk -v want="$1" '
+	{ t = $1 / 100; g = $2; b = $3
+	  if (!(g in lb)) { k++; idx[g] = k; lb[g] = b; lt[g] = t; next }
+	  if (idx[g] != want) next
+	  if (b > lb[g] || on) { on = 1; dt = t - lt[g]
+		if (dt > 0) { r[++n] = (b - lb[g]) / dt; if (b > lb[g]) m = n } }
+	  lb[g] = b; lt[g] = t }
+	END { if (m < 8) { print "nan"; exit }
+	  for (j = 1; j <= m; j++) { s += r[j]; q += r[j] * r[j] }
+	  mean = s / m; v = q / m - mean * mean
+	  printf "%.3f\n", (v > 0 ? sqrt(v) : 0) / mean }' "$tmp/own"
+}
+echo "# own read rate, MAD/median: rw_cp $own_rw, mm_sync_cp $own_mm, mm_sync_madv_cp $(own_spread 3);" \
+	"CV: $(own_cv 1), $(own_cv 2), $(own_cv 3)"
+check "$T: mm_sync_cp's own read rate saws, rw_cp's is flat (cgroup MAD/median >= 2x and > 0.15)" \
+	'awk -v a="$own_mm" -v b="$own_rw" "BEGIN { exit !(a != \"nan\" && b != \"nan\" && a >= 2 * b && a > 0.15) }"' \
+	"mm_sync_cp $own_mm, rw_cp $own_rw"
+
+# The disk's reads during a run's copy phase (the --csv series) beside what
+# the run read itself (inblock, 512-byte blocks): more means a neighbour.
+disk_mib() {
+	awk -F, -v s="$1@30M" 'NR > 1 { if ($24 == s && $25 == "copy" && pt != "") m += $2 * ($1 - pt); pt = $1 }
+		END { printf "%.0f\n", m }' "$tmp/s.csv"
+}
+shared=""
+for s in rw_cp mm_sync_cp; do
+	eval "own=\$in_$s"
+	d=$(disk_mib $s)
+	o=$((${own:-0} / 2048))
+	[ "$d" -gt $((o + o * 15 / 100 + 4)) ] && shared="$shared${shared:+ }$s: the disk read $d MiB, the copy $o MiB;"
+done
+# On a disk of its own lrutop's figures are the copy's.  Asserted there:
+# mm_sync_cp's rdCV above rw_cp's.  Not asserted, printed: whether it is 2x
+# and rd@burst < 1 — no run here had the disk to itself, and the one
+# that nearly did (at 48 MiB) gave 1.5 with the copies' own ratio near 2,
+# so a threshold of 2 on the disk's figure would fail by chance.
+echo "# rdCV mm_sync_cp / rw_cp: $(awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'), rd@burst ${rdb_mm_sync_cp:--}"
+if [ -n "$shared" ]; then
+	skip "$T: lrutop's rdCV" "a neighbour read from the disk during the runs ($shared)"
+else
+	check "$T: mm_sync_cp's rdCV above rw_cp's (results)" \
+		'awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" "BEGIN { exit !(a + 0 > 0 && a > b) }"' \
+		"rdCV mm_sync_cp '$cv_mm_sync_cp', rw_cp '$cv_rw_cp'"
+fi
