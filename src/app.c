@@ -199,6 +199,8 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 		}
 		a->session = s;
 		source_live_attach(a->src, s);
+		if (source_live_probe(a->src, a->opt->probe, err, errlen) < 0)
+			return -1;
 	}
 	a->session->mem_limit = limit;
 	a->log->mem_limit = limit;
@@ -369,6 +371,8 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			return -1;
 		}
 		source_live_attach(a->src, a->session);
+		if (source_live_probe(a->src, opt->probe, err, errlen) < 0)
+			return -1;
 	}
 	return finish_init(a, err, errlen);
 }

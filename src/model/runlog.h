@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "histogram.h"
+
 struct strategy;
 
 #define RUNLOG_MAX_RUNS 1024
@@ -44,6 +46,7 @@ struct run_result {
 	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked */
 	char message[480];
 	uint64_t t_start_ns, t_copy_ns, t_end_ns;
+	struct probe_figures probe; /* --probe: its reads during the run, n 0 = none */
 };
 
 struct runlog {

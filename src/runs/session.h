@@ -100,6 +100,9 @@ struct session {
 	int worker_live;
 	int worker_eof; /* the event pipe reached EOF: wait for SIGCHLD */
 	uint64_t drain_start_ns;
+	/* --probe: hold a drained system still this long before the copy
+	 * (the probe's idle baseline); quiet_since_ns: drained since */
+	uint64_t quiet_hold_ns, quiet_since_ns;
 	int phase; /* current run's phase */
 
 	struct runlog *log; /* the model's: results, events, baseline are appended there */
@@ -164,6 +167,8 @@ void session_cancel(struct session *s, const struct series *ser);
 const struct run_result *session_current(const struct session *s);
 /* Bytes copied so far by the current run. */
 uint64_t session_progress(const struct session *s);
+/* 1 while a drained system is held still before a copy (quiet_hold_ns). */
+int session_quiet(const struct session *s);
 /* Annotates a sample with the current run, phase and strategy index. */
 void session_annotate(const struct session *s, struct sample *smp);
 /* The watchdog's idea of progress: a value that changes when the run

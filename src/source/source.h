@@ -107,6 +107,10 @@ const char *source_live_missing(const struct source *src);
  * source, which owns it from now on: it is driven each tick, its probe
  * reaches the sampler, source_free ends it. */
 void source_live_attach(struct source *src, struct session *s);
+/* --probe (probe.h): starts the probe beside the attached session's runs
+ * (mode: enum probe_mode, 0 = none: nothing to do); the source stops it.
+ * -1 + err. */
+int source_live_probe(struct source *src, int mode, char *err, size_t errlen);
 /* The attached session, NULL when none (the front ends' progress line and
  * the picker read it). */
 struct session *source_live_session(struct source *src);

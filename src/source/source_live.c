@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "loop.h"
+#include "probe.h"
+#include "probe_acc.h"
 #include "sampler.h"
 #include "series.h"
 #include "session.h"
@@ -20,6 +22,9 @@ struct live {
 	struct session *session;
 	struct disktab disks; /* the table of the newest sample, handed to the sink */
 	size_t events_told, results_told; /* run log entries the sink has heard of */
+	struct probe probe;	/* --probe: the neighbour reading beside the runs */
+	struct probe_acc *acc;	/* its latencies, NULL without --probe */
+	int probe_gone;		/* its pipe reached EOF (told once) */
 };
 
 static struct live *live_of(const struct source *src)
@@ -37,8 +42,13 @@ static void tell_log(struct live *l)
 			k->event(k->ctx, &log->events[l->events_told]);
 	for (; l->results_told < log->nresults && log->results[l->results_told].finished;
 	     l->results_told++)
+	{
+		if (l->acc)
+			probe_acc_result(l->acc, &l->src.log->results[l->results_told],
+					 (int)l->results_told);
 		if (k->result)
 			k->result(k->ctx, &log->results[l->results_told]);
+	}
 }
 
 static int live_fd(const struct source *src)
@@ -57,6 +67,29 @@ static unsigned long live_ready(struct source *src)
 	return (unsigned long)ticker_read(&live_of(src)->tick);
 }
 
+/* The probe's latencies since the last sample, into the sample (and the
+ * run's figures); once a tick, so the pipe never needs a wakeup of its own
+ * (it holds minutes of reads). */
+static void probe_drain(struct live *l, struct sample *s)
+{
+	if (!l->acc)
+		return;
+	uint64_t lat[256];
+	long n;
+	int quiet = l->session && session_quiet(l->session);
+	while ((n = probe_read(&l->probe, lat, sizeof(lat) / sizeof(lat[0]))) > 0)
+		for (long i = 0; i < n; i++)
+			probe_acc_add(l->acc, s, quiet, lat[i]);
+	probe_acc_tick(l->acc, s);
+	if ((n < 0 || l->probe.moved) && !l->probe_gone) {
+		l->probe_gone = 1;
+		if (l->src.sink.note)
+			l->src.sink.note(l->src.sink.ctx,
+					 l->probe.moved ? "probe: moved out of lrutop's cgroup, stopped"
+							: "probe: it stopped (no file or a failed read)");
+	}
+}
+
 static int live_step(struct source *src)
 {
 	struct live *l = live_of(src);
@@ -65,6 +98,7 @@ static int live_step(struct source *src)
 	sampler_read(l->sampler, &s);
 	if (l->session)
 		session_annotate(l->session, &s);
+	probe_drain(l, &s);
 	/* the table comes from the same read of /proc/diskstats */
 	int have_disks = sampler_read_disks(l->sampler, &l->disks) == 0;
 	if (k->sample)
@@ -155,6 +189,8 @@ static void live_progress(const struct source *src, struct run_progress *out)
 static void live_free(struct source *src)
 {
 	struct live *l = live_of(src);
+	probe_stop(&l->probe); /* before the scratch directory goes */
+	free(l->acc);
 	if (l->session) {
 		session_done(l->session);
 		free(l->session);
@@ -189,6 +225,7 @@ struct source *source_live_new(const char *disk, double interval, const struct s
 	l->src.log = log;
 	l->series = series;
 	l->tick.fd = -1;
+	probe_init(&l->probe);
 	l->sampler = sampler_new(disk, err, errlen);
 	if (!l->sampler || ticker_open(&l->tick, interval, err, errlen) < 0) {
 		live_free(&l->src);
@@ -225,4 +262,17 @@ void source_live_attach(struct source *src, struct session *s)
 struct session *source_live_session(struct source *src)
 {
 	return live_of(src)->session;
+}
+
+int source_live_probe(struct source *src, int mode, char *err, size_t errlen)
+{
+	struct live *l = live_of(src);
+	if (!mode || l->acc || !l->session)
+		return 0;
+	if (probe_start(&l->probe, &l->session->scratch, (enum probe_mode)mode, err, errlen) < 0)
+		return -1;
+	l->acc = xcalloc(1, sizeof(*l->acc));
+	probe_acc_init(l->acc, probe_mode_name((enum probe_mode)mode));
+	l->session->quiet_hold_ns = PROBE_IDLE_NS;
+	return 0;
 }
