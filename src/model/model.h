@@ -49,6 +49,7 @@ struct model {
 		int paused, at_end;
 	} replay;
 	int recording;
+	char probe_mode[8]; /* --probe: "cold" / "direct", "" without (strip_probe) */
 	/* --compare in the TUI: the comparison of the recordings, NULL else */
 	const struct compare *compare;
 };

@@ -32,4 +32,16 @@ void probe_acc_tick(struct probe_acc *a, struct sample *smp);
 /* The finished run r, index idx in the run log: its probe figures. */
 void probe_acc_result(const struct probe_acc *a, struct run_result *r, int idx);
 
+/* The probe's figures over the samples [lo, hi] of a series (a chart
+ * column), ms: the largest p50, p99 and max of the samples with reads;
+ * NAN where none had any (no probe, or a read stalled the whole tick). */
+struct series;
+void probe_acc_span(const struct series *ser, long lo, long hi, double *p50, double *p99,
+		    double *max);
+/* 1 when a sample of ser has the probe's figures (the Overview's strip). */
+int probe_acc_seen(const struct series *ser);
+/* The mode a recorded command line ran the probe in ("cold", "direct"),
+ * "" when it had no --probe. */
+void probe_acc_mode_of(int argc, char *const *argv, char *out, size_t len);
+
 #endif

@@ -10,6 +10,7 @@
 #include "rates.h"
 #include "runlog.h"
 #include "strategy.h"
+#include "strip_probe.h"
 #include "util.h"
 #include "views.h"
 
@@ -463,6 +464,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	 * machine are rare; without runs the row goes to the charts) */
 	int strip = m->runs.state == RUNS_NONE ? 0 : 2; /* labels, bursts: a row each */
 	int plot_rows = h - 4 - strip; /* three title lines, one time axis */
+	int probe_rows = strip_probe_rows(m, plot_rows); /* --probe: its own strip */
+	plot_rows -= probe_rows;
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */
 		disk_rows--;
@@ -612,6 +615,11 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	ylabel(g, y, rscale, 0);
 	ylabel(g, y + rec_rows - 1, 0, 0);
 	y += rec_rows;
+	if (probe_rows) { /* col B_TMP: B_TMP and B_TMP2 hold 4n values, free by now */
+		strip_probe_draw(&ov->probe, m, ov->lo, ov->hi, n, col(ov, B_TMP), gl, g, YLAB, y,
+				 probe_rows, compact);
+		y += probe_rows;
+	}
 
 	if (end >= 0) {
 		time_axis(ov, m, g, y, YLAB, pw, ov->disk.xdots, end);

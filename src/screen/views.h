@@ -29,6 +29,7 @@ struct overview {
 	uint64_t t0_ns;
 	double col_ns;
 	int fit; /* the window spans the runs */
+	struct canvas probe; /* --probe: its strip (strip_probe.c) */
 };
 
 struct runs_view {
