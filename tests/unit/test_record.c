@@ -120,6 +120,10 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 	}
 	if (have & SAMPLE_HAVE_CG_DEACT)
 		s->cg_pgdeactivate = 53 + k;
+	if (have & SAMPLE_HAVE_PROBE) { /* --probe */
+		s->probe_n = 54 + (uint32_t)i, s->probe_slow = (uint32_t)i;
+		s->probe_p50 = 55 + k, s->probe_p99 = 56 + k, s->probe_max = (uint64_t)INT64_MAX - k;
+	}
 }
 
 #define HAVE_ALL 0x1ffu
@@ -182,6 +186,12 @@ static void result_demo(struct run_result *x, int i)
 	x->bursts = 4, x->verified = i % 3 - 1;
 	snprintf(x->message, sizeof(x->message), "run %d: \"quoted\"\n tab\t and ü", i);
 	x->t_start_ns = 1, x->t_copy_ns = 2, x->t_end_ns = UINT64_MAX;
+	if (i % 2 == 0) { /* --probe: a run with its figures, one without */
+		snprintf(x->probe.mode, sizeof(x->probe.mode), "%s", i ? "direct" : "cold");
+		x->probe.n = 300 + (uint64_t)i, x->probe.p50_ns = 250000, x->probe.p99_ns = 17500000;
+		x->probe.p999_ns = 27300000, x->probe.max_ns = (uint64_t)INT64_MAX, x->probe.slow = 3;
+		x->probe.idle_n = (uint64_t)i * 60, x->probe.idle_p99_ns = 7800000;
+	}
 }
 
 /* Bit for bit, NaN included. */
@@ -218,6 +228,7 @@ static void assert_result_equal(const struct run_result *a, const struct record_
 	assert_string_equal(a->message, b->message);
 	assert_true(a->t_start_ns == b->t_start_ns && a->t_copy_ns == b->t_copy_ns &&
 		    a->t_end_ns == b->t_end_ns);
+	assert_memory_equal(&a->probe, &b->probe, sizeof(a->probe));
 }
 
 /* The demo recording: what each line holds, so a reader's items can be
@@ -239,9 +250,9 @@ static const uint32_t haves[NSAMPLES] = {
     0,
     SAMPLE_HAVE_MEM,
     HAVE_ALL & ~(SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT),
-    HAVE_ALL,
+    HAVE_ALL | SAMPLE_HAVE_PROBE,
     HAVE_ALL & ~SAMPLE_HAVE_DISK,
-    HAVE_ALL,
+    SAMPLE_HAVE_PROBE,
 };
 
 /* Writes the demo recording; bytes_after[l] is the file size once line l
