@@ -33,7 +33,7 @@
 enum probe_mode { PROBE_OFF, PROBE_COLD, PROBE_DIRECT };
 
 /* The probe's file: big enough that random pages rarely repeat. */
-#define PROBE_FILE_SIZE (64ull << 20)
+#define PROBE_FILE_SIZE (32ull << 20)
 #define PROBE_READ_SIZE 4096
 #define PROBE_MIN_NS 10000000ull /* 10 ms */
 #define PROBE_MAX_NS 50000000ull /* 50 ms */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # --probe (probe.h): a neighbour reading 4 KiB beside the runs.
 #  - bad input: --probe foo is a usage error;
-#  - under --disk-limit 30M and a 16M memory limit, the probe's p99 during
+#  - under --disk-limit 30M and a 32M memory limit, the probe's p99 during
 #    mm_sync_cp is above its idle p99 (the prepare phase's baseline).  A
 #    loaded machine can spoil one idle baseline, so up to three tries, each
 #    a real run; measured here (virtio, 6.18, cgroup v1) the run's p99 was
@@ -55,6 +55,11 @@ if [ "$(id -u)" -ne 0 ] || [ -z "$cgroot" ] || [ ! -w "$cgroot" ]; then
 	skip "$T" "needs root and a writable memory cgroup"
 	exit 0
 fi
+if [ ! -w "/sys/fs/cgroup/blkio${_l%/}/blkio.throttle.read_bps_device" ] &&
+	! grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	skip "$T" "no blkio (v1) or io (v2) controller to throttle the disk"
+	exit 0
+fi
 
 # 2. the probe's p99 rises during mm_sync_cp; it is never in the run's cgroup
 tries=0 rose=0 cg_seen=0 cg_bad="" gone_ok=1 detail=""
@@ -62,7 +67,7 @@ while [ "$tries" -lt 3 ] && [ "$rose" -eq 0 ]; do
 	tries=$((tries + 1))
 	d=$base/run$tries
 	mkdir "$d"
-	"$LRUTOP" --batch -q -s mm_sync_cp --size 96M --mem-limit 16M --disk-limit 30M \
+	"$LRUTOP" --batch -q -s mm_sync_cp --size 64M --mem-limit 32M --disk-limit 30M \
 		--probe cold --no-verify --dir "$d" --results "$tmp/res$tries.csv" \
 		</dev/null >"$tmp/out" 2>"$tmp/err" &
 	bg=$!
