@@ -74,8 +74,8 @@ void strip_probe_draw(struct canvas *c, const struct model *m, const long *lo, c
 		mx[i] = level(mx[off + i]);
 	}
 	int band = c->dh;
-	canvas_plot(c, mx, nd, DECADES, ROLE_PSI, CHART_AREA, band - 1, -1, band);
-	canvas_plot(c, p99, nd, DECADES, ROLE_READ, CHART_LINE, band - 1, -1, band);
+	canvas_plot(c, p99, nd, DECADES, ROLE_READ, CHART_AREA, band - 1, -1, band);
+	canvas_plot(c, mx, nd, DECADES, ROLE_PSI, CHART_LINE, band - 1, -1, band);
 	canvas_plot(c, p50, nd, DECADES, ROLE_ACTIVE, CHART_LINE, band - 1, -1, band);
 	canvas_render(c, g, x0, y + 1);
 	for (int j = 0; j < ch; j++)

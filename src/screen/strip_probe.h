@@ -1,6 +1,6 @@
 /*
  * strip_probe — the Overview's probe strip (--probe): the neighbour's read
- * latency per column, p50 and p99 as lines and max as an area, on a log
+ * latency per column, p99 as an area, p50 and max as lines, on a log
  * scale from 0.1 ms to 1 s (a cold read off a virtio disk is ~0.2 ms, a
  * reclaim stall ~100 ms: both must read on one strip).  The figures come
  * from probe_acc (model/); this file only draws.

@@ -615,6 +615,7 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	ylabel(g, y, rscale, 0);
 	ylabel(g, y + rec_rows - 1, 0, 0);
 	y += rec_rows;
+	int probe_title = y;
 	if (probe_rows) { /* col B_TMP: B_TMP and B_TMP2 hold 4n values, free by now */
 		strip_probe_draw(&ov->probe, m, ov->lo, ov->hi, n, col(ov, B_TMP), gl, g, YLAB, y,
 				 probe_rows, compact);
@@ -623,10 +624,11 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 
 	if (end >= 0) {
 		time_axis(ov, m, g, y, YLAB, pw, ov->disk.xdots, end);
-		int titles[] = {mem_title, rec_title};
+		int titles[] = {mem_title, rec_title, probe_title};
+		int nt = probe_rows ? 3 : 2; /* --probe: its strip's title too */
 		if (strip)
-			burst_bands(ov, g, strip_y + 1, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 2);
+			burst_bands(ov, g, strip_y + 1, YLAB, pw, ov->disk.xdots, disk_top, y, titles, nt);
 		if (strip)
-			phase_labels(ov, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 2);
+			phase_labels(ov, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, nt);
 	}
 }
