@@ -2,10 +2,13 @@
 # --probe (probe.h): a neighbour reading 4 KiB beside the runs.
 #  - bad input: --probe foo is a usage error;
 #  - under --disk-limit 30M and a 32M memory limit, the probe's p99 during
-#    mm_sync_cp is above its idle p99 (the prepare phase's baseline).  A
-#    loaded machine can spoil one idle baseline, so up to three tries, each
-#    a real run; measured here (virtio, 6.18, cgroup v1) the run's p99 was
-#    4-8x the idle one;
+#    mm_sync_cp is above its idle p99 (the prepare phase's baseline).  The
+#    p50 is 0.25-0.3 ms idle and during the copy alike; the copy shows in
+#    the tail, and so does other tenants' I/O, in bursts that can land in
+#    the 2 s baseline of one try: measured here beside four other suites (io PSI some 50-78 %), the
+#    run's p99 was 13-39 ms against an idle p99 of 7-53 ms and one try in
+#    three missed.  So up to four tries, each a real run of its own, pass on
+#    the first that shows it; the details name every try's figures;
 #  - the probe runs beside the run's worker, never in its cgroups: its
 #    /proc/PID/cgroup is lrutop's own while the run's cgroup exists;
 #  - its file is gone after a normal exit, after SIGTERM, and after a
@@ -63,7 +66,7 @@ fi
 
 # 2. the probe's p99 rises during mm_sync_cp; it is never in the run's cgroup
 tries=0 rose=0 cg_seen=0 cg_bad="" gone_ok=1 detail=""
-while [ "$tries" -lt 3 ] && [ "$rose" -eq 0 ]; do
+while [ "$tries" -lt 4 ] && [ "$rose" -eq 0 ]; do
 	tries=$((tries + 1))
 	d=$base/run$tries
 	mkdir "$d"
