@@ -152,6 +152,16 @@ static void child_main(int fd, int out_fd, enum probe_mode mode, pid_t parent,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
+	/* nothing of the monitor's but the file and the pipe: not the
+	 * terminal, not a recording, not the signal pipe */
+	int null = open("/dev/null", O_RDWR);
+	for (int i = 0; i < 3 && null >= 0; i++)
+		if (i != fd && i != out_fd)
+			dup2(null, i);
+	long hi = sysconf(_SC_OPEN_MAX);
+	for (int i = 3; i < (hi > 0 && hi < 4096 ? hi : 4096); i++)
+		if (i != fd && i != out_fd)
+			close(i);
 	if (fill_file(fd, PROBE_FILE_SIZE) < 0)
 		_exit(3);
 	if (mode == PROBE_DIRECT && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_DIRECT) < 0)
