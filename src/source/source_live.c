@@ -67,19 +67,47 @@ static unsigned long live_ready(struct source *src)
 	return (unsigned long)ticker_read(&live_of(src)->tick);
 }
 
-/* The probe's latencies since the last sample, into the sample (and the
- * run's figures); once a tick, so the pipe never needs a wakeup of its own
- * (it holds minutes of reads). */
-static void probe_drain(struct live *l, struct sample *s)
+/* The probe's latencies that have arrived, for the run and phase of s
+ * (annotated).  -1 once the probe has gone. */
+static long probe_take(struct live *l, const struct sample *s)
 {
-	if (!l->acc)
-		return;
 	uint64_t lat[256];
 	long n;
 	int quiet = l->session && session_quiet(l->session);
 	while ((n = probe_read(&l->probe, lat, sizeof(lat) / sizeof(lat[0]))) > 0)
 		for (long i = 0; i < n; i++)
 			probe_acc_add(l->acc, s, quiet, lat[i]);
+	return n;
+}
+
+/* The loop saw the pipe readable: the reads go to the run and phase of
+ * now (the tick takes what is left). */
+static void live_probe_drain(struct source *src)
+{
+	struct live *l = live_of(src);
+	if (!l->acc)
+		return;
+	struct sample now;
+	memset(&now, 0, sizeof(now));
+	now.run = -1;
+	if (l->session)
+		session_annotate(l->session, &now);
+	probe_take(l, &now);
+}
+
+static int live_probe_fd(const struct source *src)
+{
+	const struct live *l = live_of(src);
+	return l->acc ? l->probe.fd : -1;
+}
+
+/* The probe's latencies since the last sample, into the sample (and the
+ * run's figures). */
+static void probe_drain(struct live *l, struct sample *s)
+{
+	if (!l->acc)
+		return;
+	long n = probe_take(l, s);
 	probe_acc_tick(l->acc, s);
 	if ((n < 0 || l->probe.moved) && !l->probe_gone) {
 		l->probe_gone = 1;
@@ -204,6 +232,8 @@ static const struct source_ops live_ops = {
 	.name = "live",
 	.fd = live_fd,
 	.runs_fd = live_runs_fd,
+	.probe_fd = live_probe_fd,
+	.probe_drain = live_probe_drain,
 	.ready = live_ready,
 	.step = live_step,
 	.poll = live_poll,
