@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -224,9 +225,23 @@ long probe_read(struct probe *p, uint64_t *out, size_t max)
 	ssize_t r = read(p->fd, out, max * sizeof(*out));
 	if (r < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -1;
-	if (r == 0) {
+	if (r == 0) { /* it is exiting: its status says why */
 		close(p->fd);
 		p->fd = -1;
+		int status = 0;
+		pid_t got;
+		while ((got = waitpid(p->pid, &status, 0)) < 0 && errno == EINTR)
+			;
+		if (got == p->pid) {
+			p->pid = -1;
+			int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+			snprintf(p->why, sizeof(p->why), "%s",
+				 code == 3   ? "could not write its file (disk full?)"
+				 : code == 4 ? "O_DIRECT is not supported here"
+				 : code == 5 ? "a read of its file failed"
+				 : code == 0 ? "it ended"
+					     : "it was killed");
+		}
 		return -1;
 	}
 	/* a write of 8 bytes to a pipe is atomic: whole values only */

@@ -49,6 +49,7 @@ struct probe {
 	pid_t pid; /* -1: none */
 	int fd;	   /* the pipe's read end (non-blocking), -1: none */
 	int moved; /* it said PROBE_MOVED */
+	char why[96]; /* why it stopped, once probe_read said -1 ("" unknown) */
 };
 
 /* "cold", "direct"; NULL for PROBE_OFF. */

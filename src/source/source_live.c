@@ -2,6 +2,7 @@
  * driven once per sample.  The session asks for a cgroup to be watched and
  * for a worker's write_bytes through its probe; both reach the sampler here,
  * so session.c never sees it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,10 +112,13 @@ static void probe_drain(struct live *l, struct sample *s)
 	probe_acc_tick(l->acc, s);
 	if ((n < 0 || l->probe.moved) && !l->probe_gone) {
 		l->probe_gone = 1;
+		char msg[160];
+		snprintf(msg, sizeof(msg), "probe: stopped: %s",
+			 l->probe.moved	    ? "moved out of lrutop's cgroup"
+			 : l->probe.why[0] ? l->probe.why
+					   : "its pipe closed");
 		if (l->src.sink.note)
-			l->src.sink.note(l->src.sink.ctx,
-					 l->probe.moved ? "probe: moved out of lrutop's cgroup, stopped"
-							: "probe: it stopped (no file or a failed read)");
+			l->src.sink.note(l->src.sink.ctx, msg);
 	}
 }
 

@@ -95,6 +95,7 @@ static void run_probe(enum probe_mode mode)
 		usleep(20000);
 	}
 	assert_true(got >= 5);
+	assert_string_equal(p.why, "");
 	pid_t pid = p.pid;
 	probe_stop(&p);
 	probe_stop(&p); /* idempotent */
@@ -108,6 +109,31 @@ static void run_probe(enum probe_mode mode)
 	scratch_remove(&sc);
 	assert_int_equal(lstat(path, &st), -1);
 	assert_int_equal(lstat(dir, &st), -1);
+}
+
+/* Killed from outside: the next read says it is gone, and why. */
+static void test_killed(void **state)
+{
+	(void)state;
+	struct scratch sc;
+	char err[256];
+	memset(&sc, 0, sizeof(sc));
+	if (scratch_open(&sc, "/var/tmp", err, sizeof(err)) < 0) {
+		print_message("skip: %s\n", err);
+		skip();
+	}
+	struct probe p;
+	assert_int_equal(probe_start(&p, &sc, PROBE_COLD, err, sizeof(err)), 0);
+	assert_int_equal(kill(p.pid, SIGKILL), 0);
+	uint64_t lat[64], deadline = now_ns() + 30000000000ull;
+	long n = 0;
+	while ((n = probe_read(&p, lat, 64)) >= 0 && now_ns() < deadline)
+		usleep(10000);
+	assert_int_equal(n, -1);
+	assert_string_equal(p.why, "it was killed");
+	assert_int_equal(p.pid, -1); /* reaped */
+	probe_stop(&p);
+	scratch_remove(&sc);
 }
 
 static void test_cold(void **state)
@@ -157,6 +183,7 @@ int main(void)
 		cmocka_unit_test(test_cold),
 		cmocka_unit_test(test_direct),
 		cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_killed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
