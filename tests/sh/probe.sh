@@ -5,7 +5,7 @@
 #    mm_sync_cp is above its idle p99 (the prepare phase's baseline).  The
 #    p50 is 0.25-0.3 ms idle and during the copy alike; the copy shows in
 #    the tail, and so does other tenants' I/O, in bursts that can land in
-#    the 2 s baseline of one try: measured here beside four other suites (io PSI some 50-78 %), the
+#    the 2 s baseline of one try: measured here beside four other suites, the
 #    run's p99 was 13-39 ms against an idle p99 of 7-53 ms and one try in
 #    three missed.  So up to four tries, each a real run of its own, pass on
 #    the first that shows it; the details name every try's figures;
