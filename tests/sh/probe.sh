@@ -1,14 +1,20 @@
 #!/bin/sh
-# --probe (probe.h): a neighbour reading 4 KiB beside the runs.
+# tests/run: once
+# --probe (probe.h): a neighbour reading 4 KiB beside the runs.  Once (not
+# again under ASan, where test_probe covers the probe itself): its runs
+# take ~20 s.
 #  - bad input: --probe foo is a usage error;
 #  - under --disk-limit 30M and a 32M memory limit, the probe's p99 during
 #    mm_sync_cp is above its idle p99 (the prepare phase's baseline).  The
 #    p50 is 0.25-0.3 ms idle and during the copy alike; the copy shows in
 #    the tail, and so does other tenants' I/O, in bursts that can land in
-#    the 2 s baseline of one try: measured here beside four other suites, the
-#    run's p99 was 13-39 ms against an idle p99 of 7-53 ms and one try in
-#    three missed.  So up to four tries, each a real run of its own, pass on
-#    the first that shows it; the details name every try's figures;
+#    the 2 s baseline: measured here beside four other suites, tries with
+#    an idle p99 of 3.8-7.8 ms saw the run's p99 at 5.3-49 ms, every one
+#    above; tries with a busy baseline (idle p99 19-53 ms) missed half the
+#    time.  So a try whose idle p99 is over 10 ms says nothing (the disk was
+#    someone else's); up to four tries, each a real run of its own, pass on
+#    the first clean one that shows the rise, skip (saying so) when no try
+#    got a clean baseline; the details name every try's figures;
 #  - the probe runs beside the run's worker, never in its cgroups: its
 #    /proc/PID/cgroup is lrutop's own while the run's cgroup exists;
 #  - its file is gone after a normal exit, after SIGTERM, and after a
@@ -65,7 +71,7 @@ if [ ! -w "/sys/fs/cgroup/blkio${_l%/}/blkio.throttle.read_bps_device" ] &&
 fi
 
 # 2. the probe's p99 rises during mm_sync_cp; it is never in the run's cgroup
-tries=0 rose=0 cg_seen=0 cg_bad="" gone_ok=1 detail=""
+tries=0 rose=0 clean=0 cg_seen=0 cg_bad="" gone_ok=1 detail="" bad_exit=""
 while [ "$tries" -lt 4 ] && [ "$rose" -eq 0 ]; do
 	tries=$((tries + 1))
 	d=$base/run$tries
@@ -88,14 +94,24 @@ while [ "$tries" -lt 4 ] && [ "$rose" -eq 0 ]; do
 	wait "$bg"
 	rc=$?
 	bg=""
-	[ "$rc" -eq 0 ] || { detail="exit $rc: $(show "$tmp/err")"; continue; }
+	[ "$rc" -eq 0 ] || { bad_exit="$bad_exit try $tries: exit $rc: $(show "$tmp/err")"; continue; }
 	lrt_empty "$d" || gone_ok=0
 	p99=$(col "$tmp/res$tries.csv" probe_p99_ms)
 	idle=$(col "$tmp/res$tries.csv" probe_idle_p99_ms)
 	detail="$detail try $tries: p99 $p99 ms, idle p99 $idle ms;"
-	awk -v a="$p99" -v b="$idle" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }' && rose=1
+	# a busy baseline (someone else's I/O) is no baseline
+	awk -v b="$idle" 'BEGIN { exit !(b != "" && b + 0 <= 10) }' || continue
+	clean=$((clean + 1))
+	awk -v a="$p99" -v b="$idle" 'BEGIN { exit !(a != "" && a + 0 > b + 0) }' && rose=1
 done
-check "$T: p99 during mm_sync_cp above the idle p99" '[ "$rose" -eq 1 ]' "$detail"
+echo "# $T:$detail"
+check "$T: every run exits 0" '[ -z "$bad_exit" ]' "$bad_exit"
+if [ "$rose" -eq 0 ] && [ "$clean" -eq 0 ]; then
+	skip "$T: p99 during mm_sync_cp above the idle p99" \
+		"the disk was busy with others in every try (idle p99 over 10 ms):$detail"
+else
+	check "$T: p99 during mm_sync_cp above the idle p99" '[ "$rose" -eq 1 ]' "$detail"
+fi
 check "$T: the probe's cgroups were read during the run" '[ "$cg_seen" -eq 1 ]'
 check "$T: the probe is never in the run's cgroup" '[ -z "$cg_bad" ]' "$cg_bad"
 check "$T: its file is gone after a normal exit" '[ "$gone_ok" -eq 1 ]' "$(ls -R "$base" | tr '\n' ' ')"
