@@ -12,7 +12,7 @@
 #    an idle p99 of 3.8-7.8 ms saw the run's p99 at 5.3-49 ms, every one
 #    above; tries with a busy baseline (idle p99 19-53 ms) missed half the
 #    time.  So a try whose idle p99 is over 10 ms says nothing (the disk was
-#    someone else's); up to four tries, each a real run of its own, pass on
+#    someone else's); up to three tries, each a real run of its own, pass on
 #    the first clean one that shows the rise, skip (saying so) when no try
 #    got a clean baseline; the details name every try's figures;
 #  - the probe runs beside the run's worker, never in its cgroups: its
@@ -72,7 +72,7 @@ fi
 
 # 2. the probe's p99 rises during mm_sync_cp; it is never in the run's cgroup
 tries=0 rose=0 clean=0 cg_seen=0 cg_bad="" gone_ok=1 detail="" bad_exit=""
-while [ "$tries" -lt 4 ] && [ "$rose" -eq 0 ]; do
+while [ "$tries" -lt 3 ] && [ "$rose" -eq 0 ]; do
 	tries=$((tries + 1))
 	d=$base/run$tries
 	mkdir "$d"
