@@ -14,6 +14,8 @@
 #include "device.h"
 #include "machine.h"
 #include "output.h"
+#include "probe.h"
+#include "probe_acc.h"
 #include "record.h"
 #include "record_sink.h"
 #include "results.h"
@@ -205,6 +207,11 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 		}
 		a->session = s;
 		source_live_attach(a->src, s);
+		if (source_live_probe(a->src, a->opt->probe, err, errlen) < 0)
+			return -1;
+		if (a->opt->probe)
+			strlcpy_(a->model.probe_mode, probe_mode_name(a->opt->probe),
+				 sizeof(a->model.probe_mode));
 	}
 	a->session->mem_limit = limit;
 	a->log->mem_limit = limit;
@@ -266,6 +273,7 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	strlcpy_(m->disk_kind, h->device_kind, sizeof(m->disk_kind));
 	m->mglru = h->mglru;
 	strlcpy_(m->missing, h->notes, sizeof(m->missing));
+	probe_acc_mode_of(h->argc, h->argv, m->probe_mode, sizeof(m->probe_mode));
 	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
 	snprintf(m->replay.date, sizeof(m->replay.date), "%.10s %.5s", h->start_wall,
 		 strlen(h->start_wall) > 11 ? h->start_wall + 11 : "");
@@ -383,6 +391,11 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			return -1;
 		}
 		source_live_attach(a->src, a->session);
+		if (source_live_probe(a->src, opt->probe, err, errlen) < 0)
+			return -1;
+		if (opt->probe)
+			strlcpy_(a->model.probe_mode, probe_mode_name(opt->probe),
+				 sizeof(a->model.probe_mode));
 	}
 	return finish_init(a, err, errlen);
 }

@@ -34,13 +34,14 @@ int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen)
 	while (!a->quit && !stop) {
 		if (fe->present)
 			fe->present(fe->ctx);
-		enum { P_TICK, P_SIG, P_RUNS, P_AUX, P_INPUT, P_N };
+		enum { P_TICK, P_SIG, P_RUNS, P_AUX, P_PROBE, P_INPUT, P_N };
 		struct pollfd pfd[P_N] = {
 			[P_TICK] = {.fd = source_fd(a->src), .events = POLLIN},
 			[P_SIG] = {.fd = sig_fd(), .events = POLLIN},
 			[P_RUNS] = {.fd = app_runs_fd(a), .events = POLLIN},
 			/* 0 (unset; fd 0 is stdin) or -1: none, which poll skips */
 			[P_AUX] = {.fd = fe->aux_fd > 0 ? fe->aux_fd : -1, .events = POLLIN},
+			[P_PROBE] = {.fd = source_probe_fd(a->src), .events = POLLIN}, /* --probe */
 			[P_INPUT] = {.fd = fe->input_fd, .events = POLLIN},
 		};
 		int r = poll(pfd, fe->input_fd >= 0 ? P_N : P_INPUT, -1);
@@ -61,6 +62,8 @@ int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen)
 		}
 		if (r > 0 && pfd[P_RUNS].revents)
 			changed |= app_poll_runs(a);
+		if (r > 0 && pfd[P_PROBE].revents)
+			source_probe_drain(a->src);
 		if (fe->woke)
 			fe->woke(fe->ctx, changed);
 		if (!a->quit && r > 0 && (pfd[P_TICK].revents & POLLIN) && source_ready(a->src))

@@ -43,6 +43,7 @@ void print_stats(FILE *f, const struct runlog *l)
 	if (l->nresults > 1 && n > 0) {
 		fputc('\n', f);
 		stats_table(f, st, n);
+		stats_probe_table(f, st, n); /* --probe */
 	}
 }
 

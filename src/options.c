@@ -159,6 +159,8 @@ const char *options_usage(void)
 	       "  -m, --mem-limit SIZE   run the copy in a memory cgroup of SIZE (root)\n"
 	       "      --disk-limit RATE  throttle the watched disk to RATE/s in each run (root;\n"
 	       "                         cgroup v1: reads and direct I/O, not write-back)\n"
+	       "      --probe MODE       a neighbour reading 4K beside the runs, its latency:\n"
+	       "                         cold (buffered, after DONTNEED) or direct (O_DIRECT)\n"
 	       "      --repeat N         run each strategy N times (interleaved: A B A B)\n"
 	       "      --baseline NAME    ratios and +-% relative to NAME (default: first)\n"
 	       "      --bs SIZE          buffer size of read/write strategies (default 8K)\n"
@@ -252,6 +254,7 @@ enum {
 	OPT_GLYPHS,
 	OPT_TALK,
 	OPT_REHEARSE,
+	OPT_PROBE,
 };
 
 /* ---- --export-svg, --export-csv, --compare ------------------------------ */
@@ -464,6 +467,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		{"glyphs", required_argument, NULL, OPT_GLYPHS},
 		{"talk", required_argument, NULL, OPT_TALK},
 		{"rehearse", no_argument, NULL, OPT_REHEARSE},
+		{"probe", required_argument, NULL, OPT_PROBE},
 		{NULL, 0, NULL, 0},
 	};
 	long l;
@@ -639,6 +643,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_LIST_THEMES:
 			o->action = ACTION_LIST_THEMES;
+			break;
+		case OPT_PROBE: /* the neighbours' latency beside the runs */
+			run_opt(o, "--probe");
+			if (strcmp(optarg, "cold") && strcmp(optarg, "direct"))
+				return errf(err, errlen, "--probe %s: not cold or direct", optarg);
+			o->probe = !strcmp(optarg, "cold") ? 1 : 2; /* enum probe_mode */
 			break;
 		case OPT_GLYPHS:
 			if (!strcmp(optarg, "braille"))

@@ -93,6 +93,7 @@ struct options {
 	long run;		/* --run N (1-based), 0 = not given */
 	int svg_w, svg_h;	/* --size WxH with --export-svg, 0 = 1920x1080 */
 	const char *theme;	/* -t NAME|PATH, NULL = default */
+	int probe;		/* --probe: enum probe_mode, 0 = none */
 	int glyphs;		/* --glyphs: enum chart_glyphs, -1 = the theme's or braille */
 	const char *talk;	/* --talk FILE: a scripted talk (talk_script.h) */
 	int rehearse;		/* --rehearse: run it live and record the fallbacks */

@@ -299,6 +299,47 @@ static size_t ok_elapsed(const struct compare_input *in, const char *name, doubl
 	return k;
 }
 
+/* --probe: the probe p99 (ms) of the OK runs of name that had the probe. */
+static size_t ok_probe_p99(const struct compare_input *in, const char *name, double *buf)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < in->nruns; i++) {
+		const struct run_result *r = &in->runs[i];
+		if (r->finished && r->ok && r->probe.n && !strcmp(r->name, name))
+			buf[k++] = (double)r->probe.p99_ns / 1e6;
+	}
+	return k;
+}
+
+/* --probe: the p99 medians and their ratios to the first recording's
+ * (a and b: scratch of the largest run count). */
+static void probe_compare(struct compare *c, const struct compare_input *in, int n, double *a,
+			  double *b)
+{
+	for (int row = 0; row < c->nrows; row++) {
+		struct compare_row *w = &c->rows[row];
+		size_t na = ok_probe_p99(&in[0], w->name, a);
+		for (int r = 0; r < n; r++) {
+			struct compare_cell *e = &w->cell[r];
+			e->probe_p99 = e->probe_ratio = e->probe_lo = e->probe_hi = NAN;
+			double *v = r ? b : a;
+			size_t nv = r ? ok_probe_p99(&in[r], w->name, b) : na;
+			e->probe_runs = (int)nv;
+			if (!nv)
+				continue;
+			double tmp[SESSION_MAX_RUNS];
+			memcpy(tmp, v, nv * sizeof(*v));
+			e->probe_p99 = stats_median(tmp, nv);
+			if (!r || !na || !(w->cell[0].probe_p99 > 0))
+				continue;
+			e->probe_ratio = e->probe_p99 / w->cell[0].probe_p99;
+			if (compare_bootstrap(a, na, b, nv, compare_seed(w->name, r) ^ 0x70726f6265ull,
+					      &e->probe_lo, &e->probe_hi) < 0)
+				e->probe_lo = e->probe_hi = NAN;
+		}
+	}
+}
+
 int compare_compute(struct compare *c, const struct compare_input *in, int n, char *err,
 		    size_t errlen)
 {
@@ -377,6 +418,7 @@ int compare_compute(struct compare *c, const struct compare_input *in, int n, ch
 						    : COMPARE_SAME;
 		}
 	}
+	probe_compare(c, in, n, a, b);
 	free(a);
 	free(b);
 	return 0;
@@ -540,6 +582,40 @@ static int group_rule(FILE *f, const struct compare *c, int r)
 		       "------------------------");
 }
 
+/* --probe: the neighbours' p99 per strategy and recording, the ratio to
+ * the first with its 95 % CI; nothing when no recording had the probe. */
+static int probe_table(FILE *f, const struct compare *c)
+{
+	int any = 0, bad = 0;
+	for (int i = 0; i < c->nrows; i++)
+		for (int r = 0; r < c->nrec; r++)
+			any |= c->rows[i].cell[r].probe_runs > 0;
+	if (!any)
+		return 0;
+	bad |= fprintf(f, "\nthe neighbours' latency: probe p99 (ms, median), ratio (bootstrap 95%% CI)\n") < 0;
+	bad |= fprintf(f, "%-*s %-5s %7s %8s %7s  %s\n", NAME_W, "strategy", "rec", "runs",
+		       "p99", "ratio", "95% CI") < 0;
+	for (int i = 0; i < c->nrows; i++) {
+		const struct compare_row *w = &c->rows[i];
+		for (int r = 0; r < c->nrec; r++) {
+			const struct compare_cell *e = &w->cell[r];
+			char t[COMPARE_LABEL_MAX], p99[16], ratio[16], ci[40];
+			if (!e->probe_runs)
+				continue;
+			tag(c, r, t, sizeof(t));
+			stats_num(p99, sizeof(p99), "%.2f", e->probe_p99);
+			stats_num(ratio, sizeof(ratio), "%.3f", e->probe_ratio);
+			if (isnan(e->probe_lo))
+				snprintf(ci, sizeof(ci), "-");
+			else
+				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", e->probe_lo, e->probe_hi);
+			bad |= fprintf(f, "%-*s %-5.2s %7d %8s %7s  %s\n", NAME_W, w->name, t,
+				       e->probe_runs, p99, ratio, ci) < 0;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
 int compare_table(FILE *f, const struct compare *c)
 {
 	int bad = 0;
@@ -618,6 +694,7 @@ int compare_table(FILE *f, const struct compare *c)
 				  runs, ratio, ci, p, verdict));
 		}
 	}
+	W(probe_table(f, c));
 	char note[256];
 	int first = 1;
 	for (int k = 0; compare_note(c, k, note, sizeof(note)); k++) {

@@ -88,6 +88,11 @@ struct compare_cell {
 	int p_exact;		    /* p from the exact permutation distribution */
 	double p_min;		    /* the smallest p the exact test could give these counts */
 	enum compare_verdict verdict;
+	/* --probe: the median of the runs' probe p99 (ms) and, after the first
+	 * recording, its ratio to the first's with the same bootstrap 95 % CI;
+	 * NAN without (probe_runs 0) */
+	int probe_runs;
+	double probe_p99, probe_ratio, probe_lo, probe_hi;
 };
 
 struct compare_row {

@@ -55,6 +55,7 @@ struct model {
 		int fallback; /* a talk's recorded run, played because the live one failed */
 	} replay;
 	int recording;
+	char probe_mode[8]; /* --probe: "cold" / "direct", "" without (strip_probe) */
 	/* --compare in the TUI: the comparison of the recordings, NULL else */
 	const struct compare *compare;
 };

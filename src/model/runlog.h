@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "histogram.h"
+
 struct strategy;
 
 #define RUNLOG_MAX_RUNS 1024
@@ -50,6 +52,7 @@ struct run_result {
 	uint64_t res_recent_end; /* recently evicted pages of both files at the last sample */
 	char message[480];
 	uint64_t t_start_ns, t_copy_ns, t_end_ns;
+	struct probe_figures probe; /* --probe: its reads during the run, n 0 = none */
 };
 
 struct runlog {

@@ -76,6 +76,39 @@ static double res_median(const struct run_result *runs, size_t n, const struct s
 	return stats_median(v, k);
 }
 
+/* --probe: the medians of the probe's figures over the strategy's OK runs
+ * that had it. */
+static void probe_stats(const struct run_result *runs, size_t n, struct strategy_stats *s)
+{
+	double v[7][SESSION_MAX_RUNS];
+	size_t k = 0, ki = 0;
+	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++) {
+		const struct run_result *r = &runs[i];
+		if (!r->finished || !r->ok || !same_strategy(r, s) || !r->probe.n)
+			continue;
+		strlcpy_(s->probe_mode, r->probe.mode, sizeof(s->probe_mode));
+		v[0][k] = (double)r->probe.p50_ns / 1e6;
+		v[1][k] = (double)r->probe.p99_ns / 1e6;
+		v[2][k] = (double)r->probe.p999_ns / 1e6;
+		v[3][k] = (double)r->probe.max_ns / 1e6;
+		v[4][k] = (double)r->probe.slow;
+		k++;
+		if (r->probe.idle_n) {
+			v[5][ki] = (double)r->probe.idle_p99_ns / 1e6;
+			v[6][ki] = probe_figures_rise_ms(&r->probe);
+			ki++;
+		}
+	}
+	s->probe_runs = (int)k;
+	s->probe_p50 = stats_median(v[0], k);
+	s->probe_p99 = stats_median(v[1], k);
+	s->probe_p999 = stats_median(v[2], k);
+	s->probe_max = stats_median(v[3], k);
+	s->probe_slow = stats_median(v[4], k);
+	s->probe_idle_p99 = stats_median(v[5], ki);
+	s->probe_rise = stats_median(v[6], ki);
+}
+
 int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		  struct strategy_stats *out, int max)
 {
@@ -134,6 +167,8 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 				}
 			}
 	}
+	for (int j = 0; j < ns; j++)
+		probe_stats(runs, n, &out[j]);
 	for (int j = 0; j < ns; j++) {
 		struct strategy_stats *s = &out[j];
 		s->ratio = s->ok && isfinite(fastest) ? s->elapsed_med / fastest : NAN;
@@ -223,4 +258,31 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 	if (noisy)
 		fprintf(f, "noisy: min-max spread of elapsed above %.0f%%: consider --repeat 5\n",
 			STATS_NOISY * 100);
+}
+
+void stats_probe_table(FILE *f, const struct strategy_stats *st, int n)
+{
+	const char *mode = NULL;
+	for (int i = 0; i < n; i++)
+		if (st[i].probe_runs)
+			mode = st[i].probe_mode;
+	if (!mode)
+		return;
+	fprintf(f, "\nthe neighbours' latency: probe %s, 4 KiB reads beside each copy (ms, medians)\n",
+		mode);
+	fprintf(f, "%-16s %4s %8s %8s %8s %8s %7s %8s %10s\n", "strategy", "runs", "p50", "p99",
+		"p99.9", "max", ">100ms", "idle p99", "p99 rise");
+	for (int i = 0; i < n; i++) {
+		const struct strategy_stats *s = &st[i];
+		char c[7][24];
+		stats_num(c[0], sizeof(c[0]), "%.2f", s->probe_p50);
+		stats_num(c[1], sizeof(c[1]), "%.2f", s->probe_p99);
+		stats_num(c[2], sizeof(c[2]), "%.2f", s->probe_p999);
+		stats_num(c[3], sizeof(c[3]), "%.1f", s->probe_max);
+		stats_num(c[4], sizeof(c[4]), "%.0f", s->probe_slow);
+		stats_num(c[5], sizeof(c[5]), "%.2f", s->probe_idle_p99);
+		stats_num(c[6], sizeof(c[6]), "%+.2f", s->probe_rise);
+		fprintf(f, "%-16s %4d %8s %8s %8s %8s %7s %8s %10s\n", s->name, s->probe_runs, c[0],
+			c[1], c[2], c[3], c[4], c[5], c[6]);
+	}
 }

@@ -36,6 +36,12 @@ struct strategy_stats {
 	double vs_base_pct; /* (elapsed_med / the baseline's - 1) * 100, NAN without one */
 	int noisy, fastest, baseline;
 	size_t median_run;  /* index of the run whose elapsed is nearest the median */
+	/* --probe: medians over the OK runs the probe read beside (ms), NAN
+	 * without; rise: p99 over the idle baseline's p99 */
+	int probe_runs;
+	char probe_mode[8];
+	double probe_p50, probe_p99, probe_p999, probe_max, probe_slow, probe_idle_p99,
+	    probe_rise;
 };
 
 /* Fills out[0..return) (at most max entries); runs group by their label
@@ -60,5 +66,9 @@ int stats_note(const struct strategy_stats *st, int n, int k, char *buf, size_t 
  * ("elapsed", "MiB/s") over "median min max" column labels, one row per
  * strategy, then the notes. */
 void stats_table(FILE *f, const struct strategy_stats *st, int n);
+/* --probe: the neighbours' latency per strategy (medians of p50, p99,
+ * p99.9, max, reads over 100 ms, the idle p99 and the p99's rise over it);
+ * nothing when no run had the probe. */
+void stats_probe_table(FILE *f, const struct strategy_stats *st, int n);
 
 #endif

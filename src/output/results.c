@@ -34,12 +34,54 @@ static void res_cells(char *buf, size_t len, const struct run_result *x)
 	snprintf(buf, len, "%8s %6s %8s", dd, sc, re);
 }
 
+/* --probe: trailing columns, only when a run had the probe beside it. */
+static int any_probe(const struct run_result *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].probe.n)
+			return 1;
+	return 0;
+}
+
+static void probe_ms(char *buf, size_t len, uint64_t ns, int have)
+{
+	snprintf(buf, len, have ? "%.2f" : "-", (double)ns / 1e6);
+}
+
+static void probe_header(FILE *f, const struct run_result *r, size_t n)
+{
+	const char *mode = "probe";
+	for (size_t i = 0; i < n; i++)
+		if (r[i].probe.n)
+			mode = r[i].probe.mode;
+	fprintf(f, " %7s %7s %7s %8s %6s %7s", "p50ms", "p99ms", "p99.9ms", "maxms", ">100ms",
+		"rise");
+	fprintf(f, "  (probe %s)", mode);
+}
+
+static void probe_cells(FILE *f, const struct probe_figures *p)
+{
+	char a[16], b[16], c[16], d[16], e[16], g[16];
+	probe_ms(a, sizeof(a), p->p50_ns, p->n > 0);
+	probe_ms(b, sizeof(b), p->p99_ns, p->n > 0);
+	probe_ms(c, sizeof(c), p->p999_ns, p->n > 0);
+	probe_ms(d, sizeof(d), p->max_ns, p->n > 0);
+	snprintf(e, sizeof(e), p->n ? "%llu" : "-", (unsigned long long)p->slow);
+	double rise = probe_figures_rise_ms(p);
+	snprintf(g, sizeof(g), isnan(rise) ? "-" : "%+.2f", rise);
+	fprintf(f, " %7s %7s %7s %8s %6s %7s", a, b, c, d, e, g);
+}
+
 void results_table(FILE *f, const struct run_result *r, size_t n)
 {
-	fprintf(f, "%-16s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %9s %8s %7s %6s %8s %6s %8s %4s\n",
+	int probe = any_probe(r, n);
+	fprintf(f, "%-16s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %9s %8s %7s %6s %8s %6s %8s %4s",
 		"strategy", "rep", "elapsed", "user", "sys", "%cpu", "majflt", "minflt",
 		"inblock", "oublock", "MiB/s", "rdCV", "wrCV", "rd@b", "peakAct", "deact", "refault",
 		"bursts", "dstDirty", "srcC%", "recEvict", "ok");
+	if (probe)
+		probe_header(f, r, n);
+	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *x = &r[i];
 		char peak[16], rcv[16], wcv[16], rab[16], el[16], us[16], sy[16], cpu[16], mbs[16];
@@ -57,11 +99,14 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		res_cells(res, sizeof(res), x);
 		fprintf(f,
 			"%-16s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
-			"%8llu %7llu %6d %s %4s\n",
+			"%8llu %7llu %6d %s %4s",
 			x->name, x->repeat, el, us, sy, cpu, x->majflt,
 			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, rab, peak,
 			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
 			x->bursts, res, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
+		if (probe)
+			probe_cells(f, &x->probe);
+		fputc('\n', f);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0)
@@ -72,7 +117,9 @@ void results_csv_header(FILE *f)
 {
 	fputs("strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,"
 	      "bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,"
-	      "verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end\n",
+	      "verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end,"
+	      "probe_mode,probe_p50_ms,probe_p99_ms,probe_p999_ms,probe_max_ms,probe_slow,"
+	      "probe_idle_p99_ms,probe_rise_ms\n",
 	      f);
 }
 
@@ -118,6 +165,18 @@ void results_csv_row(FILE *f, const struct run_result *x)
 	if (!isnan(x->read_at_burst))
 		fprintf(f, "%.4f", x->read_at_burst);
 	res_csv(f, x);
+	if (x->probe.n) { /* --probe: empty cells without it */
+		const struct probe_figures *p = &x->probe;
+		fprintf(f, ",%s,%.3f,%.3f,%.3f,%.3f,%llu,", p->mode, (double)p->p50_ns / 1e6,
+			(double)p->p99_ns / 1e6, (double)p->p999_ns / 1e6, (double)p->max_ns / 1e6,
+			(unsigned long long)p->slow);
+		if (p->idle_n)
+			fprintf(f, "%.3f,%.3f", (double)p->idle_p99_ns / 1e6, probe_figures_rise_ms(p));
+		else
+			fputc(',', f);
+	} else {
+		fputs(",,,,,,,,", f);
+	}
 	fputc('\n', f);
 }
 

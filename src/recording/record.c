@@ -133,12 +133,17 @@ static const struct field fields[] = {
     U64("pcde", SAMPLE_HAVE_RES, res_dst.evicted),
     U64("pcdr", SAMPLE_HAVE_RES, res_dst.recently_evicted),
     U8("pcdm", SAMPLE_HAVE_RES, res_dst.method),
+    U32("prn", SAMPLE_HAVE_PROBE, probe_n),
+    U32("prs", SAMPLE_HAVE_PROBE, probe_slow),
+    U64("pr5", SAMPLE_HAVE_PROBE, probe_p50),
+    U64("pr9", SAMPLE_HAVE_PROBE, probe_p99),
+    U64("prx", SAMPLE_HAVE_PROBE, probe_max),
 };
 
 #define HAVE_KNOWN                                                                                 \
 	(SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_VMX | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CPU | \
 	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT |     \
-	 SAMPLE_HAVE_RES)
+	 SAMPLE_HAVE_RES | SAMPLE_HAVE_PROBE)
 
 static const char *const disk_columns[] = {
     "rd_ios",	  "rd_merges", "rd_sectors", "rd_ms",	    "wr_ios",	 "wr_merges",
@@ -569,6 +574,27 @@ int recorder_event(struct recorder *r, const struct run_event *ev, char *err, si
 	return rec_line(r, o, JSON_REAL_PRECISION(17), err, errlen);
 }
 
+/* The probe's figures of a run (--probe), a sub-object only when it ran. */
+static json_t *probe_json(const struct probe_figures *f)
+{
+	json_t *o = json_object();
+	int bad = !o;
+	bad |= put(o, "mode", jstr(f->mode));
+	bad |= put(o, "n", ju64(f->n));
+	bad |= put(o, "p50_ns", ju64(f->p50_ns));
+	bad |= put(o, "p99_ns", ju64(f->p99_ns));
+	bad |= put(o, "p999_ns", ju64(f->p999_ns));
+	bad |= put(o, "max_ns", ju64(f->max_ns));
+	bad |= put(o, "slow", ju64(f->slow));
+	bad |= put(o, "idle_n", ju64(f->idle_n));
+	bad |= put(o, "idle_p99_ns", ju64(f->idle_p99_ns));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 int recorder_result(struct recorder *r, const struct run_result *x, char *err, size_t errlen)
 {
 	json_t *o = json_object();
@@ -613,6 +639,8 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 		bad |= put(res, "recent_end", ju64(x->res_recent_end));
 		bad |= put(o, "res", res);
 	}
+	if (x->probe.n)
+		bad |= put(o, "probe", probe_json(&x->probe));
 	if (bad) {
 		json_decref(o);
 		o = NULL;
@@ -1184,6 +1212,40 @@ static int rd_result_res(struct recording *r, json_t *o, struct run_result *x, c
 	return 0;
 }
 
+/* The probe's figures (--probe) came later: none in a recording without. */
+static int rd_probe(struct recording *r, json_t *p, struct run_result *x, char *err, size_t errlen)
+{
+	const char *kind = "result: probe";
+	json_int_t v;
+	memset(&x->probe, 0, sizeof(x->probe));
+	if (!p)
+		return 0;
+	const json_t *mode = json_object_get(p, "mode");
+	if (!json_is_object(p) || !json_is_string(mode) ||
+	    json_string_length(mode) >= sizeof(x->probe.mode))
+		return rd_fail(r, err, errlen, r->line, "result: \"probe\" is not a probe's figures");
+	strlcpy_(x->probe.mode, json_string_value(mode), sizeof(x->probe.mode));
+	static const struct {
+		const char *key;
+		size_t off;
+	} u64s[] = {
+	    {"n", offsetof(struct probe_figures, n)},
+	    {"p50_ns", offsetof(struct probe_figures, p50_ns)},
+	    {"p99_ns", offsetof(struct probe_figures, p99_ns)},
+	    {"p999_ns", offsetof(struct probe_figures, p999_ns)},
+	    {"max_ns", offsetof(struct probe_figures, max_ns)},
+	    {"slow", offsetof(struct probe_figures, slow)},
+	    {"idle_n", offsetof(struct probe_figures, idle_n)},
+	    {"idle_p99_ns", offsetof(struct probe_figures, idle_p99_ns)},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
+		NEED_INT(p, u64s[i].key, v, 0, INT64_MAX);
+		uint64_t u = (uint64_t)v;
+		memcpy((char *)&x->probe + u64s[i].off, &u, sizeof(u));
+	}
+	return 0;
+}
+
 static int rd_result(struct recording *r, json_t *o, struct record_item *it, char *err,
 		     size_t errlen)
 {
@@ -1281,7 +1343,9 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	x->read_at_burst = NAN;
 	if (rab && get_double(rab, &x->read_at_burst) != 0)
 		return rd_fail(r, err, errlen, r->line, "result: \"read_at_burst\" not a number");
-	return rd_result_res(r, o, x, err, errlen);
+	if (rd_result_res(r, o, x, err, errlen) != 0)
+		return -1;
+	return rd_probe(r, json_object_get(o, "probe"), x, err, errlen);
 }
 
 int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen)

@@ -139,7 +139,7 @@ static int owner_gone(int dirfd, long *pid_out)
 int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char *err,
 			size_t errlen)
 {
-	static const char *const names[] = {"src", "dst", "owner"}; /* marker last */
+	static const char *const names[] = {"src", "dst", "probe", "owner"}; /* marker last */
 	DIR *d;
 	struct dirent *e;
 

@@ -95,7 +95,7 @@ struct scratch_swept {
 };
 /* Finds lrutop-XXXXXX directories under parent_dir (NULL: "/var/tmp") whose
  * owner marker names a process that is gone, and removes what lrutop puts
- * there (the files named owner, src and dst) and the directory if that
+ * there (the files named owner, src, dst and probe) and the directory if that
  * empties it.  Never follows a symlink: the directory and each file
  * are looked at with AT_SYMLINK_NOFOLLOW/O_NOFOLLOW through directory fds,
  * only regular files are unlinked, only directories of our own uid are

@@ -645,6 +645,11 @@ int session_run_files(const struct session *s, const char **src, const char **ds
 	return 1;
 }
 
+int session_quiet(const struct session *s)
+{
+	return s->state == SESSION_DRAIN && s->quiet_since_ns != 0;
+}
+
 void session_annotate(const struct session *s, struct sample *smp)
 {
 	const struct run_result *r = session_current(s);
@@ -766,7 +771,14 @@ void session_tick(struct session *s, const struct series *ser)
 		uint64_t now = mono_ns();
 		int drained = last && (last->have & SAMPLE_HAVE_MEM) &&
 			      last->dirty + last->writeback <= DRAIN_KB;
+		if (!drained)
+			s->quiet_since_ns = 0;
+		else if (s->quiet_hold_ns && !s->quiet_since_ns)
+			s->quiet_since_ns = now;
+		if (drained && s->quiet_hold_ns && now - s->quiet_since_ns < s->quiet_hold_ns)
+			drained = 0; /* the probe's baseline is still being taken */
 		if (drained || now - s->drain_start_ns > DRAIN_TIMEOUT_NS) {
+			s->quiet_since_ns = 0;
 			s->copied = 0;
 			s->wb_ok = probe_write_bytes(s, s->worker.pid, &s->wb_base) == 0;
 			worker_go(&s->worker);

@@ -100,6 +100,9 @@ struct session {
 	int worker_live;
 	int worker_eof; /* the event pipe reached EOF: wait for SIGCHLD */
 	uint64_t drain_start_ns;
+	/* --probe: hold a drained system still this long before the copy
+	 * (the probe's idle baseline); quiet_since_ns: drained since */
+	uint64_t quiet_hold_ns, quiet_since_ns;
 	int phase; /* current run's phase */
 
 	struct runlog *log; /* the model's: results, events, baseline are appended there */
@@ -169,6 +172,8 @@ uint64_t session_progress(const struct session *s);
  * between runs, so a monitor holds no descriptor of a file the next run's
  * prepare is about to unlink. */
 int session_run_files(const struct session *s, const char **src, const char **dst);
+/* 1 while a drained system is held still before a copy (quiet_hold_ns). */
+int session_quiet(const struct session *s);
 /* Annotates a sample with the current run, phase and strategy index. */
 void session_annotate(const struct session *s, struct sample *smp);
 /* The watchdog's idea of progress: a value that changes when the run

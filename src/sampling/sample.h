@@ -24,6 +24,7 @@ enum {
 	SAMPLE_HAVE_CG = 1u << 7, /* a run's memory cgroup */
 	SAMPLE_HAVE_CG_DEACT = 1u << 8, /* ... with its own pgdeactivate (v2) */
 	SAMPLE_HAVE_RES = 1u << 9, /* page-cache residency of the run's files */
+	SAMPLE_HAVE_PROBE = 1u << 11,	/* --probe: its reads since the last sample */
 };
 
 struct sample {
@@ -73,6 +74,11 @@ struct sample {
 		uint8_t method;
 	} res_src, res_dst;
 
+	/* --probe (SAMPLE_HAVE_PROBE): the reads that arrived since the last
+	 * sample, their p50 / p99 / max latency (ns, histogram.h) and how many
+	 * took over 100 ms; n == 0: no read arrived (a stalled probe) */
+	uint32_t probe_n, probe_slow;
+	uint64_t probe_p50, probe_p99, probe_max;
 	/* what the worker was doing when the sample was taken */
 	int16_t run;   /* run index, -1 while idle */
 	int8_t phase;  /* enum phase */

@@ -25,6 +25,7 @@ void views_done(struct views *v)
 	canvas_done(&v->overview.mem);
 	canvas_done(&v->overview.reclaim);
 	strip_residency_done(&v->overview.res);
+	canvas_done(&v->overview.probe);
 	free(v->overview.buf);
 	free(v->overview.lo);
 	free(v->overview.hi);
@@ -109,6 +110,10 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
 	size_t bl = strlen(buf);
 	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
+	if (m->probe_mode[0]) { /* --probe: which reads the strip shows */
+		bl = strlen(buf);
+		snprintf(buf + bl, sizeof(buf) - bl, "  probe %s", m->probe_mode);
+	}
 	/* view tabs on the right, the current one marked */
 	const char *const *names = compact ? short_names : view_names;
 	int tabs_w = 0;

@@ -10,6 +10,7 @@
 #include "rates.h"
 #include "runlog.h"
 #include "strategy.h"
+#include "strip_probe.h"
 #include "util.h"
 #include "views.h"
 
@@ -448,6 +449,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	int strip = m->runs.state == RUNS_NONE ? 0 : 2; /* labels, bursts: a row each */
 	int res_rows = strip_residency_rows(m, h - 4 - strip); /* page cache, at the bottom */
 	int plot_rows = h - 4 - strip - res_rows; /* three title lines, one time axis */
+	int probe_rows = strip_probe_rows(m, plot_rows); /* --probe: its own strip */
+	plot_rows -= probe_rows;
 	int disk_rows = plot_rows * 40 / 100, mem_rows = plot_rows * 33 / 100;
 	if (disk_rows % 2 && disk_rows > 2) { /* an even split: read and write halves */
 		disk_rows--;
@@ -613,13 +616,19 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	int res_title = res_rows ? y : -1;
 	if (end >= 0)
 		y += strip_residency_draw(&ov->res, m, ov->hi, n, gl, g, YLAB, y, pw, res_rows, compact);
+	int probe_title = probe_rows ? y : -1;
+	if (probe_rows) { /* col B_TMP: B_TMP and B_TMP2 hold 4n values, free by now */
+		strip_probe_draw(&ov->probe, m, ov->lo, ov->hi, n, col(ov, B_TMP), gl, g, YLAB, y,
+				 probe_rows, compact);
+		y += probe_rows;
+	}
 
 	if (end >= 0) {
 		time_axis(ov, m, g, y, YLAB, pw, ov->disk.xdots, end);
-		int titles[] = {mem_title, rec_title, res_title};
+		int titles[] = {mem_title, rec_title, res_title, probe_title};
 		if (strip)
-			burst_bands(ov, g, strip_y + 1, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 3);
+			burst_bands(ov, g, strip_y + 1, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 4);
 		if (strip)
-			phase_labels(ov, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 3);
+			phase_labels(ov, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 4);
 	}
 }

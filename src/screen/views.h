@@ -31,6 +31,7 @@ struct overview {
 	double col_ns;
 	int fit; /* the window spans the runs */
 	struct res_strip res; /* the page-cache strip (strip_residency.h) */
+	struct canvas probe; /* --probe: its strip (strip_probe.c) */
 };
 
 struct runs_view {

@@ -10,6 +10,17 @@ int source_runs_fd(const struct source *src)
 	return src->ops->runs_fd ? src->ops->runs_fd(src) : -1;
 }
 
+int source_probe_fd(const struct source *src)
+{
+	return src->ops->probe_fd ? src->ops->probe_fd(src) : -1;
+}
+
+void source_probe_drain(struct source *src)
+{
+	if (src->ops->probe_drain)
+		src->ops->probe_drain(src);
+}
+
 unsigned long source_ready(struct source *src)
 {
 	return src->ops->ready ? src->ops->ready(src) : 0;

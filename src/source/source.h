@@ -49,6 +49,10 @@ struct source_ops {
 	 * -1 when none). */
 	int (*fd)(const struct source *src);
 	int (*runs_fd)(const struct source *src);
+	/* --probe (live): the probe's pipe, -1 when none; readable: the
+	 * latencies that arrived count for the run and phase of now. */
+	int (*probe_fd)(const struct source *src);
+	void (*probe_drain)(struct source *src);
 	/* fd() was readable: how many samples are due (0: a spurious wakeup). */
 	unsigned long (*ready)(struct source *src);
 	/* Produces the next sample into the sink (and drives the runs).
@@ -82,6 +86,8 @@ struct source {
 /* Convenience wrappers: a NULL op is a no-op (fd -1, nothing pending). */
 int source_fd(const struct source *src);
 int source_runs_fd(const struct source *src);
+int source_probe_fd(const struct source *src);
+void source_probe_drain(struct source *src);
 unsigned long source_ready(struct source *src);
 int source_step(struct source *src);
 int source_poll(struct source *src);
@@ -107,6 +113,10 @@ const char *source_live_missing(const struct source *src);
  * source, which owns it from now on: it is driven each tick, its probe
  * reaches the sampler, source_free ends it. */
 void source_live_attach(struct source *src, struct session *s);
+/* --probe (probe.h): starts the probe beside the attached session's runs
+ * (mode: enum probe_mode, 0 = none: nothing to do); the source stops it.
+ * -1 + err. */
+int source_live_probe(struct source *src, int mode, char *err, size_t errlen);
 /* The attached session, NULL when none (the front ends' progress line and
  * the picker read it). */
 struct session *source_live_session(struct source *src);

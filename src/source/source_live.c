@@ -2,11 +2,14 @@
  * driven once per sample.  The session asks for a cgroup to be watched and
  * for a worker's write_bytes through its probe; both reach the sampler here,
  * so session.c never sees it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "loop.h"
 #include "residency.h"
+#include "probe.h"
+#include "probe_acc.h"
 #include "sampler.h"
 #include "series.h"
 #include "session.h"
@@ -22,6 +25,9 @@ struct live {
 	struct session *session;
 	struct disktab disks; /* the table of the newest sample, handed to the sink */
 	size_t events_told, results_told; /* run log entries the sink has heard of */
+	struct probe probe;	/* --probe: the neighbour reading beside the runs */
+	struct probe_acc *acc;	/* its latencies, NULL without --probe */
+	int probe_gone;		/* its pipe reached EOF (told once) */
 };
 
 static struct live *live_of(const struct source *src)
@@ -39,8 +45,13 @@ static void tell_log(struct live *l)
 			k->event(k->ctx, &log->events[l->events_told]);
 	for (; l->results_told < log->nresults && log->results[l->results_told].finished;
 	     l->results_told++)
+	{
+		if (l->acc)
+			probe_acc_result(l->acc, &l->src.log->results[l->results_told],
+					 (int)l->results_told);
 		if (k->result)
 			k->result(k->ctx, &log->results[l->results_told]);
+	}
 }
 
 static int live_fd(const struct source *src)
@@ -70,6 +81,60 @@ static void live_residency(struct live *l, struct sample *s)
 		residency_close(l->res);
 }
 
+/* The probe's latencies that have arrived, for the run and phase of s
+ * (annotated).  -1 once the probe has gone. */
+static long probe_take(struct live *l, const struct sample *s)
+{
+	uint64_t lat[256];
+	long n;
+	int quiet = l->session && session_quiet(l->session);
+	while ((n = probe_read(&l->probe, lat, sizeof(lat) / sizeof(lat[0]))) > 0)
+		for (long i = 0; i < n; i++)
+			probe_acc_add(l->acc, s, quiet, lat[i]);
+	return n;
+}
+
+/* The loop saw the pipe readable: the reads go to the run and phase of
+ * now (the tick takes what is left). */
+static void live_probe_drain(struct source *src)
+{
+	struct live *l = live_of(src);
+	if (!l->acc)
+		return;
+	struct sample now;
+	memset(&now, 0, sizeof(now));
+	now.run = -1;
+	if (l->session)
+		session_annotate(l->session, &now);
+	probe_take(l, &now);
+}
+
+static int live_probe_fd(const struct source *src)
+{
+	const struct live *l = live_of(src);
+	return l->acc ? l->probe.fd : -1;
+}
+
+/* The probe's latencies since the last sample, into the sample (and the
+ * run's figures). */
+static void probe_drain(struct live *l, struct sample *s)
+{
+	if (!l->acc)
+		return;
+	long n = probe_take(l, s);
+	probe_acc_tick(l->acc, s);
+	if ((n < 0 || l->probe.moved) && !l->probe_gone) {
+		l->probe_gone = 1;
+		char msg[160];
+		snprintf(msg, sizeof(msg), "probe: stopped: %s",
+			 l->probe.moved	    ? "moved out of lrutop's cgroup"
+			 : l->probe.why[0] ? l->probe.why
+					   : "its pipe closed");
+		if (l->src.sink.note)
+			l->src.sink.note(l->src.sink.ctx, msg);
+	}
+}
+
 static int live_step(struct source *src)
 {
 	struct live *l = live_of(src);
@@ -79,6 +144,7 @@ static int live_step(struct source *src)
 	if (l->session)
 		session_annotate(l->session, &s);
 	live_residency(l, &s);
+	probe_drain(l, &s);
 	/* the table comes from the same read of /proc/diskstats */
 	int have_disks = sampler_read_disks(l->sampler, &l->disks) == 0;
 	if (k->sample)
@@ -169,6 +235,8 @@ static void live_progress(const struct source *src, struct run_progress *out)
 static void live_free(struct source *src)
 {
 	struct live *l = live_of(src);
+	probe_stop(&l->probe); /* before the scratch directory goes */
+	free(l->acc);
 	if (l->session) {
 		session_done(l->session);
 		free(l->session);
@@ -183,6 +251,8 @@ static const struct source_ops live_ops = {
 	.name = "live",
 	.fd = live_fd,
 	.runs_fd = live_runs_fd,
+	.probe_fd = live_probe_fd,
+	.probe_drain = live_probe_drain,
 	.ready = live_ready,
 	.step = live_step,
 	.poll = live_poll,
@@ -205,6 +275,7 @@ struct source *source_live_new(const char *disk, double interval, const struct s
 	l->series = series;
 	l->tick.fd = -1;
 	l->res = residency_new();
+	probe_init(&l->probe);
 	l->sampler = sampler_new(disk, err, errlen);
 	if (!l->sampler || ticker_open(&l->tick, interval, err, errlen) < 0) {
 		live_free(&l->src);
@@ -241,4 +312,17 @@ void source_live_attach(struct source *src, struct session *s)
 struct session *source_live_session(struct source *src)
 {
 	return live_of(src)->session;
+}
+
+int source_live_probe(struct source *src, int mode, char *err, size_t errlen)
+{
+	struct live *l = live_of(src);
+	if (!mode || l->acc || !l->session)
+		return 0;
+	if (probe_start(&l->probe, &l->session->scratch, (enum probe_mode)mode, err, errlen) < 0)
+		return -1;
+	l->acc = xcalloc(1, sizeof(*l->acc));
+	probe_acc_init(l->acc, probe_mode_name((enum probe_mode)mode));
+	l->session->quiet_hold_ns = PROBE_IDLE_NS;
+	return 0;
 }

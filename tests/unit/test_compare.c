@@ -141,6 +141,44 @@ static void shifted(void **state)
 	assert_true(e->ci_hi < 1.0 && e->ci_lo < 0.5 && e->ci_hi > 0.5);
 }
 
+/* --probe: each strategy's median probe p99 and its ratio to A's with the
+ * bootstrap interval; recordings without the probe print no such table. */
+static void probe_p99(void **state)
+{
+	(void)state;
+	struct run_result a[8], b[8];
+	size_t na = add(a, 0, "mm_sync_cp", 1.5, 5);
+	size_t nb = add(b, 0, "mm_sync_cp", 1.5, 5);
+	two(&cmp, a, na, b, nb);
+	char *t = table(&cmp);
+	assert_null(strstr(t, "neighbours"));
+	free(t);
+	assert_int_equal(row(&cmp, "mm_sync_cp")->cell[1].probe_runs, 0);
+	for (size_t i = 0; i < 5; i++) {
+		a[i].probe.n = b[i].probe.n = 400;
+		snprintf(a[i].probe.mode, sizeof(a[i].probe.mode), "cold");
+		snprintf(b[i].probe.mode, sizeof(b[i].probe.mode), "cold");
+		a[i].probe.p99_ns = (uint64_t)((10.0 + (double)i * 0.2) * 1e6); /* 10.0 .. 10.8 ms */
+		b[i].probe.p99_ns = (uint64_t)((30.0 + (double)((i * 3) % 5) * 0.5) * 1e6);
+	}
+	a[4].probe.n = 0; /* a run without the probe does not count */
+	a[4].probe.p99_ns = 500000000;
+	two(&cmp, a, na, b, nb);
+	const struct compare_row *w = row(&cmp, "mm_sync_cp");
+	assert_int_equal(w->cell[0].probe_runs, 4);
+	assert_int_equal(w->cell[1].probe_runs, 5);
+	assert_true(fabs(w->cell[0].probe_p99 - 10.3) < 1e-9);
+	assert_true(fabs(w->cell[1].probe_p99 - 31.0) < 1e-9);
+	assert_true(isnan(w->cell[0].probe_ratio));
+	const struct compare_cell *e = &w->cell[1];
+	assert_true(fabs(e->probe_ratio - 31.0 / 10.3) < 1e-9);
+	assert_true(e->probe_lo > 1.0 && e->probe_lo <= e->probe_ratio && e->probe_hi >= e->probe_ratio);
+	t = table(&cmp);
+	assert_non_null(strstr(t, "the neighbours' latency: probe p99"));
+	assert_non_null(strstr(t, "31.00"));
+	free(t);
+}
+
 static void one_run_each(void **state)
 {
 	(void)state;
@@ -599,7 +637,7 @@ int main(void)
 	    cmocka_unit_test(against_python), cmocka_unit_test(labels),
 	    cmocka_unit_test(errors),	      cmocka_unit_test(few_runs),
 	    cmocka_unit_test(three),	      cmocka_unit_test(golden),
-	    cmocka_unit_test(write_error),
+	    cmocka_unit_test(write_error),    cmocka_unit_test(probe_p99),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,9 @@ struct fixture {
 /* 1: the disk limit's picture: reads of 20-30 MiB/s (throttled) beside
  * write-back at 600 MiB/s (v1 blkio does not throttle it) */
 static int throttled;
+/* --probe: the fixture's samples carry the probe's figures, 0.25 ms
+ * reads in the first half of the run, 120 ms p99 in the second */
+static int with_probe;
 
 static void build(struct fixture *f)
 {
@@ -74,6 +77,12 @@ static void build(struct fixture *f)
 		}
 		s.rd_sectors = rd;
 		s.wr_sectors = wr;
+		if (with_probe) {
+			s.have |= SAMPLE_HAVE_PROBE;
+			s.probe_n = 2;
+			s.probe_p50 = 250000;
+			s.probe_p99 = s.probe_max = i >= RUN_SAMPLES / 2 && i < RUN_SAMPLES ? 120000000 : 300000;
+		}
 		series_push(f->m.series, &s);
 	}
 	for (size_t i = 1; i < series_len(f->m.series); i++)
@@ -175,6 +184,56 @@ static void test_sawtooth_teeth(void **state)
 	assert_int_equal(narrow, 0); /* each tooth >= 2 cells wide */
 	/* fit: the run spans >= 80 % of the plot (120 - 8 columns of axis) */
 	assert_true(lastx - first + 1 >= (120 - 8) * 8 / 10);
+	done(&f);
+}
+
+/* Height of the blocks of the probe's roles in column x from row y0 down
+ * (eighths of a cell; a p50 line over the p99 area takes the cell). */
+static int probe_height(const struct grid *g, int x, int y0, int rows)
+{
+	int h = 0;
+	for (int y = y0; y < y0 + rows && y < g->h; y++) {
+		const struct cell *c = &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+		if ((c->role == ROLE_READ || c->role == ROLE_ACTIVE || c->role == ROLE_PSI) &&
+		    c->ch >= 0x2581 && c->ch <= 0x2588)
+			h += (int)(c->ch - 0x2580);
+	}
+	return h;
+}
+
+static void test_probe_strip(void **state)
+{
+	(void)state;
+	struct fixture f;
+	build(&f); /* no probe figures: no strip */
+	draw(&f, 120, 40);
+	assert_int_equal(find_row(&f.g, "Probe"), -1);
+	done(&f);
+	with_probe = 1;
+	build(&f);
+	with_probe = 0;
+	snprintf(f.m.probe_mode, sizeof(f.m.probe_mode), "cold");
+	draw(&f, 120, 40);
+	if (getenv("OVERVIEW_DUMP")) {
+		char *d = grid_dump(&f.g);
+		fprintf(stderr, "%s\n", d);
+		free(d);
+	}
+	int y = find_row(&f.g, "Probe cold read latency");
+	assert_true(y > 0);
+	char *t = row_text(&f.g, y);
+	assert_non_null(strstr(t, "p99 0.30ms")); /* the last sample's, idle again */
+	free(t);
+	assert_true(find_row(&f.g, "probe cold") == 0); /* the header says the mode */
+	/* the p99 area stands higher over the run's second half (120 ms) than
+	 * over its first (0.3 ms): a log scale, both visible */
+	int lo = 0, hi = 0;
+	for (int x = 10; x < 30; x++)
+		lo += probe_height(&f.g, x, y + 1, 3);
+	for (int x = 70; x < 90; x++)
+		hi += probe_height(&f.g, x, y + 1, 3);
+	assert_true(lo > 0);
+	assert_true(hi > 2 * lo);
 	done(&f);
 }
 
@@ -348,6 +407,7 @@ int main(void)
 	    cmocka_unit_test(test_sawtooth_teeth),
 	    cmocka_unit_test(test_disk_scales_apart),
 	    cmocka_unit_test(test_labels_and_legend),
+	    cmocka_unit_test(test_probe_strip),
 	    cmocka_unit_test(test_paused_axis),
 	    cmocka_unit_test(test_read_at_burst),
 	    cmocka_unit_test(test_running),

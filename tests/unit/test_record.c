@@ -129,6 +129,10 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 			s->res_dst = (struct sample_res){60 + k, 61 + k, 62 + k, 63 + k,
 							 UINT64_MAX - k, 65 + k, 2};
 	}
+	if (have & SAMPLE_HAVE_PROBE) { /* --probe */
+		s->probe_n = 54 + (uint32_t)i, s->probe_slow = (uint32_t)i;
+		s->probe_p50 = 55 + k, s->probe_p99 = 56 + k, s->probe_max = (uint64_t)INT64_MAX - k;
+	}
 }
 
 #define HAVE_ALL 0x3ffu
@@ -195,6 +199,12 @@ static void result_demo(struct run_result *x, int i)
 		x->res_have = 1, x->res_dst_dirty_peak_kb = 123456, x->res_src_cached_end = 7;
 		x->res_src_pages_end = UINT64_MAX, x->res_recent_end = 0;
 	}
+	if (i % 2 == 0) { /* --probe: a run with its figures, one without */
+		snprintf(x->probe.mode, sizeof(x->probe.mode), "%s", i ? "direct" : "cold");
+		x->probe.n = 300 + (uint64_t)i, x->probe.p50_ns = 250000, x->probe.p99_ns = 17500000;
+		x->probe.p999_ns = 27300000, x->probe.max_ns = (uint64_t)INT64_MAX, x->probe.slow = 3;
+		x->probe.idle_n = (uint64_t)i * 60, x->probe.idle_p99_ns = 7800000;
+	}
 }
 
 /* Bit for bit, NaN included. */
@@ -236,11 +246,12 @@ static void assert_result_equal(const struct run_result *a, const struct record_
 		    a->res_src_cached_end == b->res_src_cached_end &&
 		    a->res_src_pages_end == b->res_src_pages_end &&
 		    a->res_recent_end == b->res_recent_end);
+	assert_memory_equal(&a->probe, &b->probe, sizeof(a->probe));
 }
 
 /* The demo recording: what each line holds, so a reader's items can be
  * checked against it.  Line l (2-based; 1 is the header) is item l - 2. */
-enum { NSAMPLES = 8, NITEMS = NSAMPLES + 4 };
+enum { NSAMPLES = 9, NITEMS = NSAMPLES + 4 };
 struct expect {
 	enum record_kind kind;
 	struct sample s;
@@ -257,9 +268,10 @@ static const uint32_t haves[NSAMPLES] = {
     0,
     SAMPLE_HAVE_MEM,
     HAVE_ALL & ~(SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT),
-    HAVE_ALL,
+    HAVE_ALL | SAMPLE_HAVE_PROBE,
     HAVE_ALL & ~SAMPLE_HAVE_DISK,
     HAVE_ALL & ~SAMPLE_HAVE_RES, /* as before minor 1, or between runs */
+    SAMPLE_HAVE_PROBE,
 };
 
 /* Writes the demo recording; bytes_after[l] is the file size once line l

@@ -789,6 +789,93 @@ static char *results_text(const struct run_result *r, size_t n, int csv)
 	return buf;
 }
 
+/* results_table / results_csv_row into a string (test_probe's own, so
+ * the inlining of results_text elsewhere stays as it was). */
+static __attribute__((noinline)) char *probe_results_text(const struct run_result *r, size_t n,
+							  int csv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	if (csv)
+		for (size_t i = 0; i < n; i++)
+			results_csv_row(f, &r[i]);
+	else
+		results_table(f, r, n);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* --probe: per-strategy medians of the probe's figures over the OK runs
+ * that had it; the results table's and CSV's trailing columns. */
+static void test_probe(void **state)
+{
+	(void)state;
+	struct run_result r[5];
+	r[0] = mk("rw_cp", 0, 1, 2.0, 100);
+	r[1] = mk("rw_cp", 0, 1, 2.1, 100);
+	r[2] = mk("rw_cp", 0, 1, 2.2, 100);
+	r[3] = mk("rw_cp", 0, 0, 0.0, 0); /* cancelled: does not count */
+	r[4] = mk("mm_sync_cp", 0, 1, 5.0, 40);
+	static const double p99[] = {20, 10, 30, 900, 40};
+	for (int i = 0; i < 5; i++) {
+		snprintf(r[i].probe.mode, sizeof(r[i].probe.mode), "direct");
+		r[i].probe.n = 100;
+		r[i].probe.p50_ns = 250000;
+		r[i].probe.p99_ns = (uint64_t)(p99[i] * 1e6);
+		r[i].probe.p999_ns = r[i].probe.max_ns = (uint64_t)(p99[i] * 2e6);
+		r[i].probe.slow = (uint64_t)i;
+		r[i].probe.idle_n = i == 4 ? 0 : 60; /* mm_sync_cp: no idle baseline */
+		r[i].probe.idle_p99_ns = 5000000;
+	}
+	struct strategy_stats st[4];
+	int n = stats_compute(r, 5, NULL, st, 4);
+	assert_int_equal(n, 2);
+	const struct strategy_stats *a = find(st, n, "rw_cp"), *b = find(st, n, "mm_sync_cp");
+	assert_int_equal(a->probe_runs, 3);
+	assert_string_equal(a->probe_mode, "direct");
+	assert_near(a->probe_p99, 20, "rw_cp p99");
+	assert_near(a->probe_p50, 0.25, "rw_cp p50");
+	assert_near(a->probe_max, 40, "rw_cp max");
+	assert_near(a->probe_slow, 1, "rw_cp slow");
+	assert_near(a->probe_idle_p99, 5, "rw_cp idle");
+	assert_near(a->probe_rise, 15, "rw_cp rise");
+	assert_int_equal(b->probe_runs, 1);
+	assert_true(isnan(b->probe_rise) && isnan(b->probe_idle_p99));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	stats_probe_table(f, st, n);
+	fclose(f);
+	assert_non_null(strstr(buf, "probe direct"));
+	const char *row = row_of(buf, "rw_cp");
+	assert_non_null(row);
+	assert_true(row_has(row, "20.00") && row_has(row, "+15.00"));
+	free(buf);
+	/* no probe: no table, empty CSV cells, no table columns */
+	struct run_result plain[1] = {mk("rw_cp", 0, 1, 2.0, 100)};
+	n = stats_compute(plain, 1, NULL, st, 4);
+	f = open_memstream(&buf, &len);
+	stats_probe_table(f, st, n);
+	fclose(f);
+	assert_int_equal(len, 0);
+	free(buf);
+	char *csv = probe_results_text(plain, 1, 1);
+	assert_non_null(strstr(csv, ",,,,,,,,\n"));
+	free(csv);
+	char *tab = probe_results_text(plain, 1, 0);
+	assert_null(strstr(tab, "p99ms"));
+	free(tab);
+	csv = probe_results_text(r, 1, 1);
+	assert_non_null(strstr(csv, ",direct,0.250,20.000,40.000,40.000,0,5.000,15.000\n"));
+	free(csv);
+	tab = probe_results_text(r, 5, 0);
+	assert_non_null(strstr(tab, "(probe direct)"));
+	assert_non_null(strstr(tab, "+15.00"));
+	free(tab);
+}
+
 static void test_results_never_copied(void **state)
 {
 	(void)state;
@@ -862,6 +949,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_table_failed_runs),
 		cmocka_unit_test(test_results_never_copied),
+		cmocka_unit_test(test_probe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
