@@ -1,7 +1,7 @@
 /*
  * The command line: options_parse over an argv, and parse_size /
  * parse_interval over each of its words.
- * fuzz-sources: src/options.c src/util.c
+ * fuzz-sources: src/options.c src/util.c src/runs/preset.c src/runs/cgroup.c src/sampling/device.c src/sampling/kvfile.c
  *
  * Input: argv words separated by NUL or newline (argv[0] is "lrutop").
  * Contract: options_parse returns 0 or -1; -1 comes with one line of error
