@@ -144,8 +144,8 @@ static int disk_dev(const char *disk, unsigned *major, unsigned *minor)
 		if (*p == '/')
 			*p = '!';
 	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
-	const char *fmt = access(path, F_OK) == 0 ? "/sys/class/block/%s/../dev"
-						   : "/sys/class/block/%s/dev";
+	const char *fmt =
+	    access(path, F_OK) == 0 ? "/sys/class/block/%s/../dev" : "/sys/class/block/%s/dev";
 	snprintf(path, sizeof(path), fmt, name);
 	if (read_small_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0 ||
 	    sscanf(buf, "%u:%u", major, minor) != 2)

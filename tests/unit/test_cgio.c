@@ -280,7 +280,8 @@ static void test_figures(void **state)
 		sown += got;
 		sdisk += 12.5;
 		uint64_t act = burst ? 8 * 1024 : 40 * 1024;
-		struct sample f = tick(i, disk, own, 40 * 1024, 1), fd = tick(i, disk, own, 40 * 1024, 0);
+		struct sample f = tick(i, disk, own, 40 * 1024, 1),
+			      fd = tick(i, disk, own, 40 * 1024, 0);
 		struct sample w = tick(i, sdisk, sown, act, 1);
 		series_push(flat, &f);
 		series_push(flat_disk, &fd);
