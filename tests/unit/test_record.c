@@ -129,9 +129,13 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 			s->res_dst = (struct sample_res){60 + k, 61 + k, 62 + k, 63 + k,
 							 UINT64_MAX - k, 65 + k, 2};
 	}
+	if (have & SAMPLE_HAVE_CG_IO) {
+		s->cg_rd_bytes = (uint64_t)INT64_MAX + 66 + k, s->cg_wr_bytes = 67 + k;
+		s->cg_io_gen = UINT32_MAX - (uint32_t)i;
+	}
 }
 
-#define HAVE_ALL 0x3ffu
+#define HAVE_ALL (0x3ffu | SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB)
 
 /* This machine's real disk table, then changed a little per sample i: a
  * counter moves on the first device, and from i = 3 on a made-up device
@@ -256,11 +260,13 @@ static const uint32_t haves[NSAMPLES] = {
     HAVE_ALL & ~(SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO), /* a kernel without PSI */
     0,
     SAMPLE_HAVE_MEM,
-    HAVE_ALL & ~(SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT),
-    HAVE_ALL,
+    HAVE_ALL & ~(SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT | SAMPLE_HAVE_CG_IO |
+		 SAMPLE_HAVE_CG_IO_WB), /* no cgroup (or before the io one) */
+    HAVE_ALL & ~SAMPLE_HAVE_CG_IO_WB, /* v1 io cgroup: writes not the run's */
     HAVE_ALL & ~SAMPLE_HAVE_DISK,
     HAVE_ALL & ~SAMPLE_HAVE_RES, /* as before minor 1, or between runs */
 };
+
 
 /* Writes the demo recording; bytes_after[l] is the file size once line l
  * (1-based) was written.  Returns the number of lines. */
