@@ -57,18 +57,20 @@ void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_
 		peak = af > peak ? af : peak;
 		if (prev) {
 			struct rates rt;
+			double rd, wr; /* the run's own, from its cgroup where it can */
 			rates_compute(prev, b, &rt);
-			if (!isnan(rt.read_mbs) && !isnan(rt.write_mbs)) {
-				sum[0] += rt.read_mbs;
-				sq[0] += rt.read_mbs * rt.read_mbs;
-				sum[1] += rt.write_mbs;
-				sq[1] += rt.write_mbs * rt.write_mbs;
+			rates_run_io(prev, b, &rt, &rd, &wr);
+			if (!isnan(rd) && !isnan(wr)) {
+				sum[0] += rd;
+				sq[0] += rd * rd;
+				sum[1] += wr;
+				sq[1] += wr * wr;
 				n++;
 			}
 			int burst = burst_between(prev, b);
 			r->bursts += burst;
-			if (!isnan(rt.read_mbs)) {
-				at[!burst] += rt.read_mbs;
+			if (!isnan(rd)) {
+				at[!burst] += rd;
 				nat[!burst]++;
 			}
 		}

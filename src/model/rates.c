@@ -101,3 +101,18 @@ void rates_compute(const struct sample *a, const struct sample *b, struct rates 
 		}
 	}
 }
+
+void rates_run_io(const struct sample *a, const struct sample *b, const struct rates *r,
+		  double *read_mbs, double *write_mbs)
+{
+	*read_mbs = r->read_mbs;
+	*write_mbs = r->write_mbs;
+	if (!a || !b || b->t_ns <= a->t_ns || !(b->have & SAMPLE_HAVE_CG_IO))
+		return;
+	double dt = (double)(b->t_ns - a->t_ns) / 1e9;
+	int same = (a->have & SAMPLE_HAVE_CG_IO) && a->cg_io_gen == b->cg_io_gen;
+	const double mib = 1024.0 * 1024.0;
+	*read_mbs = rate_per_s(same ? a->cg_rd_bytes : 0, b->cg_rd_bytes, dt) / mib;
+	if (b->have & SAMPLE_HAVE_CG_IO_WB)
+		*write_mbs = rate_per_s(same ? a->cg_wr_bytes : 0, b->cg_wr_bytes, dt) / mib;
+}

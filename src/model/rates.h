@@ -41,6 +41,15 @@ double rate_per_s(uint64_t a, uint64_t b, double dt);
  * NAN when a is NULL. */
 void rates_compute(const struct sample *a, const struct sample *b, struct rates *r);
 
+/* The run's own read and write MiB/s from a to b: the deltas of its
+ * cgroup's disk bytes where b has them (SAMPLE_HAVE_CG_IO; a without them,
+ * or from another cgroup, predates the cgroup, which counts from 0), else
+ * the whole disk's r->read_mbs / write_mbs (r: rates_compute(a, b)).
+ * Writes come from the cgroup only on v2 (SAMPLE_HAVE_CG_IO_WB): v1 blkio
+ * charges buffered write-back to the root cgroup, not to the run. */
+void rates_run_io(const struct sample *a, const struct sample *b, const struct rates *r,
+		  double *read_mbs, double *write_mbs);
+
 /* Scanned and stolen pages, whole-system: by type (file+anon) where the
  * kernel reports it, else by reclaimer (kswapd+direct); never both. */
 uint64_t sample_pgscan(const struct sample *s);

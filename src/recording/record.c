@@ -138,12 +138,17 @@ static const struct field fields[] = {
     U64("pr5", SAMPLE_HAVE_PROBE, probe_p50),
     U64("pr9", SAMPLE_HAVE_PROBE, probe_p99),
     U64("prx", SAMPLE_HAVE_PROBE, probe_max),
+
+    /* the run's own disk bytes from its io cgroup (cgio.h) */
+    U64("gir", SAMPLE_HAVE_CG_IO, cg_rd_bytes),
+    U64("giw", SAMPLE_HAVE_CG_IO, cg_wr_bytes),
+    U32("gig", SAMPLE_HAVE_CG_IO, cg_io_gen),
 };
 
 #define HAVE_KNOWN                                                                                 \
 	(SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_VMX | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CPU | \
 	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT |     \
-	 SAMPLE_HAVE_RES | SAMPLE_HAVE_PROBE)
+	 SAMPLE_HAVE_RES | SAMPLE_HAVE_PROBE | SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB)
 
 static const char *const disk_columns[] = {
     "rd_ios",	  "rd_merges", "rd_sectors", "rd_ms",	    "wr_ios",	 "wr_merges",

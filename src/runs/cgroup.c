@@ -394,6 +394,18 @@ static int enable_v2(const char *dir, const char *what, char *err, size_t errlen
 	return 0;
 }
 
+/* cg->io_stat: the counters file in dir, "" when it is not there. */
+static void set_io_stat(struct cgroup *cg, int version, const char *dir)
+{
+	cg->io_stat_version = version;
+	if (path_join(cg->io_stat, sizeof cg->io_stat, dir,
+		      version == 2 ? "io.stat" : "blkio.throttle.io_service_bytes") < 0 ||
+	    access(cg->io_stat, R_OK) < 0) {
+		cg->io_stat[0] = '\0';
+		cg->io_stat_version = 0;
+	}
+}
+
 int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t limit,
 		     const struct cgroup_io *io, const char *tag, char *err, size_t errlen)
 {
@@ -405,8 +417,12 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
 	if (io && !b->io_version)
 		return errf(err, errlen, "--disk-limit: no io or blkio cgroup controller");
+	/* no throttle asked for: an io cgroup all the same, for the run's own
+	 * disk bytes (io_stat), where the controller is there */
+	int acct = !io && limit && b->io_version;
 	/* one directory holds both where both are in the same hierarchy */
-	int same = io && limit && b->io_version == b->version && strcmp(b->io_dir, b->dir) == 0;
+	int same = (io || acct) && limit && b->io_version == b->version &&
+		   strcmp(b->io_dir, b->dir) == 0;
 	if (limit && b->enable_v2 && enable_v2(b->dir, "+memory", err, errlen) < 0)
 		return -1;
 	if (io && b->io_enable_v2 && enable_v2(b->io_dir, "+io", err, errlen) < 0)
@@ -425,22 +441,30 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 		if (mkdir(path, 0755) < 0)
 			return errf(err, errlen, "create cgroup %s: %s", path, strerror(errno));
 		if (cgroup_adopt(cg, b->version, path, limit, err, errlen) < 0 ||
-		    (same && cgroup_write_io(b->version, path, io, err, errlen) < 0)) {
+		    (same && io && cgroup_write_io(b->version, path, io, err, errlen) < 0)) {
 			rmdir(path);
 			memset(cg, 0, sizeof *cg);
 			return -1;
 		}
-		if (!io || same)
+		if (same && acct && b->io_enable_v2)
+			enable_v2(b->io_dir, "+io", NULL, 0); /* best effort: counters only */
+		if (same)
+			set_io_stat(cg, b->version, path);
+		if ((!io && !acct) || same)
 			return 0;
 	}
 	/* the io cgroup: alone (only --disk-limit) or beside the memory one */
 	if (path_join(path, sizeof path, b->io_dir, name) < 0)
 		return errf(err, errlen, "cgroup under %s: path too long", b->io_dir);
+	if (acct && (b->io_enable_v2 ? enable_v2(b->io_dir, "+io", NULL, 0) : 0) < 0)
+		return 0; /* counters only: the run goes on without them */
 	if (mkdir(path, 0755) < 0) {
+		if (acct)
+			return 0;
 		errf(err, errlen, "create cgroup %s: %s", path, strerror(errno));
 		goto fail;
 	}
-	if (cgroup_write_io(b->io_version, path, io, err, errlen) < 0) {
+	if (io && cgroup_write_io(b->io_version, path, io, err, errlen) < 0) {
 		rmdir(path);
 		goto fail;
 	}
@@ -454,6 +478,7 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 			return errf(err, errlen, "cgroup %s: path too long", path);
 		}
 		cg->created = 1;
+		set_io_stat(cg, cg->version, path);
 		return 0;
 	}
 	cg->io_version = b->io_version;
@@ -464,6 +489,7 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 		goto fail;
 	}
 	cg->io_created = 1;
+	set_io_stat(cg, b->io_version, path);
 	return 0;
 fail:
 	cgroup_remove(cg, NULL, 0);
@@ -583,6 +609,8 @@ static int remove_one(struct cgroup *cg, char *err, size_t errlen)
 int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)
 {
 	int rc = remove_one(cg, err, errlen);
+
+	cg->io_stat[0] = '\0'; /* no more counters to read, whatever is left */
 
 	if (cg->io_created) {
 		struct cgroup io;

@@ -13,7 +13,10 @@
  * io.max in the same cgroup ("+io" in the parent's cgroup.subtree_control),
  * v1 blkio.throttle.{read,write}_bps_device in a blkio cgroup of the same
  * name beside the memory one (the worker joins both); a run with only
- * --disk-limit gets only the io cgroup.
+ * --disk-limit gets only the io cgroup.  Without --disk-limit a run with a
+ * memory cgroup is still put in an io / blkio cgroup (no throttle) where
+ * the controller is there, so its own disk bytes can be read (io_stat);
+ * where that cannot be made the run goes on without it.
  *
  * Invariants: only a cgroup lrutop created is ever removed (this run's, or
  * by cgroup_sweep_stale one named lrutop-<pid>-* whose pid is gone); removal
@@ -42,6 +45,11 @@ struct cgroup {
 	char io_procs[4096]; /* its cgroup.procs: the worker joins it too */
 	int io_version;
 	int io_created;
+	/* the run's own I/O counters (cgio.h): v2 io.stat, v1
+	 * blkio.throttle.io_service_bytes of the cgroup the worker's I/O is
+	 * charged to; "" when there is none.  io_stat_version: 1 or 2. */
+	char io_stat[4096];
+	int io_stat_version;
 };
 
 /* --disk-limit: one disk throttled to bps bytes per second, read and write. */
@@ -94,7 +102,9 @@ int cgroup_io_available(char *err, size_t errlen);
 
 /* Creates the cgroup "lrutop-<pid>-<tag>" beneath b->dir with a memory
  * limit of limit bytes (0: none) and, when io is not NULL, the disk
- * throttle (beneath b->io_dir where that is another directory).  At least
+ * throttle (beneath b->io_dir where that is another directory); with a
+ * limit and no io, an io cgroup without a throttle where b has the
+ * controller (best effort: io_stat stays "" without).  At least
  * one of the two.  tag is a short label (characters other than
  * [A-Za-z0-9._-] become '_').  On failure nothing is left. */
 int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t limit,

@@ -650,6 +650,15 @@ int session_quiet(const struct session *s)
 	return s->state == SESSION_DRAIN && s->quiet_since_ns != 0;
 }
 
+int session_run_cgio(const struct session *s, const char **path, int *version)
+{
+	if (!session_current(s) || !s->cg.io_stat[0])
+		return 0;
+	*path = s->cg.io_stat;
+	*version = s->cg.io_stat_version;
+	return 1;
+}
+
 void session_annotate(const struct session *s, struct sample *smp)
 {
 	const struct run_result *r = session_current(s);

@@ -174,6 +174,9 @@ uint64_t session_progress(const struct session *s);
 int session_run_files(const struct session *s, const char **src, const char **dst);
 /* 1 while a drained system is held still before a copy (quiet_hold_ns). */
 int session_quiet(const struct session *s);
+/* The current run's own I/O counters file (cgroup.h io_stat, borrowed)
+ * and its cgroup version: 1 while its cgroup is there, else 0. */
+int session_run_cgio(const struct session *s, const char **path, int *version);
 /* Annotates a sample with the current run, phase and strategy index. */
 void session_annotate(const struct session *s, struct sample *smp);
 /* The watchdog's idea of progress: a value that changes when the run

@@ -25,6 +25,8 @@ enum {
 	SAMPLE_HAVE_CG_DEACT = 1u << 8, /* ... with its own pgdeactivate (v2) */
 	SAMPLE_HAVE_RES = 1u << 9, /* page-cache residency of the run's files */
 	SAMPLE_HAVE_PROBE = 1u << 11,	/* --probe: its reads since the last sample */
+	SAMPLE_HAVE_CG_IO = 1u << 12,	 /* the run's own disk bytes, its io cgroup */
+	SAMPLE_HAVE_CG_IO_WB = 1u << 13, /* ... writes with write-back (v2) */
 };
 
 struct sample {
@@ -79,6 +81,14 @@ struct sample {
 	 * took over 100 ms; n == 0: no read arrived (a stalled probe) */
 	uint32_t probe_n, probe_slow;
 	uint64_t probe_p50, probe_p99, probe_max;
+	/* the run's own bytes read and written on the watched disk, from its
+	 * io (v2) / blkio (v1) cgroup (SAMPLE_HAVE_CG_IO, cgio.h), counted
+	 * since the cgroup was made; cg_io_gen changes with the cgroup.  v1
+	 * charges buffered write-back to the root cgroup: cg_wr_bytes is the
+	 * run's writes only with SAMPLE_HAVE_CG_IO_WB (v2). */
+	uint64_t cg_rd_bytes, cg_wr_bytes;
+	uint32_t cg_io_gen;
+
 	/* what the worker was doing when the sample was taken */
 	int16_t run;   /* run index, -1 while idle */
 	int8_t phase;  /* enum phase */

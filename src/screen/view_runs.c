@@ -66,8 +66,9 @@ static void run_columns(const struct model *m, const struct run_result *r, int r
 			continue;
 		struct rates rt;
 		rates_compute(series_at(m->series, (size_t)a), sb, &rt);
-		v[V_READ][i] = rt.read_mbs;
-		v[V_WRITE][i] = rt.write_mbs;
+		/* the run's own bytes (its cgroup) where known, else the disk's */
+		rates_run_io(series_at(m->series, (size_t)a), sb, &rt, &v[V_READ][i],
+			     &v[V_WRITE][i]);
 		v[V_AF][i] = (sb->have & SAMPLE_HAVE_CG) ? (double)sb->cg_active_file / 1024.0
 							 : (double)sb->active_file;
 		for (long k = a + 1 > counted + 1 ? a + 1 : counted + 1; k <= b; k++)

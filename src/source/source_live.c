@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgio.h"
 #include "loop.h"
 #include "residency.h"
 #include "probe.h"
@@ -20,6 +21,7 @@ struct live {
 	struct source src; /* first: a struct source * is a struct live * */
 	struct sampler *sampler;
 	struct residency *res; /* the run's files in the page cache */
+	struct cgio *cgio;     /* the run's own disk bytes, from its cgroup */
 	struct ticker tick;
 	const struct series *series;
 	struct session *session;
@@ -135,6 +137,17 @@ static void probe_drain(struct live *l, struct sample *s)
 	}
 }
 
+/* The run's own disk bytes, while its cgroup is there. */
+static void live_cgio(struct live *l, struct sample *s)
+{
+	const char *path;
+	int version;
+	if (l->session && session_run_cgio(l->session, &path, &version))
+		cgio_read(l->cgio, path, version, sampler_disk(l->sampler), s);
+	else
+		cgio_close(l->cgio);
+}
+
 static int live_step(struct source *src)
 {
 	struct live *l = live_of(src);
@@ -145,6 +158,7 @@ static int live_step(struct source *src)
 		session_annotate(l->session, &s);
 	live_residency(l, &s);
 	probe_drain(l, &s);
+	live_cgio(l, &s);
 	/* the table comes from the same read of /proc/diskstats */
 	int have_disks = sampler_read_disks(l->sampler, &l->disks) == 0;
 	if (k->sample)
@@ -244,6 +258,7 @@ static void live_free(struct source *src)
 	ticker_close(&l->tick);
 	sampler_free(l->sampler);
 	residency_free(l->res);
+	cgio_free(l->cgio);
 	free(l);
 }
 
@@ -276,6 +291,7 @@ struct source *source_live_new(const char *disk, double interval, const struct s
 	l->tick.fd = -1;
 	l->res = residency_new();
 	probe_init(&l->probe);
+	l->cgio = cgio_new();
 	l->sampler = sampler_new(disk, err, errlen);
 	if (!l->sampler || ticker_open(&l->tick, interval, err, errlen) < 0) {
 		live_free(&l->src);

@@ -28,7 +28,8 @@ static void check_item(const struct record_item *it)
 		     it->kind == RECORD_RESULT);
 	FUZZ_REQUIRE(it->line >= 2);
 	if (it->kind == RECORD_SAMPLE) {
-		FUZZ_REQUIRE((it->sample.have & ~0x3ffu) == 0); /* up to SAMPLE_HAVE_RES */
+		FUZZ_REQUIRE((it->sample.have & ~(0x3ffu | SAMPLE_HAVE_PROBE | SAMPLE_HAVE_CG_IO |
+						  SAMPLE_HAVE_CG_IO_WB)) == 0); /* the bits a reader knows */
 		FUZZ_REQUIRE(it->sample.phase >= 0 && it->sample.phase < PHASE_COUNT);
 		if (it->have_disks) {
 			const struct disktab *t = &it->disks;

@@ -4,7 +4,9 @@
  * charged memory never exceeds the limit (sampled during the run and the
  * kernel's own high-water mark afterwards), and cgroup_remove leaves no
  * directory, also when a task is still inside; with --disk-limit's
- * throttle the worker is in the blkio cgroup too and both go. Skipped, with the reason,
+ * throttle the worker is in the blkio cgroup too and both go; with only a
+ * memory limit the run still gets an io cgroup (no throttle) whose
+ * counters file is there, and it goes too. Skipped, with the reason,
  * where cgroup_available says no memory cgroup can be made.
  */
 #include <stdarg.h>
@@ -321,6 +323,37 @@ static void test_disk_limit(void **state)
 	assert_true(gone(file));
 }
 
+/* Only a memory limit: an io cgroup without a throttle all the same, for
+ * the run's own disk bytes (io_stat, readable as the kernel made it); both
+ * go with cgroup_remove. */
+static void test_io_counters(void **state)
+{
+	struct cgroup cg;
+	char err[512], iodir[4096];
+	(void)state;
+
+	need_cgroup();
+	if (cgroup_io_available(err, sizeof err) < 0) {
+		printf("skipped: %s\n", err);
+		skip();
+	}
+	if (cgroup_create(&cg, 64 * MIB, "acct", err, sizeof err) < 0)
+		fail_msg("cgroup_create: %s", err);
+	assert_true(cg.io_stat[0] != '\0');
+	assert_int_equal(access(cg.io_stat, R_OK), 0);
+	strcpy(iodir, cg.io_created ? cg.io_path : cg.path);
+	if (cg.io_created) { /* v1: a blkio cgroup beside, without a throttle */
+		char file[8192], buf[256];
+		snprintf(file, sizeof file, "%s/blkio.throttle.read_bps_device", iodir);
+		assert_true(read_small_at(AT_FDCWD, file, buf, sizeof buf) == 0);
+	}
+	printf("io counters: %s (v%d)\n", cg.io_stat, cg.io_stat_version);
+	assert_int_equal(cgroup_remove(&cg, err, sizeof err), 0);
+	assert_true(gone(cg.path));
+	assert_true(gone(iodir));
+	assert_string_equal(cg.io_stat, "");
+}
+
 static void test_bad_limit(void **state)
 {
 	struct cgroup cg;
@@ -339,6 +372,7 @@ int main(void)
 	    cmocka_unit_test(test_remove_busy),
 	    cmocka_unit_test(test_oom_counter),
 	    cmocka_unit_test(test_disk_limit),
+	    cmocka_unit_test(test_io_counters),
 	    cmocka_unit_test(test_bad_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

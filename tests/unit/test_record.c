@@ -133,9 +133,13 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 		s->probe_n = 54 + (uint32_t)i, s->probe_slow = (uint32_t)i;
 		s->probe_p50 = 55 + k, s->probe_p99 = 56 + k, s->probe_max = (uint64_t)INT64_MAX - k;
 	}
+	if (have & SAMPLE_HAVE_CG_IO) {
+		s->cg_rd_bytes = (uint64_t)INT64_MAX + 66 + k, s->cg_wr_bytes = 67 + k;
+		s->cg_io_gen = UINT32_MAX - (uint32_t)i;
+	}
 }
 
-#define HAVE_ALL 0x3ffu
+#define HAVE_ALL (0x3ffu | SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB)
 
 /* This machine's real disk table, then changed a little per sample i: a
  * counter moves on the first device, and from i = 3 on a made-up device
@@ -251,7 +255,7 @@ static void assert_result_equal(const struct run_result *a, const struct record_
 
 /* The demo recording: what each line holds, so a reader's items can be
  * checked against it.  Line l (2-based; 1 is the header) is item l - 2. */
-enum { NSAMPLES = 9, NITEMS = NSAMPLES + 4 };
+enum { NSAMPLES = 10, NITEMS = NSAMPLES + 4 };
 struct expect {
 	enum record_kind kind;
 	struct sample s;
@@ -267,12 +271,15 @@ static const uint32_t haves[NSAMPLES] = {
     HAVE_ALL & ~(SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO), /* a kernel without PSI */
     0,
     SAMPLE_HAVE_MEM,
-    HAVE_ALL & ~(SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT),
+    HAVE_ALL & ~(SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT | SAMPLE_HAVE_CG_IO |
+		 SAMPLE_HAVE_CG_IO_WB), /* no cgroup (or before the io one) */
     HAVE_ALL | SAMPLE_HAVE_PROBE,
+    HAVE_ALL & ~SAMPLE_HAVE_CG_IO_WB, /* v1 io cgroup: writes not the run's */
     HAVE_ALL & ~SAMPLE_HAVE_DISK,
     HAVE_ALL & ~SAMPLE_HAVE_RES, /* as before minor 1, or between runs */
     SAMPLE_HAVE_PROBE,
 };
+
 
 /* Writes the demo recording; bytes_after[l] is the file size once line l
  * (1-based) was written.  Returns the number of lines. */
