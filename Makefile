@@ -23,7 +23,7 @@ DEPS     ?= tools/deps
 FUZZ_CC  ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 300
-FUZZ_CHECK_TIME ?= 15
+FUZZ_CHECK_TIME ?= 10
 PKGS     := ncursesw libproc2 jansson zlib
 TEST_PKGS := cmocka
 
