@@ -27,21 +27,7 @@ trap cleanup EXIT
 trap 'exit 2' INT TERM HUP
 show() { tr '\n' '|' <"$1" | cut -c1-300; }
 
-# where run io cgroups are made: v1 blkio (our cgroup there), else v2
-ioroot() {
-	_l=$(sed -n 's/^[0-9]*:blkio:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && [ -w "/sys/fs/cgroup/blkio${_l%/}/blkio.throttle.read_bps_device" ]; then
-		echo "/sys/fs/cgroup/blkio${_l%/}"
-		return 0
-	fi
-	_l=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && grep -qw io "/sys/fs/cgroup${_l%/}/cgroup.subtree_control" 2>/dev/null; then
-		echo "/sys/fs/cgroup${_l%/}"
-		return 0
-	fi
-	return 1
-}
-ior=$(ioroot) || ior=""
+ior=$(lrt_ioroot) || ior=""
 disk=$(find_disk "$base") || disk=""
 if [ "$(id -u)" -ne 0 ] || [ -z "$ior" ] || [ -z "$cgroot" ] || [ -z "$disk" ] ||
 	! command -v jq >/dev/null 2>&1; then

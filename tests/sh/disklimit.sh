@@ -20,21 +20,6 @@ trap cleanup EXIT
 trap 'exit 2' INT TERM HUP
 show() { tr '\n' '|' <"$1" | cut -c1-300; }
 
-# The directory run io cgroups are made beneath: v1 blkio (our own cgroup
-# there), else v2 with io delegated to our cgroup's children.
-ioroot() {
-	_l=$(sed -n 's/^[0-9]*:blkio:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && [ -w "/sys/fs/cgroup/blkio${_l%/}/blkio.throttle.read_bps_device" ]; then
-		echo "/sys/fs/cgroup/blkio${_l%/}"
-		return 0
-	fi
-	_l=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
-	if [ -n "$_l" ] && grep -qw io "/sys/fs/cgroup${_l%/}/cgroup.subtree_control" 2>/dev/null; then
-		echo "/sys/fs/cgroup${_l%/}"
-		return 0
-	fi
-	return 1
-}
 
 # 1. A bad RATE: one line, exit 2, nothing made ---------------------------------
 for r in abc 0 512K 30X -5M ""; do
@@ -66,7 +51,7 @@ else
 	skip "--disk-limit without root" "needs root, runuser and the user nobody"
 fi
 
-ior=$(ioroot) || ior=""
+ior=$(lrt_ioroot) || ior=""
 disk=$(find_disk "$base") || disk=""
 if [ "$(id -u)" -ne 0 ] || [ -z "$ior" ] || [ -z "$cgroot" ] || [ -z "$disk" ]; then
 	why="needs root, the io/blkio and memory cgroup controllers and $base on a disk"

@@ -207,3 +207,20 @@ err_is() {
 		notok "$T $1: says '$2'" "stderr: $(head -c 300 err)"
 	fi
 }
+
+# lrt_ioroot: the directory run io cgroups are made beneath: v1 blkio (our
+# own cgroup there), else v2 with io delegated to our cgroup's children;
+# status 1 without either.
+lrt_ioroot() {
+	_l=$(sed -n 's/^[0-9]*:blkio:\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
+	if [ -n "$_l" ] && [ -w "/sys/fs/cgroup/blkio${_l%/}/blkio.throttle.read_bps_device" ]; then
+		echo "/sys/fs/cgroup/blkio${_l%/}"
+		return 0
+	fi
+	_l=$(sed -n 's/^0::\(.*\)$/\1/p' /proc/self/cgroup | head -n 1)
+	if [ -n "$_l" ] && grep -qw io "/sys/fs/cgroup${_l%/}/cgroup.subtree_control" 2>/dev/null; then
+		echo "/sys/fs/cgroup${_l%/}"
+		return 0
+	fi
+	return 1
+}

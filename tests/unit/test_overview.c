@@ -17,6 +17,7 @@
 #include "strategy.h"
 #include "ui.h"
 #include "views.h"
+#include "gridtest.h"
 
 #define MIB (1024ull * 1024)
 #define T0 100000000000ull /* 100 s */
@@ -129,31 +130,6 @@ static void active_heights(const struct grid *g, int *hgt)
 				hgt[x] += (int)(c->ch - 0x2580);
 		}
 	}
-}
-
-static char *row_text(const struct grid *g, int y)
-{
-	char *d = grid_dump(g), *p = d;
-	for (int i = 0; i < y && p; i++) {
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
-	char *e = p ? strchr(p, '\n') : NULL;
-	char *out = strndup(p ? p : "", e ? (size_t)(e - p) : strlen(p ? p : ""));
-	free(d);
-	return out;
-}
-
-static int find_row(const struct grid *g, const char *needle)
-{
-	for (int y = 0; y < g->h; y++) {
-		char *t = row_text(g, y);
-		int hit = strstr(t, needle) != NULL;
-		free(t);
-		if (hit)
-			return y;
-	}
-	return -1;
 }
 
 static void test_sawtooth_teeth(void **state)
