@@ -56,6 +56,7 @@ rates() {
 }
 
 lrt_newdir
+lrt_fresh "$tmp/out" "$tmp/err"
 "$LRUTOP" --batch -q -i 0.25 -s rw_cp --size 64M -m 40M --disk-limit 30M --no-verify \
 	--dir "$d" --record "$tmp/r.jsonl" --results "$tmp/r.csv" </dev/null >"$tmp/out" 2>"$tmp/err" &
 bg=$!
@@ -84,6 +85,7 @@ check "$T: rw_cp@30M: its cgroups are gone" \
 
 # -- only -m: an io cgroup all the same -----------------------------------
 lrt_newdir
+lrt_fresh "$tmp/out" "$tmp/err"
 "$LRUTOP" --batch -q -i 0.1 -s rw_cp --size 16M -m 40M --no-verify --dir "$d" \
 	--record "$tmp/m.jsonl" </dev/null >"$tmp/out" 2>"$tmp/err" &
 bg=$!

@@ -63,6 +63,7 @@ devnum=$(cat "/sys/block/$(echo "$disk" | tr / !)/dev")
 
 # 2. rw_cp at 30 MiB/s ---------------------------------------------------------
 lrt_newdir
+lrt_fresh "$tmp/out" "$tmp/err"
 "$LRUTOP" --batch -i 0.5 -s rw_cp --size 256M --mem-limit 64M --disk-limit 30M --no-verify \
 	--dir "$d" --results "$tmp/r.csv" </dev/null >"$tmp/out" 2>"$tmp/err" &
 bg=$!
@@ -94,6 +95,7 @@ check "throttled run: scratch gone" 'lrt_empty "$d"'
 
 # 3. Only --disk-limit -----------------------------------------------------------
 lrt_newdir
+lrt_fresh "$tmp/out" "$tmp/err"
 "$LRUTOP" --batch -q --cmd "cat {src}" --size 8M --disk-limit 4M --dir "$d" </dev/null \
 	>"$tmp/out" 2>"$tmp/err" &
 bg=$!

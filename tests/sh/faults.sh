@@ -173,6 +173,7 @@ else
 	ssum=$(file_sum "$S")
 	if _r_loopfs 128M "$M"; then
 		T="ENOSPC mid-copy:"
+		lrt_fresh "$tmp/out" "$tmp/err"
 		"$LRUTOP" --batch -q -s rw_cp --src "$S" --dir "$M" </dev/null >"$tmp/out" 2>"$tmp/err" &
 		bg=$!
 		w=""
@@ -230,6 +231,7 @@ if [ "$cg_ok" -ne 1 ]; then
 	skip "$T" "needs root and a writable memory cgroup"
 else
 	lrt_newdir
+	lrt_fresh "$tmp/out" "$tmp/err"
 	"$LRUTOP" --batch -q --cmd 'dd if=/dev/zero of=/dev/null bs=64M count=1' --size 1M \
 		--mem-limit 16M --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
 	bg=$!
@@ -256,6 +258,7 @@ for sig in INT TERM HUP; do
 	lrt_newdir
 	ml=""
 	[ "$cg_ok" -eq 1 ] && ml="--mem-limit 256M"
+	lrt_fresh "$tmp/out" "$tmp/err"
 	"$LRUTOP" --batch -s rw_cp --size 1G $ml --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
 	bg=$!
 	if ! wait_for 60 "grep -q '^#.* run 1 rw_cp copy\$' '$tmp/out' || proc_gone $bg" 0.02 ||
@@ -371,6 +374,7 @@ _r_foreign() {
 	T="stranger's dst ($1):"
 	shift
 	lrt_newdir
+	lrt_fresh "$tmp/out" "$tmp/err"
 	"$LRUTOP" --batch -q -s rw_cp "$@" --dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
 	bg=$!
 	w=""
@@ -440,6 +444,7 @@ T="no progress (worker stopped mid-copy, --stall-timeout 1):"
 lrt_newdir
 ml=""
 [ "$cg_ok" -eq 1 ] && ml="--mem-limit 64M"
+lrt_fresh "$tmp/out" "$tmp/err"
 "$LRUTOP" --batch -s rw_cp --bs 1 --size 2M --stall-timeout 1 $ml --dir "$d" \
 	</dev/null >"$tmp/out" 2>"$tmp/err" &
 bg=$!
@@ -480,6 +485,7 @@ if [ "$cg_ok" -ne 1 ]; then
 	skip "$T" "needs root and a writable memory cgroup"
 else
 	lrt_newdir
+	lrt_fresh "$tmp/out" "$tmp/err"
 	"$LRUTOP" --batch -q -s mm_sync_cp --mem-limit 4M --size 16M --stall-timeout 2 \
 		--dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err" &
 	bg=$!
@@ -547,6 +553,7 @@ _r_shrink() {
 	lrt_newdir
 	head -c 8M /dev/urandom >"$tmp/shrink"
 	rm -f "$tmp/res.csv"
+	lrt_fresh "$tmp/out" "$tmp/err"
 	"$LRUTOP" --batch -q "$@" --src "$tmp/shrink" --results "$tmp/res.csv" --dir "$d" \
 		</dev/null >"$tmp/out" 2>"$tmp/err" &
 	bg=$!

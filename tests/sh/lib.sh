@@ -158,6 +158,15 @@ lrt_cgroot() {
 	return 1
 }
 
+# lrt_fresh FILE...: empty files a background lrutop is about to write.  The
+# shell opens `cmd >FILE &`'s redirections in the child, after `&` returns:
+# a wait_for that greps FILE could otherwise see the previous run's lines.
+lrt_fresh() {
+	for _f; do
+		: >"$_f" || return 1
+	done
+}
+
 # lrt_stop PID: TERM, then KILL, a background lrutop of ours, and remove any
 # run cgroup it left (needs $cgroot, may be empty).
 lrt_stop() {

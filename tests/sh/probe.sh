@@ -76,6 +76,7 @@ while [ "$tries" -lt 3 ] && [ "$rose" -eq 0 ]; do
 	tries=$((tries + 1))
 	d=$base/run$tries
 	mkdir "$d"
+	lrt_fresh "$tmp/out" "$tmp/err"
 	"$LRUTOP" --batch -q -s mm_sync_cp --size 64M --mem-limit 32M --disk-limit 30M \
 		--probe cold --no-verify --dir "$d" --results "$tmp/res$tries.csv" \
 		</dev/null >"$tmp/out" 2>"$tmp/err" &

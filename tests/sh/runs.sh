@@ -141,6 +141,7 @@ elif [ -z "$cgroot" ] || [ ! -w "$cgroot" ]; then
 else
 	lrt_newdir
 	C=$tmp/c6.csv
+	lrt_fresh "$tmp/out" "$tmp/err"
 	"$LRUTOP" --batch -q -s rw_cp --size 512M --mem-limit 128M --dir "$d" --csv "$C" \
 		</dev/null >"$tmp/out" 2>"$tmp/err" &
 	bg=$!

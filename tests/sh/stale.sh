@@ -148,6 +148,7 @@ if [ "$cg_ok" -ne 1 ]; then
 	skip "$T" "needs root and a writable memory cgroup"
 else
 	lrt_newdir
+	lrt_fresh "$tmp/out" "$tmp/err"
 	"$LRUTOP" --batch -q --cmd "cat $tmp/hold" --size 1M --mem-limit 64M --dir "$d" </dev/null \
 		>"$tmp/out" 2>"$tmp/err" &
 	bg=$!
