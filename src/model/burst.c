@@ -34,12 +34,14 @@ int burst_between(const struct sample *a, const struct sample *b)
 	return d > 0 && watched_pages > 0 && (double)d / dt >= BURST_PER_S * watched_pages;
 }
 
-void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_end_ns,
-		       struct run_figures *r)
+void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_flush_ns,
+		       uint64_t t_end_ns, struct run_figures *r)
 {
+	if (!t_flush_ns || t_flush_ns > t_end_ns)
+		t_flush_ns = t_end_ns;
 	memset(r, 0, sizeof(*r));
 	double sum[2] = {0, 0}, sq[2] = {0, 0}, at[2] = {0, 0}; /* read in burst / other */
-	int n = 0, nat[2] = {0, 0};
+	int n[2] = {0, 0}, nat[2] = {0, 0}; /* read / write samples */
 	const struct sample *first = NULL, *last = NULL, *prev = NULL;
 	uint64_t peak = 0;
 	for (size_t i = 0; i < series_len(ser); i++) {
@@ -60,16 +62,25 @@ void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_
 			double rd, wr; /* the run's own, from its cgroup where it can */
 			rates_compute(prev, b, &rt);
 			rates_run_io(prev, b, &rt, &rd, &wr);
-			if (!isnan(rd) && !isnan(wr)) {
+			/* The CVs and rd@burst take whole intervals of the copy:
+			 * one that began in the prepare phase (caches dropped,
+			 * nothing read) or ended in lrutop's flush (reads done)
+			 * would be a dip of lrutop's making in every strategy. */
+			int whole = prev->t_ns >= t_copy_ns;
+			int rd_ok = whole && b->t_ns <= t_flush_ns && !isnan(rd);
+			if (rd_ok) {
 				sum[0] += rd;
 				sq[0] += rd * rd;
+				n[0]++;
+			}
+			if (whole && !isnan(wr)) {
 				sum[1] += wr;
 				sq[1] += wr * wr;
-				n++;
+				n[1]++;
 			}
 			int burst = burst_between(prev, b);
 			r->bursts += burst;
-			if (!isnan(rd)) {
+			if (rd_ok) {
 				at[!burst] += rd;
 				nat[!burst]++;
 			}
@@ -80,9 +91,11 @@ void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_
 	r->read_cv = r->write_cv = NAN;
 	r->read_at_burst = nat[0] && nat[1] && at[1] > 0
 			       ? (at[0] / nat[0]) / (at[1] / nat[1]) : NAN;
-	for (int k = 0; k < 2 && n >= 2; k++) {
-		double mean = sum[k] / n;
-		double var = sq[k] / n - mean * mean;
+	for (int k = 0; k < 2; k++) {
+		if (n[k] < 2)
+			continue;
+		double mean = sum[k] / n[k];
+		double var = sq[k] / n[k] - mean * mean;
 		double cv = mean > 0 ? sqrt(var > 0 ? var : 0) / mean : NAN;
 		if (k == 0)
 			r->read_cv = cv;

@@ -53,7 +53,11 @@
 #define BURST_V1_HELD 0.25
 int burst_between(const struct sample *a, const struct sample *b);
 
-/* Figures of one copy from the samples taken in (t_copy_ns, t_end_ns]. */
+/* Figures of one copy from the samples taken in (t_copy_ns, t_end_ns]:
+ * bursts, peak and counters over all of them; the CVs and rd@burst over
+ * the intervals that lie wholly in the copy, the read figures only up to
+ * t_flush_ns (the flush phase's start: the copy has read all it will;
+ * 0: t_end_ns). */
 struct run_figures {
 	double read_cv, write_cv; /* NAN with fewer than two rate samples */
 	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
@@ -63,7 +67,7 @@ struct run_figures {
 	 * number: < 1 when reads stall at demotions); NAN without both */
 	double read_at_burst;
 };
-void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_end_ns,
-		       struct run_figures *out);
+void burst_run_figures(const struct series *ser, uint64_t t_copy_ns, uint64_t t_flush_ns,
+		       uint64_t t_end_ns, struct run_figures *out);
 
 #endif

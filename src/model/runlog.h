@@ -52,6 +52,7 @@ struct run_result {
 	uint64_t res_recent_end; /* recently evicted pages of both files at the last sample */
 	char message[480];
 	uint64_t t_start_ns, t_copy_ns, t_end_ns;
+	uint64_t t_flush_ns; /* the flush phase began (the copy read all), 0 none */
 	struct probe_figures probe; /* --probe: its reads during the run, n 0 = none */
 };
 

@@ -928,7 +928,7 @@ static void finish_run(struct session *s, const struct series *ser,
 	/* a run ends after the samples of its copy; r->t_end_ns bounds them */
 	uint64_t copy_end = wr->t_done_ns ? wr->t_done_ns : r->t_end_ns;
 	struct run_figures fig;
-	burst_run_figures(ser, r->t_copy_ns, copy_end, &fig);
+	burst_run_figures(ser, r->t_copy_ns, r->t_flush_ns, copy_end, &fig);
 	r->read_cv = fig.read_cv;
 	r->write_cv = fig.write_cv;
 	r->peak_active_file_kb = fig.peak_active_file_kb;
@@ -963,6 +963,8 @@ int session_poll(struct session *s, const struct series *ser)
 		s->phase = ev.phase;
 		if (ev.phase == PHASE_COPY && r && !r->t_copy_ns)
 			r->t_copy_ns = ev.t_ns;
+		if (ev.phase == PHASE_FLUSH && r && !r->t_flush_ns)
+			r->t_flush_ns = ev.t_ns;
 		if (ev.phase != PHASE_PREPARE)
 			add_event(s, ev.t_ns, ev.phase);
 	}

@@ -204,7 +204,7 @@ static void test_real_series(void **state)
 	assert_true(t_copy > 0 && res.t_done_ns > t_copy);
 
 	struct run_figures fig;
-	burst_run_figures(ser, t_copy, res.t_done_ns, &fig);
+	burst_run_figures(ser, t_copy, 0, res.t_done_ns, &fig);
 	int old = 0, n = 0;
 	const struct sample *prev = NULL;
 	for (size_t i = 0; i < series_len(ser); i++) {

@@ -289,12 +289,12 @@ static void test_figures(void **state)
 	}
 	uint64_t t0 = 1000000000ull, t1 = t0 + 40 * 250000000ull;
 	struct run_figures rf;
-	burst_run_figures(flat, t0, t1, &rf);
+	burst_run_figures(flat, t0, 0, t1, &rf);
 	assert_true(rf.read_cv < 0.01);
 	assert_int_equal(rf.bursts, 0);
-	burst_run_figures(flat_disk, t0, t1, &rf);
+	burst_run_figures(flat_disk, t0, 0, t1, &rf);
 	assert_true(rf.read_cv > 0.5); /* the neighbour's on/off */
-	burst_run_figures(saw, t0, t1, &rf);
+	burst_run_figures(saw, t0, 0, t1, &rf);
 	assert_true(rf.bursts >= 4);
 	assert_true(rf.read_cv > 0.3);
 	assert_true(rf.read_at_burst < 0.1); /* 0.5 against 12 */

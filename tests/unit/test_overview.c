@@ -321,11 +321,11 @@ static void test_read_at_burst(void **state)
 	struct fixture f;
 	build(&f);
 	struct run_figures fig;
-	burst_run_figures(f.m.series, T0, T0 + (RUN_SAMPLES - 1) * DT, &fig);
+	burst_run_figures(f.m.series, T0, 0, T0 + (RUN_SAMPLES - 1) * DT, &fig);
 	assert_int_equal(fig.bursts, f.bursts);
 	assert_true(fig.read_at_burst > 0.45 && fig.read_at_burst < 0.55);
 	/* rw_cp-like: no burst, no figure */
-	burst_run_figures(f.m.series, T0 + RUN_SAMPLES * DT, T0 + (RUN_SAMPLES + 10) * DT, &fig);
+	burst_run_figures(f.m.series, T0 + RUN_SAMPLES * DT, 0, T0 + (RUN_SAMPLES + 10) * DT, &fig);
 	assert_int_equal(fig.bursts, 0);
 	assert_true(isnan(fig.read_at_burst));
 	done(&f);
