@@ -171,7 +171,7 @@ const char *options_usage(void)
 	       "      --stall-timeout SEC fail a copy without progress for SEC s (30; 0: never)\n"
 	       "      --prealloc         mm_*: fallocate the copy (label +prealloc), not sparse\n"
 	       "      --demo[=NAME]      the talk: rw_cp, mm_sync_cp, mm_sync_madv_cp; NAME 2008\n"
-	       "                         (default: 40M cgroup, disk at 30M/s) or today (64M,\n"
+	       "                         (default: 40M cgroup, disk at 32M/s) or today (64M,\n"
 	       "                         full-speed disk); the options above override it\n"
 	       "\n"
 	       "Output:\n"

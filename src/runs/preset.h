@@ -39,7 +39,7 @@ const char *preset_names(void);
 
 /* Fills what o leaves unset from p (see the invariants).  note gets a
  * sentence for the status line when a limit had to be left out, else "";
- * desc gets what the header shows, e.g. "demo 2008: 32M mem, 30M/s disk"
+ * desc gets what the header shows, e.g. "demo 2008: 40M mem, 32M/s disk"
  * (the values in effect, the user's included). */
 void preset_apply(const struct preset *p, struct options *o, char *note, size_t notelen, char *desc,
 		  size_t desclen);

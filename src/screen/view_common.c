@@ -119,7 +119,7 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	int tabs_w = 0;
 	for (int i = 0; i < VIEW_COUNT; i++)
 		tabs_w += 5 + (int)strlen(names[i]); /* " 1 name " and a gap */
-	/* --demo: "demo 2008: 40M mem, 30M/s disk", else "demo 2008"; the tabs stay */
+	/* --demo: "demo 2008: 40M mem, 32M/s disk", else "demo 2008"; the tabs stay */
 	if (u->preset[0] && !m->replay.on) {
 		int room = g->w - tabs_w - x0 - (int)strlen(buf) - 2;
 		int pl = (int)strlen(u->preset);

@@ -8,10 +8,9 @@
 # The disk is shared with whatever else runs here (on the machine the
 # preset was measured on, neighbours read 1.5-10x as much as the copies),
 # so the test reads each run's own bytes from its blkio cgroup while it
-# runs and asserts the sawtooth on that rate, as a spread robust to
-# rw_cp's few write-back waits (MAD / median, >= 2x); lrutop's rdCV comes
-# from the same cgroup bytes (cgio.h), so mm_sync_cp's must be above
-# rw_cp's whatever the neighbours do.
+# runs and asserts the sawtooth on that rate (MAD / median, >= 2x); and
+# lrutop's rdCV comes from the same cgroup bytes (cgio.h): mm_sync_cp's
+# must be at least twice rw_cp's whatever the neighbours do.
 #
 # Expensive (~50 s on a 2-core machine): once per tests/run, and an ASan
 # build (BUILD *asan*) runs the preset on a 32 MiB source only.
@@ -78,7 +77,7 @@ case "$BUILD" in
 		</dev/null >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	check "$T (ASan, 32M source): the 2008 preset runs its three copies" \
-		'[ "$rc" -eq 0 ] && [ "$(grep -c "^[a-z_]*@30M,1," "$tmp/r.csv")" -eq 3 ]' \
+		'[ "$rc" -eq 0 ] && [ "$(grep -c "^[a-z_]*@32M,1," "$tmp/r.csv")" -eq 3 ]' \
 		"exit $rc; results: $(show "$tmp/r.csv"); stderr: $(show "$tmp/err")"
 	skip "$T: figures and 90 s" "ASan build: the figures are measured in the plain build"
 	exit 0
@@ -106,12 +105,12 @@ pid=""
 wall=$((($(now_cs) - t0) / 100))
 
 check "$T: exit 0, three results" \
-	'[ "$rc" -eq 0 ] && [ "$(grep -c "@30M,1," "$tmp/r.csv")" -eq 3 ]' \
+	'[ "$rc" -eq 0 ] && [ "$(grep -c "@32M,1," "$tmp/r.csv")" -eq 3 ]' \
 	"exit $rc; results: $(show "$tmp/r.csv"); stderr: $(show "$tmp/err")"
 check "$T: done within 90 s (source included)" '[ "$wall" -lt 90 ]' "took $wall s"
 
 # results: strategy,repeat,elapsed_s,...,inblock(9),...,read_cv(13),...,bursts(18),verified,rd_at_burst(20)
-col() { awk -F, -v s="$1@30M" -v c="$2" '$1 == s { print $c }' "$tmp/r.csv"; }
+col() { awk -F, -v s="$1@32M" -v c="$2" '$1 == s { print $c }' "$tmp/r.csv"; }
 for s in rw_cp mm_sync_cp mm_sync_madv_cp; do
 	eval "b_$s=\$(col $s 18) cv_$s=\$(col $s 13) in_$s=\$(col $s 9) rdb_$s=\$(col $s 20)"
 done
@@ -128,11 +127,9 @@ check "$T: mm_sync_cp saws (bursts >= 4)" '[ "${b_mm_sync_cp:-0}" -ge 4 ]' \
 
 # The copy's own read rate, from its cgroup: per run (the order the cgroups
 # appeared in), the rate between polls from its first read to its last, and
-# its spread as MAD / median — robust to the few polls where rw_cp waits for
-# write-back (0, then twice the limit), which is what makes its plain CV
-# 0.3-0.5.  Measured (README): rw_cp and mm_sync_madv_cp 0-0.04,
-# mm_sync_cp 0.59-0.84.  The plain CV is printed too (its ratio, 1.7-4.6
-# measured, meets the demo's goal of 2x in 5 runs of 6: not asserted).
+# its spread as MAD / median, robust to the polls at either end where a
+# copy has begun or stopped reading.  Measured (README): rw_cp and
+# mm_sync_madv_cp 0-0.04, mm_sync_cp 0.59-0.84.
 own_spread() {
 	awk -v want="$1" '
 	function srt(a, n,   i, j, t) {
@@ -172,10 +169,15 @@ check "$T: mm_sync_cp's own read rate saws, rw_cp's is flat (cgroup MAD/median >
 	"mm_sync_cp $own_mm, rw_cp $own_rw"
 
 # lrutop's rdCV is the copy's own read rate (its blkio cgroup's bytes,
-# cgio.h), whatever a neighbour reads from the disk: mm_sync_cp's above
-# rw_cp's (the cgroup CV ratio above, 1.7-4.6 measured).  Not asserted,
-# printed: whether it is 2x and rd@burst < 1.
-echo "# rdCV mm_sync_cp / rw_cp: $(awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'), rd@burst ${rdb_mm_sync_cp:--}"
-check "$T: mm_sync_cp's rdCV above rw_cp's (results, from the runs' cgroups)" \
-	'awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" "BEGIN { exit !(a + 0 > 0 && a > b) }"' \
-	"rdCV mm_sync_cp '$cv_mm_sync_cp', rw_cp '$cv_rw_cp'"
+# cgio.h), whatever a neighbour reads from the disk, over the whole sample
+# intervals of the copy.  The issue's figure: mm_sync_cp's at least twice
+# rw_cp's (measured at 32M/s: 0.79-0.83 against 0.16, 4.9-5.1x; at 30M/s
+# the read-ahead aliasing of preset.c made it 1.4-2.2x).
+ratio=$(awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+echo "# rdCV mm_sync_cp / rw_cp: $ratio, rd@burst ${rdb_mm_sync_cp:--}"
+check "$T: mm_sync_cp's rdCV at least 2x rw_cp's (results, from the runs' cgroups)" \
+	'awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && a >= 2 * b) }"' \
+	"rdCV mm_sync_cp '$cv_mm_sync_cp', rw_cp '$cv_rw_cp' ($ratio x)"
+check "$T: mm_sync_madv_cp's rdCV under half mm_sync_cp's" \
+	'awk -v a="$cv_mm_sync_cp" -v b="$cv_mm_sync_madv_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && b < a / 2) }"' \
+	"rdCV mm_sync_cp '$cv_mm_sync_cp', mm_sync_madv_cp '$cv_mm_sync_madv_cp'"

@@ -93,15 +93,15 @@ static void test_defaults(void **state)
 	}
 	/* /var/tmp is on a disk in the test machines; the session checks it */
 	if (io_ok && o.disk_limit) {
-		assert_int_equal(o.disk_limit, 30 * MIB);
-		assert_non_null(strstr(desc, "30M/s disk"));
+		assert_int_equal(o.disk_limit, 32 * MIB);
+		assert_non_null(strstr(desc, "32M/s disk"));
 	} else {
 		assert_int_equal(o.disk_limit, 0);
 		assert_non_null(strstr(note, "disk throttle"));
 		assert_non_null(strstr(desc, "disk not throttled"));
 	}
 	if (mem_ok && o.disk_limit) {
-		assert_string_equal(desc, "demo 2008: 40M mem, 30M/s disk");
+		assert_string_equal(desc, "demo 2008: 40M mem, 32M/s disk");
 		assert_string_equal(note, "");
 	}
 
