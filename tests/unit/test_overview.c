@@ -352,6 +352,36 @@ static int tallest(const struct grid *g, enum role r)
 /* Throttled reads beside unthrottled write-back: each half of the disk
  * chart gets its own scale, so the 20-30 MiB/s read sawtooth fills its
  * half instead of one row of a 600 MiB/s scale. */
+/* A replay's header at 80 columns: the recording's date gives way, the
+ * replay clock and the glyph mode stay whole (they were cut at "block"). */
+static void test_replay_header_80(void **state)
+{
+	(void)state;
+	struct fixture f;
+	build(&f);
+	snprintf(f.m.host, sizeof(f.m.host), "vm");
+	snprintf(f.m.kernel, sizeof(f.m.kernel), "6.18.44-fc-v1045");
+	f.m.replay.on = 1;
+	f.m.replay.at_end = 1;
+	f.m.replay.speed = 16;
+	f.m.replay.t_s = f.m.replay.len_s = 44.0;
+	snprintf(f.m.replay.date, sizeof(f.m.replay.date), "2026-12-01 14:33");
+	draw(&f, 80, 24);
+	char *h = row_text(&f.g, 0);
+	assert_non_null(strstr(h, "REPLAY"));
+	assert_non_null(strstr(h, "t = 44.0 s / 44.0 s"));
+	assert_non_null(strstr(h, "blocks"));
+	free(h);
+	grid_done(&f.g);
+	/* wide enough: the date is there */
+	draw(&f, 160, 45);
+	h = row_text(&f.g, 0);
+	assert_non_null(strstr(h, "2026-12-01 14:33"));
+	assert_non_null(strstr(h, "blocks"));
+	free(h);
+	done(&f);
+}
+
 static void test_disk_scales_apart(void **state)
 {
 	(void)state;
@@ -387,6 +417,7 @@ int main(void)
 	    cmocka_unit_test(test_paused_axis),
 	    cmocka_unit_test(test_read_at_burst),
 	    cmocka_unit_test(test_running),
+	    cmocka_unit_test(test_replay_header_80),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
