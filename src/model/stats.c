@@ -218,13 +218,24 @@ int stats_note(const struct strategy_stats *st, int n, int k, char *buf, size_t 
 	return 0;
 }
 
+/* The label column: as wide as the longest label, at least 16. */
+static int name_width(const struct strategy_stats *st, int n)
+{
+	int w = 16;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(st[i].name) > w)
+			w = (int)strlen(st[i].name);
+	return w;
+}
+
 void stats_table(FILE *f, const struct strategy_stats *st, int n)
 {
+	int w = name_width(st, n);
 	/* hyperfine's labels: the first figure of each group is the median */
-	fprintf(f, "%-16s %4s %-29s %s\n", "", "", "---------- elapsed ----------",
+	fprintf(f, "%-*s %4s %-29s %s\n", w, "", "", "---------- elapsed ----------",
 		"--------- MiB/s ----------");
-	fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s %8s %6s\n",
-		"strategy", "runs", "median", "min", "max", "median", "min", "max", "ratio",
+	fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s %8s %6s\n",
+		w, "strategy", "runs", "median", "min", "max", "median", "min", "max", "ratio",
 		"vs base", "majflt", "bursts", "peakAct", "refault", "dstDirty", "srcC%");
 	int noisy = 0;
 	for (int i = 0; i < n; i++) {
@@ -246,8 +257,8 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 		if (!isnan(s->res_dirty_med))
 			fmt_size(res[0], sizeof(res[0]), (uint64_t)s->res_dirty_med * 1024);
 		stats_num(res[1], sizeof(res[1]), "%.0f%%", s->res_src_cached_med);
-		fprintf(f, "%-16s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s %8s %6s%s%s\n",
-			s->name, runs, c[0], c[1], c[2], c[3], c[4], c[5], c[6], vs, c[7], c[8], peak,
+		fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s %8s %6s%s%s\n",
+			w, s->name, runs, c[0], c[1], c[2], c[3], c[4], c[5], c[6], vs, c[7], c[8], peak,
 			c[9], res[0], res[1],
 			s->fastest ? "  fastest" : "", s->noisy ? "  noisy" : "");
 		noisy |= s->noisy;
@@ -270,7 +281,8 @@ void stats_probe_table(FILE *f, const struct strategy_stats *st, int n)
 		return;
 	fprintf(f, "\nthe neighbours' latency: probe %s, 4 KiB reads beside each copy (ms, medians)\n",
 		mode);
-	fprintf(f, "%-16s %4s %8s %8s %8s %8s %7s %8s %10s\n", "strategy", "runs", "p50", "p99",
+	int w = name_width(st, n);
+	fprintf(f, "%-*s %4s %8s %8s %8s %8s %7s %8s %10s\n", w, "strategy", "runs", "p50", "p99",
 		"p99.9", "max", ">100ms", "idle p99", "p99 rise");
 	for (int i = 0; i < n; i++) {
 		const struct strategy_stats *s = &st[i];
@@ -282,7 +294,7 @@ void stats_probe_table(FILE *f, const struct strategy_stats *st, int n)
 		stats_num(c[4], sizeof(c[4]), "%.0f", s->probe_slow);
 		stats_num(c[5], sizeof(c[5]), "%.2f", s->probe_idle_p99);
 		stats_num(c[6], sizeof(c[6]), "%+.2f", s->probe_rise);
-		fprintf(f, "%-16s %4d %8s %8s %8s %8s %7s %8s %10s\n", s->name, s->probe_runs, c[0],
+		fprintf(f, "%-*s %4d %8s %8s %8s %8s %7s %8s %10s\n", w, s->name, s->probe_runs, c[0],
 			c[1], c[2], c[3], c[4], c[5], c[6]);
 	}
 }

@@ -75,8 +75,12 @@ static void probe_cells(FILE *f, const struct probe_figures *p)
 void results_table(FILE *f, const struct run_result *r, size_t n)
 {
 	int probe = any_probe(r, n);
-	fprintf(f, "%-16s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %9s %8s %7s %6s %8s %6s %8s %4s",
-		"strategy", "rep", "elapsed", "user", "sys", "%cpu", "majflt", "minflt",
+	int w = 16; /* the label column: as wide as the longest label */
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(r[i].name) > w)
+			w = (int)strlen(r[i].name);
+	fprintf(f, "%-*s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %9s %8s %7s %6s %8s %6s %8s %4s",
+		w, "strategy", "rep", "elapsed", "user", "sys", "%cpu", "majflt", "minflt",
 		"inblock", "oublock", "MiB/s", "rdCV", "wrCV", "rd@b", "peakAct", "deact", "refault",
 		"bursts", "dstDirty", "srcC%", "recEvict", "ok");
 	if (probe)
@@ -98,9 +102,9 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		char res[48];
 		res_cells(res, sizeof(res), x);
 		fprintf(f,
-			"%-16s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
+			"%-*s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
 			"%8llu %7llu %6d %s %4s",
-			x->name, x->repeat, el, us, sy, cpu, x->majflt,
+			w, x->name, x->repeat, el, us, sy, cpu, x->majflt,
 			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, rab, peak,
 			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
 			x->bursts, res, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
