@@ -234,7 +234,7 @@ static void synth_make(struct synth *sy, const char *name0, const char *name1)
 	}
 	for (int r = 0; r < 2; r++) {
 		struct run_figures fig;
-		burst_run_figures(sy->ser, sy->runs[r].t_copy_ns,
+		burst_run_figures(sy->ser, sy->runs[r].t_copy_ns, 0,
 				  sy->runs[r].t_copy_ns + (uint64_t)(sy->runs[r].elapsed_s * 1e9),
 				  &fig);
 		sy->runs[r].bursts = fig.bursts;
@@ -848,7 +848,7 @@ static void real_run(const char *name, int ri, const char *src, const char *dst,
 	res->elapsed_s = wr.elapsed_s;
 	res->mbs = (double)wr.bytes_done / 1048576.0 / wr.elapsed_s;
 	struct run_figures fig;
-	burst_run_figures(ser, res->t_copy_ns, wr.t_done_ns, &fig);
+	burst_run_figures(ser, res->t_copy_ns, 0, wr.t_done_ns, &fig);
 	res->bursts = fig.bursts;
 	res->peak_active_file_kb = fig.peak_active_file_kb;
 	worker_done(&w);
