@@ -128,24 +128,32 @@ static const struct {
     [C_PEAK] = {"", "peakAct", 8, 10},	    [C_REF] = {"", "refault", 8, 11},
 };
 
+/* A column's width: the name column is as wide as the longest label
+ * (rw_cp@32M, mm_sync_madv_cp@32M: the --disk-limit suffix is part of
+ * the name), at least its own. */
+static int col_w(int c, int namew)
+{
+	return c == C_NAME && namew > tcols[c].w ? namew : tcols[c].w;
+}
+
 /* Which columns fit in width w (each takes its width and a space); the
  * "noisy" mark after the last only if it fits too. */
-static void table_fit(int w, int *on, int *noisy_mark)
+static void table_fit(int w, int namew, int *on, int *noisy_mark)
 {
 	int used = 0;
 	memset(on, 0, sizeof(int) * C_N);
 	for (int p = 0; p <= 13; p++)
 		for (int c = 0; c < C_N; c++)
-			if (tcols[c].prio == p && used + tcols[c].w + (c ? 1 : 0) <= w) {
+			if (tcols[c].prio == p && used + col_w(c, namew) + (c ? 1 : 0) <= w) {
 				on[c] = 1;
-				used += tcols[c].w + (c ? 1 : 0);
+				used += col_w(c, namew) + (c ? 1 : 0);
 			}
 	*noisy_mark = used + 6 <= w;
 }
 
 /* One table line from the cells of the columns that are on: the name left
  * aligned, the figures right aligned, one space between. */
-static void table_line(struct grid *g, int y, enum role role, const int *on,
+static void table_line(struct grid *g, int y, enum role role, const int *on, int namew,
 		       const char *const cell[C_N], const char *tail)
 {
 	char line[256];
@@ -154,7 +162,7 @@ static void table_line(struct grid *g, int y, enum role role, const int *on,
 		if (!on[c])
 			continue;
 		int k = snprintf(line + len, sizeof(line) - len, c ? " %*.*s" : "%-*.*s",
-				 tcols[c].w, tcols[c].w, cell[c]);
+				 col_w(c, namew), col_w(c, namew), cell[c]);
 		if (k > 0 && (size_t)k < sizeof(line) - len)
 			len += (size_t)k;
 	}
@@ -164,16 +172,19 @@ static void table_line(struct grid *g, int y, enum role role, const int *on,
 
 static void table(struct grid *g, int y, const struct strategy_stats *st, int ns)
 {
-	int on[C_N], mark;
-	table_fit(g->w - 2, on, &mark);
+	int on[C_N], mark, namew = 0;
+	for (int i = 0; i < ns; i++)
+		if ((int)strlen(st[i].name) > namew)
+			namew = (int)strlen(st[i].name);
+	table_fit(g->w - 2, namew, on, &mark);
 	/* hyperfine's labels: the figures under "elapsed" and "MiB/s" are medians */
 	const char *groups[C_N], *labels[C_N];
 	for (int c = 0; c < C_N; c++) {
 		groups[c] = tcols[c].group;
 		labels[c] = tcols[c].label;
 	}
-	table_line(g, y++, ROLE_AXIS, on, groups, "");
-	table_line(g, y++, ROLE_AXIS, on, labels, "");
+	table_line(g, y++, ROLE_AXIS, on, namew, groups, "");
+	table_line(g, y++, ROLE_AXIS, on, namew, labels, "");
 	int noisy = 0;
 	for (int i = 0; i < ns && y < g->h - 2; i++, y++) {
 		const struct strategy_stats *s = &st[i];
@@ -200,7 +211,7 @@ static void table(struct grid *g, int y, const struct strategy_stats *st, int ns
 		for (int k = 0; k < C_N; k++)
 			cell[k] = c[k];
 		enum role role = s->fastest ? ROLE_SELECT : ROLE_DEFAULT;
-		table_line(g, y, role, on, cell, s->noisy && mark ? " noisy" : "");
+		table_line(g, y, role, on, namew, cell, s->noisy && mark ? " noisy" : "");
 		if (s->fastest)
 			grid_paint(g, 1, y, g->w - 2, 1, ROLE_SELECT);
 		noisy |= s->noisy;
