@@ -329,10 +329,37 @@ void chart_stack(struct grid *g, int x, int y, int cw, int ch, enum chart_glyphs
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The k-th smallest of a[0..n) (0-based), a reordered: quickselect with
+ * a median-of-three pivot, in place.  qsort would do, but glibc's merge
+ * sort mallocs a buffer for arrays over a page, and this runs every tick
+ * (the per-tick path allocates nothing). */
+static double select_kth(double *a, int n, int k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	int lo = 0, hi = n - 1;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		double x = a[lo], y = a[mid], z = a[hi];
+		double p = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+		int i = lo, j = hi;
+		while (i <= j) {
+			while (a[i] < p)
+				i++;
+			while (a[j] > p)
+				j--;
+			if (i <= j) {
+				double t = a[i];
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return a[k];
+	}
+	return a[k];
 }
 
 double chart_quantile(const double *v, int n, double q, double *tmp)
@@ -343,7 +370,6 @@ double chart_quantile(const double *v, int n, double q, double *tmp)
 			tmp[m++] = v[i];
 	if (!m)
 		return -1;
-	qsort(tmp, (size_t)m, sizeof(*tmp), cmp_double);
 	int k = (int)ceil(q * m) - 1;
-	return tmp[k < 0 ? 0 : k >= m ? m - 1 : k];
+	return select_kth(tmp, m, k < 0 ? 0 : k >= m ? m - 1 : k);
 }

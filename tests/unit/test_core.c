@@ -950,6 +950,55 @@ static void test_nice_ceil(void **state)
 	assert_near(nice_ceil(5001), 10000, 1e-9);
 }
 
+/* chart_quantile against a sort of the same values: random, with many
+ * repeats (a throttled read rate is 32 in most samples), sorted, reversed,
+ * and NANs left out; q at 0, 0.5, 0.98 and 1. */
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void test_quantile(void **state)
+{
+	(void)state;
+	enum { MAXN = 1500 };
+	static double v[MAXN], tmp[MAXN], ref[MAXN];
+	static const double qs[] = {0, 0.5, 0.98, 1};
+	unsigned seed = 12345;
+	for (int n = 1; n <= MAXN; n += n < 40 ? 1 : 97) {
+		for (int kind = 0; kind < 4; kind++) {
+			int m = 0;
+			for (int i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				unsigned r = (seed >> 8) % 1000;
+				double x = kind == 0 ? (double)r : kind == 1 ? (r < 700 ? 32.0 : (double)(r % 5) * 16)
+					 : kind == 2 ? (double)i : (double)(n - i);
+				if (kind == 0 && r % 17 == 0)
+					x = NAN;
+				v[i] = x;
+				if (!isnan(x))
+					ref[m++] = x;
+			}
+			qsort(ref, (size_t)m, sizeof(ref[0]), cmp_dbl);
+			for (size_t j = 0; j < sizeof(qs) / sizeof(qs[0]); j++) {
+				double got = chart_quantile(v, n, qs[j], tmp);
+				if (!m) {
+					assert_true(got == -1);
+					continue;
+				}
+				int k = (int)ceil(qs[j] * m) - 1;
+				k = k < 0 ? 0 : k >= m ? m - 1 : k;
+				if (got != ref[k])
+					fail_msg("n %d kind %d q %.2f: got %g, want %g", n, kind, qs[j], got,
+						 ref[k]);
+			}
+		}
+	}
+	double none[3] = {NAN, NAN, NAN};
+	assert_true(chart_quantile(none, 3, 0.5, tmp) == -1);
+}
+
 static void test_autoscale(void **state)
 {
 	(void)state;
@@ -1266,6 +1315,7 @@ int main(void)
 	    cmocka_unit_test(test_grid_dump),
 	    cmocka_unit_test(test_nice_ceil),
 	    cmocka_unit_test(test_autoscale),
+	    cmocka_unit_test(test_quantile),
 	    cmocka_unit_test(test_fmt_num),
 	    cmocka_unit_test(test_canvas_ascii_area),
 	    cmocka_unit_test(test_canvas_braille),
