@@ -13,8 +13,8 @@
 #    above; tries with a busy baseline (idle p99 19-53 ms) missed half the
 #    time.  So a try whose idle p99 is over 10 ms says nothing (the disk was
 #    someone else's); up to three tries, each a real run of its own, pass on
-#    the first clean one that shows the rise, skip (saying so) when no try
-#    got a clean baseline; the details name every try's figures;
+#    the first clean one that shows the rise, and fail (saying why) when no
+#    try got a clean baseline; the details name every try's figures;
 #  - the probe runs beside the run's worker, never in its cgroups: its
 #    /proc/PID/cgroup is lrutop's own while the run's cgroup exists;
 #  - its file is gone after a normal exit, after SIGTERM, and after a
@@ -107,12 +107,10 @@ while [ "$tries" -lt 3 ] && [ "$rose" -eq 0 ]; do
 done
 echo "# $T:$detail"
 check "$T: every run exits 0" '[ -z "$bad_exit" ]' "$bad_exit"
-if [ "$rose" -eq 0 ] && [ "$clean" -eq 0 ]; then
-	skip "$T: p99 during mm_sync_cp above the idle p99" \
-		"the disk was busy with others in every try (idle p99 over 10 ms):$detail"
-else
-	check "$T: p99 during mm_sync_cp above the idle p99" '[ "$rose" -eq 1 ]' "$detail"
-fi
+# No clean baseline in three tries fails too: the rise is what --probe is
+# for, and a machine too busy to measure it is not a missing feature.
+check "$T: p99 during mm_sync_cp above the idle p99" '[ "$rose" -eq 1 ]' \
+	"$([ "$clean" -eq 0 ] && echo "no try had a quiet baseline (idle p99 <= 10 ms): the disk was busy with others;")$detail"
 check "$T: the probe's cgroups were read during the run" '[ "$cg_seen" -eq 1 ]'
 check "$T: the probe is never in the run's cgroup" '[ -z "$cg_bad" ]' "$cg_bad"
 check "$T: its file is gone after a normal exit" '[ "$gone_ok" -eq 1 ]' "$(ls -R "$base" | tr '\n' ' ')"
