@@ -324,17 +324,19 @@ static void block_label(struct grid *g, int y, int rows, const struct run_result
 }
 
 /* The legend row: what each colour is and the scales, the pieces that fit. */
-static void legend_row(struct grid *g, int y, const char *io_s, const char *af_s, int with_write)
+/* wr_s NULL: no write strip */
+static void legend_row(struct grid *g, int y, const char *rd_s, const char *wr_s, const char *af_s)
 {
 	char buf[64];
 	int x = 1;
+	int with_write = wr_s != NULL;
 	struct {
 		uint32_t glyph;
 		enum role role;
 		const char *fmt, *arg;
 	} items[] = {
-	    {0x2588, ROLE_READ, with_write ? " read" : " read 0-%s MiB/s", io_s},
-	    {0x2588, ROLE_WRITE, " write 0-%s MiB/s", io_s},
+	    {0x2588, ROLE_READ, " read 0-%s MiB/s", rd_s},
+	    {0x2588, ROLE_WRITE, " write 0-%s MiB/s", wr_s ? wr_s : ""},
 	    {0x2584, ROLE_ACTIVE, " active(file) 0-%s", af_s},
 	    {0x25bc, ROLE_BURST, " burst", ""},
 	};
@@ -349,6 +351,29 @@ static void legend_row(struct grid *g, int y, const char *io_s, const char *af_s
 		grid_text(g, x + 1, y, -1, ROLE_AXIS, buf);
 		x += l + 3;
 	}
+}
+
+/* The scale of series k (V_READ, V_WRITE) over the blocks' columns: the
+ * 98th percentile with a fifth of headroom, as the Overview's disk, so a
+ * flush spike at a copy's end clips instead of flattening every strip;
+ * the peak when that is lower (a flat rw_cp); a fine nice step above. */
+static double io_scale(const struct runs_view *rv, size_t rows, int pw, int k, double *rates,
+		       double *tmp)
+{
+	int n = 0;
+	double peak = 0, top = 0;
+	for (size_t row = 0; row < rows; row++) {
+		const double *v = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
+		for (int i = 0; i < pw; i++)
+			if (!isnan(v[i])) {
+				rates[n++] = v[i];
+				peak = fmax(peak, v[i]);
+			}
+	}
+	if (n)
+		top = fmin(peak, chart_quantile(rates, n, 0.98, tmp) * 1.2);
+	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
+	return autoscale_update_fine(&fine, top, 1.0, 1);
 }
 
 void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, struct grid *g,
@@ -422,10 +447,9 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	 * before the first block is drawn */
 	ensure(rv, (V_N + 4) * pw * (int)rows); /* and the rates, twice, for their quantile */
 	uint64_t span = 0;
-	double io_max = 0, af_max = 1;
+	double af_max = 1;
 	double *rates = rv->buf + (size_t)V_N * (size_t)pw * rows,
 	       *tmp = rates + 2 * (size_t)pw * rows;
-	int nrates = 0;
 	for (size_t k = skip; k < skip + rows; k++) {
 		const struct run_result *r = &s->results[shown[k]];
 		uint64_t sp = run_span_ns(r);
@@ -440,28 +464,16 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 		for (int k = 0; k < V_N; k++)
 			v[k] = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
 		run_columns(m, &s->results[shown[skip + row]], (int)shown[skip + row], span, pw, v);
-		/* one scale for read and write: the strips compare; without a
-		 * write strip, what is drawn is the read rate alone */
-		for (int i = 0; i < pw; i++) {
-			if (!isnan(v[V_READ][i]))
-				rates[nrates++] = v[V_READ][i];
-			if (wr_rows && !isnan(v[V_WRITE][i]))
-				rates[nrates++] = v[V_WRITE][i];
-		}
 	}
-	/* the 98th percentile with a fifth of headroom, as the Overview's
-	 * disk: a flush spike at a copy's end clips instead of flattening
-	 * every strip; the peak when it is lower (a flat rw_cp) */
-	if (nrates) {
-		double peak = 0;
-		for (int i = 0; i < nrates; i++)
-			peak = fmax(peak, rates[i]);
-		io_max = fmin(peak, chart_quantile(rates, nrates, 0.98, tmp) * 1.2);
-	}
-	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
-	io_max = autoscale_update_fine(&fine, io_max, 1.0, 1);
-	char io_s[16], af_s[16];
-	fmt_num(io_s, sizeof(io_s), io_max);
+	/* read and write each on their own scale, the same for every block
+	 * (the blocks compare): the read strip is the sawtooth, and a flush's
+	 * write-back (150 MiB/s beside reads throttled to 32) would flatten
+	 * it on a shared one.  Without a write strip the read is all. */
+	double rd_max = io_scale(rv, rows, pw, V_READ, rates, tmp);
+	double wr_max = wr_rows ? io_scale(rv, rows, pw, V_WRITE, rates, tmp) : 0;
+	char io_s[16], wr_s[16], af_s[16];
+	fmt_num(io_s, sizeof(io_s), rd_max);
+	fmt_num(wr_s, sizeof(wr_s), wr_max);
 	fmt_size(af_s, sizeof(af_s), (uint64_t)(af_max * 1024.0));
 
 	int y = y0 + 1;
@@ -471,8 +483,8 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 		for (int k = 0; k < V_N; k++)
 			v[k] = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
 		int io_y = y + burst_row, wr_y = io_y + rd_rows, af_y = io_y + io_rows;
-		strip(g, pw, io_y, rd_rows, u->glyphs, v[V_READ], ROLE_READ, io_max, io_s, "read");
-		strip(g, pw, wr_y, wr_rows, u->glyphs, v[V_WRITE], ROLE_WRITE, io_max, io_s,
+		strip(g, pw, io_y, rd_rows, u->glyphs, v[V_READ], ROLE_READ, rd_max, io_s, "read");
+		strip(g, pw, wr_y, wr_rows, u->glyphs, v[V_WRITE], ROLE_WRITE, wr_max, wr_s,
 		      "write");
 		strip(g, pw, af_y, act_rows, u->glyphs, v[V_AF], ROLE_ACTIVE, af_max, af_s, "act");
 		view_burst_bands(g, v[V_BURST], burst_row ? y : -1, LABEL_W, pw, 1, io_y,
@@ -492,7 +504,7 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	if (rows < nshown)
 		grid_printf(g, 0, y, ROLE_DIM, "%zu of %zu runs (\xe2\x86\x91 \xe2\x86\x93)", rows,
 			    nshown);
-	legend_row(g, y + 1, io_s, af_s, wr_rows > 0);
+	legend_row(g, y + 1, io_s, wr_rows > 0 ? wr_s : NULL, af_s);
 	/* the table at the bottom: the rows the blocks could not divide
 	 * among themselves go between the legend and the table */
 	int ty = y0 + h - table_rows;

@@ -31,6 +31,7 @@
 static const char *const names[NRUNS] = {"rw_cp", "mm_sync_cp", "mm_sync_madv_cp"};
 static const int samples[NRUNS] = {80, 200, 120}; /* 4 s, 10 s, 6 s */
 static const char *label_suffix = ""; /* "@32M": the runs' --disk-limit label */
+static int write_mib = 20;	      /* MiB written a sample (160: a flush's write-back) */
 
 struct fixture {
 	struct model m;
@@ -78,7 +79,7 @@ static void build(struct fixture *f)
 			s.cg_usage = 60 * MIB;
 			rd +=
 			    (run == SAW && i % TOOTH == 0 ? 10 : 20) * 2048; /* sectors a sample */
-			wr += 20 * 2048;
+			wr += (uint64_t)write_mib * 2048;
 			s.rd_sectors = rd;
 			s.wr_sectors = wr;
 			series_push(f->m.series, &s);
@@ -412,6 +413,49 @@ static void test_long_label(void **state)
 	}
 }
 
+/* Write-back at 8x the read rate (a throttled read beside an unthrottled
+ * flush): the read strip keeps its own scale, so rw_cp's flat read fills
+ * it (a row of full blocks across the plot) instead of lying on the floor
+ * of a write scale; the legend gives both ranges. */
+static double num(const char *p) /* "500", "4.0k" (fmt_num) */
+{
+	char *e;
+	double v = strtod(p, &e);
+	return *e == 'k' ? v * 1e3 : *e == 'M' ? v * 1e6 : v;
+}
+
+static void test_own_read_scale(void **state)
+{
+	(void)state;
+	struct fixture f;
+	write_mib = 160;
+	build(&f);
+	write_mib = 20;
+	draw(&f, 160, 45);
+	int top[NRUNS], bottom[NRUNS];
+	blocks(&f.g, top, bottom);
+	int full_rows = 0, pw = 0;
+	for (int y = top[0]; y < bottom[0]; y++) {
+		int n = 0, cells = 0;
+		for (int x = 0; x < f.g.w; x++) {
+			const struct cell *c = at(&f.g, x, y);
+			cells += c->role == ROLE_READ;
+			n += c->role == ROLE_READ && c->ch == 0x2588;
+		}
+		pw = cells > pw ? cells : pw;
+		full_rows += cells > 0 && n >= cells * 8 / 10 && n > 40;
+	}
+	assert_true(full_rows >= 1);
+	int y = find_row(&f.g, " read 0-");
+	assert_true(y > 0);
+	char *t = row_text(&f.g, y);
+	char *r = strstr(t, " read 0-"), *w = strstr(t, " write 0-");
+	assert_non_null(w);
+	assert_true(num(r + 8) > 0 && num(w + 9) > 4 * num(r + 8));
+	free(t);
+	done(&f);
+}
+
 static void test_medians(void **state)
 {
 	(void)state;
@@ -439,6 +483,7 @@ int main(void)
 	    cmocka_unit_test(test_table_header), cmocka_unit_test(test_sawtooth_drops),
 	    cmocka_unit_test(test_scroll),	 cmocka_unit_test(test_medians),
 	    cmocka_unit_test(test_long_label),
+	    cmocka_unit_test(test_own_read_scale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
