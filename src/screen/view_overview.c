@@ -494,12 +494,15 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	 * every copy.  And the 98th percentile, not the peak, with headroom:
 	 * one spike clips at the top edge instead of setting the scale. */
 	/* One scale while read and write are alike; each its own when one is
-	 * 3x the other: under --disk-limit reads crawl at 30 MiB/s while
-	 * buffered write-back (which v1 blkio does not throttle) bursts at
-	 * disk speed, and one scale would flatten the read sawtooth. */
+	 * twice the other (and until they come within 1.5x again, so the
+	 * scales do not flip with every sample): under --disk-limit reads
+	 * crawl at 32 MiB/s while buffered write-back (which v1 blkio does
+	 * not throttle) bursts at 150, and one scale would put the read
+	 * sawtooth in the bottom fifth of its half. */
 	double dmax = disk_level(ov, col(ov, B_READ), n), wmax = disk_level(ov, col(ov, B_WRITE), n);
 	double hi = dmax > wmax ? dmax : wmax, lo = dmax > wmax ? wmax : dmax;
-	int split = lo > 0 && hi > 3 * lo;
+	ov->disk_split = lo > 0 && hi > (ov->disk_split ? 1.5 : 2.0) * lo;
+	int split = ov->disk_split;
 	double dscale = autoscale_update_fine(&ov->disk_scale, split ? dmax : hi, 1.0, 40);
 	double wscale = autoscale_update_fine(&ov->write_scale, split ? wmax : hi, 1.0, 40);
 	if (!split)

@@ -30,6 +30,7 @@ struct overview {
 	uint64_t t0_ns;
 	double col_ns;
 	int fit; /* the window spans the runs */
+	int disk_split; /* read and write on scales of their own (hysteresis) */
 	struct res_strip res; /* the page-cache strip (strip_residency.h) */
 	struct canvas probe; /* --probe: its strip (strip_probe.c) */
 };

@@ -38,6 +38,8 @@ struct fixture {
 /* 1: the disk limit's picture: reads of 20-30 MiB/s (throttled) beside
  * write-back at 600 MiB/s (v1 blkio does not throttle it) */
 static int throttled;
+/* writes at this many times the reads (0: none, as before) */
+static double write_x;
 /* --probe: the fixture's samples carry the probe's figures, 0.25 ms
  * reads in the first half of the run, 120 ms p99 in the second */
 static int with_probe;
@@ -71,6 +73,8 @@ static void build(struct fixture *f)
 			s.cg_inactive_file = 56 * MIB - af;
 			s.cg_usage = 60 * MIB;
 			rd += (i % TOOTH == 0 ? 10 : 20) * 2048; /* sectors: 10 or 20 MiB a sample */
+			if (write_x > 0)
+				wr += (uint64_t)((i % TOOTH == 0 ? 10 : 20) * 2048 * write_x);
 			if (throttled) {
 				rd -= (i % TOOTH == 0 ? 10 : 20) * 2048 - (i % TOOTH == 0 ? 2 : 3) * 1024;
 				wr += 30 * 2048;
@@ -398,12 +402,26 @@ static void test_disk_scales_apart(void **state)
 	assert_non_null(strstr(t, "own scales"));
 	free(t);
 	done(&f);
-	/* alike rates keep one scale and say nothing */
+	/* alike rates keep one scale and say nothing: none, or 1.3x */
+	for (int k = 0; k < 2; k++) {
+		write_x = k ? 1.3 : 0;
+		build(&f);
+		draw(&f, 120, 40);
+		t = row_text(&f.g, find_row(&f.g, "Disk"));
+		assert_null(strstr(t, "own scales"));
+		free(t);
+		done(&f);
+	}
+	/* write-back at 2.5x the reads (the 2008 demo: 32 MiB/s read beside
+	 * 150 MiB/s flushes): apart, and the reads fill half their half */
+	write_x = 2.5;
 	build(&f);
+	write_x = 0;
 	draw(&f, 120, 40);
 	t = row_text(&f.g, find_row(&f.g, "Disk"));
-	assert_null(strstr(t, "own scales"));
+	assert_non_null(strstr(t, "own scales"));
 	free(t);
+	assert_true(tallest(&f.g, ROLE_READ) >= (rows / 2) * 8 / 2);
 	done(&f);
 }
 
