@@ -441,6 +441,16 @@ static void time_axis(const struct overview *ov, const struct model *m, struct g
 	(void)end;
 }
 
+/* A chart's scale from its autoscale state.  A frozen picture (paused, a
+ * replay paused or at its end) is drawn again every tick: it takes the
+ * scale from a copy of the state, so the shrink countdown does not run
+ * and the charts stay as they were (on a speaker's last slide too). */
+static double frozen_scale(struct autoscale *a, int frozen, int fine, double level, double floor)
+{
+	struct autoscale copy = *a, *s = frozen ? &copy : a;
+	return fine ? autoscale_update_fine(s, level, floor, 40) : autoscale_update(s, level, floor, 40);
+}
+
 void overview_draw(struct overview *ov, const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
 {
 	int pw = g->w - YLAB - 1; /* plot width in cells */
@@ -459,6 +469,7 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	int rec_rows = plot_rows - disk_rows - mem_rows;
 	int compact = g->w < 110;
 	enum chart_glyphs gl = u->glyphs;
+	int frozen = u->paused || (m->replay.on && (m->replay.paused || m->replay.at_end));
 
 	canvas_reset(&ov->disk, gl, pw, disk_rows);
 	canvas_reset(&ov->mem, gl, pw, mem_rows);
@@ -501,10 +512,11 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	 * sawtooth in the bottom fifth of its half. */
 	double dmax = disk_level(ov, col(ov, B_READ), n), wmax = disk_level(ov, col(ov, B_WRITE), n);
 	double hi = dmax > wmax ? dmax : wmax, lo = dmax > wmax ? wmax : dmax;
-	ov->disk_split = lo > 0 && hi > (ov->disk_split ? 1.5 : 2.0) * lo;
-	int split = ov->disk_split;
-	double dscale = autoscale_update_fine(&ov->disk_scale, split ? dmax : hi, 1.0, 40);
-	double wscale = autoscale_update_fine(&ov->write_scale, split ? wmax : hi, 1.0, 40);
+	int split = lo > 0 && hi > (ov->disk_split ? 1.5 : 2.0) * lo;
+	if (!frozen)
+		ov->disk_split = split;
+	double dscale = frozen_scale(&ov->disk_scale, frozen, 1, split ? dmax : hi, 1.0);
+	double wscale = frozen_scale(&ov->write_scale, frozen, 1, split ? wmax : hi, 1.0);
 	if (!split)
 		wscale = dscale = dscale > wscale ? dscale : wscale;
 	char title[96];
@@ -583,10 +595,10 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		double v = max_of(col(ov, b), n);
 		rmax = v > rmax ? v : rmax;
 	}
-	double rscale = autoscale_update(&ov->reclaim_scale, rmax, 10.0, 40);
+	double rscale = frozen_scale(&ov->reclaim_scale, frozen, 0, rmax, 10.0);
 	/* deactivate, the signal that defines a burst, on a scale of its own
 	 * (an area under the other lines): scan at 10M never flattens it */
-	double dcscale = autoscale_update_fine(&ov->deact_scale, max_of(col(ov, B_DEACT), n), 10.0, 40);
+	double dcscale = frozen_scale(&ov->deact_scale, frozen, 1, max_of(col(ov, B_DEACT), n), 10.0);
 	double psi_m = now && (now->have & SAMPLE_HAVE_PSI_MEM) ? now->psi_mem_some : NAN;
 	double psi_io = now && (now->have & SAMPLE_HAVE_PSI_IO) ? now->psi_io_some : NAN;
 	struct legend_item rl[] = {

@@ -386,6 +386,42 @@ static void test_replay_header_80(void **state)
 	done(&f);
 }
 
+/* Paused, the picture is drawn again every tick and must not change: a
+ * disk scale left high by an earlier spike (its shrink countdown under
+ * way) stays put for 60 draws (the countdown is 40); unpaused it comes
+ * down to the data.  tui.sh saw the charts move while paused. */
+static void test_paused_frozen(void **state)
+{
+	(void)state;
+	struct fixture f;
+	build(&f);
+	draw(&f, 120, 40);
+	grid_done(&f.g);
+	f.v.overview.disk_scale.max = 5000; /* an old spike's scale */
+	f.v.overview.disk_scale.low_ticks = 30;
+	f.u.paused = 1;
+	draw(&f, 120, 40);
+	char *first = grid_dump(&f.g);
+	grid_done(&f.g);
+	for (int i = 0; i < 60; i++) {
+		draw(&f, 120, 40);
+		char *d = grid_dump(&f.g);
+		if (strcmp(d, first) != 0)
+			fail_msg("paused: draw %d differs from the first", i + 2);
+		free(d);
+		grid_done(&f.g);
+	}
+	f.u.paused = 0;
+	for (int i = 0; i < 45; i++) {
+		draw(&f, 120, 40);
+		grid_done(&f.g);
+	}
+	assert_true(f.v.overview.disk_scale.max < 5000);
+	draw(&f, 120, 40);
+	free(first);
+	done(&f);
+}
+
 static void test_disk_scales_apart(void **state)
 {
 	(void)state;
@@ -436,6 +472,7 @@ int main(void)
 	    cmocka_unit_test(test_read_at_burst),
 	    cmocka_unit_test(test_running),
 	    cmocka_unit_test(test_replay_header_80),
+	    cmocka_unit_test(test_paused_frozen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
