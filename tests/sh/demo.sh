@@ -178,6 +178,7 @@ echo "# rdCV mm_sync_cp / rw_cp: $ratio, rd@burst ${rdb_mm_sync_cp:--}"
 check "$T: mm_sync_cp's rdCV at least 2x rw_cp's (results, from the runs' cgroups)" \
 	'awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && a >= 2 * b) }"' \
 	"rdCV mm_sync_cp '$cv_mm_sync_cp', rw_cp '$cv_rw_cp' ($ratio x)"
-check "$T: mm_sync_madv_cp's rdCV under half mm_sync_cp's" \
-	'awk -v a="$cv_mm_sync_cp" -v b="$cv_mm_sync_madv_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && b < a / 2) }"' \
+# mm_sync_madv_cp reads flat too (0.16-0.31 measured, against 0.71-0.85)
+check "$T: mm_sync_madv_cp's rdCV under 0.6x mm_sync_cp's" \
+	'awk -v a="$cv_mm_sync_cp" -v b="$cv_mm_sync_madv_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && b < a * 0.6) }"' \
 	"rdCV mm_sync_cp '$cv_mm_sync_cp', mm_sync_madv_cp '$cv_mm_sync_madv_cp'"
