@@ -97,5 +97,12 @@ void runlog_free(struct runlog *l);
 void runlog_add_event(struct runlog *l, uint64_t t_ns, int phase);
 /* The current run's slot: the newest result while it is not finished. */
 struct run_result *runlog_current(struct runlog *l);
+/* "@32M" when every one of r[0..n) has a label ending in the same
+ * "@..." suffix (--disk-limit's: then a fact of the whole picture, said
+ * once), else NULL; it points into one of the labels. */
+const char *runlog_common_limit(const struct run_result *r, size_t n);
+/* The length of r's label without that suffix (lim from
+ * runlog_common_limit, may be NULL). */
+int runlog_label_len(const struct run_result *r, const char *lim);
 
 #endif

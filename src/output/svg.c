@@ -534,21 +534,6 @@ static int run_shown(const struct svg_input *in, const struct svg_opts *o, size_
 
 /* "rw_cp vs mm_sync_cp under a 64M memory limit": the labels of the runs
  * shown, in order of their first run, then the limit. */
-/* "@32M" when every run's label ends in the same --disk-limit suffix (the
- * limit is a fact of the whole picture: the title says it once and the
- * row labels go without it), else NULL. */
-static const char *common_limit(const struct svg_input *in)
-{
-	const char *suf = NULL;
-	for (size_t i = 0; i < in->nruns; i++) {
-		const char *at = strrchr(in->runs[i].name, '@');
-		if (!at || at == in->runs[i].name || (suf && strcmp(at, suf) != 0))
-			return NULL;
-		suf = at;
-	}
-	return suf;
-}
-
 static void make_title(const struct svg_input *in, const struct svg_opts *o, int overview,
 		       char *buf, size_t len)
 {
@@ -571,8 +556,7 @@ static void make_title(const struct svg_input *in, const struct svg_opts *o, int
 			more++;
 			continue;
 		}
-		const char *lim_at = common_limit(in);
-		int nl = (int)(strlen(r->name) - (lim_at ? strlen(lim_at) : 0));
+		int nl = runlog_label_len(r, runlog_common_limit(in->runs, in->nruns));
 		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%.*s",
 					names ? " vs " : "", nl, r->name);
 		names++;
@@ -595,7 +579,8 @@ static void make_title(const struct svg_input *in, const struct svg_opts *o, int
 		off += (size_t)snprintf(buf + off, len - off, ", no memory limit");
 	if (off >= len)
 		off = len - 1;
-	const char *disk = common_limit(in);
+	/* every label ends in the same --disk-limit: said once, here */
+	const char *disk = runlog_common_limit(in->runs, in->nruns);
 	if (disk && names)
 		snprintf(buf + off, len - off, ", disk at %s/s", disk + 1);
 }
@@ -654,8 +639,9 @@ static void run_label(const struct svg_input *in, size_t i, char *buf, size_t le
 	char suffix[16] = "";
 	if (several)
 		snprintf(suffix, sizeof(suffix), " #%d", r->repeat);
-	const char *lim_at = common_limit(in); /* the title says it */
-	snprintf(buf, len, "%.*s", (int)(strlen(r->name) - (lim_at ? strlen(lim_at) : 0)), r->name);
+	/* the title says a common --disk-limit */
+	snprintf(buf, len, "%.*s", runlog_label_len(r, runlog_common_limit(in->runs, in->nruns)),
+		 r->name);
 	size_t sl = strlen(suffix);
 	if (max > sl + 2)
 		utf8_cut(buf, len, max - sl);

@@ -290,13 +290,17 @@ static void strip(struct grid *g, int pw, int y, int rows, enum chart_glyphs gl,
 
 /* The label column of a block: the run, then its figures, as far as the
  * block's rows go. */
-static void block_label(struct grid *g, int y, int rows, const struct run_result *r, int fastest)
+static void block_label(struct grid *g, int y, int rows, const struct run_result *r, int fastest,
+			const char *lim)
 {
-	char buf[96], a[16], b[16];
+	char buf[96], a[16], b[16], name[40];
+	/* a --disk-limit every run shares is in the header: the name goes
+	 * without it, so mm_sync_madv_cp fits its 15 characters */
+	snprintf(name, sizeof(name), "%.*s", runlog_label_len(r, lim), r->name);
 	if (r->ok)
-		snprintf(buf, sizeof(buf), "%-15.15s#%-2d%5.1fs", r->name, r->repeat, r->elapsed_s);
+		snprintf(buf, sizeof(buf), "%-15.15s#%-2d%5.1fs", name, r->repeat, r->elapsed_s);
 	else
-		snprintf(buf, sizeof(buf), "%-15.15s#%-2d %s", r->name, r->repeat,
+		snprintf(buf, sizeof(buf), "%-15.15s#%-2d %s", name, r->repeat,
 			 r->cancelled ? "cncl" : "FAIL");
 	grid_text(g, 0, y, LABEL_W - 1,
 		  fastest ? ROLE_SELECT
@@ -448,6 +452,7 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	ensure(rv, (V_N + 4) * pw * (int)rows); /* and the rates, twice, for their quantile */
 	uint64_t span = 0;
 	double af_max = 1;
+	const char *disk_lim = runlog_common_limit(s->results, s->nresults);
 	double *rates = rv->buf + (size_t)V_N * (size_t)pw * rows,
 	       *tmp = rates + 2 * (size_t)pw * rows;
 	for (size_t k = skip; k < skip + rows; k++) {
@@ -493,7 +498,7 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 		for (int i = 0; i < ns; i++)
 			if (st[i].fastest && !strcmp(st[i].name, r->name))
 				fastest = 1;
-		block_label(g, y, per - gap, r, fastest);
+		block_label(g, y, per - gap, r, fastest, disk_lim);
 	}
 	y -= gap; /* the axis right under the last block */
 	/* the shared axes: time since the copy started, the scales */

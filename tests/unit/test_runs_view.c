@@ -393,7 +393,8 @@ static void test_scroll(void **state)
  * that poisons the median. */
 /* The --disk-limit suffix is part of a run's label (mm_sync_madv_cp@32M,
  * 19 characters): the table shows it whole, figures after it, at 100 and
- * 160 columns (it was cut to "mm_sync_madv_cp@"). */
+ * 160 columns (it was cut to "mm_sync_madv_cp@"); the blocks, whose label
+ * column has 15 characters for the name, drop the suffix every run shares. */
 static void test_long_label(void **state)
 {
 	(void)state;
@@ -409,6 +410,9 @@ static void test_long_label(void **state)
 		char *t = row_text(&f.g, y);
 		assert_true((int)strlen(t) <= widths[i]);
 		free(t);
+		/* the blocks' labels go without the shared limit (the header
+		 * has it): the whole name, then "#1" */
+		assert_true(find_run(&f.g, "rw_cp", 0) > 0 && find_run(&f.g, "mm_sync_cp", 0) > 0);
 		done(&f);
 	}
 }
