@@ -27,6 +27,14 @@ for o in '-i, --interval' '-n, --count' '-d, --device' '--batch' '--csv' '--asci
 	grep -qF -- "$o" "$out" || missing="$missing '$o'"
 done
 [ -z "$missing" ] && ok "help: lists the options" || notok "help: lists the options" "missing:$missing"
+# every long option of the parser's table (src/options.c), not a list here
+missing="" n=0
+for o in $(sed -n 's/^[[:space:]]*{"\([a-z][a-z-]*\)", [a-z_]*_argument.*/\1/p' src/options.c); do
+	n=$((n + 1))
+	grep -qE -- "--$o([^a-z-]|\$)" "$out" || missing="$missing --$o"
+done
+check "help: every one of the parser's $n long options" '[ "$n" -ge 40 ] && [ -z "$missing" ]' \
+	"missing:$missing"
 [ -s "$err" ] && notok "help: stderr empty" "$(head -n 3 "$err")" || ok "help: stderr empty"
 
 # --version -------------------------------------------------------------
