@@ -387,6 +387,10 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 	const char *ml = argv_value(h, "--mem-limit");
 	uint64_t lim = 0;
 	log->mem_limit = ml && parse_size(ml, &lim) == 0 ? lim : cg_limit;
+	/* the disk limit in effect is what every run's label says ("@32M");
+	 * the command line's may not have been enforced (not root) */
+	const char *dl = runlog_common_limit(p->res, p->nres);
+	log->disk_limit = dl && parse_size(dl + 1, &lim) == 0 ? lim : 0;
 	return 0;
 }
 

@@ -448,6 +448,17 @@ static void test_disk_scales_apart(void **state)
 		free(t);
 		done(&f);
 	}
+	/* under --disk-limit apart whatever the ratio: reads are throttled,
+	 * v1 write-back is not */
+	write_x = 1.3;
+	build(&f);
+	write_x = 0;
+	f.log->disk_limit = 32ull << 20;
+	draw(&f, 120, 40);
+	t = row_text(&f.g, find_row(&f.g, "Disk"));
+	assert_non_null(strstr(t, "own scales"));
+	free(t);
+	done(&f);
 	/* write-back at 2.5x the reads (the 2008 demo: 32 MiB/s read beside
 	 * 150 MiB/s flushes): apart, and the reads fill half their half */
 	write_x = 2.5;

@@ -80,6 +80,9 @@ static char dir[64], path[128];
 
 /* 10 samples; run 0: prepare after sample 3, copy after 5, its end and
  * result after 8. */
+/* The run's label (a --disk-limit run is "rw_cp@32M"). */
+static const char *label = "rw_cp";
+
 static void write_recording(void)
 {
 	struct record_header h;
@@ -118,7 +121,7 @@ static void write_recording(void)
 			memset(&res, 0, sizeof(res));
 			res.strategy = strategy_find("rw_cp");
 			res.cmd = -1;
-			strcpy(res.name, "rw_cp");
+			snprintf(res.name, sizeof(res.name), "%s", label);
 			res.repeat = 1;
 			res.finished = res.ok = 1;
 			res.verified = 1;
@@ -188,6 +191,7 @@ static void test_play_to_end(void **state)
 	assert_string_equal(log->results[0].name, "rw_cp");
 	assert_true(log->results[0].finished);
 	assert_string_equal(log->baseline, "rw_cp");
+	assert_int_equal(log->disk_limit, 0); /* no "@" label */
 	assert_int_equal(log->nevents, 3);
 	source_progress(src, &p);
 	assert_int_equal(p.state, RUNS_FINISHED);
@@ -200,6 +204,28 @@ static void test_play_to_end(void **state)
 	assert_true(rp.len_s > 2.24 && rp.len_s < 2.26);
 	source_free(src);
 	runlog_free(log);
+}
+
+/* A recording of --disk-limit runs ("rw_cp@32M"): the replay's run log
+ * has the limit, as the live one had (the Overview splits the disk
+ * scales on it). */
+static void test_disk_limit(void **state)
+{
+	(void)state;
+	char keep[sizeof(path)];
+	strcpy(keep, path);
+	snprintf(path, sizeof(path), "%s/l.jsonl", dir);
+	label = "rw_cp@32M";
+	write_recording();
+	label = "rw_cp";
+	struct runlog *log = runlog_new();
+	struct seen k = {0};
+	struct source *src = open_replay(0, log, &k);
+	assert_int_equal(log->disk_limit, 32ull << 20);
+	source_free(src);
+	runlog_free(log);
+	unlink(path);
+	strcpy(path, keep);
 }
 
 static void test_seek(void **state)
@@ -302,6 +328,7 @@ int main(void)
 	    cmocka_unit_test(test_seek),
 	    cmocka_unit_test(test_pace),
 	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_disk_limit),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
