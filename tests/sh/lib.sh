@@ -101,7 +101,23 @@ sgr_colours() {
 TM_SOCK=lrutop-test-$$
 tm() { tmux -L "$TM_SOCK" -f /dev/null "$@"; }
 tm_cleanup() {
+	# the programs in the panes (children of the panes' shells), to see
+	# them gone after the hangup kill-server sends
+	_tm_kids=""
+	for _tm_p in $(tmux -L "$TM_SOCK" list-panes -a -F '#{pane_pid}' 2>/dev/null); do
+		_tm_kids="$_tm_kids $(pgrep -P "$_tm_p" | tr '\n' ' ')"
+	done
 	tmux -L "$TM_SOCK" kill-server >/dev/null 2>&1 || :
+	# An ASan build still exiting (LeakSanitizer's stop-the-world tracer)
+	# can hang for good when the hangup lands in it; nothing a test
+	# started may outlive it.  Said as a comment: the sanitizer's, not
+	# lrutop's (faults.sh and tui.sh test the hangup itself).
+	for _tm_k in $_tm_kids; do
+		wait_for 5 "proc_gone $_tm_k" 0.1 && continue
+		echo "# tm_cleanup: $(ps -o args= -p "$_tm_k" 2>/dev/null | cut -c1-80) (pid $_tm_k) still there 5 s after the hangup: killed"
+		pkill -9 -P "$_tm_k" 2>/dev/null
+		kill -9 "$_tm_k" 2>/dev/null
+	done
 	# tmux 3.3 can leave the socket file of a killed server behind
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TM_SOCK"
 }
