@@ -539,6 +539,8 @@ static void make_title(const struct svg_input *in, const struct svg_opts *o, int
 {
 	size_t off = 0;
 	int names = 0, more = 0;
+	/* every label ends in the same --disk-limit: the title says it once */
+	const char *disk = runlog_common_limit(in->runs, in->nruns);
 	buf[0] = '\0';
 	for (size_t i = 0; i < in->nruns; i++) {
 		const struct run_result *r = &in->runs[i];
@@ -556,7 +558,7 @@ static void make_title(const struct svg_input *in, const struct svg_opts *o, int
 			more++;
 			continue;
 		}
-		int nl = runlog_label_len(r, runlog_common_limit(in->runs, in->nruns));
+		int nl = runlog_label_len(r, disk);
 		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%.*s",
 					names ? " vs " : "", nl, r->name);
 		names++;
@@ -579,8 +581,6 @@ static void make_title(const struct svg_input *in, const struct svg_opts *o, int
 		off += (size_t)snprintf(buf + off, len - off, ", no memory limit");
 	if (off >= len)
 		off = len - 1;
-	/* every label ends in the same --disk-limit: said once, here */
-	const char *disk = runlog_common_limit(in->runs, in->nruns);
 	if (disk && names)
 		snprintf(buf + off, len - off, ", disk at %s/s", disk + 1);
 }

@@ -130,8 +130,10 @@ check "$T: mm_sync_cp saws (bursts >= 4)" '[ "${b_mm_sync_cp:-0}" -ge 4 ]' \
 # its spread as MAD / median, robust to the polls at either end where a
 # copy has begun or stopped reading.  Measured (README): rw_cp and
 # mm_sync_madv_cp 0-0.04, mm_sync_cp 0.59-0.84.
-own_spread() {
-	awk -v want="$1" '
+# own_read RUN mad|cv: the RUN-th cgroup's read rate between polls (from
+# its first read to its last), as MAD / median or as plain CV.
+own_read() {
+	awk -v want="$1" -v how="$2" '
 	function srt(a, n,   i, j, t) {
 		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 	}
@@ -143,27 +145,20 @@ own_spread() {
 		if (dt > 0) { r[++n] = (b - lb[g]) / dt; if (b > lb[g]) m = n } }
 	  lb[g] = b; lt[g] = t }
 	END { if (m < 8) { print "nan"; exit }
+	  if (how == "cv") {
+		for (j = 1; j <= m; j++) { s += r[j]; q += r[j] * r[j] }
+		mean = s / m; v = q / m - mean * mean
+		printf "%.3f\n", (v > 0 ? sqrt(v) : 0) / mean
+		exit
+	  }
 	  for (j = 1; j <= m; j++) x[j] = r[j]
 	  md = med(x, m)
 	  for (j = 1; j <= m; j++) x[j] = r[j] > md ? r[j] - md : md - r[j]
 	  printf "%.3f\n", (md > 0 ? med(x, m) / md : 9) }' "$tmp/own"
 }
-own_rw=$(own_spread 1) own_mm=$(own_spread 2)
-own_cv() {
-	awk -v want="$1" '
-	{ t = $1 / 100; g = $2; b = $3
-	  if (!(g in lb)) { k++; idx[g] = k; lb[g] = b; lt[g] = t; next }
-	  if (idx[g] != want) next
-	  if (b > lb[g] || on) { on = 1; dt = t - lt[g]
-		if (dt > 0) { r[++n] = (b - lb[g]) / dt; if (b > lb[g]) m = n } }
-	  lb[g] = b; lt[g] = t }
-	END { if (m < 8) { print "nan"; exit }
-	  for (j = 1; j <= m; j++) { s += r[j]; q += r[j] * r[j] }
-	  mean = s / m; v = q / m - mean * mean
-	  printf "%.3f\n", (v > 0 ? sqrt(v) : 0) / mean }' "$tmp/own"
-}
-echo "# own read rate, MAD/median: rw_cp $own_rw, mm_sync_cp $own_mm, mm_sync_madv_cp $(own_spread 3);" \
-	"CV: $(own_cv 1), $(own_cv 2), $(own_cv 3)"
+own_rw=$(own_read 1 mad) own_mm=$(own_read 2 mad)
+echo "# own read rate, MAD/median: rw_cp $own_rw, mm_sync_cp $own_mm, mm_sync_madv_cp $(own_read 3 mad);" \
+	"CV: $(own_read 1 cv), $(own_read 2 cv), $(own_read 3 cv)"
 check "$T: mm_sync_cp's own read rate saws, rw_cp's is flat (cgroup MAD/median >= 2x and > 0.15)" \
 	'awk -v a="$own_mm" -v b="$own_rw" "BEGIN { exit !(a != \"nan\" && b != \"nan\" && a >= 2 * b && a > 0.15) }"' \
 	"mm_sync_cp $own_mm, rw_cp $own_rw"
