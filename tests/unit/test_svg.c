@@ -17,7 +17,10 @@
  *    compiled by localedef into the test's directory; skipped without it);
  *  - a write error (/dev/full) and bad requests are reported as sentences.
  * Skipped, with the reason, where xmllint, rsvg-convert or ImageMagick is
- * missing (tools/deps installs them).
+ * missing (tools/deps installs them; tools/imagemagick tells a real
+ * ImageMagick from a stand-in `convert`).  Whatever fails, the real copy's
+ * cgroup and scratch directory go in its teardown: a failed assertion
+ * longjmps out of the test, past any clean-up at its end.
  *
  * SVG_EXAMPLE_DIR=dir copies 1 GiB instead, samples every 50 ms and keeps
  * the real copy's pictures there (how examples/overview.svg and
@@ -59,6 +62,10 @@
 
 static char tmpdir[64];
 
+/* The ImageMagick converter tools/imagemagick found ("" before the first
+ * look, "-" when there is none): a `convert` on PATH may be a stand-in. */
+static char magick[64];
+
 static int have_tool(const char *name)
 {
 	char cmd[128];
@@ -68,12 +75,25 @@ static int have_tool(const char *name)
 
 static void need_tools(void)
 {
-	static const char *tools[] = {"xmllint", "rsvg-convert", "convert"};
+	static const char *tools[] = {"xmllint", "rsvg-convert"};
 	for (size_t i = 0; i < ARRAY_LEN(tools); i++)
 		if (!have_tool(tools[i])) {
 			printf("skipped: %s is not installed (tools/deps installs it)\n", tools[i]);
 			skip();
 		}
+	if (!magick[0]) {
+		FILE *p = popen(LRUTOP_SRCDIR "/tools/imagemagick", "r");
+		if (!p || !fgets(magick, sizeof magick, p))
+			magick[0] = '\0';
+		magick[strcspn(magick, "\n")] = '\0';
+		if ((p && pclose(p) != 0) || !magick[0])
+			snprintf(magick, sizeof magick, "-");
+	}
+	if (strcmp(magick, "-") == 0) {
+		printf("skipped: no ImageMagick (a convert on PATH that does not say ImageMagick "
+		       "and convert a PNG is a stand-in; tools/deps installs it)\n");
+		skip();
+	}
 }
 
 static char *slurp(const char *path)
@@ -114,7 +134,8 @@ static void render_check(const char *name)
 		 tmpdir, name);
 	assert_int_equal(system(cmd), 0);
 	snprintf(cmd, sizeof cmd,
-		 "convert %s/%s.png -format '%%w %%[fx:standard_deviation]' info:", tmpdir, name);
+		 "%s %s/%s.png -format '%%w %%[fx:standard_deviation]' info:", magick, tmpdir,
+		 name);
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	assert_non_null(fgets(out, sizeof out, p));
@@ -367,7 +388,8 @@ static void test_synth_runs(void **state)
 	snprintf(sy.runs[0].name, sizeof sy.runs[0].name, "rw_cp@32M");
 	snprintf(sy.runs[1].name, sizeof sy.runs[1].name, "mm_sync_cp@32M");
 	svg = write_svg(&in, &o, "synth-runs-limit");
-	assert_non_null(strstr(svg, ">rw_cp vs mm_sync_cp under a 64 MiB memory limit, disk at 32M/s<"));
+	assert_non_null(
+	    strstr(svg, ">rw_cp vs mm_sync_cp under a 64 MiB memory limit, disk at 32M/s<"));
 	assert_null(strstr(svg, "@32M"));
 	free(svg);
 	/* different limits: the labels keep theirs, the title names none */
@@ -876,34 +898,76 @@ static void real_run(const char *name, int ri, const char *src, const char *dst,
 	unlink(dst);
 }
 
-static void test_real_copy(void **state)
-{
-	(void)state;
-	need_tools();
+/* What test_real_copy makes, so its teardown can undo it however the test
+ * ended. */
+struct copy_fix {
 	struct cgroup cg;
 	struct scratch s;
-	char err[512], dst[4096], disk[32];
+	char dst[4096];
+	struct sampler *sm;
+	struct series *ser;
+};
+
+static int copy_setup(void **state)
+{
+	struct copy_fix *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	f->s.dir_fd = -1;
+	*state = f;
+	return 0;
+}
+
+/* Kills and removes the cgroup (cgroup_remove: a no-op when none was
+ * made), then the copy's file (the worker makes it, so it is not the
+ * scratch directory's to take) and the directory. */
+static int copy_teardown(void **state)
+{
+	struct copy_fix *f = *state;
+	char err[512];
+	int rc = 0;
+	sampler_free(f->sm);
+	series_free(f->ser);
+	if (cgroup_remove(&f->cg, err, sizeof err) < 0) {
+		printf("teardown: cgroup_remove: %s\n", err);
+		rc = -1;
+	}
+	if (f->dst[0])
+		unlink(f->dst);
+	scratch_remove(&f->s);
+	free(f);
+	return rc;
+}
+
+static void test_real_copy(void **state)
+{
+	struct copy_fix *fx = *state;
+	need_tools();
+	struct cgroup *cg = &fx->cg;
+	struct scratch *s = &fx->s;
+	char err[512], disk[32];
 	if (cgroup_available(err, sizeof err) < 0) {
 		printf("skipped: %s\n", err);
 		skip();
 	}
-	if (scratch_open(&s, "/var/tmp", err, sizeof err) < 0 ||
-	    scratch_make_source(&s, getenv("SVG_EXAMPLE_DIR") ? 1024 * MIB : 256 * MIB, NULL, NULL,
+	if (scratch_open(s, "/var/tmp", err, sizeof err) < 0 ||
+	    scratch_make_source(s, getenv("SVG_EXAMPLE_DIR") ? 1024 * MIB : 256 * MIB, NULL, NULL,
 				err, sizeof err) < 0)
 		fail_msg("scratch: %s", err);
-	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
-	if (cgroup_create(&cg, 64 * MIB, "svg", err, sizeof err) < 0)
+	assert_int_equal(scratch_path(s, "dst", fx->dst, sizeof fx->dst), 0);
+	if (cgroup_create(cg, 64 * MIB, "svg", err, sizeof err) < 0)
 		fail_msg("cgroup_create: %s", err);
 	first_disk(disk, sizeof disk);
-	struct sampler *sm = sampler_new(disk, err, sizeof err);
+	struct sampler *sm = fx->sm = sampler_new(disk, err, sizeof err);
 	assert_non_null(sm);
-	assert_int_equal(sampler_set_cgroup(sm, cg.stat, cg.usage, cg.limit, err, sizeof err), 0);
-	struct series *ser = series_new(8192);
+	assert_int_equal(sampler_set_cgroup(sm, cg->stat, cg->usage, cg->limit, err, sizeof err),
+			 0);
+	struct series *ser = fx->ser = series_new(8192);
 	struct run_event ev[64];
 	struct run_result runs[2];
 	size_t nev = 0;
-	real_run("rw_cp", 0, s.src, dst, &cg, sm, ser, ev, &nev, &runs[0]);
-	real_run("mm_sync_cp", 1, s.src, dst, &cg, sm, ser, ev, &nev, &runs[1]);
+	real_run("rw_cp", 0, s->src, fx->dst, cg, sm, ser, ev, &nev, &runs[0]);
+	real_run("mm_sync_cp", 1, s->src, fx->dst, cg, sm, ser, ev, &nev, &runs[1]);
 	printf("rw_cp %.2f s %d bursts, mm_sync_cp %.2f s %d bursts, %zu samples\n",
 	       runs[0].elapsed_s, runs[0].bursts, runs[1].elapsed_s, runs[1].bursts,
 	       series_len(ser));
@@ -938,10 +1002,11 @@ static void test_real_copy(void **state)
 			assert_int_equal(system(cmd), 0);
 		}
 	}
+	/* the removal itself is asserted here; the teardown only catches
+	 * what a failure left */
 	sampler_free(sm);
-	series_free(ser);
-	assert_int_equal(cgroup_remove(&cg, err, sizeof err), 0);
-	scratch_remove(&s);
+	fx->sm = NULL;
+	assert_int_equal(cgroup_remove(cg, err, sizeof err), 0);
 }
 
 static int setup(void **state)
@@ -966,12 +1031,17 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_synth_overview), cmocka_unit_test(test_synth_runs),
-	    cmocka_unit_test(test_many_runs),	   cmocka_unit_test(test_long_recording),
-	    cmocka_unit_test(test_theme_contrast), cmocka_unit_test(test_labels),
-	    cmocka_unit_test(test_escaping),	   cmocka_unit_test(test_errors),
-	    cmocka_unit_test(test_locale),	   cmocka_unit_test(test_real_sampler),
-	    cmocka_unit_test(test_real_copy),
+	    cmocka_unit_test(test_synth_overview),
+	    cmocka_unit_test(test_synth_runs),
+	    cmocka_unit_test(test_many_runs),
+	    cmocka_unit_test(test_long_recording),
+	    cmocka_unit_test(test_theme_contrast),
+	    cmocka_unit_test(test_labels),
+	    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_locale),
+	    cmocka_unit_test(test_real_sampler),
+	    cmocka_unit_test_setup_teardown(test_real_copy, copy_setup, copy_teardown),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
