@@ -1,7 +1,8 @@
 #!/bin/sh
 # Command-line contract (DESIGN.md §4, §5): --help, --version, usage errors
 # (one "lrutop: " line on stderr, nothing on stdout, exit 2), --csv refusing
-# an existing file, batch output shape, automatic batch mode off a tty.
+# an existing file, batch output shape, automatic batch mode off a tty;
+# README's options table held to the parser and to --help's figures.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d /tmp/lrutop-cli.XXXXXX) || exit 2
@@ -36,6 +37,101 @@ done
 check "help: every one of the parser's $n long options" '[ "$n" -ge 40 ] && [ -z "$missing" ]' \
 	"missing:$missing"
 [ -s "$err" ] && notok "help: stderr empty" "$(head -n 3 "$err")" || ok "help: stderr empty"
+
+# README's options table, held to the parser and to --help --------------
+# Every option a row of "### Options" names (the first word of each `...`
+# in its first cell) must be one getopt knows: a long one in the table of
+# src/options.c, a short one in its optstring.  And every figure the --help
+# entries of a row's options give (numbers, with K/M/G/T and /s; the
+# --export-svg section's own --size and --theme aside) must be in the row,
+# so the two cannot drift apart, as the demo's 30M/s against 32M/s did.
+# "4 KiB" in the README counts as --help's 4K.
+readme_opts() {
+	awk '
+function figures(s, out,    n, t) {
+	# "4 KiB" and "30 MiB/s" are how prose writes 4K and 30M/s
+	while (match(s, /[0-9] [KMGT]iB/))
+		s = substr(s, 1, RSTART) substr(s, RSTART + 2, 1) substr(s, RSTART + 5)
+	n = 0
+	while (match(s, /[0-9]+(\.[0-9]+)?([KMGT](\/s)?)?/)) {
+		t = substr(s, RSTART, RLENGTH)
+		# a digit inside a word (x86_64, rw_cp2) is no figure
+		if (RSTART == 1 || substr(s, RSTART - 1, 1) !~ /[A-Za-z_]/)
+			out[++n] = t
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return n
+}
+FNR == NR {
+	# --help: an entry starts "  -x, --name" or "      --name" and goes on
+	# in lines indented past the option column; a section line ends it
+	if ($0 ~ /^[A-Z]/) { sect = $0; cur = 0; next }
+	if (sect ~ /^Export/) next   # the --size and --theme of --export-svg
+	if ($0 ~ /^  (-[a-zA-Z]|    --[a-z])/) {
+		cur = ++nent
+		help[cur] = $0
+		s = substr($0, 1, 25)
+		while (match(s, /--?[a-zA-Z][a-z-]*/)) {
+			entry[substr(s, RSTART, RLENGTH)] = entry[substr(s, RSTART, RLENGTH)] " " cur
+			s = substr(s, RSTART + RLENGTH)
+		}
+	} else if (cur && $0 ~ /^                    +[^ ]/)
+		help[cur] = help[cur] " " $0
+	else
+		cur = 0
+	next
+}
+/^### Options/ { intable = 1; next }
+intable && /^#/ { intable = 0 }
+intable && /^\| `/ {
+	i = index(substr($0, 3), " | ")
+	cell = substr($0, 3, i - 1)
+	desc = substr($0, i + 5)
+	nf = figures(desc, have)
+	delete seen
+	for (k = 1; k <= nf; k++)
+		seen[have[k]] = 1
+	name = ""
+	s = cell
+	delete done
+	while (match(s, /`--?[a-zA-Z][a-zA-Z-]*/)) {
+		o = substr(s, RSTART + 1, RLENGTH - 1)
+		s = substr(s, RSTART + RLENGTH)
+		name = name (name == "" ? "" : ",") o
+		print "opt " o
+		nh = split(entry[o], ids, " ")
+		for (j = 1; j <= nh; j++) {
+			if (done[ids[j]]++)
+				continue
+			nw = figures(help[ids[j]], want)
+			for (k = 1; k <= nw; k++)
+				if (!(want[k] in seen))
+					print "figure " o ": " want[k]
+		}
+	}
+	rows++
+}
+END { print "rows " rows + 0 }
+' "$@"
+}
+cp "$out" "$tmp/help"
+readme_opts "$tmp/help" README.md >"$tmp/table"
+rows=$(sed -n 's/^rows //p' "$tmp/table")
+longs=$(sed -n 's/^[[:space:]]*{"\([a-z][a-z-]*\)", [a-z_]*_argument.*/\1/p' src/options.c)
+shorts=$(sed -n 's/.*getopt_long([^"]*"\([^"]*\)".*/\1/p' src/options.c | tr -d ':')
+bad=""
+for o in $(sed -n 's/^opt //p' "$tmp/table"); do
+	case $o in
+	--*) printf '%s\n' "$longs" | grep -qx -- "${o#--}" || bad="$bad $o" ;;
+	-?) case $shorts in *"${o#-}"*) ;; *) bad="$bad $o" ;; esac ;;
+	*) bad="$bad $o" ;;
+	esac
+done
+check "README options: the $rows rows name only options the parser has" \
+	'[ "${rows:-0}" -ge 25 ] && [ -n "$shorts" ] && [ -z "$bad" ]' "not in src/options.c:$bad"
+figs=$(sed -n 's/^figure //p' "$tmp/table" | tr '\n' ';')
+check "README options: each row gives the figures --help gives (demo 40M, 32M/s, 64M, ...)" \
+	'[ "${rows:-0}" -ge 25 ] && [ -z "$figs" ]' "--help says, the row does not: $figs"
 
 # --version -------------------------------------------------------------
 run --version
