@@ -29,6 +29,7 @@
 #include "strategy.h"
 #include "util.h"
 #include "worker.h"
+#include "leftover.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -240,9 +241,9 @@ static void test_real_series(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_v1_own_lists),
-	    cmocka_unit_test(test_v2_and_system),
-	    cmocka_unit_test(test_real_series),
+	    cmocka_unit_test_teardown(test_v1_own_lists, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_v2_and_system, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_real_series, tu_leave_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "strategy.h"
 #include "util.h"
 #include "worker.h"
+#include "leftover.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -368,12 +369,12 @@ static void test_bad_limit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_limit_holds),
-	    cmocka_unit_test(test_remove_busy),
-	    cmocka_unit_test(test_oom_counter),
-	    cmocka_unit_test(test_disk_limit),
-	    cmocka_unit_test(test_io_counters),
-	    cmocka_unit_test(test_bad_limit),
+	    cmocka_unit_test_teardown(test_limit_holds, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_remove_busy, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_oom_counter, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_disk_limit, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_io_counters, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_bad_limit, tu_leave_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

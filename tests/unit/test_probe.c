@@ -24,6 +24,7 @@
 
 #include "probe.h"
 #include "scratch.h"
+#include "leftover.h"
 
 static uint64_t now_ns(void)
 {
@@ -179,11 +180,11 @@ static void test_loop(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_modes),
-		cmocka_unit_test(test_cold),
-		cmocka_unit_test(test_direct),
-		cmocka_unit_test(test_loop),
-		cmocka_unit_test(test_killed),
+	    cmocka_unit_test_teardown(test_modes, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_cold, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_direct, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_loop, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_killed, tu_leave_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

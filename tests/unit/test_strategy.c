@@ -18,6 +18,7 @@
 #include "util.h"
 #include "worker.h"
 #include "testutil.h"
+#include "leftover.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -612,20 +613,20 @@ static void test_scratch_source_data(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_table),
-	    cmocka_unit_test(test_parse_list),
-	    cmocka_unit_test(test_scratch_refusals),
-	    cmocka_unit_test(test_scratch_only_ours),
-	    cmocka_unit_test(test_scratch_source_data),
-	    cmocka_unit_test(test_copy_sizes),
-	    cmocka_unit_test(test_copy_odd_bs),
-	    cmocka_unit_test(test_dst_exists),
-	    cmocka_unit_test(test_missing_src),
-	    cmocka_unit_test(test_direct_on_tmpfs),
-	    cmocka_unit_test(test_enospc),
-	    cmocka_unit_test(test_sigbus_full_disk),
-	    cmocka_unit_test(test_prealloc_copy),
-	    cmocka_unit_test(test_cfr_check),
+	    cmocka_unit_test_teardown(test_table, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_parse_list, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_scratch_refusals, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_scratch_only_ours, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_scratch_source_data, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_copy_sizes, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_copy_odd_bs, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_dst_exists, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_missing_src, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_direct_on_tmpfs, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_enospc, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_sigbus_full_disk, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_prealloc_copy, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_cfr_check, tu_leave_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

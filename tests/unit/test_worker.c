@@ -19,6 +19,7 @@
 #include "util.h"
 #include "worker.h"
 #include "testutil.h"
+#include "leftover.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +46,7 @@ static int setup(void **state)
 		fprintf(stderr, "setup: %s\n", err);
 		return -1;
 	}
+	tu_keep(scratch.dir); /* every test's, not a leftover of one */
 	return 0;
 }
 
@@ -530,11 +532,16 @@ static void test_bad_spec(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rw_cp),	  cmocka_unit_test(test_mm_sync_cp),
-	    cmocka_unit_test(test_progress_page), cmocka_unit_test(test_killed),
-	    cmocka_unit_test(test_missing_src),	  cmocka_unit_test(test_cmd),
-	    cmocka_unit_test(test_no_go),	  cmocka_unit_test(test_bad_spec),
-	    cmocka_unit_test(test_foreign_dst),	  cmocka_unit_test(test_progress_mark),
+	    cmocka_unit_test_teardown(test_rw_cp, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_mm_sync_cp, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_progress_page, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_killed, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_missing_src, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_cmd, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_no_go, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_bad_spec, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_foreign_dst, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_progress_mark, tu_leave_nothing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
