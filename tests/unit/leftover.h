@@ -11,7 +11,9 @@
  *     (the deepest first; tasks still inside killed, their leaving awaited
  *     with a bounded poll);
  *   - /var/tmp/lrutop-XXXXXX directories whose owner file names our pid,
- *     but the one a group setup shares with all its tests (tu_keep).
+ *     but the one a group setup shares with all its tests (tu_keep);
+ *   - a test's own /var/tmp/lrutop-test-<our pid>-* (unmounted first when
+ *     it is a mount point: test_strategy's small tmpfs).
  * It says what it removed and returns -1 when there was anything, so a
  * test that passed but leaked fails.  It is a net, not the code under
  * test: cgroup_remove and scratch_remove stay what the tests assert.
@@ -27,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -133,6 +136,33 @@ static inline int tu_leave_nothing(void **state)
 		closedir(d);
 
 	nftw("/sys/fs/cgroup", tu_cgroup_cb, 32, FTW_DEPTH | FTW_PHYS);
+
+	/* a test's own mounts and directories: /var/tmp/lrutop-test-<pid>-* */
+	char mine[64], mp[4096];
+	int nmine = snprintf(mine, sizeof mine, "/var/tmp/lrutop-test-%ld-", me);
+	FILE *mi = fopen("/proc/self/mountinfo", "re");
+	char mline[8192];
+	while (mi && fgets(mline, sizeof mline, mi))
+		if (sscanf(mline, "%*s %*s %*s %*s %4095s", mp) == 1 &&
+		    strncmp(mp, mine, (size_t)nmine) == 0) {
+			printf("leftover: mount %s%s\n", mp,
+			       umount2(mp, MNT_DETACH) < 0 ? " (could not unmount it)" : "");
+			tu_found++;
+		}
+	if (mi)
+		fclose(mi);
+	d = opendir("/var/tmp");
+	while (d && (e = readdir(d))) {
+		snprintf(path, sizeof path, "/var/tmp/%s", e->d_name);
+		if (strncmp(path, mine, (size_t)nmine) != 0)
+			continue;
+		nftw(path, tu_rm_cb, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		printf("leftover: %s%s\n", path,
+		       access(path, F_OK) == 0 ? " (could not remove it)" : "");
+		tu_found++;
+	}
+	if (d)
+		closedir(d);
 
 	/* scratch directories whose owner is us */
 	d = opendir("/var/tmp");

@@ -301,9 +301,12 @@ static void test_missing_src(void **state)
 	scratch_remove(&s);
 }
 
-/* Mounts a 1 MiB tmpfs on mnt (a mkdtemp template); skips without root. */
+/* Mounts a 1 MiB tmpfs on a new directory it names in mnt (64 bytes):
+ * /var/tmp/lrutop-test-<pid>-mnt-XXXXXX, a name tu_leave_nothing knows as
+ * ours if the test fails with it mounted.  Skips without root. */
 static void small_mount(char *mnt)
 {
+	snprintf(mnt, 64, "/var/tmp/lrutop-test-%ld-mnt-XXXXXX", (long)getpid());
 	assert_non_null(mkdtemp(mnt));
 	if (mount("lrutop-test", mnt, "tmpfs", 0, "size=1m") < 0) {
 		int e = errno;
@@ -330,7 +333,7 @@ static int is_mm(const struct strategy *st)
 static void test_enospc(void **state)
 {
 	struct scratch s;
-	char err[512], mnt[] = "/var/tmp/lrutop-test-mnt-XXXXXX";
+	char err[512], mnt[64];
 	(void)state;
 
 	small_mount(mnt);
@@ -369,7 +372,7 @@ static void test_enospc(void **state)
 static void test_sigbus_full_disk(void **state)
 {
 	struct scratch s;
-	char err[512], mnt[] = "/var/tmp/lrutop-test-mnt-XXXXXX";
+	char err[512], mnt[64];
 	(void)state;
 
 	small_mount(mnt);
