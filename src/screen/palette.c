@@ -26,7 +26,7 @@ static const struct role_style styles[ROLE_COUNT] = {
 	[ROLE_DEACT] = {"deactivate", 0xff5f5f, 1, 0, 0, 0},
 	[ROLE_ACT] = {"activate", 0x2fbf71, 0, 0, 0, 0},
 	[ROLE_SCAN] = {"scan", 0xffd75f, 0, 0, 0, 0},
-	[ROLE_REFAULT] = {"refault", 0x3aa0ff, 0, 0, 0, 0},
+	[ROLE_REFAULT] = {"refault", 0x00d7d7, 0, 0, 0, 0},
 	[ROLE_PSI] = {"psi", 0xd7afff, 0, 0, 0, 0},
 	[ROLE_BURST] = {"burst", 0xff3030, 1, 0, 0, 0},
 	[ROLE_MARKER] = {"marker", 0xffffff, 1, 0, 0, 0},
@@ -113,6 +113,7 @@ int palette_index(enum palette_depth d, uint32_t rgb)
 	case PALETTE_256: return palette_rgb_to_256(rgb);
 	case PALETTE_16: return palette_rgb_to_16(rgb);
 	case PALETTE_8: return palette_rgb_to_8(rgb);
+	case PALETTE_DIRECT: return (int)(rgb & 0xffffff);
 	case PALETTE_MONO: break;
 	}
 	return -1;
@@ -179,4 +180,118 @@ double palette_delta_e(uint32_t a, uint32_t b)
 	to_lab(b, lb);
 	return sqrt((la[0] - lb[0]) * (la[0] - lb[0]) + (la[1] - lb[1]) * (la[1] - lb[1]) +
 		    (la[2] - lb[2]) * (la[2] - lb[2]));
+}
+
+/* Which series share a chart (the views draw them; a view's new series is
+ * added here, e.g. MGLRU's generations as a chart of their own). */
+static const struct palette_chart charts[] = {
+    {"disk", 2, {ROLE_READ, ROLE_WRITE}},
+    {"memory", 4, {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON, ROLE_FREE}},
+    /* PSI is a legend swatch beside the lines */
+    {"reclaim", 5, {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT, ROLE_PSI}},
+    /* strip_residency.c: src cached, dst cached, dirty, writeback */
+    {"residency", 4, {ROLE_READ, ROLE_WRITE, ROLE_REFAULT, ROLE_SCAN}},
+    /* strip_probe.c: p50, p99, max */
+    {"probe", 3, {ROLE_ACTIVE, ROLE_READ, ROLE_PSI}},
+    /* view_runs.c's bars (its burst marks are a glyph of their own, ▼) */
+    {"runs", 3, {ROLE_READ, ROLE_WRITE, ROLE_ACTIVE}},
+    /* not a chart: the selected tab sits in the header line */
+    {"header", 2, {ROLE_HEADER, ROLE_SELECT}},
+};
+
+const struct palette_chart *palette_charts(int *n)
+{
+	*n = (int)(sizeof(charts) / sizeof(charts[0]));
+	return charts;
+}
+
+/* Whether roles a and b share a chart. */
+static int share_chart(enum role a, enum role b)
+{
+	for (size_t k = 0; k < sizeof(charts) / sizeof(charts[0]); k++) {
+		int ha = 0, hb = 0;
+		for (int i = 0; i < charts[k].n; i++) {
+			ha |= charts[k].series[i] == a;
+			hb |= charts[k].series[i] == b;
+		}
+		if (ha && hb)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether (fg, pat) is free for role r: no already placed role of its
+ * charts has it. */
+static int look_free(const struct palette_look *l, const unsigned char *placed, enum role r,
+		     int fg, int pat)
+{
+	for (int o = 0; o < ROLE_COUNT; o++)
+		if (placed[o] && o != (int)r && l->fg[o] == fg && l->pattern[o] == pat &&
+		    share_chart(r, (enum role)o))
+			return 0;
+	return 1;
+}
+
+/* The colour of this depth nearest rgb that keeps the contrast on bg and
+ * whose (colour, pat) is free for r; -1 if none. */
+static int nearest_free(enum palette_depth d, const struct palette_look *l,
+			const unsigned char *placed, enum role r, uint32_t rgb, int bg, int pat)
+{
+	int lo = d == PALETTE_256 ? 16 : 0;
+	int hi = d == PALETTE_256 ? 256 : d == PALETTE_16 ? 16 : d == PALETTE_8 ? 8 : 0;
+	int best = -1;
+	long bd = -1;
+	for (int i = lo; i < hi; i++) {
+		uint32_t x = palette_xterm_rgb(i);
+		if (bg >= 0 && palette_contrast(x, palette_xterm_rgb(bg)) < PALETTE_MIN_CONTRAST)
+			continue;
+		long dd = dist2(rgb, x);
+		if ((bd < 0 || dd < bd) && look_free(l, placed, r, i, pat)) {
+			bd = dd;
+			best = i;
+		}
+	}
+	return best;
+}
+
+int palette_resolve(enum palette_depth d, const uint32_t *rgb, const unsigned char *term_fg,
+		    int bg, struct palette_look *out)
+{
+	unsigned char placed[ROLE_COUNT] = {0};
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		out->pattern[r] = 0;
+		out->fg[r] = d == PALETTE_MONO || term_fg[r] ? -1
+			   : d == PALETTE_DIRECT	     ? (int)rgb[r]
+						     : palette_index_on(d, rgb[r], bg);
+	}
+	if (d == PALETTE_MONO)
+		return 0;
+	int shared = 0;
+	for (size_t k = 0; k < sizeof(charts) / sizeof(charts[0]); k++)
+		for (int i = 0; i < charts[k].n; i++) {
+			enum role r = charts[k].series[i];
+			if (placed[r])
+				continue;
+			int fg = out->fg[r], pat = 0;
+			if (!look_free(out, placed, r, fg, 0)) {
+				/* another colour, else the pattern in this or another */
+				int c = term_fg[r] || d == PALETTE_DIRECT
+					  ? -1
+					  : nearest_free(d, out, placed, r, rgb[r], bg, 0);
+				if (c >= 0)
+					fg = c;
+				else if (look_free(out, placed, r, fg, 1))
+					pat = 1;
+				else if (!term_fg[r] && d != PALETTE_DIRECT &&
+					 (c = nearest_free(d, out, placed, r, rgb[r], bg, 1)) >= 0) {
+					fg = c;
+					pat = 1;
+				} else
+					shared++;
+			}
+			out->fg[r] = fg;
+			out->pattern[r] = (unsigned char)pat;
+			placed[r] = 1;
+		}
+	return shared;
 }

@@ -44,7 +44,9 @@ enum role {
 	ROLE_COUNT
 };
 
-enum palette_depth { PALETTE_MONO, PALETTE_8, PALETTE_16, PALETTE_256 };
+/* PALETTE_DIRECT: a direct-colour terminal (COLORS > 256, e.g.
+ * TERM=xterm-direct): a colour is its own 0xRRGGBB */
+enum palette_depth { PALETTE_MONO, PALETTE_8, PALETTE_16, PALETTE_256, PALETTE_DIRECT };
 
 struct role_style {
 	const char *key;   /* theme key, e.g. "read" */
@@ -52,6 +54,42 @@ struct role_style {
 	int bold, reverse, dim;
 	int is_default_fg; /* use the terminal's own foreground */
 };
+
+/* The series drawn together in one chart (or one legend line): the one
+ * list of which roles must stay apart, read by palette_resolve and by the
+ * theme tests.  A view that adds a series to a chart adds its role here. */
+#define PALETTE_CHART_MAX 8
+struct palette_chart {
+	const char *name;
+	int n;
+	enum role series[PALETTE_CHART_MAX];
+};
+const struct palette_chart *palette_charts(int *n);
+
+/* What a role looks like at one depth: fg is the colour index (0xRRGGBB
+ * at PALETTE_DIRECT, -1 the terminal's own foreground or no colour), and
+ * pattern 1 means drawn in a pattern (screen.c: braille dots stippled,
+ * blocks and legend swatches as a shade), for a series that has to share
+ * its colour with another of its chart because the depth ran out. */
+struct palette_look {
+	int fg[ROLE_COUNT];
+	unsigned char pattern[ROLE_COUNT];
+};
+/* The look of every role at depth d for a theme's colours (rgb, term_fg as
+ * in struct theme) on xterm colour bg (0xRRGGBB at PALETTE_DIRECT; -1:
+ * unknown).  Each role starts at its nearest colour (palette_index_on);
+ * then, series by series in palette_charts' order, one whose colour a
+ * series of one of its charts already has takes the nearest colour that
+ * none of them has and that keeps PALETTE_MIN_CONTRAST on bg, and when no
+ * such colour is left (8 colours on white: four), the nearest colour with
+ * the pattern that none of them has.  A theme's own clash (two series of
+ * one chart in one 24-bit colour) gets the pattern at PALETTE_DIRECT.
+ * Returns how many series were left sharing (fg, pattern) with one of
+ * their chart (a user's theme with too few colours): 0 for every
+ * shipped theme at every depth but PALETTE_MONO, where nothing has a
+ * colour and the legends' names tell the series apart. */
+int palette_resolve(enum palette_depth d, const uint32_t *rgb, const unsigned char *term_fg,
+		    int bg, struct palette_look *out);
 
 /* The built-in style of a role. */
 const struct role_style *palette_style(enum role r);
@@ -64,7 +102,8 @@ int palette_rgb_to_256(uint32_t rgb);
  * for 0xRRGGBB; the index is a curses COLOR_* number for 0-7. */
 int palette_rgb_to_16(uint32_t rgb);
 int palette_rgb_to_8(uint32_t rgb);
-/* The colour index a depth uses for rgb (-1 for PALETTE_MONO). */
+/* The colour index a depth uses for rgb (-1 for PALETTE_MONO, rgb itself
+ * for PALETTE_DIRECT). */
 int palette_index(enum palette_depth d, uint32_t rgb);
 /* At 16 or 8 colours the nearest colour can vanish on the background (the
  * light theme's white is xterm's light grey 7, its dark teal becomes cyan):

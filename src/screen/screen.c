@@ -20,20 +20,24 @@ struct screen {
 	enum palette_depth depth;
 	attr_t attr[ROLE_COUNT];
 	short pair[ROLE_COUNT];
+	unsigned char pattern[ROLE_COUNT]; /* palette_look's */
 	/* what the terminal shows: cells equal to it are not sent again */
 	struct cell *shown;
 	int shown_w, shown_h;
 };
 
 /* Colour pairs from a theme: role r is pair r + 1, its colour on the
- * theme's background (or the terminal's), each at the nearest xterm colour
- * the terminal's depth offers. */
+ * theme's background (or the terminal's), each at the colour
+ * palette_resolve gives it at the terminal's depth (the nearest, unless a
+ * series of its chart has that one), and its pattern. */
 static void setup_colors(struct screen *s, const struct theme *th)
 {
-	short bg = th->term_bg ? -1 : (short)palette_index(s->depth, th->bg);
+	int bg = th->term_bg ? -1 : palette_index(s->depth, th->bg);
 	/* a terminal's own background is taken for black, as the themes that
 	 * keep it are made for dark terminals */
 	int on = th->term_bg ? palette_index(s->depth, 0x000000) : bg;
+	struct palette_look look;
+	palette_resolve(s->depth, th->rgb, th->term_fg, on, &look);
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_style *st = palette_style((enum role)r);
 		attr_t a = 0;
@@ -45,11 +49,11 @@ static void setup_colors(struct screen *s, const struct theme *th)
 			a |= A_DIM;
 		s->attr[r] = a;
 		s->pair[r] = 0;
+		s->pattern[r] = look.pattern[r];
 		if (s->depth == PALETTE_MONO)
 			continue;
 		short pair = (short)(r + 1);
-		short fg = th->term_fg[r] ? -1 : (short)palette_index_on(s->depth, th->rgb[r], on);
-		if (init_pair(pair, fg, bg) == OK)
+		if (init_extended_pair(pair, look.fg[r], bg) == OK)
 			s->pair[r] = pair;
 	}
 }
@@ -108,7 +112,7 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
 	s->depth = PALETTE_MONO;
 	if (!nocolor && !ascii && has_colors() && start_color() == OK) {
 		use_default_colors();
-		s->depth = COLORS >= 256 ? PALETTE_256 : COLORS >= 16 ? PALETTE_16
+		s->depth = COLORS > 256 ? PALETTE_DIRECT : COLORS >= 256 ? PALETTE_256 : COLORS >= 16 ? PALETTE_16
 			 : COLORS >= 8 ? PALETTE_8 : PALETTE_MONO;
 	}
 	struct theme th;
@@ -172,6 +176,25 @@ static wchar_t ascii_standin(uint32_t ch)
 	}
 }
 
+/* A series in palette_resolve's pattern (it shares its colour with one of
+ * its chart): a filled braille cell stippled (a checkerboard of its dots),
+ * a thin one (a line) dashed, every other column left out; a full block or
+ * a legend swatch a shade.  x is the cell's column. */
+static uint32_t pattern_glyph(uint32_t ch, int x)
+{
+	if (ch > 0x2800 && ch <= 0x28ff) {
+		unsigned bits = ch - 0x2800, n = 0;
+		for (unsigned b = bits; b; b &= b - 1)
+			n++;
+		if (n >= 4)
+			return 0x2800 + (bits & 0x95u ? bits & 0x95u : bits);
+		return x & 1 ? ' ' : ch;
+	}
+	if (ch == 0x2588 || ch == 0x25a0)
+		return 0x2592; /* ▒ */
+	return ch;
+}
+
 void screen_draw(struct screen *s, const struct grid *g)
 {
 	int w, h;
@@ -192,13 +215,17 @@ void screen_draw(struct screen *s, const struct grid *g)
 			if (c->ch == s->shown[i].ch && c->role == s->shown[i].role)
 				continue;
 			s->shown[i] = *c;
+			unsigned role = c->role < ROLE_COUNT ? c->role : ROLE_DEFAULT;
 			uint32_t ch = c->ch ? c->ch : ' ';
+			if (s->pattern[role])
+				ch = pattern_glyph(ch, x);
 			wchar_t wc[2] = {(wchar_t)ch, 0};
 			if (ch < 0x20 || ch == 0x7f)
 				wc[0] = ' ';
 			else if (ch >= 0x80 && s->ascii)
-				wc[0] = ascii_standin(ch);
-			unsigned role = c->role < ROLE_COUNT ? c->role : ROLE_DEFAULT;
+				wc[0] = s->pattern[role] && (ch >> 8 == 0x28 || (ch >= 0x2580 && ch <= 0x25a0))
+					? ':'
+					: ascii_standin(ch);
 			cchar_t cc;
 			setcchar(&cc, wc, s->attr[role], s->pair[role], NULL);
 			mvadd_wch(y, x, &cc);

@@ -6,10 +6,15 @@
  * Readability (DESIGN.md §7), computed from each shipped theme file:
  *   - text roles: WCAG 2 contrast ratio >= 4.5:1 against the background;
  *   - every chart series >= 3:1 against the background;
- *   - series drawn in one chart differ by CIE76 Delta-E*ab >= 15 (CIELAB,
+ *   - series drawn in one chart (palette_charts) differ by CIE76
+ *     Delta-E*ab >= 15 (CIELAB,
  *     D65): well above the ~2.3 "just noticeable" difference, so two
  *     neighbouring bands or lines read as different at a glance, and low
- *     enough for the grey-only mono theme.
+ *     enough for the grey-only mono theme; or are the very same colour,
+ *     told apart by palette_resolve's pattern;
+ *   - at 8, 16 and 256 colours and in 24-bit colour, no two series of one
+ *     chart look alike (palette_resolve: colour and pattern), for every
+ *     theme in themes/.
  * A theme on the terminal's own background ("default") is measured on
  * black, the background such themes are made for; a role in the terminal's
  * own foreground is then the terminal's own pair and is not measured (on a
@@ -44,15 +49,6 @@ static const enum role series_roles[] = {
     ROLE_READ, ROLE_WRITE, ROLE_ACTIVE,	 ROLE_INACTIVE, ROLE_ANON, ROLE_FREE,
     ROLE_DEACT, ROLE_ACT,  ROLE_SCAN,	 ROLE_REFAULT,	ROLE_PSI,  ROLE_BURST,
 };
-/* the series that share one chart (view_overview.c), -1 ends a chart */
-static const int charts[][5] = {
-    {ROLE_READ, ROLE_WRITE, -1},
-    {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON, ROLE_FREE, -1},
-    {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT, -1},
-    /* not a chart: the selected tab sits in the header line */
-    {ROLE_HEADER, ROLE_SELECT, -1},
-};
-
 /* Violations of the readability rules by t, each one described into log
  * (may be NULL). */
 static int theme_violations(const struct theme *t, FILE *log)
@@ -88,16 +84,21 @@ static int theme_violations(const struct theme *t, FILE *log)
 					palette_style(r)->key, (unsigned)t->rgb[r], c, MIN_SERIES);
 		}
 	}
-	for (size_t k = 0; k < sizeof(charts) / sizeof(charts[0]); k++)
-		for (int i = 0; charts[k][i] >= 0; i++)
-			for (int j = i + 1; charts[k][j] >= 0; j++) {
-				int a = charts[k][i], b = charts[k][j];
+	/* the series of one chart (palette_charts), by CIE76 Delta-E; the very
+	 * same colour is palette_resolve's to tell apart by a pattern (mono's
+	 * five reclaim series on four greys), test_colours_apart checks that */
+	int nc;
+	const struct palette_chart *charts = palette_charts(&nc);
+	for (int k = 0; k < nc; k++)
+		for (int i = 0; i < charts[k].n; i++)
+			for (int j = i + 1; j < charts[k].n; j++) {
+				enum role a = charts[k].series[i], b = charts[k].series[j];
 				double d = palette_delta_e(t->rgb[a], t->rgb[b]);
-				if (d < MIN_DELTA_E) {
+				if (d < MIN_DELTA_E && t->rgb[a] != t->rgb[b]) {
 					bad++;
 					if (log)
-						fprintf(log, "%s: %s vs %s: Delta-E %.1f < %.0f\n",
-							t->name, palette_style(a)->key,
+						fprintf(log, "%s: %s: %s vs %s: Delta-E %.1f < %.0f\n",
+							t->name, charts[k].name, palette_style(a)->key,
 							palette_style(b)->key, d, MIN_DELTA_E);
 				}
 			}
@@ -140,7 +141,119 @@ static void test_violations_are_caught(void **state)
 	assert_true(theme_violations(&t, NULL) >= 4);
 	theme_default(&t);
 	assert_int_equal(theme_parse(&t, "theme[write]=\"#3aa2ff\"\n", "x", err, sizeof(err)), 0);
-	assert_int_equal(theme_violations(&t, NULL), 1); /* read and write alike */
+	/* read and write alike: in the disk chart, the residency strip, the Runs view */
+	assert_int_equal(theme_violations(&t, NULL), 3);
+}
+
+/* Series of one chart that look alike at depth d (colour and pattern) in
+ * the look palette_resolve gives t on its background; described into log. */
+static int looks_alike(const struct theme *t, enum palette_depth d, FILE *log)
+{
+	int on = palette_index(d, t->term_bg ? 0x000000 : t->bg);
+	struct palette_look l;
+	int bad = palette_resolve(d, t->rgb, t->term_fg, on, &l);
+	int nc;
+	const struct palette_chart *charts = palette_charts(&nc);
+	for (int k = 0; k < nc; k++)
+		for (int i = 0; i < charts[k].n; i++)
+			for (int j = i + 1; j < charts[k].n; j++) {
+				enum role a = charts[k].series[i], b = charts[k].series[j];
+				if (l.fg[a] == l.fg[b] && l.pattern[a] == l.pattern[b]) {
+					bad++;
+					if (log)
+						fprintf(log, "%s depth %d: %s: %s and %s both colour %d%s\n",
+							t->name, (int)d, charts[k].name,
+							palette_style(a)->key, palette_style(b)->key,
+							l.fg[a], l.pattern[a] ? " patterned" : "");
+				}
+			}
+	/* a new colour keeps its contrast on the background */
+	for (int r = 0; r < ROLE_COUNT; r++)
+		if (d != PALETTE_DIRECT && l.fg[r] >= 0 &&
+		    l.fg[r] != palette_index_on(d, t->rgb[r], on) &&
+		    palette_contrast(palette_xterm_rgb(l.fg[r]), palette_xterm_rgb(on)) <
+			PALETTE_MIN_CONTRAST) {
+			bad++;
+			if (log)
+				fprintf(log, "%s depth %d: %s moved to colour %d, unreadable\n",
+					t->name, (int)d, palette_style((enum role)r)->key, l.fg[r]);
+		}
+	return bad;
+}
+
+static const enum palette_depth depths[] = {PALETTE_8, PALETTE_16, PALETTE_256,
+					     PALETTE_DIRECT};
+
+/* Every theme file in themes/ (not only the shipped list: a theme added
+ * there is checked too), at every depth. */
+static void test_colours_apart(void **state)
+{
+	(void)state;
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/themes", LRUTOP_SRCDIR);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	struct dirent *de;
+	int themes = 0;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		if (n <= 6 || strcmp(de->d_name + n - 6, ".theme"))
+			continue;
+		char path[8192], err[512];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		struct theme t;
+		assert_int_equal(theme_load_file(&t, path, err, sizeof(err)), 0);
+		for (size_t i = 0; i < sizeof(depths) / sizeof(depths[0]); i++)
+			assert_int_equal(looks_alike(&t, depths[i], stderr), 0);
+		themes++;
+	}
+	closedir(d);
+	assert_true(themes >= 5);
+}
+
+/* The clashes the nearest colour alone made at 8 and 16 colours (xterm's
+ * TERM=xterm, the Linux console, tmux's screen) are real, and resolved:
+ * inactive(file) and headroom, activate and refault, dst cached and
+ * writeback were one colour each. */
+static void test_nearest_alone_clashes(void **state)
+{
+	(void)state;
+	struct theme t;
+	theme_default(&t);
+	int on = palette_index(PALETTE_8, 0x000000);
+	assert_int_equal(palette_index_on(PALETTE_8, t.rgb[ROLE_INACTIVE], on),
+			 palette_index_on(PALETTE_8, t.rgb[ROLE_FREE], on));
+	assert_int_equal(palette_index_on(PALETTE_8, t.rgb[ROLE_WRITE], on),
+			 palette_index_on(PALETTE_8, t.rgb[ROLE_SCAN], on));
+	struct palette_look l;
+	assert_int_equal(palette_resolve(PALETTE_8, t.rgb, t.term_fg, on, &l), 0);
+	assert_int_not_equal(l.fg[ROLE_INACTIVE], l.fg[ROLE_FREE]);
+	assert_int_not_equal(l.fg[ROLE_WRITE], l.fg[ROLE_SCAN]);
+	assert_int_not_equal(l.fg[ROLE_ACT], l.fg[ROLE_REFAULT]);
+	/* the first series of a chart keeps its nearest colour */
+	assert_int_equal(l.fg[ROLE_READ], palette_index_on(PALETTE_8, t.rgb[ROLE_READ], on));
+	/* 8 colours on white leave four readable: patterns, never a clash */
+	assert_int_equal(theme_parse(&t, "theme[background]=\"#ffffff\"\n", "x", NULL, 0), 0);
+	on = palette_index(PALETTE_8, 0xffffff);
+	assert_int_equal(palette_resolve(PALETTE_8, t.rgb, t.term_fg, on, &l), 0);
+	int patterned = 0;
+	for (int r = 0; r < ROLE_COUNT; r++)
+		patterned += l.pattern[r];
+	assert_true(patterned > 0);
+	assert_int_equal(looks_alike(&t, PALETTE_8, stderr), 0);
+	/* too few colours for the pattern to rescue: the count says so */
+	theme_default(&t);
+	for (int r = 0; r < ROLE_COUNT; r++)
+		t.term_fg[r] = 1;
+	assert_true(palette_resolve(PALETTE_8, t.rgb, t.term_fg, -1, &l) > 0);
+	assert_true(looks_alike(&t, PALETTE_8, NULL) > 0);
+	/* NO_COLOR: no colour at all, nothing patterned */
+	theme_default(&t);
+	assert_int_equal(palette_resolve(PALETTE_MONO, t.rgb, t.term_fg, -1, &l), 0);
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		assert_int_equal(l.fg[r], -1);
+		assert_int_equal(l.pattern[r], 0);
+	}
 }
 
 /* themes/default.theme is the built-in default, key for key. */
@@ -387,6 +500,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_shipped_themes_readable),
 	    cmocka_unit_test(test_violations_are_caught),
+	    cmocka_unit_test(test_colours_apart),
+	    cmocka_unit_test(test_nearest_alone_clashes),
 	    cmocka_unit_test(test_default_file_is_builtin),
 	    cmocka_unit_test(test_missing_keys_fall_back),
 	    cmocka_unit_test(test_errors_name_the_line),
