@@ -250,8 +250,11 @@ int screen_key(struct screen *s)
 		case KEY_DOWN: return SKEY_DOWN;
 		case KEY_PPAGE: return SKEY_PGUP;
 		case KEY_NPAGE: return SKEY_PGDN;
-		case KEY_HOME: return SKEY_HOME;
-		case KEY_END: return SKEY_END;
+		/* Find / Select: the VT220 Home / End (\e[1~ \e[4~), which tmux,
+		 * PuTTY and the Linux console send where an xterm TERM names them
+		 * so */
+		case KEY_HOME: case KEY_FIND: return SKEY_HOME;
+		case KEY_END: case KEY_SELECT: return SKEY_END;
 		case KEY_RESIZE: return SKEY_RESIZE;
 		case KEY_ENTER: return SKEY_ENTER;
 		case KEY_BACKSPACE: return SKEY_BACKSPACE;

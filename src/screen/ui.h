@@ -51,6 +51,7 @@ struct ui {
 	/* talk mode (talk.c): the caption box over the charts and its title */
 	char caption[1024];	/* "" for none */
 	char caption_title[96];
+	int blank;		/* b: the screen left empty until the next key */
 	char status[400];	/* transient message for the status line ("" for none) */
 	uint64_t status_until_ns; /* CLOCK_MONOTONIC; the loop clears status then */
 };

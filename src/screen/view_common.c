@@ -376,6 +376,8 @@ static void too_small(struct grid *g)
 void views_draw(struct views *v, const struct model *m, const struct ui *u, struct grid *g)
 {
 	grid_clear(g);
+	if (u->blank)
+		return; /* a talk's b: nothing, not even the header */
 	if (g->w < VIEW_MIN_W || g->h < VIEW_MIN_H) {
 		too_small(g);
 		return;

@@ -587,16 +587,30 @@ static void go_back(struct talk *t, struct app *a)
 
 int talk_key(struct talk *t, struct app *a, int key, int width)
 {
-	if (!t || t->state == T_DONE)
+	if (!t)
 		return 0;
-	if (key == ' ' || key == SKEY_RIGHT) {
+	if (a->ui.blank && key != SKEY_RESIZE) { /* b: any key shows the screen again, and only that */
+		a->ui.blank = 0;
+		return 1;
+	}
+	if (key == 'b') {
+		a->ui.blank = 1;
+		return 1;
+	}
+	/* after the last step, back and restart still work (a question at
+	 * the end); on is the monitor's own space and arrow again */
+	if (key == SKEY_LEFT || key == SKEY_PGUP || key == SKEY_HOME) {
+		if (key == SKEY_HOME && t->nstops > 1)
+			t->nstops = 1; /* go_back then shows the first pause */
+		go_back(t, a);
+		return 1;
+	}
+	if (t->state == T_DONE)
+		return key == SKEY_PGDN;
+	if (key == ' ' || key == SKEY_RIGHT || key == SKEY_PGDN) {
 		if (t->state == T_PAUSE || t->state == T_WAIT)
 			advance(t);
 		talk_update(t, a, width);
-		return 1;
-	}
-	if (key == SKEY_LEFT) {
-		go_back(t, a);
 		return 1;
 	}
 	return 0;

@@ -10,10 +10,13 @@
  * --expect-bursts; the playback starts at the recorded twin of the run
  * that went wrong.
  *
- * Keys: space or the right arrow go on from a pause (and skip a wait); the
- * left arrow goes back to the previous pause, showing its caption, view,
- * theme and glyphs again (runs, replays and exports are not done again
- * when the talk passes them a second time).  Runs go on in the background.
+ * Keys: space, the right arrow or PageDown (a presentation clicker's
+ * "next") go on from a pause (and skip a wait); the left arrow or PageUp
+ * goes back to the previous pause, showing its caption, view, theme and
+ * glyphs again (runs, replays and exports are not done again when the
+ * talk passes them a second time), Home to the first pause; b blanks the
+ * screen and the next key, whatever it is, shows it again.  Back, Home and
+ * b work after the last step too.  Runs go on in the background.
  *
  * --rehearse: every step runs live, a pause lasts TALK_REHEARSE_PAUSE_S,
  * export-svg is skipped (the talk itself makes the file), and each run step

@@ -87,6 +87,50 @@ tm send-keys -t $s q
 if ended $s 0; then ok "$T short: q, exit 0"; else notok "$T short: q, exit 0" "$(show $s 4)"; fi
 check "$T short: the scratch directory is gone" scratch_empty "$(ls "$scratch")"
 
+# ---- a clicker's keys: PageDown / PageUp step, Home restarts, b blanks ----
+cat >"$tmp/click.talk" <<S
+caption Kilo caption
+pause
+caption Lima caption
+pause
+caption Mike caption
+pause
+S
+k=click
+blank() { [ -z "$(tm_cap $k | tr -d ' \n')" ]; }
+# TERM=screen, tmux's default: 8 colours, and Home is \e[1~ there
+tm_start $k 100 30 "env TERM=screen LANG=C.UTF-8 $LR --talk '$tmp/click.talk'"
+tm_wait $k "Kilo caption" 15 || notok "$T click: the first caption" "$(show $k 6)"
+tm send-keys -t $k NPage
+if tm_wait $k "Lima caption" 10; then ok "$T click: PageDown goes on"; else notok "$T click: PageDown goes on" "$(show $k 6)"; fi
+tm send-keys -t $k NPage
+tm_wait $k "Mike caption" 10 || notok "$T click: PageDown again" "$(show $k 6)"
+tm send-keys -t $k PPage
+if tm_wait $k "Lima caption" 10; then ok "$T click: PageUp goes back"; else notok "$T click: PageUp goes back" "$(show $k 6)"; fi
+tm send-keys -t $k Home
+if tm_wait $k "Kilo caption" 10; then ok "$T click: Home goes back to the first pause"; else notok "$T click: Home goes back to the first pause" "$(show $k 6)"; fi
+tm send-keys -t $k b
+if tm_until $k 10 blank; then ok "$T click: b blanks the screen (header too)"; else notok "$T click: b blanks the screen (header too)" "$(show $k 3)"; fi
+# the next key only shows the screen again: PageDown does not also go on
+tm send-keys -t $k NPage
+if tm_wait $k "Kilo caption" 10 && tm_has $k "Disk "; then ok "$T click: a key after b shows the screen again, where it was"; else notok "$T click: a key after b shows the screen again, where it was" "$(show $k 6)"; fi
+tm send-keys -t $k b
+tm_until $k 10 blank || notok "$T click: b blanks again" "$(show $k 3)"
+tm send-keys -t $k b
+if tm_wait $k "Kilo caption" 10; then ok "$T click: b restores"; else notok "$T click: b restores" "$(show $k 6)"; fi
+tm send-keys -t $k h
+if tm_wait $k "PgDn PgUp" 10 && tm_has $k "talk: blank the screen"; then ok "$T click: the help lists the talk keys"; else notok "$T click: the help lists the talk keys" "$(tm_cap $k | grep -i talk | head -n 3 | tr '\n' '|')"; fi
+tm send-keys -t $k Space
+tm_wait_gone $k "PgDn PgUp" 10 || notok "$T click: a key closes the help" "$(show $k 6)"
+tm send-keys -t $k NPage
+tm_wait $k "Lima caption" 10 || notok "$T click: on after the help" "$(show $k 6)"
+tm send-keys -t $k NPage NPage
+tm_wait $k "the end" 10 || notok "$T click: the end" "$(show $k 6)"
+tm send-keys -t $k PPage
+if tm_wait $k "Mike caption" 10; then ok "$T click: PageUp works after the end"; else notok "$T click: PageUp works after the end" "$(show $k 6)"; fi
+tm send-keys -t $k q
+if ended $k 0; then ok "$T click: q, exit 0"; else notok "$T click: q, exit 0" "$(show $k 4)"; fi
+
 # ---- --rehearse records the fallback --------------------------------------
 cat >"$tmp/fb.talk" <<'S'
 caption Rehearsed caption
