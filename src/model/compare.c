@@ -299,15 +299,25 @@ static size_t ok_elapsed(const struct compare_input *in, const char *name, doubl
 	return k;
 }
 
-/* --probe: the probe p99 (ms) of the OK runs of name that had the probe. */
-static size_t ok_probe_p99(const struct compare_input *in, const char *name, double *buf)
+/* --probe: the probe p99 (ms) of the OK runs of name that had reads
+ * enough for one (probe_quantile_known) into buf; *runs: the OK runs that
+ * had the probe at all, *reads their median count of reads. */
+static size_t ok_probe_p99(const struct compare_input *in, const char *name, double *buf,
+			   int *runs, double *reads)
 {
-	size_t k = 0;
+	size_t k = 0, nr = 0;
+	double v[SESSION_MAX_RUNS];
 	for (size_t i = 0; i < in->nruns; i++) {
 		const struct run_result *r = &in->runs[i];
-		if (r->finished && r->ok && r->probe.n && !strcmp(r->name, name))
+		if (!r->finished || !r->ok || !r->probe.n || strcmp(r->name, name))
+			continue;
+		if (nr < SESSION_MAX_RUNS)
+			v[nr++] = (double)r->probe.n;
+		if (probe_quantile_known(r->probe.n, 0.99))
 			buf[k++] = (double)r->probe.p99_ns / 1e6;
 	}
+	*runs = (int)nr;
+	*reads = stats_median(v, nr);
 	return k;
 }
 
@@ -318,13 +328,17 @@ static void probe_compare(struct compare *c, const struct compare_input *in, int
 {
 	for (int row = 0; row < c->nrows; row++) {
 		struct compare_row *w = &c->rows[row];
-		size_t na = ok_probe_p99(&in[0], w->name, a);
+		int runs0;
+		double reads0;
+		size_t na = ok_probe_p99(&in[0], w->name, a, &runs0, &reads0);
 		for (int r = 0; r < n; r++) {
 			struct compare_cell *e = &w->cell[r];
 			e->probe_p99 = e->probe_ratio = e->probe_lo = e->probe_hi = NAN;
 			double *v = r ? b : a;
-			size_t nv = r ? ok_probe_p99(&in[r], w->name, b) : na;
-			e->probe_runs = (int)nv;
+			e->probe_runs = runs0;
+			e->probe_n = reads0;
+			size_t nv = r ? ok_probe_p99(&in[r], w->name, b, &e->probe_runs, &e->probe_n)
+				      : na;
 			if (!nv)
 				continue;
 			double tmp[SESSION_MAX_RUNS];
@@ -593,24 +607,26 @@ static int probe_table(FILE *f, const struct compare *c)
 	if (!any)
 		return 0;
 	bad |= fprintf(f, "\nthe neighbours' latency: probe p99 (ms, median), ratio (bootstrap 95%% CI)\n") < 0;
-	bad |= fprintf(f, "%-*s %-5s %7s %8s %7s  %s\n", NAME_W, "strategy", "rec", "runs",
-		       "p99", "ratio", "95% CI") < 0;
+	/* n: reads per run (median); p99 "-" when no run had 100 */
+	bad |= fprintf(f, "%-*s %-5s %7s %7s %8s %7s  %s\n", NAME_W, "strategy", "rec", "runs",
+		       "n", "p99", "ratio", "95% CI") < 0;
 	for (int i = 0; i < c->nrows; i++) {
 		const struct compare_row *w = &c->rows[i];
 		for (int r = 0; r < c->nrec; r++) {
 			const struct compare_cell *e = &w->cell[r];
-			char t[COMPARE_LABEL_MAX], p99[16], ratio[16], ci[40];
+			char t[COMPARE_LABEL_MAX], p99[16], ratio[16], ci[40], nr[24];
 			if (!e->probe_runs)
 				continue;
 			tag(c, r, t, sizeof(t));
 			stats_num(p99, sizeof(p99), "%.2f", e->probe_p99);
+			stats_num(nr, sizeof(nr), "%.0f", e->probe_n);
 			stats_num(ratio, sizeof(ratio), "%.3f", e->probe_ratio);
 			if (isnan(e->probe_lo))
 				snprintf(ci, sizeof(ci), "-");
 			else
 				snprintf(ci, sizeof(ci), "[%.3f, %.3f]", e->probe_lo, e->probe_hi);
-			bad |= fprintf(f, "%-*s %-5.2s %7d %8s %7s  %s\n", NAME_W, w->name, t,
-				       e->probe_runs, p99, ratio, ci) < 0;
+			bad |= fprintf(f, "%-*s %-5.2s %7d %7s %8s %7s  %s\n", NAME_W, w->name, t,
+				       e->probe_runs, nr, p99, ratio, ci) < 0;
 		}
 	}
 	return bad ? -1 : 0;

@@ -92,6 +92,7 @@ struct compare_cell {
 	 * recording, its ratio to the first's with the same bootstrap 95 % CI;
 	 * NAN without (probe_runs 0) */
 	int probe_runs;
+	double probe_n; /* reads per run, median; the p99 only of runs with 100 */
 	double probe_p99, probe_ratio, probe_lo, probe_hi;
 };
 

@@ -109,9 +109,15 @@ void probe_figures_fill(struct probe_figures *f, const struct histogram *run,
 	f->idle_p99_ns = hist_quantile(idle, 0.99);
 }
 
+int probe_quantile_known(uint64_t n, double q)
+{
+	/* 1e-9: 100 * (1 - 0.99) is 0.99999... in doubles */
+	return n > 0 && (double)n * (1.0 - q) >= 1.0 - 1e-9;
+}
+
 double probe_figures_rise_ms(const struct probe_figures *f)
 {
-	if (!f->n || !f->idle_n)
+	if (!probe_quantile_known(f->n, 0.99) || !probe_quantile_known(f->idle_n, 0.99))
 		return NAN;
 	return ((double)f->p99_ns - (double)f->idle_p99_ns) / 1e6;
 }

@@ -60,6 +60,11 @@ struct probe_figures {
 /* Fills the quantiles of f from run and idle (mode untouched). */
 void probe_figures_fill(struct probe_figures *f, const struct histogram *run,
 			const struct histogram *idle);
+/* Whether n reads tell the q-quantile: at least one read lies beyond it,
+ * n * (1 - q) >= 1 (p99 needs 100 reads, p99.9 1000, p50 2).  With fewer
+ * the quantile is the maximum or near it, not a measurement: the tables
+ * print "-" and the count (their n column), the CSV an empty cell. */
+int probe_quantile_known(uint64_t n, double q);
 /* p99 rise over the idle baseline, ms; NAN when either is unknown. */
 double probe_figures_rise_ms(const struct probe_figures *f);
 

@@ -80,31 +80,37 @@ static double res_median(const struct run_result *runs, size_t n, const struct s
  * that had it. */
 static void probe_stats(const struct run_result *runs, size_t n, struct strategy_stats *s)
 {
-	double v[7][SESSION_MAX_RUNS];
-	size_t k = 0, ki = 0;
+	double v[8][SESSION_MAX_RUNS];
+	size_t k = 0, ki = 0, kq[3] = {0, 0, 0};
+	static const double q[3] = {0.50, 0.99, 0.999};
 	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++) {
 		const struct run_result *r = &runs[i];
 		if (!r->finished || !r->ok || !same_strategy(r, s) || !r->probe.n)
 			continue;
 		strlcpy_(s->probe_mode, r->probe.mode, sizeof(s->probe_mode));
-		v[0][k] = (double)r->probe.p50_ns / 1e6;
-		v[1][k] = (double)r->probe.p99_ns / 1e6;
-		v[2][k] = (double)r->probe.p999_ns / 1e6;
+		const uint64_t qv[3] = {r->probe.p50_ns, r->probe.p99_ns, r->probe.p999_ns};
+		/* a quantile of too few reads is not one (probe_quantile_known) */
+		for (int j = 0; j < 3; j++)
+			if (probe_quantile_known(r->probe.n, q[j]))
+				v[j][kq[j]++] = (double)qv[j] / 1e6;
 		v[3][k] = (double)r->probe.max_ns / 1e6;
 		v[4][k] = (double)r->probe.slow;
+		v[7][k] = (double)r->probe.n;
 		k++;
-		if (r->probe.idle_n) {
+		if (probe_quantile_known(r->probe.idle_n, 0.99)) {
 			v[5][ki] = (double)r->probe.idle_p99_ns / 1e6;
 			v[6][ki] = probe_figures_rise_ms(&r->probe);
-			ki++;
+			if (!isnan(v[6][ki]))
+				ki++;
 		}
 	}
 	s->probe_runs = (int)k;
-	s->probe_p50 = stats_median(v[0], k);
-	s->probe_p99 = stats_median(v[1], k);
-	s->probe_p999 = stats_median(v[2], k);
+	s->probe_p50 = stats_median(v[0], kq[0]);
+	s->probe_p99 = stats_median(v[1], kq[1]);
+	s->probe_p999 = stats_median(v[2], kq[2]);
 	s->probe_max = stats_median(v[3], k);
 	s->probe_slow = stats_median(v[4], k);
+	s->probe_n = stats_median(v[7], k);
 	s->probe_idle_p99 = stats_median(v[5], ki);
 	s->probe_rise = stats_median(v[6], ki);
 }
@@ -172,6 +178,7 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 	for (int j = 0; j < ns; j++) {
 		struct strategy_stats *s = &out[j];
 		s->ratio = s->ok && isfinite(fastest) ? s->elapsed_med / fastest : NAN;
+		s->ratio_base = s->ok && !isnan(base) ? s->elapsed_med / base : NAN;
 		s->fastest = s->ok && s->elapsed_med == fastest;
 		s->vs_base_pct = s->ok && !isnan(base) ? (s->elapsed_med / base - 1.0) * 100.0 : NAN;
 	}
@@ -191,6 +198,19 @@ void stats_cells(const struct strategy_stats *s, char *vs, size_t vslen, char *p
 		snprintf(vs, vslen, "-");
 	else
 		snprintf(vs, vslen, "%+.1f%%", s->vs_base_pct);
+}
+
+int stats_by_base(const struct strategy_stats *st, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (st[i].baseline && st[i].ok)
+			return 1;
+	return 0;
+}
+
+void stats_ratio_cell(const struct strategy_stats *s, int by_base, char *buf, size_t len)
+{
+	stats_num(buf, len, "%.2fx", by_base ? s->ratio_base : s->ratio);
 }
 
 void stats_num(char *buf, size_t len, const char *fmt, double v)
@@ -230,13 +250,13 @@ static int name_width(const struct strategy_stats *st, int n)
 
 void stats_table(FILE *f, const struct strategy_stats *st, int n)
 {
-	int w = name_width(st, n);
+	int w = name_width(st, n), by_base = stats_by_base(st, n);
 	/* hyperfine's labels: the first figure of each group is the median */
 	fprintf(f, "%-*s %4s %-29s %s\n", w, "", "", "---------- elapsed ----------",
 		"--------- MiB/s ----------");
-	fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s %8s %6s\n",
-		w, "strategy", "runs", "median", "min", "max", "median", "min", "max", "ratio",
-		"vs base", "majflt", "bursts", "peakAct", "refault", "dstDirty", "srcC%");
+	fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %8s %7s %8s %6s %9s %8s %8s %6s\n",
+		w, "strategy", "runs", "median", "min", "max", "median", "min", "max",
+		STATS_RATIO_LABEL(by_base), "vs base", "majflt", "bursts", "peakAct", "refault", "dstDirty", "srcC%");
 	int noisy = 0;
 	for (int i = 0; i < n; i++) {
 		const struct strategy_stats *s = &st[i];
@@ -249,7 +269,7 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 		stats_num(c[3], sizeof(c[3]), "%.1f", s->mbs_med);
 		stats_num(c[4], sizeof(c[4]), "%.1f", s->mbs_min);
 		stats_num(c[5], sizeof(c[5]), "%.1f", s->mbs_max);
-		stats_num(c[6], sizeof(c[6]), "%.2fx", s->ratio);
+		stats_ratio_cell(s, by_base, c[6], sizeof(c[6]));
 		stats_num(c[7], sizeof(c[7]), "%.0f", s->majflt_med);
 		stats_num(c[8], sizeof(c[8]), "%.1f", s->bursts_med);
 		stats_num(c[9], sizeof(c[9]), "%.0f", s->refault_med);
@@ -257,7 +277,7 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 		if (!isnan(s->res_dirty_med))
 			fmt_size(res[0], sizeof(res[0]), (uint64_t)s->res_dirty_med * 1024);
 		stats_num(res[1], sizeof(res[1]), "%.0f%%", s->res_src_cached_med);
-		fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %6s %7s %8s %6s %9s %8s %8s %6s%s%s\n",
+		fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %8s %7s %8s %6s %9s %8s %8s %6s%s%s\n",
 			w, s->name, runs, c[0], c[1], c[2], c[3], c[4], c[5], c[6], vs, c[7], c[8], peak,
 			c[9], res[0], res[1],
 			s->fastest ? "  fastest" : "", s->noisy ? "  noisy" : "");
@@ -282,11 +302,13 @@ void stats_probe_table(FILE *f, const struct strategy_stats *st, int n)
 	fprintf(f, "\nthe neighbours' latency: probe %s, 4 KiB reads beside each copy (ms, medians)\n",
 		mode);
 	int w = name_width(st, n);
-	fprintf(f, "%-*s %4s %8s %8s %8s %8s %7s %8s %10s\n", w, "strategy", "runs", "p50", "p99",
-		"p99.9", "max", ">100ms", "idle p99", "p99 rise");
+	/* n: the reads of a run (median); a quantile of runs with too few
+	 * reads for it is "-" (probe_quantile_known) */
+	fprintf(f, "%-*s %4s %7s %8s %8s %8s %8s %7s %8s %10s\n", w, "strategy", "runs", "n", "p50",
+		"p99", "p99.9", "max", ">100ms", "idle p99", "p99 rise");
 	for (int i = 0; i < n; i++) {
 		const struct strategy_stats *s = &st[i];
-		char c[7][24];
+		char c[8][24];
 		stats_num(c[0], sizeof(c[0]), "%.2f", s->probe_p50);
 		stats_num(c[1], sizeof(c[1]), "%.2f", s->probe_p99);
 		stats_num(c[2], sizeof(c[2]), "%.2f", s->probe_p999);
@@ -294,7 +316,8 @@ void stats_probe_table(FILE *f, const struct strategy_stats *st, int n)
 		stats_num(c[4], sizeof(c[4]), "%.0f", s->probe_slow);
 		stats_num(c[5], sizeof(c[5]), "%.2f", s->probe_idle_p99);
 		stats_num(c[6], sizeof(c[6]), "%+.2f", s->probe_rise);
-		fprintf(f, "%-*s %4d %8s %8s %8s %8s %7s %8s %10s\n", w, s->name, s->probe_runs, c[0],
-			c[1], c[2], c[3], c[4], c[5], c[6]);
+		stats_num(c[7], sizeof(c[7]), "%.0f", s->probe_n);
+		fprintf(f, "%-*s %4d %7s %8s %8s %8s %8s %7s %8s %10s\n", w, s->name, s->probe_runs,
+			c[7], c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
 	}
 }

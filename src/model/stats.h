@@ -3,6 +3,11 @@
  * summary but on kernel metrics too: median, min and max of elapsed and
  * MiB/s; medians of faults, bursts, peak active_file and refaults; each
  * strategy's median elapsed relative to the fastest and to a baseline.
+ * The tables' ratio column is to the baseline when it has an OK run (the
+ * base row reads 1.00x, "vs base" the same as a percentage) and is then
+ * labelled "/base"; otherwise to the fastest, labelled "/fastest"
+ * (hyperfine's convention).  A probe quantile is a median over the runs
+ * with enough reads for it (probe_quantile_known), beside their count.
  *
  * Invariants: only runs that finished OK count (a cancelled or failed run
  * says nothing about speed; a strategy without one has NAN figures, printed
@@ -33,6 +38,7 @@ struct strategy_stats {
 	 * the recently evicted pages at the copy's end */
 	double res_dirty_med, res_src_cached_med, res_recent_med;
 	double ratio;	    /* elapsed_med / the fastest strategy's elapsed_med */
+	double ratio_base;  /* elapsed_med / the baseline's, NAN without its OK run */
 	double vs_base_pct; /* (elapsed_med / the baseline's - 1) * 100, NAN without one */
 	int noisy, fastest, baseline;
 	size_t median_run;  /* index of the run whose elapsed is nearest the median */
@@ -42,6 +48,7 @@ struct strategy_stats {
 	char probe_mode[8];
 	double probe_p50, probe_p99, probe_p999, probe_max, probe_slow, probe_idle_p99,
 	    probe_rise;
+	double probe_n; /* reads per run, median */
 };
 
 /* Fills out[0..return) (at most max entries); runs group by their label
@@ -55,6 +62,11 @@ double stats_median(double *v, size_t n);
  * "-" (no successful run). */
 void stats_cells(const struct strategy_stats *s, char *vs, size_t vslen, char *peak,
 		 size_t peaklen);
+/* Whether the tables' ratio is to the baseline (it has an OK run) or to
+ * the fastest; the column's label and a row's cell ("1.02x", "-"). */
+int stats_by_base(const struct strategy_stats *st, int n);
+#define STATS_RATIO_LABEL(by_base) ((by_base) ? "/base" : "/fastest")
+void stats_ratio_cell(const struct strategy_stats *s, int by_base, char *buf, size_t len);
 /* One number cell: fmt applied to v, or "-" when v is NAN (a strategy
  * without a successful run has no statistics). */
 void stats_num(char *buf, size_t len, const char *fmt, double v);

@@ -54,22 +54,24 @@ static void probe_header(FILE *f, const struct run_result *r, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (r[i].probe.n)
 			mode = r[i].probe.mode;
-	fprintf(f, " %7s %7s %7s %8s %6s %7s", "p50ms", "p99ms", "p99.9ms", "maxms", ">100ms",
-		"rise");
+	fprintf(f, " %7s %7s %7s %7s %8s %6s %7s", "n", "p50ms", "p99ms", "p99.9ms", "maxms",
+		">100ms", "rise");
 	fprintf(f, "  (probe %s)", mode);
 }
 
 static void probe_cells(FILE *f, const struct probe_figures *p)
 {
-	char a[16], b[16], c[16], d[16], e[16], g[16];
-	probe_ms(a, sizeof(a), p->p50_ns, p->n > 0);
-	probe_ms(b, sizeof(b), p->p99_ns, p->n > 0);
-	probe_ms(c, sizeof(c), p->p999_ns, p->n > 0);
+	char a[16], b[16], c[16], d[16], e[16], g[16], n[24];
+	/* a quantile of too few reads is "-", the count beside it */
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)p->n);
+	probe_ms(a, sizeof(a), p->p50_ns, probe_quantile_known(p->n, 0.50));
+	probe_ms(b, sizeof(b), p->p99_ns, probe_quantile_known(p->n, 0.99));
+	probe_ms(c, sizeof(c), p->p999_ns, probe_quantile_known(p->n, 0.999));
 	probe_ms(d, sizeof(d), p->max_ns, p->n > 0);
 	snprintf(e, sizeof(e), p->n ? "%llu" : "-", (unsigned long long)p->slow);
 	double rise = probe_figures_rise_ms(p);
 	snprintf(g, sizeof(g), isnan(rise) ? "-" : "%+.2f", rise);
-	fprintf(f, " %7s %7s %7s %8s %6s %7s", a, b, c, d, e, g);
+	fprintf(f, " %7s %7s %7s %7s %8s %6s %7s", n, a, b, c, d, e, g);
 }
 
 void results_table(FILE *f, const struct run_result *r, size_t n)
@@ -123,7 +125,7 @@ void results_csv_header(FILE *f)
 	      "bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,"
 	      "verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end,"
 	      "probe_mode,probe_p50_ms,probe_p99_ms,probe_p999_ms,probe_max_ms,probe_slow,"
-	      "probe_idle_p99_ms,probe_rise_ms\n",
+	      "probe_idle_p99_ms,probe_rise_ms,probe_n\n",
 	      f);
 }
 
@@ -171,15 +173,26 @@ void results_csv_row(FILE *f, const struct run_result *x)
 	res_csv(f, x);
 	if (x->probe.n) { /* --probe: empty cells without it */
 		const struct probe_figures *p = &x->probe;
-		fprintf(f, ",%s,%.3f,%.3f,%.3f,%.3f,%llu,", p->mode, (double)p->p50_ns / 1e6,
-			(double)p->p99_ns / 1e6, (double)p->p999_ns / 1e6, (double)p->max_ns / 1e6,
-			(unsigned long long)p->slow);
-		if (p->idle_n)
-			fprintf(f, "%.3f,%.3f", (double)p->idle_p99_ns / 1e6, probe_figures_rise_ms(p));
+		fprintf(f, ",%s,", p->mode);
+		/* a quantile of too few reads: an empty cell (probe_n says how many) */
+		static const double q[3] = {0.50, 0.99, 0.999};
+		const uint64_t qv[3] = {p->p50_ns, p->p99_ns, p->p999_ns};
+		for (int i = 0; i < 3; i++) {
+			if (probe_quantile_known(p->n, q[i]))
+				fprintf(f, "%.3f", (double)qv[i] / 1e6);
+			fputc(',', f);
+		}
+		fprintf(f, "%.3f,%llu,", (double)p->max_ns / 1e6, (unsigned long long)p->slow);
+		if (probe_quantile_known(p->idle_n, 0.99))
+			fprintf(f, "%.3f,", (double)p->idle_p99_ns / 1e6);
 		else
 			fputc(',', f);
+		double rise = probe_figures_rise_ms(p);
+		if (!isnan(rise))
+			fprintf(f, "%.3f", rise);
+		fprintf(f, ",%llu", (unsigned long long)p->n);
 	} else {
-		fputs(",,,,,,,,", f);
+		fputs(",,,,,,,,,", f);
 	}
 	fputc('\n', f);
 }

@@ -121,7 +121,7 @@ static const struct {
 } tcols[C_N] = {
     [C_NAME] = {"", "strategy", 16, 0},	    [C_RUNS] = {"", "runs", 4, 9},
     [C_EMED] = {"elapsed", "median", 8, 0}, [C_EMM] = {"", "min - max", 17, 13},
-    [C_MBS] = {"MiB/s", "median", 7, 1},    [C_RATIO] = {"", "ratio", 6, 2},
+    [C_MBS] = {"MiB/s", "median", 7, 1},    [C_RATIO] = {"", "/fastest", 8, 2},
     [C_VS] = {"", "vs base", 7, 8},	    [C_MAJ] = {"", "majflt", 7, 12},
     [C_BURSTS] = {"", "bursts", 6, 5},	    [C_RCV] = {"", "rdCV", 5, 4},
     [C_WCV] = {"", "wrCV", 5, 7},	    [C_RAB] = {"", "rd@burst", 8, 3},
@@ -183,6 +183,10 @@ static void table(struct grid *g, int y, const struct strategy_stats *st, int ns
 		groups[c] = tcols[c].group;
 		labels[c] = tcols[c].label;
 	}
+	/* to the baseline when it has an OK run (its row 1.00x), else to the
+	 * fastest: the label says which */
+	int by_base = stats_by_base(st, ns);
+	labels[C_RATIO] = STATS_RATIO_LABEL(by_base);
 	table_line(g, y++, ROLE_AXIS, on, namew, groups, "");
 	table_line(g, y++, ROLE_AXIS, on, namew, labels, "");
 	int noisy = 0;
@@ -201,7 +205,7 @@ static void table(struct grid *g, int y, const struct strategy_stats *st, int ns
 			snprintf(c[C_EMM], sizeof(c[C_EMM]), "-");
 		stats_num(c[C_EMED], sizeof(c[C_EMED]), "%.2fs", s->elapsed_med);
 		stats_num(c[C_MBS], sizeof(c[C_MBS]), "%.1f", s->mbs_med);
-		stats_num(c[C_RATIO], sizeof(c[C_RATIO]), "%.2fx", s->ratio);
+		stats_ratio_cell(s, by_base, c[C_RATIO], sizeof(c[C_RATIO]));
 		stats_num(c[C_MAJ], sizeof(c[C_MAJ]), "%.0f", s->majflt_med);
 		stats_num(c[C_BURSTS], sizeof(c[C_BURSTS]), "%.1f", s->bursts_med);
 		stats_num(c[C_REF], sizeof(c[C_REF]), "%.0f", s->refault_med);

@@ -176,6 +176,19 @@ static void probe_p99(void **state)
 	t = table(&cmp);
 	assert_non_null(strstr(t, "the neighbours' latency: probe p99"));
 	assert_non_null(strstr(t, "31.00"));
+	assert_non_null(strstr(t, "   runs       n      p99 "));
+	assert_true(fabs(e->probe_n - 400) < 1e-9);
+	free(t);
+	/* 50 reads a run in B: no p99 there, "-" beside the count */
+	for (size_t i = 0; i < 5; i++)
+		b[i].probe.n = 50;
+	two(&cmp, a, na, b, nb);
+	e = &row(&cmp, "mm_sync_cp")->cell[1];
+	assert_int_equal(e->probe_runs, 5);
+	assert_true(fabs(e->probe_n - 50) < 1e-9);
+	assert_true(isnan(e->probe_p99) && isnan(e->probe_ratio) && isnan(e->probe_lo));
+	t = table(&cmp);
+	assert_non_null(strstr(t, "      5      50        -       -  -\n"));
 	free(t);
 }
 

@@ -688,10 +688,14 @@ static void test_table(void **state)
 	assert_true(row_has(rw, "3/4"));      /* OK of finished */
 	assert_true(row_has(rw, "4.100s"));   /* median */
 	assert_true(row_has(rw, "base"));
-	assert_true(row_has(rw, "1.64x"));    /* 4.1 / 2.5 */
+	/* a named base: the ratio is to it, and says so; its own is 1 */
+	assert_true(row_has(hdr, " /base "));
+	assert_false(row_has(hdr, "/fastest"));
+	assert_true(row_has(rw, "1.00x"));
+	assert_false(row_has(rw, "1.64x")); /* 4.1 / 2.5: to the fastest */
 	assert_false(row_has(rw, "fastest"));
 	assert_true(row_has(mw, "2.500s"));
-	assert_true(row_has(mw, "1.00x"));
+	assert_true(row_has(mw, "0.61x"));   /* 2.5 / 4.1 */
 	assert_true(row_has(mw, "-39.0%"));   /* (2.5/4.1 - 1) * 100 = -39.02 */
 	assert_true(row_has(mw, "fastest"));
 	assert_true(row_has(mw, "noisy"));
@@ -701,6 +705,14 @@ static void test_table(void **state)
 	assert_non_null(strstr(t, "\nrw_cp: 3 of 4 runs succeeded\n"));
 	assert_null(strstr(t, "mw_cp: "));
 	assert_null(strstr(t, "nan"));
+	free(t);
+	/* no base: the ratio is to the fastest, named so */
+	ns = stats_compute(r, 7, NULL, st, 4);
+	t = table_text(st, ns);
+	hdr = row_of(t, "strategy");
+	assert_true(row_has(hdr, " /fastest "));
+	assert_true(row_has(row_of(t, "rw_cp"), "1.64x"));
+	assert_true(row_has(row_of(t, "mw_cp"), "1.00x"));
 	free(t);
 }
 
@@ -848,13 +860,20 @@ static void test_probe(void **state)
 		r[i].probe.p99_ns = (uint64_t)(p99[i] * 1e6);
 		r[i].probe.p999_ns = r[i].probe.max_ns = (uint64_t)(p99[i] * 2e6);
 		r[i].probe.slow = (uint64_t)i;
-		r[i].probe.idle_n = i == 4 ? 0 : 60; /* mm_sync_cp: no idle baseline */
+		r[i].probe.idle_n = i == 4 ? 0 : 600; /* mm_sync_cp: no idle baseline */
 		r[i].probe.idle_p99_ns = 5000000;
 	}
+	r[4].probe.n = 50; /* mm_sync_cp: too few reads for a p99 */
 	struct strategy_stats st[4];
 	int n = stats_compute(r, 5, NULL, st, 4);
 	assert_int_equal(n, 2);
 	const struct strategy_stats *a = find(st, n, "rw_cp"), *b = find(st, n, "mm_sync_cp");
+	/* 100 reads a run tell a p99, not a p99.9 */
+	assert_true(isnan(a->probe_p999));
+	assert_near(a->probe_n, 100, "rw_cp reads");
+	assert_true(isnan(b->probe_p99) && isnan(b->probe_p999));
+	assert_near(b->probe_p50, 0.25, "mm_sync_cp p50 of 50 reads");
+	assert_near(b->probe_max, 80, "mm_sync_cp max");
 	assert_int_equal(a->probe_runs, 3);
 	assert_string_equal(a->probe_mode, "direct");
 	assert_near(a->probe_p99, 20, "rw_cp p99");
@@ -874,6 +893,12 @@ static void test_probe(void **state)
 	const char *row = row_of(buf, "rw_cp");
 	assert_non_null(row);
 	assert_true(row_has(row, "20.00") && row_has(row, "+15.00"));
+	/* runs 3, n 100, p50, p99, p99.9 "-" */
+	assert_true(row_has(row, "   3     100     0.25    20.00        -"));
+	row = row_of(buf, "mm_sync_cp");
+	assert_non_null(row);
+	assert_true(row_has(row, "   1      50     0.25        -        -     80.0"));
+	assert_non_null(strstr(buf, " n      p50      p99    p99.9 "));
 	free(buf);
 	/* no probe: no table, empty CSV cells, no table columns */
 	struct run_result plain[1] = {mk("rw_cp", 0, 1, 2.0, 100)};
@@ -884,17 +909,23 @@ static void test_probe(void **state)
 	assert_int_equal(len, 0);
 	free(buf);
 	char *csv = results_text(plain, 1, 1);
-	assert_non_null(strstr(csv, ",,,,,,,,\n"));
+	assert_non_null(strstr(csv, ",,,,,,,,,\n"));
 	free(csv);
 	char *tab = results_text(plain, 1, 0);
 	assert_null(strstr(tab, "p99ms"));
 	free(tab);
 	csv = results_text(r, 1, 1);
-	assert_non_null(strstr(csv, ",direct,0.250,20.000,40.000,40.000,0,5.000,15.000\n"));
+	/* 100 reads: no p99.9, an empty cell; the count last */
+	assert_non_null(strstr(csv, ",direct,0.250,20.000,,40.000,0,5.000,15.000,100\n"));
 	free(csv);
 	tab = results_text(r, 5, 0);
 	assert_non_null(strstr(tab, "(probe direct)"));
 	assert_non_null(strstr(tab, "+15.00"));
+	/* the run table: n, then "-" for the quantiles 50 reads do not tell */
+	assert_non_null(strstr(tab, "       n   p50ms   p99ms p99.9ms"));
+	const char *mm = strstr(tab, "mm_sync_cp");
+	assert_non_null(mm);
+	assert_true(row_has(mm, "      50    0.25       -       -    80.00"));
 	free(tab);
 }
 
