@@ -182,13 +182,15 @@ double palette_delta_e(uint32_t a, uint32_t b)
 		    (la[2] - lb[2]) * (la[2] - lb[2]));
 }
 
-/* Which series share a chart (the views draw them; a view's new series is
- * added here, e.g. MGLRU's generations as a chart of their own). */
+/* Which series share a chart (the views draw them, each with a ■ swatch
+ * in its legend; a number a legend shows without drawing it has no
+ * swatch and no entry).  A view's new series is added here, e.g. MGLRU's
+ * generations as a chart of their own beside the lists'. */
 static const struct palette_chart charts[] = {
     {"disk", 2, {ROLE_READ, ROLE_WRITE}},
     {"memory", 4, {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON, ROLE_FREE}},
-    /* PSI is a legend swatch beside the lines */
-    {"reclaim", 5, {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT, ROLE_PSI}},
+    /* (PSI is a number in the legend, without a swatch) */
+    {"reclaim", 4, {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT}},
     /* strip_residency.c: src cached, dst cached, dirty, writeback */
     {"residency", 4, {ROLE_READ, ROLE_WRITE, ROLE_REFAULT, ROLE_SCAN}},
     /* strip_probe.c: p50, p99, max */

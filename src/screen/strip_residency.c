@@ -42,13 +42,14 @@ static void legend(struct grid *g, int y, int compact, const struct pagecache_pc
 		const char *name, *short_name;
 		double v;
 		const char *unit;
+		int no_swatch; /* a number, not drawn: no ■ */
 	} it[] = {
-	    {ROLE_READ, "src cached", "src", p->src_cached, "%"},
-	    {ROLE_WRITE, "dst cached", "dst", p->dst_cached, "%"},
-	    {ROLE_REFAULT, "dirty", "dirty", p->dst_dirty, "%"},
-	    {ROLE_SCAN, "writeback", "wb", p->dst_wb, "%"},
-	    {ROLE_DIM, "evicted", "evict", p->evicted, " pg"},
-	    {ROLE_PSI, "recently evicted", "recent", p->recent, " pg"},
+	    {ROLE_READ, "src cached", "src", p->src_cached, "%", 0},
+	    {ROLE_WRITE, "dst cached", "dst", p->dst_cached, "%", 0},
+	    {ROLE_REFAULT, "dirty", "dirty", p->dst_dirty, "%", 0},
+	    {ROLE_SCAN, "writeback", "wb", p->dst_wb, "%", 0},
+	    {ROLE_DIM, "evicted", "evict", p->evicted, " pg", 1},
+	    {ROLE_PSI, "recently evicted", "recent", p->recent, " pg", 1},
 	};
 	char title[64];
 	if (compact)
@@ -67,8 +68,10 @@ static void legend(struct grid *g, int y, int compact, const struct pagecache_pc
 			 isnan(it[i].v) ? "" : it[i].unit);
 		if (x + 2 + (int)strlen(buf) > g->w)
 			break;
-		grid_put(g, x, y, 0x25a0, it[i].role); /* ■ */
-		x += 2;
+		if (!it[i].no_swatch) {
+			grid_put(g, x, y, 0x25a0, it[i].role); /* ■ */
+			x += 2;
+		}
 		x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf) + 2;
 	}
 }

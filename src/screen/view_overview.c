@@ -27,11 +27,12 @@ struct legend_item {
 	int bytes;	  /* value is KiB: print as a size */
 };
 
-/* Title and legend on one line: "Disk vda MiB/s  ▲ read 12  ▼ write 40". */
-static void legend(struct grid *g, int y, const char *title, const struct legend_item *it,
-		   int n, int compact)
+/* Legend items from column x on; swatch: each with its ■ (a series the
+ * chart draws: palette_charts keeps those apart), or not (a number the
+ * chart does not draw, e.g. PSI).  Returns the column after them. */
+static int legend_items(struct grid *g, int y, int x, const struct legend_item *it, int n,
+			int compact, int swatch)
 {
-	int x = 1 + grid_text(g, 1, y, -1, ROLE_TITLE, title) + 2;
 	for (int i = 0; i < n; i++) {
 		char val[32];
 		if (it[i].bytes && !isnan(it[i].value))
@@ -43,10 +44,22 @@ static void legend(struct grid *g, int y, const char *title, const struct legend
 			 it[i].unit ? it[i].unit : "");
 		if (x + 2 + (int)strlen(buf) > g->w)
 			break;
-		grid_put(g, x, y, 0x25a0, it[i].role); /* ■ in the series' colour */
-		x += 2;
+		if (swatch) {
+			grid_put(g, x, y, 0x25a0, it[i].role); /* ■ in the series' colour */
+			x += 2;
+		}
 		x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf) + 2;
 	}
+	return x;
+}
+
+/* Title and legend on one line: "Disk vda MiB/s  ▲ read 12  ▼ write 40";
+ * returns the column after it. */
+static int legend(struct grid *g, int y, const char *title, const struct legend_item *it,
+		  int n, int compact)
+{
+	int x = 1 + grid_text(g, 1, y, -1, ROLE_TITLE, title) + 2;
+	return legend_items(g, y, x, it, n, compact, 1);
 }
 
 static void ylabel(struct grid *g, int y, double v, int bytes)
@@ -610,6 +623,9 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		{ROLE_ACT, "activate", "act", last_of(col(ov, B_ACT), n), NULL, 0},
 		{ROLE_SCAN, "scan", "scan", last_of(col(ov, B_SCAN), n), NULL, 0},
 		{ROLE_REFAULT, "refault", "rflt", last_of(col(ov, B_REFAULT), n), NULL, 0},
+	};
+	/* not drawn: numbers, without a swatch */
+	const struct legend_item psi[] = {
 		{ROLE_PSI, "PSI mem", "psi-m", psi_m, "%", 0},
 		{ROLE_PSI, "PSI io", "psi-io", psi_io, "%", 0},
 	};
@@ -617,7 +633,7 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	char dct[64], dcs[16];
 	fmt_num(dcs, sizeof(dcs), dcscale);
 	snprintf(dct, sizeof(dct), compact ? "Reclaim pg/s (deact/%s)" : "Reclaim pages/s (deactivate to %s)", dcs);
-	legend(g, y, dct, rl, 6, compact);
+	legend_items(g, y, legend(g, y, dct, rl, 4, compact), psi, 2, compact, 0);
 	y++;
 	int band = ov->reclaim.dh;
 	canvas_plot(&ov->reclaim, col(ov, B_DEACT), n, dcscale, ROLE_DEACT, CHART_AREA, band - 1,

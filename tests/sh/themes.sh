@@ -78,6 +78,43 @@ else
 	notok "$T -t light: TUI started" "$(tm_cap "$a" | head -n 3 | tr '\n' '|')"
 fi
 
+# 8 colours (TERM=screen, tmux's default; the Linux console and TERM=xterm
+# have 8 too): in every legend line of the Overview the swatches of the
+# series differ, in colour or in pattern (■ or ▒), for every theme.
+# legend_clash: reads capture -e text, prints each legend line where two
+# swatches share the SGR colour and the glyph.
+legend_clash() {
+	perl -CS -ne '
+		next unless /(Disk |Memory|Reclaim)/;
+		my ($fg, %seen, @bad) = ("def");
+		while (/\G(?:\e\[([0-9;]*)m|(.))/gs) {
+			if (defined $1) {
+				for (split /;/, ($1 eq "" ? "0" : $1)) {
+					$fg = "def" if $_ == 0 || $_ == 39;
+					$fg = $_ if ($_ >= 30 && $_ <= 37) || ($_ >= 90 && $_ <= 97);
+				}
+			} elsif ($2 eq "\x{25a0}" || $2 eq "\x{2592}") {
+				push @bad, "$fg$2" if $seen{"$fg$2"}++;
+			}
+		}
+		print "$1: @bad\n" if @bad && /(Disk |Memory|Reclaim)/;
+	'
+}
+for th in default light mono okabe-ito projector; do
+	e=$S-8-$th
+	tm_start "$e" 120 36 "env TERM=screen LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/config $LR -t $th"
+	if tm_wait "$e" "Reclaim" 15; then
+		tm capture-pane -e -p -t "$e" >"$tmp/cap8"
+		n=$(grep -c "$(printf '\342\226\240')" "$tmp/cap8")
+		bad=$(legend_clash <"$tmp/cap8")
+		[ "$n" -ge 3 ] && [ -z "$bad" ] && ok "$T 8 colours, $th: legend swatches apart" ||
+			notok "$T 8 colours, $th: legend swatches apart" "$n lines with a swatch; alike: $bad"
+		tm send-keys -t "$e" q
+	else
+		notok "$T 8 colours, $th: TUI started" "$(tm_cap "$e" | head -n 3 | tr '\n' '|')"
+	fi
+done
+
 # projector: blocks from the theme; NO_COLOR: no colour whatever the theme
 p=$S-proj
 tm_start "$p" 100 30 "NO_COLOR=1 $run_env $LR -t projector"

@@ -85,8 +85,8 @@ static int theme_violations(const struct theme *t, FILE *log)
 		}
 	}
 	/* the series of one chart (palette_charts), by CIE76 Delta-E; the very
-	 * same colour is palette_resolve's to tell apart by a pattern (mono's
-	 * five reclaim series on four greys), test_colours_apart checks that */
+	 * same colour is palette_resolve's to tell apart by a pattern (a user's
+	 * theme of few colours), test_colours_apart checks that */
 	int nc;
 	const struct palette_chart *charts = palette_charts(&nc);
 	for (int k = 0; k < nc; k++)
