@@ -81,7 +81,7 @@ static double res_median(const struct run_result *runs, size_t n, const struct s
 static void probe_stats(const struct run_result *runs, size_t n, struct strategy_stats *s)
 {
 	double v[8][SESSION_MAX_RUNS];
-	size_t k = 0, ki = 0, kq[3] = {0, 0, 0};
+	size_t k = 0, ki = 0, kr = 0, kq[3] = {0, 0, 0};
 	static const double q[3] = {0.50, 0.99, 0.999};
 	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++) {
 		const struct run_result *r = &runs[i];
@@ -97,12 +97,11 @@ static void probe_stats(const struct run_result *runs, size_t n, struct strategy
 		v[4][k] = (double)r->probe.slow;
 		v[7][k] = (double)r->probe.n;
 		k++;
-		if (probe_quantile_known(r->probe.idle_n, 0.99)) {
-			v[5][ki] = (double)r->probe.idle_p99_ns / 1e6;
-			v[6][ki] = probe_figures_rise_ms(&r->probe);
-			if (!isnan(v[6][ki]))
-				ki++;
-		}
+		if (probe_quantile_known(r->probe.idle_n, 0.99))
+			v[5][ki++] = (double)r->probe.idle_p99_ns / 1e6;
+		double rise = probe_figures_rise_ms(&r->probe); /* both p99s known */
+		if (!isnan(rise))
+			v[6][kr++] = rise;
 	}
 	s->probe_runs = (int)k;
 	s->probe_p50 = stats_median(v[0], kq[0]);
@@ -112,7 +111,7 @@ static void probe_stats(const struct run_result *runs, size_t n, struct strategy
 	s->probe_slow = stats_median(v[4], k);
 	s->probe_n = stats_median(v[7], k);
 	s->probe_idle_p99 = stats_median(v[5], ki);
-	s->probe_rise = stats_median(v[6], ki);
+	s->probe_rise = stats_median(v[6], kr);
 }
 
 int stats_compute(const struct run_result *runs, size_t n, const char *baseline,

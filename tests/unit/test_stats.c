@@ -884,6 +884,15 @@ static void test_probe(void **state)
 	assert_near(a->probe_rise, 15, "rw_cp rise");
 	assert_int_equal(b->probe_runs, 1);
 	assert_true(isnan(b->probe_rise) && isnan(b->probe_idle_p99));
+	/* an idle baseline of enough reads beside a run of too few: its idle
+	 * p99, no rise */
+	r[4].probe.idle_n = 600;
+	struct strategy_stats st2[4];
+	int n2 = stats_compute(r, 5, NULL, st2, 4);
+	const struct strategy_stats *b2 = find(st2, n2, "mm_sync_cp");
+	assert_near(b2->probe_idle_p99, 5, "mm_sync_cp idle p99");
+	assert_true(isnan(b2->probe_rise));
+	r[4].probe.idle_n = 0;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
