@@ -115,6 +115,25 @@ for th in default light mono okabe-ito projector; do
 	fi
 done
 
+# a direct-colour terminal (COLORS > 256): the theme's own 24-bit colours
+# (default: read #3aa0ff, refault #00d7d7), not 256-colour indices taken
+# for RGB values
+if infocmp xterm-direct >/dev/null 2>&1; then
+	e=$S-direct
+	tm_start "$e" 120 36 "env TERM=xterm-direct LANG=C.UTF-8 XDG_CONFIG_HOME=$tmp/config $LR"
+	if tm_wait "$e" "Reclaim" 15; then
+		tm capture-pane -e -p -t "$e" >"$tmp/capd"
+		grep -q '38;2;58;160;255m' "$tmp/capd" && grep -q '38;2;0;215;215m' "$tmp/capd" &&
+			ok "$T xterm-direct: 24-bit theme colours" ||
+			notok "$T xterm-direct: 24-bit theme colours" "$(grep -ao '38;2;[0-9;]*m' "$tmp/capd" | sort -u | tr '\n' ' ')"
+		tm send-keys -t "$e" q
+	else
+		notok "$T xterm-direct: TUI started" "$(tm_cap "$e" | head -n 3 | tr '\n' '|')"
+	fi
+else
+	skip "$T xterm-direct" "no xterm-direct terminfo (Debian: ncurses-term)"
+fi
+
 # projector: blocks from the theme; NO_COLOR: no colour whatever the theme
 p=$S-proj
 tm_start "$p" 100 30 "NO_COLOR=1 $run_env $LR -t projector"
