@@ -96,8 +96,10 @@ static void empty(struct grid *g, int y)
 }
 
 /* The table's columns in the order shown; prio: which go first when the
- * screen is narrow (0 stays longest).  The sawtooth in numbers (rdCV,
- * rd@burst) outranks the fault counters. */
+ * screen is narrow (0 stays longest).  runs, the n behind the medians,
+ * stays with them; vs base (the /base ratio as a percentage) is among the
+ * first to go.  The sawtooth in numbers (rdCV, rd@burst) outranks the
+ * fault counters. */
 enum {
 	C_NAME,
 	C_RUNS,
@@ -119,7 +121,7 @@ static const struct {
 	const char *group, *label;
 	int w, prio;
 } tcols[C_N] = {
-    [C_NAME] = {"", "strategy", 16, 0},	    [C_RUNS] = {"", "runs", 4, 9},
+    [C_NAME] = {"", "strategy", 16, 0},	    [C_RUNS] = {"", "runs", 4, 1},
     [C_EMED] = {"elapsed", "median", 8, 0}, [C_EMM] = {"", "min - max", 17, 13},
     [C_MBS] = {"MiB/s", "median", 7, 1},    [C_RATIO] = {"", "/fastest", 8, 2},
     [C_VS] = {"", "vs base", 7, 8},	    [C_MAJ] = {"", "majflt", 7, 12},

@@ -283,7 +283,7 @@ static void test_table_header(void **state)
 {
 	(void)state;
 	static const int widths[] = {80, 100, 120, 160};
-	static const char *const always[] = {"strategy", "median", "/fastest", "rdCV", "rd@burst"};
+	static const char *const always[] = {"strategy", "runs", "median", "/fastest", "rdCV", "rd@burst"};
 	static const char *const wide[] = {"wrCV", "bursts", "vs base"};
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
 		struct fixture f;
