@@ -472,7 +472,7 @@ static void test_run_figures(void **state)
 	fclose(f);
 	char want[64];
 	/* before the eight --probe cells, empty without the probe */
-	snprintf(want, sizeof(want), ",%llu,31.0,8,,,,,,,,\n", (unsigned long long)(120 * page / 1024));
+	snprintf(want, sizeof(want), ",%llu,31.0,8,,,,,,,,,\n", (unsigned long long)(120 * page / 1024));
 	assert_non_null(strstr(buf, want));
 	assert_true(strlen(strstr(buf, want)) == strlen(want)); /* trailing */
 	free(buf);
