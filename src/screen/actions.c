@@ -338,8 +338,7 @@ static const struct action actions[] = {
 	/* a talk's keys (talk_key takes them first; presentation clickers
 	 * send PageDown / PageUp) */
 	{"talk-step", {SKEY_PGDN, SKEY_PGUP}, "PgDn PgUp",
-	 "talk: on / back a pause (space \xe2\x86\x92 / \xe2\x86\x90 too)", NULL},
-	{"talk-start", {0}, "Home", "talk: back to its first pause", NULL},
+	 "talk: on / back (space \xe2\x86\x92 / \xe2\x86\x90 too); Home: the first pause", NULL},
 	{"talk-blank", {'b'}, "b", "talk: blank the screen; any key shows it again", NULL},
 	{"redraw", {12}, "^L", "redraw the whole screen", NULL}, /* the front end's */
 	{"quit", {'q', 'Q'}, "q", "quit (scratch files, cgroups removed)", do_quit},
