@@ -61,7 +61,8 @@ for m in session mglru bare; do
 		"exit $rc; $(grep -Ev '^(ok|not ok|skip) - ' "$tmp/out" "$tmp/err" | tail -n 8 | tr '\n' '|' | cut -c1-600)"
 done
 # a recording made in the guest replays on the host
-f=$tmp/session/plain.jsonl # shellcheck disable=SC2034 # used in check's condition
+# shellcheck disable=SC2034 # used in check's condition
+f=$tmp/session/plain.jsonl
 check "$T the guest's recording replays here" \
 	'[ -s "$f" ] && "$LRUTOP" --replay "$f" --batch -q >/dev/null 2>"$tmp/err"' \
 	"$(ls -A "$tmp/session" 2>&1 | tr '\n' ' '); $(head -c 300 "$tmp/err")"
