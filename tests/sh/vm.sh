@@ -12,7 +12,9 @@
 #  - mglru: lru_gen on, a run works and the recording says so;
 #  - bare: from the root cgroup with no controller enabled anywhere, the
 #    limits apply and the root's cgroup.subtree_control is empty afterwards.
-# And the tool itself: the script's status and $OUT come back, v1 is off.
+# And the tools: the script's status and $OUT come back, v1 is off; vm-run
+# shapes the machine (512M, qemu throttling the disk to 30 MiB/s), brings the
+# recording back and its notes say how it ran.
 # Under TCG only functional facts are asserted (the throttle's upper bound
 # is one: emulation only slows a copy down).
 . "$(dirname "$0")/lib.sh"
@@ -66,3 +68,36 @@ f=$tmp/session/plain.jsonl
 check "$T the guest's recording replays here" \
 	'[ -s "$f" ] && "$LRUTOP" --replay "$f" --batch -q >/dev/null 2>"$tmp/err"' \
 	"$(ls -A "$tmp/session" 2>&1 | tr '\n' ' '); $(head -c 300 "$tmp/err")"
+
+# 3. tools/vm-run: the machine shaped as asked (512 MiB, the whole disk
+# throttled by qemu to 30 MiB/s), the recording and results back here, the
+# notes saying how it ran (TCG: emulated timings)
+: >"$tmp/exists"
+tools/vm-run --lrutop "$LRUTOP" -- -s rw_cp --record "$tmp/exists" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T vm-run: an existing --record FILE is refused before the VM boots" \
+	'[ "$rc" -eq 125 ] && grep -q "already exists" "$tmp/err"' "exit $rc: $(head -c 300 "$tmp/err")"
+tools/vm-run --kernel "$kernel" --lrutop "$LRUTOP" --mem 512M --disk-mbps 30 --timeout "${VM_TIMEOUT:-300}" \
+	-- -q -s rw_cp --size 32M --record "$tmp/a.jsonl.gz" --results="$tmp/a.csv" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T vm-run: exit 0, the recording and results came back" \
+	'[ "$rc" -eq 0 ] && [ -s "$tmp/a.jsonl.gz" ] && [ "$(grep -c "^rw_cp," "$tmp/a.csv")" = 1 ]' \
+	"exit $rc: $(tail -n 5 "$tmp/err" | tr '\n' '|')"
+hdr=$(gzip -dc "$tmp/a.jsonl.gz" 2>/dev/null | head -n 1)
+acc=$(printf '%s\n' "$hdr" | sed -n 's/.*"notes":"[^"]*vm-run: qemu \([a-z]*\),.*/\1/p')
+check "$T vm-run: the recording's notes name the machine (qemu, 512M, 30 MiB/s)" \
+	'printf "%s\n" "$hdr" | grep -q "\"notes\":\"[^\"]*vm-run: qemu [a-z]*, [^\"]*512M memory, 2 vCPUs, disk throttled by qemu to 30 MiB/s"' \
+	"$(printf '%s' "$hdr" | head -c 600)"
+if [ "$acc" = tcg ]; then
+	check "$T vm-run: under TCG the notes and the output say the timings are emulated" \
+		'printf "%s\n" "$hdr" | grep -q "TCG: timings are emulated" && grep -q "TCG: timings are emulated" "$tmp/out"' \
+		"$(printf '%s' "$hdr" | head -c 600)"
+else
+	check "$T vm-run: with KVM no emulation note" '! printf "%s\n" "$hdr" | grep -q "emulated"' "$hdr"
+fi
+mbs=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "mbs") k = i; next } { print $k; exit }' "$tmp/a.csv" 2>/dev/null)
+check "$T vm-run: qemu's throttle holds rw_cp to 30 MiB/s at most ($mbs)" \
+	'awk -v m="$mbs" "BEGIN { exit !(m != \"\" && m + 0 > 0 && m + 0 <= 31.5) }"' "$(cat "$tmp/a.csv" 2>/dev/null)"
+check "$T vm-run: the host's --compare reads the recording" \
+	'"$LRUTOP" --compare "$tmp/a.jsonl.gz" "$tmp/a.jsonl.gz" >"$tmp/cmp" 2>&1 && grep -q "6.1" "$tmp/cmp"' \
+	"$(head -c 300 "$tmp/cmp" 2>/dev/null)"
