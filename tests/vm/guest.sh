@@ -114,7 +114,7 @@ run() {
 	"$LRUTOP" --batch "$@" </dev/null >/tmp/out 2>/tmp/err &
 	_bg=$!
 	watch "$_bg"
-	wait "$_bg"
+	wait "$_bg" 2>/dev/null
 	rc=$?
 }
 
@@ -182,11 +182,13 @@ session() {
 	# its worker dies with it (PR_SET_PDEATHSIG)
 	wait_for 30 '[ -z "$(pidof lrutop)" ]' 0.1
 	check "$T SIGKILL: the worker went with lrutop" '[ -z "$(pidof lrutop)" ]' "$(pidof lrutop)"
-	newdir
-	run next -q -s rw_cp --size 1M --mem-limit 32M --dir "$d"
+	_k=$d
+	check "$T SIGKILL: it left its scratch directory (for the next start to remove)" \
+		'[ -n "$(ls -A "$_k")" ]' "nothing in $_k"
+	# the next start in the same --dir, as lrutop's stale sweep expects
+	run next -q -s rw_cp --size 1M --mem-limit 32M --dir "$_k"
 	check "$T SIGKILL: the next start: exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(show /tmp/err)"
 	same_state "SIGKILL, then the next start"
-	_k=$DISK/t$((dn - 1))
 	check "$T SIGKILL: the next start removed the scratch directory" \
 		'[ -z "$(ls -A "$_k")" ]' "left: $(ls -A "$_k" | tr '\n' ' ')"
 }
