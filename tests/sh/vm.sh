@@ -27,7 +27,7 @@ command -v qemu-system-x86_64 >/dev/null || why="no qemu-system-x86_64 (tools/de
 [ -n "$why" ] || [ -r "${kernel:-/nonexistent}" ] || why="no kernel in /boot (tools/deps: linux-image-amd64)"
 [ -n "$why" ] || command -v busybox >/dev/null || why="no busybox (tools/deps: busybox-static)"
 [ -n "$why" ] || ! ldd "$(command -v busybox)" >/dev/null 2>&1 || why="busybox is not static (tools/deps: busybox-static)"
-[ -n "$why" ] || [ "$(id -u)" -eq 0 ] || why="the kernel's modules and /boot need root to read"
+[ -n "$why" ] || [ -r "$kernel" ] || why="cannot read $kernel"
 if [ -n "$why" ]; then
 	for m in tool session mglru bare; do skip "$T $m" "$why"; done
 	exit 0
