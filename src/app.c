@@ -367,6 +367,14 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 		size_t l = strlen(m->missing);
 		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);
 	}
+	/* LRUTOP_NOTE: what the caller knows about this machine and lrutop
+	 * cannot see (tools/vm-run: "qemu TCG: timings are emulated"); it
+	 * joins the notes the header shows and the recording keeps. */
+	const char *note = getenv("LRUTOP_NOTE");
+	if (note && note[0]) {
+		size_t l = strlen(m->missing);
+		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", note);
+	}
 	/* Every check before any output file exists: a usage error must not
 	 * leave a header-only --csv that makes the corrected rerun fail. */
 	int runs = opt->strategies || opt->ncmds;
