@@ -224,11 +224,12 @@ static void gather(struct overview *ov, const struct model *m, int n, int cg)
 			burst = burst_between(series_at(m->series, (size_t)k - 1),
 					      series_at(m->series, (size_t)k));
 		col(ov, B_BURST)[i] = burst;
-		int gens = cg ? (b->have & SAMPLE_HAVE_GEN_CG) != 0
-			      : (b->have & (SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG)) == SAMPLE_HAVE_GEN;
-		for (int k = 0; k < SAMPLE_GENS; k++)
-			col(ov, B_G0 + k)[i] = gens && k < b->gen_n ? (double)b->gen_file[k] * 4.0
-						 : gens ? 0 : NAN;
+		uint32_t gbits = b->have & (SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG);
+		int gens = cg ? (gbits & SAMPLE_HAVE_GEN_CG) != 0 : gbits == SAMPLE_HAVE_GEN;
+		for (int k = 0; k < SAMPLE_GENS; k++) {
+			double kib = k < b->gen_n ? (double)b->gen_file[k] * 4.0 : 0;
+			col(ov, B_G0 + k)[i] = gens ? kib : NAN;
+		}
 		if (cg) {
 			int have = b && (b->have & SAMPLE_HAVE_CG);
 			double used = have ? (double)b->cg_usage : 0;
@@ -576,10 +577,13 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		gens = !isnan(col(ov, B_G0)[i]);
 	if (gens && cg)
 		snprintf(title, sizeof(title),
-			 compact ? "Mem gens cg/%s" : "Memory gens, young\xe2\x86\x92old (cgroup, limit %s)", mt);
+			 compact ? "Mem gens cg/%s"
+				 : "Memory gens, young\xe2\x86\x92old (cgroup, limit %s)",
+			 mt);
 	else if (gens)
 		snprintf(title, sizeof(title),
-			 compact ? "Mem gens /%s" : "Memory gens, young\xe2\x86\x92old (system, of %s)", mt);
+			 compact ? "Mem gens /%s" : "Memory gens, young\xe2\x86\x92old (system, of %s)",
+			 mt);
 	struct legend_item ml[] = {
 		/* under MGLRU "active" is the two youngest generations (machine.h) */
 		{ROLE_ACTIVE, m->mglru ? "active(file)=2 youngest gens" : "active(file)",
