@@ -8,6 +8,10 @@
 #    lines under the results;
 #  - drawn: lrutop mounted debugfs to read lru_gen, its recording carries
 #    the run's memcg's generations ("lg0"...) and debugfs is unmounted again;
+#  - without debugfs (a tmpfs over /sys/kernel/debug, so there is no
+#    lru_gen and nothing to mount): said so on stderr and in the
+#    recording's notes, no generations recorded, and the lists' rule
+#    still tells the two apart;
 #  - bursts: mm_sync_cp has at least one, rw_cp none.  Under TCG the
 #    timings are emulated, so only these counts are asserted: in nine runs
 #    of each (three VMs, --repeat 3) mm_sync_cp had 3-4 bursts, its two
@@ -17,7 +21,7 @@
 . "$(dirname "$0")/lib.sh"
 
 T=mglru_vm
-names="said drawn unmounted bursts-mm_sync_cp bursts-rw_cp"
+names="said drawn unmounted bursts-mm_sync_cp bursts-rw_cp lists-said lists-bursts"
 why=""
 [ -x tools/vm/run ] || why="no tools/vm/run in this tree"
 [ -n "$why" ] || command -v qemu-system-x86_64 >/dev/null || why="no qemu-system-x86_64 (tools/deps: qemu-system-x86)"
@@ -34,9 +38,11 @@ trap 'exit 2' INT TERM HUP
 # another test's, vm.sh's)
 if ! tools/vm/run -q --lrutop "$LRUTOP" --lru-gen y --layout root --out "$tmp" \
 	--timeout "${VM_TIMEOUT:-300}" -c '
+	run() { lrutop --batch -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M \
+		--results $OUT/res$1.csv --record $OUT/rec$1.jsonl >$OUT/out$1 2>$OUT/err$1; }
+	mount -t tmpfs -o size=1m none /sys/kernel/debug && { run 2; umount /sys/kernel/debug; }
 	grep -q debugfs /proc/mounts && echo "debugfs mounted before" >$OUT/pre
-	lrutop --batch -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M \
-		--results $OUT/res.csv --record $OUT/rec.jsonl >$OUT/out 2>$OUT/err
+	run ""
 	echo $? >$OUT/rc
 	grep debugfs /proc/mounts >$OUT/mounts; true' >"$tmp/vm.log" 2>&1; then
 	for m in $names; do notok "$T $m" "the VM failed: $(tail -n 3 "$tmp/vm.log")"; done
@@ -49,12 +55,18 @@ check "$T said" "[ '$rc' = 0 ] && head -n 1 '$tmp/err' | grep -q '^lrutop: note:
 check "$T drawn" "[ ! -e '$tmp/pre' ] && grep -q '\"k\":\"sample\",.*\"lg0\":' '$tmp/rec.jsonl'" \
 	"no generations in the recording"
 check "$T unmounted" "[ ! -s '$tmp/mounts' ]" "left: $(cat "$tmp/mounts" 2>/dev/null)"
-# the bursts column of --results
+# the bursts column of --results (FILE STRATEGY)
 bursts() {
-	awk -F, -v s="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "bursts") c = i; next }
-		$1 == s || $2 == s { print $c; exit }' "$tmp/res.csv"
+	awk -F, -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "bursts") c = i; next }
+		$1 == s { print $c; exit }' "$1"
 }
-b=$(bursts mm_sync_cp)
+b=$(bursts "$tmp/res.csv" mm_sync_cp)
 check "$T bursts-mm_sync_cp" "[ '${b:-0}' -ge 1 ]" "mm_sync_cp bursts: '$b'"
-b=$(bursts rw_cp)
+b=$(bursts "$tmp/res.csv" rw_cp)
 check "$T bursts-rw_cp" "[ '$b' = 0 ]" "rw_cp bursts: '$b'"
+check "$T lists-said" "grep -q 'no debugfs lru_gen: the chart shows the lists' '$tmp/err2' &&
+	head -n 1 '$tmp/rec2.jsonl' | grep -q 'no /sys/kernel/debug/lru_gen' &&
+	! grep -q '\"lg0\":' '$tmp/rec2.jsonl'" "stderr: $(head -n 2 "$tmp/err2" 2>/dev/null)"
+bm=$(bursts "$tmp/res2.csv" mm_sync_cp)
+br=$(bursts "$tmp/res2.csv" rw_cp)
+check "$T lists-bursts" "[ '${bm:-0}' -ge 1 ] && [ '$br' = 0 ]" "mm_sync_cp '$bm', rw_cp '$br'"
