@@ -35,7 +35,8 @@ tmp=$(mktemp -d /tmp/lrutop-mglru.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM HUP
 # --layout root: lrutop in the v2 root cgroup (its session-scope path is
-# another test's, vm.sh's)
+# another test's, vm.sh's).  The script is the guest's: $OUT is its own.
+# shellcheck disable=SC2016
 if ! tools/vm/run -q --lrutop "$LRUTOP" --lru-gen y --layout root --out "$tmp" \
 	--timeout "${VM_TIMEOUT:-300}" -c '
 	run() { lrutop --batch -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M \
