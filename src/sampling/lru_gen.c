@@ -74,14 +74,20 @@ static int word(const char *s, const char *end, const char *w, const char **afte
 	return 1;
 }
 
-/* Does the memcg PATH (len bytes) end want at a '/'?  Its length or 0. */
+/* How much of the memcg PATH (len bytes) and want end alike, in whole
+ * components ("/a/b" and "/x/a/b": 4); 0 for none or for the root "/". */
 static size_t match(const struct lru_gen_parser *p, const char *path, size_t len)
 {
-	if (!p->want || len < 2 || path[0] != '/' || len > p->want_len)
-		return 0;
 	while (len > 1 && path[len - 1] == '/')
 		len--;
-	return memcmp(p->want + p->want_len - len, path, len) == 0 ? len : 0;
+	if (!p->want || len < 2 || path[0] != '/')
+		return 0;
+	size_t k = 0;
+	while (k < len && k < p->want_len && path[len - 1 - k] == p->want[p->want_len - 1 - k])
+		k++;
+	while (k > 0 && path[len - k] != '/') /* back to a component's start */
+		k--;
+	return k >= 2 ? k : 0;
 }
 
 int lru_gen_line(struct lru_gen_parser *p, const char *line, size_t len, char *err, size_t errlen)

@@ -61,10 +61,13 @@ struct lru_gen_parser {
 };
 
 /* want: the run's cgroup directory (e.g. "/sys/fs/cgroup/lrutop-123-run")
- * or NULL for every memcg summed.  A memcg is the one wanted when its
- * PATH ends want at a '/' and is not "/" (the kernel prints the path
- * from its hierarchy's root, the directory has the mount point before
- * it); of several, the longest. */
+ * or NULL for every memcg summed.  The kernel prints a memcg's path from
+ * its hierarchy's root, the directory has the mount point before it (and
+ * inside a cgroup namespace the path has more before it than the
+ * directory shows): the memcg wanted is the one whose path and want end
+ * alike in the most whole components, at least one, never the root "/".
+ * lrutop's run cgroups have names of their own (lrutop-PID-TAG), so the
+ * last component alone tells them apart. */
 void lru_gen_begin(struct lru_gen_parser *p, const char *want);
 /* One line without its newline (len bytes; NULs are an error).  0, or -1
  * with "line N: REASON" in err. */

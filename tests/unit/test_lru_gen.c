@@ -50,6 +50,16 @@ static void test_one_memcg_by_path(void **state)
 	/* a trailing slash, and a v1 mount point before the same path */
 	assert_int_equal(parse(two, "/sys/fs/cgroup/memory/lrutop-321-run/", &g, err), 0);
 	assert_int_equal(g.file[0], 1200);
+	/* inside a cgroup namespace the kernel's path is longer than ours */
+	char ns[sizeof(two) + 32];
+	snprintf(ns, sizeof(ns), "%s", two);
+	char *at = strstr(ns, "/lrutop-321-run");
+	memmove(at + 10, at, strlen(at) + 1);
+	memcpy(at, "/docker/ab", 10);
+	assert_int_equal(parse(ns, "/sys/fs/cgroup/lrutop-321-run", &g, err), 0);
+	assert_int_equal(g.file[0], 1200);
+	/* the root memcg alone matches nothing */
+	assert_int_equal(parse("memcg 1 /\n node 0\n 1 0 0 5\n", "/sys/fs/cgroup/x", &g, err), -1);
 	/* a name that only ends the same way is not it */
 	assert_int_equal(parse(two, "/sys/fs/cgroup/xlrutop-321-run", &g, err), -1);
 	assert_non_null(strstr(err, "no generations"));
