@@ -272,6 +272,8 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	strlcpy_(m->disk_how, h->device_how, sizeof(m->disk_how));
 	strlcpy_(m->disk_kind, h->device_kind, sizeof(m->disk_kind));
 	m->mglru = h->mglru;
+	/* minor 2 records the generations; the notes say when they were not read */
+	m->mglru_gens = h->mglru && h->minor >= 2 && !strstr(h->notes, "lru_gen");
 	strlcpy_(m->missing, h->notes, sizeof(m->missing));
 	probe_acc_mode_of(h->argc, h->argv, m->probe_mode, sizeof(m->probe_mode));
 	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
@@ -363,6 +365,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	if (!a->src)
 		return -1;
 	const char *miss = source_live_missing(a->src);
+	m->mglru_gens = m->mglru && !strstr(miss, "lru_gen"); /* sampler.c names it when not */
 	if (miss[0]) {
 		size_t l = strlen(m->missing);
 		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);

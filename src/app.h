@@ -128,6 +128,10 @@ int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen)
 int tui_run(struct app *a, char *err, size_t errlen);
 /* The per-strategy statistics table, when there is more than one run. */
 void print_stats(FILE *f, const struct runlog *log);
+/* Under MGLRU, what it changes about the figures: "lrutop: note: ..."
+ * lines on stderr (batch, before the samples), "note: ..." under the
+ * results on stdout.  Nothing without MGLRU. */
+void print_mglru_note(FILE *f, const struct model *m);
 int batch_run(struct app *a, char *err, size_t errlen);
 
 #endif

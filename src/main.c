@@ -229,6 +229,7 @@ int main(int argc, char **argv)
 	} else if (!opt.batch && app.model.runs.state != RUNS_NONE && app.log->nresults) {
 		results_table(stdout, app.log->results, app.log->nresults);
 		print_stats(stdout, app.log);
+		print_mglru_note(stdout, &app.model);
 	}
 	int code = app.exit_code;
 	/* A failed run is an error: one line each on stderr too (the table

@@ -43,6 +43,7 @@ static const enum role text_roles[] = {
 static const enum role series_roles[] = {
     ROLE_READ, ROLE_WRITE, ROLE_ACTIVE,	 ROLE_INACTIVE, ROLE_ANON, ROLE_FREE,
     ROLE_DEACT, ROLE_ACT,  ROLE_SCAN,	 ROLE_REFAULT,	ROLE_PSI,  ROLE_BURST,
+    ROLE_GEN0,	ROLE_GEN1, ROLE_GEN2,	 ROLE_GEN3,
 };
 /* the series that share one chart (view_overview.c), -1 ends a chart */
 static const int charts[][5] = {
@@ -52,6 +53,11 @@ static const int charts[][5] = {
     /* not a chart: the selected tab sits in the header line */
     {ROLE_HEADER, ROLE_SELECT, -1},
 };
+
+/* The MGLRU memory chart stacks its bands in this order: each band must
+ * differ from the next (four generations and anon do not all fit apart
+ * in the grey-only mono theme; neighbours are what the eye compares). */
+static const int stacked[] = {ROLE_GEN0, ROLE_GEN1, ROLE_GEN2, ROLE_GEN3, ROLE_ANON, -1};
 
 /* Violations of the readability rules by t, each one described into log
  * (may be NULL). */
@@ -101,6 +107,16 @@ static int theme_violations(const struct theme *t, FILE *log)
 							palette_style(b)->key, d, MIN_DELTA_E);
 				}
 			}
+	for (int i = 0; stacked[i + 1] >= 0; i++) {
+		int a = stacked[i], b = stacked[i + 1];
+		double d = palette_delta_e(t->rgb[a], t->rgb[b]);
+		if (d < MIN_DELTA_E) {
+			bad++;
+			if (log)
+				fprintf(log, "%s: %s vs %s: Delta-E %.1f < %.0f\n", t->name,
+					palette_style(a)->key, palette_style(b)->key, d, MIN_DELTA_E);
+		}
+	}
 	return bad;
 }
 
