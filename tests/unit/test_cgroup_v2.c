@@ -177,31 +177,54 @@ static void test_find_v2(void **state)
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lab.slice", root);
 	assert_string_equal(b.dir, want);
 
-	/* The same cgroup without memory for its children: refused, said why. */
-	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "io\n");
-	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), -1);
-	assert_string_equal(why, "no memory controller mounted, nor delegated to our cgroup");
-	assert_string_equal(b.dir, "");
+	assert_int_equal(b.v2, 1);
+	assert_string_equal(b.v2_path, "/lab.slice");
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup", root);
+	assert_string_equal(b.v2_top, want);
 
-	/* The root cgroup: memory in cgroup.controllers is enough, lrutop
-	 * writes "+memory" to cgroup.subtree_control first. */
+	/* The same cgroup without memory for its children: the nearest
+	 * ancestor that hands memory on (here the root) takes the run
+	 * cgroups, nothing to enable. */
+	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "io\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.enable_v2, 0);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup", root);
+	assert_string_equal(b.dir, want);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lab.slice", root);
+	assert_string_equal(b.io_dir, want);
+
+	/* No ancestor hands it on, the kernel offers it: the top, where
+	 * "+memory" would have to be written (enable_v2; cgroup_home's job). */
 	put("sys/fs/cgroup/cgroup.subtree_control", "");
-	assert_int_equal(cgroup_find_base(mi_v2, "0::/\n", root, &b, why, sizeof why), 0);
-	assert_int_equal(b.version, 2);
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), 0);
 	assert_int_equal(b.enable_v2, 1);
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup", root);
 	assert_string_equal(b.dir, want);
+	/* ... and from the root cgroup itself */
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.version, 2);
+	assert_int_equal(b.enable_v2, 1);
+	assert_string_equal(b.dir, want);
 
+	/* A base that still needs "+memory" is refused by cgroup_create_in,
+	 * which never writes a cgroup.subtree_control: only cgroup_home does,
+	 * as it restores it. */
 	struct cgroup cg;
 	char err[512], buf[256];
-	/* The kernel would fill the new directory; here it stays empty, so
-	 * writing memory.max fails: the error names it, the directory goes. */
 	assert_int_equal(cgroup_create_in(&cg, &b, 64 << 20, NULL, "t", err, sizeof err), -1);
-	assert_non_null(strstr(err, "/memory.max to 67108864: No such file or directory"));
+	assert_non_null(strstr(err, "cgroup v2: the memory controller is not on for the children of"));
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
-	assert_string_equal(get(want, buf, sizeof buf), "+memory");
+	assert_string_equal(get(want, buf, sizeof buf), "");
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lrutop-%d-t", root, (int)getpid());
 	assert_int_equal(access(want, F_OK), -1);
+
+	/* The kernel does not offer memory at all: said so. */
+	put("sys/fs/cgroup/cgroup.controllers", "cpu io pids\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), -1);
+	assert_non_null(strstr(why, "no memory controller: cgroup v2 does not offer it ("));
+	assert_non_null(strstr(why, "/sys/fs/cgroup/cgroup.controllers) and no cgroup v1 memory "
+				    "hierarchy is mounted"));
+	assert_string_equal(b.dir, "");
 }
 
 /* This machine (kernel 6.18): v1 controllers each on their own mount, an
@@ -479,17 +502,22 @@ static void test_v2_io(void **state)
 	assert_int_equal(cgroup_write_io(2, want, &io, err, sizeof err), -1);
 	assert_non_null(strstr(err, "/io.max to \"254:0 rbps=31457280 wbps=31457280\": No such"));
 
-	/* The root cgroup: "+io" is written first; the kernel would fill the
-	 * new directory, here writing io.max fails, and nothing stays. */
+	/* The root cgroup where io is not yet on: cgroup_create_in refuses
+	 * (cgroup_home enables it), the file is left as it was. */
 	put("sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n");
 	put("sys/fs/cgroup/cgroup.subtree_control", "");
 	assert_int_equal(cgroup_find_base(mi_v2, "0::/\n", root, &b, why, sizeof why), 0);
 	assert_int_equal(b.io_version, 2);
 	assert_int_equal(b.io_enable_v2, 1);
 	assert_int_equal(cgroup_create_in(&cg, &b, 0, &io, "t", err, sizeof err), -1);
-	assert_non_null(strstr(err, "/io.max to \"254:0 rbps=31457280 wbps=31457280\""));
+	assert_non_null(strstr(err, "cgroup v2: the io controller is not on for the children of"));
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
-	assert_string_equal(get(want, buf, sizeof buf), "+io");
+	assert_string_equal(get(want, buf, sizeof buf), "");
+	/* io on, the kernel would fill the new directory; here writing
+	 * io.max fails, and nothing stays */
+	b.io_enable_v2 = 0;
+	assert_int_equal(cgroup_create_in(&cg, &b, 0, &io, "t", err, sizeof err), -1);
+	assert_non_null(strstr(err, "/io.max to \"254:0 rbps=31457280 wbps=31457280\""));
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lrutop-%d-t", root, (int)getpid());
 	assert_int_equal(access(want, F_OK), -1);
 	assert_int_equal(cg.created, 0);
