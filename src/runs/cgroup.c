@@ -975,6 +975,7 @@ int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *
 	if (write_ctl(procs, pid) < 0)
 		return errf(err, errlen, "move lrutop into %s: %s", leaf, strerror(errno));
 	strlcpy_(h->scope, scope_dir, sizeof h->scope);
+	h->tried = 1;
 	h->mode = CGROUP_MODE_SCOPE;
 	strlcpy_(b->v2_self, leaf, sizeof b->v2_self);
 	if (path_join(file, sizeof file, scope_dir, "cgroup.controllers") == 0)
@@ -1048,8 +1049,8 @@ static int home_decide(struct cgroup_home *h, const char *mi, const char *self)
 		return h->mode == CGROUP_MODE_NONE ? -1 : 0;
 	}
 	if (!h->no_systemd && delegate_systemd_booted(h->root) && strcmp(b->v2_path, "/") != 0) {
-		char slice[256], path[4096], top[4096], e[400];
-		const char *where = b->v2_path;
+		char slice[256], path[4096], top[4096], e[400], where[4096];
+		strlcpy_(where, b->v2_path, sizeof where);
 		int have_slice = delegate_slice(b->v2_path, !root, slice, sizeof slice) == 0;
 		strlcpy_(top, b->v2_top, sizeof top);
 		if (delegate_start_scope(!root, have_slice ? slice : NULL, path, sizeof path, e,
