@@ -165,10 +165,14 @@ int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, 
 			snprintf(line + l, len > l ? len - l : 0, " of pid %ld that is gone", sw.pid);
 	}
 	if (ncg)
-		snprintf(line + l, len > l ? len - l : 0, "%s%d cgroup%s of pid %ld%s that is gone",
-			 sw.ndirs ? " and " : "", ncg, ncg == 1 ? "" : "s", cg_pid,
-			 ncg > 1 ? " and others" : "");
-	return sw.ndirs + ncg;
+		l += (size_t)snprintf(line + l, len > l ? len - l : 0,
+				      "%s%d cgroup%s of pid %ld%s that is gone", sw.ndirs ? " and " : "",
+				      ncg, ncg == 1 ? "" : "s", cg_pid, ncg > 1 ? " and others" : "");
+	if (restored)
+		snprintf(line + l, len > l ? len - l : 0,
+			 ", and turned %d cgroup controller%s off again that it had enabled", restored,
+			 restored == 1 ? "" : "s");
+	return sw.ndirs + ncg + restored;
 }
 
 static void free_argv(char **argv)
