@@ -252,10 +252,11 @@ int cgroup_find_base(const char *mountinfo, const char *self, const char *root,
 	if (b->version)
 		return 0;
 	if (b->v2)
-		return errf(why, whylen,
-			    "no memory controller: cgroup v2 does not offer it (%s/cgroup.controllers) "
-			    "and no cgroup v1 memory hierarchy is mounted",
-			    b->v2_top);
+		return errf(
+		    why, whylen,
+		    "no memory controller: cgroup v2 does not offer it (%s/cgroup.controllers) "
+		    "and no cgroup v1 memory hierarchy is mounted",
+		    b->v2_top);
 	return errf(why, whylen, "no memory controller mounted");
 }
 
@@ -775,10 +776,11 @@ static int mark_write(const char *file, const struct mark *m)
 
 	ctl_words(m->enabled, en, sizeof en);
 	ctl_words(m->uses, us, sizeof us);
-	n = snprintf(buf, sizeof buf, "%s\npid %ld\nstart %llu\nboot %s\ndir %s\nenabled %s\nuses %s\n",
-		     MARK_MAGIC, m->pid, m->start, m->boot, m->dir, en, us);
-	if (n < 0 || (size_t)n >= sizeof buf || (size_t)snprintf(tmp, sizeof tmp, "%s.new", file) >=
-							     sizeof tmp)
+	n = snprintf(buf, sizeof buf,
+		     "%s\npid %ld\nstart %llu\nboot %s\ndir %s\nenabled %s\nuses %s\n", MARK_MAGIC,
+		     m->pid, m->start, m->boot, m->dir, en, us);
+	if (n < 0 || (size_t)n >= sizeof buf ||
+	    (size_t)snprintf(tmp, sizeof tmp, "%s.new", file) >= sizeof tmp)
 		return -1;
 	/* written whole, then renamed: a SIGKILL leaves the old one or the new */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -921,7 +923,8 @@ static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 		return errf(err, errlen, "not root");
 	fd = lock_marks(h);
 	if (fd < 0)
-		return errf(err, errlen, "cannot lock %s/lock to change %s/cgroup.subtree_control: %s",
+		return errf(err, errlen,
+			    "cannot lock %s/lock to change %s/cgroup.subtree_control: %s",
 			    h->run_dir, top, strerror(errno));
 	marks_restore(h, 0);
 	for (size_t c = 0; c < ARRAY_LEN(ctls); c++)
@@ -939,8 +942,10 @@ static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 	if (mark_write(h->marker, &m) < 0) {
 		int e = errno;
 		close(fd);
-		return errf(err, errlen, "cannot write the marker %s (it restores %s/cgroup.subtree_control): %s",
-			    h->marker, top, strerror(e));
+		return errf(
+		    err, errlen,
+		    "cannot write the marker %s (it restores %s/cgroup.subtree_control): %s",
+		    h->marker, top, strerror(e));
 	}
 	h->uses = m.uses;
 	for (size_t c = 0; c < ARRAY_LEN(ctls); c++) {
@@ -960,8 +965,7 @@ static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 	return 0;
 }
 
-int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *err,
-			    size_t errlen)
+int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *err, size_t errlen)
 {
 	char leaf[4096], procs[4096 + 16], pid[32], ctl[1024] = "", file[4096 + 32];
 	struct cgroup_base *b = &h->base;
@@ -992,7 +996,8 @@ int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *
 		snprintf(what, sizeof what, "+%s", ctls[c].name);
 		if (!has_item(ctl, ctls[c].name, " ")) {
 			snprintf(why, wl,
-				 "systemd delegated %s without the %s controller (its cgroup.controllers: "
+				 "systemd delegated %s without the %s controller (its "
+				 "cgroup.controllers: "
 				 "%s)",
 				 scope_dir, ctls[c].name, ctl[0] ? ctl : "empty");
 			continue;
@@ -1055,13 +1060,15 @@ static int home_decide(struct cgroup_home *h, const char *mi, const char *self)
 		strlcpy_(top, b->v2_top, sizeof top);
 		if (delegate_start_scope(!root, have_slice ? slice : NULL, path, sizeof path, e,
 					 sizeof e) < 0 ||
-		    (size_t)snprintf(h->scope, sizeof h->scope, "%s%s", top, path) >= sizeof h->scope) {
+		    (size_t)snprintf(h->scope, sizeof h->scope, "%s%s", top, path) >=
+			sizeof h->scope) {
 			memset(b, 0, sizeof *b);
 			b->v2 = 1;
-			snprintf(h->why, sizeof h->why,
-				 "cgroup v2 under systemd: %.200s is systemd's, and systemd did not "
-				 "delegate a scope to lrutop: %.300s",
-				 where, e);
+			snprintf(
+			    h->why, sizeof h->why,
+			    "cgroup v2 under systemd: %.200s is systemd's, and systemd did not "
+			    "delegate a scope to lrutop: %.300s",
+			    where, e);
 			snprintf(h->io_why, sizeof h->io_why, "%s", h->why);
 			h->scope[0] = '\0';
 			h->mode = CGROUP_MODE_NONE;
@@ -1072,7 +1079,8 @@ static int home_decide(struct cgroup_home *h, const char *mi, const char *self)
 		char scope[4096];
 		strlcpy_(scope, h->scope, sizeof scope);
 		if (cgroup_home_adopt_scope(h, scope, e, sizeof e) < 0) {
-			snprintf(h->why, sizeof h->why, "cgroup v2: the scope systemd delegated: %s", e);
+			snprintf(h->why, sizeof h->why,
+				 "cgroup v2: the scope systemd delegated: %s", e);
 			return -1;
 		}
 		return 0;
@@ -1113,7 +1121,8 @@ int cgroup_home_setup(struct cgroup_home *h)
 	} else {
 		h->tried = 1;
 		h->mode = CGROUP_MODE_NONE;
-		snprintf(h->why, sizeof h->why, "cannot read /proc/self/mountinfo or /proc/self/cgroup");
+		snprintf(h->why, sizeof h->why,
+			 "cannot read /proc/self/mountinfo or /proc/self/cgroup");
 		snprintf(h->io_why, sizeof h->io_why, "%s", h->why);
 		rc = -1;
 	}
@@ -1136,8 +1145,8 @@ int cgroup_home_available(struct cgroup_home *h, char *err, size_t errlen)
 	}
 	if (h->base.version)
 		return 0;
-	if (strcmp(h->why, "not root") == 0 || (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE &&
-						 !h->base.v2))
+	if (strcmp(h->why, "not root") == 0 ||
+	    (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE && !h->base.v2))
 		return errf(err, errlen,
 			    "--mem-limit needs root and the memory cgroup controller (%s)", h->why);
 	if (geteuid() != 0)
@@ -1164,15 +1173,17 @@ int cgroup_home_io_available(struct cgroup_home *h, char *err, size_t errlen)
 		return 0;
 	if (strcmp(h->io_why, "not root") == 0 ||
 	    (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE && !h->base.v2))
-		return errf(err, errlen,
-			    "--disk-limit needs root and the io (v2) or blkio (v1) cgroup controller "
-			    "(%s)",
-			    h->io_why);
+		return errf(
+		    err, errlen,
+		    "--disk-limit needs root and the io (v2) or blkio (v1) cgroup controller "
+		    "(%s)",
+		    h->io_why);
 	if (geteuid() != 0)
-		return errf(err, errlen,
-			    "--disk-limit needs root, or a systemd user manager that delegates the io "
-			    "controller (%s)",
-			    h->io_why);
+		return errf(
+		    err, errlen,
+		    "--disk-limit needs root, or a systemd user manager that delegates the io "
+		    "controller (%s)",
+		    h->io_why);
 	return errf(err, errlen, "--disk-limit: %s", h->io_why);
 }
 

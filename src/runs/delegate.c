@@ -240,7 +240,8 @@ int delegate_start_scope(int user, const char *slice, char *path, size_t pathlen
 	int rc = run_quiet(argv, said, sizeof said);
 	if (rc != 0)
 		return errf(err, errlen, "%s%s", said[0] ? said : "busctl failed",
-			    rc == 127 ? " (busctl, from systemd, is needed to ask for a scope)" : "");
+			    rc == 127 ? " (busctl, from systemd, is needed to ask for a scope)"
+				      : "");
 
 	/* systemd moves us as it starts the unit; the call may return first */
 	char want[80];

@@ -85,8 +85,8 @@ static int disk_throttle_ok(const struct options *o, struct cgroup_home *cgroups
 	return 1;
 }
 
-void preset_apply(const struct preset *p, struct options *o, struct cgroup_home *cgroups, char *note,
-		  size_t notelen, char *desc, size_t desclen)
+void preset_apply(const struct preset *p, struct options *o, struct cgroup_home *cgroups,
+		  char *note, size_t notelen, char *desc, size_t desclen)
 {
 	char why[300] = "";
 	note[0] = '\0';

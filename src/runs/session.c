@@ -150,8 +150,10 @@ int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, 
 	if (!sw.ndirs && !ncg && !restored)
 		return 0;
 	if (!sw.ndirs && !ncg) {
-		snprintf(line, len, "turned %d cgroup controller%s off again that an lrutop that is "
-			 "gone had enabled", restored, restored == 1 ? "" : "s");
+		snprintf(line, len,
+			 "turned %d cgroup controller%s off again that an lrutop that is "
+			 "gone had enabled",
+			 restored, restored == 1 ? "" : "s");
 		return restored;
 	}
 	size_t l = (size_t)snprintf(line, len, "removed ");
@@ -162,16 +164,18 @@ int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, 
 				      sw.ndirs == 1 ? "y" : "ies", sw.first,
 				      sw.ndirs > 1 ? " and more" : "", sz);
 		if (!ncg)
-			snprintf(line + l, len > l ? len - l : 0, " of pid %ld that is gone", sw.pid);
+			snprintf(line + l, len > l ? len - l : 0, " of pid %ld that is gone",
+				 sw.pid);
 	}
 	if (ncg)
 		l += (size_t)snprintf(line + l, len > l ? len - l : 0,
-				      "%s%d cgroup%s of pid %ld%s that is gone", sw.ndirs ? " and " : "",
-				      ncg, ncg == 1 ? "" : "s", cg_pid, ncg > 1 ? " and others" : "");
+				      "%s%d cgroup%s of pid %ld%s that is gone",
+				      sw.ndirs ? " and " : "", ncg, ncg == 1 ? "" : "s", cg_pid,
+				      ncg > 1 ? " and others" : "");
 	if (restored)
 		snprintf(line + l, len > l ? len - l : 0,
-			 ", and turned %d cgroup controller%s off again that it had enabled", restored,
-			 restored == 1 ? "" : "s");
+			 ", and turned %d cgroup controller%s off again that it had enabled",
+			 restored, restored == 1 ? "" : "s");
 	return sw.ndirs + ncg + restored;
 }
 

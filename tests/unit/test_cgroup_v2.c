@@ -213,7 +213,8 @@ static void test_find_v2(void **state)
 	struct cgroup cg;
 	char err[512], buf[256];
 	assert_int_equal(cgroup_create_in(&cg, &b, 64 << 20, NULL, "t", err, sizeof err), -1);
-	assert_non_null(strstr(err, "cgroup v2: the memory controller is not on for the children of"));
+	assert_non_null(
+	    strstr(err, "cgroup v2: the memory controller is not on for the children of"));
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
 	assert_string_equal(get(want, buf, sizeof buf), "");
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lrutop-%d-t", root, (int)getpid());
@@ -660,7 +661,8 @@ static void test_ancestor(void **state)
 	put("sys/fs/cgroup/cgroup.controllers", "pids\n");
 	put("sys/fs/cgroup/user-0.slice/cgroup.subtree_control", "io\n");
 	assert_int_equal(
-	    cgroup_find_base(mi_ns, "0::/user.slice/user-0.slice/x\n", root, &b, why, sizeof why), -1);
+	    cgroup_find_base(mi_ns, "0::/user.slice/user-0.slice/x\n", root, &b, why, sizeof why),
+	    -1);
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/user-0.slice", root);
 	assert_string_equal(b.io_dir, want);
 }
@@ -850,18 +852,20 @@ static void test_home_systemd_refused(void **state)
 	assert_int_equal(cgroup_home_available(&h, err, sizeof err), -1);
 	if (geteuid() == 0) {
 		assert_null(strstr(err, "needs root"));
-		assert_non_null(strstr(err, "--mem-limit: cgroup v2 under systemd: "
-					    "/user.slice/user-0.slice/session-1.scope is systemd's, "
-					    "and systemd did not delegate a scope to lrutop: "));
+		assert_non_null(strstr(err,
+				       "--mem-limit: cgroup v2 under systemd: "
+				       "/user.slice/user-0.slice/session-1.scope is systemd's, "
+				       "and systemd did not delegate a scope to lrutop: "));
 		assert_int_equal(cgroup_home_io_available(&h, err, sizeof err), -1);
 		assert_non_null(strstr(err, "--disk-limit: cgroup v2 under systemd: "));
 	} else {
-		assert_non_null(strstr(err, "--mem-limit needs root, or a systemd user manager that "
-					    "delegates the memory controller (cgroup v2 under "
-					    "systemd: "));
+		assert_non_null(strstr(err,
+				       "--mem-limit needs root, or a systemd user manager that "
+				       "delegates the memory controller (cgroup v2 under "
+				       "systemd: "));
 	}
-	snprintf(want, sizeof want, "%s/sys/fs/cgroup/user.slice/user-0.slice/cgroup.subtree_control",
-		 root);
+	snprintf(want, sizeof want,
+		 "%s/sys/fs/cgroup/user.slice/user-0.slice/cgroup.subtree_control", root);
 	assert_string_equal(get(want, buf, sizeof buf), "cpu io memory pids\n");
 }
 
@@ -895,7 +899,8 @@ static void test_sweep_scopes(void **state)
 	assert_int_equal(pid, dead);
 	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)dead);
 	assert_int_equal(access(path, F_OK), -1);
-	snprintf(path, sizeof path, "%s/lrutop-%d.scope/lrutop-%d-run1", slice, (int)dead, (int)dead);
+	snprintf(path, sizeof path, "%s/lrutop-%d.scope/lrutop-%d-run1", slice, (int)dead,
+		 (int)dead);
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)getpid());
 	assert_int_equal(access(path, F_OK), 0);
@@ -924,13 +929,13 @@ static void test_slice(void **state)
 					1, s, sizeof s),
 			 0);
 	assert_string_equal(s, "app.slice");
-	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/user@1000.service/init.scope", 1,
-					s, sizeof s),
+	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/user@1000.service/init.scope",
+					1, s, sizeof s),
 			 0);
 	assert_string_equal(s, "-.slice");
 	/* a login session is the system manager's: not the user's to name */
-	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/session-2.scope", 1, s, sizeof s),
-			 -1);
+	assert_int_equal(
+	    delegate_slice("/user.slice/user-1000.slice/session-2.scope", 1, s, sizeof s), -1);
 	assert_int_equal(delegate_slice("/a.slice/b.scope", 0, s, 4), -1);
 	char u[64];
 	delegate_unit_name(123, u, sizeof u);
