@@ -1,13 +1,15 @@
 /*
  * cgroup — a memory cgroup for one run (--mem-limit, DESIGN.md §3, §8).
  *
- * The cgroup is made beneath lrutop's own cgroup (from /proc/self/cgroup,
- * in the hierarchy /proc/self/mountinfo shows; the roots are parameters so
- * tests point the module at a directory of their own),
- * named "lrutop-<pid>-<tag>": cgroup v2 where the unified hierarchy
- * delegates the memory controller to our cgroup's children (memory.max,
- * memory.swap.max = 0), else cgroup v1's memory hierarchy
- * (memory.limit_in_bytes, memory.memsw.limit_in_bytes where present).
+ * The cgroup, named "lrutop-<pid>-<tag>", is made where struct
+ * cgroup_home (below; docs/cgroups.md) says: cgroup v1's memory hierarchy
+ * beneath lrutop's own cgroup (memory.limit_in_bytes,
+ * memory.memsw.limit_in_bytes where present); on cgroup v2 (memory.max,
+ * memory.swap.max = 0) inside a scope systemd delegated to lrutop, or,
+ * with no manager, beneath the nearest ancestor that hands the controller
+ * on.  Our cgroup comes from /proc/self/cgroup, in the hierarchy
+ * /proc/self/mountinfo shows; the roots are parameters so tests point the
+ * module at a directory of their own.
  *
  * --disk-limit adds a throttle of the watched disk (struct cgroup_io): v2
  * io.max in the same cgroup ("+io" in the parent's cgroup.subtree_control),
@@ -21,7 +23,9 @@
  * Invariants: only a cgroup lrutop created is ever removed (this run's, or
  * by cgroup_sweep_stale one named lrutop-<pid>-* whose pid is gone); removal
  * kills what is left inside (the worker, a --cmd's children) and is
- * idempotent, so every exit path may call it. Nothing here prints or exits.
+ * idempotent, so every exit path may call it.  No cgroup.subtree_control
+ * is written but the delegated scope's and, with a marker that outlives a
+ * SIGKILL and restored, the top's.  Nothing here prints or exits.
  */
 #ifndef LRUTOP_CGROUP_H
 #define LRUTOP_CGROUP_H
