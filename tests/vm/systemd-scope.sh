@@ -12,7 +12,8 @@
 #    cgroup.subtree_control are as they were;
 #  - SIGKILL with a --cmd's children still inside: the scope stays; the
 #    next start removes what is inside and systemd collects the scope;
-#  - --demo gets its limits (nothing on stderr).
+#  - --disk-limit alone (an io cgroup only) and --probe beside a limited
+#    run work there too; --demo gets its limits (nothing on stderr).
 set -u
 cg=/sys/fs/cgroup
 D=${SCRATCH:-/var/tmp}
@@ -88,6 +89,15 @@ check "SIGKILL, the next start: systemd removed the scope" gone lrutop-$pid.scop
 check "SIGKILL, the next start: nothing left" [ -z "$(left)" ]
 check "SIGKILL, the next start: controllers as they were" [ "$(snap)" = "$before" ]
 
+"$LRUTOP" --batch -q -s rw_cp --size 32M --disk-limit 16M --dir "$D" >/dev/null 2>"$D/err4"
+rc=$?
+check "--disk-limit alone: exit 0 (stderr: $(head -c 300 "$D/err4"))" [ $rc -eq 0 ]
+"$LRUTOP" --batch -q -s rw_cp --size 32M --mem-limit 32M --probe cold --dir "$D" --results "$D/p.csv" \
+	>/dev/null 2>"$D/err5"
+rc=$?
+check "--probe with --mem-limit: exit 0 (stderr: $(head -c 300 "$D/err5"))" [ $rc -eq 0 ]
+check "--probe with --mem-limit: a result" grep -q '^rw_cp,1,' "$D/p.csv"
+check "--disk-limit, --probe: nothing left" [ -z "$(left)" ]
 "$LRUTOP" --batch -q --demo=2008 --size 48M -s rw_cp --dir "$D" >/dev/null 2>"$D/derr"
 rc=$?
 check "--demo: exit 0 with its limits (stderr: $(head -c 300 "$D/derr"))" sh -c "[ $rc -eq 0 ] && [ ! -s '$D/derr' ]"
