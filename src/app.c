@@ -191,7 +191,7 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 	if (!n)
 		return errf(err, errlen, "check at least one strategy (space)");
 	uint64_t limit = picker_limits[p->limit_i];
-	if (limit && cgroup_available(err, errlen) < 0)
+	if (limit && cgroup_home_available(a->cgroups, err, errlen) < 0)
 		return -1;
 	if (!a->session) {
 		a->pick_opt = *a->opt;
@@ -201,7 +201,7 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 		a->pick_opt.size = a->opt->src ? 0 : picker_sizes[p->size_i];
 		a->pick_opt.mem_limit = limit;
 		struct session *s = xcalloc(1, sizeof(*s));
-		if (session_init(s, &a->pick_opt, a->log, err, errlen) < 0) {
+		if (session_init(s, &a->pick_opt, a->log, a->cgroups, err, errlen) < 0) {
 			free(s);
 			return -1;
 		}
@@ -320,10 +320,12 @@ static int compare_init(struct app *a, const struct source_sink *sink, char *err
 	return 0;
 }
 
-int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
+int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgroups, char *err,
+	     size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->opt = opt;
+	a->cgroups = cgroups;
 	struct model *m = &a->model;
 	m->interval = opt->interval;
 	m->disks_cur = -1;
@@ -396,7 +398,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			    opt->record);
 	if (runs) {
 		a->session = xcalloc(1, sizeof(*a->session));
-		if (session_init(a->session, opt, a->log, err, errlen) < 0) {
+		if (session_init(a->session, opt, a->log, a->cgroups, err, errlen) < 0) {
 			free(a->session);
 			a->session = NULL;
 			return -1;
@@ -453,7 +455,9 @@ int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
 	h.mglru = m->mglru;
 	struct cgroup_base cb;
 	char why[256];
-	h.cgroup_version = cgroup_base_detect(&cb, why, sizeof(why)) == 0 ? cb.version : 0;
+	h.cgroup_version = a->cgroups && a->cgroups->tried ? a->cgroups->base.version
+			   : cgroup_base_detect(&cb, why, sizeof(why)) == 0 ? cb.version
+									    : 0;
 	h.interval_s = m->interval;
 	h.argc = o->argc;
 	h.argv = o->argv;
