@@ -191,7 +191,7 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 	if (!n)
 		return errf(err, errlen, "check at least one strategy (space)");
 	uint64_t limit = picker_limits[p->limit_i];
-	if (limit && cgroup_available(err, errlen) < 0)
+	if (limit && cgroup_home_available(a->cgroups, err, errlen) < 0)
 		return -1;
 	if (!a->session) {
 		a->pick_opt = *a->opt;
@@ -201,7 +201,7 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 		a->pick_opt.size = a->opt->src ? 0 : picker_sizes[p->size_i];
 		a->pick_opt.mem_limit = limit;
 		struct session *s = xcalloc(1, sizeof(*s));
-		if (session_init(s, &a->pick_opt, a->log, err, errlen) < 0) {
+		if (session_init(s, &a->pick_opt, a->log, a->cgroups, err, errlen) < 0) {
 			free(s);
 			return -1;
 		}
@@ -272,6 +272,8 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	strlcpy_(m->disk_how, h->device_how, sizeof(m->disk_how));
 	strlcpy_(m->disk_kind, h->device_kind, sizeof(m->disk_kind));
 	m->mglru = h->mglru;
+	/* minor 2 records the generations; the notes say when they were not read */
+	m->mglru_gens = h->mglru && h->minor >= 2 && !strstr(h->notes, "lru_gen");
 	strlcpy_(m->missing, h->notes, sizeof(m->missing));
 	probe_acc_mode_of(h->argc, h->argv, m->probe_mode, sizeof(m->probe_mode));
 	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
@@ -318,10 +320,12 @@ static int compare_init(struct app *a, const struct source_sink *sink, char *err
 	return 0;
 }
 
-int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
+int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgroups, char *err,
+	     size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->opt = opt;
+	a->cgroups = cgroups;
 	struct model *m = &a->model;
 	m->interval = opt->interval;
 	m->disks_cur = -1;
@@ -363,9 +367,18 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 	if (!a->src)
 		return -1;
 	const char *miss = source_live_missing(a->src);
+	m->mglru_gens = m->mglru && !strstr(miss, "lru_gen"); /* sampler.c names it when not */
 	if (miss[0]) {
 		size_t l = strlen(m->missing);
 		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", miss);
+	}
+	/* LRUTOP_NOTE: what the caller knows about this machine and lrutop
+	 * cannot see (tools/vm-run: "qemu TCG: timings are emulated"); it
+	 * joins the notes the header shows and the recording keeps. */
+	const char *note = getenv("LRUTOP_NOTE");
+	if (note && note[0]) {
+		size_t l = strlen(m->missing);
+		snprintf(m->missing + l, sizeof(m->missing) - l, "%s%s", l ? "; " : "", note);
 	}
 	/* Every check before any output file exists: a usage error must not
 	 * leave a header-only --csv that makes the corrected rerun fail. */
@@ -385,7 +398,7 @@ int app_init(struct app *a, const struct options *opt, char *err, size_t errlen)
 			    opt->record);
 	if (runs) {
 		a->session = xcalloc(1, sizeof(*a->session));
-		if (session_init(a->session, opt, a->log, err, errlen) < 0) {
+		if (session_init(a->session, opt, a->log, a->cgroups, err, errlen) < 0) {
 			free(a->session);
 			a->session = NULL;
 			return -1;
@@ -442,7 +455,9 @@ int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
 	h.mglru = m->mglru;
 	struct cgroup_base cb;
 	char why[256];
-	h.cgroup_version = cgroup_base_detect(&cb, why, sizeof(why)) == 0 ? cb.version : 0;
+	h.cgroup_version = a->cgroups && a->cgroups->tried ? a->cgroups->base.version
+			   : cgroup_base_detect(&cb, why, sizeof(why)) == 0 ? cb.version
+									    : 0;
 	h.interval_s = m->interval;
 	h.argc = o->argc;
 	h.argv = o->argv;

@@ -23,6 +23,7 @@
 
 struct app {
 	const struct options *opt;
+	struct cgroup_home *cgroups; /* where run cgroups go: main's, for every session */
 	struct model model; /* what is known: history, devices, run log */
 	struct ui ui;	   /* what the user looks at */
 	struct source *src;	  /* live, or a replay (--replay) */
@@ -53,7 +54,8 @@ struct app {
  * session (every check of the runs) and the tick, and only then creates
  * --csv and --results.  -1 + err (a usage or environment error: exit 2);
  * app_done then removes any output file this made. */
-int app_init(struct app *a, const struct options *opt, char *err, size_t errlen);
+int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgroups, char *err,
+	     size_t errlen);
 /* Flushes and closes --csv and --results: -1 + err on a write error. */
 int app_close_outputs(struct app *a, char *err, size_t errlen);
 /* Ends the runs when the loop is over: the current one is stopped (why
@@ -128,6 +130,10 @@ int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen)
 int tui_run(struct app *a, char *err, size_t errlen);
 /* The per-strategy statistics table, when there is more than one run. */
 void print_stats(FILE *f, const struct runlog *log);
+/* Under MGLRU, what it changes about the figures: "lrutop: note: ..."
+ * lines on stderr (batch, before the samples), "note: ..." under the
+ * results on stdout.  Nothing without MGLRU. */
+void print_mglru_note(FILE *f, const struct model *m);
 int batch_run(struct app *a, char *err, size_t errlen);
 
 #endif

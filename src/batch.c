@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "machine.h"
 #include "output.h"
 #include "results.h"
 #include "stats.h"
@@ -34,6 +35,14 @@ static void print_events(struct app *a, size_t *printed)
 			results_event_line(stdout, &l->events[*printed], l->results, a->t0_ns);
 	}
 	stdout_ok(a);
+}
+
+/* Under MGLRU what the figures mean (machine.h), as "note: ..." lines. */
+void print_mglru_note(FILE *f, const struct model *m)
+{
+	char buf[200];
+	for (int i = 0; m->mglru && machine_mglru_note(m->mglru_gens, i, buf, sizeof(buf)); i++)
+		fprintf(f, "%s%s\n", f == stderr ? "lrutop: note: " : "note: ", buf);
 }
 
 void print_stats(FILE *f, const struct runlog *l)
@@ -79,6 +88,7 @@ static void batch_woke(void *ctx, int changed)
 int batch_run(struct app *a, char *err, size_t errlen)
 {
 	struct batch b = {.a = a};
+	print_mglru_note(stderr, &a->model); /* before the first sample line */
 	struct frontend fe = {
 		.ctx = &b,
 		.input_fd = -1,
@@ -94,6 +104,7 @@ int batch_run(struct app *a, char *err, size_t errlen)
 			putchar('\n');
 		results_table(stdout, a->log->results, a->log->nresults);
 		print_stats(stdout, a->log);
+		print_mglru_note(stdout, &a->model);
 	}
 	stdout_ok(a);
 	return 0;

@@ -133,7 +133,9 @@ static int run_export(const struct options *o)
 	return close_stdout(rc, 0);
 }
 
-int main(int argc, char **argv)
+/* main's body; cgroups: where run cgroups go (cgroup.h), restored by main
+ * on every way out of here. */
+static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 {
 	char err[512] = "";
 	hold_std_fds();
@@ -179,8 +181,8 @@ int main(int argc, char **argv)
 	 * has the table and how each value was measured) */
 	char note[400] = "", preset_desc[64] = "";
 	if (opt.demo)
-		preset_apply(opt.preset ? opt.preset : preset_find(PRESET_DEFAULT), &opt, note,
-			     sizeof(note), preset_desc, sizeof(preset_desc));
+		preset_apply(opt.preset ? opt.preset : preset_find(PRESET_DEFAULT), &opt, cgroups,
+			     note, sizeof(note), preset_desc, sizeof(preset_desc));
 	if (options_check_runs(&opt, err, sizeof(err)) < 0)
 		return fail(2, err);
 	/* the terminal first: a TUI that cannot start must leave nothing */
@@ -188,7 +190,7 @@ int main(int argc, char **argv)
 		return fail(2, err);
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
 	if (!opt.replay && opt.action == ACTION_RUN &&
-	    session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
+	    session_sweep_stale(&opt, cgroups, swept, sizeof(swept)) > 0)
 		fprintf(stderr, "lrutop: %s\n", swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
@@ -200,7 +202,7 @@ int main(int argc, char **argv)
 		return fail(2, err);
 	}
 	struct app app;
-	if (app_init(&app, &opt, err, sizeof(err)) < 0) {
+	if (app_init(&app, &opt, cgroups, err, sizeof(err)) < 0) {
 		app_done(&app);
 		talk_script_free(script);
 		return fail(2, err);
@@ -213,6 +215,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutop: %s\n", note);
 	else if (note[0])
 		app_status(&app, note);
+	if (note[0]) { /* and it stays there once the message has gone */
+		size_t l = strlen(app.model.missing);
+		snprintf(app.model.missing + l, sizeof(app.model.missing) - l, "%s%s",
+			 l ? "; " : "", note);
+	}
 	if (opt.replay && source_replay_warning(app.src)) {
 		/* a recording cut short by a crash: the rest replays */
 		fprintf(stderr, "lrutop: warning: %s\n", source_replay_warning(app.src));
@@ -229,6 +236,7 @@ int main(int argc, char **argv)
 	} else if (!opt.batch && app.model.runs.state != RUNS_NONE && app.log->nresults) {
 		results_table(stdout, app.log->results, app.log->nresults);
 		print_stats(stdout, app.log);
+		print_mglru_note(stdout, &app.model);
 	}
 	int code = app.exit_code;
 	/* A failed run is an error: one line each on stderr too (the table
@@ -269,4 +277,15 @@ int main(int argc, char **argv)
 		code = 128 + sig;
 	}
 	return close_stdout(code, stdout_errno);
+}
+
+int main(int argc, char **argv)
+{
+	struct cgroup_home cgroups;
+	cgroup_home_init(&cgroups, "", CGROUP_RUN_DIR);
+	int rc = run_main(argc, argv, &cgroups);
+	/* the run cgroups went with app_done: a controller lrutop enabled
+	 * goes back off (a SIGKILL leaves that to the next start) */
+	cgroup_home_done(&cgroups);
+	return rc;
 }

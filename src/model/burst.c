@@ -5,12 +5,53 @@
 
 #include "rates.h"
 
+/* The file bytes of the two youngest MGLRU generations and of the older
+ * ones, from the generations where the sample has the right ones (own:
+ * the run's memcg), else from the lists (the kernel's active(file) is the
+ * two youngest). */
+static void mglru_young_old(const struct sample *s, int cg, int gens, double *young, double *old)
+{
+	if (gens) {
+		*young = (double)(s->gen_file[0] + s->gen_file[1]) * 4096.0;
+		*old = (double)(s->gen_file[2] + s->gen_file[3]) * 4096.0;
+	} else if (cg) {
+		*young = (double)s->cg_active_file;
+		*old = (double)s->cg_inactive_file;
+	} else {
+		*young = (double)s->active_file * 1024.0;
+		*old = (double)s->inactive_file * 1024.0;
+	}
+}
+
+static int mglru_burst(const struct sample *a, const struct sample *b, double dt)
+{
+	uint32_t both = a->have & b->have;
+	int cg = (both & SAMPLE_HAVE_CG) && b->cg_limit;
+	double size = cg ? (double)b->cg_limit : (double)b->mem_total * 1024.0;
+	if (!cg && !(both & SAMPLE_HAVE_MEM))
+		return 0;
+	/* generations of the same scope as the chart: the run's memcg for a
+	 * run's cgroup (of one run: another's memcg has other max_seq), the
+	 * system's without */
+	int gens = (both & SAMPLE_HAVE_GEN) && (cg ? (both & SAMPLE_HAVE_GEN_CG) && a->run == b->run
+						   : !((a->have | b->have) & SAMPLE_HAVE_GEN_CG));
+	double ya, oa, yb, ob;
+	mglru_young_old(a, cg, gens, &ya, &oa);
+	mglru_young_old(b, cg, gens, &yb, &ob);
+	double fell = ya - yb;
+	if (!(size > 0) || !(fell > 0) || fell / dt < BURST_MGLRU_PER_S * size)
+		return 0;
+	return gens ? b->gen_seq > a->gen_seq : ob - oa >= fell / 2;
+}
+
 int burst_between(const struct sample *a, const struct sample *b)
 {
 	if (!a || !b || b->t_ns <= a->t_ns)
 		return 0;
 	double dt = (double)(b->t_ns - a->t_ns) / 1e9;
 	uint32_t both = a->have & b->have;
+	if (both & SAMPLE_HAVE_MGLRU)
+		return mglru_burst(a, b, dt);
 	if ((both & SAMPLE_HAVE_CG) && b->cg_limit) {
 		double limit_pages = (double)b->cg_limit / 4096.0;
 		if (both & SAMPLE_HAVE_CG_DEACT) {

@@ -51,6 +51,23 @@
  * old rule from its --csv, this rule 0). */
 #define BURST_PER_S   0.25
 #define BURST_V1_HELD 0.25
+/* Under MGLRU (SAMPLE_HAVE_MGLRU on both samples) nothing is deactivated:
+ * pgdeactivate stays 0 and the kernel's active(file) is the two youngest
+ * generations.  Its mass demotion is aging: a new youngest generation
+ * (max_seq + 1) turns the second youngest into the third, so what the
+ * lists call active falls at once by that generation's pages.  A burst:
+ *  - the file pages of the two youngest generations fell by at least
+ *    BURST_MGLRU_PER_S of the watched memory per second (the run's
+ *    cgroup: its limit; none: MemTotal), and
+ *  - with the generations (debugfs lru_gen, SAMPLE_HAVE_GEN; the run's
+ *    own memcg with a cgroup, both samples of the same run): max_seq
+ *    advanced (gen_seq grew: aging happened in the interval);
+ *    without them: the older generations (inactive_file) grew by at least
+ *    half the fall (the pages went to them, not freed by a truncate).
+ * The youngest generations are not where eviction takes pages from, so
+ * only aging, a truncate or an unlink makes them fall.  See docs/mglru.md
+ * for the figures measured in the VM. */
+#define BURST_MGLRU_PER_S 0.25
 int burst_between(const struct sample *a, const struct sample *b);
 
 /* Figures of one copy from the samples taken in (t_copy_ns, t_end_ns]:

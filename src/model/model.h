@@ -35,6 +35,7 @@ struct model {
 	 * generations); the watched disk's virtual kind ("virtio", "loop", ...,
 	 * "" for a physical one) */
 	int mglru;
+	int mglru_gens; /* ... and its generations are read (debugfs lru_gen) */
 	char disk_kind[24];
 	double interval;
 

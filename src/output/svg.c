@@ -732,16 +732,31 @@ static void fmt_decade(char *buf, size_t len, int e)
 		snprintf(buf, len, "%.0f%s", pow(10, e % 3), suffix[e / 3 < 4 ? e / 3 : 4]);
 }
 
+/* a + (b - a) * t per channel: a paler shade of a towards the background b */
+static uint32_t svg_mix(uint32_t a, uint32_t b, double t)
+{
+	uint32_t out = 0;
+	for (int sh = 0; sh <= 16; sh += 8) {
+		double x = (double)((a >> sh) & 0xff), y = (double)((b >> sh) & 0xff);
+		out |= (uint32_t)lround(x + (y - x) * t) << sh;
+	}
+	return out;
+}
+
 static int overview(struct ctx *c, const struct svg_opts *o)
 {
 	const struct series *ser = c->in->ser;
 	const struct svg_theme *th = c->th;
 	double u = c->u;
 	size_t n = c->i1 - c->i0 + 1;
-	double *buf = xmalloc(sizeof(double) * n * 12);
+	double *buf = xmalloc(sizeof(double) * n * (12 + SAMPLE_GENS));
 	double *xs = buf, *rd = buf + n, *wr = buf + 2 * n, *af = buf + 3 * n, *inf = buf + 4 * n,
 	       *fr = buf + 5 * n, *de = buf + 6 * n, *sc = buf + 7 * n, *y1 = buf + 8 * n,
 	       *y2 = buf + 9 * n, *y3 = buf + 10 * n, *y0 = buf + 11 * n;
+	double *gen[SAMPLE_GENS]; /* MGLRU's generations, KiB, youngest first */
+	for (int j = 0; j < SAMPLE_GENS; j++)
+		gen[j] = buf + (size_t)(12 + j) * n;
+	int gens = 0; /* any sample has them, of the chart's scope */
 	uint8_t *burst = xcalloc(n, 1);
 
 	/* the memory chart shows the runs' cgroup while any sample has one */
@@ -799,6 +814,12 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 			if (have)
 				mem_scale_kb = fmax(mem_scale_kb, (double)b->mem_total);
 		}
+		/* as on screen (view_overview.c): the run's memcg's, or the system's */
+		uint32_t gb = b->have & (SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG);
+		int g = cg ? (gb & SAMPLE_HAVE_GEN_CG) != 0 : gb == SAMPLE_HAVE_GEN;
+		for (int j = 0; j < SAMPLE_GENS; j++)
+			gen[j][k] = !g ? NAN : j < b->gen_n ? (double)b->gen_file[j] * 4.0 : 0;
+		gens |= g;
 	}
 	/* As on screen: while runs are shown the disk scale follows their
 	 * traffic; a spike outside them clips at the top. */
@@ -843,8 +864,12 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	/* --- memory: a stack, active(file) at the bottom --- */
 	char lim[32];
 	fmt_mib(lim, sizeof(lim), (uint64_t)(mem_scale_kb * 1024.0));
-	snprintf(buf2, sizeof(buf2),
-		 cg ? "Memory of the run's cgroup" : "Memory, whole system (%s)", lim);
+	if (cg)
+		snprintf(buf2, sizeof(buf2), "Memory of the run's cgroup%s",
+			 gens ? ", MGLRU gens" : "");
+	else
+		snprintf(buf2, sizeof(buf2), "Memory, whole system (%s)%s", lim,
+			 gens ? ", MGLRU gens" : "");
 	tx = chart_title(c, y_mem - strip - 14 * u, buf2);
 	struct legend_item ml[] = {{th->active,
 				    c->in->mglru ? "active(file) = the 2 youngest MGLRU generations"
@@ -853,7 +878,17 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 				   {th->inactive, "inactive(file)", 0},
 				   {th->free_, cg ? "free (limit - usage)" : "free", 0},
 				   {th->burst, "demotion burst", 2}};
-	legend(c, tx, c->R, y_mem - strip - 14 * u, ml, 4);
+	/* MGLRU's generations: youngest (the strongest colour) at the bottom,
+	 * each older one paler; the lists' legend otherwise */
+	uint32_t gcol[SAMPLE_GENS] = {th->active, svg_mix(th->active, th->bg, 0.45), th->inactive,
+				      svg_mix(th->inactive, th->bg, 0.5)};
+	struct legend_item gl[] = {{gcol[0], "gen0 young", 0}, {gcol[1], "gen1", 0},
+				   {gcol[2], "gen2", 0},       {gcol[3], "gen3 old", 0},
+				   {th->free_, "free", 0},     {th->burst, "aging", 2}};
+	if (gens)
+		legend(c, tx, c->R, y_mem - strip - 14 * u, gl, 6);
+	else
+		legend(c, tx, c->R, y_mem - strip - 14 * u, ml, 4);
 	double mscale, mstep;
 	/* the axis ends at the limit (or MemTotal): the stack fills it; in
 	 * quarters where those are whole (64 MiB: 16, 32, 48) */
@@ -870,8 +905,21 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	}
 	clip_begin(c, c->L, y_mem, c->R - c->L, mh);
 	band(c, xs, y2, y3, n, th->free_, 1.0);
-	band(c, xs, y1, y2, n, th->inactive, 1.0);
-	band(c, xs, y0, y1, n, th->active, 1.0);
+	if (gens) { /* each generation from its stack's bottom: y1 and y2 reused */
+		for (int j = SAMPLE_GENS - 1; j >= 0; j--) {
+			for (size_t k = 0; k < n; k++) {
+				double sum = 0;
+				for (int i = 0; i <= j; i++)
+					sum += gen[i][k] / div;
+				y1[k] = isnan(sum) ? NAN : y_mem + mh;
+				y2[k] = map_lin(sum, y_mem, mh, mscale);
+			}
+			band(c, xs, y1, y2, n, gcol[j], 1.0);
+		}
+	} else {
+		band(c, xs, y1, y2, n, th->inactive, 1.0);
+		band(c, xs, y0, y1, n, th->active, 1.0);
+	}
 	put(&c->w, "</g>\n");
 	y_ticks(c, y_mem, mh, mscale, mstep);
 	vtext(c, 36 * u, y_mem + mh / 2, 26 * u, gib ? "GiB" : "MiB");

@@ -143,12 +143,21 @@ static const struct field fields[] = {
     U64("gir", SAMPLE_HAVE_CG_IO, cg_rd_bytes),
     U64("giw", SAMPLE_HAVE_CG_IO, cg_wr_bytes),
     U32("gig", SAMPLE_HAVE_CG_IO, cg_io_gen),
+
+    /* MGLRU's generations (minor 2): file pages, youngest first */
+    U64("lg0", SAMPLE_HAVE_GEN, gen_file[0]),
+    U64("lg1", SAMPLE_HAVE_GEN, gen_file[1]),
+    U64("lg2", SAMPLE_HAVE_GEN, gen_file[2]),
+    U64("lg3", SAMPLE_HAVE_GEN, gen_file[3]),
+    U64("lgs", SAMPLE_HAVE_GEN, gen_seq),
+    U8("lgn", SAMPLE_HAVE_GEN, gen_n),
 };
 
 #define HAVE_KNOWN                                                                                 \
 	(SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_VMX | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CPU | \
 	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT |     \
-	 SAMPLE_HAVE_RES | SAMPLE_HAVE_PROBE | SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB)
+	 SAMPLE_HAVE_RES | SAMPLE_HAVE_PROBE | SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB |        \
+	 SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG | SAMPLE_HAVE_MGLRU)
 
 static const char *const disk_columns[] = {
     "rd_ios",	  "rd_merges", "rd_sectors", "rd_ms",	    "wr_ios",	 "wr_merges",

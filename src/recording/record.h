@@ -59,7 +59,9 @@
 #include "session.h"
 
 #define RECORD_MAJOR		1
-#define RECORD_MINOR		1 /* 1: page-cache residency ("pc*", "res") */
+/* minor 1: page-cache residency ("pc*", "res"); 2: MGLRU's generations
+ * ("lg*") and the MGLRU bit in "hv" */
+#define RECORD_MINOR		2
 #define RECORD_LINE_MAX		(1u << 20) /* a longer line is an error (/dev/zero) */
 #define RECORD_STRATEGY_UNKNOWN UINT8_MAX
 

@@ -1,5 +1,7 @@
 #include "cgroup.h"
+#include "delegate.h"
 #include "kvfile.h"
+#include "scratch.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -176,31 +179,51 @@ static int self_dir(const char *prefix, const char *mnt, const char *mroot, cons
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+/* dir's control file name lists word. */
+static int ctl_lists(const char *dir, const char *name, const char *word)
+{
+	char file[4096 + 32], buf[1024];
+
+	return path_join(file, sizeof file, dir, name) == 0 &&
+	       read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, word, " \n");
+}
+
 /* Where run cgroups with controller ctl are made (v2 name: "memory",
  * "io"; v1 name: "memory", "blkio"; probe: a v1 control file that must be
- * writable in our cgroup): version 0 when nowhere, v2_mounted set when a
- * cgroup2 mount shows our cgroup. */
+ * writable in our cgroup): version 0 when nowhere.  b's v2 fields are
+ * filled when a cgroup2 mount shows our cgroup. */
 static void find_ctl(const char *mountinfo, const char *self, const char *root, const char *v2,
 		     const char *v1, const char *probe, int *version, int *enable, char *dir,
-		     size_t dirlen, int *v2_mounted)
+		     size_t dirlen, struct cgroup_base *b)
 {
-	char mnt[4096], mroot[4096], path[4096], file[4096 + 32], buf[1024];
+	char mnt[4096], mroot[4096], path[4096], file[4096 + 32], top[4096 + 256];
 
 	*version = *enable = 0;
 	if (find_mount(mountinfo, "cgroup2", NULL, mnt, sizeof mnt, mroot, sizeof mroot) == 0 &&
 	    self_cgroup(self, 2, NULL, path, sizeof path) == 0 &&
-	    self_dir(root, mnt, mroot, path, dir, dirlen) == 0) {
-		*v2_mounted = 1;
-		if (path_join(file, sizeof file, dir, "cgroup.subtree_control") == 0 &&
-		    read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, v2, " \n")) {
-			*version = 2;
-			return;
+	    self_dir(root, mnt, mroot, path, dir, dirlen) == 0 &&
+	    (size_t)snprintf(top, sizeof top, "%s%s", root, mnt) < sizeof top) {
+		size_t tl = strlen(top);
+		b->v2 = 1;
+		strlcpy_(b->v2_path, path, sizeof b->v2_path);
+		strlcpy_(b->v2_top, top, sizeof b->v2_top);
+		strlcpy_(b->v2_self, dir, sizeof b->v2_self);
+		/* ours or the nearest ancestor that already hands ctl to its
+		 * children: a child made there has it, nothing is changed */
+		for (;;) {
+			if (ctl_lists(dir, "cgroup.subtree_control", v2)) {
+				*version = 2;
+				return;
+			}
+			char *slash = strrchr(dir, '/');
+			if (strlen(dir) <= tl || !slash || (size_t)(slash - dir) < tl)
+				break;
+			*slash = '\0';
 		}
-		/* The root cgroup may enable it for its children at any time
-		 * (the no-internal-process rule does not bind the root). */
-		if (strcmp(path, "/") == 0 &&
-		    path_join(file, sizeof file, dir, "cgroup.controllers") == 0 &&
-		    read_small_at(AT_FDCWD, file, buf, sizeof buf) >= 0 && has_item(buf, v2, " \n")) {
+		/* the top may enable it for its children (the
+		 * no-internal-process rule does not bind the root) */
+		strlcpy_(dir, top, dirlen);
+		if (ctl_lists(dir, "cgroup.controllers", v2)) {
 			*version = 2;
 			*enable = 1;
 			return;
@@ -219,21 +242,21 @@ static void find_ctl(const char *mountinfo, const char *self, const char *root, 
 int cgroup_find_base(const char *mountinfo, const char *self, const char *root,
 		     struct cgroup_base *b, char *why, size_t whylen)
 {
-	int v2_mounted = 0;
-
 	memset(b, 0, sizeof *b);
 	if (!root)
 		root = "";
 	find_ctl(mountinfo, self, root, "io", "blkio", "blkio.throttle.read_bps_device",
-		 &b->io_version, &b->io_enable_v2, b->io_dir, sizeof b->io_dir, &v2_mounted);
-	v2_mounted = 0;
+		 &b->io_version, &b->io_enable_v2, b->io_dir, sizeof b->io_dir, b);
 	find_ctl(mountinfo, self, root, "memory", "memory", "memory.limit_in_bytes", &b->version,
-		 &b->enable_v2, b->dir, sizeof b->dir, &v2_mounted);
+		 &b->enable_v2, b->dir, sizeof b->dir, b);
 	if (b->version)
 		return 0;
-	if (v2_mounted)
-		return errf(why, whylen,
-			    "no memory controller mounted, nor delegated to our cgroup");
+	if (b->v2)
+		return errf(
+		    why, whylen,
+		    "no memory controller: cgroup v2 does not offer it (%s/cgroup.controllers) "
+		    "and no cgroup v1 memory hierarchy is mounted",
+		    b->v2_top);
 	return errf(why, whylen, "no memory controller mounted");
 }
 
@@ -421,12 +444,16 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 	 * disk bytes (io_stat), where the controller is there */
 	int acct = !io && limit && b->io_version;
 	/* one directory holds both where both are in the same hierarchy */
+	if (acct && b->io_enable_v2)
+		acct = 0; /* counters are not worth enabling a controller for */
 	int same = (io || acct) && limit && b->io_version == b->version &&
 		   strcmp(b->io_dir, b->dir) == 0;
-	if (limit && b->enable_v2 && enable_v2(b->dir, "+memory", err, errlen) < 0)
-		return -1;
-	if (io && b->io_enable_v2 && enable_v2(b->io_dir, "+io", err, errlen) < 0)
-		return -1;
+	if ((limit && b->enable_v2) || (io && b->io_enable_v2))
+		return errf(err, errlen,
+			    "cgroup v2: the %s controller is not on for the children of %s (only "
+			    "cgroup_home enables it, and restores it)",
+			    limit && b->enable_v2 ? "memory" : "io",
+			    limit && b->enable_v2 ? b->dir : b->io_dir);
 
 	snprintf(name, sizeof name, "lrutop-%d-%.40s", (int)getpid(), tag && *tag ? tag : "run");
 	for (n = strlen("lrutop-"); name[n]; n++) {
@@ -446,8 +473,6 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 			memset(cg, 0, sizeof *cg);
 			return -1;
 		}
-		if (same && acct && b->io_enable_v2)
-			enable_v2(b->io_dir, "+io", NULL, 0); /* best effort: counters only */
 		if (same)
 			set_io_stat(cg, b->version, path);
 		if ((!io && !acct) || same)
@@ -456,8 +481,6 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 	/* the io cgroup: alone (only --disk-limit) or beside the memory one */
 	if (path_join(path, sizeof path, b->io_dir, name) < 0)
 		return errf(err, errlen, "cgroup under %s: path too long", b->io_dir);
-	if (acct && (b->io_enable_v2 ? enable_v2(b->io_dir, "+io", NULL, 0) : 0) < 0)
-		return 0; /* counters only: the run goes on without them */
 	if (mkdir(path, 0755) < 0) {
 		if (acct)
 			return 0;
@@ -687,4 +710,594 @@ int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out)
 	if (apart) /* io cgroups of runs with only --disk-limit */
 		n = sweep_dir(b->io_version, b->io_dir, 0, "", pid_out, n);
 	return n;
+}
+
+/* ---- cgroup_home ---------------------------------------------------------- */
+
+#define MARK_MAGIC   "lrutop-subtree 1"
+#define MARK_PREFIX  "subtree-"
+#define LOCK_WAIT_MS 3000
+
+static const struct {
+	unsigned bit;
+	const char *name;
+} ctls[] = {{CGROUP_CTL_MEMORY, "memory"}, {CGROUP_CTL_IO, "io"}};
+
+void cgroup_home_init(struct cgroup_home *h, const char *root, const char *run_dir)
+{
+	memset(h, 0, sizeof *h);
+	strlcpy_(h->root, root ? root : "", sizeof h->root);
+	strlcpy_(h->run_dir, run_dir ? run_dir : CGROUP_RUN_DIR, sizeof h->run_dir);
+}
+
+static void boot_id(char *out, size_t len)
+{
+	if (read_small_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id", out, len) <= 0)
+		strlcpy_(out, "unknown", len);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void ctl_words(unsigned set, char *out, size_t len)
+{
+	size_t l = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < ARRAY_LEN(ctls); i++)
+		if (set & ctls[i].bit)
+			l += (size_t)snprintf(out + l, len > l ? len - l : 0, "%s%s", l ? " " : "",
+					      ctls[i].name);
+	if (!out[0])
+		strlcpy_(out, "-", len);
+}
+
+static unsigned ctl_parse(const char *words)
+{
+	unsigned set = 0;
+
+	for (size_t i = 0; i < ARRAY_LEN(ctls); i++)
+		if (has_item(words, ctls[i].name, " "))
+			set |= ctls[i].bit;
+	return set;
+}
+
+/* One marker: who changed which top's cgroup.subtree_control. */
+struct mark {
+	long pid;
+	unsigned long long start;
+	char boot[64];
+	char dir[4096];
+	unsigned enabled, uses;
+};
+
+static int mark_write(const char *file, const struct mark *m)
+{
+	char buf[4096 + 512], en[32], us[32], tmp[700];
+	int fd, n;
+
+	ctl_words(m->enabled, en, sizeof en);
+	ctl_words(m->uses, us, sizeof us);
+	n = snprintf(buf, sizeof buf,
+		     "%s\npid %ld\nstart %llu\nboot %s\ndir %s\nenabled %s\nuses %s\n", MARK_MAGIC,
+		     m->pid, m->start, m->boot, m->dir, en, us);
+	if (n < 0 || (size_t)n >= sizeof buf ||
+	    (size_t)snprintf(tmp, sizeof tmp, "%s.new", file) >= sizeof tmp)
+		return -1;
+	/* written whole, then renamed: a SIGKILL leaves the old one or the new */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	int ok = write(fd, buf, (size_t)n) == n;
+	ok &= close(fd) == 0;
+	if (!ok || rename(tmp, file) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int mark_read(int dirfd, const char *name, struct mark *m)
+{
+	char buf[4096 + 512], en[64], us[64];
+	const char *p;
+
+	memset(m, 0, sizeof *m);
+	if (read_small_at(dirfd, name, buf, sizeof buf) <= 0 ||
+	    strncmp(buf, MARK_MAGIC "\n", strlen(MARK_MAGIC) + 1) != 0 ||
+	    sscanf(buf + strlen(MARK_MAGIC) + 1, "pid %ld start %llu boot %63s", &m->pid, &m->start,
+		   m->boot) != 3 ||
+	    !(p = strstr(buf, "\ndir ")))
+		return -1;
+	p += 5;
+	size_t n = strcspn(p, "\n");
+	if (n >= sizeof m->dir)
+		return -1;
+	memcpy(m->dir, p, n);
+	m->dir[n] = '\0';
+	if (!(p = strstr(buf, "\nenabled ")) || sscanf(p + 9, "%63[^\n]", en) != 1 ||
+	    !(p = strstr(buf, "\nuses ")) || sscanf(p + 6, "%63[^\n]", us) != 1)
+		return -1;
+	m->enabled = ctl_parse(en);
+	m->uses = ctl_parse(us);
+	return 0;
+}
+
+static int mark_alive(const struct mark *m)
+{
+	char boot[64];
+
+	boot_id(boot, sizeof boot);
+	return strcmp(boot, m->boot) == 0 && scratch_pid_alive(m->pid, m->start);
+}
+
+/* The run_dir lock around every look at or change of the markers and the
+ * top's cgroup.subtree_control: two lrutops starting together must not
+ * both think the other one enabled memory.  Bounded: -1 after LOCK_WAIT_MS. */
+static int lock_marks(const struct cgroup_home *h)
+{
+	char file[600];
+	uint64_t deadline = mono_ns() + (uint64_t)LOCK_WAIT_MS * 1000000u;
+	int fd;
+
+	mkdir(h->run_dir, 0755);
+	if ((size_t)snprintf(file, sizeof file, "%s/lock", h->run_dir) >= sizeof file)
+		return -1;
+	fd = open(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || mono_ns() >= deadline) {
+			close(fd);
+			return -1;
+		}
+		poll(NULL, 0, 5);
+	}
+	return fd;
+}
+
+/* With the lock held: every marker whose owner is gone (or is us, when
+ * leaving) gives back what it enabled — "-memory" / "-io" into its top's
+ * cgroup.subtree_control — unless a live owner's marker uses that
+ * controller in the same top: that marker then takes the duty over.
+ * Returns how many controllers were turned off. */
+static int marks_restore(const struct cgroup_home *h, int leaving)
+{
+	DIR *d = opendir(h->run_dir);
+	struct dirent *e;
+	struct mark ms[32];
+	char names[32][64];
+	int alive[32], n = 0, restored = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL && n < 32) {
+		size_t l = strlen(e->d_name);
+		if (strncmp(e->d_name, MARK_PREFIX, strlen(MARK_PREFIX)) != 0 || l >= 64 ||
+		    (l > 4 && strcmp(e->d_name + l - 4, ".new") == 0) ||
+		    mark_read(dirfd(d), e->d_name, &ms[n]) < 0)
+			continue;
+		strlcpy_(names[n], e->d_name, sizeof names[n]);
+		alive[n] = !(leaving && ms[n].pid == (long)getpid()) && mark_alive(&ms[n]);
+		n++;
+	}
+	for (int i = 0; i < n; i++) {
+		if (alive[i])
+			continue;
+		for (size_t c = 0; c < ARRAY_LEN(ctls); c++) {
+			if (!(ms[i].enabled & ctls[c].bit))
+				continue;
+			int heir = -1;
+			for (int j = 0; j < n && heir < 0; j++)
+				if (alive[j] && strcmp(ms[j].dir, ms[i].dir) == 0 &&
+				    ((ms[j].uses | ms[j].enabled) & ctls[c].bit))
+					heir = j;
+			if (heir >= 0) {
+				char file[700];
+				ms[heir].enabled |= ctls[c].bit;
+				snprintf(file, sizeof file, "%s/%s", h->run_dir, names[heir]);
+				mark_write(file, &ms[heir]);
+				continue;
+			}
+			char what[16];
+			snprintf(what, sizeof what, "-%s", ctls[c].name);
+			/* EBUSY: someone made it theirs (a child enables it
+			 * further down); it is not ours to take away then */
+			if (enable_v2(ms[i].dir, what, NULL, 0) == 0)
+				restored++;
+		}
+		unlinkat(dirfd(d), names[i], 0);
+	}
+	closedir(d);
+	return restored;
+}
+
+/* OWN at the top: controllers in want that the top does not yet hand to
+ * its children are enabled there, the marker written first. */
+static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size_t errlen)
+{
+	const char *top = h->base.v2_top;
+	struct mark m;
+	unsigned need = 0;
+	int fd;
+
+	if (geteuid() != 0)
+		return errf(err, errlen, "not root");
+	fd = lock_marks(h);
+	if (fd < 0)
+		return errf(err, errlen,
+			    "cannot lock %s/lock to change %s/cgroup.subtree_control: %s",
+			    h->run_dir, top, strerror(errno));
+	marks_restore(h, 0);
+	for (size_t c = 0; c < ARRAY_LEN(ctls); c++)
+		if ((want & ctls[c].bit) && !ctl_lists(top, "cgroup.subtree_control", ctls[c].name))
+			need |= ctls[c].bit;
+	memset(&m, 0, sizeof m);
+	m.pid = (long)getpid();
+	scratch_pid_start(m.pid, &m.start);
+	boot_id(m.boot, sizeof m.boot);
+	strlcpy_(m.dir, top, sizeof m.dir);
+	m.enabled = h->enabled | need;
+	m.uses = h->uses | want;
+	if (!h->marker[0])
+		snprintf(h->marker, sizeof h->marker, "%s/" MARK_PREFIX "%ld", h->run_dir, m.pid);
+	if (mark_write(h->marker, &m) < 0) {
+		int e = errno;
+		close(fd);
+		return errf(
+		    err, errlen,
+		    "cannot write the marker %s (it restores %s/cgroup.subtree_control): %s",
+		    h->marker, top, strerror(e));
+	}
+	h->uses = m.uses;
+	for (size_t c = 0; c < ARRAY_LEN(ctls); c++) {
+		char what[16];
+		if (!(need & ctls[c].bit))
+			continue;
+		snprintf(what, sizeof what, "+%s", ctls[c].name);
+		if (enable_v2(top, what, err, errlen) < 0) {
+			m.enabled &= ~ctls[c].bit;
+			mark_write(h->marker, &m);
+			close(fd);
+			return -1;
+		}
+		h->enabled |= ctls[c].bit;
+	}
+	close(fd);
+	return 0;
+}
+
+int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *err, size_t errlen)
+{
+	char leaf[4096], procs[4096 + 16], pid[32], ctl[1024] = "", file[4096 + 32];
+	struct cgroup_base *b = &h->base;
+
+	if (path_join(leaf, sizeof leaf, scope_dir, "monitor") < 0 ||
+	    path_join(procs, sizeof procs, leaf, "cgroup.procs") < 0)
+		return errf(err, errlen, "%s: path too long", scope_dir);
+	if (mkdir(leaf, 0755) < 0 && errno != EEXIST)
+		return errf(err, errlen, "create %s: %s", leaf, strerror(errno));
+	snprintf(pid, sizeof pid, "%ld", (long)getpid());
+	if (write_ctl(procs, pid) < 0)
+		return errf(err, errlen, "move lrutop into %s: %s", leaf, strerror(errno));
+	strlcpy_(h->scope, scope_dir, sizeof h->scope);
+	h->tried = 1;
+	h->mode = CGROUP_MODE_SCOPE;
+	strlcpy_(b->v2_self, leaf, sizeof b->v2_self);
+	if (path_join(file, sizeof file, scope_dir, "cgroup.controllers") == 0)
+		read_small_at(AT_FDCWD, file, ctl, sizeof ctl);
+	ctl[strcspn(ctl, "\n")] = '\0';
+	b->version = b->io_version = 0;
+	b->enable_v2 = b->io_enable_v2 = 0;
+	b->dir[0] = b->io_dir[0] = '\0';
+	for (size_t c = 0; c < ARRAY_LEN(ctls); c++) {
+		char what[16], e[600];
+		int ok;
+		char *why = ctls[c].bit == CGROUP_CTL_MEMORY ? h->why : h->io_why;
+		size_t wl = ctls[c].bit == CGROUP_CTL_MEMORY ? sizeof h->why : sizeof h->io_why;
+		snprintf(what, sizeof what, "+%s", ctls[c].name);
+		if (!has_item(ctl, ctls[c].name, " ")) {
+			snprintf(why, wl,
+				 "systemd delegated %s without the %s controller (its "
+				 "cgroup.controllers: "
+				 "%s)",
+				 scope_dir, ctls[c].name, ctl[0] ? ctl : "empty");
+			continue;
+		}
+		ok = ctl_lists(scope_dir, "cgroup.subtree_control", ctls[c].name) ||
+		     enable_v2(scope_dir, what, e, sizeof e) == 0;
+		if (!ok) {
+			snprintf(why, wl, "%s", e);
+			continue;
+		}
+		if (ctls[c].bit == CGROUP_CTL_MEMORY) {
+			b->version = 2;
+			strlcpy_(b->dir, scope_dir, sizeof b->dir);
+		} else {
+			b->io_version = 2;
+			strlcpy_(b->io_dir, scope_dir, sizeof b->io_dir);
+		}
+	}
+	if (!b->version && !b->io_version)
+		return errf(err, errlen, "%s", h->why);
+	return 0;
+}
+
+/* cgroup v2's controllers are there at all (a hybrid system's unified
+ * mount offers none: its controllers are on v1). */
+static int v2_in_use(const struct cgroup_base *b)
+{
+	return b->v2 && (ctl_lists(b->v2_top, "cgroup.controllers", "memory") ||
+			 ctl_lists(b->v2_top, "cgroup.controllers", "io"));
+}
+
+static int home_decide(struct cgroup_home *h, const char *mi, const char *self)
+{
+	struct cgroup_base *b = &h->base;
+	char why[600];
+	int root = geteuid() == 0;
+
+	h->tried = 1;
+	if (cgroup_find_base(mi, self, h->root, b, why, sizeof why) < 0)
+		snprintf(h->why, sizeof h->why, "%s", why);
+	if (!b->io_version)
+		snprintf(h->io_why, sizeof h->io_why,
+			 "no io controller delegated to our cgroup, no blkio mounted");
+	if (!v2_in_use(b) || b->version == 1) {
+		/* cgroup v1, as ever: beneath our own cgroup, nothing asked */
+		if (!root) {
+			memset(b, 0, sizeof *b);
+			snprintf(h->why, sizeof h->why, "not root");
+			snprintf(h->io_why, sizeof h->io_why, "not root");
+			h->mode = CGROUP_MODE_NONE;
+			return -1;
+		}
+		h->mode = b->version || b->io_version ? CGROUP_MODE_V1 : CGROUP_MODE_NONE;
+		return h->mode == CGROUP_MODE_NONE ? -1 : 0;
+	}
+	if (!h->no_systemd && delegate_systemd_booted(h->root) && strcmp(b->v2_path, "/") != 0) {
+		char slice[256], path[4096], top[4096], e[400], where[4096];
+		strlcpy_(where, b->v2_path, sizeof where);
+		int have_slice = delegate_slice(b->v2_path, !root, slice, sizeof slice) == 0;
+		strlcpy_(top, b->v2_top, sizeof top);
+		if (delegate_start_scope(!root, have_slice ? slice : NULL, path, sizeof path, e,
+					 sizeof e) < 0 ||
+		    (size_t)snprintf(h->scope, sizeof h->scope, "%s%s", top, path) >=
+			sizeof h->scope) {
+			memset(b, 0, sizeof *b);
+			b->v2 = 1;
+			snprintf(
+			    h->why, sizeof h->why,
+			    "cgroup v2 under systemd: %.200s is systemd's, and systemd did not "
+			    "delegate a scope to lrutop: %.300s",
+			    where, e);
+			snprintf(h->io_why, sizeof h->io_why, "%s", h->why);
+			h->scope[0] = '\0';
+			h->mode = CGROUP_MODE_NONE;
+			return -1;
+		}
+		/* now in the scope: the base is inside it */
+		strlcpy_(b->v2_path, path, sizeof b->v2_path);
+		char scope[4096];
+		strlcpy_(scope, h->scope, sizeof scope);
+		if (cgroup_home_adopt_scope(h, scope, e, sizeof e) < 0) {
+			snprintf(h->why, sizeof h->why,
+				 "cgroup v2: the scope systemd delegated: %s", e);
+			return -1;
+		}
+		return 0;
+	}
+	if (!root) {
+		memset(b, 0, sizeof *b);
+		snprintf(h->why, sizeof h->why, "not root");
+		snprintf(h->io_why, sizeof h->io_why, "not root");
+		h->mode = CGROUP_MODE_NONE;
+		return -1;
+	}
+	h->mode = b->version || b->io_version ? CGROUP_MODE_OWN : CGROUP_MODE_NONE;
+	if (!b->io_version)
+		snprintf(h->io_why, sizeof h->io_why,
+			 "cgroup v2 does not offer the io controller (%.400s/cgroup.controllers)",
+			 b->v2_top);
+	return h->mode == CGROUP_MODE_NONE ? -1 : 0;
+}
+
+int cgroup_home_setup_from(struct cgroup_home *h, const char *mountinfo, const char *self)
+{
+	if (h->tried)
+		return h->mode == CGROUP_MODE_NONE ? -1 : 0;
+	return home_decide(h, mountinfo, self);
+}
+
+int cgroup_home_setup(struct cgroup_home *h)
+{
+	char *mi, *self;
+	int rc;
+
+	if (h->tried)
+		return h->mode == CGROUP_MODE_NONE ? -1 : 0;
+	mi = slurp("/proc/self/mountinfo");
+	self = slurp("/proc/self/cgroup");
+	if (mi && self) {
+		rc = home_decide(h, mi, self);
+	} else {
+		h->tried = 1;
+		h->mode = CGROUP_MODE_NONE;
+		snprintf(h->why, sizeof h->why,
+			 "cannot read /proc/self/mountinfo or /proc/self/cgroup");
+		snprintf(h->io_why, sizeof h->io_why, "%s", h->why);
+		rc = -1;
+	}
+	free(mi);
+	free(self);
+	return rc;
+}
+
+int cgroup_home_available(struct cgroup_home *h, char *err, size_t errlen)
+{
+	char e[600];
+
+	cgroup_home_setup(h);
+	if (h->base.version && h->base.enable_v2) {
+		if (home_enable_top(h, CGROUP_CTL_MEMORY, e, sizeof e) < 0) {
+			snprintf(h->why, sizeof h->why, "%s", e);
+			h->base.version = 0;
+		}
+		h->base.enable_v2 = 0;
+	}
+	if (h->base.version)
+		return 0;
+	if (strcmp(h->why, "not root") == 0 ||
+	    (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE && !h->base.v2))
+		return errf(err, errlen,
+			    "--mem-limit needs root and the memory cgroup controller (%s)", h->why);
+	if (geteuid() != 0)
+		return errf(err, errlen,
+			    "--mem-limit needs root, or a systemd user manager that delegates the "
+			    "memory controller (%s)",
+			    h->why);
+	return errf(err, errlen, "--mem-limit: %s", h->why);
+}
+
+int cgroup_home_io_available(struct cgroup_home *h, char *err, size_t errlen)
+{
+	char e[600];
+
+	cgroup_home_setup(h);
+	if (h->base.io_version && h->base.io_enable_v2) {
+		if (home_enable_top(h, CGROUP_CTL_IO, e, sizeof e) < 0) {
+			snprintf(h->io_why, sizeof h->io_why, "%s", e);
+			h->base.io_version = 0;
+		}
+		h->base.io_enable_v2 = 0;
+	}
+	if (h->base.io_version)
+		return 0;
+	if (strcmp(h->io_why, "not root") == 0 ||
+	    (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE && !h->base.v2))
+		return errf(
+		    err, errlen,
+		    "--disk-limit needs root and the io (v2) or blkio (v1) cgroup controller "
+		    "(%s)",
+		    h->io_why);
+	if (geteuid() != 0)
+		return errf(
+		    err, errlen,
+		    "--disk-limit needs root, or a systemd user manager that delegates the io "
+		    "controller (%s)",
+		    h->io_why);
+	return errf(err, errlen, "--disk-limit: %s", h->io_why);
+}
+
+int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
+		       const struct cgroup_io *io, const char *tag, char *err, size_t errlen)
+{
+	memset(cg, 0, sizeof *cg);
+	if (limit == 0 && !io)
+		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
+	if (limit && cgroup_home_available(h, err, errlen) < 0)
+		return -1;
+	if (io && cgroup_home_io_available(h, err, errlen) < 0)
+		return -1;
+	return cgroup_create_in(cg, &h->base, limit, io, tag, err, errlen);
+}
+
+/* lrutop-<pid>.scope units beside ours (in dir) whose lrutop is gone: what
+ * is inside goes (killed first); systemd then stops the emptied scope. */
+int cgroup_sweep_scopes(const char *dir, long *pid_out)
+{
+	int n = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return n;
+	while ((e = readdir(d)) != NULL) {
+		char *end, scope[4096], file[64], buf[4096], want[300];
+		long pid;
+		int m;
+
+		if (strncmp(e->d_name, "lrutop-", 7) != 0)
+			continue;
+		pid = strtol(e->d_name + 7, &end, 10);
+		if (end == e->d_name + 7 || strcmp(end, ".scope") != 0 || pid <= 0 ||
+		    pid == (long)getpid())
+			continue;
+		/* alive and still in its scope: not ours to judge */
+		snprintf(file, sizeof file, "/proc/%ld/cgroup", pid);
+		snprintf(want, sizeof want, "/%s", e->d_name);
+		if (read_small_at(AT_FDCWD, file, buf, sizeof buf) > 0 && strstr(buf, want))
+			continue;
+		if (path_join(scope, sizeof scope, dir, e->d_name) < 0)
+			continue;
+		m = sweep_dir(2, scope, 0, "", pid_out, 0);
+		struct cgroup mon;
+		memset(&mon, 0, sizeof mon);
+		mon.version = 2;
+		mon.created = 1;
+		if (path_join(mon.path, sizeof mon.path, scope, "monitor") == 0 &&
+		    access(mon.path, F_OK) == 0 && fill_paths(&mon) == 0 &&
+		    cgroup_remove(&mon, NULL, 0) == 0 && !m)
+			m = 1;
+		if (m && !n && pid_out)
+			*pid_out = pid;
+		n += m;
+	}
+	closedir(d);
+	return n;
+}
+
+int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
+{
+	struct cgroup_base b;
+	char why[600], *mi, *self;
+	int n = 0;
+
+	if (restored)
+		*restored = 0;
+	if (geteuid() != 0)
+		return 0;
+	/* markers of gone owners, wherever their top is (only root writes
+	 * them; no run_dir, none was ever written) */
+	if (access(h->run_dir, F_OK) == 0) {
+		int fd = lock_marks(h);
+		if (fd >= 0) {
+			int r = marks_restore(h, 0);
+			if (restored)
+				*restored = r;
+			close(fd);
+		}
+	}
+	mi = slurp("/proc/self/mountinfo");
+	self = slurp("/proc/self/cgroup");
+	if (!mi || !self) {
+		free(mi);
+		free(self);
+		return 0;
+	}
+	if (cgroup_find_base(mi, self, h->root, &b, why, sizeof why) == 0 || b.io_version)
+		n = cgroup_sweep_stale(&b, pid_out);
+	free(mi);
+	free(self);
+	if (b.v2 && v2_in_use(&b)) {
+		/* the slice our scope is (or would be) in */
+		char slice[4096];
+		strlcpy_(slice, h->mode == CGROUP_MODE_SCOPE ? h->scope : b.v2_self, sizeof slice);
+		char *slash = strrchr(slice, '/');
+		if (slash && strlen(slice) > strlen(b.v2_top)) {
+			*slash = '\0';
+			n += cgroup_sweep_scopes(slice, n ? NULL : pid_out);
+		}
+	}
+	return n;
+}
+
+void cgroup_home_done(struct cgroup_home *h)
+{
+	if (!h->marker[0])
+		return;
+	int fd = lock_marks(h);
+	marks_restore(h, 1);
+	if (fd >= 0)
+		close(fd);
+	h->marker[0] = '\0';
+	h->enabled = h->uses = 0;
 }

@@ -65,9 +65,10 @@ const char *preset_names(void)
 /* The disk the throttle would take, -d or the one holding --dir, as the
  * session will check it: the preset leaves the throttle out where the
  * user's --disk-limit would be an error. */
-static int disk_throttle_ok(const struct options *o, char *why, size_t whylen)
+static int disk_throttle_ok(const struct options *o, struct cgroup_home *cgroups, char *why,
+			    size_t whylen)
 {
-	if (cgroup_io_available(why, whylen) < 0)
+	if (cgroup_home_io_available(cgroups, why, whylen) < 0)
 		return 0;
 	char name[DEVICE_NAME_MAX], path[64 + DEVICE_NAME_MAX];
 	if (!o->device)
@@ -84,26 +85,30 @@ static int disk_throttle_ok(const struct options *o, char *why, size_t whylen)
 	return 1;
 }
 
-void preset_apply(const struct preset *p, struct options *o, char *note, size_t notelen, char *desc,
-		  size_t desclen)
+void preset_apply(const struct preset *p, struct options *o, struct cgroup_home *cgroups,
+		  char *note, size_t notelen, char *desc, size_t desclen)
 {
 	char why[300] = "";
 	note[0] = '\0';
 	if (!o->strategies && !o->ncmds)
 		o->strategies = p->strategies;
 	if (!o->mem_limit && p->mem_limit) {
-		if (cgroup_available(why, sizeof(why)) == 0)
+		if (cgroup_home_available(cgroups, why, sizeof(why)) == 0)
 			o->mem_limit = p->mem_limit;
 		else
-			snprintf(note, notelen, "demo %s without a memory cgroup: %s", p->name,
-				 why);
+			snprintf(note, notelen,
+				 "demo %s without a memory cgroup: %s - this run has no memory "
+				 "pressure",
+				 p->name, why);
 	}
 	if (!o->disk_limit && p->disk_limit) {
-		if (disk_throttle_ok(o, why, sizeof(why)))
+		if (disk_throttle_ok(o, cgroups, why, sizeof(why)))
 			o->disk_limit = p->disk_limit;
 		else if (!note[0])
-			snprintf(note, notelen, "demo %s without a disk throttle: %s", p->name,
-				 why);
+			snprintf(note, notelen,
+				 "demo %s without a disk throttle: %s - this run's disk is not "
+				 "throttled",
+				 p->name, why);
 		else
 			strlcpy_(note + strlen(note), "; no disk throttle either",
 				 notelen - strlen(note));
@@ -120,7 +125,7 @@ void preset_apply(const struct preset *p, struct options *o, char *note, size_t 
 		o->glyphs = CHART_BLOCK;
 
 	/* a limit left out is named as such: the picture is not the 2008 one */
-	char mem[24] = "no memory cgroup", disk[32];
+	char mem[40] = "no memory pressure (no cgroup)", disk[32];
 	if (o->mem_limit) {
 		fmt_size(mem, sizeof(mem) - 4, o->mem_limit);
 		strcat(mem, " mem");
@@ -130,6 +135,6 @@ void preset_apply(const struct preset *p, struct options *o, char *note, size_t 
 		strcat(disk, "/s disk");
 	} else
 		snprintf(disk, sizeof(disk),
-			 p->disk_limit ? "disk not throttled" : "full-speed disk");
+			 p->disk_limit ? "no disk throttle" : "full-speed disk");
 	snprintf(desc, desclen, "demo %s: %s, %s", p->name, mem, disk);
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 struct options;
+struct cgroup_home;
 
 struct preset {
 	const char *name;	/* what --demo=NAME takes */
@@ -37,11 +38,14 @@ const struct preset *preset_find(const char *name);
 /* "2008 or today": the names, for an error message. */
 const char *preset_names(void);
 
-/* Fills what o leaves unset from p (see the invariants).  note gets a
- * sentence for the status line when a limit had to be left out, else "";
- * desc gets what the header shows, e.g. "demo 2008: 40M mem, 32M/s disk"
- * (the values in effect, the user's included). */
-void preset_apply(const struct preset *p, struct options *o, char *note, size_t notelen, char *desc,
-		  size_t desclen);
+/* Fills what o leaves unset from p (see the invariants); whether a limit
+ * can be had is asked of cgroups (which may ask systemd for a scope).
+ * note gets a sentence for the status line and batch stderr when a limit
+ * had to be left out (why, and that the run has no memory pressure / no
+ * throttle), else ""; desc gets what the header shows, e.g. "demo 2008:
+ * 40M mem, 32M/s disk", "demo 2008: no memory pressure (no cgroup), no
+ * disk throttle" (the values in effect, the user's included). */
+void preset_apply(const struct preset *p, struct options *o, struct cgroup_home *cgroups, char *note,
+		  size_t notelen, char *desc, size_t desclen);
 
 #endif

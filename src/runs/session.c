@@ -35,7 +35,7 @@ static int setup_disk_limit(struct session *s, const struct options *opt, char *
 			    size_t errlen)
 {
 	char name[DEVICE_NAME_MAX], why[256], path[128 + DEVICE_NAME_MAX], buf[64];
-	if (cgroup_io_available(err, errlen) < 0)
+	if (cgroup_home_io_available(s->cgroups, err, errlen) < 0)
 		return -1;
 	if (opt->device) {
 		if (strlcpy_(name, opt->device, sizeof(name)) >= sizeof(name) ||
@@ -135,21 +135,27 @@ static char **split_cmd(const char *cmd, const char *src, const char *dst)
 
 static void source_ready(struct session *s);
 
-int session_sweep_stale(const struct options *opt, char *line, size_t len)
+int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, char *line,
+			size_t len)
 {
 	struct scratch_swept sw;
-	struct cgroup_base b;
 	long cg_pid = 0;
-	int ncg = 0;
+	int ncg = 0, restored = 0;
 	char why[256], sz[16];
 
 	line[0] = '\0';
 	if (scratch_sweep_stale(opt->dir, &sw, why, sizeof(why)) < 0)
 		sw.ndirs = 0;
-	if (cgroup_base_detect(&b, why, sizeof(why)) == 0 || b.io_version)
-		ncg = cgroup_sweep_stale(&b, &cg_pid);
-	if (!sw.ndirs && !ncg)
+	ncg = cgroup_home_sweep(cgroups, &cg_pid, &restored);
+	if (!sw.ndirs && !ncg && !restored)
 		return 0;
+	if (!sw.ndirs && !ncg) {
+		snprintf(line, len,
+			 "turned %d cgroup controller%s off again that an lrutop that is "
+			 "gone had enabled",
+			 restored, restored == 1 ? "" : "s");
+		return restored;
+	}
 	size_t l = (size_t)snprintf(line, len, "removed ");
 	if (sw.ndirs) {
 		fmt_size(sz, sizeof(sz), sw.bytes);
@@ -158,13 +164,19 @@ int session_sweep_stale(const struct options *opt, char *line, size_t len)
 				      sw.ndirs == 1 ? "y" : "ies", sw.first,
 				      sw.ndirs > 1 ? " and more" : "", sz);
 		if (!ncg)
-			snprintf(line + l, len > l ? len - l : 0, " of pid %ld that is gone", sw.pid);
+			snprintf(line + l, len > l ? len - l : 0, " of pid %ld that is gone",
+				 sw.pid);
 	}
 	if (ncg)
-		snprintf(line + l, len > l ? len - l : 0, "%s%d cgroup%s of pid %ld%s that is gone",
-			 sw.ndirs ? " and " : "", ncg, ncg == 1 ? "" : "s", cg_pid,
-			 ncg > 1 ? " and others" : "");
-	return sw.ndirs + ncg;
+		l += (size_t)snprintf(line + l, len > l ? len - l : 0,
+				      "%s%d cgroup%s of pid %ld%s that is gone",
+				      sw.ndirs ? " and " : "", ncg, ncg == 1 ? "" : "s", cg_pid,
+				      ncg > 1 ? " and others" : "");
+	if (restored)
+		snprintf(line + l, len > l ? len - l : 0,
+			 ", and turned %d cgroup controller%s off again that it had enabled",
+			 restored, restored == 1 ? "" : "s");
+	return sw.ndirs + ncg + restored;
 }
 
 static void free_argv(char **argv)
@@ -388,11 +400,12 @@ static void free_cmds(struct session *s)
 	}
 }
 
-int session_init(struct session *s, const struct options *opt, struct runlog *log, char *err,
-		 size_t errlen)
+int session_init(struct session *s, const struct options *opt, struct runlog *log,
+		 struct cgroup_home *cgroups, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->opt = opt;
+	s->cgroups = cgroups;
 	s->log = log;
 	s->scratch.dir_fd = -1;
 	s->source_pid = -1;
@@ -405,7 +418,7 @@ int session_init(struct session *s, const struct options *opt, struct runlog *lo
 		return -1;
 	if (opt->src && check_src(s, opt->src, err, errlen) < 0)
 		return -1;
-	if (opt->mem_limit && cgroup_available(err, errlen) < 0)
+	if (opt->mem_limit && cgroup_home_available(cgroups, err, errlen) < 0)
 		return -1;
 	if (opt->mem_limit && opt->mem_limit < 4 * 1024 * 1024)
 		return errf(err, errlen, "--mem-limit: at least 4M (the copy needs room to work)");
@@ -713,8 +726,8 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	if (s->mem_limit || s->io.bps) {
 		char tag[16];
 		snprintf(tag, sizeof(tag), "run%zu", s->log->nresults);
-		if (cgroup_create_run(&s->cg, s->mem_limit, s->io.bps ? &s->io : NULL, tag, err,
-				      errlen) < 0)
+		if (cgroup_home_create(s->cgroups, &s->cg, s->mem_limit, s->io.bps ? &s->io : NULL,
+				       tag, err, errlen) < 0)
 			return -1;
 		spec.cgroup_procs = s->cg.procs;
 		spec.io_procs = s->cg.io_created ? s->cg.io_procs : NULL;

@@ -75,6 +75,7 @@ enum session_state {
 
 struct session {
 	const struct options *opt;
+	struct cgroup_home *cgroups; /* where run cgroups go (the owner's, shared) */
 	struct session_probe probe; /* set by the owner after session_init */
 	struct scratch scratch;
 	struct cgroup cg;
@@ -124,16 +125,19 @@ struct session {
 
 /* Removes what a SIGKILLed lrutop left: stale scratch directories under
  * --dir and run cgroups whose pid is gone (scratch_sweep_stale,
- * cgroup_sweep_stale).  Returns how many things were removed and, when
- * any, a sentence for the user in line. */
-int session_sweep_stale(const struct options *opt, char *line, size_t len);
+ * cgroup_home_sweep: its systemd scope too, and controllers it enabled are
+ * turned off again).  Returns how many things were removed and, when any,
+ * a sentence for the user in line. */
+int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, char *line,
+			size_t len);
 /* log: where results, events and the baseline go (the model's run log,
- * which outlives the session).  Checks the options (-s, every --cmd and its program, --name, --baseline,
+ * which outlives the session); cgroups: where run cgroups are made (shared
+ * by every session of the process, see cgroup.h).  Checks the options (-s, every --cmd and its program, --name, --baseline,
  * --src, --mem-limit) and then sets up the scratch directory, the scratch
  * source size and checks the space needed.  -1 + err: a usage/environment
  * error (exit 2), and nothing is left behind. */
-int session_init(struct session *s, const struct options *opt, struct runlog *log, char *err,
-		 size_t errlen);
+int session_init(struct session *s, const struct options *opt, struct runlog *log,
+		 struct cgroup_home *cgroups, char *err, size_t errlen);
 /* Runs queued or running that have not finished (the current one counts). */
 size_t session_runs_left(const struct session *s);
 /* Appends runs of strategies: each of list[0..n) `repeat` times,

@@ -28,6 +28,24 @@ int machine_mglru(const char *path)
 	return on;
 }
 
+int machine_mglru_note(int gens, int line, char *buf, size_t len)
+{
+	if (line == 0)
+		snprintf(buf, len,
+			 "MGLRU is on: active(file) and peakAct are its two youngest "
+			 "generations; it deactivates nothing (deact 0)");
+	else if (line == 1)
+		snprintf(
+		    buf, len, "%s",
+		    gens ? "MGLRU: bursts are agings that drop the two youngest generations "
+			   "(lru_gen read: the chart shows the generations; lrutop(1) MGLRU)"
+			 : "MGLRU: bursts are falls of active(file) into the older generations; "
+			   "no debugfs lru_gen: the chart shows the lists (lrutop(1) MGLRU)");
+	else
+		return 0;
+	return 1;
+}
+
 /* /sys/block/NAME[/REL]: sysfs spells "cciss/c0d0" as "cciss!c0d0". */
 static void sys_path(const char *name, const char *rel, char *path, size_t len)
 {

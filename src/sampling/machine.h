@@ -22,6 +22,12 @@
  * 0 when it is off, absent (a kernel without CONFIG_LRU_GEN) or unreadable. */
 int machine_mglru(const char *path);
 
+/* Line `line` (0, 1) of what MGLRU changes about the figures, for batch
+ * stderr and under the results: gens 1 when its generations are read
+ * (debugfs lru_gen), 0 when only the lists are.  1 with buf set, 0 past
+ * the last line. */
+int machine_mglru_note(int gens, int line, char *buf, size_t len);
+
 /* What kind of virtual device the whole disk NAME is: "virtio", "xen",
  * "loop", "dm", "md", "nbd", "zram", "ram", "vmware", "hyper-v", "qemu"
  * (a SCSI disk whose vendor is the hypervisor) or "virtual" (under

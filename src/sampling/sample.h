@@ -27,7 +27,12 @@ enum {
 	SAMPLE_HAVE_PROBE = 1u << 11,	/* --probe: its reads since the last sample */
 	SAMPLE_HAVE_CG_IO = 1u << 12,	 /* the run's own disk bytes, its io cgroup */
 	SAMPLE_HAVE_CG_IO_WB = 1u << 13, /* ... writes with write-back (v2) */
+	SAMPLE_HAVE_GEN = 1u << 14,	 /* MGLRU's generations, debugfs lru_gen */
+	SAMPLE_HAVE_GEN_CG = 1u << 15,	 /* ... of the run's memcg, not the system */
+	SAMPLE_HAVE_MGLRU = 1u << 16,	 /* a flag, no fields: the kernel ran MGLRU (machine.h) */
 };
+
+#define SAMPLE_GENS 4 /* LRU_GEN_MAX: MGLRU generations a sample holds */
 
 struct sample {
 	uint64_t t_ns; /* CLOCK_MONOTONIC when the sample was taken */
@@ -88,6 +93,15 @@ struct sample {
 	 * run's writes only with SAMPLE_HAVE_CG_IO_WB (v2). */
 	uint64_t cg_rd_bytes, cg_wr_bytes;
 	uint32_t cg_io_gen;
+
+	/* MGLRU's generations (SAMPLE_HAVE_GEN, lru_gen.h): of the run's
+	 * memcg with SAMPLE_HAVE_GEN_CG, else of every memcg summed by age.
+	 * gen_file: file pages per generation, [0] the youngest, gen_n of
+	 * them; gen_seq: max_seq summed over the lruvecs read, so it grows by
+	 * one for every aging of each (a new youngest generation). */
+	uint64_t gen_file[SAMPLE_GENS];
+	uint64_t gen_seq;
+	uint8_t gen_n;
 
 	/* what the worker was doing when the sample was taken */
 	int16_t run;   /* run index, -1 while idle */

@@ -1,9 +1,13 @@
 #include "sampler.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libproc2/diskstats.h>
 #include <libproc2/meminfo.h>
@@ -12,7 +16,13 @@
 #include <libproc2/vmstat.h>
 
 #include "kvfile.h"
+#include "lru_gen.h"
+#include "machine.h"
 #include "util.h"
+
+_Static_assert(SAMPLE_GENS == LRU_GEN_MAX, "a sample holds every generation lru_gen gives");
+
+#define DEBUGFS "/sys/kernel/debug"
 
 /* Item lists: the position in each list is the index used below, so the
  * enums beside them must stay in the same order. */
@@ -81,6 +91,14 @@ struct sampler {
 	struct pids_info *pids; /* made on the first sampler_task_io */
 	struct kvfile *vmx, *psi_mem, *psi_io, *cg_stat, *cg_usage;
 	uint64_t cg_limit;
+	/* MGLRU's generations: debugfs lru_gen (-1: not read), the memcg
+	 * directory wanted ("" the system), 1 when we mounted debugfs (and
+	 * unmount it in sampler_free), a buffer of its lines */
+	int lg_fd;
+	int lg_mounted;
+	int mglru; /* machine_mglru at sampler_new */
+	char lg_want[4096];
+	char lg_buf[16384];
 	char disk[64];
 	uint32_t disk_id; /* major<<20|minor of the watched disk as last seen */
 	uint32_t disk_gen;
@@ -93,6 +111,31 @@ static void note_missing(struct sampler *s, const char *what)
 {
 	size_t len = strlen(s->missing);
 	snprintf(s->missing + len, sizeof(s->missing) - len, "%s%s", len ? "; " : "", what);
+}
+
+/* MGLRU on: its generations from debugfs, mounting it (read-only) when
+ * root finds it absent; what fails is said in sampler_missing. */
+static void open_lru_gen(struct sampler *s)
+{
+	s->lg_fd = open(LRU_GEN_PATH, O_RDONLY | O_CLOEXEC);
+	if (s->lg_fd < 0 && errno == ENOENT && geteuid() == 0) {
+		struct stat a, b; /* not a mount point: the same device as its parent */
+		if (stat(DEBUGFS, &a) == 0 && stat("/sys/kernel", &b) == 0 &&
+		    a.st_dev == b.st_dev &&
+		    mount("debugfs", DEBUGFS, "debugfs",
+			  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0) {
+			s->lg_mounted = 1;
+			s->lg_fd = open(LRU_GEN_PATH, O_RDONLY | O_CLOEXEC);
+		}
+	}
+	if (s->lg_fd < 0) {
+		char why[160];
+		snprintf(why, sizeof(why), "no %s (%s): MGLRU's generations not drawn",
+			 LRU_GEN_PATH, strerror(errno));
+		note_missing(s, why);
+		if (s->lg_mounted && umount2(DEBUGFS, 0) == 0)
+			s->lg_mounted = 0;
+	}
 }
 
 struct sampler *sampler_new(const char *disk, char *err, size_t errlen)
@@ -115,6 +158,10 @@ struct sampler *sampler_new(const char *disk, char *err, size_t errlen)
 	s->psi_io = kvfile_open("/proc/pressure/io", NULL, 0, NULL, 0);
 	if (!s->psi_mem || !s->psi_io)
 		note_missing(s, "no /proc/pressure (kernel without PSI)");
+	s->lg_fd = -1;
+	s->mglru = machine_mglru(NULL);
+	if (s->mglru)
+		open_lru_gen(s);
 	if (disk)
 		strlcpy_(s->disk, disk, sizeof(s->disk));
 	return s;
@@ -139,7 +186,17 @@ void sampler_free(struct sampler *s)
 	kvfile_free(s->psi_io);
 	kvfile_free(s->cg_stat);
 	kvfile_free(s->cg_usage);
+	if (s->lg_fd >= 0)
+		close(s->lg_fd);
+	/* what we mounted, we unmount (lazily if someone is reading it) */
+	if (s->lg_mounted && umount2(DEBUGFS, 0) < 0)
+		(void)umount2(DEBUGFS, MNT_DETACH);
 	free(s);
+}
+
+int sampler_debugfs_mounted(const struct sampler *s)
+{
+	return s->lg_mounted;
 }
 
 const char *sampler_missing(const struct sampler *s)
@@ -338,6 +395,49 @@ static void read_cgroup(struct sampler *s, struct sample *o)
 	o->have |= SAMPLE_HAVE_CG;
 }
 
+/* The generations of the run's memcg (or all), read in pieces of lg_buf:
+ * the file grows with the number of cgroups. */
+static void read_lru_gen(struct sampler *s, struct sample *o)
+{
+	if (s->lg_fd < 0)
+		return;
+	struct lru_gen_parser p;
+	lru_gen_begin(&p, s->lg_want[0] ? s->lg_want : NULL);
+	char err[128];
+	size_t have = 0;
+	off_t off = 0;
+	for (;;) {
+		ssize_t n = pread(s->lg_fd, s->lg_buf + have, sizeof(s->lg_buf) - have, off);
+		if (n < 0)
+			return;
+		off += n;
+		have += (size_t)n;
+		char *line = s->lg_buf, *end = s->lg_buf + have, *nl;
+		while ((nl = memchr(line, '\n', (size_t)(end - line)))) {
+			if (lru_gen_line(&p, line, (size_t)(nl - line), err, sizeof(err)) < 0)
+				return;
+			line = nl + 1;
+		}
+		have = (size_t)(end - line);
+		if (n == 0) { /* the end: a last line without its newline */
+			if (have && lru_gen_line(&p, line, have, err, sizeof(err)) < 0)
+				return;
+			break;
+		}
+		if (have == sizeof(s->lg_buf))
+			return; /* one line longer than the buffer: not this format */
+		memmove(s->lg_buf, line, have);
+	}
+	struct lru_gen g;
+	if (lru_gen_end(&p, &g, err, sizeof(err)) < 0)
+		return;
+	for (int i = 0; i < SAMPLE_GENS; i++)
+		o->gen_file[i] = g.file[i];
+	o->gen_seq = g.seq;
+	o->gen_n = (uint8_t)g.nr_gens;
+	o->have |= SAMPLE_HAVE_GEN | (s->lg_want[0] ? SAMPLE_HAVE_GEN_CG : 0);
+}
+
 int sampler_read(struct sampler *s, struct sample *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -348,6 +448,9 @@ int sampler_read(struct sampler *s, struct sample *out)
 	read_cpu(s, out);
 	read_psi(s, out);
 	read_cgroup(s, out);
+	read_lru_gen(s, out);
+	if (s->mglru)
+		out->have |= SAMPLE_HAVE_MGLRU;
 	out->t_ns = mono_ns();
 	return 0;
 }
@@ -367,6 +470,7 @@ int sampler_set_cgroup(struct sampler *s, const char *stat_path, const char *usa
 	kvfile_free(s->cg_usage);
 	s->cg_stat = s->cg_usage = NULL;
 	s->cg_limit = 0;
+	s->lg_want[0] = '\0';
 	if (!stat_path)
 		return 0;
 	s->cg_stat = kvfile_open(stat_path, cg_keys, G_N, err, errlen);
@@ -379,6 +483,13 @@ int sampler_set_cgroup(struct sampler *s, const char *stat_path, const char *usa
 		return -1;
 	}
 	s->cg_limit = limit;
+	/* its generations: the memcg whose path ends the cgroup's directory */
+	strlcpy_(s->lg_want, stat_path, sizeof(s->lg_want));
+	char *slash = strrchr(s->lg_want, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		s->lg_want[0] = '\0';
 	return 0;
 }
 

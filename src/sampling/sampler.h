@@ -7,7 +7,10 @@
  * libproc2 4.0.x cannot see is read through kvfile.  After sampler_new, a
  * read allocates nothing.  A file that cannot be read clears its
  * SAMPLE_HAVE_* bit and is described by sampler_missing(); it never fails
- * the whole sample.
+ * the whole sample.  Under MGLRU (machine.h) the generations come from
+ * debugfs lru_gen (lru_gen.h); as root with debugfs not mounted, sampler_new
+ * mounts it read-only and sampler_free unmounts it (a SIGKILLed lrutop
+ * leaves it mounted: harmless, and the next start finds it there).
  */
 #ifndef LRUTOP_SAMPLER_H
 #define LRUTOP_SAMPLER_H
@@ -33,7 +36,9 @@ int sampler_read(struct sampler *s, struct sample *out);
 int sampler_read_disks(struct sampler *s, struct disktab *tab);
 
 /* Starts reading a cgroup's memory.stat and usage file on every tick (v1 or
- * v2 key names are both understood); NULL paths stop it.  limit is in bytes. */
+ * v2 key names are both understood); NULL paths stop it.  limit is in bytes.
+ * Under MGLRU with debugfs the generations read are then the memcg's of
+ * stat_path's directory (SAMPLE_HAVE_GEN_CG), else the system's. */
 int sampler_set_cgroup(struct sampler *s, const char *stat_path, const char *usage_path,
 		       uint64_t limit, char *err, size_t errlen);
 
@@ -48,6 +53,10 @@ int sampler_task_io(struct sampler *s, pid_t pid, uint64_t *write_bytes);
  * a reused pid is told apart; needs no sampler.  0 or -1 (no such pid). */
 int sampler_pid_start(pid_t pid, unsigned long long *ticks);
 const char *sampler_missing(const struct sampler *s);
+
+/* 1 when sampler_new mounted debugfs (read-only) to read MGLRU's
+ * generations; sampler_free unmounts it again. */
+int sampler_debugfs_mounted(const struct sampler *s);
 
 /* The watched disk's name ("" for none). */
 const char *sampler_disk(const struct sampler *s);

@@ -32,6 +32,13 @@ static const struct role_style styles[ROLE_COUNT] = {
 	[ROLE_MARKER] = {"marker", 0xffffff, 1, 0, 0, 0},
 	[ROLE_WARN] = {"warn", 0xff5f5f, 1, 0, 0, 0},
 	[ROLE_SELECT] = {"select", 0xafd7ff, 1, 1, 0, 0},
+	/* MGLRU's generations, youngest first: the kernel calls the two
+	 * youngest active, so they are active's colour and a lighter one,
+	 * the two oldest a lighter inactive and inactive's own */
+	[ROLE_GEN0] = {"gen0", 0xe0457b, 0, 0, 0, 0},
+	[ROLE_GEN1] = {"gen1", 0xe97da3, 0, 0, 0, 0},
+	[ROLE_GEN2] = {"gen2", 0x6dd29c, 0, 0, 0, 0},
+	[ROLE_GEN3] = {"gen3", 0x2fbf71, 0, 0, 0, 0},
 };
 
 const struct role_style *palette_style(enum role r)
@@ -189,6 +196,8 @@ double palette_delta_e(uint32_t a, uint32_t b)
 static const struct palette_chart charts[] = {
     {"disk", 2, {ROLE_READ, ROLE_WRITE}},
     {"memory", 4, {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON, ROLE_FREE}},
+    /* under MGLRU with its generations (view_overview.c), instead */
+    {"memory (MGLRU)", 6, {ROLE_GEN0, ROLE_GEN1, ROLE_GEN2, ROLE_GEN3, ROLE_ANON, ROLE_FREE}},
     /* (PSI is a number in the legend, without a swatch) */
     {"reclaim", 4, {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT}},
     /* strip_residency.c: src cached, dst cached, dirty, writeback */

@@ -41,6 +41,10 @@ enum role {
 	ROLE_MARKER,	/* phase markers */
 	ROLE_WARN,
 	ROLE_SELECT,	/* selected/highlighted row */
+	ROLE_GEN0,	/* MGLRU's youngest generation (file pages) */
+	ROLE_GEN1,
+	ROLE_GEN2,
+	ROLE_GEN3,	/* ... the oldest */
 	ROLE_COUNT
 };
 

@@ -97,18 +97,22 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 			snprintf(speed, sizeof(speed), "max");
 		x0 += grid_text(g, x0, 0, -1, ROLE_WARN, m->replay.fallback ? " REPLAY (fallback)" : " REPLAY");
 		const char *state = m->replay.paused ? " paused" : m->replay.at_end ? " end" : "";
-		snprintf(buf, sizeof(buf), compact ? " %s %s %s  t = %.1f s / %.1f s %s%s"
-						   : " %s  Linux %s  %s  t = %.1f s / %.1f s  %s%s",
-			 m->host, m->kernel, m->replay.date, m->replay.t_s, m->replay.len_s, speed,
-			 state);
+		/* the recording's kernel ran MGLRU: its figures mean what it says */
+		snprintf(buf, sizeof(buf),
+			 compact ? " %s %s%s %s  t = %.1f s / %.1f s %s%s"
+				 : " %s  Linux %s%s  %s  t = %.1f s / %.1f s  %s%s",
+			 m->host, m->kernel, m->mglru ? " MGLRU" : "", m->replay.date,
+			 m->replay.t_s, m->replay.len_s, speed, state);
 		/* narrow (80 columns): the recording's date goes before the
 		 * glyphs and the replay clock are cut */
 		if (compact && x0 + (int)strlen(buf) + 9 > g->w)
-			snprintf(buf, sizeof(buf), " %s %s  t = %.1f s / %.1f s %s%s", m->host,
-				 m->kernel, m->replay.t_s, m->replay.len_s, speed, state);
+			snprintf(buf, sizeof(buf), " %s %s%s  t = %.1f s / %.1f s %s%s", m->host,
+				 m->kernel, m->mglru ? " MGLRU" : "", m->replay.t_s,
+				 m->replay.len_s, speed, state);
 	} else if (compact)
-		snprintf(buf, sizeof(buf), " lrutop  %s  %s  disk %s%s%s  %gs", m->host, m->kernel,
-			 m->disk[0] ? m->disk : "none", lim, kind, m->interval);
+		snprintf(buf, sizeof(buf), " lrutop  %s  %s%s  disk %s%s%s  %gs", m->host,
+			 m->kernel, m->mglru ? " MGLRU" : "", m->disk[0] ? m->disk : "none", lim,
+			 kind, m->interval);
 	else
 		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s%s  disk %s%s%s  every %gs",
 			 m->host, m->kernel, m->mglru ? " MGLRU" : "",

@@ -17,7 +17,7 @@
 #define YLAB 7 /* y-axis label column: 6 characters and the axis line */
 
 enum { B_READ, B_WRITE, B_AF, B_IF, B_ANON, B_FREE, B_DEACT, B_ACT, B_SCAN, B_REFAULT, B_RUN,
-       B_BURST, B_TMP, B_TMP2, B_N };
+       B_BURST, B_G0, B_G1, B_G2, B_G3, B_TMP, B_TMP2, B_TMP3, B_N };
 
 struct legend_item {
 	enum role role;
@@ -206,7 +206,9 @@ static void window(struct overview *ov, const struct model *m, const struct ui *
 
 /* Fills the value columns from the window.  cg: memory columns from the
  * run's cgroup (KiB), NAN where a sample has none, so a chart never mixes
- * two scales. */
+ * two scales.  B_G0..B_G3: MGLRU's generations (file KiB, youngest first)
+ * of the same scope — the run's memcg for cg, the system's otherwise —
+ * NAN where the sample has none of that scope. */
 static void gather(struct overview *ov, const struct model *m, int n, int cg)
 {
 	for (int i = 0; i < n; i++) {
@@ -235,6 +237,12 @@ static void gather(struct overview *ov, const struct model *m, int n, int cg)
 			burst = burst_between(series_at(m->series, (size_t)k - 1),
 					      series_at(m->series, (size_t)k));
 		col(ov, B_BURST)[i] = burst;
+		uint32_t gbits = b->have & (SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG);
+		int gens = cg ? (gbits & SAMPLE_HAVE_GEN_CG) != 0 : gbits == SAMPLE_HAVE_GEN;
+		for (int k = 0; k < SAMPLE_GENS; k++) {
+			double kib = k < b->gen_n ? (double)b->gen_file[k] * 4.0 : 0;
+			col(ov, B_G0 + k)[i] = gens ? kib : NAN;
+		}
 		if (cg) {
 			int have = b && (b->have & SAMPLE_HAVE_CG);
 			double used = have ? (double)b->cg_usage : 0;
@@ -575,6 +583,20 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		snprintf(title, sizeof(title), compact ? "Mem cgroup/%s" : "Memory (run's cgroup, limit %s, m: system)", mt);
 	else
 		snprintf(title, sizeof(title), compact ? "Memory /%s" : "Memory (system, of %s)", mt);
+	/* MGLRU with debugfs: the generations themselves, youngest at the
+	 * bottom, when any shown column has them */
+	int gens = 0;
+	for (int i = 0; i < n && !gens; i++)
+		gens = !isnan(col(ov, B_G0)[i]);
+	if (gens && cg)
+		snprintf(title, sizeof(title),
+			 compact ? "Mem gens cg/%s"
+				 : "Memory gens, young\xe2\x86\x92old (cgroup, limit %s)",
+			 mt);
+	else if (gens)
+		snprintf(title, sizeof(title),
+			 compact ? "Mem gens /%s" : "Memory gens, young\xe2\x86\x92old (system, of %s)",
+			 mt);
 	struct legend_item ml[] = {
 		/* under MGLRU "active" is the two youngest generations (machine.h) */
 		{ROLE_ACTIVE, m->mglru ? "active(file)=2 youngest gens" : "active(file)",
@@ -583,7 +605,18 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		{ROLE_ANON, cg ? "other" : "anon", cg ? "oth" : "anon", last_of(col(ov, B_ANON), n), NULL, 1},
 		{ROLE_FREE, cg ? "headroom" : "free", "free", last_of(col(ov, B_FREE), n), NULL, 1},
 	};
-	legend(g, y, title, ml, 4, compact);
+	struct legend_item gl_items[] = {
+		{ROLE_GEN0, "gen0", "g0", last_of(col(ov, B_G0), n), NULL, 1},
+		{ROLE_GEN1, "gen1", "g1", last_of(col(ov, B_G1), n), NULL, 1},
+		{ROLE_GEN2, "gen2", "g2", last_of(col(ov, B_G2), n), NULL, 1},
+		{ROLE_GEN3, "gen3", "g3", last_of(col(ov, B_G3), n), NULL, 1},
+		ml[2],
+		ml[3],
+	};
+	if (gens)
+		legend(g, y, title, gl_items, 6, compact);
+	else
+		legend(g, y, title, ml, 4, compact);
 	y++;
 	if (!isnan(total) && total > 0) {
 		/* a stacked area: active(file) at the bottom, then inactive(file),
@@ -591,15 +624,22 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		 * One value per cell: its last dot column. */
 		int xd = ov->mem.xdots, cells = ov->mem.cw;
 		static const int which[3] = {B_AF, B_IF, B_ANON};
-		double *cv[3] = {col(ov, B_TMP), col(ov, B_TMP2), col(ov, B_TMP2) + cells};
-		int cap = cells; /* the buffers hold 2n values a column: B_TMP2 two rows of cells */
-		for (int k = 0; k < 3; k++) {
+		static const int gwhich[5] = {B_G0, B_G1, B_G2, B_G3, B_ANON};
+		/* the buffers hold 2n >= 2 cells values a column: B_TMP..B_TMP3
+		 * six rows of cells */
+		double *cv[5];
+		for (int k = 0; k < 5; k++)
+			cv[k] = col(ov, B_TMP + k / 2) + (size_t)(k % 2) * (size_t)cells;
+		int ns = gens ? 5 : 3, cap = cells;
+		for (int k = 0; k < ns; k++) {
 			for (int i = 0; i < cap; i++)
-				cv[k][i] = col(ov, which[k])[i * xd + xd - 1];
+				cv[k][i] = col(ov, gens ? gwhich[k] : which[k])[i * xd + xd - 1];
 		}
 		static const enum role sroles[3] = {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON};
-		const double *const cvc[3] = {cv[0], cv[1], cv[2]};
-		chart_stack(g, YLAB, y, cap, mem_rows, gl, cvc, sroles, 3, total);
+		static const enum role groles[5] = {ROLE_GEN0, ROLE_GEN1, ROLE_GEN2, ROLE_GEN3,
+						    ROLE_ANON};
+		const double *const cvc[5] = {cv[0], cv[1], cv[2], cv[3], cv[4]};
+		chart_stack(g, YLAB, y, cap, mem_rows, gl, cvc, gens ? groles : sroles, ns, total);
 		ylabel(g, y, total, 1);
 		ylabel(g, y + mem_rows - 1, 0, 0);
 	}

@@ -128,6 +128,100 @@ static void test_v2_and_system(void **state)
 	assert_int_equal(burst_between(&b, &a), 0); /* time runs backwards */
 }
 
+/* An MGLRU sample of a run's 32M v2 cgroup: the run's memcg's file pages
+ * per generation (youngest first, pages), its max_seq. */
+#define MG_LIMIT (32 * MIB)
+static struct sample mg(int i, uint64_t seq, uint64_t g0, uint64_t g1, uint64_t g2, uint64_t g3)
+{
+	struct sample s;
+	memset(&s, 0, sizeof s);
+	s.t_ns = 1000000000ull + (uint64_t)i * TICK;
+	s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT |
+		 SAMPLE_HAVE_MGLRU | SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG;
+	s.mem_total = 1ull << 20;
+	s.run = 0;
+	s.cg_limit = MG_LIMIT;
+	s.gen_file[0] = g0;
+	s.gen_file[1] = g1;
+	s.gen_file[2] = g2;
+	s.gen_file[3] = g3;
+	s.gen_n = 4;
+	s.gen_seq = seq;
+	/* the kernel's lists as MGLRU fills them: two youngest / the rest */
+	s.cg_active_file = (g0 + g1) * 4096;
+	s.cg_inactive_file = (g2 + g3) * 4096;
+	return s;
+}
+
+static void test_mglru(void **state)
+{
+	(void)state;
+	/* aging: the second youngest (5000 pages, 19.5 MiB) becomes the
+	 * third; the lists' active falls by it in one 0.25 s tick: a burst,
+	 * though pgdeactivate (MGLRU never counts it) stays 0 */
+	struct sample a = mg(0, 40, 2000, 5000, 500, 100), b = mg(1, 41, 300, 2000, 5000, 500);
+	assert_int_equal(burst_between(&a, &b), 1);
+	/* the same fall without aging (a truncate, an unlink) is not */
+	b.gen_seq = 40;
+	assert_int_equal(burst_between(&a, &b), 0);
+	/* aging that moves little (rw_cp: its pages enter the older
+	 * generations) is not: 0.25 x 32M per second is 2 MiB a tick = 512
+	 * pages; 511 is under it, 512 at it */
+	a = mg(0, 40, 100, 700, 3000, 3000);
+	b = mg(1, 41, 289, 100, 3700, 2300); /* 800 -> 389: 411 pages */
+	assert_int_equal(burst_between(&a, &b), 0);
+	b = mg(1, 41, 0, 289, 3700, 2300); /* 800 -> 289: 511 */
+	assert_int_equal(burst_between(&a, &b), 0);
+	b = mg(1, 41, 0, 288, 3700, 2300); /* 512 */
+	assert_int_equal(burst_between(&a, &b), 1);
+	b = mg(1, 41, 0, 288, 4212, 2300); /* and the older ones grew by as much */
+	/* generations of another run's memcg: its max_seq says nothing of ours;
+	 * the lists decide then (the older ones grew by 512 >= 512 / 2) */
+	b.run = 1;
+	assert_int_equal(burst_between(&a, &b), 1);
+	b.cg_inactive_file = a.cg_inactive_file + 255 * 4096;
+	assert_int_equal(burst_between(&a, &b), 0);
+
+	/* without debugfs: the lists alone, a fall with the older ones growing */
+	a = mg(0, 0, 2000, 5000, 500, 100);
+	b = mg(1, 0, 300, 2000, 5000, 500);
+	a.have &= ~(uint32_t)(SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG);
+	b.have &= ~(uint32_t)(SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG);
+	assert_int_equal(burst_between(&a, &b), 1);
+	b.cg_inactive_file = a.cg_inactive_file; /* freed, not aged */
+	assert_int_equal(burst_between(&a, &b), 0);
+	/* the classic v2 rule is not asked under MGLRU: a pgdeactivate
+	 * (madvise's, say) is no aging */
+	b = mg(1, 40, 2000, 5000, 500, 100);
+	b.cg_pgdeactivate = 1u << 20;
+	assert_int_equal(burst_between(&a, &b), 0);
+
+	/* the system's generations without a cgroup: MemTotal (1 GiB) */
+	a = mg(0, 90, 20000, 60000, 0, 0);
+	b = mg(1, 91, 0, 20000, 60000, 0); /* 60000 pages = 234 MiB in 0.25 s */
+	a.have &= ~(uint32_t)(SAMPLE_HAVE_CG | SAMPLE_HAVE_GEN_CG);
+	b.have &= ~(uint32_t)(SAMPLE_HAVE_CG | SAMPLE_HAVE_GEN_CG);
+	assert_int_equal(burst_between(&a, &b), 1);
+	b.gen_file[1] = 20000 + 60000 - 16383; /* just under 64 MiB in 0.25 s */
+	assert_int_equal(burst_between(&a, &b), 0);
+
+	/* over a series: a sawtooth of agings is counted once each, and the
+	 * peak "active" is the two youngest generations */
+	struct series *ser = series_new(64);
+	uint64_t seq = 10;
+	for (int i = 0; i < 40; i++) {
+		int k = i % 8; /* young gens fill for 7 ticks, aging on the 8th */
+		struct sample x = k == 7 ? mg(i, ++seq, 0, 800, 6000, 500)
+					 : mg(i, seq, 800 * (uint64_t)k, 800, 500, 200);
+		series_push(ser, &x);
+	}
+	struct run_figures f;
+	burst_run_figures(ser, 1000000000ull, 0, 1000000000ull + 40 * TICK, &f);
+	assert_int_equal(f.bursts, 5); /* the agings; the refills are no fall */
+	assert_int_equal(f.peak_active_file_kb, (4800 + 800) * 4);
+	series_free(ser);
+}
+
 /* The rule v1 used before: the system pgdeactivate, counted while the
  * cgroup's own active list shrank. */
 static int old_v1_rule(const struct sample *a, const struct sample *b)
@@ -243,6 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_v1_own_lists, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_v2_and_system, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_mglru, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_real_series, tu_leave_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

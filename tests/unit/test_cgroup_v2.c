@@ -38,6 +38,7 @@
 
 #include "burst.h"
 #include "cgroup.h"
+#include "delegate.h"
 #include "sampler.h"
 #include "util.h"
 #include "worker.h"
@@ -177,31 +178,55 @@ static void test_find_v2(void **state)
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lab.slice", root);
 	assert_string_equal(b.dir, want);
 
-	/* The same cgroup without memory for its children: refused, said why. */
-	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "io\n");
-	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), -1);
-	assert_string_equal(why, "no memory controller mounted, nor delegated to our cgroup");
-	assert_string_equal(b.dir, "");
+	assert_int_equal(b.v2, 1);
+	assert_string_equal(b.v2_path, "/lab.slice");
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup", root);
+	assert_string_equal(b.v2_top, want);
 
-	/* The root cgroup: memory in cgroup.controllers is enough, lrutop
-	 * writes "+memory" to cgroup.subtree_control first. */
+	/* The same cgroup without memory for its children: the nearest
+	 * ancestor that hands memory on (here the root) takes the run
+	 * cgroups, nothing to enable. */
+	put("sys/fs/cgroup/lab.slice/cgroup.subtree_control", "io\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.enable_v2, 0);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup", root);
+	assert_string_equal(b.dir, want);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lab.slice", root);
+	assert_string_equal(b.io_dir, want);
+
+	/* No ancestor hands it on, the kernel offers it: the top, where
+	 * "+memory" would have to be written (enable_v2; cgroup_home's job). */
 	put("sys/fs/cgroup/cgroup.subtree_control", "");
-	assert_int_equal(cgroup_find_base(mi_v2, "0::/\n", root, &b, why, sizeof why), 0);
-	assert_int_equal(b.version, 2);
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), 0);
 	assert_int_equal(b.enable_v2, 1);
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup", root);
 	assert_string_equal(b.dir, want);
+	/* ... and from the root cgroup itself */
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/\n", root, &b, why, sizeof why), 0);
+	assert_int_equal(b.version, 2);
+	assert_int_equal(b.enable_v2, 1);
+	assert_string_equal(b.dir, want);
 
+	/* A base that still needs "+memory" is refused by cgroup_create_in,
+	 * which never writes a cgroup.subtree_control: only cgroup_home does,
+	 * as it restores it. */
 	struct cgroup cg;
 	char err[512], buf[256];
-	/* The kernel would fill the new directory; here it stays empty, so
-	 * writing memory.max fails: the error names it, the directory goes. */
 	assert_int_equal(cgroup_create_in(&cg, &b, 64 << 20, NULL, "t", err, sizeof err), -1);
-	assert_non_null(strstr(err, "/memory.max to 67108864: No such file or directory"));
+	assert_non_null(
+	    strstr(err, "cgroup v2: the memory controller is not on for the children of"));
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
-	assert_string_equal(get(want, buf, sizeof buf), "+memory");
+	assert_string_equal(get(want, buf, sizeof buf), "");
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lrutop-%d-t", root, (int)getpid());
 	assert_int_equal(access(want, F_OK), -1);
+
+	/* The kernel does not offer memory at all: said so. */
+	put("sys/fs/cgroup/cgroup.controllers", "cpu io pids\n");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/lab.slice\n", root, &b, why, sizeof why), -1);
+	assert_non_null(strstr(why, "no memory controller: cgroup v2 does not offer it ("));
+	assert_non_null(strstr(why, "/sys/fs/cgroup/cgroup.controllers) and no cgroup v1 memory "
+				    "hierarchy is mounted"));
+	assert_string_equal(b.dir, "");
 }
 
 /* This machine (kernel 6.18): v1 controllers each on their own mount, an
@@ -479,17 +504,22 @@ static void test_v2_io(void **state)
 	assert_int_equal(cgroup_write_io(2, want, &io, err, sizeof err), -1);
 	assert_non_null(strstr(err, "/io.max to \"254:0 rbps=31457280 wbps=31457280\": No such"));
 
-	/* The root cgroup: "+io" is written first; the kernel would fill the
-	 * new directory, here writing io.max fails, and nothing stays. */
+	/* The root cgroup where io is not yet on: cgroup_create_in refuses
+	 * (cgroup_home enables it), the file is left as it was. */
 	put("sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n");
 	put("sys/fs/cgroup/cgroup.subtree_control", "");
 	assert_int_equal(cgroup_find_base(mi_v2, "0::/\n", root, &b, why, sizeof why), 0);
 	assert_int_equal(b.io_version, 2);
 	assert_int_equal(b.io_enable_v2, 1);
 	assert_int_equal(cgroup_create_in(&cg, &b, 0, &io, "t", err, sizeof err), -1);
-	assert_non_null(strstr(err, "/io.max to \"254:0 rbps=31457280 wbps=31457280\""));
+	assert_non_null(strstr(err, "cgroup v2: the io controller is not on for the children of"));
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
-	assert_string_equal(get(want, buf, sizeof buf), "+io");
+	assert_string_equal(get(want, buf, sizeof buf), "");
+	/* io on, the kernel would fill the new directory; here writing
+	 * io.max fails, and nothing stays */
+	b.io_enable_v2 = 0;
+	assert_int_equal(cgroup_create_in(&cg, &b, 0, &io, "t", err, sizeof err), -1);
+	assert_non_null(strstr(err, "/io.max to \"254:0 rbps=31457280 wbps=31457280\""));
 	snprintf(want, sizeof want, "%s/sys/fs/cgroup/lrutop-%d-t", root, (int)getpid());
 	assert_int_equal(access(want, F_OK), -1);
 	assert_int_equal(cg.created, 0);
@@ -599,6 +629,319 @@ static void test_sweep(void **state)
 	assert_int_equal(access(path, F_OK), 0);
 }
 
+/* The nearest ancestor that hands a controller on takes its run cgroups,
+ * each controller on its own: memory two levels up, io at the top. */
+static void test_ancestor(void **state)
+{
+	struct cgroup_base b;
+	char why[600], want[8192];
+	(void)state;
+
+	put("sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "io memory pids\n");
+	put("sys/fs/cgroup/user.slice/cgroup.subtree_control", "memory pids\n");
+	put("sys/fs/cgroup/user.slice/user-0.slice/cgroup.subtree_control", "pids\n");
+	put("sys/fs/cgroup/user.slice/user-0.slice/session-1.scope/cgroup.subtree_control", "");
+	assert_int_equal(cgroup_find_base(mi_v2, "0::/user.slice/user-0.slice/session-1.scope\n",
+					  root, &b, why, sizeof why),
+			 0);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/user.slice", root);
+	assert_string_equal(b.dir, want);
+	assert_int_equal(b.enable_v2, 0);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup", root);
+	assert_string_equal(b.io_dir, want);
+	assert_int_equal(b.io_enable_v2, 0);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/user.slice/user-0.slice/session-1.scope",
+		 root);
+	assert_string_equal(b.v2_self, want);
+	/* a cgroup namespace (the mount shows /user.slice as its top): the
+	 * walk stops at the top, the host's root is not looked at */
+	const char mi_ns[] = "35 24 0:30 /user.slice /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n";
+	put("sys/fs/cgroup/cgroup.subtree_control", "pids\n");
+	put("sys/fs/cgroup/cgroup.controllers", "pids\n");
+	put("sys/fs/cgroup/user-0.slice/cgroup.subtree_control", "io\n");
+	assert_int_equal(
+	    cgroup_find_base(mi_ns, "0::/user.slice/user-0.slice/x\n", root, &b, why, sizeof why),
+	    -1);
+	snprintf(want, sizeof want, "%s/sys/fs/cgroup/user-0.slice", root);
+	assert_string_equal(b.io_dir, want);
+}
+
+static void slurp_into(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+}
+
+/* Nothing manages the tree and no ancestor enables memory: cgroup_home
+ * writes its marker, then "+memory" at the top; cgroup_home_done writes
+ * "-memory" back and forgets the marker.  A marker of a gone owner is
+ * restored by the sweep; one whose controller a live lrutop uses hands
+ * the duty over instead. */
+static void test_home_top(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], mark[8192], buf[1024], err[600];
+	(void)state;
+
+	if (geteuid() != 0)
+		skip(); /* only root enables a controller */
+	snprintf(run, sizeof run, "%s/run/lrutop", root);
+	snprintf(top, sizeof top, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
+	put("sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "");
+	put("sys/fs/cgroup/lab/cgroup.subtree_control", "");
+	put("run/.keep", "");
+	cgroup_home_init(&h, root, run);
+	h.no_systemd = 1;
+	int rc = cgroup_home_setup_from(&h, mi_v2, "0::/lab\n");
+	if (rc)
+		fail_msg("%s", h.why);
+	assert_int_equal(h.mode, CGROUP_MODE_OWN);
+	assert_int_equal(h.base.enable_v2, 1);
+	if (cgroup_home_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(h.base.enable_v2, 0);
+	assert_int_equal(h.base.version, 2);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "+memory");
+	snprintf(mark, sizeof mark, "%s/subtree-%d", run, (int)getpid());
+	assert_string_equal(h.marker, mark);
+	slurp_into(mark, buf, sizeof buf);
+	assert_non_null(strstr(buf, "lrutop-subtree 1\npid "));
+	assert_non_null(strstr(buf, "\nenabled memory\nuses memory\n"));
+	char dirline[4200];
+	snprintf(dirline, sizeof dirline, "\ndir %s/sys/fs/cgroup\n", root);
+	assert_non_null(strstr(buf, dirline));
+	/* io too, the same marker */
+	assert_int_equal(cgroup_home_io_available(&h, err, sizeof err), 0);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "+io");
+	slurp_into(mark, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\nenabled memory io\nuses memory io\n"));
+	cgroup_home_done(&h);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "-io"); /* the last of "-memory", "-io" */
+	assert_int_equal(access(mark, F_OK), -1);
+	assert_string_equal(h.marker, "");
+
+	/* SIGKILL: the marker of a pid that is gone; the next start's sweep
+	 * turns both off again and removes it. */
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	char dead_mark[8192], text[8192];
+	snprintf(dead_mark, sizeof dead_mark, "%s/subtree-%d", run, (int)dead);
+	snprintf(text, sizeof text,
+		 "lrutop-subtree 1\npid %d\nstart 1\nboot x\ndir %s/sys/fs/cgroup\nenabled memory "
+		 "io\nuses memory io\n",
+		 (int)dead, root);
+	put(dead_mark + strlen(root) + 1, text);
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
+	cgroup_home_init(&h, root, run);
+	long pid = 0;
+	int restored = -1;
+	cgroup_home_sweep(&h, &pid, &restored);
+	assert_int_equal(restored, 2);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "-io");
+	assert_int_equal(access(dead_mark, F_OK), -1);
+
+	/* A live lrutop (this process) uses memory at the top, which a gone
+	 * one enabled: memory stays on, the live marker takes the duty, and
+	 * turns it off when it is done. */
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n");
+	cgroup_home_init(&h, root, run);
+	h.no_systemd = 1;
+	assert_int_equal(cgroup_home_setup_from(&h, mi_v2, "0::/lab\n"), 0);
+	assert_int_equal(h.base.enable_v2, 0); /* on already: found at the top */
+	/* uses it without enabling: a marker all the same */
+	h.base.enable_v2 = 1;
+	assert_int_equal(cgroup_home_available(&h, err, sizeof err), 0);
+	slurp_into(mark, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\nenabled -\nuses memory\n"));
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "memory\n"); /* nothing written */
+	put(dead_mark + strlen(root) + 1, text);
+	struct cgroup_home h2;
+	cgroup_home_init(&h2, root, run);
+	cgroup_home_sweep(&h2, &pid, &restored);
+	assert_int_equal(restored, 1); /* io: nobody uses it */
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "-io");
+	slurp_into(mark, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\nenabled memory\nuses memory\n"));
+	assert_int_equal(access(dead_mark, F_OK), -1);
+	cgroup_home_done(&h);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "-memory");
+	assert_int_equal(access(mark, F_OK), -1);
+}
+
+/* The scope systemd delegated: lrutop moves into its leaf "monitor" and
+ * enables memory and io in the scope's own cgroup.subtree_control; a
+ * scope without memory is named as such. */
+static void test_home_scope(void **state)
+{
+	struct cgroup_home h;
+	char scope[4096], want[8192], buf[256], err[600];
+	(void)state;
+
+	const char *s = "sys/fs/cgroup/user.slice/user-0.slice/lrutop-1.scope";
+	char f[4200];
+	snprintf(f, sizeof f, "%s/cgroup.controllers", s);
+	put(f, "cpu io memory pids\n");
+	snprintf(f, sizeof f, "%s/cgroup.subtree_control", s);
+	put(f, "");
+	snprintf(f, sizeof f, "%s/monitor/cgroup.procs", s);
+	put(f, "");
+	snprintf(scope, sizeof scope, "%s/%s", root, s);
+	cgroup_home_init(&h, root, "/nonexistent");
+	assert_int_equal(cgroup_home_adopt_scope(&h, scope, err, sizeof err), 0);
+	assert_int_equal(h.mode, CGROUP_MODE_SCOPE);
+	assert_int_equal(h.base.version, 2);
+	assert_int_equal(h.base.io_version, 2);
+	assert_string_equal(h.base.dir, scope);
+	assert_string_equal(h.base.io_dir, scope);
+	snprintf(want, sizeof want, "%s/monitor/cgroup.procs", scope);
+	assert_int_equal(atoi(get(want, buf, sizeof buf)), (int)getpid());
+	snprintf(want, sizeof want, "%s/cgroup.subtree_control", scope);
+	assert_string_equal(get(want, buf, sizeof buf), "+io");
+	assert_int_equal(cgroup_home_available(&h, err, sizeof err), 0);
+
+	/* the user manager delegated pids and cpu only */
+	snprintf(f, sizeof f, "%s/cgroup.controllers", s);
+	put(f, "cpu pids\n");
+	cgroup_home_init(&h, root, "/nonexistent");
+	assert_int_equal(cgroup_home_adopt_scope(&h, scope, err, sizeof err), -1);
+	h.tried = 1;
+	assert_int_equal(cgroup_home_available(&h, err, sizeof err), -1);
+	snprintf(want, sizeof want,
+		 "systemd delegated %s without the memory controller (its cgroup.controllers: cpu "
+		 "pids)",
+		 scope);
+	assert_non_null(strstr(err, want));
+	assert_int_equal(cgroup_home_io_available(&h, err, sizeof err), -1);
+	assert_non_null(strstr(err, "without the io controller"));
+}
+
+/* Where systemd manages the tree and will not delegate (this machine has
+ * busctl but no systemd bus): the message names that, never "needs root"
+ * to root; and nothing was written anywhere. */
+static void test_home_systemd_refused(void **state)
+{
+	struct cgroup_home h;
+	char err[600], buf[256], want[8192];
+	(void)state;
+
+	put("run/systemd/system/.keep", "");
+	put("sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "cpu io memory pids\n");
+	put("sys/fs/cgroup/user.slice/cgroup.subtree_control", "cpu io memory pids\n");
+	put("sys/fs/cgroup/user.slice/user-0.slice/cgroup.subtree_control", "cpu io memory pids\n");
+	put("sys/fs/cgroup/user.slice/user-0.slice/session-1.scope/cgroup.subtree_control", "");
+	cgroup_home_init(&h, root, "/nonexistent");
+	if (access("/run/systemd/system", F_OK) == 0)
+		skip(); /* a real systemd would answer */
+	assert_int_equal(
+	    cgroup_home_setup_from(&h, mi_v2, "0::/user.slice/user-0.slice/session-1.scope\n"), -1);
+	assert_int_equal(cgroup_home_available(&h, err, sizeof err), -1);
+	if (geteuid() == 0) {
+		assert_null(strstr(err, "needs root"));
+		assert_non_null(strstr(err,
+				       "--mem-limit: cgroup v2 under systemd: "
+				       "/user.slice/user-0.slice/session-1.scope is systemd's, "
+				       "and systemd did not delegate a scope to lrutop: "));
+		assert_int_equal(cgroup_home_io_available(&h, err, sizeof err), -1);
+		assert_non_null(strstr(err, "--disk-limit: cgroup v2 under systemd: "));
+	} else {
+		assert_non_null(strstr(err,
+				       "--mem-limit needs root, or a systemd user manager that "
+				       "delegates the memory controller (cgroup v2 under "
+				       "systemd: "));
+	}
+	snprintf(want, sizeof want,
+		 "%s/sys/fs/cgroup/user.slice/user-0.slice/cgroup.subtree_control", root);
+	assert_string_equal(get(want, buf, sizeof buf), "cpu io memory pids\n");
+}
+
+/* The next start after a SIGKILL: a scope whose lrutop is gone loses
+ * what is inside (systemd then removes the emptied scope); ours stays. */
+static void test_sweep_scopes(void **state)
+{
+	char slice[4096], path[8192];
+	long pid = 0;
+	(void)state;
+
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	snprintf(slice, sizeof slice, "%s/user-0.slice", root);
+	const char *dirs[] = {"lrutop-%d.scope", "lrutop-%d.scope/monitor",
+			      "lrutop-%d.scope/lrutop-%d-run1"};
+	for (size_t i = 0; i < 3; i++) {
+		char rel[128];
+		snprintf(rel, sizeof rel, dirs[i], (int)dead, (int)dead);
+		snprintf(path, sizeof path, "%s/%s", slice, rel);
+		assert_int_equal(system(strcat(strcpy((char[8300]){0}, "mkdir -p "), path)), 0);
+		snprintf(rel, sizeof rel, dirs[i], (int)getpid(), (int)getpid());
+		snprintf(path, sizeof path, "%s/%s", slice, rel);
+		assert_int_equal(system(strcat(strcpy((char[8300]){0}, "mkdir -p "), path)), 0);
+	}
+	snprintf(path, sizeof path, "%s/session-1.scope", slice);
+	mkdir(path, 0755);
+	assert_int_equal(cgroup_sweep_scopes(slice, &pid), 1);
+	assert_int_equal(pid, dead);
+	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)dead);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof path, "%s/lrutop-%d.scope/lrutop-%d-run1", slice, (int)dead,
+		 (int)dead);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)getpid());
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof path, "%s/session-1.scope", slice);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(cgroup_sweep_scopes(slice, &pid), 0);
+}
+
+/* The slice a scope beside ours goes in. */
+static void test_slice(void **state)
+{
+	char s[64];
+	(void)state;
+
+	assert_int_equal(delegate_slice("/user.slice/user-0.slice/session-1.scope", 0, s, sizeof s),
+			 0);
+	assert_string_equal(s, "user-0.slice");
+	assert_int_equal(delegate_slice("/system.slice/ssh.service", 0, s, sizeof s), 0);
+	assert_string_equal(s, "system.slice");
+	assert_int_equal(delegate_slice("/system.slice/docker.service/x/y", 0, s, sizeof s), 0);
+	assert_string_equal(s, "system.slice");
+	assert_int_equal(delegate_slice("/init.scope", 0, s, sizeof s), 0);
+	assert_string_equal(s, "-.slice");
+	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/user@1000.service/app.slice/"
+					"app-foo.scope",
+					1, s, sizeof s),
+			 0);
+	assert_string_equal(s, "app.slice");
+	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/user@1000.service/init.scope",
+					1, s, sizeof s),
+			 0);
+	assert_string_equal(s, "-.slice");
+	/* a login session is the system manager's: not the user's to name */
+	assert_int_equal(
+	    delegate_slice("/user.slice/user-1000.slice/session-2.scope", 1, s, sizeof s), -1);
+	assert_int_equal(delegate_slice("/a.slice/b.scope", 0, s, 4), -1);
+	char u[64];
+	delegate_unit_name(123, u, sizeof u);
+	assert_string_equal(u, "lrutop-123.scope");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -610,6 +953,12 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_v2_io, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_v1_io, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ancestor, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_top, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_scope, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_systemd_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sweep_scopes, setup, teardown),
+	    cmocka_unit_test(test_slice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -173,12 +173,29 @@ static void test_screen_says_so(void **state)
 	undraw(&f, d);
 }
 
+/* The notes batch prints: what MGLRU changes, with or without its
+ * generations. */
+static void test_mglru_note(void **state)
+{
+	(void)state;
+	char a[200], b[200];
+	assert_int_equal(machine_mglru_note(1, 0, a, sizeof(a)), 1);
+	assert_non_null(strstr(a, "two youngest generations"));
+	assert_int_equal(machine_mglru_note(1, 1, a, sizeof(a)), 1);
+	assert_non_null(strstr(a, "agings"));
+	assert_int_equal(machine_mglru_note(0, 1, b, sizeof(b)), 1);
+	assert_non_null(strstr(b, "no debugfs lru_gen"));
+	assert_string_not_equal(a, b);
+	assert_int_equal(machine_mglru_note(1, 2, a, sizeof(a)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mglru_switch),
 	    cmocka_unit_test(test_disk_kinds),
 	    cmocka_unit_test(test_screen_says_so),
+	    cmocka_unit_test(test_mglru_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,6 +40,9 @@ struct fixture {
 static int throttled;
 /* writes at this many times the reads (0: none, as before) */
 static double write_x;
+/* MGLRU with debugfs: the run's samples carry its memcg's generations
+ * (gen0 climbs with the list, gen2 holds the rest) */
+static int with_gens;
 /* --probe: the fixture's samples carry the probe's figures, 0.25 ms
  * reads in the first half of the run, 120 ms p99 in the second */
 static int with_probe;
@@ -82,6 +85,15 @@ static void build(struct fixture *f)
 		}
 		s.rd_sectors = rd;
 		s.wr_sectors = wr;
+		if (with_gens && i < RUN_SAMPLES) {
+			s.have |= SAMPLE_HAVE_MGLRU | SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG;
+			s.gen_n = 4;
+			s.gen_file[0] = s.cg_active_file / 4096;
+			s.gen_file[1] = 0;
+			s.gen_file[2] = s.cg_inactive_file / 4096;
+			s.gen_file[3] = 256; /* 1 MiB */
+			s.gen_seq = 10 + (uint64_t)(i / TOOTH); /* aging at each tooth */
+		}
 		if (with_probe) {
 			s.have |= SAMPLE_HAVE_PROBE;
 			s.probe_n = 2;
@@ -248,6 +260,62 @@ static void test_labels_and_legend(void **state)
 		free(t);
 		done(&f);
 	}
+}
+
+/* MGLRU with its generations: the memory chart stacks them, youngest at
+ * the bottom, and says so; the sawtooth's agings are the bursts. */
+static void test_mglru_generations(void **state)
+{
+	(void)state;
+	with_gens = 1;
+	struct fixture f;
+	build(&f);
+	f.m.mglru = 1;
+	draw(&f, 120, 36);
+	with_gens = 0;
+	if (getenv("OVERVIEW_DUMP")) {
+		char *d = grid_dump(&f.g);
+		fprintf(stderr, "%s\n", d);
+		free(d);
+	}
+	int my = find_row(&f.g, "Memory gens, young\xe2\x86\x92old (cgroup, limit 64M)");
+	assert_true(my > 0);
+	char *t = row_text(&f.g, my);
+	assert_non_null(strstr(t, "gen0 8M"));
+	assert_non_null(strstr(t, "gen3 1M"));
+	assert_non_null(strstr(t, "headroom"));
+	assert_null(strstr(t, "active(file)"));
+	free(t);
+	int n[ROLE_COUNT] = {0};
+	for (int y = my + 1; y < f.g.h; y++)
+		for (int x = 0; x < f.g.w; x++)
+			n[grid_at(&f.g, x, y)->role]++;
+	assert_true(n[ROLE_GEN0] > 0 && n[ROLE_GEN2] > 0);
+	assert_int_equal(n[ROLE_ACTIVE], 0);
+	/* gen0 sits under gen2 in every column that has both */
+	for (int x = 0; x < f.g.w; x++) {
+		int y0 = -1, y2 = -1;
+		for (int y = my + 1; y < f.g.h; y++) {
+			enum role r = grid_at(&f.g, x, y)->role;
+			if (r == ROLE_GEN0 && y0 < 0)
+				y0 = y;
+			if (r == ROLE_GEN2 && y2 < 0)
+				y2 = y;
+		}
+		if (y0 >= 0 && y2 >= 0)
+			assert_true(y2 < y0);
+	}
+	assert_true(f.bursts > 0); /* each tooth: aging and the fall */
+	done(&f);
+
+	/* the same run without debugfs: the lists, labelled for MGLRU */
+	build(&f);
+	f.m.mglru = 1;
+	draw(&f, 120, 36);
+	my = find_row(&f.g, "active(file)=2 youngest gens");
+	assert_true(my > 0);
+	assert_int_equal(find_row(&f.g, "Memory gens"), -1);
+	done(&f);
 }
 
 static void test_paused_axis(void **state)
@@ -478,6 +546,7 @@ int main(void)
 	    cmocka_unit_test(test_sawtooth_teeth),
 	    cmocka_unit_test(test_disk_scales_apart),
 	    cmocka_unit_test(test_labels_and_legend),
+	    cmocka_unit_test(test_mglru_generations),
 	    cmocka_unit_test(test_probe_strip),
 	    cmocka_unit_test(test_paused_axis),
 	    cmocka_unit_test(test_read_at_burst),

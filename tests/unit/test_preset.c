@@ -67,7 +67,10 @@ static void test_names(void **state)
 /* Applies the preset --demo[=NAME] args... chose; returns the note. */
 static void apply(struct options *o, char *note, size_t notelen, char *desc, size_t desclen)
 {
-	preset_apply(chosen(o), o, note, notelen, desc, desclen);
+	struct cgroup_home h;
+	cgroup_home_init(&h, "", CGROUP_RUN_DIR);
+	preset_apply(chosen(o), o, &h, note, notelen, desc, desclen);
+	cgroup_home_done(&h);
 }
 
 static void test_defaults(void **state)
@@ -89,7 +92,7 @@ static void test_defaults(void **state)
 	} else {
 		assert_int_equal(o.mem_limit, 0);
 		assert_non_null(strstr(note, "demo 2008 without a memory cgroup"));
-		assert_non_null(strstr(desc, "no memory cgroup"));
+		assert_non_null(strstr(desc, "no memory pressure (no cgroup)"));
 	}
 	/* /var/tmp is on a disk in the test machines; the session checks it */
 	if (io_ok && o.disk_limit) {
@@ -98,7 +101,7 @@ static void test_defaults(void **state)
 	} else {
 		assert_int_equal(o.disk_limit, 0);
 		assert_non_null(strstr(note, "disk throttle"));
-		assert_non_null(strstr(desc, "disk not throttled"));
+		assert_non_null(strstr(desc, "no disk throttle"));
 	}
 	if (mem_ok && o.disk_limit) {
 		assert_string_equal(desc, "demo 2008: 40M mem, 32M/s disk");

@@ -137,6 +137,11 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 		s->cg_rd_bytes = (uint64_t)INT64_MAX + 66 + k, s->cg_wr_bytes = 67 + k;
 		s->cg_io_gen = UINT32_MAX - (uint32_t)i;
 	}
+	if (have & SAMPLE_HAVE_GEN) { /* MGLRU's generations (minor 2) */
+		for (int g = 0; g < SAMPLE_GENS; g++)
+			s->gen_file[g] = 68 + (uint64_t)g + k;
+		s->gen_seq = UINT64_MAX - k, s->gen_n = (uint8_t)(1 + i % SAMPLE_GENS);
+	}
 }
 
 #define HAVE_ALL (0x3ffu | SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB)
@@ -255,7 +260,7 @@ static void assert_result_equal(const struct run_result *a, const struct record_
 
 /* The demo recording: what each line holds, so a reader's items can be
  * checked against it.  Line l (2-based; 1 is the header) is item l - 2. */
-enum { NSAMPLES = 10, NITEMS = NSAMPLES + 4 };
+enum { NSAMPLES = 13, NITEMS = NSAMPLES + 4 };
 struct expect {
 	enum record_kind kind;
 	struct sample s;
@@ -278,6 +283,9 @@ static const uint32_t haves[NSAMPLES] = {
     HAVE_ALL & ~SAMPLE_HAVE_DISK,
     HAVE_ALL & ~SAMPLE_HAVE_RES, /* as before minor 1, or between runs */
     SAMPLE_HAVE_PROBE,
+    HAVE_ALL | SAMPLE_HAVE_MGLRU | SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG, /* MGLRU, a memcg's */
+    HAVE_ALL | SAMPLE_HAVE_MGLRU | SAMPLE_HAVE_GEN, /* the system's generations */
+    HAVE_ALL | SAMPLE_HAVE_MGLRU,			    /* MGLRU without debugfs */
 };
 
 
@@ -438,7 +446,7 @@ static void test_lines_are_json(void **state)
 		assert_true(len > 2 && line[len - 1] == '\n' && line[0] == '{' &&
 			    line[len - 2] == '}');
 		if (n == 0)
-			assert_non_null(strstr(line, "\"lrutop_record\":1,\"minor\":1"));
+			assert_non_null(strstr(line, "\"lrutop_record\":1,\"minor\":2"));
 		else
 			assert_non_null(strstr(line, "{\"k\":\""));
 		n++;

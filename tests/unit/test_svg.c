@@ -170,6 +170,10 @@ static void event(struct synth *sy, uint64_t t, int run, int phase)
  * active list; mm_sync_cp's active list climbs and falls back (a demotion
  * burst every ~2.5 s), as measured on kernel 6.18 (burst.h).  One tick
  * has a 20 GiB/s write spike, which the scale must not follow. */
+/* 1: the runs' samples carry MGLRU's generations of their memcg (gen0
+ * the list's active, gen2 its inactive) */
+static int synth_gens;
+
 static void synth_make(struct synth *sy, const char *name0, const char *name1)
 {
 	memset(sy, 0, sizeof *sy);
@@ -242,6 +246,12 @@ static void synth_make(struct synth *sy, const char *name0, const char *name1)
 		s.mem_free = (20ull << 20) - (uint64_t)i * 1000;
 		s.active_file = (1ull << 20) + act / KIB;
 		s.inactive_file = (2ull << 20) + inact / KIB;
+		s.have &= ~(uint32_t)(SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG | SAMPLE_HAVE_MGLRU);
+		if (synth_gens && s.run >= 0) {
+			s.have |= SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG | SAMPLE_HAVE_MGLRU;
+			s.gen_n = 4;
+			s.gen_file[0] = act / 4096, s.gen_file[2] = inact / 4096;
+		}
 		s.strategy = 0;
 		series_push(sy->ser, &s);
 		const struct sample *prev =
@@ -345,6 +355,38 @@ static void test_synth_overview(void **state)
 	o.height = 540;
 	svg = write_svg(&in, &o, "synth-small");
 	assert_non_null(strstr(svg, "font-size=\"12.0\""));
+	free(svg);
+	series_free(sy.ser);
+}
+
+/* MGLRU with its generations: the memory chart stacks them and says so. */
+static void test_synth_gens(void **state)
+{
+	(void)state;
+	need_tools();
+	struct synth sy;
+	struct svg_input in;
+	synth_gens = 1;
+	synth_make(&sy, "rw_cp", "mm_sync_cp");
+	synth_gens = 0;
+	synth_input(&sy, &in);
+	in.mglru = 1;
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+	char *svg = write_svg(&in, &o, "synth-gens");
+	render_check("synth-gens");
+	assert_non_null(strstr(svg, "cgroup, MGLRU gens<"));
+	assert_non_null(strstr(svg, ">gen0 young<"));
+	assert_non_null(strstr(svg, ">gen3 old<"));
+	assert_null(strstr(svg, "2 youngest MGLRU generations")); /* the lists' legend */
+	free(svg);
+	series_free(sy.ser);
+	/* without the generations: the lists, labelled for MGLRU */
+	synth_make(&sy, "rw_cp", "mm_sync_cp");
+	synth_input(&sy, &in);
+	in.mglru = 1;
+	svg = write_svg(&in, &o, "synth-mglru-lists");
+	assert_null(strstr(svg, "MGLRU gens"));
+	assert_non_null(strstr(svg, "2 youngest MGLRU generations"));
 	free(svg);
 	series_free(sy.ser);
 }
@@ -1042,6 +1084,7 @@ int main(void)
 	    cmocka_unit_test(test_locale),
 	    cmocka_unit_test(test_real_sampler),
 	    cmocka_unit_test_setup_teardown(test_real_copy, copy_setup, copy_teardown),
+	    cmocka_unit_test(test_synth_gens),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -48,7 +48,14 @@ static const enum role text_roles[] = {
 static const enum role series_roles[] = {
     ROLE_READ, ROLE_WRITE, ROLE_ACTIVE,	 ROLE_INACTIVE, ROLE_ANON, ROLE_FREE,
     ROLE_DEACT, ROLE_ACT,  ROLE_SCAN,	 ROLE_REFAULT,	ROLE_PSI,  ROLE_BURST,
+    ROLE_GEN0,	ROLE_GEN1, ROLE_GEN2,	 ROLE_GEN3,
 };
+
+/* The MGLRU memory chart stacks its bands in this order: each band must
+ * differ from the next by Delta-E, never only by a pattern (neighbours
+ * are what the eye compares; palette_charts' "memory (MGLRU)" keeps all
+ * six apart, in mono's four greys with patterns). */
+static const int stacked[] = {ROLE_GEN0, ROLE_GEN1, ROLE_GEN2, ROLE_GEN3, ROLE_ANON, -1};
 /* Violations of the readability rules by t, each one described into log
  * (may be NULL). */
 static int theme_violations(const struct theme *t, FILE *log)
@@ -102,6 +109,16 @@ static int theme_violations(const struct theme *t, FILE *log)
 							palette_style(b)->key, d, MIN_DELTA_E);
 				}
 			}
+	for (int i = 0; stacked[i + 1] >= 0; i++) {
+		int a = stacked[i], b = stacked[i + 1];
+		double d = palette_delta_e(t->rgb[a], t->rgb[b]);
+		if (d < MIN_DELTA_E) {
+			bad++;
+			if (log)
+				fprintf(log, "%s: %s vs %s: Delta-E %.1f < %.0f\n", t->name,
+					palette_style(a)->key, palette_style(b)->key, d, MIN_DELTA_E);
+		}
+	}
 	return bad;
 }
 
