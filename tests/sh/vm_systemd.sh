@@ -35,7 +35,7 @@ trap 'exit 2' INT TERM HUP
 
 t0=$(date +%s)
 if "$tool" build 2>"$tmp/build.err"; then
-	ok "$T image: Debian 12 with systemd ($(($(date +%s) - t0)) s; cached in ${VM_CACHE:-build/vm})"
+	ok "$T image: Debian 12 with systemd ($(($(date +%s) - t0)) s; cached in ${VM_BUILD:-${VM_CACHE:-build/vm}}/systemd-guest)"
 else
 	notok "$T image" "$(tail -n 5 "$tmp/build.err")"
 	exit 1
