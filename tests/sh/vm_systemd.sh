@@ -11,6 +11,7 @@
 #    most 8.5 MiB/s (the unthrottled copy reaches ~11-20 under TCG)
 #  - after each run: no lrutop-* cgroup, no lrutop* unit, and the
 #    cgroup.subtree_control of /, /user.slice and user-0.slice as before
+#  - a failed run (--cmd false, in its limit): exit 1, nothing left
 #  - SIGKILL of lrutop mid-run: the next start leaves nothing (cgroups,
 #    units, the old scratch directory)
 #  - --demo: its 40M cgroup and 32M/s throttle apply, and batch stderr says
@@ -155,7 +156,7 @@ results_ok() {
 	done
 }
 
-mkdir -p "$SCRATCH/mem" "$SCRATCH/disk" "$SCRATCH/kill" "$SCRATCH/demo" || exit 2
+mkdir -p "$SCRATCH/mem" "$SCRATCH/disk" "$SCRATCH/fail" "$SCRATCH/kill" "$SCRATCH/demo" || exit 2
 
 # ---- --mem-limit 32M ----
 lrt_fresh out err
@@ -187,6 +188,15 @@ awk -v r="$rate" 'BEGIN { exit !(r != "" && r + 0 <= 8.5) }' && ok "$T disk-limi
 	notok "$T disk-limit: rw_cp at most 8.5 MiB/s" "${rate:-no rate}: $(head -c 300 out)"
 gone disk-limit
 
+# ---- a failed run (--cmd false) in its limit ----
+lrt_fresh out err
+"$LRUTOP" --batch -q --cmd false --size 4M --mem-limit 32M --dir "$SCRATCH/fail" >out 2>err
+st=$?
+[ $st -eq 1 ] && ok "$T failed run: exit 1" || notok "$T failed run: exit 1" "exit $st: $(head -c 400 err)"
+gone "failed run"
+lrt_empty "$SCRATCH/fail" && ok "$T failed run: its scratch directory removed" ||
+	notok "$T failed run: its scratch directory removed" "$(ls -A "$SCRATCH/fail")"
+
 # ---- SIGKILL mid-run, then the next start ----
 lrt_fresh out err
 "$LRUTOP" --batch -q -s mm_sync_cp --size 64M --mem-limit 32M --disk-limit 8M --dir "$SCRATCH/kill" >out 2>err &
@@ -195,7 +205,7 @@ lp=$!
 if wait_for 120 '[ -n "$(find $cg -type d -name "lrutop-$lp-*" 2>/dev/null | while read -r d; do cat "$d/cgroup.procs"; done)" ] || proc_gone $lp' 0.2 && ! proc_gone $lp; then
 	echo "# subtree_control mid-run (systemd's, for the delegated scope): $(ctl | tr '\n' ';')"
 	kill -9 $lp
-	wait $lp
+	{ wait $lp; } 2>/dev/null # not the shell's "Killed" line
 	echo "# SIGKILLed lrutop $lp mid-run; left before the next start: $(traces | tr '\n' ' ')"
 	lrt_fresh out2 err2
 	"$LRUTOP" --batch -q -s rw_cp --size 4M --mem-limit 32M --dir "$SCRATCH/kill" >out2 2>err2
