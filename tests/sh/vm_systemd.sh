@@ -242,10 +242,16 @@ else
 	ok "$T demo: batch stderr says no limit was left out"
 fi
 gone demo
+# the delegated scope itself (tests/vm/systemd-scope.sh): the leaf, the
+# unit beside the session, SIGKILL with a --cmd's children inside, --disk-limit
+# alone, --probe beside a limited run
+mkdir -p "$SCRATCH/scope"
+SCRATCH=$SCRATCH/scope sh ./systemd-scope.sh 2>&1 |
+	sed 's/^ok - /ok - vm_systemd scope: /; s/^not ok - /not ok - vm_systemd scope: /'
 echo "# guest done"
 GUEST
 
-VM_TIMEOUT=${VM_TIMEOUT:-480} "$tool" run "$tmp/guest.sh" tests/sh/lib.sh >"$tmp/out" 2>"$tmp/err"
+VM_TIMEOUT=${VM_TIMEOUT:-480} "$tool" run "$tmp/guest.sh" tests/sh/lib.sh tests/vm/systemd-scope.sh >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out"
 sed 's/^/# /' "$tmp/err"

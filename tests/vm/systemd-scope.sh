@@ -1,5 +1,5 @@
-# Guest script (not run by tests/run yet): lrutop's cgroups under a real
-# systemd, from a login session's scope.  Run it with helper B2's
+# Guest script, run by tests/sh/vm_systemd.sh in the same boot: lrutop's
+# cgroups under a real systemd, from a login session's scope.  By hand:
 #   LRUTOP=./lrutop tools/vm/systemd-guest run tests/vm/systemd-scope.sh
 # (Debian 12, systemd as PID 1, root through `su -l` in
 # /user.slice/user-0.slice/session-cN.scope).  Prints "ok - NAME" /
