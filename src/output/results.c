@@ -15,7 +15,7 @@ static int never_copied(const struct run_result *x)
 
 static const char *verified_str(int v)
 {
-	return v > 0 ? "yes" : v == 0 ? "no" : "-";
+	return v > 0 ? "yes" : v == 0 ? "no" : v == RUN_UNVERIFIABLE ? "unv" : "-";
 }
 
 /* The page-cache cells of a run (before "ok", which stays last): the
@@ -164,7 +164,8 @@ void results_csv_row(FILE *f, const struct run_result *x)
 	fprintf(f, "%llu,%llu,%llu,%d,%s,", (unsigned long long)x->peak_active_file_kb,
 		(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
 		x->bursts,
-		x->ok ? (x->verified > 0 ? "yes" : x->verified == 0 ? "no" : "")
+		x->ok ? (x->verified > 0 ? "yes" : x->verified == 0 ? "no"
+			 : x->verified == RUN_UNVERIFIABLE ? "unverified" : "")
 		      : x->cancelled ? "cancelled" : "failed");
 	if (!isnan(x->read_at_burst))
 		fprintf(f, "%.4f", x->read_at_burst);
@@ -208,5 +209,7 @@ void results_summary(char *buf, size_t len, const struct run_result *r)
 	else
 		snprintf(buf, len, "%s #%d: %.2f s, %.0f MiB/s, %d burst%s%s", r->name, r->repeat,
 			 r->elapsed_s, r->mbs, r->bursts, r->bursts == 1 ? "" : "s",
-			 r->verified > 0 ? ", verified" : "");
+			 r->verified > 0			  ? ", verified"
+			 : r->verified == RUN_UNVERIFIABLE ? ", unverified (no {dst})"
+							  : "");
 }

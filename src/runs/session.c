@@ -708,7 +708,10 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	spec.dst = s->dst;
 	spec.bs = s->opt->bs;
 	spec.drop_caches = !s->opt->no_drop_caches;
-	spec.verify = !s->opt->no_verify && st;
+	/* a --cmd is verified like a strategy when it writes {dst}; one that
+	 * writes elsewhere cannot be (its run says "unverified") */
+	spec.verify = !s->opt->no_verify && (st || strstr(s->cmds[q->cmd].line, "{dst}"));
+	spec.cmd_elsewhere = !s->opt->no_verify && !st && !spec.verify;
 	spec.prealloc = s->opt->prealloc;
 	if (s->mem_limit || s->io.bps) {
 		char tag[16];
@@ -795,6 +798,14 @@ void session_tick(struct session *s, const struct series *ser)
 		}
 	}
 	if (s->state == SESSION_RUNNING) {
+		/* a --cmd's worker says on the page when it verifies (its event
+		 * pipe closed at the command's fork) */
+		if (s->worker_eof && s->worker.is_cmd && s->worker.progress &&
+		    atomic_load(&s->worker.progress->phase) == PHASE_VERIFY &&
+		    s->phase != PHASE_VERIFY) {
+			s->phase = PHASE_VERIFY;
+			add_event(s, mono_ns(), PHASE_VERIFY);
+		}
 		track_copied(s);
 		watch_stall(s, ser);
 	}
@@ -919,12 +930,14 @@ static void finish_run(struct session *s, const struct series *ser,
 	 * (the user's --src may have shrunk or grown since): a strategy counts
 	 * them; for a --cmd, the source's size now */
 	r->bytes = wr->bytes_done;
-	if (!r->strategy && r->ok) {
+	r->verified = wr->verified;
+	if (!r->strategy && r->ok && !strstr(s->cmds[r->cmd].line, "{dst}")) {
+		/* it wrote elsewhere: the source's size, and said to be unchecked */
 		struct stat st;
 		r->bytes = stat(s->src, &st) == 0 ? (uint64_t)st.st_size : s->src_size;
+		r->verified = RUN_UNVERIFIABLE;
 	}
 	r->mbs = r->elapsed_s > 0 ? (double)r->bytes / 1048576.0 / r->elapsed_s : 0;
-	r->verified = wr->verified;
 	/* a run ends after the samples of its copy; r->t_end_ns bounds them */
 	uint64_t copy_end = wr->t_done_ns ? wr->t_done_ns : r->t_end_ns;
 	struct run_figures fig;

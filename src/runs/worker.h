@@ -53,7 +53,10 @@ struct worker_spec {
 	const char *cgroup_procs; /* cgroup.procs to write our pid into first, or NULL */
 	const char *io_procs;	  /* and the v1 blkio cgroup's (--disk-limit), or NULL */
 	int drop_caches;	  /* 1: as root write 3 to drop_caches; else fadvise DONTNEED */
-	int verify;		  /* 1: compare dst with src after done (strategies only) */
+	int verify;		  /* 1: compare dst with src after done (a --cmd: after it exits) */
+	/* a --cmd that does not name {dst}: fail it when it wrote (wchar) less
+	 * than the source's size — it cannot have copied it anywhere */
+	int cmd_elsewhere;
 	int prealloc;		  /* --prealloc, passed to the strategy (struct copy_job) */
 };
 
