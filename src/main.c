@@ -107,10 +107,37 @@ static void list_themes(void)
 /* --export-svg, --export-csv, --compare: a recording in, a file or a table
  * out; nothing is sampled and nothing runs.  Exit 2 for an input that does
  * not do (nothing is created), 1 when OUT or stdout could not be written. */
+static void export_signal(int signo)
+{
+	static const char term[] = "lrutop: interrupted (SIGTERM)\n",
+			  intr[] = "lrutop: interrupted (SIGINT)\n",
+			  hup[] = "lrutop: interrupted (SIGHUP)\n";
+	sig_note(signo);
+	if (sig_holding())
+		return;
+	const char *m = signo == SIGTERM ? term : signo == SIGINT ? intr : hup;
+	size_t n = signo == SIGTERM ? sizeof(term) - 1 : signo == SIGINT ? sizeof(intr) - 1
+									 : sizeof(hup) - 1;
+	if (write(STDERR_FILENO, m, n) < 0) {
+		/* nowhere to say it: the status says it */
+	}
+	_exit(128 + signo);
+}
+
 static int run_export(const struct options *o)
 {
 	char err[512] = "", warn[2048] = "";
 	int rc, saved = 0;
+	/* SIGINT/TERM/HUP end an export at once while nothing is on disk; while
+	 * its temporary file is written (sig_hold) they are only noted, and
+	 * the file is removed instead of linked into place */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = export_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	if (o->action == ACTION_COMPARE) {
 		rc = export_compare(stdout, o, warn, sizeof(warn), err, sizeof(err));
 		if (rc == EXPORT_WRITE)
@@ -125,6 +152,12 @@ static int run_export(const struct options *o)
 		fprintf(stderr, "lrutop: %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
 		if (!nl)
 			break;
+	}
+	int sig = sig_caught();
+	if (sig) {
+		const char *abbrev = sigabbrev_np(sig);
+		fprintf(stderr, "lrutop: interrupted (SIG%s)\n", abbrev ? abbrev : "?");
+		return close_stdout(128 + sig, 0);
 	}
 	if (saved)
 		return close_stdout(EXPORT_WRITE, saved);

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,32 @@ int verrf(char *err, size_t errlen, const char *fmt, va_list ap)
 	}
 	va_end(aq);
 	return -1;
+}
+
+/* The one mutable global besides the signal pipe (STYLE.md rule 5). */
+static volatile sig_atomic_t caught_signal;
+
+void sig_note(int signo)
+{
+	if (signo == SIGINT || signo == SIGTERM || signo == SIGHUP)
+		caught_signal = signo;
+}
+
+int sig_caught(void)
+{
+	return caught_signal;
+}
+
+static volatile sig_atomic_t holding;
+
+void sig_hold(int on)
+{
+	holding = on;
+}
+
+int sig_holding(void)
+{
+	return holding;
 }
 
 int errf(char *err, size_t errlen, const char *fmt, ...)

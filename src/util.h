@@ -27,6 +27,17 @@ char *xstrdup(const char *s);
  * its reason: the longest words (in practice a user's path) are shortened
  * in the middle with path_short() until it fits; only what still does not
  * fit is cut at the end. */
+/* A terminating signal has been caught (SIGINT, SIGTERM, SIGHUP): set by
+ * the signal handler (sig_note, async-signal-safe), read by code that is
+ * about to make something final — an export renames its file into place
+ * only when this is 0. */
+void sig_note(int signo);
+int sig_caught(void);
+/* sig_hold(1) while a temporary output is written: a handler that would
+ * end the process at once only notes the signal then (sig_holding). */
+void sig_hold(int on);
+int sig_holding(void);
+
 int errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* errf with a va_list (for callers' own printf-like wrappers). */
