@@ -187,20 +187,17 @@ int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char 
 	return 0;
 }
 
-int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t errlen)
+/* The checks of --dir that make nothing: parent (trailing slashes cut)
+ * is a directory on a disk-backed, writable filesystem. */
+static int check_parent(const char *parent_dir, char *parent, size_t plen, char *err,
+			size_t errlen)
 {
-	char parent[4096];
 	struct stat st;
 	struct statfs sf;
 	struct statvfs sv;
 	size_t len;
-	int n;
 
-	memset(s, 0, sizeof *s);
-	s->dir_fd = -1;
-	if (!parent_dir || !*parent_dir)
-		parent_dir = "/var/tmp";
-	if (strlcpy_(parent, parent_dir, sizeof parent) >= sizeof parent)
+	if (strlcpy_(parent, parent_dir, plen) >= plen)
 		return errf(err, errlen, "--dir %.64s...: path too long", parent_dir);
 	len = strlen(parent);
 	while (len > 1 && parent[len - 1] == '/')
@@ -216,6 +213,43 @@ int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t er
 			    parent_dir, memory_fs(sf.f_type));
 	if (statvfs(parent, &sv) == 0 && (sv.f_flag & ST_RDONLY))
 		return errf(err, errlen, "--dir %s: read-only file system", parent_dir);
+	return 0;
+}
+
+int scratch_check_dir(const char *parent_dir, uint64_t need_bytes, char *err, size_t errlen)
+{
+	char parent[4096], need[32], have[32];
+	struct statvfs sv;
+
+	if (!parent_dir || !*parent_dir)
+		parent_dir = "/var/tmp";
+	if (check_parent(parent_dir, parent, sizeof parent, err, errlen) < 0)
+		return -1;
+	if (access(parent, W_OK | X_OK) < 0)
+		return errf(err, errlen, "--dir %s: cannot create a directory there: %s",
+			    parent_dir, strerror(errno));
+	if (statvfs(parent, &sv) < 0)
+		return errf(err, errlen, "--dir %s: %s", parent_dir, strerror(errno));
+	uint64_t avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	if (avail >= need_bytes)
+		return 0;
+	fmt_size(need, sizeof need, need_bytes);
+	fmt_size(have, sizeof have, avail);
+	return errf(err, errlen, "--dir %s: needs %s free, only %s available", parent_dir, need,
+		    have);
+}
+
+int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t errlen)
+{
+	char parent[4096];
+	int n;
+
+	memset(s, 0, sizeof *s);
+	s->dir_fd = -1;
+	if (!parent_dir || !*parent_dir)
+		parent_dir = "/var/tmp";
+	if (check_parent(parent_dir, parent, sizeof parent, err, errlen) < 0)
+		return -1;
 
 	n = snprintf(s->dir, sizeof s->dir, "%s/lrutop-XXXXXX", strcmp(parent, "/") ? parent : "");
 	if (n < 0 || (size_t)n >= sizeof s->dir)

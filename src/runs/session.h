@@ -134,6 +134,10 @@ int session_sweep_stale(const struct options *opt, char *line, size_t len);
  * error (exit 2), and nothing is left behind. */
 int session_init(struct session *s, const struct options *opt, struct runlog *log, char *err,
 		 size_t errlen);
+/* session_init's checks of --dir (a disk filesystem, writable, room for
+ * the source and a copy) without making anything: a talk's run steps are
+ * checked so before it starts.  0 or -1 + err. */
+int session_check_dir(const struct options *opt, char *err, size_t errlen);
 /* Runs queued or running that have not finished (the current one counts). */
 size_t session_runs_left(const struct session *s);
 /* Appends runs of strategies: each of list[0..n) `repeat` times,

@@ -11,6 +11,7 @@
 
 #include "chart.h"
 #include "record.h"
+#include "session.h"
 #include "strategy.h"
 #include "theme.h"
 #include "ui.h"
@@ -279,6 +280,10 @@ static int parse_run(struct talk_step *st, char **w, int n, const char *dir,
 		return errf(err, errlen, "run: --mem-limit: at least 4M");
 	if (o->src && access(o->src, R_OK) < 0)
 		return errf(err, errlen, "run: --src %s: %s", o->src, strerror(errno));
+	/* --dir /proc, /dev/shm, --size 200G: refused now, as the command line
+	 * would be, not when the TUI already hides the line */
+	if (session_check_dir(o, e, sizeof(e)) < 0)
+		return errf(err, errlen, "run: %s", e);
 	if (!st->fallback)
 		return 0;
 	struct stat sb;
