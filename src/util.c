@@ -195,6 +195,28 @@ int verrf(char *err, size_t errlen, const char *fmt, va_list ap)
 	return -1;
 }
 
+void text_clean(char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 /* The one mutable global besides the signal pipe (STYLE.md rule 5). */
 static volatile sig_atomic_t caught_signal;
 

@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -37,6 +38,13 @@ int sig_caught(void);
  * end the process at once only notes the signal then (sig_holding). */
 void sig_hold(int on);
 int sig_holding(void);
+
+/* Replaces every control character (below 0x20, and 0x7f) of s with '?',
+ * in place: text read from a file, before it can reach a terminal. */
+void text_clean(char *s);
+/* Writes s as one CSV field (RFC 4180): quoted, with quotes doubled, when
+ * it holds a comma, a quote, CR or LF; as it is otherwise. */
+void csv_field(FILE *f, const char *s);
 
 int errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

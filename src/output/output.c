@@ -246,8 +246,11 @@ void csv_row(FILE *f, const struct sample *prev, const struct sample *cur, uint6
 	cell_u(f, cg, cur->cg_inactive_file / 1024);
 	cell_d(f, cur->have & SAMPLE_HAVE_PSI_MEM ? cur->psi_mem_some : NAN, 2);
 	cell_d(f, cur->have & SAMPLE_HAVE_PSI_IO ? cur->psi_io_some : NAN, 2);
-	if (cur->run >= 0 && strategy)
-		fprintf(f, "%d,%s,%s\n", cur->run + 1, strategy, phase_name((enum phase)cur->phase));
+	if (cur->run >= 0 && strategy) {
+		fprintf(f, "%d,", cur->run + 1);
+		csv_field(f, strategy);
+		fprintf(f, ",%s\n", phase_name((enum phase)cur->phase));
+	}
 	else
 		fputs(",,\n", f);
 }

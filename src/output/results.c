@@ -88,6 +88,9 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *x = &r[i];
+		char name[sizeof(x->name)];
+		strlcpy_(name, x->name, sizeof(name));
+		text_clean(name); /* a terminal gets no control character */
 		char peak[16], rcv[16], wcv[16], rab[16], el[16], us[16], sy[16], cpu[16], mbs[16];
 		fmt_size(peak, sizeof(peak), x->peak_active_file_kb * 1024);
 		snprintf(rcv, sizeof(rcv), isnan(x->read_cv) ? "-" : "%.2f", x->read_cv);
@@ -104,7 +107,7 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		fprintf(f,
 			"%-*s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
 			"%8llu %7llu %6d %s %4s",
-			w, x->name, x->repeat, el, us, sy, cpu, x->majflt,
+			w, name, x->repeat, el, us, sy, cpu, x->majflt,
 			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, rab, peak,
 			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
 			x->bursts, res, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
@@ -114,7 +117,14 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0)
-			fprintf(f, "  %s #%d: %s\n", r[i].name, r[i].repeat, r[i].message);
+		{
+			char nm[sizeof(r[i].name)], msg[sizeof(r[i].message)];
+			strlcpy_(nm, r[i].name, sizeof(nm));
+			strlcpy_(msg, r[i].message, sizeof(msg));
+			text_clean(nm);
+			text_clean(msg);
+			fprintf(f, "  %s #%d: %s\n", nm, r[i].repeat, msg);
+		}
 }
 
 void results_csv_header(FILE *f)
@@ -152,11 +162,12 @@ static void res_csv(FILE *f, const struct run_result *x)
 
 void results_csv_row(FILE *f, const struct run_result *x)
 {
+	csv_field(f, x->name); /* RFC 4180: a name may hold a comma or a quote */
 	if (never_copied(x)) /* unknown: empty cells */
-		fprintf(f, "%s,%d,,,,,%ld,%ld,%ld,%ld,%llu,,", x->name, x->repeat, x->majflt,
+		fprintf(f, ",%d,,,,,%ld,%ld,%ld,%ld,%llu,,", x->repeat, x->majflt,
 			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes);
 	else
-		fprintf(f, "%s,%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,", x->name,
+		fprintf(f, ",%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,",
 			x->repeat, x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt,
 			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes, x->mbs);
 	cv_cell(f, x->read_cv);
