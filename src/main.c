@@ -33,9 +33,27 @@
 #define LRUTOP_VERSION "0.1.0"
 #endif
 
+/* One line on stderr: "lrutop: " PREFIX and the first len bytes of msg,
+ * its control characters as '?' — a path with a newline or an escape
+ * sequence in it neither splits the line nor reaches the terminal. */
+static void say(const char *prefix, const char *msg, size_t len)
+{
+	fprintf(stderr, "lrutop: %s", prefix);
+	for (size_t i = 0; i < len && msg[i]; i++) {
+		unsigned char c = (unsigned char)msg[i];
+		fputc(c < 0x20 || c == 0x7f ? '?' : c, stderr);
+	}
+	fputc('\n', stderr);
+}
+
+static void say_line(const char *msg)
+{
+	say("", msg, strlen(msg));
+}
+
 static int fail(int code, const char *msg)
 {
-	fprintf(stderr, "lrutop: %s\n", msg);
+	say_line(msg);
 	return code;
 }
 
@@ -149,7 +167,7 @@ static int run_export(const struct options *o)
 	/* a recording cut short: its prefix was used, the user should know */
 	for (char *line = warn, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
-		fprintf(stderr, "lrutop: %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+		say("warning: ", line, nl ? (size_t)(nl - line) : strlen(line));
 		if (!nl)
 			break;
 	}
@@ -222,7 +240,7 @@ int main(int argc, char **argv)
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
 	if (!opt.replay && opt.action == ACTION_RUN &&
 	    session_sweep_stale(&opt, swept, sizeof(swept)) > 0)
-		fprintf(stderr, "lrutop: %s\n", swept);
+		say_line(swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
 	/* --talk: the whole script is checked before anything runs */
@@ -243,12 +261,12 @@ int main(int argc, char **argv)
 		app.talk = talk_new(script, &app, opt.rehearse);
 	strlcpy_(app.ui.preset, preset_desc, sizeof(app.ui.preset));
 	if (note[0] && opt.batch) /* no status line to show it on */
-		fprintf(stderr, "lrutop: %s\n", note);
+		say_line(note);
 	else if (note[0])
 		app_status(&app, note);
 	if (opt.replay && source_replay_warning(app.src)) {
 		/* a recording cut short by a crash: the rest replays */
-		fprintf(stderr, "lrutop: warning: %s\n", source_replay_warning(app.src));
+		say("warning: ", source_replay_warning(app.src), strlen(source_replay_warning(app.src)));
 		app_status(&app, source_replay_warning(app.src));
 	}
 	int stdout_err = 0;
@@ -269,21 +287,21 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < app.log->nresults; i++) {
 		const struct run_result *r = &app.log->results[i];
 		if (r->finished && !r->ok && !r->cancelled && r->message[0])
-			fprintf(stderr, "lrutop: %s\n", r->message);
+			say_line(r->message);
 	}
 	if (app.model.runs.error[0]) {
-		fprintf(stderr, "lrutop: %s\n", app.model.runs.error);
+		say_line(app.model.runs.error);
 		code = 1;
 	}
 	if (rc < 0) /* exit 2: a recording this run made goes again */
 		record_sink_discard(&app.rec);
 	char oerr[512];
 	if (app_close_outputs(&app, oerr, sizeof(oerr)) < 0) {
-		fprintf(stderr, "lrutop: %s\n", oerr);
+		say_line(oerr);
 		code = 1;
 	}
 	if (talk_error(app.talk)) { /* a rehearsal that kept nothing, an export that failed */
-		fprintf(stderr, "lrutop: %s\n", talk_error(app.talk));
+		say_line(talk_error(app.talk));
 		code = 1;
 	}
 	if (app.count_reached && app.runs_not_done) {

@@ -192,6 +192,7 @@ int verrf(char *err, size_t errlen, const char *fmt, va_list ap)
 		}
 	}
 	va_end(aq);
+	text_clean(err); /* one line, nothing for a terminal to interpret */
 	return -1;
 }
 
