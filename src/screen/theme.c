@@ -117,12 +117,25 @@ static int parse_line(struct theme *t, char *line, char *err, size_t errlen)
 	if (*v != '=')
 		return errf(err, errlen, "no '=' after theme[%.40s]", key);
 	v = trim(v + 1);
-	size_t n = strlen(v);
 	if (*v == '"') {
-		if (n < 2 || v[n - 1] != '"')
+		/* the value ends at its closing quote; then only a # comment */
+		char *q = strchr(v + 1, '"');
+		if (!q)
 			return errf(err, errlen, "theme[%.40s]: unterminated quote", key);
-		v[n - 1] = '\0';
+		char *rest = trim(q + 1);
+		if (*rest && *rest != '#')
+			return errf(err, errlen, "theme[%.40s]: '%.40s' after the closing quote "
+					"(a comment starts with #)", key, rest);
+		*q = '\0';
 		v = trim(v + 1);
+	} else {
+		/* unquoted: a # after a blank starts a comment ("#RRGGBB" stays) */
+		for (char *c = v; *c; c++)
+			if (*c == '#' && c > v && (c[-1] == ' ' || c[-1] == '\t')) {
+				*c = '\0';
+				v = trim(v);
+				break;
+			}
 	}
 	if (!strcmp(key, "version")) {
 		int major = parse_version(v);

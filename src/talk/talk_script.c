@@ -379,6 +379,16 @@ static int parse_step(struct talk_step *st, const char *line, const char *dir,
 			l--;
 		if (l > 1000)
 			return errf(err, errlen, "caption: longer than 1000 bytes");
+		/* a quoted caption is one quoted string: an open quote is the
+		 * same error as in any other step, the quotes are not shown */
+		if (l && (t[0] == '"' || t[0] == '\'')) {
+			if (l < 2 || t[l - 1] != t[0] || memchr(t + 1, t[0], l - 2))
+				return errf(err, errlen,
+					    "caption: a %c quote is not closed (at the end of the "
+					    "line)", t[0]);
+			t++;
+			l -= 2;
+		}
 		if (l) {
 			st->text = xmalloc(l + 1);
 			memcpy(st->text, t, l);
