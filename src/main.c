@@ -125,6 +125,9 @@ static void list_themes(void)
 /* --export-svg, --export-csv, --compare: a recording in, a file or a table
  * out; nothing is sampled and nothing runs.  Exit 2 for an input that does
  * not do (nothing is created), 1 when OUT or stdout could not be written. */
+/* What a recording on standard input may hold (it is kept in memory). */
+#define STDIN_RECORDING_MAX (1024ull << 20)
+
 static void export_signal(int signo)
 {
 	static const char term[] = "lrutop: interrupted (SIGTERM)\n",
@@ -195,6 +198,14 @@ int main(int argc, char **argv)
 	struct options opt;
 	options_init(&opt);
 	if (options_parse(&opt, argc, argv, err, sizeof(err)) < 0)
+		return fail(2, err);
+	/* a recording from a pipe (- or /dev/stdin) is read whole first: the
+	 * readers open a recording again to seek, as a file can be */
+	int from_stdin = opt.replay && is_stdin_name(opt.replay);
+	for (int i = 0; i < opt.ninputs; i++)
+		from_stdin |= is_stdin_name(opt.inputs[i]);
+	if (from_stdin && stdin_to_file(STDIN_RECORDING_MAX, opt.replay ? "--replay" : "recording",
+					err, sizeof(err)) < 0)
 		return fail(2, err);
 	switch (opt.action) {
 	case ACTION_HELP: /* longer than stdio's buffer: a write can fail in fputs */

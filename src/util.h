@@ -46,6 +46,21 @@ void text_clean(char *s);
  * it holds a comma, a quote, CR or LF; as it is otherwise. */
 void csv_field(FILE *f, const char *s);
 
+/* 1 for the names of standard input a reader accepts instead of a file:
+ * "-" and "/dev/stdin". */
+int is_stdin_name(const char *path);
+/* Opens a file to read whole: a regular file, or standard input when path
+ * is_stdin_name (whatever it is: the reader's own size limit ends an
+ * endless pipe).  Opened O_NONBLOCK first, so a FIFO nobody writes to is
+ * refused instead of waited for.  The fd, or -1 + why ("not a regular
+ * file (a FIFO)", "is a directory", strerror). */
+int open_input(const char *path, char *why, size_t whylen);
+/* Standard input, when it is not a regular file (a pipe), read whole into
+ * a memory file that becomes fd 0, so "-" and /dev/stdin can be opened
+ * again from the start as a file can.  0 (also when stdin is a file), or
+ * -1 + err: more than limit bytes (an endless pipe), or a read error. */
+int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen);
+
 int errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* errf with a va_list (for callers' own printf-like wrappers). */

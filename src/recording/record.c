@@ -911,20 +911,13 @@ static int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 
 struct recording *recording_open(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* a FIFO would block here forever: a regular file, or - / /dev/stdin
+	 * (which main made a file: stdin_to_file) */
+	char why[200];
+	int fd = open_input(path, why, sizeof(why));
 	if (fd < 0) {
-		errf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		errf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		errf(err, errlen, "%s: is a directory (not a recording)", path);
-		close(fd);
+		errf(err, errlen, "%s: %s%s", path, why,
+		     !strcmp(why, "is a directory") ? " (not a recording)" : "");
 		return NULL;
 	}
 	unsigned char magic[2];

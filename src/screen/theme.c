@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "chart.h"
 #include "util.h"
@@ -199,9 +200,15 @@ int theme_parse(struct theme *t, const char *text, const char *fname, char *err,
 
 int theme_load_file(struct theme *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	char why[200];
+	int fd = open_input(path, why, sizeof(why)); /* never waits on a FIFO */
+	if (fd < 0)
+		return errf(err, errlen, "%s: %s", path, why);
+	FILE *f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
 		return errf(err, errlen, "%s: %s", path, strerror(errno));
+	}
 	char *buf = xmalloc(THEME_FILE_MAX + 1);
 	size_t n = fread(buf, 1, THEME_FILE_MAX + 1, f);
 	int bad = ferror(f);

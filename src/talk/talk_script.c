@@ -554,9 +554,10 @@ fail:
 struct talk_script *talk_script_load(const char *path, const struct options *base, int rehearse,
 				     char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char why[200];
+	int fd = open_input(path, why, sizeof(why)); /* never waits on a FIFO */
 	if (fd < 0) {
-		errf(err, errlen, "--talk %s: %s", path, strerror(errno));
+		errf(err, errlen, "--talk %s: %s", path, why);
 		return NULL;
 	}
 	struct stat sb;
