@@ -299,6 +299,12 @@ int main(int argc, char **argv)
 		const struct run_result *r = &app.log->results[i];
 		if (r->finished && !r->ok && !r->cancelled && r->message[0])
 			say_line(r->message);
+		if (r->finished && r->probe.lost) {
+			char w[160];
+			snprintf(w, sizeof(w), "%s #%d: the probe died during the run: no latency "
+				 "figures", r->name, r->repeat);
+			say("warning: ", w, strlen(w));
+		}
 	}
 	if (app.model.runs.error[0]) {
 		say_line(app.model.runs.error);

@@ -38,7 +38,7 @@ static void res_cells(char *buf, size_t len, const struct run_result *x)
 static int any_probe(const struct run_result *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (r[i].probe.n)
+		if (r[i].probe.n || r[i].probe.lost)
 			return 1;
 	return 0;
 }
@@ -52,7 +52,7 @@ static void probe_header(FILE *f, const struct run_result *r, size_t n)
 {
 	const char *mode = "probe";
 	for (size_t i = 0; i < n; i++)
-		if (r[i].probe.n)
+		if (r[i].probe.n || r[i].probe.lost)
 			mode = r[i].probe.mode;
 	fprintf(f, " %7s %7s %7s %8s %6s %7s", "p50ms", "p99ms", "p99.9ms", "maxms", ">100ms",
 		"rise");
@@ -115,6 +115,10 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 			probe_cells(f, &x->probe);
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < n; i++)
+		if (r[i].probe.lost)
+			fprintf(f, "  %s #%d: the probe died during the run: no latency figures\n",
+				r[i].name, r[i].repeat);
 	for (size_t i = 0; i < n; i++)
 		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0)
 		{
@@ -190,6 +194,8 @@ void results_csv_row(FILE *f, const struct run_result *x)
 			fprintf(f, "%.3f,%.3f", (double)p->idle_p99_ns / 1e6, probe_figures_rise_ms(p));
 		else
 			fputc(',', f);
+	} else if (x->probe.lost) { /* the mode, and "lost" where figures would be */
+		fprintf(f, ",%s (lost),,,,,,,", x->probe.mode);
 	} else {
 		fputs(",,,,,,,,", f);
 	}
