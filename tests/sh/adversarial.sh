@@ -251,6 +251,41 @@ check "$T an endless pipe: exit 2, names the limit, nothing made" \
 	'[ "$rc" -eq 2 ] && one_line "more than 1G on standard input" && [ ! -e "$tmp/e.svg" ]' \
 	"exit $rc; $(show "$tmp/err")"
 
+# ---- 8: a dead probe is not silent -------------------------------------------
+# lrutop --batch -q -s rw_cp --size 512M --probe cold --results r.csv &
+#   kill -9 the probe mid-copy: p50/p99/max came from its first second, no note
+T="8 probe"
+lrt_newdir
+"$LRUTOP" --batch -q -s rw_cp --size 512M --no-verify --probe cold --dir "$d" \
+	--results "$tmp/pr.csv" </dev/null >"$tmp/out" 2>"$tmp/err" &
+bg=$!
+probe_pid() { # the child of lrutop holding the scratch directory's probe file
+	for _c in $(pgrep -P "$bg"); do
+		ls -l "/proc/$_c/fd" 2>/dev/null | grep -q '/probe$' && echo "$_c" && return 0
+	done
+	return 1
+}
+if wait_for 60 'probe_pid >/dev/null && ls "$d"/lrutop-*/dst >/dev/null 2>&1' 0.02; then
+	kill -9 "$(probe_pid)"
+	wait "$bg"
+	rc=$?
+	bg=""
+	check "$T killed mid-copy: exit 0, one warning naming the run" \
+		'[ "$rc" -eq 0 ] && one_line "warning: rw_cp #1: the probe died during the run: no latency figures"' \
+		"exit $rc; $(show "$tmp/err")"
+	check "$T the table: no figures, a line under it" \
+		'grep -q "^rw_cp .* -  *-  *-  *-  *-  *- *$" "$tmp/out" && grep -q "rw_cp #1: the probe died" "$tmp/out"' \
+		"$(show "$tmp/out")"
+	check "$T --results: 'cold (lost)', empty figures" \
+		'[ "$(csv_col "$tmp/pr.csv" 0 probe_mode)" = "cold (lost)" ] && [ -z "$(csv_col "$tmp/pr.csv" 0 probe_p99_ms)" ]' \
+		"$(show "$tmp/pr.csv")"
+else
+	kill "$bg" 2>/dev/null
+	wait "$bg"
+	bg=""
+	notok "$T the copy and the probe were seen" "$(show "$tmp/err")"
+fi
+
 # ---- 9: paths escaped in errors ------------------------------------------------
 # lrutop --replay "$(printf 'x\ny\033[31m')" split the error line, coloured the terminal
 T="9 paths"
