@@ -922,6 +922,11 @@ static void finish_run(struct session *s, const struct series *ser,
 		r->t_copy_ns = r->t_end_ns;
 	r->ok = wr->ok && !r->cancelled;
 	strlcpy_(r->message, r->cancelled ? "cancelled" : wr->message, sizeof(r->message));
+	/* the worker names the strategy; the run is "rw_cp@16M" beside it */
+	size_t wl = strlen(s->worker.name);
+	if (!r->cancelled && s->io_label[0] && !strncmp(wr->message, s->worker.name, wl) &&
+	    wr->message[wl] == ':')
+		snprintf(r->message, sizeof(r->message), "%s%s", r->name, wr->message + wl);
 	/* Only the cgroup's own OOM counter tells an OOM kill from a kill -9
 	 * by someone else (each run's cgroup is new: it starts at 0). */
 	uint64_t ooms = 0;

@@ -1,6 +1,7 @@
 #include "worker.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -332,6 +333,50 @@ static void child_verify(const struct worker_spec *spec, struct child *c)
 	atomic_store(&c->pg->verified, 1);
 }
 
+/* What the command left running in the background (`sleep 100 &`): the
+ * other members of the worker's process group, SIGKILLed — without a run
+ * cgroup nothing else would end them, and they must not write to {dst}
+ * while it is verified.  Zombies are skipped; a few rounds for a child
+ * that forked meanwhile. */
+static void kill_leftovers(void)
+{
+	pid_t me = getpid();
+	for (int round = 0; round < 20; round++) {
+		DIR *d = opendir("/proc");
+		int found = 0;
+		struct dirent *e;
+		if (!d)
+			return;
+		while ((e = readdir(d)) != NULL) {
+			char path[64], buf[512];
+			long pid = strtol(e->d_name, NULL, 10);
+			if (pid <= 0 || pid == me)
+				continue;
+			snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			ssize_t n = read(fd, buf, sizeof buf - 1);
+			close(fd);
+			if (n <= 0)
+				continue;
+			buf[n] = '\0';
+			const char *p = strrchr(buf, ')');
+			char state;
+			long ppid, pgrp;
+			if (!p || sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
+				continue;
+			if (pgrp == me && state != 'Z' && state != 'X') {
+				kill((pid_t)pid, SIGKILL);
+				found = 1;
+			}
+		}
+		closedir(d);
+		if (!found)
+			return;
+	}
+}
+
 /* The bytes a command (and the children it waited for) wrote anywhere:
  * /proc/PID/io's wchar, read while it is a zombie not yet reaped. */
 static int cmd_wchar(pid_t pid, uint64_t *wchar)
@@ -400,6 +445,7 @@ __attribute__((noreturn)) static void child_cmd(const struct worker_spec *spec, 
 		if (errno != EINTR)
 			child_fail(pg, 1, "wait for %s: %s", spec->argv[0], strerror(errno));
 	uint64_t t1 = mono_ns();
+	kill_leftovers();
 	atomic_store(&pg->elapsed_ns, t1 - t0);
 	pg->ru_copy = ru;
 	atomic_store(&pg->have_ru, 1);
