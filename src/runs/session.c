@@ -41,6 +41,14 @@ static int setup_disk_limit(struct session *s, const struct options *opt, char *
 		if (strlcpy_(name, opt->device, sizeof(name)) >= sizeof(name) ||
 		    !device_exists(name))
 			return errf(err, errlen, "--disk-limit: -d %s: no such disk", opt->device);
+		/* the throttle is on the disk the copy uses, or the @RATE label lies */
+		char here[DEVICE_NAME_MAX];
+		if (device_for_path(opt->dir ? opt->dir : "/var/tmp", here, sizeof(here), NULL, 0,
+				    why, sizeof(why)) == 0 &&
+		    strcmp(here, name) != 0)
+			return errf(err, errlen, "--disk-limit: -d %s is not the disk of --dir %s "
+					"(%s): nothing would be throttled", opt->device,
+				    opt->dir ? opt->dir : "/var/tmp", here);
 	} else if (device_for_path(opt->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
 		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)", why);
 	}
