@@ -308,4 +308,55 @@ refused "$T text after the closing quote" "j.theme:1: theme\[read\]: 'junk' afte
 printf 'caption "unterminated\npause\n' >"$tmp/q.talk"
 refused "$T caption \"unterminated" 'q.talk:1: caption: a " quote is not closed' --talk "$tmp/q.talk"
 
+# ---- 11: the smaller ones --------------------------------------------------------
+T="11"
+# lrutop -i 0x10 / -n ' 3' / --speed 0x2 were accepted (16 s, 3, 2x)
+refused "$T -i 0x10" "-i 0x10: not a number of seconds" --batch -i 0x10 -n 1
+refused "$T -n ' 3'" "-n  3: not a whole number" --batch -n " 3"
+refused "$T --speed 0x2" "--speed 0x2" --batch --replay "$R" --speed 0x2
+# lrutop -s rw_cp,,rw_cp was accepted while -s , was refused
+refused "$T -s rw_cp,,rw_cp" "an empty name before a comma" --batch -s rw_cp,,rw_cp --size 1M --dir "$base"
+# lrutop --batch --replay r.jsonl --replay-at 999 was accepted
+refused "$T --replay-at past the end" "--replay-at 999: past the end of" --batch --replay "$R" --replay-at 999 --results "$tmp/ra.csv"
+check "$T --replay-at past the end: no --results made" '[ ! -e "$tmp/ra.csv" ]'
+# a failed run under --disk-limit was "false: exited..." beside the run false@16M
+if lrt_ioroot >/dev/null; then
+	lrt_newdir
+	run --batch -q --cmd false --disk-limit 16M --size 4M --dir "$d"
+	check "$T a failure names the run with its @RATE" '[ "$rc" -eq 1 ] && one_line "false@16M: exited with status 1"' \
+		"exit $rc; $(show "$tmp/err")"
+	# -d OTHER --disk-limit 10M with --dir on another disk labelled runs @10M
+	here=$(find_disk "$base") other=""
+	for b in /sys/class/block/*; do
+		n=${b##*/}
+		[ -e "$b/partition" ] || [ "$n" = "$here" ] || [ -z "$here" ] && continue
+		case $n in loop* | ram*) continue ;; esac
+		other=$n
+		break
+	done
+	if [ -n "$other" ]; then
+		refused "$T -d $other --disk-limit with --dir on $here" "-d $other is not the disk of --dir .* \($here\)" \
+			--batch -s rw_cp --size 1M -d "$other" --disk-limit 10M --dir "$base"
+	else
+		skip "$T -d OTHER --disk-limit" "no second whole disk here (only ${here:-?})"
+	fi
+else
+	skip "$T @RATE in failures, -d OTHER --disk-limit" "no blkio throttle to use here"
+fi
+# --cmd 'sh -c "cp {src} {dst}; sleep 300 &"' left the sleep running (no cgroup)
+printf 'cp "$1" "$2"; exec sleep 317 &\n' >"$tmp/bgc.sh"
+lrt_newdir
+run --batch -q --cmd "sh $tmp/bgc.sh {src} {dst}" --size 4M --dir "$d"
+check "$T a --cmd's background child does not outlive lrutop" \
+	'[ "$rc" -eq 0 ] && ! pgrep -f "sleep 317" >/dev/null' "exit $rc; $(pgrep -af 'sleep 317')"
+for p in $(pgrep -f "sleep 317"); do kill "$p"; done # what the check found, by id
+# the truncated-line warning was "lrutop: FILE:N: ..." from exports, "lrutop: warning: ..." from --replay
+head -c -20 "$R" >"$tmp/cut.jsonl"
+run --export-csv "$tmp/cut.csv" "$tmp/cut.jsonl"
+check "$T an export's cut-line warning says 'warning:'" \
+	'[ "$rc" -eq 0 ] && one_line "warning: .*cut.jsonl:[0-9]+: truncated last line"' "exit $rc; $(show "$tmp/err")"
+run --replay "$tmp/cut.jsonl" --batch -q --speed 16
+check "$T --replay's cut-line warning says 'warning:' too" \
+	'grep -Eq "^lrutop: warning: .*cut.jsonl:[0-9]+: truncated last line" "$tmp/err"' "exit $rc; $(show "$tmp/err")"
+
 exit 0
