@@ -47,11 +47,6 @@ struct scratch {
  * "--dir /x: not a directory", "--dir /x: read-only file system". */
 int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t errlen);
 
-/* scratch_open's checks of parent_dir without making anything, and that
- * need_bytes are free there (a talk checks its run steps before it starts:
- * the same errors as scratch_open and scratch_check_space). */
-int scratch_check_dir(const char *parent_dir, uint64_t need_bytes, char *err, size_t errlen);
-
 /* 0 when the directory's filesystem has need_bytes available to us. */
 int scratch_check_space(const struct scratch *s, uint64_t need_bytes, char *err, size_t errlen);
 

@@ -70,27 +70,6 @@ static int setup_disk_limit(struct session *s, const struct options *opt, char *
 	return 0;
 }
 
-/* The scratch source's size without --src. */
-static uint64_t default_size(const struct options *opt)
-{
-	return opt->size ? opt->size : opt->mem_limit ? 32 * opt->mem_limit : 1024ull * 1024 * 1024;
-}
-
-/* What --dir must have free: the source (if we make it) + one copy + 64
- * MiB of headroom. */
-static uint64_t need_bytes(const struct options *opt, uint64_t src_size)
-{
-	return src_size + (opt->src ? 0 : src_size) + (64ull << 20);
-}
-
-int session_check_dir(const struct options *opt, char *err, size_t errlen)
-{
-	struct stat st;
-	uint64_t size = opt->src && stat(opt->src, &st) == 0 ? (uint64_t)st.st_size
-							      : default_size(opt);
-	return scratch_check_dir(opt->dir, need_bytes(opt, size), err, errlen);
-}
-
 static int check_src(struct session *s, const char *src, char *err, size_t errlen)
 {
 	int fd = open(src, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -439,10 +418,10 @@ int session_init(struct session *s, const struct options *opt, struct runlog *lo
 	if (opt->mem_limit && opt->mem_limit < 4 * 1024 * 1024)
 		return errf(err, errlen, "--mem-limit: at least 4M (the copy needs room to work)");
 	if (!opt->src)
-		s->src_size = default_size(opt);
+		s->src_size = session_default_size(opt);
 	if (scratch_open(&s->scratch, opt->dir, err, errlen) < 0)
 		return -1;
-	uint64_t need = need_bytes(opt, s->src_size);
+	uint64_t need = session_need_bytes(opt, s->src_size);
 	if (scratch_check_space(&s->scratch, need, err, errlen) < 0) {
 		scratch_remove(&s->scratch);
 		return -1;

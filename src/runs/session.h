@@ -134,10 +134,17 @@ int session_sweep_stale(const struct options *opt, char *line, size_t len);
  * error (exit 2), and nothing is left behind. */
 int session_init(struct session *s, const struct options *opt, struct runlog *log, char *err,
 		 size_t errlen);
-/* session_init's checks of --dir (a disk filesystem, writable, room for
- * the source and a copy) without making anything: a talk's run steps are
- * checked so before it starts.  0 or -1 + err. */
-int session_check_dir(const struct options *opt, char *err, size_t errlen);
+/* The scratch source's size without --src. */
+static inline uint64_t session_default_size(const struct options *opt)
+{
+	return opt->size ? opt->size : opt->mem_limit ? 32 * opt->mem_limit : 1024ull * 1024 * 1024;
+}
+/* What --dir must have free: the source (if we make it; src_size) + one
+ * copy + 64 MiB of headroom (session_init, and a talk's run steps). */
+static inline uint64_t session_need_bytes(const struct options *opt, uint64_t src_size)
+{
+	return src_size + (opt->src ? 0 : src_size) + (64ull << 20);
+}
 /* Runs queued or running that have not finished (the current one counts). */
 size_t session_runs_left(const struct session *s);
 /* Appends runs of strategies: each of list[0..n) `repeat` times,

@@ -11,6 +11,7 @@
 
 #include "chart.h"
 #include "record.h"
+#include "rundir.h"
 #include "session.h"
 #include "strategy.h"
 #include "theme.h"
@@ -282,7 +283,10 @@ static int parse_run(struct talk_step *st, char **w, int n, const char *dir,
 		return errf(err, errlen, "run: --src %s: %s", o->src, strerror(errno));
 	/* --dir /proc, /dev/shm, --size 200G: refused now, as the command line
 	 * would be, not when the TUI already hides the line */
-	if (session_check_dir(o, e, sizeof(e)) < 0)
+	struct stat ss;
+	uint64_t size = o->src && stat(o->src, &ss) == 0 ? (uint64_t)ss.st_size
+							 : session_default_size(o);
+	if (rundir_check_space(o->dir, session_need_bytes(o, size), e, sizeof(e)) < 0)
 		return errf(err, errlen, "run: %s", e);
 	if (!st->fallback)
 		return 0;
