@@ -282,12 +282,14 @@ static int parse_run(struct talk_step *st, char **w, int n, const char *dir,
 	if (o->src && access(o->src, R_OK) < 0)
 		return errf(err, errlen, "run: --src %s: %s", o->src, strerror(errno));
 	/* --dir /proc, /dev/shm, --size 200G: refused now, as the command line
-	 * would be, not when the TUI already hides the line */
+	 * would be, not when the TUI already hides the line — unless a
+	 * fallback is there to play when the run cannot start */
 	struct stat ss;
 	uint64_t size = o->src && stat(o->src, &ss) == 0 ? (uint64_t)ss.st_size
 							 : session_default_size(o);
-	if (rundir_check_space(o->dir, session_need_bytes(o, size), e, sizeof(e)) < 0)
-		return errf(err, errlen, "run: %s", e);
+	if (!st->fallback &&
+	    rundir_check_space(o->dir, session_need_bytes(o, size), e, sizeof(e)) < 0)
+		return errf(err, errlen, "run: %s (a fallback FILE would play instead)", e);
 	if (!st->fallback)
 		return 0;
 	struct stat sb;
