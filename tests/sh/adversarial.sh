@@ -211,14 +211,14 @@ check "$T one timestamp: exit 0, no nan or inf in the SVG" \
 # ---- 6: result numbers range-checked at read time ------------------------
 # "mbs": null became nan in --results; "bytes": -1 became 18446744073709551615
 T="6 ranges"
-n=0
+vi=0 # not n: lib.sh's notok sets n
 for e in 'o["bytes"] = -1|"bytes": -1 is out of range' 'o["mbs"] = None|"mbs": null' \
 	'o["ok"] = 7|"ok": 7 is out of range' 'o["elapsed_s"] = -2.5|"elapsed_s": -2.5 is out of range' \
 	'o["verified"] = 9|"verified": 9 is out of range' 'o["majflt"] = -4|"majflt": -4 is out of range'; do
-	n=$((n + 1))
-	variant "$tmp/v$n.jsonl" "${e%%|*}"
-	refused "$T --replay ${e%%|*}" "v$n.jsonl:[0-9]+: result: ${e#*|}" --replay "$tmp/v$n.jsonl" --batch -q --speed 16 --results "$tmp/v$n.csv"
-	check "$T ${e%%|*}: no --results made" '[ ! -e "$tmp/v$n.csv" ]'
+	vi=$((vi + 1))
+	variant "$tmp/v$vi.jsonl" "${e%%|*}"
+	refused "$T --replay ${e%%|*}" "v$vi.jsonl:[0-9]+: result: ${e#*|}" --replay "$tmp/v$vi.jsonl" --batch -q --speed 16 --results "$tmp/v$vi.csv"
+	check "$T ${e%%|*}: no --results made" '[ ! -e "$tmp/v$vi.csv" ]'
 done
 refused "$T --export-csv bytes -1" 'v1.jsonl:[0-9]+: result: "bytes"' --export-csv "$tmp/v1x.csv" "$tmp/v1.jsonl"
 
