@@ -137,8 +137,9 @@ static void export_signal(int signo)
 	if (sig_holding())
 		return;
 	const char *m = signo == SIGTERM ? term : signo == SIGINT ? intr : hup;
-	size_t n = signo == SIGTERM ? sizeof(term) - 1 : signo == SIGINT ? sizeof(intr) - 1
-									 : sizeof(hup) - 1;
+	size_t n = signo == SIGTERM  ? sizeof(term) - 1
+		   : signo == SIGINT ? sizeof(intr) - 1
+				     : sizeof(hup) - 1;
 	if (write(STDERR_FILENO, m, n) < 0) {
 		/* nowhere to say it: the status says it */
 	}
@@ -277,7 +278,8 @@ int main(int argc, char **argv)
 		app_status(&app, note);
 	if (opt.replay && source_replay_warning(app.src)) {
 		/* a recording cut short by a crash: the rest replays */
-		say("warning: ", source_replay_warning(app.src), strlen(source_replay_warning(app.src)));
+		say("warning: ", source_replay_warning(app.src),
+		    strlen(source_replay_warning(app.src)));
 		app_status(&app, source_replay_warning(app.src));
 	}
 	int stdout_err = 0;
@@ -301,8 +303,10 @@ int main(int argc, char **argv)
 			say_line(r->message);
 		if (r->finished && r->probe.lost) {
 			char w[160];
-			snprintf(w, sizeof(w), "%s #%d: the probe died during the run: no latency "
-				 "figures", r->name, r->repeat);
+			snprintf(w, sizeof(w),
+				 "%s #%d: the probe died during the run: no latency "
+				 "figures",
+				 r->name, r->repeat);
 			say("warning: ", w, strlen(w));
 		}
 	}

@@ -675,8 +675,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			errno = 0;
 			o->speed = strtod(optarg, &end);
 			if (!plain_decimal(optarg) || errno || end == optarg ||
-			    (*end && strcmp(end, "x")) ||
-			    !(o->speed >= 0.25 && o->speed <= 16))
+			    (*end && strcmp(end, "x")) || !(o->speed >= 0.25 && o->speed <= 16))
 				return errf(err, errlen, "--speed %s: a factor from 0.25 to 16", optarg);
 			break;
 		}

@@ -217,14 +217,15 @@ int open_input(const char *path, char *why, size_t whylen)
 	}
 	if (S_ISDIR(st.st_mode) || (!in && !S_ISREG(st.st_mode))) {
 		close(fd);
-		return errf(why, whylen, S_ISDIR(st.st_mode) ? "is a directory"
-					 : "not a regular file (a %s; give a file, or - for "
-					   "standard input)",
-			    S_ISFIFO(st.st_mode)  ? "FIFO"
-			    : S_ISCHR(st.st_mode) ? "character device"
-			    : S_ISBLK(st.st_mode) ? "block device"
+		return errf(why, whylen,
+			    S_ISDIR(st.st_mode) ? "is a directory"
+						: "not a regular file (a %s; give a file, or - for "
+						  "standard input)",
+			    S_ISFIFO(st.st_mode)   ? "FIFO"
+			    : S_ISCHR(st.st_mode)  ? "character device"
+			    : S_ISBLK(st.st_mode)  ? "block device"
 			    : S_ISSOCK(st.st_mode) ? "socket"
-						  : "special file");
+						   : "special file");
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
@@ -256,8 +257,10 @@ int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
 			char lim[32];
 			close(mfd);
 			fmt_size(lim, sizeof(lim), limit);
-			return errf(err, errlen, "%s: more than %s on standard input (endless? save "
-					"it to a file)", what, lim);
+			return errf(err, errlen,
+				    "%s: more than %s on standard input (endless? save "
+				    "it to a file)",
+				    what, lim);
 		}
 		for (ssize_t o = 0; o < n;) {
 			ssize_t w = write(mfd, buf + o, (size_t)(n - o));

@@ -45,8 +45,8 @@ struct run_result {
 	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
 	int bursts;
 	double read_at_burst; /* rd@burst (burst.h), NAN unknown */
-	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked,
-		       * RUN_UNVERIFIABLE a --cmd without {dst} (it writes elsewhere) */
+	int verified;	      /* 1 yes, 0 no (mismatch or failed), -1 not checked,
+			       * RUN_UNVERIFIABLE a --cmd without {dst} (it writes elsewhere) */
 	/* page-cache residency over the run (pagecache_run_figures), pages
 	 * but the peak; res_have 0: no sample of the run had it (all are 0) */
 	int res_have;

@@ -15,8 +15,8 @@
 
 /* ---- OUT: made in memory, then written to a file of our own ------------ */
 
-static int write_tmp(const char *path, const char *what, const char *buf,
-		     size_t len, char *err, size_t errlen)
+static int write_tmp(const char *path, const char *what, const char *buf, size_t len, char *err,
+		     size_t errlen)
 {
 	struct output o;
 	if (output_open_atomic(&o, path, what, err, errlen) < 0)

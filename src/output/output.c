@@ -131,11 +131,11 @@ int output_close(struct output *o, char *err, size_t errlen)
 	if (o->tmp && rc == 0) {
 		/* link, not rename: a file made at path meanwhile is not replaced */
 		if (link(o->tmp, o->path) < 0)
-			rc = errno == EEXIST
-				     ? errf(err, errlen, "%s %s: already exists (use a new path)",
-					    o->what, o->path)
-				     : errf(err, errlen, "%s %s: %s", o->what, o->path,
-					    strerror(errno));
+			rc =
+			    errno == EEXIST
+				? errf(err, errlen, "%s %s: already exists (use a new path)",
+				       o->what, o->path)
+				: errf(err, errlen, "%s %s: %s", o->what, o->path, strerror(errno));
 	}
 	drop_tmp(o);
 	return rc;
@@ -250,8 +250,7 @@ void csv_row(FILE *f, const struct sample *prev, const struct sample *cur, uint6
 		fprintf(f, "%d,", cur->run + 1);
 		csv_field(f, strategy);
 		fprintf(f, ",%s\n", phase_name((enum phase)cur->phase));
-	}
-	else
+	} else
 		fputs(",,\n", f);
 }
 

@@ -107,10 +107,12 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		fprintf(f,
 			"%-*s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
 			"%8llu %7llu %6d %s %4s",
-			w, name, x->repeat, el, us, sy, cpu, x->majflt,
-			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, rab, peak,
-			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
-			x->bursts, res, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
+			w, name, x->repeat, el, us, sy, cpu, x->majflt, x->minflt, x->inblock,
+			x->oublock, mbs, rcv, wcv, rab, peak, (unsigned long long)x->pgdeactivate,
+			(unsigned long long)x->refault_file, x->bursts, res,
+			x->ok	       ? verified_str(x->verified)
+			: x->cancelled ? "cncl"
+				       : "FAIL");
 		if (probe)
 			probe_cells(f, &x->probe);
 		fputc('\n', f);
@@ -120,8 +122,7 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 			fprintf(f, "  %s #%d: the probe died during the run: no latency figures\n",
 				r[i].name, r[i].repeat);
 	for (size_t i = 0; i < n; i++)
-		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0)
-		{
+		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0) {
 			char nm[sizeof(r[i].name)], msg[sizeof(r[i].message)];
 			strlcpy_(nm, r[i].name, sizeof(nm));
 			strlcpy_(msg, r[i].message, sizeof(msg));
@@ -168,20 +169,22 @@ void results_csv_row(FILE *f, const struct run_result *x)
 {
 	csv_field(f, x->name); /* RFC 4180: a name may hold a comma or a quote */
 	if (never_copied(x)) /* unknown: empty cells */
-		fprintf(f, ",%d,,,,,%ld,%ld,%ld,%ld,%llu,,", x->repeat, x->majflt,
-			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes);
+		fprintf(f, ",%d,,,,,%ld,%ld,%ld,%ld,%llu,,", x->repeat, x->majflt, x->minflt,
+			x->inblock, x->oublock, (unsigned long long)x->bytes);
 	else
-		fprintf(f, ",%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,",
-			x->repeat, x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt,
-			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes, x->mbs);
+		fprintf(f, ",%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,", x->repeat,
+			x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt, x->minflt,
+			x->inblock, x->oublock, (unsigned long long)x->bytes, x->mbs);
 	cv_cell(f, x->read_cv);
 	cv_cell(f, x->write_cv);
 	fprintf(f, "%llu,%llu,%llu,%d,%s,", (unsigned long long)x->peak_active_file_kb,
-		(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
-		x->bursts,
-		x->ok ? (x->verified > 0 ? "yes" : x->verified == 0 ? "no"
-			 : x->verified == RUN_UNVERIFIABLE ? "unverified" : "")
-		      : x->cancelled ? "cancelled" : "failed");
+		(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file, x->bursts,
+		x->ok	       ? (x->verified > 0		    ? "yes"
+				  : x->verified == 0		    ? "no"
+				  : x->verified == RUN_UNVERIFIABLE ? "unverified"
+								    : "")
+		: x->cancelled ? "cancelled"
+			       : "failed");
 	if (!isnan(x->read_at_burst))
 		fprintf(f, "%.4f", x->read_at_burst);
 	res_csv(f, x);
@@ -226,7 +229,7 @@ void results_summary(char *buf, size_t len, const struct run_result *r)
 	else
 		snprintf(buf, len, "%s #%d: %.2f s, %.0f MiB/s, %d burst%s%s", r->name, r->repeat,
 			 r->elapsed_s, r->mbs, r->bursts, r->bursts == 1 ? "" : "s",
-			 r->verified > 0			  ? ", verified"
+			 r->verified > 0		   ? ", verified"
 			 : r->verified == RUN_UNVERIFIABLE ? ", unverified (no {dst})"
-							  : "");
+							   : "");
 }

@@ -1007,8 +1007,8 @@ static int get_int(const json_t *o, const char *key, json_int_t *out)
 				       "%s: \"%s\" missing or not an integer", kind, key);         \
 		if ((v) < (lo) || (v) > (hi))                                                      \
 			return rd_fail(r, err, errlen, r->line,                                    \
-				       "%s: \"%s\": %lld is out of range (%lld to %lld)", kind, key, \
-				       (long long)(v), (long long)(lo), (long long)(hi));          \
+				       "%s: \"%s\": %lld is out of range (%lld to %lld)", kind,    \
+				       key, (long long)(v), (long long)(lo), (long long)(hi));     \
 	} while (0)
 
 static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char *err,
@@ -1343,8 +1343,10 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 			return rd_fail(r, err, errlen, r->line,
 				       "result: \"%s\" missing or not a number", dbls[i].key);
 		if (isnan(d) && !dbls[i].may_be_null)
-			return rd_fail(r, err, errlen, r->line, "result: \"%s\": null is not a "
-				       "value it can have", dbls[i].key);
+			return rd_fail(r, err, errlen, r->line,
+				       "result: \"%s\": null is not a "
+				       "value it can have",
+				       dbls[i].key);
 		if (isinf(d) || d < 0)
 			return rd_fail(r, err, errlen, r->line,
 				       "result: \"%s\": %g is out of range (0 or more, finite)",

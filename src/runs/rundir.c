@@ -20,8 +20,7 @@ static const char *memory_fs(unsigned long type)
 	return NULL;
 }
 
-int rundir_check(const char *parent_dir, char *parent, size_t plen, char *err,
-			size_t errlen)
+int rundir_check(const char *parent_dir, char *parent, size_t plen, char *err, size_t errlen)
 {
 	struct stat st;
 	struct statfs sf;
@@ -69,4 +68,3 @@ int rundir_check_space(const char *parent_dir, uint64_t need_bytes, char *err, s
 	return errf(err, errlen, "--dir %s: needs %s free, only %s available", parent_dir, need,
 		    have);
 }
-

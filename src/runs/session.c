@@ -46,9 +46,10 @@ static int setup_disk_limit(struct session *s, const struct options *opt, char *
 		if (device_for_path(opt->dir ? opt->dir : "/var/tmp", here, sizeof(here), NULL, 0,
 				    why, sizeof(why)) == 0 &&
 		    strcmp(here, name) != 0)
-			return errf(err, errlen, "--disk-limit: -d %s is not the disk of --dir %s "
-					"(%s): nothing would be throttled", opt->device,
-				    opt->dir ? opt->dir : "/var/tmp", here);
+			return errf(err, errlen,
+				    "--disk-limit: -d %s is not the disk of --dir %s "
+				    "(%s): nothing would be throttled",
+				    opt->device, opt->dir ? opt->dir : "/var/tmp", here);
 	} else if (device_for_path(opt->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
 		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)", why);
 	}

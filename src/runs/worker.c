@@ -460,9 +460,10 @@ __attribute__((noreturn)) static void child_cmd(const struct worker_spec *spec, 
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 	if (have_wchar && wchar < pg->progress.bytes_total)
-		child_fail(pg, 1, "no copy: it names no {dst} and wrote %llu of the source's %llu "
-			   "bytes anywhere", (unsigned long long)wchar,
-			   (unsigned long long)pg->progress.bytes_total);
+		child_fail(pg, 1,
+			   "no copy: it names no {dst} and wrote %llu of the source's %llu "
+			   "bytes anywhere",
+			   (unsigned long long)wchar, (unsigned long long)pg->progress.bytes_total);
 	if (spec->dst && spec->verify) {
 		struct stat sd, ss;
 		if (lstat(spec->dst, &sd) < 0)

@@ -125,8 +125,10 @@ static int parse_line(struct theme *t, char *line, char *err, size_t errlen)
 			return errf(err, errlen, "theme[%.40s]: unterminated quote", key);
 		char *rest = trim(q + 1);
 		if (*rest && *rest != '#')
-			return errf(err, errlen, "theme[%.40s]: '%.40s' after the closing quote "
-					"(a comment starts with #)", key, rest);
+			return errf(err, errlen,
+				    "theme[%.40s]: '%.40s' after the closing quote "
+				    "(a comment starts with #)",
+				    key, rest);
 		*q = '\0';
 		v = trim(v + 1);
 	} else {

@@ -285,8 +285,8 @@ static int parse_run(struct talk_step *st, char **w, int n, const char *dir,
 	 * would be, not when the TUI already hides the line — unless a
 	 * fallback is there to play when the run cannot start */
 	struct stat ss;
-	uint64_t size = o->src && stat(o->src, &ss) == 0 ? (uint64_t)ss.st_size
-							 : session_default_size(o);
+	uint64_t size =
+	    o->src && stat(o->src, &ss) == 0 ? (uint64_t)ss.st_size : session_default_size(o);
 	if (!st->fallback &&
 	    rundir_check_space(o->dir, session_need_bytes(o, size), e, sizeof(e)) < 0)
 		return errf(err, errlen, "run: %s (a fallback FILE would play instead)", e);
@@ -391,7 +391,8 @@ static int parse_step(struct talk_step *st, const char *line, const char *dir,
 			if (l < 2 || t[l - 1] != t[0] || memchr(t + 1, t[0], l - 2))
 				return errf(err, errlen,
 					    "caption: a %c quote is not closed (at the end of the "
-					    "line)", t[0]);
+					    "line)",
+					    t[0]);
 			t++;
 			l -= 2;
 		}

@@ -1,7 +1,8 @@
 /*
  * The talk script parser: talk_script_parse over any text.
- * fuzz-sources: src/talk/talk_script.c src/runs/rundir.c src/options.c src/runs/strategy.c src/screen/theme.c src/screen/palette.c src/recording/record.c src/util.c src/runs/preset.c src/runs/cgroup.c src/sampling/device.c src/sampling/kvfile.c
- * fuzz-libs: -ljansson -lz -lm
+ * fuzz-sources: src/talk/talk_script.c src/runs/rundir.c src/options.c src/runs/strategy.c
+ * src/screen/theme.c src/screen/palette.c src/recording/record.c src/util.c src/runs/preset.c
+ * src/runs/cgroup.c src/sampling/device.c src/sampling/kvfile.c fuzz-libs: -ljansson -lz -lm
  *
  * Input: a script (a NUL ends it early).  Contract: the parser returns a
  * script or NULL; NULL comes with one line of error text (no newline)

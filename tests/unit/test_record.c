@@ -685,8 +685,7 @@ static void test_minor0_loads(void **state)
 
 /* A result line with one field changed (from -> to, the first match):
  * NULL + want in the error, or the item when want is NULL. */
-static void result_edit(const char *from, const char *to, const char *want,
-			struct record_item *it)
+static void result_edit(const char *from, const char *to, const char *want, struct record_item *it)
 {
 	char path[128], err[512];
 	struct record_header h;

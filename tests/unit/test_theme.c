@@ -242,15 +242,17 @@ static void test_trailing_comment(void **state)
 	struct theme t;
 	char err[256] = "";
 	theme_default(&t);
-	assert_int_equal(theme_parse(&t, "theme[read]=\"#123456\"  # warm\n"
-					 "theme[write]=#654321 # unquoted\n",
+	assert_int_equal(theme_parse(&t,
+				     "theme[read]=\"#123456\"  # warm\n"
+				     "theme[write]=#654321 # unquoted\n",
 				     "x", err, sizeof(err)),
 			 0);
 	assert_int_equal(t.rgb[ROLE_READ], 0x123456);
 	assert_int_equal(t.rgb[ROLE_WRITE], 0x654321);
 	expect_error("theme[read]=\"#123456\" junk\n",
 		     "x.theme:1: theme[read]: 'junk' after the closing quote");
-	expect_error("theme[read]=\"#123456 # no close\n", "x.theme:1: theme[read]: unterminated quote");
+	expect_error("theme[read]=\"#123456 # no close\n",
+		     "x.theme:1: theme[read]: unterminated quote");
 }
 
 static void test_versions(void **state)
