@@ -16,7 +16,7 @@ trap 'exit 2' INT TERM HUP
 show() { tr '\n' '|' <"$1" | cut -c1-300; }
 # run ARGS...: lrutop, bounded, stdin /dev/null; out/err in $tmp; sets $rc
 run() {
-	timeout 60 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	timeout -k 5 "${RUN_TO:-60}" "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 }
 # one_line REGEX: stderr is exactly one "lrutop: " line matching REGEX
@@ -226,27 +226,29 @@ refused "$T --export-csv bytes -1" 'v1.jsonl:[0-9]+: result: "bytes"' --export-c
 # mkfifo f; lrutop --replay f   (and --export-*, --compare, -t, --talk) hung
 T="7 fifo"
 mkfifo "$tmp/fifo"
+RUN_TO=10 # each used to block for good: a short bound
 refused "$T --replay FIFO" "fifo: not a regular file \(a FIFO" --replay "$tmp/fifo" --batch
 refused "$T --export-svg FIFO" "fifo: not a regular file" --export-svg "$tmp/f.svg" "$tmp/fifo"
 refused "$T --export-csv FIFO" "fifo: not a regular file" --export-csv "$tmp/f.csv" "$tmp/fifo"
 refused "$T --compare FIFO" "fifo: not a regular file" --compare "$R" "$tmp/fifo"
 refused "$T -t FIFO" "fifo: not a regular file" -t "$tmp/fifo" --batch -n 1
 refused "$T --talk FIFO" "fifo: not a regular file" --talk "$tmp/fifo"
+RUN_TO=60
 # cat r.jsonl | lrutop --replay /dev/stdin said "empty file"
-timeout 60 "$LRUTOP" --replay /dev/stdin --batch -q --speed 16 <"$R" >"$tmp/out" 2>"$tmp/err"
+timeout -k 5 60 "$LRUTOP" --replay /dev/stdin --batch -q --speed 16 <"$R" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "$T --replay /dev/stdin from a file: exit 0" '[ "$rc" -eq 0 ] && grep -q "^rw_cp " "$tmp/out"' "exit $rc; $(show "$tmp/err")"
-cat "$R" | timeout 60 "$LRUTOP" --replay /dev/stdin --batch -q --speed 16 >"$tmp/out" 2>"$tmp/err"
+cat "$R" | timeout -k 5 60 "$LRUTOP" --replay /dev/stdin --batch -q --speed 16 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "$T --replay /dev/stdin from a pipe: exit 0, the run's row" \
 	'[ "$rc" -eq 0 ] && grep -q "^rw_cp " "$tmp/out"' "exit $rc; $(show "$tmp/err")"
-cat "$R" | timeout 60 "$LRUTOP" --export-svg "$tmp/p.svg" - >"$tmp/out" 2>"$tmp/err"
+cat "$R" | timeout -k 5 60 "$LRUTOP" --export-svg "$tmp/p.svg" - >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "$T --export-svg - from a pipe: exit 0, an SVG" '[ "$rc" -eq 0 ] && grep -q "</svg>" "$tmp/p.svg"' \
 	"exit $rc; $(show "$tmp/err")"
 # yes '{}' | lrutop --export-svg o.svg -  never ended
-timeout 120 sh -c 'yes "{}" | "$1" --export-svg "$2" - 2>"$3"' sh "$LRUTOP" "$tmp/e.svg" "$tmp/err"
-rc=$?
+yes "{}" | timeout -k 5 120 "$LRUTOP" --export-svg "$tmp/e.svg" - 2>"$tmp/err"
+rc=$? # lrutop's (yes ends with it: SIGPIPE)
 check "$T an endless pipe: exit 2, names the limit, nothing made" \
 	'[ "$rc" -eq 2 ] && one_line "more than 1G on standard input" && [ ! -e "$tmp/e.svg" ]' \
 	"exit $rc; $(show "$tmp/err")"
