@@ -939,7 +939,8 @@ static void finish_run(struct session *s, const struct series *ser,
 	r->oublock = ru->ru_oublock;
 	/* the bytes this run copied, not the source's size at session start
 	 * (the user's --src may have shrunk or grown since): a strategy counts
-	 * them; for a --cmd, the source's size now */
+	 * them; a --cmd's are the bytes of {dst} it verified (or, unverified,
+	 * {dst}'s size); one naming no {dst}: the source's size now */
 	r->bytes = wr->bytes_done;
 	r->verified = wr->verified;
 	if (!r->strategy && r->ok && !strstr(s->cmds[r->cmd].line, "{dst}")) {
