@@ -288,6 +288,11 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
 		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
 			    opt->csv, opt->results);
+	struct replay_pos rp;
+	source_replay_pos(a->src, &rp);
+	if (opt->replay_at > 0 && opt->replay_at >= rp.len_s) /* as an export's --from */
+		return errf(err, errlen, "--replay-at %g: past the end of %s (%.1f s long)",
+			    opt->replay_at, opt->replay, rp.len_s);
 	if (finish_init(a, err, errlen) < 0)
 		return -1;
 	if (opt->replay_at > 0) {

@@ -16,6 +16,7 @@ static void on_signal(int signo)
 {
 	int saved = errno;
 	unsigned char b = (unsigned char)signo;
+	sig_note(signo);
 	if (write(sig_pipe[1], &b, 1) < 0) {
 		/* pipe full: a byte for this signal is already waiting */
 	}

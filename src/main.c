@@ -33,9 +33,27 @@
 #define LRUTOP_VERSION "0.1.0"
 #endif
 
+/* One line on stderr: "lrutop: " PREFIX and the first len bytes of msg,
+ * its control characters as '?' — a path with a newline or an escape
+ * sequence in it neither splits the line nor reaches the terminal. */
+static void say(const char *prefix, const char *msg, size_t len)
+{
+	fprintf(stderr, "lrutop: %s", prefix);
+	for (size_t i = 0; i < len && msg[i]; i++) {
+		unsigned char c = (unsigned char)msg[i];
+		fputc(c < 0x20 || c == 0x7f ? '?' : c, stderr);
+	}
+	fputc('\n', stderr);
+}
+
+static void say_line(const char *msg)
+{
+	say("", msg, strlen(msg));
+}
+
 static int fail(int code, const char *msg)
 {
-	fprintf(stderr, "lrutop: %s\n", msg);
+	say_line(msg);
 	return code;
 }
 
@@ -107,10 +125,41 @@ static void list_themes(void)
 /* --export-svg, --export-csv, --compare: a recording in, a file or a table
  * out; nothing is sampled and nothing runs.  Exit 2 for an input that does
  * not do (nothing is created), 1 when OUT or stdout could not be written. */
+/* What a recording on standard input may hold (it is kept in memory). */
+#define STDIN_RECORDING_MAX (1024ull << 20)
+
+static void export_signal(int signo)
+{
+	static const char term[] = "lrutop: interrupted (SIGTERM)\n",
+			  intr[] = "lrutop: interrupted (SIGINT)\n",
+			  hup[] = "lrutop: interrupted (SIGHUP)\n";
+	sig_note(signo);
+	if (sig_holding())
+		return;
+	const char *m = signo == SIGTERM ? term : signo == SIGINT ? intr : hup;
+	size_t n = signo == SIGTERM  ? sizeof(term) - 1
+		   : signo == SIGINT ? sizeof(intr) - 1
+				     : sizeof(hup) - 1;
+	if (write(STDERR_FILENO, m, n) < 0) {
+		/* nowhere to say it: the status says it */
+	}
+	_exit(128 + signo);
+}
+
 static int run_export(const struct options *o)
 {
 	char err[512] = "", warn[2048] = "";
 	int rc, saved = 0;
+	/* SIGINT/TERM/HUP end an export at once while nothing is on disk; while
+	 * its temporary file is written (sig_hold) they are only noted, and
+	 * the file is removed instead of linked into place */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = export_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	if (o->action == ACTION_COMPARE) {
 		rc = export_compare(stdout, o, warn, sizeof(warn), err, sizeof(err));
 		if (rc == EXPORT_WRITE)
@@ -122,9 +171,15 @@ static int run_export(const struct options *o)
 	/* a recording cut short: its prefix was used, the user should know */
 	for (char *line = warn, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
-		fprintf(stderr, "lrutop: %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+		say("warning: ", line, nl ? (size_t)(nl - line) : strlen(line));
 		if (!nl)
 			break;
+	}
+	int sig = sig_caught();
+	if (sig) {
+		const char *abbrev = sigabbrev_np(sig);
+		fprintf(stderr, "lrutop: interrupted (SIG%s)\n", abbrev ? abbrev : "?");
+		return close_stdout(128 + sig, 0);
 	}
 	if (saved)
 		return close_stdout(EXPORT_WRITE, saved);
@@ -146,6 +201,14 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	struct options opt;
 	options_init(&opt);
 	if (options_parse(&opt, argc, argv, err, sizeof(err)) < 0)
+		return fail(2, err);
+	/* a recording from a pipe (- or /dev/stdin) is read whole first: the
+	 * readers open a recording again to seek, as a file can be */
+	int from_stdin = opt.replay && is_stdin_name(opt.replay);
+	for (int i = 0; i < opt.ninputs; i++)
+		from_stdin |= is_stdin_name(opt.inputs[i]);
+	if (from_stdin && stdin_to_file(STDIN_RECORDING_MAX, opt.replay ? "--replay" : "recording",
+					err, sizeof(err)) < 0)
 		return fail(2, err);
 	switch (opt.action) {
 	case ACTION_HELP: /* longer than stdio's buffer: a write can fail in fputs */
@@ -191,7 +254,7 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
 	if (!opt.replay && opt.action == ACTION_RUN &&
 	    session_sweep_stale(&opt, cgroups, swept, sizeof(swept)) > 0)
-		fprintf(stderr, "lrutop: %s\n", swept);
+		say_line(swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
 	/* --talk: the whole script is checked before anything runs */
@@ -212,7 +275,7 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 		app.talk = talk_new(script, &app, opt.rehearse);
 	strlcpy_(app.ui.preset, preset_desc, sizeof(app.ui.preset));
 	if (note[0] && opt.batch) /* no status line to show it on */
-		fprintf(stderr, "lrutop: %s\n", note);
+		say_line(note);
 	else if (note[0])
 		app_status(&app, note);
 	if (note[0]) { /* and it stays there once the message has gone */
@@ -222,7 +285,8 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	}
 	if (opt.replay && source_replay_warning(app.src)) {
 		/* a recording cut short by a crash: the rest replays */
-		fprintf(stderr, "lrutop: warning: %s\n", source_replay_warning(app.src));
+		say("warning: ", source_replay_warning(app.src),
+		    strlen(source_replay_warning(app.src)));
 		app_status(&app, source_replay_warning(app.src));
 	}
 	int stdout_err = 0;
@@ -244,21 +308,29 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	for (size_t i = 0; i < app.log->nresults; i++) {
 		const struct run_result *r = &app.log->results[i];
 		if (r->finished && !r->ok && !r->cancelled && r->message[0])
-			fprintf(stderr, "lrutop: %s\n", r->message);
+			say_line(r->message);
+		if (r->finished && r->probe.lost) {
+			char w[160];
+			snprintf(w, sizeof(w),
+				 "%s #%d: the probe died during the run: no latency "
+				 "figures",
+				 r->name, r->repeat);
+			say("warning: ", w, strlen(w));
+		}
 	}
 	if (app.model.runs.error[0]) {
-		fprintf(stderr, "lrutop: %s\n", app.model.runs.error);
+		say_line(app.model.runs.error);
 		code = 1;
 	}
 	if (rc < 0) /* exit 2: a recording this run made goes again */
 		record_sink_discard(&app.rec);
 	char oerr[512];
 	if (app_close_outputs(&app, oerr, sizeof(oerr)) < 0) {
-		fprintf(stderr, "lrutop: %s\n", oerr);
+		say_line(oerr);
 		code = 1;
 	}
 	if (talk_error(app.talk)) { /* a rehearsal that kept nothing, an export that failed */
-		fprintf(stderr, "lrutop: %s\n", talk_error(app.talk));
+		say_line(talk_error(app.talk));
 		code = 1;
 	}
 	if (app.count_reached && app.runs_not_done) {

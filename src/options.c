@@ -67,12 +67,19 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* A plain decimal number: strtod alone also takes blanks, a sign, hex
+ * ("0x10" is 16) and "inf". */
+static int plain_decimal(const char *s)
+{
+	return ((*s >= '0' && *s <= '9') || *s == '.') && !strpbrk(s, "xXpP");
+}
+
 int parse_interval(const char *s, double *out, char *err, size_t errlen)
 {
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v))
+	if (!plain_decimal(s) || errno || end == s || *end || !isfinite(v))
 		return errf(err, errlen, "-i %s: not a number of seconds", s);
 	if (v < INTERVAL_MIN || v > INTERVAL_MAX)
 		return errf(err, errlen, "-i %s: interval must be between %.2f and %.0f seconds", s,
@@ -87,7 +94,9 @@ static int parse_long(const char *opt, const char *s, long min, long *out, char 
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end)
+	/* strtol skips blanks and takes '+': -n ' 3' is not a number */
+	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')) || errno ||
+	    end == s || *end)
 		return errf(err, errlen, "%s %s: not a whole number", opt, s);
 	if (v < min)
 		return errf(err, errlen, "%s %s: must be at least %ld", opt, s, min);
@@ -665,8 +674,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			char *end;
 			errno = 0;
 			o->speed = strtod(optarg, &end);
-			if (errno || end == optarg || (*end && strcmp(end, "x")) ||
-			    !(o->speed >= 0.25 && o->speed <= 16))
+			if (!plain_decimal(optarg) || errno || end == optarg ||
+			    (*end && strcmp(end, "x")) || !(o->speed >= 0.25 && o->speed <= 16))
 				return errf(err, errlen, "--speed %s: a factor from 0.25 to 16", optarg);
 			break;
 		}

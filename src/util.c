@@ -2,11 +2,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void oom(size_t n)
@@ -191,7 +194,143 @@ int verrf(char *err, size_t errlen, const char *fmt, va_list ap)
 		}
 	}
 	va_end(aq);
+	text_clean(err); /* one line, nothing for a terminal to interpret */
 	return -1;
+}
+
+int is_stdin_name(const char *path)
+{
+	return !strcmp(path, "-") || !strcmp(path, "/dev/stdin");
+}
+
+int open_input(const char *path, char *why, size_t whylen)
+{
+	int in = is_stdin_name(path);
+	int fd = open(in ? "/dev/stdin" : path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return errf(why, whylen, "%s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return errf(why, whylen, "%s", strerror(e));
+	}
+	if (S_ISDIR(st.st_mode) || (!in && !S_ISREG(st.st_mode))) {
+		close(fd);
+		return errf(why, whylen,
+			    S_ISDIR(st.st_mode) ? "is a directory"
+						: "not a regular file (a %s; give a file, or - for "
+						  "standard input)",
+			    S_ISFIFO(st.st_mode)   ? "FIFO"
+			    : S_ISCHR(st.st_mode)  ? "character device"
+			    : S_ISBLK(st.st_mode)  ? "block device"
+			    : S_ISSOCK(st.st_mode) ? "socket"
+						   : "special file");
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
+{
+	struct stat st;
+	if (fstat(STDIN_FILENO, &st) < 0 || S_ISREG(st.st_mode))
+		return 0;
+	int mfd = memfd_create("lrutop-stdin", MFD_CLOEXEC);
+	if (mfd < 0)
+		return errf(err, errlen, "%s: standard input: %s", what, strerror(errno));
+	char buf[65536];
+	uint64_t got = 0;
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(mfd);
+			return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
+		}
+		if (n == 0)
+			break;
+		got += (uint64_t)n;
+		if (got > limit) {
+			char lim[32];
+			close(mfd);
+			fmt_size(lim, sizeof(lim), limit);
+			return errf(err, errlen,
+				    "%s: more than %s on standard input (endless? save "
+				    "it to a file)",
+				    what, lim);
+		}
+		for (ssize_t o = 0; o < n;) {
+			ssize_t w = write(mfd, buf + o, (size_t)(n - o));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				int e = errno;
+				close(mfd);
+				return errf(err, errlen, "%s: standard input: %s", what,
+					    strerror(w < 0 ? e : ENOSPC));
+			}
+			o += w;
+		}
+	}
+	/* fd 0 is now the file: /dev/stdin opens it again from the start */
+	if (dup2(mfd, STDIN_FILENO) < 0) {
+		int e = errno;
+		close(mfd);
+		return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
+	}
+	close(mfd);
+	return 0;
+}
+
+void text_clean(char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The one mutable global besides the signal pipe (STYLE.md rule 5). */
+static volatile sig_atomic_t caught_signal;
+
+void sig_note(int signo)
+{
+	if (signo == SIGINT || signo == SIGTERM || signo == SIGHUP)
+		caught_signal = signo;
+}
+
+int sig_caught(void)
+{
+	return caught_signal;
+}
+
+static volatile sig_atomic_t holding;
+
+void sig_hold(int on)
+{
+	holding = on;
+}
+
+int sig_holding(void)
+{
+	return holding;
 }
 
 int errf(char *err, size_t errlen, const char *fmt, ...)

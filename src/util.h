@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -27,6 +28,39 @@ char *xstrdup(const char *s);
  * its reason: the longest words (in practice a user's path) are shortened
  * in the middle with path_short() until it fits; only what still does not
  * fit is cut at the end. */
+/* A terminating signal has been caught (SIGINT, SIGTERM, SIGHUP): set by
+ * the signal handler (sig_note, async-signal-safe), read by code that is
+ * about to make something final — an export renames its file into place
+ * only when this is 0. */
+void sig_note(int signo);
+int sig_caught(void);
+/* sig_hold(1) while a temporary output is written: a handler that would
+ * end the process at once only notes the signal then (sig_holding). */
+void sig_hold(int on);
+int sig_holding(void);
+
+/* Replaces every control character (below 0x20, and 0x7f) of s with '?',
+ * in place: text read from a file, before it can reach a terminal. */
+void text_clean(char *s);
+/* Writes s as one CSV field (RFC 4180): quoted, with quotes doubled, when
+ * it holds a comma, a quote, CR or LF; as it is otherwise. */
+void csv_field(FILE *f, const char *s);
+
+/* 1 for the names of standard input a reader accepts instead of a file:
+ * "-" and "/dev/stdin". */
+int is_stdin_name(const char *path);
+/* Opens a file to read whole: a regular file, or standard input when path
+ * is_stdin_name (whatever it is: the reader's own size limit ends an
+ * endless pipe).  Opened O_NONBLOCK first, so a FIFO nobody writes to is
+ * refused instead of waited for.  The fd, or -1 + why ("not a regular
+ * file (a FIFO)", "is a directory", strerror). */
+int open_input(const char *path, char *why, size_t whylen);
+/* Standard input, when it is not a regular file (a pipe), read whole into
+ * a memory file that becomes fd 0, so "-" and /dev/stdin can be opened
+ * again from the start as a file can.  0 (also when stdin is a file), or
+ * -1 + err: more than limit bytes (an endless pipe), or a read error. */
+int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen);
+
 int errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* errf with a va_list (for callers' own printf-like wrappers). */

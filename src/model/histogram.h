@@ -56,6 +56,9 @@ struct probe_figures {
 	uint64_t p50_ns, p99_ns, p999_ns, max_ns;
 	uint64_t slow; /* reads over PROBE_SLOW_NS */
 	uint64_t idle_n, idle_p99_ns;
+	/* the probe died before the run ended: its figures (n 0) are absent,
+	 * not the first seconds' passed off as the run's (not recorded) */
+	int lost;
 };
 /* Fills the quantiles of f from run and idle (mode untouched). */
 void probe_figures_fill(struct probe_figures *f, const struct histogram *run,

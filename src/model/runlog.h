@@ -29,6 +29,8 @@ struct run_event {
 	int8_t phase; /* enum phase; PHASE_IDLE marks the end of the run */
 };
 
+#define RUN_UNVERIFIABLE (-2)
+
 struct run_result {
 	const struct strategy *strategy; /* NULL for --cmd */
 	int cmd;			 /* index into session cmds, -1 for a strategy */
@@ -43,7 +45,8 @@ struct run_result {
 	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
 	int bursts;
 	double read_at_burst; /* rd@burst (burst.h), NAN unknown */
-	int verified; /* 1 yes, 0 no (mismatch or failed), -1 not checked */
+	int verified;	      /* 1 yes, 0 no (mismatch or failed), -1 not checked,
+			       * RUN_UNVERIFIABLE a --cmd without {dst} (it writes elsewhere) */
 	/* page-cache residency over the run (pagecache_run_figures), pages
 	 * but the peak; res_have 0: no sample of the run had it (all are 0) */
 	int res_have;

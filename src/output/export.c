@@ -15,13 +15,11 @@
 
 /* ---- OUT: made in memory, then written to a file of our own ------------ */
 
-/* Creates path new and writes buf[0..len) to it; on any failure the file is
- * removed again (only if path still names the file made here). */
-static int write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
+static int write_tmp(const char *path, const char *what, const char *buf, size_t len, char *err,
 		     size_t errlen)
 {
 	struct output o;
-	if (output_open(&o, path, what, err, errlen) < 0)
+	if (output_open_atomic(&o, path, what, err, errlen) < 0)
 		return EXPORT_INPUT; /* exists, or the directory is not there: nothing made */
 	errno = 0;
 	if (fwrite(buf, 1, len, o.f) != len || output_flush(&o, err, errlen) < 0) {
@@ -31,15 +29,27 @@ static int write_new(const char *path, const char *what, const char *buf, size_t
 		output_discard(&o);
 		return EXPORT_WRITE;
 	}
-	dev_t dev = o.dev;
-	ino_t ino = o.ino;
-	if (output_close(&o, err, errlen) < 0) {
-		struct stat st;
-		if (lstat(path, &st) == 0 && st.st_dev == dev && st.st_ino == ino)
-			unlink(path);
-		return EXPORT_WRITE;
+	if (sig_caught()) { /* the last moment a signal can still leave nothing */
+		output_discard(&o);
+		return errf(err, errlen, "interrupted"), EXPORT_INTERRUPTED;
 	}
+	if (output_close(&o, err, errlen) < 0)
+		return EXPORT_WRITE; /* the temporary file went, path was not made */
 	return 0;
+}
+
+/* Creates path new with buf[0..len): written to a temporary file beside it
+ * and linked into place whole (output_open_atomic); a failure or a signal
+ * (sig_caught) before the link leaves no path. */
+static int write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
+		     size_t errlen)
+{
+	if (sig_caught())
+		return errf(err, errlen, "interrupted"), EXPORT_INTERRUPTED;
+	sig_hold(1);
+	int rc = write_tmp(path, what, buf, len, err, errlen);
+	sig_hold(0);
+	return rc;
 }
 
 /* A memory FILE for the picture or the CSV. */
@@ -347,8 +357,28 @@ int export_compare(FILE *out, const struct options *o, char *warn, size_t warnle
 		free(c);
 		goto out;
 	}
-	rc = compare_table(out, c) < 0 ? EXPORT_WRITE : 0;
+	/* made whole in memory: a signal leaves no half table on out */
+	struct membuf m;
+	if (membuf_open(&m, err, errlen) < 0) {
+		free(c);
+		goto out;
+	}
+	int bad = compare_table(m.f, c) < 0;
 	free(c);
+	if (bad || membuf_close(&m, err, errlen) < 0) {
+		membuf_done(&m);
+		goto out;
+	}
+	if (sig_caught()) {
+		errf(err, errlen, "interrupted");
+		rc = EXPORT_INTERRUPTED;
+	} else {
+		errno = 0;
+		sig_hold(1);
+		rc = fwrite(m.buf, 1, m.len, out) != m.len || fflush(out) == EOF ? EXPORT_WRITE : 0;
+		sig_hold(0);
+	}
+	membuf_done(&m);
 out:
 	for (int i = 0; i < loaded; i++)
 		export_rec_done(&r[i]);

@@ -43,6 +43,7 @@ void export_rec_done(struct export_rec *r);
 /* The exit status each returns on failure (err says why): */
 #define EXPORT_INPUT 2 /* a usage or input error: nothing was created */
 #define EXPORT_WRITE 1 /* OUT could not be written: it was removed again */
+#define EXPORT_INTERRUPTED 3 /* a signal came (sig_caught): OUT was not made */
 
 /* --export-svg OUT FILE (o->export_out, o->inputs[0]): 0, or
  * EXPORT_INPUT / EXPORT_WRITE + err. */

@@ -47,6 +47,54 @@ int output_open(struct output *o, const char *path, const char *what, char *err,
 	return 0;
 }
 
+int output_open_atomic(struct output *o, const char *path, const char *what, char *err,
+		       size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	o->what = what;
+	struct stat st;
+	if (lstat(path, &st) == 0)
+		return errf(err, errlen, "%s %s: already exists (use a new path)", what, path);
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+	size_t n = dl + strlen(path + dl) + 16;
+	o->tmp = xmalloc(n);
+	snprintf(o->tmp, n, "%.*s.%s.XXXXXX", (int)dl, path, path + dl);
+	int fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		free(o->tmp);
+		o->tmp = NULL;
+		return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
+	}
+	fchmod(fd, 0644);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		int e = errno;
+		close(fd);
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+		return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
+	}
+	if (fstat(fd, &st) == 0) {
+		o->dev = st.st_dev;
+		o->ino = st.st_ino;
+	}
+	return 0;
+}
+
+/* The temporary file, if it is still ours; then forgotten. */
+static void drop_tmp(struct output *o)
+{
+	struct stat st;
+	if (o->tmp && lstat(o->tmp, &st) == 0 && st.st_dev == o->dev && st.st_ino == o->ino)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+}
+
 static int write_error(struct output *o, int e, char *err, size_t errlen)
 {
 	if (o->failed)
@@ -74,14 +122,34 @@ int output_close(struct output *o, char *err, size_t errlen)
 		return 0;
 	int rc = output_flush(o, err, errlen);
 	errno = 0;
+	if (rc == 0 && o->tmp && fsync(fileno(o->f)) < 0 && errno != EINVAL)
+		rc = write_error(o, errno, err, errlen);
+	errno = 0;
 	if (fclose(o->f) == EOF && rc == 0)
 		rc = write_error(o, errno, err, errlen);
 	o->f = NULL;
+	if (o->tmp && rc == 0) {
+		/* link, not rename: a file made at path meanwhile is not replaced */
+		if (link(o->tmp, o->path) < 0)
+			rc =
+			    errno == EEXIST
+				? errf(err, errlen, "%s %s: already exists (use a new path)",
+				       o->what, o->path)
+				: errf(err, errlen, "%s %s: %s", o->what, o->path, strerror(errno));
+	}
+	drop_tmp(o);
 	return rc;
 }
 
 void output_discard(struct output *o)
 {
+	if (o->tmp) {
+		if (o->f)
+			fclose(o->f);
+		o->f = NULL;
+		drop_tmp(o);
+		return;
+	}
 	if (o->f) {
 		fclose(o->f);
 		o->f = NULL;
@@ -178,9 +246,11 @@ void csv_row(FILE *f, const struct sample *prev, const struct sample *cur, uint6
 	cell_u(f, cg, cur->cg_inactive_file / 1024);
 	cell_d(f, cur->have & SAMPLE_HAVE_PSI_MEM ? cur->psi_mem_some : NAN, 2);
 	cell_d(f, cur->have & SAMPLE_HAVE_PSI_IO ? cur->psi_io_some : NAN, 2);
-	if (cur->run >= 0 && strategy)
-		fprintf(f, "%d,%s,%s\n", cur->run + 1, strategy, phase_name((enum phase)cur->phase));
-	else
+	if (cur->run >= 0 && strategy) {
+		fprintf(f, "%d,", cur->run + 1);
+		csv_field(f, strategy);
+		fprintf(f, ",%s\n", phase_name((enum phase)cur->phase));
+	} else
 		fputs(",,\n", f);
 }
 

@@ -28,7 +28,15 @@ struct output {
 	dev_t dev;
 	ino_t ino;
 	int failed; /* a write failed: nothing more is written */
+	char *tmp;  /* output_open_atomic: the temporary file beside path, else NULL */
 };
+/* Like output_open, but the bytes go to a temporary file beside path
+ * (".NAME.XXXXXX" in its directory) that output_close flushes, fsyncs and
+ * links into place (never over an existing file): a signal or a crash
+ * leaves no path or the whole file, never a half.  output_discard removes
+ * the temporary file.  0 or -1 + err. */
+int output_open_atomic(struct output *o, const char *path, const char *what, char *err,
+		       size_t errlen);
 /* output_create into o.  0 or -1 + err. */
 int output_open(struct output *o, const char *path, const char *what, char *err, size_t errlen);
 /* fflush + ferror: -1 + err "--csv FILE: write error: REASON" (once; later

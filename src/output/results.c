@@ -15,7 +15,7 @@ static int never_copied(const struct run_result *x)
 
 static const char *verified_str(int v)
 {
-	return v > 0 ? "yes" : v == 0 ? "no" : "-";
+	return v > 0 ? "yes" : v == 0 ? "no" : v == RUN_UNVERIFIABLE ? "unv" : "-";
 }
 
 /* The page-cache cells of a run (before "ok", which stays last): the
@@ -38,7 +38,7 @@ static void res_cells(char *buf, size_t len, const struct run_result *x)
 static int any_probe(const struct run_result *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (r[i].probe.n)
+		if (r[i].probe.n || r[i].probe.lost)
 			return 1;
 	return 0;
 }
@@ -52,7 +52,7 @@ static void probe_header(FILE *f, const struct run_result *r, size_t n)
 {
 	const char *mode = "probe";
 	for (size_t i = 0; i < n; i++)
-		if (r[i].probe.n)
+		if (r[i].probe.n || r[i].probe.lost)
 			mode = r[i].probe.mode;
 	fprintf(f, " %7s %7s %7s %7s %8s %6s %7s", "n", "p50ms", "p99ms", "p99.9ms", "maxms",
 		">100ms", "rise");
@@ -90,6 +90,9 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *x = &r[i];
+		char name[sizeof(x->name)];
+		strlcpy_(name, x->name, sizeof(name));
+		text_clean(name); /* a terminal gets no control character */
 		char peak[16], rcv[16], wcv[16], rab[16], el[16], us[16], sy[16], cpu[16], mbs[16];
 		fmt_size(peak, sizeof(peak), x->peak_active_file_kb * 1024);
 		snprintf(rcv, sizeof(rcv), isnan(x->read_cv) ? "-" : "%.2f", x->read_cv);
@@ -106,17 +109,29 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		fprintf(f,
 			"%-*s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
 			"%8llu %7llu %6d %s %4s",
-			w, x->name, x->repeat, el, us, sy, cpu, x->majflt,
-			x->minflt, x->inblock, x->oublock, mbs, rcv, wcv, rab, peak,
-			(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
-			x->bursts, res, x->ok ? verified_str(x->verified) : x->cancelled ? "cncl" : "FAIL");
+			w, name, x->repeat, el, us, sy, cpu, x->majflt, x->minflt, x->inblock,
+			x->oublock, mbs, rcv, wcv, rab, peak, (unsigned long long)x->pgdeactivate,
+			(unsigned long long)x->refault_file, x->bursts, res,
+			x->ok	       ? verified_str(x->verified)
+			: x->cancelled ? "cncl"
+				       : "FAIL");
 		if (probe)
 			probe_cells(f, &x->probe);
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0)
-			fprintf(f, "  %s #%d: %s\n", r[i].name, r[i].repeat, r[i].message);
+		if (r[i].probe.lost)
+			fprintf(f, "  %s #%d: the probe died during the run: no latency figures\n",
+				r[i].name, r[i].repeat);
+	for (size_t i = 0; i < n; i++)
+		if (!r[i].ok && r[i].message[0] && strcmp(r[i].message, "cancelled") != 0) {
+			char nm[sizeof(r[i].name)], msg[sizeof(r[i].message)];
+			strlcpy_(nm, r[i].name, sizeof(nm));
+			strlcpy_(msg, r[i].message, sizeof(msg));
+			text_clean(nm);
+			text_clean(msg);
+			fprintf(f, "  %s #%d: %s\n", nm, r[i].repeat, msg);
+		}
 }
 
 void results_csv_header(FILE *f)
@@ -154,20 +169,24 @@ static void res_csv(FILE *f, const struct run_result *x)
 
 void results_csv_row(FILE *f, const struct run_result *x)
 {
+	csv_field(f, x->name); /* RFC 4180: a name may hold a comma or a quote */
 	if (never_copied(x)) /* unknown: empty cells */
-		fprintf(f, "%s,%d,,,,,%ld,%ld,%ld,%ld,%llu,,", x->name, x->repeat, x->majflt,
-			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes);
+		fprintf(f, ",%d,,,,,%ld,%ld,%ld,%ld,%llu,,", x->repeat, x->majflt, x->minflt,
+			x->inblock, x->oublock, (unsigned long long)x->bytes);
 	else
-		fprintf(f, "%s,%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,", x->name,
-			x->repeat, x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt,
-			x->minflt, x->inblock, x->oublock, (unsigned long long)x->bytes, x->mbs);
+		fprintf(f, ",%d,%.4f,%.4f,%.4f,%.1f,%ld,%ld,%ld,%ld,%llu,%.3f,", x->repeat,
+			x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->majflt, x->minflt,
+			x->inblock, x->oublock, (unsigned long long)x->bytes, x->mbs);
 	cv_cell(f, x->read_cv);
 	cv_cell(f, x->write_cv);
 	fprintf(f, "%llu,%llu,%llu,%d,%s,", (unsigned long long)x->peak_active_file_kb,
-		(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file,
-		x->bursts,
-		x->ok ? (x->verified > 0 ? "yes" : x->verified == 0 ? "no" : "")
-		      : x->cancelled ? "cancelled" : "failed");
+		(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file, x->bursts,
+		x->ok	       ? (x->verified > 0		    ? "yes"
+				  : x->verified == 0		    ? "no"
+				  : x->verified == RUN_UNVERIFIABLE ? "unverified"
+								    : "")
+		: x->cancelled ? "cancelled"
+			       : "failed");
 	if (!isnan(x->read_at_burst))
 		fprintf(f, "%.4f", x->read_at_burst);
 	res_csv(f, x);
@@ -191,6 +210,8 @@ void results_csv_row(FILE *f, const struct run_result *x)
 		if (!isnan(rise))
 			fprintf(f, "%.3f", rise);
 		fprintf(f, ",%llu", (unsigned long long)p->n);
+	} else if (x->probe.lost) { /* the mode, and "lost" where figures would be */
+		fprintf(f, ",%s (lost),,,,,,,,", x->probe.mode);
 	} else {
 		fputs(",,,,,,,,,", f);
 	}
@@ -221,5 +242,7 @@ void results_summary(char *buf, size_t len, const struct run_result *r)
 	else
 		snprintf(buf, len, "%s #%d: %.2f s, %.0f MiB/s, %d burst%s%s", r->name, r->repeat,
 			 r->elapsed_s, r->mbs, r->bursts, r->bursts == 1 ? "" : "s",
-			 r->verified > 0 ? ", verified" : "");
+			 r->verified > 0		   ? ", verified"
+			 : r->verified == RUN_UNVERIFIABLE ? ", unverified (no {dst})"
+							   : "");
 }

@@ -493,7 +493,8 @@ static void time_axis(struct ctx *c, double y, double span_s, double top, const 
 	double fs = 24 * c->u;
 	double step = nice_ceil(span_s / 8 > 0 ? span_s / 8 : 1);
 	for (int k = 0; k * step <= span_s * 1.0001; k++) {
-		double x = c->L + k * step / span_s * (c->R - c->L);
+		/* one timestamp: a span of 0, the one tick at the left */
+		double x = span_s > 0 ? c->L + k * step / span_s * (c->R - c->L) : c->L;
 		char buf[32];
 		fmt_tick(buf, sizeof(buf), k * step);
 		line(c, x, y, x, y + 8 * c->u, c->th->text, 1.5 * c->u, NULL);
@@ -1134,7 +1135,7 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 		for (size_t i = f; i < f + cnt; i++) {
 			const struct sample *b = series_at(ser, i), *a = series_at(ser, i - 1);
 			double t = (double)(b->t_ns - r->t_copy_ns) / 1e9;
-			xs[m] = c->L + t / span * (c->R - c->L);
+			xs[m] = span > 0 ? c->L + t / span * (c->R - c->L) : c->L;
 			double io = run_read(a, b);
 			yio[m] = map_lin(io, y, rh, io_scale);
 			ybase[m] = isnan(io) ? NAN : y + rh;

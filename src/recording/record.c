@@ -920,20 +920,13 @@ static int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 
 struct recording *recording_open(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* a FIFO would block here forever: a regular file, or - / /dev/stdin
+	 * (which main made a file: stdin_to_file) */
+	char why[200];
+	int fd = open_input(path, why, sizeof(why));
 	if (fd < 0) {
-		errf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		errf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		errf(err, errlen, "%s: is a directory (not a recording)", path);
-		close(fd);
+		errf(err, errlen, "%s: %s%s", path, why,
+		     !strcmp(why, "is a directory") ? " (not a recording)" : "");
 		return NULL;
 	}
 	unsigned char magic[2];
@@ -1022,8 +1015,9 @@ static int get_int(const json_t *o, const char *key, json_int_t *out)
 			return rd_fail(r, err, errlen, r->line,                                    \
 				       "%s: \"%s\" missing or not an integer", kind, key);         \
 		if ((v) < (lo) || (v) > (hi))                                                      \
-			return rd_fail(r, err, errlen, r->line, "%s: \"%s\" out of range", kind,   \
-				       key);                                                       \
+			return rd_fail(r, err, errlen, r->line,                                    \
+				       "%s: \"%s\": %lld is out of range (%lld to %lld)", kind,    \
+				       key, (long long)(v), (long long)(lo), (long long)(hi));     \
 	} while (0)
 
 static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char *err,
@@ -1218,7 +1212,7 @@ static int rd_result_res(struct recording *r, json_t *o, struct run_result *x, c
 	};
 	const char *kind = "result: res";
 	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		NEED_INT(res, u64s[i].key, v, INT64_MIN, INT64_MAX);
+		NEED_INT(res, u64s[i].key, v, 0, INT64_MAX);
 		uint64_t u = (uint64_t)v;
 		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
 	}
@@ -1291,28 +1285,33 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 		return rd_fail(r, err, errlen, r->line, "result: \"message\" longer than %zu bytes",
 			       sizeof(x->message) - 1);
 	strlcpy_(x->message, msg ? json_string_value(msg) : "", sizeof(x->message));
+	/* a recording's text reaches terminals: no control character does */
+	text_clean(x->name);
+	text_clean(x->message);
 
+	/* every number in the range a run can have: a -1 byte count would
+	 * become 18446744073709551615 in --results */
 	NEED_INT(o, "cmd", v, -1, INT32_MAX);
 	x->cmd = (int)v;
-	NEED_INT(o, "repeat", v, INT32_MIN, INT32_MAX);
+	NEED_INT(o, "repeat", v, 0, INT32_MAX);
 	x->repeat = (int)v;
-	NEED_INT(o, "finished", v, INT32_MIN, INT32_MAX);
+	NEED_INT(o, "finished", v, 0, 1);
 	x->finished = (int)v;
-	NEED_INT(o, "ok", v, INT32_MIN, INT32_MAX);
+	NEED_INT(o, "ok", v, 0, 1);
 	x->ok = (int)v;
-	NEED_INT(o, "cancelled", v, INT32_MIN, INT32_MAX);
+	NEED_INT(o, "cancelled", v, 0, 1);
 	x->cancelled = (int)v;
-	NEED_INT(o, "bursts", v, INT32_MIN, INT32_MAX);
+	NEED_INT(o, "bursts", v, 0, INT32_MAX);
 	x->bursts = (int)v;
-	NEED_INT(o, "verified", v, INT32_MIN, INT32_MAX);
+	NEED_INT(o, "verified", v, RUN_UNVERIFIABLE, 1);
 	x->verified = (int)v;
-	NEED_INT(o, "majflt", v, LONG_MIN, LONG_MAX);
+	NEED_INT(o, "majflt", v, 0, LONG_MAX);
 	x->majflt = (long)v;
-	NEED_INT(o, "minflt", v, LONG_MIN, LONG_MAX);
+	NEED_INT(o, "minflt", v, 0, LONG_MAX);
 	x->minflt = (long)v;
-	NEED_INT(o, "inblock", v, LONG_MIN, LONG_MAX);
+	NEED_INT(o, "inblock", v, 0, LONG_MAX);
 	x->inblock = (long)v;
-	NEED_INT(o, "oublock", v, LONG_MIN, LONG_MAX);
+	NEED_INT(o, "oublock", v, 0, LONG_MAX);
 	x->oublock = (long)v;
 
 	static const struct {
@@ -1328,21 +1327,23 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	    {"t_end_ns", offsetof(struct run_result, t_end_ns)},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		NEED_INT(o, u64s[i].key, v, INT64_MIN, INT64_MAX);
+		/* counts are never negative; the times are CLOCK_MONOTONIC ns */
+		NEED_INT(o, u64s[i].key, v, i < 4 ? 0 : INT64_MIN, INT64_MAX);
 		uint64_t u = (uint64_t)v;
 		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
 	}
 	static const struct {
 		const char *key;
 		size_t off;
+		int may_be_null; /* null: unknown (NaN) is a value it can have */
 	} dbls[] = {
-	    {"elapsed_s", offsetof(struct run_result, elapsed_s)},
-	    {"user_s", offsetof(struct run_result, user_s)},
-	    {"sys_s", offsetof(struct run_result, sys_s)},
-	    {"cpu_pct", offsetof(struct run_result, cpu_pct)},
-	    {"mbs", offsetof(struct run_result, mbs)},
-	    {"read_cv", offsetof(struct run_result, read_cv)},
-	    {"write_cv", offsetof(struct run_result, write_cv)},
+	    {"elapsed_s", offsetof(struct run_result, elapsed_s), 0},
+	    {"user_s", offsetof(struct run_result, user_s), 0},
+	    {"sys_s", offsetof(struct run_result, sys_s), 0},
+	    {"cpu_pct", offsetof(struct run_result, cpu_pct), 0},
+	    {"mbs", offsetof(struct run_result, mbs), 0},
+	    {"read_cv", offsetof(struct run_result, read_cv), 1},
+	    {"write_cv", offsetof(struct run_result, write_cv), 1},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(dbls); i++) {
 		double d;
@@ -1350,6 +1351,15 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 		if (!j || get_double(j, &d) != 0)
 			return rd_fail(r, err, errlen, r->line,
 				       "result: \"%s\" missing or not a number", dbls[i].key);
+		if (isnan(d) && !dbls[i].may_be_null)
+			return rd_fail(r, err, errlen, r->line,
+				       "result: \"%s\": null is not a "
+				       "value it can have",
+				       dbls[i].key);
+		if (isinf(d) || d < 0)
+			return rd_fail(r, err, errlen, r->line,
+				       "result: \"%s\": %g is out of range (0 or more, finite)",
+				       dbls[i].key, d);
 		memcpy((char *)x + dbls[i].off, &d, sizeof(d));
 	}
 	/* rd@burst came later: a recording without it has it unknown */
@@ -1357,6 +1367,10 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	x->read_at_burst = NAN;
 	if (rab && get_double(rab, &x->read_at_burst) != 0)
 		return rd_fail(r, err, errlen, r->line, "result: \"read_at_burst\" not a number");
+	if (isinf(x->read_at_burst) || x->read_at_burst < 0)
+		return rd_fail(r, err, errlen, r->line,
+			       "result: \"read_at_burst\": %g is out of range (0 or more, finite)",
+			       x->read_at_burst);
 	if (rd_result_res(r, o, x, err, errlen) != 0)
 		return -1;
 	return rd_probe(r, json_object_get(o, "probe"), x, err, errlen);

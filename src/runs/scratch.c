@@ -1,4 +1,5 @@
 #include "scratch.h"
+#include "rundir.h"
 #include "sampler.h"
 #include "util.h"
 
@@ -55,16 +56,6 @@ static void xoshiro_seed(struct xoshiro *x, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++)
 		x->s[i] = splitmix64(&seed);
-}
-
-/* The name of a memory-only filesystem type, NULL for anything else. */
-static const char *memory_fs(unsigned long type)
-{
-	if (type == TMPFS_MAGIC)
-		return "tmpfs";
-	if (type == RAMFS_MAGIC)
-		return "ramfs";
-	return NULL;
 }
 
 int scratch_pid_start(long pid, unsigned long long *start)
@@ -190,32 +181,14 @@ int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char 
 int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t errlen)
 {
 	char parent[4096];
-	struct stat st;
-	struct statfs sf;
-	struct statvfs sv;
-	size_t len;
 	int n;
 
 	memset(s, 0, sizeof *s);
 	s->dir_fd = -1;
 	if (!parent_dir || !*parent_dir)
 		parent_dir = "/var/tmp";
-	if (strlcpy_(parent, parent_dir, sizeof parent) >= sizeof parent)
-		return errf(err, errlen, "--dir %.64s...: path too long", parent_dir);
-	len = strlen(parent);
-	while (len > 1 && parent[len - 1] == '/')
-		parent[--len] = '\0';
-
-	if (stat(parent, &st) < 0)
-		return errf(err, errlen, "--dir %s: %s", parent_dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return errf(err, errlen, "--dir %s: not a directory", parent_dir);
-	if (statfs(parent, &sf) == 0 && memory_fs(sf.f_type))
-		return errf(err, errlen,
-			    "--dir %s: on %s, no disk I/O would happen (use a directory on a disk)",
-			    parent_dir, memory_fs(sf.f_type));
-	if (statvfs(parent, &sv) == 0 && (sv.f_flag & ST_RDONLY))
-		return errf(err, errlen, "--dir %s: read-only file system", parent_dir);
+	if (rundir_check(parent_dir, parent, sizeof parent, err, errlen) < 0)
+		return -1;
 
 	n = snprintf(s->dir, sizeof s->dir, "%s/lrutop-XXXXXX", strcmp(parent, "/") ? parent : "");
 	if (n < 0 || (size_t)n >= sizeof s->dir)

@@ -41,6 +41,15 @@ static int setup_disk_limit(struct session *s, const struct options *opt, char *
 		if (strlcpy_(name, opt->device, sizeof(name)) >= sizeof(name) ||
 		    !device_exists(name))
 			return errf(err, errlen, "--disk-limit: -d %s: no such disk", opt->device);
+		/* the throttle is on the disk the copy uses, or the @RATE label lies */
+		char here[DEVICE_NAME_MAX];
+		if (device_for_path(opt->dir ? opt->dir : "/var/tmp", here, sizeof(here), NULL, 0,
+				    why, sizeof(why)) == 0 &&
+		    strcmp(here, name) != 0)
+			return errf(err, errlen,
+				    "--disk-limit: -d %s is not the disk of --dir %s "
+				    "(%s): nothing would be throttled",
+				    opt->device, opt->dir ? opt->dir : "/var/tmp", here);
 	} else if (device_for_path(opt->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
 		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)", why);
 	}
@@ -423,13 +432,10 @@ int session_init(struct session *s, const struct options *opt, struct runlog *lo
 	if (opt->mem_limit && opt->mem_limit < 4 * 1024 * 1024)
 		return errf(err, errlen, "--mem-limit: at least 4M (the copy needs room to work)");
 	if (!opt->src)
-		s->src_size = opt->size ? opt->size
-			      : opt->mem_limit ? 32 * opt->mem_limit
-					       : 1024ull * 1024 * 1024;
+		s->src_size = session_default_size(opt);
 	if (scratch_open(&s->scratch, opt->dir, err, errlen) < 0)
 		return -1;
-	/* source (if we make it) + one copy + 64 MiB of headroom */
-	uint64_t need = s->src_size + (opt->src ? 0 : s->src_size) + (64ull << 20);
+	uint64_t need = session_need_bytes(opt, s->src_size);
 	if (scratch_check_space(&s->scratch, need, err, errlen) < 0) {
 		scratch_remove(&s->scratch);
 		return -1;
@@ -721,7 +727,10 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	spec.dst = s->dst;
 	spec.bs = s->opt->bs;
 	spec.drop_caches = !s->opt->no_drop_caches;
-	spec.verify = !s->opt->no_verify && st;
+	/* a --cmd is verified like a strategy when it writes {dst}; one that
+	 * writes elsewhere cannot be (its run says "unverified") */
+	spec.verify = !s->opt->no_verify && (st || strstr(s->cmds[q->cmd].line, "{dst}"));
+	spec.cmd_elsewhere = !s->opt->no_verify && !st && !spec.verify;
 	spec.prealloc = s->opt->prealloc;
 	if (s->mem_limit || s->io.bps) {
 		char tag[16];
@@ -808,6 +817,14 @@ void session_tick(struct session *s, const struct series *ser)
 		}
 	}
 	if (s->state == SESSION_RUNNING) {
+		/* a --cmd's worker says on the page when it verifies (its event
+		 * pipe closed at the command's fork) */
+		if (s->worker_eof && s->worker.is_cmd && s->worker.progress &&
+		    atomic_load(&s->worker.progress->phase) == PHASE_VERIFY &&
+		    s->phase != PHASE_VERIFY) {
+			s->phase = PHASE_VERIFY;
+			add_event(s, mono_ns(), PHASE_VERIFY);
+		}
 		track_copied(s);
 		watch_stall(s, ser);
 	}
@@ -906,6 +923,11 @@ static void finish_run(struct session *s, const struct series *ser,
 		r->t_copy_ns = r->t_end_ns;
 	r->ok = wr->ok && !r->cancelled;
 	strlcpy_(r->message, r->cancelled ? "cancelled" : wr->message, sizeof(r->message));
+	/* the worker names the strategy; the run is "rw_cp@16M" beside it */
+	size_t wl = strlen(s->worker.name);
+	if (!r->cancelled && s->io_label[0] && !strncmp(wr->message, s->worker.name, wl) &&
+	    wr->message[wl] == ':')
+		snprintf(r->message, sizeof(r->message), "%s%s", r->name, wr->message + wl);
 	/* Only the cgroup's own OOM counter tells an OOM kill from a kill -9
 	 * by someone else (each run's cgroup is new: it starts at 0). */
 	uint64_t ooms = 0;
@@ -930,14 +952,17 @@ static void finish_run(struct session *s, const struct series *ser,
 	r->oublock = ru->ru_oublock;
 	/* the bytes this run copied, not the source's size at session start
 	 * (the user's --src may have shrunk or grown since): a strategy counts
-	 * them; for a --cmd, the source's size now */
+	 * them; a --cmd's are the bytes of {dst} it verified (or, unverified,
+	 * {dst}'s size); one naming no {dst}: the source's size now */
 	r->bytes = wr->bytes_done;
-	if (!r->strategy && r->ok) {
+	r->verified = wr->verified;
+	if (!r->strategy && r->ok && !strstr(s->cmds[r->cmd].line, "{dst}")) {
+		/* it wrote elsewhere: the source's size, and said to be unchecked */
 		struct stat st;
 		r->bytes = stat(s->src, &st) == 0 ? (uint64_t)st.st_size : s->src_size;
+		r->verified = RUN_UNVERIFIABLE;
 	}
 	r->mbs = r->elapsed_s > 0 ? (double)r->bytes / 1048576.0 / r->elapsed_s : 0;
-	r->verified = wr->verified;
 	/* a run ends after the samples of its copy; r->t_end_ns bounds them */
 	uint64_t copy_end = wr->t_done_ns ? wr->t_done_ns : r->t_end_ns;
 	struct run_figures fig;

@@ -138,6 +138,17 @@ int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, 
  * error (exit 2), and nothing is left behind. */
 int session_init(struct session *s, const struct options *opt, struct runlog *log,
 		 struct cgroup_home *cgroups, char *err, size_t errlen);
+/* The scratch source's size without --src. */
+static inline uint64_t session_default_size(const struct options *opt)
+{
+	return opt->size ? opt->size : opt->mem_limit ? 32 * opt->mem_limit : 1024ull * 1024 * 1024;
+}
+/* What --dir must have free: the source (if we make it; src_size) + one
+ * copy + 64 MiB of headroom (session_init, and a talk's run steps). */
+static inline uint64_t session_need_bytes(const struct options *opt, uint64_t src_size)
+{
+	return src_size + (opt->src ? 0 : src_size) + (64ull << 20);
+}
 /* Runs queued or running that have not finished (the current one counts). */
 size_t session_runs_left(const struct session *s);
 /* Appends runs of strategies: each of list[0..n) `repeat` times,

@@ -814,6 +814,12 @@ int strategy_parse_list(const char *list, const struct strategy **out, size_t ma
 			len = sizeof name - 1;
 		memcpy(name, p, len);
 		name[len] = '\0';
+		/* "a,,b" or ",a" is a typo, as "," is (a trailing comma is not) */
+		if (len == 0 && *end)
+			return errf(err, errlen,
+				    "%s: an empty name before a comma (valid: a comma "
+				    "list of names, copybench or all)",
+				    list);
 		p = *end ? end + 1 : end;
 		if (len == 0)
 			continue;

@@ -1,6 +1,7 @@
 #include "worker.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -88,6 +89,8 @@ static void child_event(enum phase p, void *arg)
 	size_t n = sizeof ev;
 
 	atomic_store(&c->pg->progress.phase, (int)p);
+	if (c->ev_fd < 0) /* a --cmd's worker after the fork: the page says it */
+		return;
 	if (p == PHASE_COPY && c->dst) {
 		struct stat st;
 		if (lstat(c->dst, &st) == 0) {
@@ -330,6 +333,167 @@ static void child_verify(const struct worker_spec *spec, struct child *c)
 	atomic_store(&c->pg->verified, 1);
 }
 
+/* What the command left running in the background (`sleep 100 &`): the
+ * other members of the worker's process group, SIGKILLed — without a run
+ * cgroup nothing else would end them, and they must not write to {dst}
+ * while it is verified.  Zombies are skipped; a few rounds for a child
+ * that forked meanwhile. */
+static void kill_leftovers(void)
+{
+	pid_t me = getpid();
+	for (int round = 0; round < 20; round++) {
+		DIR *d = opendir("/proc");
+		int found = 0;
+		struct dirent *e;
+		if (!d)
+			return;
+		while ((e = readdir(d)) != NULL) {
+			char path[64], buf[512];
+			long pid = strtol(e->d_name, NULL, 10);
+			if (pid <= 0 || pid == me)
+				continue;
+			snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			ssize_t n = read(fd, buf, sizeof buf - 1);
+			close(fd);
+			if (n <= 0)
+				continue;
+			buf[n] = '\0';
+			const char *p = strrchr(buf, ')');
+			char state;
+			long ppid, pgrp;
+			if (!p || sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
+				continue;
+			if (pgrp == me && state != 'Z' && state != 'X') {
+				kill((pid_t)pid, SIGKILL);
+				found = 1;
+			}
+		}
+		closedir(d);
+		if (!found)
+			return;
+	}
+}
+
+/* The bytes a command (and the children it waited for) wrote anywhere:
+ * /proc/PID/io's wchar, read while it is a zombie not yet reaped. */
+static int cmd_wchar(pid_t pid, uint64_t *wchar)
+{
+	siginfo_t si;
+	char path[64], buf[512];
+	int fd;
+	ssize_t n;
+
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return -1;
+	snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *p = strstr(buf, "wchar:");
+	if (!p)
+		return -1;
+	*wchar = strtoull(p + 6, NULL, 10);
+	return 0;
+}
+
+/* A --cmd: the command runs as the worker's child (same process group, so
+ * worker_kill reaches it), so that the worker can check its copy after it
+ * exits.  The event pipe is closed at the fork, as an exec would close it:
+ * the monitor then drains the command's stderr until it ends.  The verify
+ * phase is announced on the shared page only (t_done_ns, progress.phase). */
+__attribute__((noreturn)) static void child_cmd(const struct worker_spec *spec, struct child *c)
+{
+	struct worker_page *pg = c->pg;
+	struct rusage ru;
+	int status = 0, e;
+	pid_t pid;
+
+	getrusage(RUSAGE_SELF, &pg->ru_start);
+	atomic_store(&pg->have_ru_start, 1);
+	uint64_t t0 = mono_ns();
+	atomic_store(&pg->t_copy_ns, t0);
+	child_event(PHASE_COPY, c);
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execvp(spec->argv[0], spec->argv);
+		child_fail(pg, 127, "exec %s: %s", spec->argv[0], strerror(errno));
+	}
+	e = errno;
+	close(c->ev_fd);
+	c->ev_fd = -1;
+	if (pid < 0)
+		child_fail(pg, 1, "fork %s: %s", spec->argv[0], strerror(e));
+	/* the command's stderr is the pipe: ours must not hold it open */
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+	uint64_t wchar = 0;
+	int have_wchar = spec->cmd_elsewhere && cmd_wchar(pid, &wchar) == 0;
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			child_fail(pg, 1, "wait for %s: %s", spec->argv[0], strerror(errno));
+	uint64_t t1 = mono_ns();
+	kill_leftovers();
+	atomic_store(&pg->elapsed_ns, t1 - t0);
+	pg->ru_copy = ru;
+	atomic_store(&pg->have_ru, 1);
+	atomic_store(&pg->t_done_ns, t1);
+	if (WIFSIGNALED(status)) { /* die the same way: the monitor's message says how */
+		struct rlimit no = {0, 0};
+		setrlimit(RLIMIT_CORE, &no);
+		signal(WTERMSIG(status), SIG_DFL);
+		kill(getpid(), WTERMSIG(status));
+		_exit(128 + WTERMSIG(status));
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+	if (have_wchar && wchar < pg->progress.bytes_total)
+		child_fail(pg, 1,
+			   "no copy: it names no {dst} and wrote %llu of the source's %llu "
+			   "bytes anywhere",
+			   (unsigned long long)wchar, (unsigned long long)pg->progress.bytes_total);
+	if (spec->dst && spec->verify) {
+		struct stat sd, ss;
+		if (lstat(spec->dst, &sd) < 0)
+			child_fail(pg, 1, "left no copy at {dst} %s: %s", spec->dst,
+				   strerror(errno));
+		if (!S_ISREG(sd.st_mode))
+			child_fail(pg, 1, "{dst} %s: not a regular file", spec->dst);
+		if (stat(spec->src, &ss) == 0 && sd.st_size != ss.st_size) {
+			atomic_store(&pg->verified, 0);
+			child_fail(pg, 1, "verify: {dst} %s is %lld bytes, {src} %lld: %s copy",
+				   spec->dst, (long long)sd.st_size, (long long)ss.st_size,
+				   sd.st_size < ss.st_size ? "a short" : "a long");
+		}
+		/* the command's dirty pages first, so the compare reads the disk */
+		int fd = open(spec->dst, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			fdatasync(fd);
+			close(fd);
+		}
+		child_verify(spec, c);
+		atomic_store(&pg->progress.bytes_done, (uint64_t)sd.st_size);
+	} else if (spec->dst) {
+		/* not verified (--no-verify): what is there, never the source's size */
+		struct stat sd;
+		if (lstat(spec->dst, &sd) == 0 && S_ISREG(sd.st_mode))
+			atomic_store(&pg->progress.bytes_done, (uint64_t)sd.st_size);
+	}
+	_exit(0);
+}
+
 __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 						 struct worker_page *pg, int ev_fd, int go_fd,
 						 int err_fd, pid_t parent)
@@ -349,14 +513,8 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	c.ev_fd = ev_fd;
 	child_prepare(spec, &c, go_fd);
 
-	if (spec->argv) {
-		getrusage(RUSAGE_SELF, &pg->ru_start);
-		atomic_store(&pg->have_ru_start, 1);
-		atomic_store(&pg->t_copy_ns, mono_ns());
-		child_event(PHASE_COPY, &c);
-		execvp(spec->argv[0], spec->argv);
-		child_fail(pg, 127, "exec %s: %s", spec->argv[0], strerror(errno));
-	}
+	if (spec->argv)
+		child_cmd(spec, &c);
 
 	/* A monitor that closed the event pipe must not kill the copy. */
 	signal(SIGPIPE, SIG_IGN);
@@ -633,7 +791,7 @@ int worker_reap(struct worker *w, int block, struct worker_result *res)
 
 			r->status = status;
 			r->ru = ru;
-			if (!w->is_cmd && atomic_load(&pg->have_ru))
+			if (atomic_load(&pg->have_ru))
 				r->ru = pg->ru_copy;
 			else if (atomic_load(&pg->have_ru_start))
 				ru_sub(&r->ru, &pg->ru_start, &ru);
@@ -644,7 +802,7 @@ int worker_reap(struct worker *w, int block, struct worker_result *res)
 			r->dst_made = w->is_cmd ? (t_copy ? 2 : 0) : atomic_load(&pg->dst_made);
 			r->dst_dev = atomic_load(&pg->dst_dev);
 			r->dst_ino = atomic_load(&pg->dst_ino);
-			if (!w->is_cmd)
+			if (!w->is_cmd || atomic_load(&pg->elapsed_ns))
 				r->elapsed_s = (double)atomic_load(&pg->elapsed_ns) / 1e9;
 			else if (t_copy && end > t_copy)
 				r->elapsed_s = (double)(end - t_copy) / 1e9;

@@ -22,14 +22,19 @@
  *  5. strategy: t0, strategy->copy() reporting PHASE_COPY, PHASE_FLUSH,
  *     PHASE_DONE as events, elapsed written to the shared page, _exit(0),
  *     or _exit(1) with progress->error filled;
- *     --cmd: PHASE_COPY is sent and the command is exec'd in place of the
- *     worker (execvp, no shell). The event pipe is close-on-exec, so for a
- *     command EOF comes at exec, there are no flush/done events, and
- *     elapsed_s is measured by the monitor from the PHASE_COPY event to
- *     the reap;
- *  6. with spec->verify (strategies only, after PHASE_DONE, not timed):
- *     PHASE_VERIFY, the destination is dropped from the cache and compared
- *     with the source byte for byte; a difference fails the run.
+ *     --cmd: PHASE_COPY is sent and the command is forked and exec'd as the
+ *     worker's child (execvp, no shell, same process group); the worker
+ *     closes its event pipe at that fork, so EOF comes then as it would at
+ *     an exec, and there are no flush/done events.  The worker waits for
+ *     it: elapsed_s is the command's own time, the rusage its own; it dies
+ *     of the command's signal or exits with its status; what the command
+ *     left in its process group is killed;
+ *  6. with spec->verify (after PHASE_DONE, or after a --cmd exited, not
+ *     timed): PHASE_VERIFY (a --cmd's on the shared page only), the
+ *     destination is dropped from the cache and compared with the source
+ *     byte for byte; a difference fails the run.  A --cmd's missing or
+ *     short/long {dst} fails it before the compare; spec->cmd_elsewhere
+ *     (no {dst} in the command) fails one that wrote less than the source.
  * One struct worker_event is written per phase change (atomic: smaller
  * than PIPE_BUF). The child always leaves with _exit (no atexit handlers).
  */
@@ -53,7 +58,10 @@ struct worker_spec {
 	const char *cgroup_procs; /* cgroup.procs to write our pid into first, or NULL */
 	const char *io_procs;	  /* and the v1 blkio cgroup's (--disk-limit), or NULL */
 	int drop_caches;	  /* 1: as root write 3 to drop_caches; else fadvise DONTNEED */
-	int verify;		  /* 1: compare dst with src after done (strategies only) */
+	int verify;		  /* 1: compare dst with src after done (a --cmd: after it exits) */
+	/* a --cmd that does not name {dst}: fail it when it wrote (wchar) less
+	 * than the source's size — it cannot have copied it anywhere */
+	int cmd_elsewhere;
 	int prealloc;		  /* --prealloc, passed to the strategy (struct copy_job) */
 };
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "chart.h"
 #include "util.h"
@@ -117,12 +118,27 @@ static int parse_line(struct theme *t, char *line, char *err, size_t errlen)
 	if (*v != '=')
 		return errf(err, errlen, "no '=' after theme[%.40s]", key);
 	v = trim(v + 1);
-	size_t n = strlen(v);
 	if (*v == '"') {
-		if (n < 2 || v[n - 1] != '"')
+		/* the value ends at its closing quote; then only a # comment */
+		char *q = strchr(v + 1, '"');
+		if (!q)
 			return errf(err, errlen, "theme[%.40s]: unterminated quote", key);
-		v[n - 1] = '\0';
+		char *rest = trim(q + 1);
+		if (*rest && *rest != '#')
+			return errf(err, errlen,
+				    "theme[%.40s]: '%.40s' after the closing quote "
+				    "(a comment starts with #)",
+				    key, rest);
+		*q = '\0';
 		v = trim(v + 1);
+	} else {
+		/* unquoted: a # after a blank starts a comment ("#RRGGBB" stays) */
+		for (char *c = v; *c; c++)
+			if (*c == '#' && c > v && (c[-1] == ' ' || c[-1] == '\t')) {
+				*c = '\0';
+				v = trim(v);
+				break;
+			}
 	}
 	if (!strcmp(key, "version")) {
 		int major = parse_version(v);
@@ -186,9 +202,15 @@ int theme_parse(struct theme *t, const char *text, const char *fname, char *err,
 
 int theme_load_file(struct theme *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
+	char why[200];
+	int fd = open_input(path, why, sizeof(why)); /* never waits on a FIFO */
+	if (fd < 0)
+		return errf(err, errlen, "%s: %s", path, why);
+	FILE *f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
 		return errf(err, errlen, "%s: %s", path, strerror(errno));
+	}
 	char *buf = xmalloc(THEME_FILE_MAX + 1);
 	size_t n = fread(buf, 1, THEME_FILE_MAX + 1, f);
 	int bad = ferror(f);

@@ -314,8 +314,9 @@ static void block_label(struct grid *g, int y, int rows, const struct run_result
 			  : ROLE_WARN,
 		  buf);
 	if (rows >= 2) {
-		snprintf(buf, sizeof(buf), "  %d burst%s, %.0f MiB/s", r->bursts,
-			 r->bursts == 1 ? "" : "s", r->mbs);
+		snprintf(buf, sizeof(buf), "  %d burst%s, %.0f MiB/s%s", r->bursts,
+			 r->bursts == 1 ? "" : "s", r->mbs,
+			 r->ok && r->verified == RUN_UNVERIFIABLE ? ", unverified" : "");
 		grid_text(g, 0, y + 1, LABEL_W - 1, ROLE_DIM, buf);
 	}
 	if (rows >= 3) {

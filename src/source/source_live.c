@@ -9,6 +9,8 @@
 #include "cgio.h"
 #include "loop.h"
 #include "residency.h"
+#include <poll.h>
+
 #include "probe.h"
 #include "probe_acc.h"
 #include "sampler.h"
@@ -37,6 +39,15 @@ static struct live *live_of(const struct source *src)
 	return (struct live *)src;
 }
 
+/* The probe has exited (its pipe hung up), seen without reading it. */
+static int probe_dead(const struct probe *p)
+{
+	struct pollfd pf = {.fd = p->fd, .events = POLLIN};
+	if (p->fd < 0)
+		return 1;
+	return poll(&pf, 1, 0) == 1 && (pf.revents & (POLLHUP | POLLERR));
+}
+
 /* Tells the sink about what the session appended to the run log. */
 static void tell_log(struct live *l)
 {
@@ -48,9 +59,18 @@ static void tell_log(struct live *l)
 	for (; l->results_told < log->nresults && log->results[l->results_told].finished;
 	     l->results_told++)
 	{
-		if (l->acc)
-			probe_acc_result(l->acc, &l->src.log->results[l->results_told],
-					 (int)l->results_told);
+		if (l->acc) {
+			struct run_result *r = &l->src.log->results[l->results_told];
+			probe_acc_result(l->acc, r, (int)l->results_told);
+			if (l->probe_gone || probe_dead(&l->probe)) {
+				/* a dead probe: what it read is only the start */
+				char mode[sizeof(r->probe.mode)];
+				strlcpy_(mode, r->probe.mode, sizeof(mode));
+				memset(&r->probe, 0, sizeof(r->probe));
+				strlcpy_(r->probe.mode, mode, sizeof(r->probe.mode));
+				r->probe.lost = 1;
+			}
+		}
 		if (k->result)
 			k->result(k->ctx, &log->results[l->results_told]);
 	}

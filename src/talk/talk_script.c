@@ -11,6 +11,8 @@
 
 #include "chart.h"
 #include "record.h"
+#include "rundir.h"
+#include "session.h"
 #include "strategy.h"
 #include "theme.h"
 #include "ui.h"
@@ -279,6 +281,15 @@ static int parse_run(struct talk_step *st, char **w, int n, const char *dir,
 		return errf(err, errlen, "run: --mem-limit: at least 4M");
 	if (o->src && access(o->src, R_OK) < 0)
 		return errf(err, errlen, "run: --src %s: %s", o->src, strerror(errno));
+	/* --dir /proc, /dev/shm, --size 200G: refused now, as the command line
+	 * would be, not when the TUI already hides the line — unless a
+	 * fallback is there to play when the run cannot start */
+	struct stat ss;
+	uint64_t size =
+	    o->src && stat(o->src, &ss) == 0 ? (uint64_t)ss.st_size : session_default_size(o);
+	if (!st->fallback &&
+	    rundir_check_space(o->dir, session_need_bytes(o, size), e, sizeof(e)) < 0)
+		return errf(err, errlen, "run: %s (a fallback FILE would play instead)", e);
 	if (!st->fallback)
 		return 0;
 	struct stat sb;
@@ -374,6 +385,17 @@ static int parse_step(struct talk_step *st, const char *line, const char *dir,
 			l--;
 		if (l > 1000)
 			return errf(err, errlen, "caption: longer than 1000 bytes");
+		/* a quoted caption is one quoted string: an open quote is the
+		 * same error as in any other step, the quotes are not shown */
+		if (l && (t[0] == '"' || t[0] == '\'')) {
+			if (l < 2 || t[l - 1] != t[0] || memchr(t + 1, t[0], l - 2))
+				return errf(err, errlen,
+					    "caption: a %c quote is not closed (at the end of the "
+					    "line)",
+					    t[0]);
+			t++;
+			l -= 2;
+		}
 		if (l) {
 			st->text = xmalloc(l + 1);
 			memcpy(st->text, t, l);
@@ -539,9 +561,10 @@ fail:
 struct talk_script *talk_script_load(const char *path, const struct options *base, int rehearse,
 				     char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char why[200];
+	int fd = open_input(path, why, sizeof(why)); /* never waits on a FIFO */
 	if (fd < 0) {
-		errf(err, errlen, "--talk %s: %s", path, strerror(errno));
+		errf(err, errlen, "--talk %s: %s", path, why);
 		return NULL;
 	}
 	struct stat sb;

@@ -9,10 +9,15 @@
  * bits known, a disk table of at most DISKTAB_MAX distinct named devices,
  * phases in range); and what the reader accepts, written again by the
  * recorder and read back, gives the same items (the writer and the reader
- * agree on everything the reader lets through).
+ * agree on everything the reader lets through).  Field ranges (issue 15):
+ * every number of an accepted result is one a run can have (counts not
+ * negative, flags 0/1, verified -2..1, times and rates finite and not
+ * negative, CVs unknown or not negative), and its name and message hold no
+ * control character.
  */
 #include "fuzz.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -44,8 +49,25 @@ static void check_item(const struct record_item *it)
 	} else if (it->kind == RECORD_EVENT) {
 		FUZZ_REQUIRE(it->event.phase >= 0 && it->event.phase < PHASE_COUNT);
 	} else {
-		FUZZ_REQUIRE(!it->result.strategy ||
-			     !strcmp(it->result.strategy->name, it->strategy_name));
+		const struct run_result *x = &it->result;
+		FUZZ_REQUIRE(!x->strategy || !strcmp(x->strategy->name, it->strategy_name));
+		FUZZ_REQUIRE(x->bytes <= INT64_MAX && x->peak_active_file_kb <= INT64_MAX &&
+			     x->pgdeactivate <= INT64_MAX && x->refault_file <= INT64_MAX);
+		FUZZ_REQUIRE((x->finished | x->ok | x->cancelled) >= 0 &&
+			     (x->finished | x->ok | x->cancelled) <= 1);
+		FUZZ_REQUIRE(x->verified >= RUN_UNVERIFIABLE && x->verified <= 1);
+		FUZZ_REQUIRE(x->repeat >= 0 && x->bursts >= 0 && x->majflt >= 0 && x->minflt >= 0 &&
+			     x->inblock >= 0 && x->oublock >= 0);
+		const double must[] = {x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->mbs};
+		for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
+			FUZZ_REQUIRE(isfinite(must[i]) && must[i] >= 0);
+		const double may[] = {x->read_cv, x->write_cv, x->read_at_burst};
+		for (size_t i = 0; i < sizeof(may) / sizeof(may[0]); i++)
+			FUZZ_REQUIRE(isnan(may[i]) || (isfinite(may[i]) && may[i] >= 0));
+		for (const char *p = x->name; *p; p++)
+			FUZZ_REQUIRE((unsigned char)*p >= 0x20 && *p != 0x7f);
+		for (const char *p = x->message; *p; p++)
+			FUZZ_REQUIRE((unsigned char)*p >= 0x20 && *p != 0x7f);
 	}
 }
 

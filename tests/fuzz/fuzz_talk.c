@@ -1,14 +1,19 @@
 /*
  * The talk script parser: talk_script_parse over any text.
- * fuzz-sources: src/talk/talk_script.c src/options.c src/runs/strategy.c src/screen/theme.c src/screen/palette.c src/recording/record.c src/util.c src/runs/preset.c src/runs/cgroup.c src/sampling/device.c src/sampling/kvfile.c
- * fuzz-libs: -ljansson -lz -lm
+ * fuzz-sources: src/talk/talk_script.c src/runs/rundir.c src/options.c src/runs/strategy.c
+ * src/screen/theme.c src/screen/palette.c src/recording/record.c src/util.c src/runs/preset.c
+ * src/runs/cgroup.c src/sampling/device.c src/sampling/kvfile.c fuzz-libs: -ljansson -lz -lm
  *
  * Input: a script (a NUL ends it early).  Contract: the parser returns a
  * script or NULL; NULL comes with one line of error text (no newline)
  * that starts with the script's name and a colon; a script has 1 to
  * TALK_MAX_STEPS steps, in the order of their lines, each of a known kind,
  * every run step with its strategies and a NULL-terminated argv, every
- * replay with a file and a speed within 0.25-16.
+ * replay with a file and a speed within 0.25-16.  The error paths (issue
+ * 15): the error holds no control character (a script's bytes reach the
+ * terminal through it), a caption never keeps an open leading quote, a
+ * run step whose --dir is refused names it, and a caption's text holds no
+ * control character.
  */
 #include "fuzz.h"
 
@@ -25,6 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s) {
 		FUZZ_REQUIRE(err[0] && !strchr(err, '\n'));
 		FUZZ_REQUIRE(!strncmp(err, "fuzz.talk:", 10));
+		for (const char *p = err; *p; p++)
+			FUZZ_REQUIRE((unsigned char)*p >= 0x20 && *p != 0x7f);
 	} else {
 		FUZZ_REQUIRE(s->n >= 1 && s->n <= TALK_MAX_STEPS);
 		unsigned last = 0;
@@ -36,6 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (st->kind == TALK_RUN) {
 				FUZZ_REQUIRE(st->opt.strategies && st->argc >= 3);
 				FUZZ_REQUIRE(st->argv[st->argc] == NULL);
+			}
+			if (st->kind == TALK_CAPTION && st->text) {
+				for (const char *p = st->text; *p; p++)
+					FUZZ_REQUIRE((unsigned char)*p >= 0x20 || *p == '\t');
 			}
 			if (st->kind == TALK_REPLAY)
 				FUZZ_REQUIRE(st->text && st->speed >= 0.25 && st->speed <= 16);

@@ -7,7 +7,9 @@
  * N at most the number of lines of the input; on success every role either
  * keeps its default or was named by a theme[KEY] line of the input, a
  * glyphs value is one of the three, and parsing the same text again over
- * the result gives the same theme (parsing is idempotent).
+ * the result gives the same theme (parsing is idempotent).  Error paths
+ * (issue 15): the message holds no control character, and a line that is
+ * a good one with a "# comment" after it parses as the good line does.
  */
 #include "fuzz.h"
 
@@ -25,6 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	before = t;
 	int rc = theme_parse(&t, buf, "f.theme", err, sizeof(err));
 	if (rc < 0) {
+		for (const char *p = err; *p; p++)
+			FUZZ_REQUIRE((unsigned char)*p >= 0x20 && *p != 0x7f);
 		FUZZ_REQUIRE(!memcmp(&t, &before, sizeof(t)));
 		FUZZ_REQUIRE(!strncmp(err, "f.theme:", 8));
 		long line = strtol(err + 8, NULL, 10);
@@ -46,6 +50,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		again = t;
 		FUZZ_REQUIRE(theme_parse(&again, buf, "f.theme", err, sizeof(err)) == 0);
 		FUZZ_REQUIRE(!memcmp(&t, &again, sizeof(t)));
+	}
+	/* the first line with a trailing comment: the same outcome as without */
+	size_t l1 = strcspn(buf, "\n");
+	if (l1 < 200 && !memchr(buf, '#', l1) && memchr(buf, '"', l1)) {
+		char one[256], com[300];
+		memcpy(one, buf, l1);
+		one[l1] = '\0';
+		snprintf(com, sizeof(com), "%s  # a comment", one);
+		struct theme a, b;
+		char e1[256], e2[256];
+		theme_default(&a);
+		theme_default(&b);
+		int r1 = theme_parse(&a, one, "f.theme", e1, sizeof(e1));
+		int r2 = theme_parse(&b, com, "f.theme", e2, sizeof(e2));
+		/* an open quote takes the comment into the value: only a good
+		 * line must stay good */
+		if (r1 == 0 && one[strlen(one) - 1] == '"')
+			FUZZ_REQUIRE(r2 == 0 && !memcmp(&a, &b, sizeof(a)));
 	}
 	free(buf);
 	return 0;

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -197,16 +198,17 @@ static void result_demo(struct run_result *x, int i)
 	snprintf(x->name, sizeof(x->name), "%s", x->strategy ? x->strategy->name : "gnu-cp");
 	x->repeat = i + 1, x->finished = 1, x->ok = i != 2, x->cancelled = i == 3;
 	x->elapsed_s = 1.0 / 3.0 + i, x->user_s = 0.1, x->sys_s = DBL_MIN / 4; /* subnormal */
-	x->cpu_pct = -0.0, x->majflt = 12345678901l, x->minflt = -1, x->inblock = 0;
-	x->oublock = 987654321, x->bytes = UINT64_MAX - 5, x->mbs = 123.456789012345678;
-	x->read_cv = NAN, x->write_cv = i ? INFINITY : -INFINITY;
-	x->peak_active_file_kb = 99999, x->pgdeactivate = (uint64_t)1 << 63, x->refault_file = 7;
+	/* the extremes of what a run can have (the reader refuses the rest) */
+	x->cpu_pct = -0.0, x->majflt = 12345678901l, x->minflt = LONG_MAX, x->inblock = 0;
+	x->oublock = 987654321, x->bytes = (uint64_t)INT64_MAX - 5, x->mbs = 123.456789012345678;
+	x->read_cv = NAN, x->write_cv = i ? DBL_MAX : 0.0;
+	x->peak_active_file_kb = 99999, x->pgdeactivate = (uint64_t)INT64_MAX, x->refault_file = 7;
 	x->bursts = 4, x->verified = i % 3 - 1;
-	snprintf(x->message, sizeof(x->message), "run %d: \"quoted\"\n tab\t and ü", i);
+	snprintf(x->message, sizeof(x->message), "run %d: \"quoted\", a comma and ü", i);
 	x->t_start_ns = 1, x->t_copy_ns = 2, x->t_end_ns = UINT64_MAX;
 	if (i % 2) { /* page-cache figures (minor 1); the others have none, as before it */
 		x->res_have = 1, x->res_dst_dirty_peak_kb = 123456, x->res_src_cached_end = 7;
-		x->res_src_pages_end = UINT64_MAX, x->res_recent_end = 0;
+		x->res_src_pages_end = (uint64_t)INT64_MAX, x->res_recent_end = 0;
 	}
 	if (i % 2 == 0) { /* --probe: a run with its figures, one without */
 		snprintf(x->probe.mode, sizeof(x->probe.mode), "%s", i ? "direct" : "cold");
@@ -577,8 +579,10 @@ static void test_bad_files(void **state)
 
 	assert_null(recording_open(dir, err, sizeof(err)));
 	assert_non_null(strstr(err, ": is a directory"));
+	/* a device or a FIFO is not read at all (a FIFO would block) */
 	assert_null(recording_open("/dev/zero", err, sizeof(err)));
-	assert_string_equal(err, "/dev/zero:1: line longer than 1048576 bytes (not a recording)");
+	assert_string_equal(err, "/dev/zero: not a regular file (a character device; give a file, "
+				 "or - for standard input)");
 	assert_null(recording_open("/nonexistent/x", err, sizeof(err)));
 	assert_string_equal(err, "/nonexistent/x: No such file or directory");
 }
@@ -687,6 +691,66 @@ static void test_minor0_loads(void **state)
 	recording_close(r);
 }
 
+/* A result line with one field changed (from -> to, the first match):
+ * NULL + want in the error, or the item when want is NULL. */
+static void result_edit(const char *from, const char *to, const char *want, struct record_item *it)
+{
+	char path[128], err[512];
+	struct record_header h;
+	struct run_result x;
+	size_t size;
+
+	tpath(path, sizeof(path), "edit.jsonl");
+	unlink(path);
+	header_demo(&h);
+	struct recorder *r = recorder_open(path, RECORD_PLAIN, &h, err, sizeof(err));
+	assert_non_null(r);
+	result_demo(&x, 0);
+	assert_int_equal(recorder_result(r, &x, err, sizeof(err)), 0);
+	assert_int_equal(recorder_close(r, err, sizeof(err)), 0);
+	char *all = (char *)slurp(path, &size);
+	char *at = strstr(all, from);
+	assert_non_null(at);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite(all, 1, (size_t)(at - all), f);
+	fputs(to, f);
+	fputs(at + strlen(from), f);
+	fclose(f);
+	free(all);
+	struct recording *rec = recording_open(path, err, sizeof(err));
+	assert_non_null(rec);
+	int rc = recording_next(rec, it, err, sizeof(err));
+	if (want) {
+		if (rc != -1 || !strstr(err, want))
+			fail_msg("%s -> %s: got %d '%s', want '%s'", from, to, rc, err, want);
+		assert_non_null(strstr(err, "edit.jsonl:2: result: "));
+	} else {
+		assert_int_equal(rc, 1);
+	}
+	recording_close(rec);
+	unlink(path);
+}
+
+/* issue 15 #6: "mbs": null became nan, "bytes": -1 18446744073709551615;
+ * #4: a name's escape sequence reached the terminal. */
+static void test_result_ranges(void **state)
+{
+	(void)state;
+	struct record_item it;
+	result_edit("\"bytes\":", "\"bytes\":-1,\"x\":", "\"bytes\": -1 is out of range", &it);
+	result_edit("\"mbs\":", "\"mbs\":null,\"x\":", "\"mbs\": null is not a value", &it);
+	result_edit("\"ok\":", "\"ok\":2,\"x\":", "\"ok\": 2 is out of range (0 to 1)", &it);
+	result_edit("\"elapsed_s\":", "\"elapsed_s\":\"inf\",\"x\":",
+		    "\"elapsed_s\": inf is out of range", &it);
+	result_edit("\"verified\":", "\"verified\":-3,\"x\":", "\"verified\": -3 is out of range",
+		    &it);
+	result_edit("\"read_cv\":", "\"read_cv\":-0.5,\"x\":", "\"read_cv\": -0.5 is out of range",
+		    &it);
+	result_edit("\"name\":", "\"name\":\"a\\u001b[1m\\nb\",\"x\":", NULL, &it);
+	assert_string_equal(it.result.name, "a?[1m?b");
+}
+
 static void test_corrupt_middle_line(void **state)
 {
 	(void)state;
@@ -694,7 +758,7 @@ static void test_corrupt_middle_line(void **state)
 	corrupt_line(3, "{\"k\":\"sample\",\"t\":1,\"run\":-1,\"ph\":0,\"st\":0,\"hv\":1}",
 		     "sample: \"mt\" missing or not an integer");
 	corrupt_line(3, "{\"k\":\"sample\",\"t\":1,\"run\":40000,\"ph\":0,\"st\":0,\"hv\":0}",
-		     "sample: \"run\" out of range");
+		     "sample: \"run\": 40000 is out of range (-32768 to 32767)");
 	corrupt_line(3, "[]", "not a JSON object");
 	corrupt_line(4, "{\"k\":\"event\",\"t\":1,\"run\":0,\"phase\":\"dancing\"}",
 		     "event: \"phase\" missing or unknown");
@@ -890,7 +954,8 @@ static void test_doubles_bit_exact(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(ds); i++) {
 		struct run_result x;
 		result_demo(&x, 1);
-		x.mbs = ds[i], x.elapsed_s = -ds[i], x.read_cv = ds[i] * 7;
+		/* results take no negative or infinite figure: the magnitudes */
+		x.mbs = fabs(ds[i]), x.elapsed_s = fabs(ds[i]), x.read_cv = fabs(ds[i]) / 7;
 		assert_int_equal(recorder_result(r, &x, err, sizeof(err)), 0);
 		struct sample s;
 		sample_demo(&s, 1, SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO);
@@ -904,9 +969,9 @@ static void test_doubles_bit_exact(void **state)
 	struct record_item it;
 	for (size_t i = 0; i < ARRAY_LEN(ds); i++) {
 		assert_int_equal(recording_next(rec, &it, err, sizeof(err)), 1);
-		assert_double_bits(it.result.mbs, ds[i]);
-		assert_double_bits(it.result.elapsed_s, -ds[i]);
-		assert_double_bits(it.result.read_cv, ds[i] * 7);
+		assert_double_bits(it.result.mbs, fabs(ds[i]));
+		assert_double_bits(it.result.elapsed_s, fabs(ds[i]));
+		assert_double_bits(it.result.read_cv, fabs(ds[i]) / 7);
 		assert_int_equal(recording_next(rec, &it, err, sizeof(err)), 1);
 		float a = (float)ds[i], b = nextafterf((float)ds[i], 1.0f);
 		assert_memory_equal(&it.sample.psi_mem_some, &a, sizeof(a));
@@ -920,6 +985,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip_plain),
+	    cmocka_unit_test(test_result_ranges),
 	    cmocka_unit_test(test_round_trip_gzip),
 	    cmocka_unit_test(test_lines_are_json),
 	    cmocka_unit_test(test_doubles_bit_exact),

@@ -139,6 +139,10 @@ static void test_parse_list(void **state)
 	assert_int_equal(strategy_parse_list("copybench", out, 4, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "at most 4"));
 	assert_int_equal(strategy_parse_list(" , ", out, 32, &n, err, sizeof err), -1);
+	/* issue 15 #11: -s rw_cp,,rw_cp was accepted while -s , was refused */
+	assert_int_equal(strategy_parse_list("rw_cp,,rw_cp", out, 32, &n, err, sizeof err), -1);
+	assert_non_null(strstr(err, "an empty name before a comma"));
+	assert_int_equal(strategy_parse_list(",rw_cp", out, 32, &n, err, sizeof err), -1);
 	assert_non_null(strstr(err, "empty"));
 }
 

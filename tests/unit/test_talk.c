@@ -204,8 +204,14 @@ static void test_errors(void **state)
 	    {"run rw_cp\nwait no_such\n", 0, 2, "not a strategy or a run number"},
 	    {"run rw_cp,mm_sync_cp\nwait 3\n", 0, 2, "queues 2 runs"},
 	    {"run rw_cp\nwait 1 2\n", 0, 2, "one RUN at most"},
-	    {"caption 'open quote\nrun rw_cp 'x\n", 0, 2, "quote is not closed"},
+	    /* issue 15 #10: `caption "unterminated` was accepted */
+	    {"caption 'open quote\nrun rw_cp 'x\n", 0, 1, "quote is not closed"},
+	    {"caption \"unterminated\n", 0, 1, "quote is not closed"},
+	    {"caption ok\nrun rw_cp 'x\n", 0, 2, "quote is not closed"},
 	    {"caption a\x01\n", 0, 1, "control character"},
+	    /* issue 15 #3: refused at load, as the command line refuses them */
+	    {"run rw_cp --dir /dev/shm\n", 0, 1, "no disk I/O would happen"},
+	    {"caption x\nrun rw_cp --dir /proc/no_such\n", 0, 2, "--dir /proc/no_such"},
 	    {"", 0, 0, "no steps"},
 	    {"# only a comment\n", 0, 0, "no steps"},
 	};

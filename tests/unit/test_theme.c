@@ -365,6 +365,26 @@ static void test_errors_name_the_line(void **state)
 	expect_error("theme[version]=\"one\"\n", "x.theme:1: version 'one'");
 }
 
+/* issue 15 #10: 'theme[read]="#123456"  # warm' was "unterminated quote". */
+static void test_trailing_comment(void **state)
+{
+	(void)state;
+	struct theme t;
+	char err[256] = "";
+	theme_default(&t);
+	assert_int_equal(theme_parse(&t,
+				     "theme[read]=\"#123456\"  # warm\n"
+				     "theme[write]=#654321 # unquoted\n",
+				     "x", err, sizeof(err)),
+			 0);
+	assert_int_equal(t.rgb[ROLE_READ], 0x123456);
+	assert_int_equal(t.rgb[ROLE_WRITE], 0x654321);
+	expect_error("theme[read]=\"#123456\" junk\n",
+		     "x.theme:1: theme[read]: 'junk' after the closing quote");
+	expect_error("theme[read]=\"#123456 # no close\n",
+		     "x.theme:1: theme[read]: unterminated quote");
+}
+
 static void test_versions(void **state)
 {
 	(void)state;
@@ -522,6 +542,7 @@ int main(void)
 	    cmocka_unit_test(test_default_file_is_builtin),
 	    cmocka_unit_test(test_missing_keys_fall_back),
 	    cmocka_unit_test(test_errors_name_the_line),
+	    cmocka_unit_test(test_trailing_comment),
 	    cmocka_unit_test(test_versions),
 	    cmocka_unit_test(test_nearest_xterm),
 	    cmocka_unit_test(test_contrast_values),

@@ -1,0 +1,22 @@
+/*
+ * rundir — the checks of a --dir that make nothing there: a directory, on a
+ * disk-backed (not tmpfs/ramfs), writable filesystem, with room.  The
+ * scratch directory (scratch.c) is made only after them; a talk checks its
+ * run steps with them before it starts, as the command line would refuse
+ * them.  Errors name the option: "--dir /dev/shm: on tmpfs, no disk I/O
+ * would happen (use a directory on a disk)".
+ */
+#ifndef LRUTOP_RUNDIR_H
+#define LRUTOP_RUNDIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* parent_dir copied to parent (plen bytes, trailing slashes cut) and
+ * checked.  0 or -1 + err. */
+int rundir_check(const char *parent_dir, char *parent, size_t plen, char *err, size_t errlen);
+/* rundir_check (NULL: "/var/tmp"), then that we may create a directory
+ * there and need_bytes are free.  0 or -1 + err. */
+int rundir_check_space(const char *parent_dir, uint64_t need_bytes, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,364 @@
+#!/bin/sh
+# Adversarial inputs and faults (issue 15, "every promise kept"): what a
+# hostile user or a faulty machine found broken, one block per numbered
+# defect.  Each case keeps its reproducer in the comment above it; each
+# checks the promise — a --cmd copy is verified, an interrupted export
+# leaves no half file, a bad recording / theme / talk is one "lrutop: "
+# line with exit 2, no control character reaches the terminal.
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d /tmp/lrutop-adv.XXXXXX) || exit 2
+base=$(mktemp -d /var/tmp/lrt-adv.XXXXXX) || exit 2
+bg=""
+trap '[ -n "$bg" ] && kill "$bg" 2>/dev/null; rm -rf "$tmp" "$base"' EXIT
+trap 'exit 2' INT TERM HUP
+
+show() { tr '\n' '|' <"$1" | cut -c1-300; }
+# run ARGS...: lrutop, bounded, stdin /dev/null; out/err in $tmp; sets $rc
+run() {
+	timeout -k 5 "${RUN_TO:-60}" "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+# one_line REGEX: stderr is exactly one "lrutop: " line matching REGEX
+one_line() {
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -Eq "^lrutop: .*($1)" "$tmp/err"
+}
+# refused NAME REGEX ARGS...: exit 2, one line matching REGEX
+refused() {
+	_n=$1 _p=$2
+	shift 2
+	run "$@"
+	check "$_n: exit 2, one line /$_p/" '[ "$rc" -eq 2 ] && one_line "$_p"' \
+		"exit $rc; stderr: $(show "$tmp/err")"
+}
+# no_ctl FILE: no control character but newline (and tab) in FILE
+no_ctl() { ! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$1"; }
+csv_col() { # csv_col FILE ROW COLUMN-NAME: the cell, RFC 4180 parsed
+	python3 -c 'import csv,sys
+r=list(csv.DictReader(open(sys.argv[1], newline="")))
+print(r[int(sys.argv[2])][sys.argv[3]])' "$@" 2>/dev/null
+}
+
+# ---- 1: a --cmd copy is verified ---------------------------------------
+# lrutop --batch -q --cmd 'true' --size 4M --dir /var/tmp --results r.csv
+#   was exit 0, "true 996.8 MiB/s", verified empty.
+T="1 --cmd"
+printf 'head -c 1000 "$1" >"$2"\n' >"$tmp/short.sh"
+printf 'cp "$1" "$2" && printf X | dd of="$2" bs=1 seek=1234 conv=notrunc 2>/dev/null\n' \
+	>"$tmp/corrupt.sh"
+printf 'cp "$1" "$2.elsewhere"\n' >"$tmp/other.sh"
+cmdrun() { # cmdrun NAME CMD [ARGS...]: a 4 MiB --cmd run, results in $tmp/NAME.csv
+	_c=$1 _cmd=$2
+	shift 2
+	lrt_newdir
+	run --batch -q --cmd "$_cmd" --size 4M --dir "$d" --results "$tmp/$_c.csv" "$@"
+}
+cmdrun true true
+check "$T 'true': exit 1, one line naming the missing copy" \
+	'[ "$rc" -eq 1 ] && one_line "true: no copy: it names no \{dst\}"' "exit $rc; $(show "$tmp/err")"
+check "$T 'true': its results row says failed, 0 bytes" \
+	'[ "$(csv_col "$tmp/true.csv" 0 verified)" = failed ] && [ "$(csv_col "$tmp/true.csv" 0 bytes)" = 0 ]' \
+	"$(show "$tmp/true.csv")"
+check "$T nothing left in --dir" 'lrt_empty "$d"' "$(ls -A "$d")"
+# --cmd 'head -c 1000 {src} > {dst}' (as a script: --cmd has no shell)
+cmdrun short "sh $tmp/short.sh {src} {dst}"
+check "$T a short {dst}: exit 1, 'a short copy'" \
+	'[ "$rc" -eq 1 ] && one_line "is 1000 bytes, \{src\} 4194304: a short copy"' "exit $rc; $(show "$tmp/err")"
+cmdrun corrupt "sh $tmp/corrupt.sh {src} {dst}"
+check "$T one corrupted byte: exit 1, 'differs at byte 1234'" \
+	'[ "$rc" -eq 1 ] && one_line "differs from .* at byte 1234"' "exit $rc; $(show "$tmp/err")"
+cmdrun nodst "sh $tmp/other.sh {src} {dst}"
+check "$T no {dst} left: exit 1, 'left no copy at {dst}'" \
+	'[ "$rc" -eq 1 ] && one_line "left no copy at \{dst\}"' "exit $rc; $(show "$tmp/err")"
+cmdrun cp "cp {src} {dst}"
+check "$T cp {src} {dst}: exit 0, verified yes, 4194304 bytes" \
+	'[ "$rc" -eq 0 ] && [ "$(csv_col "$tmp/cp.csv" 0 verified)" = yes ] && [ "$(csv_col "$tmp/cp.csv" 0 bytes)" = 4194304 ]' \
+	"exit $rc; $(show "$tmp/err") $(show "$tmp/cp.csv")"
+check "$T cp: the table says yes" 'grep -Eq "^cp .* yes$" "$tmp/out"' "$(show "$tmp/out")"
+cmdrun nover "sh $tmp/short.sh {src} {dst}" --no-verify
+check "$T --no-verify: a short copy passes, MiB/s from its 1000 bytes, not --size" \
+	'[ "$rc" -eq 0 ] && [ "$(csv_col "$tmp/nover.csv" 0 bytes)" = 1000 ] && [ -z "$(csv_col "$tmp/nover.csv" 0 verified)" ]' \
+	"exit $rc; $(show "$tmp/nover.csv")"
+cmdrun elsewhere "cp {src} $base/elsewhere"
+check "$T a command naming no {dst} that copies: exit 0, 'unverified' in results and table" \
+	'[ "$rc" -eq 0 ] && [ "$(csv_col "$tmp/elsewhere.csv" 0 verified)" = unverified ] && grep -Eq "^cp .* unv$" "$tmp/out"' \
+	"exit $rc; $(show "$tmp/err") $(show "$tmp/elsewhere.csv")"
+rm -f "$base/elsewhere"
+
+# ---- a small real recording, and variants of it --------------------------
+lrt_newdir
+R=$tmp/r.jsonl
+run --batch -q -s rw_cp --size 4M --no-verify -i 0.05 --dir "$d" --record "$R"
+if [ "$rc" -ne 0 ] || ! grep -q '"k":"result"' "$R"; then
+	notok "recording for the cases below" "exit $rc: $(show "$tmp/err")"
+	exit 1
+fi
+# variant OUT PYTHON-EXPR: R with the result line's object o changed by EXPR
+variant() {
+	python3 - "$R" "$1" "$2" <<'EOF'
+import json, sys
+src, out, expr = sys.argv[1:]
+with open(out, "w") as f:
+    for l in open(src).read().splitlines():
+        if '"k":"result"' in l:
+            o = json.loads(l)
+            exec(expr)
+            l = json.dumps(o, separators=(",", ":"))
+        f.write(l + "\n")
+EOF
+}
+# big OUT N: R's header and N copies of its first sample, 50 ms apart
+big() {
+	python3 - "$R" "$1" "$2" <<'EOF'
+import json, sys
+src, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+lines = open(src).read().splitlines()
+s = json.loads([l for l in lines if '"k":"sample"' in l][0])
+t0 = s["t"]
+with open(out, "w") as f:
+    f.write(lines[0] + "\n")
+    for i in range(n):
+        s["t"] = t0 + i * 50000000
+        f.write(json.dumps(s, separators=(",", ":")) + "\n")
+EOF
+}
+
+# ---- 2: SIGTERM during an export leaves no half file ---------------------
+# lrutop --export-svg o.svg big.jsonl & sleep 0.3; kill -TERM $!
+#   left 8 of 21.9 MiB of o.svg and exited 143 without "interrupted".
+T="2 SIGTERM"
+B=$tmp/big.jsonl
+big "$B" 20000
+"$LRUTOP" --export-svg "$tmp/ref.svg" "$B" 2>/dev/null
+"$LRUTOP" --export-csv "$tmp/ref.csv" "$B" 2>/dev/null
+# term_at KIND DELAY: --export-KIND, SIGTERM after DELAY s; checks the out
+term_at() {
+	_k=$1 _dl=$2 _o=$tmp/x/o.$1
+	rm -rf "$tmp/x" && mkdir "$tmp/x"
+	"$LRUTOP" --export-"$_k" "$_o" "$B" </dev/null >/dev/null 2>"$tmp/err" &
+	bg=$!
+	sleep "$_dl" # the moment of the signal is what is varied, not a wait
+	kill -TERM "$bg" 2>/dev/null
+	wait "$bg"
+	_rc=$?
+	bg=""
+	_left=$(ls -A "$tmp/x" | tr '\n' ' ')
+	if [ "$_rc" -eq 143 ]; then
+		check "$T --export-$_k at ${_dl}s: 143, 'interrupted (SIGTERM)', nothing left" \
+			'one_line "interrupted \(SIGTERM\)" && [ -z "$_left" ]' "left: $_left; $(show "$tmp/err")"
+	else
+		check "$T --export-$_k at ${_dl}s: finished first: the whole file, nothing else" \
+			'[ "$_rc" -eq 0 ] && cmp -s "$_o" "$tmp/ref.$_k" && [ "$_left" = "o.$_k " ]' \
+			"exit $_rc; left: $_left"
+	fi
+}
+for dl in 0.05 0.3 0.8 1.2 1.6 2.5; do
+	term_at svg "$dl"
+	term_at csv "$dl"
+done
+# --compare's table is made whole before it is written
+"$LRUTOP" --compare "$B" "$R" >"$tmp/cmp.ref" 2>/dev/null
+"$LRUTOP" --compare "$B" "$R" </dev/null >"$tmp/cmp.out" 2>"$tmp/err" &
+bg=$!
+sleep 0.5
+kill -TERM "$bg" 2>/dev/null
+wait "$bg"
+rc=$?
+bg=""
+check "$T --compare: nothing or the whole table on stdout" \
+	'{ [ "$rc" -eq 143 ] && [ ! -s "$tmp/cmp.out" ] && one_line "interrupted"; } || { [ "$rc" -eq 0 ] && cmp -s "$tmp/cmp.out" "$tmp/cmp.ref"; }' \
+	"exit $rc; $(show "$tmp/err")"
+
+# ---- 3: a talk's bad run step is refused before anything starts ----------
+# printf 'run rw_cp --dir /dev/shm\n' >t.talk; lrutop --talk t.talk
+#   started the TUI, hid the error, never ran, and q exited 1.
+T="3 talk"
+mkdir "$base/talk"
+for a in "--dir /proc" "--dir /dev/shm" "--size 200000G"; do
+	printf 'caption x\nrun rw_cp %s\n' "$a" >"$tmp/t.talk"
+	refused "$T run rw_cp $a" "t.talk:2: run: --dir" --dir "$base/talk" --talk "$tmp/t.talk"
+done
+check "$T nothing made under --dir" 'lrt_empty "$base/talk"' "$(ls -A "$base/talk")"
+
+# ---- 4: text fields quoted for CSV, cleaned for the terminal -------------
+# a result "name": "a,\"b\nc\e[31m" broke --replay --results and --export-csv
+T="4 text"
+variant "$tmp/name.jsonl" 'o["name"] = "a,\"b\nc\x1b[31m"'
+run --replay "$tmp/name.jsonl" --batch -q --speed 16 --results "$tmp/name.csv"
+check "$T --replay --results: exit 0, the name one RFC 4180 field" \
+	'[ "$rc" -eq 0 ] && [ "$(csv_col "$tmp/name.csv" 0 repeat)" = 1 ] && csv_col "$tmp/name.csv" 0 strategy | grep -q "^a,\"b?c?\[31m$"' \
+	"exit $rc; $(show "$tmp/name.csv")"
+check "$T the table on stdout has no control character" 'no_ctl "$tmp/out"' "$(cat -v "$tmp/out" | head -c 300)"
+run --export-csv "$tmp/name-x.csv" "$tmp/name.jsonl"
+check "$T --export-csv: exit 0, every row as many fields as the header" \
+	'[ "$rc" -eq 0 ] && python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1]))); sys.exit(len(set(map(len,r)))!=1)" "$tmp/name-x.csv"' \
+	"exit $rc; $(show "$tmp/err")"
+
+# ---- 5: samples with one timestamp: no -nan in the SVG --------------------
+# a recording whose samples share one "t": x1="-nan", exit 0
+T="5 svg"
+python3 - "$R" "$tmp/one.jsonl" <<'EOF'
+import sys
+l = open(sys.argv[1]).read().splitlines()
+s = [x for x in l if '"k":"sample"' in x][0]
+open(sys.argv[2], "w").write("\n".join([l[0], s, s]) + "\n")
+EOF
+run --export-svg "$tmp/one.svg" "$tmp/one.jsonl"
+check "$T one timestamp: exit 0, no nan or inf in the SVG" \
+	'[ "$rc" -eq 0 ] && [ -s "$tmp/one.svg" ] && ! grep -qi "nan\|inf\"" "$tmp/one.svg"' \
+	"exit $rc; $(grep -o '.\{20\}nan.\{10\}' "$tmp/one.svg" | head -n 2)"
+
+# ---- 6: result numbers range-checked at read time ------------------------
+# "mbs": null became nan in --results; "bytes": -1 became 18446744073709551615
+T="6 ranges"
+vi=0 # not n: lib.sh's notok sets n
+for e in 'o["bytes"] = -1|"bytes": -1 is out of range' 'o["mbs"] = None|"mbs": null' \
+	'o["ok"] = 7|"ok": 7 is out of range' 'o["elapsed_s"] = -2.5|"elapsed_s": -2.5 is out of range' \
+	'o["verified"] = 9|"verified": 9 is out of range' 'o["majflt"] = -4|"majflt": -4 is out of range'; do
+	vi=$((vi + 1))
+	variant "$tmp/v$vi.jsonl" "${e%%|*}"
+	refused "$T --replay ${e%%|*}" "v$vi.jsonl:[0-9]+: result: ${e#*|}" --replay "$tmp/v$vi.jsonl" --batch -q --speed 16 --results "$tmp/v$vi.csv"
+	check "$T ${e%%|*}: no --results made" '[ ! -e "$tmp/v$vi.csv" ]'
+done
+refused "$T --export-csv bytes -1" 'v1.jsonl:[0-9]+: result: "bytes"' --export-csv "$tmp/v1x.csv" "$tmp/v1.jsonl"
+
+# ---- 7: FIFOs and pipes ------------------------------------------------------
+# mkfifo f; lrutop --replay f   (and --export-*, --compare, -t, --talk) hung
+T="7 fifo"
+mkfifo "$tmp/fifo"
+RUN_TO=10 # each used to block for good: a short bound
+refused "$T --replay FIFO" "fifo: not a regular file \(a FIFO" --replay "$tmp/fifo" --batch
+refused "$T --export-svg FIFO" "fifo: not a regular file" --export-svg "$tmp/f.svg" "$tmp/fifo"
+refused "$T --export-csv FIFO" "fifo: not a regular file" --export-csv "$tmp/f.csv" "$tmp/fifo"
+refused "$T --compare FIFO" "fifo: not a regular file" --compare "$R" "$tmp/fifo"
+refused "$T -t FIFO" "fifo: not a regular file" -t "$tmp/fifo" --batch -n 1
+refused "$T --talk FIFO" "fifo: not a regular file" --talk "$tmp/fifo"
+RUN_TO=60
+# cat r.jsonl | lrutop --replay /dev/stdin said "empty file"
+timeout -k 5 60 "$LRUTOP" --replay /dev/stdin --batch -q --speed 16 <"$R" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T --replay /dev/stdin from a file: exit 0" '[ "$rc" -eq 0 ] && grep -q "^rw_cp " "$tmp/out"' "exit $rc; $(show "$tmp/err")"
+cat "$R" | timeout -k 5 60 "$LRUTOP" --replay /dev/stdin --batch -q --speed 16 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T --replay /dev/stdin from a pipe: exit 0, the run's row" \
+	'[ "$rc" -eq 0 ] && grep -q "^rw_cp " "$tmp/out"' "exit $rc; $(show "$tmp/err")"
+cat "$R" | timeout -k 5 60 "$LRUTOP" --export-svg "$tmp/p.svg" - >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T --export-svg - from a pipe: exit 0, an SVG" '[ "$rc" -eq 0 ] && grep -q "</svg>" "$tmp/p.svg"' \
+	"exit $rc; $(show "$tmp/err")"
+# yes '{}' | lrutop --export-svg o.svg -  never ended
+yes "{}" | timeout -k 5 120 "$LRUTOP" --export-svg "$tmp/e.svg" - 2>"$tmp/err"
+rc=$? # lrutop's (yes ends with it: SIGPIPE)
+check "$T an endless pipe: exit 2, names the limit, nothing made" \
+	'[ "$rc" -eq 2 ] && one_line "more than 1G on standard input" && [ ! -e "$tmp/e.svg" ]' \
+	"exit $rc; $(show "$tmp/err")"
+
+# ---- 8: a dead probe is not silent -------------------------------------------
+# lrutop --batch -q -s rw_cp --size 512M --probe cold --results r.csv &
+#   kill -9 the probe mid-copy: p50/p99/max came from its first second, no note
+T="8 probe"
+lrt_newdir
+"$LRUTOP" --batch -q -s rw_cp --size 512M --no-verify --probe cold --dir "$d" \
+	--results "$tmp/pr.csv" </dev/null >"$tmp/out" 2>"$tmp/err" &
+bg=$!
+probe_pid() { # the child of lrutop holding the scratch directory's probe file
+	for _c in $(pgrep -P "$bg"); do
+		ls -l "/proc/$_c/fd" 2>/dev/null | grep -q '/probe$' && echo "$_c" && return 0
+	done
+	return 1
+}
+if wait_for 60 'probe_pid >/dev/null && ls "$d"/lrutop-*/dst >/dev/null 2>&1' 0.02; then
+	kill -9 "$(probe_pid)"
+	wait "$bg"
+	rc=$?
+	bg=""
+	check "$T killed mid-copy: exit 0, one warning naming the run" \
+		'[ "$rc" -eq 0 ] && one_line "warning: rw_cp #1: the probe died during the run: no latency figures"' \
+		"exit $rc; $(show "$tmp/err")"
+	check "$T the table: no figures, a line under it" \
+		'grep -q "^rw_cp .* -  *-  *-  *-  *-  *- *$" "$tmp/out" && grep -q "rw_cp #1: the probe died" "$tmp/out"' \
+		"$(show "$tmp/out")"
+	check "$T --results: 'cold (lost)', empty figures" \
+		'[ "$(csv_col "$tmp/pr.csv" 0 probe_mode)" = "cold (lost)" ] && [ -z "$(csv_col "$tmp/pr.csv" 0 probe_p99_ms)" ]' \
+		"$(show "$tmp/pr.csv")"
+else
+	kill "$bg" 2>/dev/null
+	wait "$bg"
+	bg=""
+	notok "$T the copy and the probe were seen" "$(show "$tmp/err")"
+fi
+
+# ---- 9: paths escaped in errors ------------------------------------------------
+# lrutop --replay "$(printf 'x\ny\033[31m')" split the error line, coloured the terminal
+T="9 paths"
+refused "$T --replay PATH with newline and ESC" 'x\?y\?\[31m' --replay "$(printf '%s/x\ny\033[31m' "$tmp")" --batch
+check "$T the line has no control character" 'no_ctl "$tmp/err"' "$(cat -v "$tmp/err")"
+refused "$T -t PATH with newline" 'a\?b' -t "$(printf '%s/a\nb' "$tmp")" --batch -n 1
+refused "$T --export-svg OUT with ESC" 'o\?\[1m' --export-svg "$(printf '%s/no/o\033[1m.svg' "$tmp")" "$R"
+check "$T the line has no control character" 'no_ctl "$tmp/err"' "$(cat -v "$tmp/err")"
+
+# ---- 10: misleading parse errors -----------------------------------------------
+# theme[read]="#123456"  # warm   was "unterminated quote"
+T="10 parse"
+printf 'theme[version]="1"\ntheme[read]="#123456"  # warm\ntheme[write]=#654321 # cool\n' >"$tmp/c.theme"
+run -t "$tmp/c.theme" --batch -n 1 -i 0.05
+check "$T a theme line with a trailing # comment: exit 0" '[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]' \
+	"exit $rc; $(show "$tmp/err")"
+printf 'theme[read]="#123456" junk\n' >"$tmp/j.theme"
+refused "$T text after the closing quote" "j.theme:1: theme\[read\]: 'junk' after the closing quote" -t "$tmp/j.theme" --batch -n 1
+# printf 'caption "unterminated\n' >t.talk; lrutop --talk t.talk   was accepted
+printf 'caption "unterminated\npause\n' >"$tmp/q.talk"
+refused "$T caption \"unterminated" 'q.talk:1: caption: a " quote is not closed' --talk "$tmp/q.talk"
+
+# ---- 11: the smaller ones --------------------------------------------------------
+T="11"
+# lrutop -i 0x10 / -n ' 3' / --speed 0x2 were accepted (16 s, 3, 2x)
+refused "$T -i 0x10" "-i 0x10: not a number of seconds" --batch -i 0x10 -n 1
+refused "$T -n ' 3'" "-n  3: not a whole number" --batch -n " 3"
+refused "$T --speed 0x2" "--speed 0x2" --batch --replay "$R" --speed 0x2
+# lrutop -s rw_cp,,rw_cp was accepted while -s , was refused
+refused "$T -s rw_cp,,rw_cp" "an empty name before a comma" --batch -s rw_cp,,rw_cp --size 1M --dir "$base"
+# lrutop --batch --replay r.jsonl --replay-at 999 was accepted
+refused "$T --replay-at past the end" "--replay-at 999: past the end of" --batch --replay "$R" --replay-at 999 --results "$tmp/ra.csv"
+check "$T --replay-at past the end: no --results made" '[ ! -e "$tmp/ra.csv" ]'
+# a failed run under --disk-limit was "false: exited..." beside the run false@16M
+if lrt_ioroot >/dev/null; then
+	lrt_newdir
+	run --batch -q --cmd false --disk-limit 16M --size 4M --dir "$d"
+	check "$T a failure names the run with its @RATE" '[ "$rc" -eq 1 ] && one_line "false@16M: exited with status 1"' \
+		"exit $rc; $(show "$tmp/err")"
+	# -d OTHER --disk-limit 10M with --dir on another disk labelled runs @10M
+	here=$(find_disk "$base") other=""
+	for b in /sys/class/block/*; do
+		n=${b##*/}
+		[ -e "$b/partition" ] || [ "$n" = "$here" ] || [ -z "$here" ] && continue
+		case $n in loop* | ram*) continue ;; esac
+		other=$n
+		break
+	done
+	if [ -n "$other" ]; then
+		refused "$T -d $other --disk-limit with --dir on $here" "-d $other is not the disk of --dir .* \($here\)" \
+			--batch -s rw_cp --size 1M -d "$other" --disk-limit 10M --dir "$base"
+	else
+		skip "$T -d OTHER --disk-limit" "no second whole disk here (only ${here:-?})"
+	fi
+else
+	skip "$T @RATE in failures, -d OTHER --disk-limit" "no blkio throttle to use here"
+fi
+# --cmd 'sh -c "cp {src} {dst}; sleep 300 &"' left the sleep running (no cgroup)
+printf 'cp "$1" "$2"; exec sleep 317 &\n' >"$tmp/bgc.sh"
+lrt_newdir
+run --batch -q --cmd "sh $tmp/bgc.sh {src} {dst}" --size 4M --dir "$d"
+check "$T a --cmd's background child does not outlive lrutop" \
+	'[ "$rc" -eq 0 ] && ! pgrep -f "sleep 317" >/dev/null' "exit $rc; $(pgrep -af 'sleep 317')"
+for p in $(pgrep -f "sleep 317"); do kill "$p"; done # what the check found, by id
+# the truncated-line warning was "lrutop: FILE:N: ..." from exports, "lrutop: warning: ..." from --replay
+head -c -20 "$R" >"$tmp/cut.jsonl"
+run --export-csv "$tmp/cut.csv" "$tmp/cut.jsonl"
+check "$T an export's cut-line warning says 'warning:'" \
+	'[ "$rc" -eq 0 ] && one_line "warning: .*cut.jsonl:[0-9]+: truncated last line"' "exit $rc; $(show "$tmp/err")"
+run --replay "$tmp/cut.jsonl" --batch -q --speed 16
+check "$T --replay's cut-line warning says 'warning:' too" \
+	'grep -Eq "^lrutop: warning: .*cut.jsonl:[0-9]+: truncated last line" "$tmp/err"' "exit $rc; $(show "$tmp/err")"
+
+exit 0
