@@ -509,10 +509,10 @@ else
 fi
 
 # ... and copies that progress are left alone, even when they last longer
-# than the timeout (rw_cp with 1-byte buffers: about 2 s for 1M)
+# than the timeout (rw_cp with 1-byte buffers: 16 M syscalls for 8M, 2-8 s)
 T="--stall-timeout 1, copies that progress:"
 lrt_newdir
-timeout 60 "$LRUTOP" --batch -q -s rw_cp,mm_sync_cp --bs 1 --size 1M --stall-timeout 1 \
+timeout 60 "$LRUTOP" --batch -q -s rw_cp,mm_sync_cp --bs 1 --size 8M --stall-timeout 1 \
 	--dir "$d" </dev/null >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "$T exit 0, both verified" \
