@@ -110,8 +110,9 @@ static int find_mount(const char *mountinfo, const char *fstype, const char *ctl
 					f[n++] = t;
 				save = NULL;
 				type = strtok_r(sep + 3, " ", &save);
-				opts = type && strtok_r(NULL, " ", &save) ? strtok_r(NULL, " ", &save)
-									    : NULL;
+				opts = type && strtok_r(NULL, " ", &save)
+					   ? strtok_r(NULL, " ", &save)
+					   : NULL;
 				if (n >= 5 && type && strcmp(type, fstype) == 0 &&
 				    (strcmp(fstype, "cgroup") != 0 ||
 				     (opts && has_item(opts, ctl, ",")))) {
@@ -289,8 +290,9 @@ int cgroup_base_detect(struct cgroup_base *b, char *why, size_t whylen)
 		return errf(why, whylen, "not root");
 	mi = slurp("/proc/self/mountinfo");
 	self = slurp("/proc/self/cgroup");
-	rc = mi && self ? cgroup_find_base(mi, self, "", b, why, whylen)
-			: errf(why, whylen, "cannot read /proc/self/mountinfo or /proc/self/cgroup");
+	rc = mi && self
+		 ? cgroup_find_base(mi, self, "", b, why, whylen)
+		 : errf(why, whylen, "cannot read /proc/self/mountinfo or /proc/self/cgroup");
 	free(mi);
 	free(self);
 	return rc;
@@ -317,7 +319,8 @@ int cgroup_io_available(char *err, size_t errlen)
 	else if (b.io_version)
 		return 0;
 	else
-		snprintf(why, sizeof why, "no io controller delegated to our cgroup, no blkio mounted");
+		snprintf(why, sizeof why,
+			 "no io controller delegated to our cgroup, no blkio mounted");
 	return errf(err, errlen,
 		    "--disk-limit needs root and the io (v2) or blkio (v1) cgroup controller (%s)",
 		    why);
@@ -354,7 +357,8 @@ static int set_limit(struct cgroup *cg, char *err, size_t errlen)
 	if (write_ctl(file, val) < 0)
 		return errf(err, errlen, "set %s to %s: %s", file, val, strerror(errno));
 	/* The kernel rounds the limit to pages: keep what it really is. */
-	if (read_small_at(AT_FDCWD, file, back, sizeof back) > 0 && back[0] >= '0' && back[0] <= '9')
+	if (read_small_at(AT_FDCWD, file, back, sizeof back) > 0 && back[0] >= '0' &&
+	    back[0] <= '9')
 		cg->limit = strtoull(back, NULL, 10);
 	/* No swapping around the limit; where there is no swap accounting
 	 * the file is absent or refuses, and there is nothing to limit. */
@@ -390,7 +394,8 @@ int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, ch
 		if (path_join(file, sizeof file, dir, "io.max") < 0)
 			return errf(err, errlen, "cgroup %s: path too long", dir);
 		if (write_ctl(file, val) < 0)
-			return errf(err, errlen, "set %s to \"%s\": %s", file, val, strerror(errno));
+			return errf(err, errlen, "set %s to \"%s\": %s", file, val,
+				    strerror(errno));
 		return 0;
 	}
 	snprintf(val, sizeof val, "%u:%u %" PRIu64, io->major, io->minor, io->bps);
@@ -400,7 +405,8 @@ int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, ch
 		if (path_join(file, sizeof file, dir, files[i]) < 0)
 			return errf(err, errlen, "cgroup %s: path too long", dir);
 		if (write_ctl(file, val) < 0)
-			return errf(err, errlen, "set %s to \"%s\": %s", file, val, strerror(errno));
+			return errf(err, errlen, "set %s to \"%s\": %s", file, val,
+				    strerror(errno));
 	}
 	return 0;
 }
@@ -446,8 +452,8 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 	/* one directory holds both where both are in the same hierarchy */
 	if (acct && b->io_enable_v2)
 		acct = 0; /* counters are not worth enabling a controller for */
-	int same = (io || acct) && limit && b->io_version == b->version &&
-		   strcmp(b->io_dir, b->dir) == 0;
+	int same =
+	    (io || acct) && limit && b->io_version == b->version && strcmp(b->io_dir, b->dir) == 0;
 	if ((limit && b->enable_v2) || (io && b->io_enable_v2))
 		return errf(err, errlen,
 			    "cgroup v2: the %s controller is not on for the children of %s (only "
@@ -606,7 +612,8 @@ int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n)
 	if (!cg->created || !cg->limit ||
 	    path_join(file, sizeof file, cg->path,
 		      cg->version == 2 ? "memory.events" : "memory.oom_control") < 0 ||
-	    read_small_at(AT_FDCWD, file, buf, sizeof buf) < 0 || kvfile_parse(buf, keys, 1, &v) != 1)
+	    read_small_at(AT_FDCWD, file, buf, sizeof buf) < 0 ||
+	    kvfile_parse(buf, keys, 1, &v) != 1)
 		return -1;
 	*n = v;
 	return 0;
@@ -866,15 +873,22 @@ static int marks_restore(const struct cgroup_home *h, int leaving)
 	struct mark ms[32];
 	char names[32][64];
 	int alive[32], n = 0, restored = 0;
+	char boot[64];
 
 	if (!d)
 		return 0;
+	boot_id(boot, sizeof boot);
 	while ((e = readdir(d)) != NULL && n < 32) {
 		size_t l = strlen(e->d_name);
 		if (strncmp(e->d_name, MARK_PREFIX, strlen(MARK_PREFIX)) != 0 || l >= 64 ||
 		    (l > 4 && strcmp(e->d_name + l - 4, ".new") == 0) ||
 		    mark_read(dirfd(d), e->d_name, &ms[n]) < 0)
 			continue;
+		if (strcmp(ms[n].boot, boot) != 0) {
+			/* another boot's top: rebuilt since, nothing of it to give back */
+			unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
 		strlcpy_(names[n], e->d_name, sizeof names[n]);
 		alive[n] = !(leaving && ms[n].pid == (long)getpid()) && mark_alive(&ms[n]);
 		n++;
@@ -935,10 +949,17 @@ static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 	scratch_pid_start(m.pid, &m.start);
 	boot_id(m.boot, sizeof m.boot);
 	strlcpy_(m.dir, top, sizeof m.dir);
-	m.enabled = h->enabled | need;
-	m.uses = h->uses | want;
 	if (!h->marker[0])
 		snprintf(h->marker, sizeof h->marker, "%s/" MARK_PREFIX "%ld", h->run_dir, m.pid);
+	/* a sweep may have handed a gone owner's duty to our marker: kept */
+	struct mark old;
+	if (mark_read(AT_FDCWD, h->marker, &old) == 0 && old.pid == m.pid &&
+	    strcmp(old.dir, top) == 0) {
+		h->enabled |= old.enabled;
+		h->uses |= old.uses;
+	}
+	m.enabled = h->enabled | need;
+	m.uses = h->uses | want;
 	if (mark_write(h->marker, &m) < 0) {
 		int e = errno;
 		close(fd);
@@ -1131,60 +1152,82 @@ int cgroup_home_setup(struct cgroup_home *h)
 	return rc;
 }
 
-int cgroup_home_available(struct cgroup_home *h, char *err, size_t errlen)
+/* What --mem-limit and --disk-limit need, one row each: the base's fields
+ * for the controller, the reason it is missing, and how that is said. */
+struct home_need {
+	unsigned bit;
+	int *version, *enable;
+	const char *dir;
+	char *why;
+	size_t whylen;
+	const char *opt, *what, *user_what;
+};
+
+static void home_need(struct cgroup_home *h, unsigned bit, struct home_need *n)
 {
+	struct cgroup_base *b = &h->base;
+
+	if (bit == CGROUP_CTL_MEMORY)
+		*n = (struct home_need){bit,
+					&b->version,
+					&b->enable_v2,
+					b->dir,
+					h->why,
+					sizeof h->why,
+					"--mem-limit",
+					"the memory cgroup controller",
+					"the memory controller"};
+	else
+		*n = (struct home_need){bit,
+					&b->io_version,
+					&b->io_enable_v2,
+					b->io_dir,
+					h->io_why,
+					sizeof h->io_why,
+					"--disk-limit",
+					"the io (v2) or blkio (v1) cgroup controller",
+					"the io controller"};
+}
+
+/* OWN at the top, the controller to be enabled there or on already: either
+ * way under the lock, with a marker that says we use it (a later lrutop
+ * that finds it on must not be left out: the one that enabled it would
+ * turn it off under its run cgroups when it leaves). */
+static int home_ctl_available(struct cgroup_home *h, unsigned bit, char *err, size_t errlen)
+{
+	struct home_need n;
 	char e[600];
 
 	cgroup_home_setup(h);
-	if (h->base.version && h->base.enable_v2) {
-		if (home_enable_top(h, CGROUP_CTL_MEMORY, e, sizeof e) < 0) {
-			snprintf(h->why, sizeof h->why, "%s", e);
-			h->base.version = 0;
+	home_need(h, bit, &n);
+	if (*n.version == 2 && h->mode == CGROUP_MODE_OWN && !(h->uses & bit) &&
+	    (*n.enable || strcmp(n.dir, h->base.v2_top) == 0)) {
+		if (home_enable_top(h, bit, e, sizeof e) < 0) {
+			snprintf(n.why, n.whylen, "%s", e);
+			*n.version = 0;
 		}
-		h->base.enable_v2 = 0;
+		*n.enable = 0;
 	}
-	if (h->base.version)
+	if (*n.version)
 		return 0;
-	if (strcmp(h->why, "not root") == 0 ||
+	if (strcmp(n.why, "not root") == 0 ||
 	    (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE && !h->base.v2))
-		return errf(err, errlen,
-			    "--mem-limit needs root and the memory cgroup controller (%s)", h->why);
+		return errf(err, errlen, "%s needs root and %s (%s)", n.opt, n.what, n.why);
 	if (geteuid() != 0)
 		return errf(err, errlen,
-			    "--mem-limit needs root, or a systemd user manager that delegates the "
-			    "memory controller (%s)",
-			    h->why);
-	return errf(err, errlen, "--mem-limit: %s", h->why);
+			    "%s needs root, or a systemd user manager that delegates %s (%s)",
+			    n.opt, n.user_what, n.why);
+	return errf(err, errlen, "%s: %s", n.opt, n.why);
+}
+
+int cgroup_home_available(struct cgroup_home *h, char *err, size_t errlen)
+{
+	return home_ctl_available(h, CGROUP_CTL_MEMORY, err, errlen);
 }
 
 int cgroup_home_io_available(struct cgroup_home *h, char *err, size_t errlen)
 {
-	char e[600];
-
-	cgroup_home_setup(h);
-	if (h->base.io_version && h->base.io_enable_v2) {
-		if (home_enable_top(h, CGROUP_CTL_IO, e, sizeof e) < 0) {
-			snprintf(h->io_why, sizeof h->io_why, "%s", e);
-			h->base.io_version = 0;
-		}
-		h->base.io_enable_v2 = 0;
-	}
-	if (h->base.io_version)
-		return 0;
-	if (strcmp(h->io_why, "not root") == 0 ||
-	    (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE && !h->base.v2))
-		return errf(
-		    err, errlen,
-		    "--disk-limit needs root and the io (v2) or blkio (v1) cgroup controller "
-		    "(%s)",
-		    h->io_why);
-	if (geteuid() != 0)
-		return errf(
-		    err, errlen,
-		    "--disk-limit needs root, or a systemd user manager that delegates the io "
-		    "controller (%s)",
-		    h->io_why);
-	return errf(err, errlen, "--disk-limit: %s", h->io_why);
+	return home_ctl_available(h, CGROUP_CTL_IO, err, errlen);
 }
 
 int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
@@ -1295,9 +1338,12 @@ void cgroup_home_done(struct cgroup_home *h)
 	if (!h->marker[0])
 		return;
 	int fd = lock_marks(h);
-	marks_restore(h, 1);
-	if (fd >= 0)
+	/* without the lock another lrutop may be deciding on the same top:
+	 * the marker stays, and the next start's sweep gives it back */
+	if (fd >= 0) {
+		marks_restore(h, 1);
 		close(fd);
+	}
 	h->marker[0] = '\0';
 	h->enabled = h->uses = 0;
 }

@@ -48,6 +48,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -676,6 +678,12 @@ static void slurp_into(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+static void this_boot(char *out, size_t len)
+{
+	slurp_into("/proc/sys/kernel/random/boot_id", out, len);
+	out[strcspn(out, "\n")] = '\0';
+}
+
 /* Nothing manages the tree and no ancestor enables memory: cgroup_home
  * writes its marker, then "+memory" at the top; cgroup_home_done writes
  * "-memory" back and forgets the marker.  A marker of a gone owner is
@@ -736,10 +744,12 @@ static void test_home_top(void **state)
 	assert_int_equal(waitpid(dead, NULL, 0), dead);
 	char dead_mark[8192], text[8192];
 	snprintf(dead_mark, sizeof dead_mark, "%s/subtree-%d", run, (int)dead);
+	char boot[64];
+	this_boot(boot, sizeof boot);
 	snprintf(text, sizeof text,
-		 "lrutop-subtree 1\npid %d\nstart 1\nboot x\ndir %s/sys/fs/cgroup\nenabled memory "
+		 "lrutop-subtree 1\npid %d\nstart 1\nboot %s\ndir %s/sys/fs/cgroup\nenabled memory "
 		 "io\nuses memory io\n",
-		 (int)dead, root);
+		 (int)dead, boot, root);
 	put(dead_mark + strlen(root) + 1, text);
 	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
 	cgroup_home_init(&h, root, run);
@@ -750,36 +760,209 @@ static void test_home_top(void **state)
 	slurp_into(top, buf, sizeof buf);
 	assert_string_equal(buf, "-io");
 	assert_int_equal(access(dead_mark, F_OK), -1);
+}
 
-	/* A live lrutop (this process) uses memory at the top, which a gone
-	 * one enabled: memory stays on, the live marker takes the duty, and
-	 * turns it off when it is done. */
-	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n");
-	cgroup_home_init(&h, root, run);
-	h.no_systemd = 1;
-	assert_int_equal(cgroup_home_setup_from(&h, mi_v2, "0::/lab\n"), 0);
-	assert_int_equal(h.base.enable_v2, 0); /* on already: found at the top */
-	/* uses it without enabling: a marker all the same */
-	h.base.enable_v2 = 1;
-	assert_int_equal(cgroup_home_available(&h, err, sizeof err), 0);
+/* The layout test_home_top starts from: memory and io offered at the top,
+ * nothing enabled; h set up as an lrutop running in /lab. */
+static void home_lab(struct cgroup_home *h, char *run, size_t runlen, char *top, size_t toplen)
+{
+	snprintf(run, runlen, "%s/run/lrutop", root);
+	snprintf(top, toplen, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
+	put("sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "");
+	put("sys/fs/cgroup/lab/cgroup.subtree_control", "");
+	put("run/.keep", "");
+	cgroup_home_init(h, root, run);
+	h->no_systemd = 1;
+	assert_int_equal(cgroup_home_setup_from(h, mi_v2, "0::/lab\n"), 0);
+	assert_int_equal(h->mode, CGROUP_MODE_OWN);
+}
+
+/* A second lrutop, forked: its own cgroup_home in /lab asks for memory,
+ * says 'r' on *ready (or 'f' when that failed), then waits for a byte on
+ * go: 'd' runs cgroup_home_done, EOF just exits (an lrutop killed). */
+static pid_t second_home(const char *run, int *ready, int *go)
+{
+	int a[2], b[2];
+	assert_int_equal(pipe(a), 0);
+	assert_int_equal(pipe(b), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct cgroup_home h;
+		char err[600], c = 'f';
+		close(a[0]);
+		close(b[1]);
+		cgroup_home_init(&h, root, run);
+		h.no_systemd = 1;
+		if (cgroup_home_setup_from(&h, mi_v2, "0::/lab\n") == 0 &&
+		    cgroup_home_available(&h, err, sizeof err) == 0)
+			c = 'r';
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			_exit(2);
+		if (c == 'd')
+			cgroup_home_done(&h);
+		_exit(0);
+	}
+	close(a[1]);
+	close(b[0]);
+	*ready = a[0];
+	*go = b[1];
+	return pid;
+}
+
+static void wait_ready(int ready)
+{
+	char c = 0;
+	assert_int_equal(read(ready, &c, 1), 1);
+	assert_int_equal(c, 'r');
+}
+
+static void reap(pid_t pid)
+{
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+}
+
+static int markers_left(const char *run)
+{
+	char cmd[4200], buf[64];
+	snprintf(cmd, sizeof cmd, "ls '%s' | grep -c '^subtree-'", run);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	buf[0] = '\0';
+	if (!fgets(buf, sizeof buf, p))
+		buf[0] = '\0';
+	pclose(p);
+	return atoi(buf);
+}
+
+/* Two lrutops at the top: A enables memory; B, started later, finds it on
+ * and enables nothing, but writes its marker all the same ("uses
+ * memory"), so A's exit hands B the duty instead of turning memory off
+ * under B's run cgroups; B's exit then turns it off. */
+static void test_home_two(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], err[600], mark[8192];
+	int ready, go;
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	if (cgroup_home_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "+memory");
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n"); /* what the kernel shows */
+	pid_t b = second_home(run, &ready, &go);
+	wait_ready(ready);
+	snprintf(mark, sizeof mark, "%s/subtree-%d", run, (int)b);
 	slurp_into(mark, buf, sizeof buf);
 	assert_non_null(strstr(buf, "\nenabled -\nuses memory\n"));
 	slurp_into(top, buf, sizeof buf);
-	assert_string_equal(buf, "memory\n"); /* nothing written */
-	put(dead_mark + strlen(root) + 1, text);
-	struct cgroup_home h2;
-	cgroup_home_init(&h2, root, run);
-	cgroup_home_sweep(&h2, &pid, &restored);
-	assert_int_equal(restored, 1); /* io: nobody uses it */
+	assert_string_equal(buf, "memory\n"); /* B wrote nothing there */
+	cgroup_home_done(&h);
 	slurp_into(top, buf, sizeof buf);
-	assert_string_equal(buf, "-io");
+	assert_string_equal(buf, "memory\n"); /* B still runs: memory stays on */
 	slurp_into(mark, buf, sizeof buf);
 	assert_non_null(strstr(buf, "\nenabled memory\nuses memory\n"));
-	assert_int_equal(access(dead_mark, F_OK), -1);
+	assert_int_equal(write(go, "d", 1), 1);
+	reap(b);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "-memory");
+	assert_int_equal(markers_left(run), 0);
+	close(ready);
+	close(go);
+}
+
+/* A duty handed over is kept: B enabled memory and is SIGKILLed; A, which
+ * uses memory, takes the duty over when it next enables something (io,
+ * on already), and its exit turns memory off. */
+static void test_home_inherit(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], err[600], mark[8192];
+	int ready, go;
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	pid_t b = second_home(run, &ready, &go);
+	wait_ready(ready);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "+memory"); /* B enabled it */
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n");
+	if (cgroup_home_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(kill(b, SIGKILL), 0);
+	reap(b);
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
+	if (cgroup_home_io_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	snprintf(mark, sizeof mark, "%s/subtree-%d", run, (int)getpid());
+	slurp_into(mark, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\nenabled memory\nuses memory io\n"));
 	cgroup_home_done(&h);
 	slurp_into(top, buf, sizeof buf);
 	assert_string_equal(buf, "-memory");
-	assert_int_equal(access(mark, F_OK), -1);
+	assert_int_equal(markers_left(run), 0);
+	close(ready);
+	close(go);
+}
+
+/* A marker from another boot speaks of a top that has been rebuilt since:
+ * it goes, and nothing is written into this boot's top. */
+static void test_home_other_boot(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], text[8192];
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
+	snprintf(text, sizeof text,
+		 "lrutop-subtree 1\npid %d\nstart 1\nboot 00000000-other-boot\ndir "
+		 "%s/sys/fs/cgroup\nenabled memory io\nuses memory io\n",
+		 (int)getppid(), root);
+	put("run/lrutop/subtree-1", text);
+	long pid = 0;
+	int restored = -1;
+	cgroup_home_sweep(&h, &pid, &restored);
+	assert_int_equal(restored, 0);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "memory io\n");
+	assert_int_equal(markers_left(run), 0);
+}
+
+/* cgroup_home_done that cannot get the lock (another lrutop holds it past
+ * the bound) leaves its marker for the next start's sweep and touches
+ * nothing. */
+static void test_home_done_unlocked(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], err[600], lock[4200];
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	if (cgroup_home_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n");
+	snprintf(lock, sizeof lock, "%s/lock", run);
+	int fd = open(lock, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0); /* another open: it conflicts */
+	cgroup_home_done(&h);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "memory\n");
+	assert_int_equal(markers_left(run), 1);
+	close(fd);
 }
 
 /* The scope systemd delegated: lrutop moves into its leaf "monitor" and
@@ -955,6 +1138,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_top, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_two, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_inherit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_other_boot, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_done_unlocked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_scope, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_systemd_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep_scopes, setup, teardown),
