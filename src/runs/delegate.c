@@ -55,10 +55,13 @@ int delegate_slice(const char *self_path, int user, char *out, size_t len)
 		size_t n = strcspn(p, "/");
 		if (!p[n])
 			break; /* the last component: our unit, not a slice of ours */
-		if (ends_with(p, n, ".slice")) {
-			best = p;
-			best_len = n;
-		}
+		/* the leading run of slices only: below the first unit that is
+		 * not one (a user manager, a container) the slices are not the
+		 * manager's we ask */
+		if (!ends_with(p, n, ".slice"))
+			break;
+		best = p;
+		best_len = n;
 		p += n;
 		while (*p == '/')
 			p++;

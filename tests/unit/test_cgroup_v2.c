@@ -1105,6 +1105,16 @@ static void test_slice(void **state)
 	assert_string_equal(s, "system.slice");
 	assert_int_equal(delegate_slice("/system.slice/docker.service/x/y", 0, s, sizeof s), 0);
 	assert_string_equal(s, "system.slice");
+	/* root by sudo from a user manager's unit: the system manager's slice
+	 * is the last of the leading .slice run, not the user's app.slice */
+	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/user@1000.service/app.slice/"
+					"app-X.scope",
+					0, s, sizeof s),
+			 0);
+	assert_string_equal(s, "user-1000.slice");
+	assert_int_equal(
+	    delegate_slice("/machine.slice/c.scope/inner.slice/x.scope", 0, s, sizeof s), 0);
+	assert_string_equal(s, "machine.slice");
 	assert_int_equal(delegate_slice("/init.scope", 0, s, sizeof s), 0);
 	assert_string_equal(s, "-.slice");
 	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/user@1000.service/app.slice/"
