@@ -1288,19 +1288,42 @@ int cgroup_sweep_scopes(const char *dir, long *pid_out)
 	return n;
 }
 
+/* Not root, not yet in a scope: the directory of the slice a user
+ * manager's scope of ours goes in (delegate_slice's, user): below
+ * user@UID.service, the leading run of *.slice components of our path
+ * but its last.  -1 when our cgroup is not in a user manager's tree. */
+static int user_slice_dir(const struct cgroup_base *b, char *out, size_t len)
+{
+	const char *u = strstr(b->v2_path, "/user@");
+	const char *p = u ? strchr(u + 1, '/') : NULL;
+	size_t end;
+
+	if (!p)
+		return -1;
+	end = (size_t)(p - b->v2_path);
+	while (*p == '/') {
+		size_t n = strcspn(p + 1, "/");
+		if (!p[1 + n] || n < 6 || strncmp(p + 1 + n - 6, ".slice", 6) != 0)
+			break;
+		p += 1 + n;
+		end = (size_t)(p - b->v2_path);
+	}
+	if ((size_t)snprintf(out, len, "%s%.*s", b->v2_top, (int)end, b->v2_path) >= len)
+		return -1;
+	return 0;
+}
+
 int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 {
 	struct cgroup_base b;
-	char why[600], *mi, *self;
-	int n = 0;
+	char why[600], *mi, *self, slice[4096];
+	int n = 0, root = geteuid() == 0;
 
 	if (restored)
 		*restored = 0;
-	if (geteuid() != 0)
-		return 0;
 	/* markers of gone owners, wherever their top is (only root writes
 	 * them; no run_dir, none was ever written) */
-	if (access(h->run_dir, F_OK) == 0) {
+	if (root && access(h->run_dir, F_OK) == 0) {
 		int fd = lock_marks(h);
 		if (fd >= 0) {
 			int r = marks_restore(h, 0);
@@ -1309,6 +1332,15 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 			close(fd);
 		}
 	}
+	if (!root && h->mode == CGROUP_MODE_SCOPE) {
+		/* the user's own scopes beside the one its manager delegated */
+		strlcpy_(slice, h->scope, sizeof slice);
+		char *slash = strrchr(slice, '/');
+		if (!slash)
+			return 0;
+		*slash = '\0';
+		return cgroup_sweep_scopes(slice, pid_out);
+	}
 	mi = slurp("/proc/self/mountinfo");
 	self = slurp("/proc/self/cgroup");
 	if (!mi || !self) {
@@ -1316,19 +1348,23 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 		free(self);
 		return 0;
 	}
-	if (cgroup_find_base(mi, self, h->root, &b, why, sizeof why) == 0 || b.io_version)
+	if ((cgroup_find_base(mi, self, h->root, &b, why, sizeof why) == 0 || b.io_version) && root)
 		n = cgroup_sweep_stale(&b, pid_out);
 	free(mi);
 	free(self);
 	if (b.v2 && v2_in_use(&b)) {
 		/* the slice our scope is (or would be) in */
-		char slice[4096];
-		strlcpy_(slice, h->mode == CGROUP_MODE_SCOPE ? h->scope : b.v2_self, sizeof slice);
-		char *slash = strrchr(slice, '/');
-		if (slash && strlen(slice) > strlen(b.v2_top)) {
+		if (root) {
+			strlcpy_(slice, h->mode == CGROUP_MODE_SCOPE ? h->scope : b.v2_self,
+				 sizeof slice);
+			char *slash = strrchr(slice, '/');
+			if (!slash || strlen(slice) <= strlen(b.v2_top))
+				return n;
 			*slash = '\0';
-			n += cgroup_sweep_scopes(slice, n ? NULL : pid_out);
+		} else if (user_slice_dir(&b, slice, sizeof slice) < 0) {
+			return n;
 		}
+		n += cgroup_sweep_scopes(slice, n ? NULL : pid_out);
 	}
 	return n;
 }

@@ -239,7 +239,9 @@ int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
  * beside ours with what is inside, and markers of gone owners (their
  * controllers restored).  Returns how many cgroups were removed; *pid_out
  * (may be NULL) the pid of the first; *restored (may be NULL) how many
- * controllers were turned off again. */
+ * controllers were turned off again.  Not root: only the user's own
+ * lrutop-<pid>.scope units, in the slice of h's scope (SCOPE) or in the
+ * one its user manager would put ours in. */
 int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored);
 /* The scope part of cgroup_home_sweep: in dir (a slice's directory), each
  * lrutop-<pid>.scope whose pid is gone or no longer in it loses its run

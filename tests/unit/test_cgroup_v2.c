@@ -1092,6 +1092,67 @@ static void test_sweep_scopes(void **state)
 	assert_int_equal(cgroup_sweep_scopes(slice, &pid), 0);
 }
 
+/* An lrutop that is not root, in the scope its user manager delegated:
+ * the start-up sweep takes the gone lrutop scopes beside it all the same
+ * (they are the user's). */
+static void test_sweep_scopes_user(void **state)
+{
+	char slice[4096], path[8192], cmd[8400];
+	int st;
+	(void)state;
+
+	if (geteuid() != 0)
+		skip(); /* to become another user */
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	snprintf(slice, sizeof slice, "%s/sys/fs/cgroup/app.slice", root);
+	snprintf(path, sizeof path, "sys/fs/cgroup/app.slice/lrutop-%d.scope/lrutop-%d-run1/x",
+		 (int)dead, (int)dead);
+	put(path, "");
+	snprintf(path, sizeof path, "%s/sys/fs/cgroup/app.slice/lrutop-%d.scope/lrutop-%d-run1/x",
+		 root, (int)dead, (int)dead);
+	unlink(path);
+	snprintf(path, sizeof path, "sys/fs/cgroup/app.slice/lrutop-%d.scope/monitor/x", (int)dead);
+	put(path, "");
+	snprintf(path, sizeof path, "%s/sys/fs/cgroup/app.slice/lrutop-%d.scope/monitor/x", root,
+		 (int)dead);
+	unlink(path);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		/* the live one: this child, in lrutop-CHILD.scope */
+		char s[512], f[8300], err[600];
+		snprintf(s, sizeof s, "sys/fs/cgroup/app.slice/lrutop-%d.scope", (int)getpid());
+		snprintf(f, sizeof f, "%s/cgroup.controllers", s);
+		put(f, "memory io\n");
+		snprintf(f, sizeof f, "%s/cgroup.subtree_control", s);
+		put(f, "");
+		snprintf(f, sizeof f, "%s/monitor/cgroup.procs", s);
+		put(f, "");
+		snprintf(f, sizeof f, "chown -R 65534 '%s/sys' && chmod 755 '%s'", root, root);
+		if (system(f) != 0 || setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(3);
+		struct cgroup_home h;
+		long pid = 0;
+		cgroup_home_init(&h, root, "/nonexistent/lrutop");
+		snprintf(f, sizeof f, "%s/%s", root, s);
+		if (cgroup_home_adopt_scope(&h, f, err, sizeof err) < 0)
+			_exit(4);
+		_exit(cgroup_home_sweep(&h, &pid, NULL) == 1 && pid == dead ? 0 : 1);
+	}
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)dead);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)child);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(cmd, sizeof cmd, "chmod 700 '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The slice a scope beside ours goes in. */
 static void test_slice(void **state)
 {
@@ -1155,6 +1216,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_home_scope, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_systemd_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep_scopes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sweep_scopes_user, setup, teardown),
 	    cmocka_unit_test(test_slice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
