@@ -141,12 +141,15 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 		if (poll(&p, 1, (int)((deadline - now) / 1000000u) + 1) < 0) {
 			if (errno == EINTR)
 				continue;
+			snprintf(out, outlen, "poll: %s", strerror(errno));
 			break;
 		}
 		char buf[256];
 		ssize_t n = read(pfd[0], buf, sizeof buf);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0)
+			snprintf(out, outlen, "read: %s", strerror(errno));
 		if (n <= 0)
 			break;
 		if (used + 1 < outlen) {
@@ -157,8 +160,25 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 		}
 	}
 	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* whatever ended the loop (EOF, an error, the deadline) it may still
+	 * run: it gets until the deadline to exit, then is killed — never a
+	 * wait without a bound */
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			snprintf(out, outlen, "waitpid: %s", strerror(errno));
+			return -1;
+		}
+		if (r == 0 && mono_ns() >= deadline) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		poll(NULL, 0, 5); /* polled: bounded by the deadline */
+	}
 	/* one line: the first, without busctl's "Call failed: " noise kept
 	 * out of it only where it says nothing more */
 	out[strcspn(out, "\n")] = '\0';
