@@ -737,13 +737,6 @@ void cgroup_home_init(struct cgroup_home *h, const char *root, const char *run_d
 	strlcpy_(h->run_dir, run_dir ? run_dir : CGROUP_RUN_DIR, sizeof h->run_dir);
 }
 
-static void boot_id(char *out, size_t len)
-{
-	if (read_small_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id", out, len) <= 0)
-		strlcpy_(out, "unknown", len);
-	out[strcspn(out, "\n")] = '\0';
-}
-
 static void ctl_words(unsigned set, char *out, size_t len)
 {
 	size_t l = 0;
@@ -832,7 +825,7 @@ static int mark_alive(const struct mark *m)
 {
 	char boot[64];
 
-	boot_id(boot, sizeof boot);
+	scratch_boot_id(boot, sizeof boot);
 	return strcmp(boot, m->boot) == 0 && scratch_pid_alive(m->pid, m->start);
 }
 
@@ -877,7 +870,7 @@ static int marks_restore(const struct cgroup_home *h, int leaving)
 
 	if (!d)
 		return 0;
-	boot_id(boot, sizeof boot);
+	scratch_boot_id(boot, sizeof boot);
 	while ((e = readdir(d)) != NULL && n < 32) {
 		size_t l = strlen(e->d_name);
 		if (strncmp(e->d_name, MARK_PREFIX, strlen(MARK_PREFIX)) != 0 || l >= 64 ||
@@ -947,7 +940,7 @@ static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 	memset(&m, 0, sizeof m);
 	m.pid = (long)getpid();
 	scratch_pid_start(m.pid, &m.start);
-	boot_id(m.boot, sizeof m.boot);
+	scratch_boot_id(m.boot, sizeof m.boot);
 	strlcpy_(m.dir, top, sizeof m.dir);
 	if (!h->marker[0])
 		snprintf(h->marker, sizeof h->marker, "%s/" MARK_PREFIX "%ld", h->run_dir, m.pid);

@@ -40,6 +40,7 @@
 #include "cgroup.h"
 #include "delegate.h"
 #include "sampler.h"
+#include "scratch.h"
 #include "util.h"
 #include "worker.h"
 
@@ -678,12 +679,6 @@ static void slurp_into(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-static void this_boot(char *out, size_t len)
-{
-	slurp_into("/proc/sys/kernel/random/boot_id", out, len);
-	out[strcspn(out, "\n")] = '\0';
-}
-
 /* Nothing manages the tree and no ancestor enables memory: cgroup_home
  * writes its marker, then "+memory" at the top; cgroup_home_done writes
  * "-memory" back and forgets the marker.  A marker of a gone owner is
@@ -745,7 +740,7 @@ static void test_home_top(void **state)
 	char dead_mark[8192], text[8192];
 	snprintf(dead_mark, sizeof dead_mark, "%s/subtree-%d", run, (int)dead);
 	char boot[64];
-	this_boot(boot, sizeof boot);
+	scratch_boot_id(boot, sizeof boot);
 	snprintf(text, sizeof text,
 		 "lrutop-subtree 1\npid %d\nstart 1\nboot %s\ndir %s/sys/fs/cgroup\nenabled memory "
 		 "io\nuses memory io\n",
