@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -723,12 +724,18 @@ int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out)
 
 #define MARK_MAGIC   "lrutop-subtree 1"
 #define MARK_PREFIX  "subtree-"
+#define MOUNT_PREFIX "mount-"
 #define LOCK_WAIT_MS 3000
 
+/* What a marker can say was enabled / is used: two controllers, and the
+ * debugfs mount (not a controller: given back by unmounting). */
 static const struct {
 	unsigned bit;
 	const char *name;
-} ctls[] = {{CGROUP_CTL_MEMORY, "memory"}, {CGROUP_CTL_IO, "io"}};
+	int controller;
+} ctls[] = {{CGROUP_CTL_MEMORY, "memory", 1},
+	    {CGROUP_CTL_IO, "io", 1},
+	    {CGROUP_MOUNT_DEBUGFS, "debugfs", 0}};
 
 void cgroup_home_init(struct cgroup_home *h, const char *root, const char *run_dir)
 {
@@ -873,8 +880,9 @@ static int marks_restore(const struct cgroup_home *h, int leaving)
 	scratch_boot_id(boot, sizeof boot);
 	while ((e = readdir(d)) != NULL && n < 32) {
 		size_t l = strlen(e->d_name);
-		if (strncmp(e->d_name, MARK_PREFIX, strlen(MARK_PREFIX)) != 0 || l >= 64 ||
-		    (l > 4 && strcmp(e->d_name + l - 4, ".new") == 0) ||
+		if ((strncmp(e->d_name, MARK_PREFIX, strlen(MARK_PREFIX)) != 0 &&
+		     strncmp(e->d_name, MOUNT_PREFIX, strlen(MOUNT_PREFIX)) != 0) ||
+		    l >= 64 || (l > 4 && strcmp(e->d_name + l - 4, ".new") == 0) ||
 		    mark_read(dirfd(d), e->d_name, &ms[n]) < 0)
 			continue;
 		if (strcmp(ms[n].boot, boot) != 0) {
@@ -902,6 +910,11 @@ static int marks_restore(const struct cgroup_home *h, int leaving)
 				ms[heir].enabled |= ctls[c].bit;
 				snprintf(file, sizeof file, "%s/%s", h->run_dir, names[heir]);
 				mark_write(file, &ms[heir]);
+				continue;
+			}
+			if (!ctls[c].controller) {
+				/* busy (someone reads it): left mounted */
+				umount2(ms[i].dir, 0);
 				continue;
 			}
 			char what[16];
@@ -1005,6 +1018,8 @@ int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *
 	for (size_t c = 0; c < ARRAY_LEN(ctls); c++) {
 		char what[16], e[600];
 		int ok;
+		if (!ctls[c].controller)
+			continue;
 		char *why = ctls[c].bit == CGROUP_CTL_MEMORY ? h->why : h->io_why;
 		size_t wl = ctls[c].bit == CGROUP_CTL_MEMORY ? sizeof h->why : sizeof h->io_why;
 		snprintf(what, sizeof what, "+%s", ctls[c].name);
@@ -1362,9 +1377,44 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 	return n;
 }
 
+int cgroup_home_mark_mount(struct cgroup_home *h, const char *dir, int mounted, char *err,
+			   size_t errlen)
+{
+	struct mark m, old;
+	int fd;
+
+	if (geteuid() != 0)
+		return errf(err, errlen, "not root");
+	fd = lock_marks(h);
+	if (fd < 0)
+		return errf(err, errlen, "cannot lock %s/lock: %s", h->run_dir, strerror(errno));
+	memset(&m, 0, sizeof m);
+	m.pid = (long)getpid();
+	scratch_pid_start(m.pid, &m.start);
+	scratch_boot_id(m.boot, sizeof m.boot);
+	strlcpy_(m.dir, dir, sizeof m.dir);
+	m.enabled = mounted ? CGROUP_MOUNT_DEBUGFS : 0;
+	m.uses = CGROUP_MOUNT_DEBUGFS;
+	if (!h->mount_marker[0])
+		snprintf(h->mount_marker, sizeof h->mount_marker, "%s/" MOUNT_PREFIX "%ld",
+			 h->run_dir, m.pid);
+	/* a duty handed to us meanwhile is kept */
+	if (mark_read(AT_FDCWD, h->mount_marker, &old) == 0 && old.pid == m.pid)
+		m.enabled |= old.enabled;
+	int rc = mark_write(h->mount_marker, &m);
+	int e = errno;
+	close(fd);
+	if (rc < 0) {
+		h->mount_marker[0] = '\0';
+		return errf(err, errlen, "cannot write the marker of %s in %s: %s", dir, h->run_dir,
+			    strerror(e));
+	}
+	return 0;
+}
+
 void cgroup_home_done(struct cgroup_home *h)
 {
-	if (!h->marker[0])
+	if (!h->marker[0] && !h->mount_marker[0])
 		return;
 	int fd = lock_marks(h);
 	/* without the lock another lrutop may be deciding on the same top:
@@ -1373,6 +1423,6 @@ void cgroup_home_done(struct cgroup_home *h)
 		marks_restore(h, 1);
 		close(fd);
 	}
-	h->marker[0] = '\0';
+	h->marker[0] = h->mount_marker[0] = '\0';
 	h->enabled = h->uses = 0;
 }

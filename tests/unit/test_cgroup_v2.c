@@ -51,6 +51,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -960,6 +961,101 @@ static void test_home_done_unlocked(void **state)
 	close(fd);
 }
 
+/* 1 while dir is a mount point (not on its parent's device). */
+static int mounted_at(const char *dir)
+{
+	char parent[4200];
+	struct stat a, b;
+	snprintf(parent, sizeof parent, "%s/..", dir);
+	return stat(dir, &a) == 0 && stat(parent, &b) == 0 && a.st_dev != b.st_dev;
+}
+
+/* A second lrutop, forked, whose sampler mounted dir: its marker is
+ * written, 'r' said on *ready; then 'd' on go runs cgroup_home_done, EOF
+ * just exits (as after a SIGKILL). */
+static pid_t second_mount(const char *run, const char *dir, int *ready, int *go)
+{
+	int a[2], b[2];
+	assert_int_equal(pipe(a), 0);
+	assert_int_equal(pipe(b), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct cgroup_home h;
+		char err[600], c = 'f';
+		close(a[0]);
+		close(b[1]);
+		cgroup_home_init(&h, root, run);
+		if (cgroup_home_mark_mount(&h, dir, 1, err, sizeof err) == 0)
+			c = 'r';
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			_exit(2);
+		if (c == 'd')
+			cgroup_home_done(&h);
+		_exit(0);
+	}
+	close(a[1]);
+	close(b[0]);
+	*ready = a[0];
+	*go = b[1];
+	return pid;
+}
+
+/* debugfs an lrutop mounted (a tmpfs stands in: a real mount all the
+ * same): it leaves while another lrutop uses it -> still mounted, the
+ * duty handed over, the other's exit unmounts it; one that is SIGKILLed
+ * -> the next start's sweep unmounts it. */
+static void test_home_mount(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], dir[4096], buf[1024], err[600], mark[8192];
+	int ready, go;
+	(void)state;
+
+	if (geteuid() != 0)
+		skip(); /* to mount */
+	snprintf(run, sizeof run, "%s/run/lrutop", root);
+	snprintf(dir, sizeof dir, "%s/debug", root);
+	put("run/.keep", "");
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(mount("none", dir, "tmpfs", 0, "size=64k"), 0);
+	pid_t b = second_mount(run, dir, &ready, &go);
+	wait_ready(ready);
+	cgroup_home_init(&h, root, run);
+	if (cgroup_home_mark_mount(&h, dir, 0, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(write(go, "d", 1), 1);
+	reap(b);
+	close(ready);
+	close(go);
+	assert_true(mounted_at(dir)); /* we still use it */
+	snprintf(mark, sizeof mark, "%s/mount-%d", run, (int)getpid());
+	slurp_into(mark, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\nenabled debugfs\nuses debugfs\n"));
+	cgroup_home_done(&h);
+	assert_false(mounted_at(dir));
+	assert_int_equal(access(mark, F_OK), -1);
+
+	assert_int_equal(mount("none", dir, "tmpfs", 0, "size=64k"), 0);
+	b = second_mount(run, dir, &ready, &go);
+	wait_ready(ready);
+	assert_int_equal(kill(b, SIGKILL), 0);
+	reap(b);
+	close(ready);
+	close(go);
+	assert_true(mounted_at(dir));
+	cgroup_home_init(&h, root, run);
+	long pid = 0;
+	cgroup_home_sweep(&h, &pid, NULL);
+	int still = mounted_at(dir);
+	if (still)
+		umount2(dir, MNT_DETACH);
+	assert_false(still);
+	assert_int_equal(markers_left(run), 0);
+	snprintf(mark, sizeof mark, "%s/mount-%d", run, (int)b);
+	assert_int_equal(access(mark, F_OK), -1);
+}
+
 /* The scope systemd delegated: lrutop moves into its leaf "monitor" and
  * enables memory and io in the scope's own cgroup.subtree_control; a
  * scope without memory is named as such. */
@@ -1208,6 +1304,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_home_inherit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_other_boot, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_done_unlocked, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_mount, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_scope, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_systemd_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep_scopes, setup, teardown),
