@@ -6,7 +6,8 @@
 #   guest.sh session   from session-1.scope: --mem-limit 32M, --disk-limit 8M,
 #                      clean-up after success / a failed run / SIGKILL, the
 #                      controllers as they were, MGLRU off, mincore residency
-#   guest.sh mglru     lru_gen on: a run works and the recording says mglru
+#   guest.sh mglru     lru_gen on: a run works and the recording says mglru;
+#                      debugfs lrutop mounted: two lrutops, SIGKILL
 #   guest.sh bare      from the root cgroup with no controller enabled
 #                      anywhere: --mem-limit works and the root's
 #                      cgroup.subtree_control is empty again afterwards;
@@ -227,6 +228,59 @@ mglru() {
 		"$(head -c 400 /tmp/mglru.csv 2>/dev/null)"
 	same_state "after the MGLRU run"
 	no_scratch "after the MGLRU run" "$d"
+	mglru_debugfs
+}
+
+# debugfs (not mounted here: lrutop mounts it for lru_gen): two lrutops,
+# the one that mounted it leaving first -> still mounted for the other,
+# whose exit unmounts it; SIGKILL -> the next start unmounts it.
+dbg_on() { grep -q " /sys/kernel/debug debugfs " /proc/mounts; }
+mglru_debugfs() {
+	check "$T debugfs not mounted before" '! dbg_on' "$(grep debugfs /proc/mounts)"
+	rm -f /tmp/go.a /tmp/go.b
+	newdir
+	"$LRUTOP" --batch -q --cmd "sh /tmp/hold.sh /tmp/go.a {src} {dst}" --size 1M --no-verify \
+		--dir "$d" </dev/null >/tmp/out.a 2>/tmp/err.a &
+	_a=$!
+	wait_for 60 '[ -f /run/lrutop/mount-$_a ]' 0.1
+	check "$T debugfs: the first lrutop mounted it, its marker says so" \
+		'dbg_on && grep -qx "enabled debugfs" /run/lrutop/mount-$_a' "$(show /tmp/err.a)"
+	newdir
+	"$LRUTOP" --batch -q --cmd "sh /tmp/hold.sh /tmp/go.b {src} {dst}" --size 1M --no-verify \
+		--dir "$d" </dev/null >/tmp/out.b 2>/tmp/err.b &
+	_b=$!
+	wait_for 60 '[ -f /run/lrutop/mount-$_b ]' 0.1
+	check "$T debugfs: the second uses it" 'grep -qx "uses debugfs" /run/lrutop/mount-$_b' "$(show /tmp/err.b)"
+	touch /tmp/go.a
+	wait "$_a"
+	_rc=$?
+	check "$T debugfs: the first lrutop: exit 0" '[ "$_rc" -eq 0 ]' "exit $_rc: $(show /tmp/err.a)"
+	check "$T debugfs: still mounted for the second, which has the duty now" \
+		'dbg_on && grep -qx "enabled debugfs" /run/lrutop/mount-$_b' \
+		"$(grep debugfs /proc/mounts); $(cat /run/lrutop/mount-$_b 2>&1 | tr '\n' ' ')"
+	touch /tmp/go.b
+	wait "$_b"
+	_rc=$?
+	check "$T debugfs: the second lrutop: exit 0" '[ "$_rc" -eq 0 ]' "exit $_rc: $(show /tmp/err.b)"
+	check "$T debugfs: unmounted after both, no marker" \
+		'! dbg_on && [ -z "$(ls /run/lrutop 2>/dev/null | grep mount-)" ]' \
+		"$(grep debugfs /proc/mounts); $(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	rm -f /tmp/go.a /tmp/go.b
+	newdir
+	kill_at=1 run kill -q -s rw_cp --size 256M --mem-limit 32M --no-verify --dir "$d"
+	kill_at=""
+	wait_for 30 '[ -z "$(pidof lrutop)" ]' 0.1
+	check "$T debugfs: SIGKILL leaves it mounted, and the marker" \
+		'[ "$rc" -eq 137 ] && dbg_on && ls /run/lrutop | grep -q "^mount-"' \
+		"exit $rc; $(grep debugfs /proc/mounts); $(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	_k=$d
+	run next -q -s rw_cp --size 1M --no-verify --dir "$_k"
+	check "$T debugfs: the next start: exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(show /tmp/err)"
+	check "$T debugfs: the next start unmounted it and removed the marker" \
+		'! dbg_on && [ -z "$(ls /run/lrutop 2>/dev/null | grep mount-)" ]' \
+		"$(grep debugfs /proc/mounts); $(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	same_state "debugfs: SIGKILL, then the next start"
+	no_scratch "debugfs: SIGKILL, then the next start" "$_k"
 }
 
 bare() {
