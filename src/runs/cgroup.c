@@ -1279,14 +1279,17 @@ int cgroup_sweep_scopes(const char *dir, long *pid_out)
 			continue;
 		if (path_join(scope, sizeof scope, dir, e->d_name) < 0)
 			continue;
-		m = sweep_dir(2, scope, 0, "", pid_out, 0);
 		struct cgroup mon;
 		memset(&mon, 0, sizeof mon);
 		mon.version = 2;
 		mon.created = 1;
-		if (path_join(mon.path, sizeof mon.path, scope, "monitor") == 0 &&
-		    access(mon.path, F_OK) == 0 && fill_paths(&mon) == 0 &&
-		    cgroup_remove(&mon, NULL, 0) == 0 && !m)
+		/* lrutop's scope: the monitor leaf is the first thing it makes
+		 * there; a scope of that name without it is not ours to empty */
+		if (path_join(mon.path, sizeof mon.path, scope, "monitor") < 0 ||
+		    access(mon.path, F_OK) != 0)
+			continue;
+		m = sweep_dir(2, scope, 0, "", pid_out, 0);
+		if (fill_paths(&mon) == 0 && cgroup_remove(&mon, NULL, 0) == 0 && !m)
 			m = 1;
 		if (m && !n && pid_out)
 			*pid_out = pid;

@@ -254,8 +254,9 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored);
 int cgroup_home_mark_mount(struct cgroup_home *h, const char *dir, int mounted, char *err,
 			   size_t errlen);
 /* The scope part of cgroup_home_sweep: in dir (a slice's directory), each
- * lrutop-<pid>.scope whose pid is gone or no longer in it loses its run
- * cgroups and its "monitor" leaf (tasks inside killed); the emptied scope
+ * lrutop-<pid>.scope with lrutop's "monitor" leaf whose pid is gone or no
+ * longer in it loses its run cgroups and that leaf (tasks inside killed;
+ * a scope of that name without the leaf is left alone); the emptied scope
  * itself is systemd's to remove.  Returns how many scopes were cleared. */
 int cgroup_sweep_scopes(const char *dir, long *pid_out);
 /* Restores what this process enabled (unless another live lrutop uses it)

@@ -1169,7 +1169,14 @@ static void test_sweep_scopes(void **state)
 	}
 	snprintf(path, sizeof path, "%s/session-1.scope", slice);
 	mkdir(path, 0755);
+	/* named so, with a run cgroup's name inside, but without the monitor
+	 * leaf lrutop makes first thing in its scope: not lrutop's, kept */
+	char other[8192];
+	snprintf(other, sizeof other, "%s/lrutop-%d.scope/lrutop-%d-run1", slice, (int)dead + 1,
+		 (int)dead + 1);
+	assert_int_equal(system(strcat(strcpy((char[8300]){0}, "mkdir -p "), other)), 0);
 	assert_int_equal(cgroup_sweep_scopes(slice, &pid), 1);
+	assert_int_equal(access(other, F_OK), 0);
 	assert_int_equal(pid, dead);
 	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)dead);
 	assert_int_equal(access(path, F_OK), -1);
