@@ -137,6 +137,8 @@ static int self_cgroup(const char *text, int version, const char *ctl, char *out
 {
 	const char *line = text;
 
+	if (version == 2)
+		return delegate_v2_path(text, out, len);
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
 		size_t l = nl ? (size_t)(nl - line) : strlen(line);
@@ -155,8 +157,7 @@ static int self_cgroup(const char *text, int version, const char *ctl, char *out
 		if (!c2)
 			continue;
 		*c1 = *c2 = '\0';
-		if ((version == 2 && strcmp(buf, "0") == 0 && c1[1] == '\0') ||
-		    (version == 1 && has_item(c1 + 1, ctl, ",")))
+		if (has_item(c1 + 1, ctl, ","))
 			return strlcpy_(out, c2 + 1, len) < len ? 0 : -1;
 	}
 	return -1;

@@ -190,15 +190,11 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 	return WEXITSTATUS(status);
 }
 
-/* Our cgroup path in the v2 hierarchy, from /proc/self/cgroup's "0::" line. */
-static int self_v2_path(char *out, size_t len)
+int delegate_v2_path(const char *text, char *out, size_t len)
 {
-	char buf[8192];
 	const char *l;
 
-	if (read_small_at(AT_FDCWD, "/proc/self/cgroup", buf, sizeof buf) <= 0)
-		return -1;
-	for (l = buf; l && *l;) {
+	for (l = text; l && *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) : strlen(l);
 		if (n > 3 && strncmp(l, "0::", 3) == 0) {
@@ -211,6 +207,16 @@ static int self_v2_path(char *out, size_t len)
 		l = nl ? nl + 1 : NULL;
 	}
 	return -1;
+}
+
+/* Our cgroup path in the v2 hierarchy, now. */
+static int self_v2_path(char *out, size_t len)
+{
+	char buf[8192];
+
+	if (read_small_at(AT_FDCWD, "/proc/self/cgroup", buf, sizeof buf) <= 0)
+		return -1;
+	return delegate_v2_path(buf, out, len);
 }
 
 int delegate_start_scope(int user, const char *slice, char *path, size_t pathlen, char *err,

@@ -35,6 +35,11 @@ int delegate_systemd_booted(const char *root);
  * -1 when out is too small. */
 int delegate_slice(const char *self_path, int user, char *out, size_t len);
 
+/* Our cgroup path in the v2 hierarchy from text in the format of
+ * /proc/self/cgroup: its "0::PATH" line; -1 when there is none (or out is
+ * too small).  The one parser of that line (cgroup.c uses it too). */
+int delegate_v2_path(const char *text, char *out, size_t len);
+
 /* "lrutop-<pid>.scope". */
 void delegate_unit_name(long pid, char *out, size_t len);
 
