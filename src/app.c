@@ -19,6 +19,7 @@
 #include "record.h"
 #include "record_sink.h"
 #include "results.h"
+#include "sampler.h"
 #include "source.h"
 #include "stats.h"
 #include "util.h"
@@ -371,6 +372,16 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	a->src = source_live_new(m->disk, opt->interval, m->series, a->log, &tee, err, errlen);
 	if (!a->src)
 		return -1;
+	/* debugfs for MGLRU's generations: the last lrutop using it unmounts
+	 * it (also after a SIGKILL: the next start's sweep), not the one that
+	 * mounted it while another still reads it */
+	struct sampler *smp = source_live_sampler(a->src);
+	if (geteuid() == 0 && sampler_debugfs_used(smp)) {
+		char e[600];
+		if (cgroup_home_mark_mount(a->cgroups, SAMPLER_DEBUGFS,
+					   sampler_debugfs_mounted(smp), e, sizeof e) == 0)
+			sampler_debugfs_disown(smp);
+	}
 	const char *miss = source_live_missing(a->src);
 	m->mglru_gens = m->mglru && !strstr(miss, "lru_gen"); /* sampler.c names it when not */
 	if (miss[0]) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,8 +111,9 @@ static int find_mount(const char *mountinfo, const char *fstype, const char *ctl
 					f[n++] = t;
 				save = NULL;
 				type = strtok_r(sep + 3, " ", &save);
-				opts = type && strtok_r(NULL, " ", &save) ? strtok_r(NULL, " ", &save)
-									    : NULL;
+				opts = type && strtok_r(NULL, " ", &save)
+					   ? strtok_r(NULL, " ", &save)
+					   : NULL;
 				if (n >= 5 && type && strcmp(type, fstype) == 0 &&
 				    (strcmp(fstype, "cgroup") != 0 ||
 				     (opts && has_item(opts, ctl, ",")))) {
@@ -135,6 +137,8 @@ static int self_cgroup(const char *text, int version, const char *ctl, char *out
 {
 	const char *line = text;
 
+	if (version == 2)
+		return delegate_v2_path(text, out, len);
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
 		size_t l = nl ? (size_t)(nl - line) : strlen(line);
@@ -153,8 +157,7 @@ static int self_cgroup(const char *text, int version, const char *ctl, char *out
 		if (!c2)
 			continue;
 		*c1 = *c2 = '\0';
-		if ((version == 2 && strcmp(buf, "0") == 0 && c1[1] == '\0') ||
-		    (version == 1 && has_item(c1 + 1, ctl, ",")))
+		if (has_item(c1 + 1, ctl, ","))
 			return strlcpy_(out, c2 + 1, len) < len ? 0 : -1;
 	}
 	return -1;
@@ -289,8 +292,9 @@ int cgroup_base_detect(struct cgroup_base *b, char *why, size_t whylen)
 		return errf(why, whylen, "not root");
 	mi = slurp("/proc/self/mountinfo");
 	self = slurp("/proc/self/cgroup");
-	rc = mi && self ? cgroup_find_base(mi, self, "", b, why, whylen)
-			: errf(why, whylen, "cannot read /proc/self/mountinfo or /proc/self/cgroup");
+	rc = mi && self
+		 ? cgroup_find_base(mi, self, "", b, why, whylen)
+		 : errf(why, whylen, "cannot read /proc/self/mountinfo or /proc/self/cgroup");
 	free(mi);
 	free(self);
 	return rc;
@@ -317,7 +321,8 @@ int cgroup_io_available(char *err, size_t errlen)
 	else if (b.io_version)
 		return 0;
 	else
-		snprintf(why, sizeof why, "no io controller delegated to our cgroup, no blkio mounted");
+		snprintf(why, sizeof why,
+			 "no io controller delegated to our cgroup, no blkio mounted");
 	return errf(err, errlen,
 		    "--disk-limit needs root and the io (v2) or blkio (v1) cgroup controller (%s)",
 		    why);
@@ -354,7 +359,8 @@ static int set_limit(struct cgroup *cg, char *err, size_t errlen)
 	if (write_ctl(file, val) < 0)
 		return errf(err, errlen, "set %s to %s: %s", file, val, strerror(errno));
 	/* The kernel rounds the limit to pages: keep what it really is. */
-	if (read_small_at(AT_FDCWD, file, back, sizeof back) > 0 && back[0] >= '0' && back[0] <= '9')
+	if (read_small_at(AT_FDCWD, file, back, sizeof back) > 0 && back[0] >= '0' &&
+	    back[0] <= '9')
 		cg->limit = strtoull(back, NULL, 10);
 	/* No swapping around the limit; where there is no swap accounting
 	 * the file is absent or refuses, and there is nothing to limit. */
@@ -390,7 +396,8 @@ int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, ch
 		if (path_join(file, sizeof file, dir, "io.max") < 0)
 			return errf(err, errlen, "cgroup %s: path too long", dir);
 		if (write_ctl(file, val) < 0)
-			return errf(err, errlen, "set %s to \"%s\": %s", file, val, strerror(errno));
+			return errf(err, errlen, "set %s to \"%s\": %s", file, val,
+				    strerror(errno));
 		return 0;
 	}
 	snprintf(val, sizeof val, "%u:%u %" PRIu64, io->major, io->minor, io->bps);
@@ -400,7 +407,8 @@ int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, ch
 		if (path_join(file, sizeof file, dir, files[i]) < 0)
 			return errf(err, errlen, "cgroup %s: path too long", dir);
 		if (write_ctl(file, val) < 0)
-			return errf(err, errlen, "set %s to \"%s\": %s", file, val, strerror(errno));
+			return errf(err, errlen, "set %s to \"%s\": %s", file, val,
+				    strerror(errno));
 	}
 	return 0;
 }
@@ -446,8 +454,8 @@ int cgroup_create_in(struct cgroup *cg, const struct cgroup_base *b, uint64_t li
 	/* one directory holds both where both are in the same hierarchy */
 	if (acct && b->io_enable_v2)
 		acct = 0; /* counters are not worth enabling a controller for */
-	int same = (io || acct) && limit && b->io_version == b->version &&
-		   strcmp(b->io_dir, b->dir) == 0;
+	int same =
+	    (io || acct) && limit && b->io_version == b->version && strcmp(b->io_dir, b->dir) == 0;
 	if ((limit && b->enable_v2) || (io && b->io_enable_v2))
 		return errf(err, errlen,
 			    "cgroup v2: the %s controller is not on for the children of %s (only "
@@ -606,7 +614,8 @@ int cgroup_oom_kills(const struct cgroup *cg, uint64_t *n)
 	if (!cg->created || !cg->limit ||
 	    path_join(file, sizeof file, cg->path,
 		      cg->version == 2 ? "memory.events" : "memory.oom_control") < 0 ||
-	    read_small_at(AT_FDCWD, file, buf, sizeof buf) < 0 || kvfile_parse(buf, keys, 1, &v) != 1)
+	    read_small_at(AT_FDCWD, file, buf, sizeof buf) < 0 ||
+	    kvfile_parse(buf, keys, 1, &v) != 1)
 		return -1;
 	*n = v;
 	return 0;
@@ -716,25 +725,24 @@ int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out)
 
 #define MARK_MAGIC   "lrutop-subtree 1"
 #define MARK_PREFIX  "subtree-"
+#define MOUNT_PREFIX "mount-"
 #define LOCK_WAIT_MS 3000
 
+/* What a marker can say was enabled / is used: two controllers, and the
+ * debugfs mount (not a controller: given back by unmounting). */
 static const struct {
 	unsigned bit;
 	const char *name;
-} ctls[] = {{CGROUP_CTL_MEMORY, "memory"}, {CGROUP_CTL_IO, "io"}};
+	int controller;
+} ctls[] = {{CGROUP_CTL_MEMORY, "memory", 1},
+	    {CGROUP_CTL_IO, "io", 1},
+	    {CGROUP_MOUNT_DEBUGFS, "debugfs", 0}};
 
 void cgroup_home_init(struct cgroup_home *h, const char *root, const char *run_dir)
 {
 	memset(h, 0, sizeof *h);
 	strlcpy_(h->root, root ? root : "", sizeof h->root);
 	strlcpy_(h->run_dir, run_dir ? run_dir : CGROUP_RUN_DIR, sizeof h->run_dir);
-}
-
-static void boot_id(char *out, size_t len)
-{
-	if (read_small_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id", out, len) <= 0)
-		strlcpy_(out, "unknown", len);
-	out[strcspn(out, "\n")] = '\0';
 }
 
 static void ctl_words(unsigned set, char *out, size_t len)
@@ -825,7 +833,7 @@ static int mark_alive(const struct mark *m)
 {
 	char boot[64];
 
-	boot_id(boot, sizeof boot);
+	scratch_boot_id(boot, sizeof boot);
 	return strcmp(boot, m->boot) == 0 && scratch_pid_alive(m->pid, m->start);
 }
 
@@ -866,15 +874,23 @@ static int marks_restore(const struct cgroup_home *h, int leaving)
 	struct mark ms[32];
 	char names[32][64];
 	int alive[32], n = 0, restored = 0;
+	char boot[64];
 
 	if (!d)
 		return 0;
+	scratch_boot_id(boot, sizeof boot);
 	while ((e = readdir(d)) != NULL && n < 32) {
 		size_t l = strlen(e->d_name);
-		if (strncmp(e->d_name, MARK_PREFIX, strlen(MARK_PREFIX)) != 0 || l >= 64 ||
-		    (l > 4 && strcmp(e->d_name + l - 4, ".new") == 0) ||
+		if ((strncmp(e->d_name, MARK_PREFIX, strlen(MARK_PREFIX)) != 0 &&
+		     strncmp(e->d_name, MOUNT_PREFIX, strlen(MOUNT_PREFIX)) != 0) ||
+		    l >= 64 || (l > 4 && strcmp(e->d_name + l - 4, ".new") == 0) ||
 		    mark_read(dirfd(d), e->d_name, &ms[n]) < 0)
 			continue;
+		if (strcmp(ms[n].boot, boot) != 0) {
+			/* another boot's top: rebuilt since, nothing of it to give back */
+			unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
 		strlcpy_(names[n], e->d_name, sizeof names[n]);
 		alive[n] = !(leaving && ms[n].pid == (long)getpid()) && mark_alive(&ms[n]);
 		n++;
@@ -895,6 +911,11 @@ static int marks_restore(const struct cgroup_home *h, int leaving)
 				ms[heir].enabled |= ctls[c].bit;
 				snprintf(file, sizeof file, "%s/%s", h->run_dir, names[heir]);
 				mark_write(file, &ms[heir]);
+				continue;
+			}
+			if (!ctls[c].controller) {
+				/* busy (someone reads it): left mounted */
+				umount2(ms[i].dir, 0);
 				continue;
 			}
 			char what[16];
@@ -933,12 +954,19 @@ static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 	memset(&m, 0, sizeof m);
 	m.pid = (long)getpid();
 	scratch_pid_start(m.pid, &m.start);
-	boot_id(m.boot, sizeof m.boot);
+	scratch_boot_id(m.boot, sizeof m.boot);
 	strlcpy_(m.dir, top, sizeof m.dir);
-	m.enabled = h->enabled | need;
-	m.uses = h->uses | want;
 	if (!h->marker[0])
 		snprintf(h->marker, sizeof h->marker, "%s/" MARK_PREFIX "%ld", h->run_dir, m.pid);
+	/* a sweep may have handed a gone owner's duty to our marker: kept */
+	struct mark old;
+	if (mark_read(AT_FDCWD, h->marker, &old) == 0 && old.pid == m.pid &&
+	    strcmp(old.dir, top) == 0) {
+		h->enabled |= old.enabled;
+		h->uses |= old.uses;
+	}
+	m.enabled = h->enabled | need;
+	m.uses = h->uses | want;
 	if (mark_write(h->marker, &m) < 0) {
 		int e = errno;
 		close(fd);
@@ -991,6 +1019,8 @@ int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *
 	for (size_t c = 0; c < ARRAY_LEN(ctls); c++) {
 		char what[16], e[600];
 		int ok;
+		if (!ctls[c].controller)
+			continue;
 		char *why = ctls[c].bit == CGROUP_CTL_MEMORY ? h->why : h->io_why;
 		size_t wl = ctls[c].bit == CGROUP_CTL_MEMORY ? sizeof h->why : sizeof h->io_why;
 		snprintf(what, sizeof what, "+%s", ctls[c].name);
@@ -1131,60 +1161,82 @@ int cgroup_home_setup(struct cgroup_home *h)
 	return rc;
 }
 
-int cgroup_home_available(struct cgroup_home *h, char *err, size_t errlen)
+/* What --mem-limit and --disk-limit need, one row each: the base's fields
+ * for the controller, the reason it is missing, and how that is said. */
+struct home_need {
+	unsigned bit;
+	int *version, *enable;
+	const char *dir;
+	char *why;
+	size_t whylen;
+	const char *opt, *what, *user_what;
+};
+
+static void home_need(struct cgroup_home *h, unsigned bit, struct home_need *n)
 {
+	struct cgroup_base *b = &h->base;
+
+	if (bit == CGROUP_CTL_MEMORY)
+		*n = (struct home_need){bit,
+					&b->version,
+					&b->enable_v2,
+					b->dir,
+					h->why,
+					sizeof h->why,
+					"--mem-limit",
+					"the memory cgroup controller",
+					"the memory controller"};
+	else
+		*n = (struct home_need){bit,
+					&b->io_version,
+					&b->io_enable_v2,
+					b->io_dir,
+					h->io_why,
+					sizeof h->io_why,
+					"--disk-limit",
+					"the io (v2) or blkio (v1) cgroup controller",
+					"the io controller"};
+}
+
+/* OWN at the top, the controller to be enabled there or on already: either
+ * way under the lock, with a marker that says we use it (a later lrutop
+ * that finds it on must not be left out: the one that enabled it would
+ * turn it off under its run cgroups when it leaves). */
+static int home_ctl_available(struct cgroup_home *h, unsigned bit, char *err, size_t errlen)
+{
+	struct home_need n;
 	char e[600];
 
 	cgroup_home_setup(h);
-	if (h->base.version && h->base.enable_v2) {
-		if (home_enable_top(h, CGROUP_CTL_MEMORY, e, sizeof e) < 0) {
-			snprintf(h->why, sizeof h->why, "%s", e);
-			h->base.version = 0;
+	home_need(h, bit, &n);
+	if (*n.version == 2 && h->mode == CGROUP_MODE_OWN && !(h->uses & bit) &&
+	    (*n.enable || strcmp(n.dir, h->base.v2_top) == 0)) {
+		if (home_enable_top(h, bit, e, sizeof e) < 0) {
+			snprintf(n.why, n.whylen, "%s", e);
+			*n.version = 0;
 		}
-		h->base.enable_v2 = 0;
+		*n.enable = 0;
 	}
-	if (h->base.version)
+	if (*n.version)
 		return 0;
-	if (strcmp(h->why, "not root") == 0 ||
+	if (strcmp(n.why, "not root") == 0 ||
 	    (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE && !h->base.v2))
-		return errf(err, errlen,
-			    "--mem-limit needs root and the memory cgroup controller (%s)", h->why);
+		return errf(err, errlen, "%s needs root and %s (%s)", n.opt, n.what, n.why);
 	if (geteuid() != 0)
 		return errf(err, errlen,
-			    "--mem-limit needs root, or a systemd user manager that delegates the "
-			    "memory controller (%s)",
-			    h->why);
-	return errf(err, errlen, "--mem-limit: %s", h->why);
+			    "%s needs root, or a systemd user manager that delegates %s (%s)",
+			    n.opt, n.user_what, n.why);
+	return errf(err, errlen, "%s: %s", n.opt, n.why);
+}
+
+int cgroup_home_available(struct cgroup_home *h, char *err, size_t errlen)
+{
+	return home_ctl_available(h, CGROUP_CTL_MEMORY, err, errlen);
 }
 
 int cgroup_home_io_available(struct cgroup_home *h, char *err, size_t errlen)
 {
-	char e[600];
-
-	cgroup_home_setup(h);
-	if (h->base.io_version && h->base.io_enable_v2) {
-		if (home_enable_top(h, CGROUP_CTL_IO, e, sizeof e) < 0) {
-			snprintf(h->io_why, sizeof h->io_why, "%s", e);
-			h->base.io_version = 0;
-		}
-		h->base.io_enable_v2 = 0;
-	}
-	if (h->base.io_version)
-		return 0;
-	if (strcmp(h->io_why, "not root") == 0 ||
-	    (geteuid() != 0 && h->mode != CGROUP_MODE_SCOPE && !h->base.v2))
-		return errf(
-		    err, errlen,
-		    "--disk-limit needs root and the io (v2) or blkio (v1) cgroup controller "
-		    "(%s)",
-		    h->io_why);
-	if (geteuid() != 0)
-		return errf(
-		    err, errlen,
-		    "--disk-limit needs root, or a systemd user manager that delegates the io "
-		    "controller (%s)",
-		    h->io_why);
-	return errf(err, errlen, "--disk-limit: %s", h->io_why);
+	return home_ctl_available(h, CGROUP_CTL_IO, err, errlen);
 }
 
 int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
@@ -1228,14 +1280,17 @@ int cgroup_sweep_scopes(const char *dir, long *pid_out)
 			continue;
 		if (path_join(scope, sizeof scope, dir, e->d_name) < 0)
 			continue;
-		m = sweep_dir(2, scope, 0, "", pid_out, 0);
 		struct cgroup mon;
 		memset(&mon, 0, sizeof mon);
 		mon.version = 2;
 		mon.created = 1;
-		if (path_join(mon.path, sizeof mon.path, scope, "monitor") == 0 &&
-		    access(mon.path, F_OK) == 0 && fill_paths(&mon) == 0 &&
-		    cgroup_remove(&mon, NULL, 0) == 0 && !m)
+		/* lrutop's scope: the monitor leaf is the first thing it makes
+		 * there; a scope of that name without it is not ours to empty */
+		if (path_join(mon.path, sizeof mon.path, scope, "monitor") < 0 ||
+		    access(mon.path, F_OK) != 0)
+			continue;
+		m = sweep_dir(2, scope, 0, "", pid_out, 0);
+		if (fill_paths(&mon) == 0 && cgroup_remove(&mon, NULL, 0) == 0 && !m)
 			m = 1;
 		if (m && !n && pid_out)
 			*pid_out = pid;
@@ -1245,19 +1300,42 @@ int cgroup_sweep_scopes(const char *dir, long *pid_out)
 	return n;
 }
 
+/* Not root, not yet in a scope: the directory of the slice a user
+ * manager's scope of ours goes in (delegate_slice's, user): below
+ * user@UID.service, the leading run of *.slice components of our path
+ * but its last.  -1 when our cgroup is not in a user manager's tree. */
+static int user_slice_dir(const struct cgroup_base *b, char *out, size_t len)
+{
+	const char *u = strstr(b->v2_path, "/user@");
+	const char *p = u ? strchr(u + 1, '/') : NULL;
+	size_t end;
+
+	if (!p)
+		return -1;
+	end = (size_t)(p - b->v2_path);
+	while (*p == '/') {
+		size_t n = strcspn(p + 1, "/");
+		if (!p[1 + n] || n < 6 || strncmp(p + 1 + n - 6, ".slice", 6) != 0)
+			break;
+		p += 1 + n;
+		end = (size_t)(p - b->v2_path);
+	}
+	if ((size_t)snprintf(out, len, "%s%.*s", b->v2_top, (int)end, b->v2_path) >= len)
+		return -1;
+	return 0;
+}
+
 int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 {
 	struct cgroup_base b;
-	char why[600], *mi, *self;
-	int n = 0;
+	char why[600], *mi, *self, slice[4096];
+	int n = 0, root = geteuid() == 0;
 
 	if (restored)
 		*restored = 0;
-	if (geteuid() != 0)
-		return 0;
 	/* markers of gone owners, wherever their top is (only root writes
 	 * them; no run_dir, none was ever written) */
-	if (access(h->run_dir, F_OK) == 0) {
+	if (root && access(h->run_dir, F_OK) == 0) {
 		int fd = lock_marks(h);
 		if (fd >= 0) {
 			int r = marks_restore(h, 0);
@@ -1266,6 +1344,15 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 			close(fd);
 		}
 	}
+	if (!root && h->mode == CGROUP_MODE_SCOPE) {
+		/* the user's own scopes beside the one its manager delegated */
+		strlcpy_(slice, h->scope, sizeof slice);
+		char *slash = strrchr(slice, '/');
+		if (!slash)
+			return 0;
+		*slash = '\0';
+		return cgroup_sweep_scopes(slice, pid_out);
+	}
 	mi = slurp("/proc/self/mountinfo");
 	self = slurp("/proc/self/cgroup");
 	if (!mi || !self) {
@@ -1273,31 +1360,73 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 		free(self);
 		return 0;
 	}
-	if (cgroup_find_base(mi, self, h->root, &b, why, sizeof why) == 0 || b.io_version)
+	if ((cgroup_find_base(mi, self, h->root, &b, why, sizeof why) == 0 || b.io_version) && root)
 		n = cgroup_sweep_stale(&b, pid_out);
 	free(mi);
 	free(self);
 	if (b.v2 && v2_in_use(&b)) {
 		/* the slice our scope is (or would be) in */
-		char slice[4096];
-		strlcpy_(slice, h->mode == CGROUP_MODE_SCOPE ? h->scope : b.v2_self, sizeof slice);
-		char *slash = strrchr(slice, '/');
-		if (slash && strlen(slice) > strlen(b.v2_top)) {
+		if (root) {
+			strlcpy_(slice, h->mode == CGROUP_MODE_SCOPE ? h->scope : b.v2_self,
+				 sizeof slice);
+			char *slash = strrchr(slice, '/');
+			if (!slash || strlen(slice) <= strlen(b.v2_top))
+				return n;
 			*slash = '\0';
-			n += cgroup_sweep_scopes(slice, n ? NULL : pid_out);
+		} else if (user_slice_dir(&b, slice, sizeof slice) < 0) {
+			return n;
 		}
+		n += cgroup_sweep_scopes(slice, n ? NULL : pid_out);
 	}
 	return n;
 }
 
+int cgroup_home_mark_mount(struct cgroup_home *h, const char *dir, int mounted, char *err,
+			   size_t errlen)
+{
+	struct mark m, old;
+	int fd;
+
+	if (geteuid() != 0)
+		return errf(err, errlen, "not root");
+	fd = lock_marks(h);
+	if (fd < 0)
+		return errf(err, errlen, "cannot lock %s/lock: %s", h->run_dir, strerror(errno));
+	memset(&m, 0, sizeof m);
+	m.pid = (long)getpid();
+	scratch_pid_start(m.pid, &m.start);
+	scratch_boot_id(m.boot, sizeof m.boot);
+	strlcpy_(m.dir, dir, sizeof m.dir);
+	m.enabled = mounted ? CGROUP_MOUNT_DEBUGFS : 0;
+	m.uses = CGROUP_MOUNT_DEBUGFS;
+	if (!h->mount_marker[0])
+		snprintf(h->mount_marker, sizeof h->mount_marker, "%s/" MOUNT_PREFIX "%ld",
+			 h->run_dir, m.pid);
+	/* a duty handed to us meanwhile is kept */
+	if (mark_read(AT_FDCWD, h->mount_marker, &old) == 0 && old.pid == m.pid)
+		m.enabled |= old.enabled;
+	int rc = mark_write(h->mount_marker, &m);
+	int e = errno;
+	close(fd);
+	if (rc < 0) {
+		h->mount_marker[0] = '\0';
+		return errf(err, errlen, "cannot write the marker of %s in %s: %s", dir, h->run_dir,
+			    strerror(e));
+	}
+	return 0;
+}
+
 void cgroup_home_done(struct cgroup_home *h)
 {
-	if (!h->marker[0])
+	if (!h->marker[0] && !h->mount_marker[0])
 		return;
 	int fd = lock_marks(h);
-	marks_restore(h, 1);
-	if (fd >= 0)
+	/* without the lock another lrutop may be deciding on the same top:
+	 * the marker stays, and the next start's sweep gives it back */
+	if (fd >= 0) {
+		marks_restore(h, 1);
 		close(fd);
-	h->marker[0] = '\0';
+	}
+	h->marker[0] = h->mount_marker[0] = '\0';
 	h->enabled = h->uses = 0;
 }

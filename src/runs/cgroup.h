@@ -151,8 +151,8 @@ int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, ch
 /* Removes stale run cgroups beneath b->dir (and b->io_dir where that is
  * another directory: a memory cgroup and its blkio namesake count as one
  * run's cgroup): "lrutop-<pid>-<tag>" directories whose pid is gone
- * (tasks still inside are killed, as in cgroup_remove).  Returns how many were removed; *pid_out (may be NULL)
- * is the pid of the first. */
+ * (tasks still inside are killed, as in cgroup_remove).  Returns how many were removed; *pid_out
+ * (may be NULL) is the pid of the first. */
 int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out);
 
 /* ---- cgroup_home: where this process makes its run cgroups ------------
@@ -203,10 +203,13 @@ struct cgroup_home {
 	char marker[600];	 /* OWN at the top: our marker file, "" none */
 	unsigned enabled;	 /* CGROUP_CTL_* we wrote "+" for (the marker's "enabled") */
 	unsigned uses;		 /* CGROUP_CTL_* used at the top (the marker's "uses") */
+	char mount_marker[600];	 /* debugfs mounted or used: its marker, "" none */
 };
 
 #define CGROUP_CTL_MEMORY 1u
 #define CGROUP_CTL_IO	  2u
+/* not a controller: a debugfs mount (cgroup_home_mark_mount) */
+#define CGROUP_MOUNT_DEBUGFS 4u
 
 /* No question asked yet.  root: "" for the running system, else a test's
  * directory laid out as the kernel would (and run/systemd/system there as
@@ -221,8 +224,7 @@ int cgroup_home_setup_from(struct cgroup_home *h, const char *mountinfo, const c
 /* The scope step alone: scope_dir is the delegated scope we are in; makes
  * the leaf "monitor" and moves us there, enables memory and io in the
  * scope's cgroup.subtree_control where its cgroup.controllers lists them. */
-int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *err,
-			    size_t errlen);
+int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *err, size_t errlen);
 /* 0 when a memory cgroup can be made (enabling memory at the top now, see
  * above); else -1 and a sentence naming the real reason:
  * "--mem-limit needs root and the memory cgroup controller (not root)" to
@@ -239,11 +241,22 @@ int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
  * beside ours with what is inside, and markers of gone owners (their
  * controllers restored).  Returns how many cgroups were removed; *pid_out
  * (may be NULL) the pid of the first; *restored (may be NULL) how many
- * controllers were turned off again. */
+ * controllers were turned off again.  Not root: only the user's own
+ * lrutop-<pid>.scope units, in the slice of h's scope (SCOPE) or in the
+ * one its user manager would put ours in. */
 int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored);
+/* The sampler's debugfs at dir, mounted by us (mounted) or found: a marker
+ * run_dir/mount-PID (the same format and lock as a top's), so the last
+ * lrutop that uses it unmounts it if an lrutop mounted it — at
+ * cgroup_home_done, or after a SIGKILL at the next start's sweep — and one
+ * leaving while another uses it hands the duty over.  Root only; -1 + err
+ * when the marker cannot be written (the sampler then unmounts itself). */
+int cgroup_home_mark_mount(struct cgroup_home *h, const char *dir, int mounted, char *err,
+			   size_t errlen);
 /* The scope part of cgroup_home_sweep: in dir (a slice's directory), each
- * lrutop-<pid>.scope whose pid is gone or no longer in it loses its run
- * cgroups and its "monitor" leaf (tasks inside killed); the emptied scope
+ * lrutop-<pid>.scope with lrutop's "monitor" leaf whose pid is gone or no
+ * longer in it loses its run cgroups and that leaf (tasks inside killed;
+ * a scope of that name without the leaf is left alone); the emptied scope
  * itself is systemd's to remove.  Returns how many scopes were cleared. */
 int cgroup_sweep_scopes(const char *dir, long *pid_out);
 /* Restores what this process enabled (unless another live lrutop uses it)

@@ -55,10 +55,13 @@ int delegate_slice(const char *self_path, int user, char *out, size_t len)
 		size_t n = strcspn(p, "/");
 		if (!p[n])
 			break; /* the last component: our unit, not a slice of ours */
-		if (ends_with(p, n, ".slice")) {
-			best = p;
-			best_len = n;
-		}
+		/* the leading run of slices only: below the first unit that is
+		 * not one (a user manager, a container) the slices are not the
+		 * manager's we ask */
+		if (!ends_with(p, n, ".slice"))
+			break;
+		best = p;
+		best_len = n;
 		p += n;
 		while (*p == '/')
 			p++;
@@ -138,12 +141,15 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 		if (poll(&p, 1, (int)((deadline - now) / 1000000u) + 1) < 0) {
 			if (errno == EINTR)
 				continue;
+			snprintf(out, outlen, "poll: %s", strerror(errno));
 			break;
 		}
 		char buf[256];
 		ssize_t n = read(pfd[0], buf, sizeof buf);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0)
+			snprintf(out, outlen, "read: %s", strerror(errno));
 		if (n <= 0)
 			break;
 		if (used + 1 < outlen) {
@@ -154,8 +160,25 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 		}
 	}
 	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* whatever ended the loop (EOF, an error, the deadline) it may still
+	 * run: it gets until the deadline to exit, then is killed — never a
+	 * wait without a bound */
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			snprintf(out, outlen, "waitpid: %s", strerror(errno));
+			return -1;
+		}
+		if (r == 0 && mono_ns() >= deadline) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		poll(NULL, 0, 5); /* polled: bounded by the deadline */
+	}
 	/* one line: the first, without busctl's "Call failed: " noise kept
 	 * out of it only where it says nothing more */
 	out[strcspn(out, "\n")] = '\0';
@@ -167,15 +190,11 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 	return WEXITSTATUS(status);
 }
 
-/* Our cgroup path in the v2 hierarchy, from /proc/self/cgroup's "0::" line. */
-static int self_v2_path(char *out, size_t len)
+int delegate_v2_path(const char *text, char *out, size_t len)
 {
-	char buf[8192];
 	const char *l;
 
-	if (read_small_at(AT_FDCWD, "/proc/self/cgroup", buf, sizeof buf) <= 0)
-		return -1;
-	for (l = buf; l && *l;) {
+	for (l = text; l && *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) : strlen(l);
 		if (n > 3 && strncmp(l, "0::", 3) == 0) {
@@ -188,6 +207,16 @@ static int self_v2_path(char *out, size_t len)
 		l = nl ? nl + 1 : NULL;
 	}
 	return -1;
+}
+
+/* Our cgroup path in the v2 hierarchy, now. */
+static int self_v2_path(char *out, size_t len)
+{
+	char buf[8192];
+
+	if (read_small_at(AT_FDCWD, "/proc/self/cgroup", buf, sizeof buf) <= 0)
+		return -1;
+	return delegate_v2_path(buf, out, len);
 }
 
 int delegate_start_scope(int user, const char *slice, char *path, size_t pathlen, char *err,

@@ -26,12 +26,19 @@
 int delegate_systemd_booted(const char *root);
 
 /* The slice a scope beside our cgroup goes in, from our cgroup's path in
- * the v2 hierarchy: the nearest ancestor named *.slice
- * ("/user.slice/user-0.slice/session-1.scope" -> "user-0.slice"), "-.slice"
- * when there is none.  user: the path is read below the user manager's
+ * the v2 hierarchy: the last of the leading run of components named
+ * *.slice ("/user.slice/user-0.slice/session-1.scope" -> "user-0.slice";
+ * ".../user-1000.slice/user@1000.service/app.slice/x.scope" ->
+ * "user-1000.slice": below a unit the slices are another manager's),
+ * "-.slice" when there is none.  user: the path is read below the user manager's
  * user@UID.service (its own slices); no such component there -> -1.
  * -1 when out is too small. */
 int delegate_slice(const char *self_path, int user, char *out, size_t len);
+
+/* Our cgroup path in the v2 hierarchy from text in the format of
+ * /proc/self/cgroup: its "0::PATH" line; -1 when there is none (or out is
+ * too small).  The one parser of that line (cgroup.c uses it too). */
+int delegate_v2_path(const char *text, char *out, size_t len);
 
 /* "lrutop-<pid>.scope". */
 void delegate_unit_name(long pid, char *out, size_t len);

@@ -70,7 +70,7 @@ int scratch_pid_alive(long pid, unsigned long long start)
 	return scratch_pid_start(pid, &now) == 0 && now == start;
 }
 
-static void boot_id(char *out, size_t len)
+void scratch_boot_id(char *out, size_t len)
 {
 	if (read_small_at(AT_FDCWD, "/proc/sys/kernel/random/boot_id", out, len) <= 0)
 		strlcpy_(out, "unknown", len);
@@ -91,7 +91,7 @@ static int write_owner(struct scratch *s)
 		return -1;
 	}
 	scratch_pid_start((long)getpid(), &start);
-	boot_id(boot, sizeof boot);
+	scratch_boot_id(boot, sizeof boot);
 	n = snprintf(buf, sizeof buf, "%s\npid %ld\nstart %llu\nboot %s\n", SCRATCH_OWNER_MAGIC,
 		     (long)getpid(), start, boot);
 	fd = openat(s->dir_fd, "owner", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -120,15 +120,14 @@ static int owner_gone(int dirfd, long *pid_out)
 	    strncmp(buf, SCRATCH_OWNER_MAGIC "\n", ml + 1) != 0 ||
 	    sscanf(buf + ml + 1, "pid %ld start %llu boot %63s", &pid, &start, mboot) != 3)
 		return 0;
-	boot_id(boot, sizeof boot);
+	scratch_boot_id(boot, sizeof boot);
 	*pid_out = pid;
 	if (strcmp(boot, mboot) != 0)
 		return 1; /* another boot: its owner is long gone */
 	return !scratch_pid_alive(pid, start);
 }
 
-int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char *err,
-			size_t errlen)
+int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char *err, size_t errlen)
 {
 	static const char *const names[] = {"src", "dst", "probe", "owner"}; /* marker last */
 	DIR *d;
@@ -416,8 +415,8 @@ int scratch_unlink_own(struct scratch *s, const char *name, char *err, size_t er
 		}
 		if (st == 1) {
 			if (unlinkat(s->dir_fd, name, 0) < 0 && errno != ENOENT)
-				return errf(err, errlen, "%s %s/%s: cannot remove it: %s", name, s->dir,
-					    name, strerror(errno));
+				return errf(err, errlen, "%s %s/%s: cannot remove it: %s", name,
+					    s->dir, name, strerror(errno));
 			s->own[i] = 0;
 			return 0;
 		}

@@ -53,7 +53,8 @@ int scratch_check_space(const struct scratch *s, uint64_t need_bytes, char *err,
 /* Creates <dir>/src (O_EXCL|O_NOFOLLOW) filled with incompressible,
  * non-repeating bytes (xoshiro256**), fsyncs it and drops it from the page
  * cache. progress (may be NULL) is called at least every 64 MiB and once at
- * the end; a non-zero return stops the writing (the file is removed). On failure the partial file is removed. */
+ * the end; a non-zero return stops the writing (the file is removed). On failure the partial file
+ * is removed. */
 int scratch_make_source(struct scratch *s, uint64_t size,
 			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
 			char *err, size_t errlen);
@@ -78,7 +79,6 @@ int scratch_foreign(const struct scratch *s, const char *name);
  * file is left alone: -1 and err = "NAME PATH: exists and was not made by
  * lrutop — refusing to remove it". */
 int scratch_unlink_own(struct scratch *s, const char *name, char *err, size_t errlen);
-
 
 /* The owner marker: scratch_open writes "<dir>/owner" (a recorded name,
  * removed with the rest) holding SCRATCH_OWNER_MAGIC, the owner's pid, its
@@ -107,6 +107,9 @@ int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char 
 int scratch_pid_alive(long pid, unsigned long long start);
 /* The start time of pid (see above); 0 or -1. */
 int scratch_pid_start(long pid, unsigned long long *start);
+/* This boot's id (/proc/sys/kernel/random/boot_id, "unknown" when it
+ * cannot be read), as owner files and cgroup markers record it. */
+void scratch_boot_id(char *out, size_t len);
 
 /* Unlinks one file lrutop created in the directory (an owned name), e.g.
  * a partly written source after a cancel.  Missing is not an error. */

@@ -22,7 +22,7 @@
 
 _Static_assert(SAMPLE_GENS == LRU_GEN_MAX, "a sample holds every generation lru_gen gives");
 
-#define DEBUGFS "/sys/kernel/debug"
+#define DEBUGFS SAMPLER_DEBUGFS
 
 /* Item lists: the position in each list is the index used below, so the
  * enums beside them must stay in the same order. */
@@ -197,6 +197,16 @@ void sampler_free(struct sampler *s)
 int sampler_debugfs_mounted(const struct sampler *s)
 {
 	return s->lg_mounted;
+}
+
+int sampler_debugfs_used(const struct sampler *s)
+{
+	return s->lg_fd >= 0;
+}
+
+void sampler_debugfs_disown(struct sampler *s)
+{
+	s->lg_mounted = 0;
 }
 
 const char *sampler_missing(const struct sampler *s)

@@ -55,8 +55,16 @@ int sampler_pid_start(pid_t pid, unsigned long long *ticks);
 const char *sampler_missing(const struct sampler *s);
 
 /* 1 when sampler_new mounted debugfs (read-only) to read MGLRU's
- * generations; sampler_free unmounts it again. */
+ * generations; sampler_free unmounts it again unless disowned. */
 int sampler_debugfs_mounted(const struct sampler *s);
+/* 1 when MGLRU's generations are read from debugfs (mounted by us or
+ * not). */
+int sampler_debugfs_used(const struct sampler *s);
+/* Someone else (cgroup_home_mark_mount's marker) unmounts it now:
+ * sampler_free leaves it. */
+void sampler_debugfs_disown(struct sampler *s);
+
+#define SAMPLER_DEBUGFS "/sys/kernel/debug"
 
 /* The watched disk's name ("" for none). */
 const char *sampler_disk(const struct sampler *s);

@@ -109,6 +109,9 @@ struct source *source_live_new(const char *disk, double interval, const struct s
 			       size_t errlen);
 /* The sources the sampler could not read ("" if none).  Borrowed. */
 const char *source_live_missing(const struct source *src);
+struct sampler;
+/* The live source's sampler (borrowed, for as long as src lives). */
+struct sampler *source_live_sampler(struct source *src);
 /* Hands a session (session_init done, on the same run log) to the live
  * source, which owns it from now on: it is driven each tick, its probe
  * reaches the sampler, source_free ends it. */

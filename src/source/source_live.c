@@ -320,6 +320,11 @@ struct source *source_live_new(const char *disk, double interval, const struct s
 	return &l->src;
 }
 
+struct sampler *source_live_sampler(struct source *src)
+{
+	return live_of(src)->sampler;
+}
+
 const char *source_live_missing(const struct source *src)
 {
 	return sampler_missing(live_of(src)->sampler);

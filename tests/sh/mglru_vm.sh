@@ -22,10 +22,16 @@
 
 T=mglru_vm
 names="said drawn unmounted bursts-mm_sync_cp bursts-rw_cp lists-said lists-bursts"
+# vm.sh's checks: what the VM needs, not who runs it
+kernel=/boot/vmlinuz-6.1.0-57-amd64
+[ -r "$kernel" ] || kernel=$(ls -v /boot/vmlinuz-* 2>/dev/null | tail -n 1)
 why=""
 [ -x tools/vm/run ] || why="no tools/vm/run in this tree"
 [ -n "$why" ] || command -v qemu-system-x86_64 >/dev/null || why="no qemu-system-x86_64 (tools/deps: qemu-system-x86)"
-[ -n "$why" ] || [ "$(id -u)" -eq 0 ] || why="the kernel's modules and /boot need root to read"
+[ -n "$why" ] || [ -r "${kernel:-/nonexistent}" ] || why="no kernel in /boot (tools/deps: linux-image-amd64)"
+[ -n "$why" ] || command -v busybox >/dev/null || why="no busybox (tools/deps: busybox-static)"
+[ -n "$why" ] || ! ldd "$(command -v busybox)" >/dev/null 2>&1 || why="busybox is not static (tools/deps: busybox-static)"
+[ -n "$why" ] || [ -r "$kernel" ] || why="cannot read $kernel"
 if [ -n "$why" ]; then
 	for m in $names; do skip "$T $m" "$why"; done
 	exit 0
@@ -37,7 +43,7 @@ trap 'exit 2' INT TERM HUP
 # --layout root: lrutop in the v2 root cgroup (its session-scope path is
 # another test's, vm.sh's).  The script is the guest's: $OUT is its own.
 # shellcheck disable=SC2016
-if ! tools/vm/run -q --lrutop "$LRUTOP" --lru-gen y --layout root --out "$tmp" \
+if ! tools/vm/run -q --kernel "$kernel" --lrutop "$LRUTOP" --lru-gen y --layout root --out "$tmp" \
 	--timeout "${VM_TIMEOUT:-300}" -c '
 	run() { lrutop --batch -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M \
 		--results $OUT/res$1.csv --record $OUT/rec$1.jsonl >$OUT/out$1 2>$OUT/err$1; }

@@ -40,6 +40,7 @@
 #include "cgroup.h"
 #include "delegate.h"
 #include "sampler.h"
+#include "scratch.h"
 #include "util.h"
 #include "worker.h"
 
@@ -48,6 +49,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -736,10 +740,12 @@ static void test_home_top(void **state)
 	assert_int_equal(waitpid(dead, NULL, 0), dead);
 	char dead_mark[8192], text[8192];
 	snprintf(dead_mark, sizeof dead_mark, "%s/subtree-%d", run, (int)dead);
+	char boot[64];
+	scratch_boot_id(boot, sizeof boot);
 	snprintf(text, sizeof text,
-		 "lrutop-subtree 1\npid %d\nstart 1\nboot x\ndir %s/sys/fs/cgroup\nenabled memory "
+		 "lrutop-subtree 1\npid %d\nstart 1\nboot %s\ndir %s/sys/fs/cgroup\nenabled memory "
 		 "io\nuses memory io\n",
-		 (int)dead, root);
+		 (int)dead, boot, root);
 	put(dead_mark + strlen(root) + 1, text);
 	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
 	cgroup_home_init(&h, root, run);
@@ -750,35 +756,303 @@ static void test_home_top(void **state)
 	slurp_into(top, buf, sizeof buf);
 	assert_string_equal(buf, "-io");
 	assert_int_equal(access(dead_mark, F_OK), -1);
+}
 
-	/* A live lrutop (this process) uses memory at the top, which a gone
-	 * one enabled: memory stays on, the live marker takes the duty, and
-	 * turns it off when it is done. */
-	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n");
-	cgroup_home_init(&h, root, run);
-	h.no_systemd = 1;
-	assert_int_equal(cgroup_home_setup_from(&h, mi_v2, "0::/lab\n"), 0);
-	assert_int_equal(h.base.enable_v2, 0); /* on already: found at the top */
-	/* uses it without enabling: a marker all the same */
-	h.base.enable_v2 = 1;
-	assert_int_equal(cgroup_home_available(&h, err, sizeof err), 0);
+/* The layout test_home_top starts from: memory and io offered at the top,
+ * nothing enabled; h set up as an lrutop running in /lab. */
+static void home_lab(struct cgroup_home *h, char *run, size_t runlen, char *top, size_t toplen)
+{
+	snprintf(run, runlen, "%s/run/lrutop", root);
+	snprintf(top, toplen, "%s/sys/fs/cgroup/cgroup.subtree_control", root);
+	put("sys/fs/cgroup/cgroup.controllers", "cpu io memory pids\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "");
+	put("sys/fs/cgroup/lab/cgroup.subtree_control", "");
+	put("run/.keep", "");
+	cgroup_home_init(h, root, run);
+	h->no_systemd = 1;
+	assert_int_equal(cgroup_home_setup_from(h, mi_v2, "0::/lab\n"), 0);
+	assert_int_equal(h->mode, CGROUP_MODE_OWN);
+}
+
+/* A second lrutop, forked: its own cgroup_home in /lab asks for memory,
+ * says 'r' on *ready (or 'f' when that failed), then waits for a byte on
+ * go: 'd' runs cgroup_home_done, EOF just exits (an lrutop killed). */
+static pid_t second_home(const char *run, int *ready, int *go)
+{
+	int a[2], b[2];
+	assert_int_equal(pipe(a), 0);
+	assert_int_equal(pipe(b), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct cgroup_home h;
+		char err[600], c = 'f';
+		close(a[0]);
+		close(b[1]);
+		cgroup_home_init(&h, root, run);
+		h.no_systemd = 1;
+		if (cgroup_home_setup_from(&h, mi_v2, "0::/lab\n") == 0 &&
+		    cgroup_home_available(&h, err, sizeof err) == 0)
+			c = 'r';
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			_exit(2);
+		if (c == 'd')
+			cgroup_home_done(&h);
+		_exit(0);
+	}
+	close(a[1]);
+	close(b[0]);
+	*ready = a[0];
+	*go = b[1];
+	return pid;
+}
+
+static void wait_ready(int ready)
+{
+	char c = 0;
+	assert_int_equal(read(ready, &c, 1), 1);
+	assert_int_equal(c, 'r');
+}
+
+static void reap(pid_t pid)
+{
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+}
+
+static int markers_left(const char *run)
+{
+	char cmd[4200], buf[64];
+	snprintf(cmd, sizeof cmd, "ls '%s' | grep -c '^subtree-'", run);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	buf[0] = '\0';
+	if (!fgets(buf, sizeof buf, p))
+		buf[0] = '\0';
+	pclose(p);
+	return atoi(buf);
+}
+
+/* Two lrutops at the top: A enables memory; B, started later, finds it on
+ * and enables nothing, but writes its marker all the same ("uses
+ * memory"), so A's exit hands B the duty instead of turning memory off
+ * under B's run cgroups; B's exit then turns it off. */
+static void test_home_two(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], err[600], mark[8192];
+	int ready, go;
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	if (cgroup_home_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "+memory");
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n"); /* what the kernel shows */
+	pid_t b = second_home(run, &ready, &go);
+	wait_ready(ready);
+	snprintf(mark, sizeof mark, "%s/subtree-%d", run, (int)b);
 	slurp_into(mark, buf, sizeof buf);
 	assert_non_null(strstr(buf, "\nenabled -\nuses memory\n"));
 	slurp_into(top, buf, sizeof buf);
-	assert_string_equal(buf, "memory\n"); /* nothing written */
-	put(dead_mark + strlen(root) + 1, text);
-	struct cgroup_home h2;
-	cgroup_home_init(&h2, root, run);
-	cgroup_home_sweep(&h2, &pid, &restored);
-	assert_int_equal(restored, 1); /* io: nobody uses it */
+	assert_string_equal(buf, "memory\n"); /* B wrote nothing there */
+	cgroup_home_done(&h);
 	slurp_into(top, buf, sizeof buf);
-	assert_string_equal(buf, "-io");
+	assert_string_equal(buf, "memory\n"); /* B still runs: memory stays on */
 	slurp_into(mark, buf, sizeof buf);
 	assert_non_null(strstr(buf, "\nenabled memory\nuses memory\n"));
-	assert_int_equal(access(dead_mark, F_OK), -1);
+	assert_int_equal(write(go, "d", 1), 1);
+	reap(b);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "-memory");
+	assert_int_equal(markers_left(run), 0);
+	close(ready);
+	close(go);
+}
+
+/* A duty handed over is kept: B enabled memory and is SIGKILLed; A, which
+ * uses memory, takes the duty over when it next enables something (io,
+ * on already), and its exit turns memory off. */
+static void test_home_inherit(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], err[600], mark[8192];
+	int ready, go;
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	pid_t b = second_home(run, &ready, &go);
+	wait_ready(ready);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "+memory"); /* B enabled it */
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n");
+	if (cgroup_home_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(kill(b, SIGKILL), 0);
+	reap(b);
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
+	if (cgroup_home_io_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	snprintf(mark, sizeof mark, "%s/subtree-%d", run, (int)getpid());
+	slurp_into(mark, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\nenabled memory\nuses memory io\n"));
 	cgroup_home_done(&h);
 	slurp_into(top, buf, sizeof buf);
 	assert_string_equal(buf, "-memory");
+	assert_int_equal(markers_left(run), 0);
+	close(ready);
+	close(go);
+}
+
+/* A marker from another boot speaks of a top that has been rebuilt since:
+ * it goes, and nothing is written into this boot's top. */
+static void test_home_other_boot(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], text[8192];
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
+	snprintf(text, sizeof text,
+		 "lrutop-subtree 1\npid %d\nstart 1\nboot 00000000-other-boot\ndir "
+		 "%s/sys/fs/cgroup\nenabled memory io\nuses memory io\n",
+		 (int)getppid(), root);
+	put("run/lrutop/subtree-1", text);
+	long pid = 0;
+	int restored = -1;
+	cgroup_home_sweep(&h, &pid, &restored);
+	assert_int_equal(restored, 0);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "memory io\n");
+	assert_int_equal(markers_left(run), 0);
+}
+
+/* cgroup_home_done that cannot get the lock (another lrutop holds it past
+ * the bound) leaves its marker for the next start's sweep and touches
+ * nothing. */
+static void test_home_done_unlocked(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], err[600], lock[4200];
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	if (cgroup_home_available(&h, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory\n");
+	snprintf(lock, sizeof lock, "%s/lock", run);
+	int fd = open(lock, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0); /* another open: it conflicts */
+	cgroup_home_done(&h);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "memory\n");
+	assert_int_equal(markers_left(run), 1);
+	close(fd);
+}
+
+/* 1 while dir is a mount point (not on its parent's device). */
+static int mounted_at(const char *dir)
+{
+	char parent[4200];
+	struct stat a, b;
+	snprintf(parent, sizeof parent, "%s/..", dir);
+	return stat(dir, &a) == 0 && stat(parent, &b) == 0 && a.st_dev != b.st_dev;
+}
+
+/* A second lrutop, forked, whose sampler mounted dir: its marker is
+ * written, 'r' said on *ready; then 'd' on go runs cgroup_home_done, EOF
+ * just exits (as after a SIGKILL). */
+static pid_t second_mount(const char *run, const char *dir, int *ready, int *go)
+{
+	int a[2], b[2];
+	assert_int_equal(pipe(a), 0);
+	assert_int_equal(pipe(b), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct cgroup_home h;
+		char err[600], c = 'f';
+		close(a[0]);
+		close(b[1]);
+		cgroup_home_init(&h, root, run);
+		if (cgroup_home_mark_mount(&h, dir, 1, err, sizeof err) == 0)
+			c = 'r';
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			_exit(2);
+		if (c == 'd')
+			cgroup_home_done(&h);
+		_exit(0);
+	}
+	close(a[1]);
+	close(b[0]);
+	*ready = a[0];
+	*go = b[1];
+	return pid;
+}
+
+/* debugfs an lrutop mounted (a tmpfs stands in: a real mount all the
+ * same): it leaves while another lrutop uses it -> still mounted, the
+ * duty handed over, the other's exit unmounts it; one that is SIGKILLed
+ * -> the next start's sweep unmounts it. */
+static void test_home_mount(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], dir[4096], buf[1024], err[600], mark[8192];
+	int ready, go;
+	(void)state;
+
+	if (geteuid() != 0)
+		skip(); /* to mount */
+	snprintf(run, sizeof run, "%s/run/lrutop", root);
+	snprintf(dir, sizeof dir, "%s/debug", root);
+	put("run/.keep", "");
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(mount("none", dir, "tmpfs", 0, "size=64k"), 0);
+	pid_t b = second_mount(run, dir, &ready, &go);
+	wait_ready(ready);
+	cgroup_home_init(&h, root, run);
+	if (cgroup_home_mark_mount(&h, dir, 0, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(write(go, "d", 1), 1);
+	reap(b);
+	close(ready);
+	close(go);
+	assert_true(mounted_at(dir)); /* we still use it */
+	snprintf(mark, sizeof mark, "%s/mount-%d", run, (int)getpid());
+	slurp_into(mark, buf, sizeof buf);
+	assert_non_null(strstr(buf, "\nenabled debugfs\nuses debugfs\n"));
+	cgroup_home_done(&h);
+	assert_false(mounted_at(dir));
+	assert_int_equal(access(mark, F_OK), -1);
+
+	assert_int_equal(mount("none", dir, "tmpfs", 0, "size=64k"), 0);
+	b = second_mount(run, dir, &ready, &go);
+	wait_ready(ready);
+	assert_int_equal(kill(b, SIGKILL), 0);
+	reap(b);
+	close(ready);
+	close(go);
+	assert_true(mounted_at(dir));
+	cgroup_home_init(&h, root, run);
+	long pid = 0;
+	cgroup_home_sweep(&h, &pid, NULL);
+	int still = mounted_at(dir);
+	if (still)
+		umount2(dir, MNT_DETACH);
+	assert_false(still);
+	assert_int_equal(markers_left(run), 0);
+	snprintf(mark, sizeof mark, "%s/mount-%d", run, (int)b);
 	assert_int_equal(access(mark, F_OK), -1);
 }
 
@@ -895,7 +1169,14 @@ static void test_sweep_scopes(void **state)
 	}
 	snprintf(path, sizeof path, "%s/session-1.scope", slice);
 	mkdir(path, 0755);
+	/* named so, with a run cgroup's name inside, but without the monitor
+	 * leaf lrutop makes first thing in its scope: not lrutop's, kept */
+	char other[8192];
+	snprintf(other, sizeof other, "%s/lrutop-%d.scope/lrutop-%d-run1", slice, (int)dead + 1,
+		 (int)dead + 1);
+	assert_int_equal(system(strcat(strcpy((char[8300]){0}, "mkdir -p "), other)), 0);
 	assert_int_equal(cgroup_sweep_scopes(slice, &pid), 1);
+	assert_int_equal(access(other, F_OK), 0);
 	assert_int_equal(pid, dead);
 	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)dead);
 	assert_int_equal(access(path, F_OK), -1);
@@ -907,6 +1188,67 @@ static void test_sweep_scopes(void **state)
 	snprintf(path, sizeof path, "%s/session-1.scope", slice);
 	assert_int_equal(access(path, F_OK), 0);
 	assert_int_equal(cgroup_sweep_scopes(slice, &pid), 0);
+}
+
+/* An lrutop that is not root, in the scope its user manager delegated:
+ * the start-up sweep takes the gone lrutop scopes beside it all the same
+ * (they are the user's). */
+static void test_sweep_scopes_user(void **state)
+{
+	char slice[4096], path[8192], cmd[8400];
+	int st;
+	(void)state;
+
+	if (geteuid() != 0)
+		skip(); /* to become another user */
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	snprintf(slice, sizeof slice, "%s/sys/fs/cgroup/app.slice", root);
+	snprintf(path, sizeof path, "sys/fs/cgroup/app.slice/lrutop-%d.scope/lrutop-%d-run1/x",
+		 (int)dead, (int)dead);
+	put(path, "");
+	snprintf(path, sizeof path, "%s/sys/fs/cgroup/app.slice/lrutop-%d.scope/lrutop-%d-run1/x",
+		 root, (int)dead, (int)dead);
+	unlink(path);
+	snprintf(path, sizeof path, "sys/fs/cgroup/app.slice/lrutop-%d.scope/monitor/x", (int)dead);
+	put(path, "");
+	snprintf(path, sizeof path, "%s/sys/fs/cgroup/app.slice/lrutop-%d.scope/monitor/x", root,
+		 (int)dead);
+	unlink(path);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		/* the live one: this child, in lrutop-CHILD.scope */
+		char s[512], f[8300], err[600];
+		snprintf(s, sizeof s, "sys/fs/cgroup/app.slice/lrutop-%d.scope", (int)getpid());
+		snprintf(f, sizeof f, "%s/cgroup.controllers", s);
+		put(f, "memory io\n");
+		snprintf(f, sizeof f, "%s/cgroup.subtree_control", s);
+		put(f, "");
+		snprintf(f, sizeof f, "%s/monitor/cgroup.procs", s);
+		put(f, "");
+		snprintf(f, sizeof f, "chown -R 65534 '%s/sys' && chmod 755 '%s'", root, root);
+		if (system(f) != 0 || setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(3);
+		struct cgroup_home h;
+		long pid = 0;
+		cgroup_home_init(&h, root, "/nonexistent/lrutop");
+		snprintf(f, sizeof f, "%s/%s", root, s);
+		if (cgroup_home_adopt_scope(&h, f, err, sizeof err) < 0)
+			_exit(4);
+		_exit(cgroup_home_sweep(&h, &pid, NULL) == 1 && pid == dead ? 0 : 1);
+	}
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)dead);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)child);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(cmd, sizeof cmd, "chmod 700 '%s'", root);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* The slice a scope beside ours goes in. */
@@ -922,6 +1264,16 @@ static void test_slice(void **state)
 	assert_string_equal(s, "system.slice");
 	assert_int_equal(delegate_slice("/system.slice/docker.service/x/y", 0, s, sizeof s), 0);
 	assert_string_equal(s, "system.slice");
+	/* root by sudo from a user manager's unit: the system manager's slice
+	 * is the last of the leading .slice run, not the user's app.slice */
+	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/user@1000.service/app.slice/"
+					"app-X.scope",
+					0, s, sizeof s),
+			 0);
+	assert_string_equal(s, "user-1000.slice");
+	assert_int_equal(
+	    delegate_slice("/machine.slice/c.scope/inner.slice/x.scope", 0, s, sizeof s), 0);
+	assert_string_equal(s, "machine.slice");
 	assert_int_equal(delegate_slice("/init.scope", 0, s, sizeof s), 0);
 	assert_string_equal(s, "-.slice");
 	assert_int_equal(delegate_slice("/user.slice/user-1000.slice/user@1000.service/app.slice/"
@@ -955,9 +1307,15 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_top, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_two, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_inherit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_other_boot, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_done_unlocked, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_mount, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_scope, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_systemd_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sweep_scopes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sweep_scopes_user, setup, teardown),
 	    cmocka_unit_test(test_slice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

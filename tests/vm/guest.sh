@@ -6,10 +6,14 @@
 #   guest.sh session   from session-1.scope: --mem-limit 32M, --disk-limit 8M,
 #                      clean-up after success / a failed run / SIGKILL, the
 #                      controllers as they were, MGLRU off, mincore residency
-#   guest.sh mglru     lru_gen on: a run works and the recording says mglru
+#   guest.sh mglru     lru_gen on: a run works and the recording says mglru;
+#                      debugfs lrutop mounted: two lrutops, SIGKILL
 #   guest.sh bare      from the root cgroup with no controller enabled
 #                      anywhere: --mem-limit works and the root's
-#                      cgroup.subtree_control is empty again afterwards
+#                      cgroup.subtree_control is empty again afterwards;
+#                      two lrutops (the first one's exit leaves memory on
+#                      under the second's run), SIGKILL with memory on at
+#                      the root and the next start turning it off
 #
 # lrutop's own cgroups are found without knowing where lrutop puts them: the
 # cgroup of the copy worker (a child of lrutop) and its ancestors.  The
@@ -224,6 +228,59 @@ mglru() {
 		"$(head -c 400 /tmp/mglru.csv 2>/dev/null)"
 	same_state "after the MGLRU run"
 	no_scratch "after the MGLRU run" "$d"
+	mglru_debugfs
+}
+
+# debugfs (not mounted here: lrutop mounts it for lru_gen): two lrutops,
+# the one that mounted it leaving first -> still mounted for the other,
+# whose exit unmounts it; SIGKILL -> the next start unmounts it.
+dbg_on() { grep -q " /sys/kernel/debug debugfs " /proc/mounts; }
+mglru_debugfs() {
+	check "$T debugfs not mounted before" '! dbg_on' "$(grep debugfs /proc/mounts)"
+	rm -f /tmp/go.a /tmp/go.b
+	newdir
+	"$LRUTOP" --batch -q --cmd "sh /tmp/hold.sh /tmp/go.a {src} {dst}" --size 1M --no-verify \
+		--dir "$d" </dev/null >/tmp/out.a 2>/tmp/err.a &
+	_a=$!
+	wait_for 60 '[ -f /run/lrutop/mount-$_a ]' 0.1
+	check "$T debugfs: the first lrutop mounted it, its marker says so" \
+		'dbg_on && grep -qx "enabled debugfs" /run/lrutop/mount-$_a' "$(show /tmp/err.a)"
+	newdir
+	"$LRUTOP" --batch -q --cmd "sh /tmp/hold.sh /tmp/go.b {src} {dst}" --size 1M --no-verify \
+		--dir "$d" </dev/null >/tmp/out.b 2>/tmp/err.b &
+	_b=$!
+	wait_for 60 '[ -f /run/lrutop/mount-$_b ]' 0.1
+	check "$T debugfs: the second uses it" 'grep -qx "uses debugfs" /run/lrutop/mount-$_b' "$(show /tmp/err.b)"
+	touch /tmp/go.a
+	wait "$_a"
+	_rc=$?
+	check "$T debugfs: the first lrutop: exit 0" '[ "$_rc" -eq 0 ]' "exit $_rc: $(show /tmp/err.a)"
+	check "$T debugfs: still mounted for the second, which has the duty now" \
+		'dbg_on && grep -qx "enabled debugfs" /run/lrutop/mount-$_b' \
+		"$(grep debugfs /proc/mounts); $(cat /run/lrutop/mount-$_b 2>&1 | tr '\n' ' ')"
+	touch /tmp/go.b
+	wait "$_b"
+	_rc=$?
+	check "$T debugfs: the second lrutop: exit 0" '[ "$_rc" -eq 0 ]' "exit $_rc: $(show /tmp/err.b)"
+	check "$T debugfs: unmounted after both, no marker" \
+		'! dbg_on && [ -z "$(ls /run/lrutop 2>/dev/null | grep mount-)" ]' \
+		"$(grep debugfs /proc/mounts); $(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	rm -f /tmp/go.a /tmp/go.b
+	newdir
+	kill_at=1 run kill -q -s rw_cp --size 256M --mem-limit 32M --no-verify --dir "$d"
+	kill_at=""
+	wait_for 30 '[ -z "$(pidof lrutop)" ]' 0.1
+	check "$T debugfs: SIGKILL leaves it mounted, and the marker" \
+		'[ "$rc" -eq 137 ] && dbg_on && ls /run/lrutop | grep -q "^mount-"' \
+		"exit $rc; $(grep debugfs /proc/mounts); $(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	_k=$d
+	run next -q -s rw_cp --size 1M --no-verify --dir "$_k"
+	check "$T debugfs: the next start: exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(show /tmp/err)"
+	check "$T debugfs: the next start unmounted it and removed the marker" \
+		'! dbg_on && [ -z "$(ls /run/lrutop 2>/dev/null | grep mount-)" ]' \
+		"$(grep debugfs /proc/mounts); $(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	same_state "debugfs: SIGKILL, then the next start"
+	no_scratch "debugfs: SIGKILL, then the next start" "$_k"
 }
 
 bare() {
@@ -244,6 +301,79 @@ bare() {
 	check "$T io.max on the copy's path" 'w io | grep -q "^$dev rbps=8388608 "' "$(show /tmp/watch)"
 	same_state "afterwards (the root's subtree_control empty again)"
 	no_scratch "afterwards" "$d"
+	bare_two
+	bare_kill
+}
+
+# wmax PID: memory.max of the cgroup of lrutop PID's worker (a child), if any
+wmax() {
+	for _c in $(children "$1"); do
+		_p=$(sed -n 's/^0:://p' "/proc/$_c/cgroup" 2>/dev/null)
+		[ -n "$_p" ] && [ "$_p" != / ] && cat "$cg$_p/memory.max" 2>/dev/null && return 0
+	done
+	return 1
+}
+# hold FILE: a --cmd workload that copies once FILE exists (bounded: 120 s)
+cat >/tmp/hold.sh <<'EOH'
+i=0
+while [ ! -e "$1" ] && [ "$i" -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+cp "$2" "$3"
+EOH
+
+# Two lrutops at the root: A enables memory there, B (started later) finds
+# it on; A's exit must leave it on under B's running cgroup, B's exit turns
+# it off.
+bare_two() {
+	rm -f /tmp/go.a /tmp/go.b
+	newdir
+	"$LRUTOP" --batch -q --cmd "sh /tmp/hold.sh /tmp/go.a {src} {dst}" --size 1M --mem-limit 32M \
+		--no-verify --dir "$d" </dev/null >/tmp/out.a 2>/tmp/err.a &
+	_a=$!
+	wait_for 60 '[ "$(wmax $_a)" = "$lim32" ]' 0.1
+	check "$T two: the first lrutop's run has memory.max $lim32" '[ "$(wmax $_a)" = "$lim32" ]' "$(show /tmp/err.a)"
+	newdir
+	"$LRUTOP" --batch -q --cmd "sh /tmp/hold.sh /tmp/go.b {src} {dst}" --size 1M --mem-limit 32M \
+		--no-verify --dir "$d" </dev/null >/tmp/out.b 2>/tmp/err.b &
+	_b=$!
+	wait_for 60 '[ "$(wmax $_b)" = "$lim32" ]' 0.1
+	check "$T two: the second lrutop's run has memory.max $lim32" '[ "$(wmax $_b)" = "$lim32" ]' "$(show /tmp/err.b)"
+	touch /tmp/go.a
+	wait "$_a"
+	_rc=$?
+	check "$T two: the first lrutop: exit 0" '[ "$_rc" -eq 0 ]' "exit $_rc: $(show /tmp/err.a)"
+	check "$T two: the second's memory.max survives the first's exit" '[ "$(wmax $_b)" = "$lim32" ]' \
+		"root: $(cat $cg/cgroup.subtree_control); $(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	check "$T two: memory still on at the root" 'grep -qw memory $cg/cgroup.subtree_control' \
+		"$(cat $cg/cgroup.subtree_control)"
+	touch /tmp/go.b
+	wait "$_b"
+	_rc=$?
+	check "$T two: the second lrutop: exit 0" '[ "$_rc" -eq 0 ]' "exit $_rc: $(show /tmp/err.b)"
+	check "$T two: no marker left" '[ -z "$(ls /run/lrutop 2>/dev/null | grep subtree-)" ]' \
+		"$(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	same_state "two lrutops, both done (the root's subtree_control empty again)"
+	rm -f /tmp/go.a /tmp/go.b
+}
+
+# SIGKILL with memory enabled at the root: the marker stays, the next start
+# (no limit asked) turns memory off again and removes the run's cgroup.
+bare_kill() {
+	newdir
+	kill_at=1 run kill -q -s rw_cp --size 256M --mem-limit 32M --no-verify --dir "$d"
+	kill_at=""
+	check "$T SIGKILL: lrutop was killed with its limit in place" \
+		'[ "$rc" -eq 137 ] && [ "$(w max)" = "$lim32" ]' "exit $rc; $(show /tmp/watch)"
+	wait_for 30 '[ -z "$(pidof lrutop)" ]' 0.1
+	check "$T SIGKILL: memory left on at the root, its marker there" \
+		'grep -qw memory $cg/cgroup.subtree_control && ls /run/lrutop | grep -q "^subtree-"' \
+		"root: $(cat $cg/cgroup.subtree_control); $(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	_k=$d
+	run next -q -s rw_cp --size 1M --no-verify --dir "$_k"
+	check "$T SIGKILL: the next start: exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(show /tmp/err)"
+	check "$T SIGKILL: the next start removed the marker" \
+		'[ -z "$(ls /run/lrutop 2>/dev/null | grep subtree-)" ]' "$(ls /run/lrutop 2>&1 | tr '\n' ' ')"
+	same_state "SIGKILL, then the next start (the root's subtree_control empty again)"
+	no_scratch "SIGKILL, then the next start" "$_k"
 }
 
 case "$mode" in
