@@ -1025,11 +1025,9 @@ int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *
 		size_t wl = ctls[c].bit == CGROUP_CTL_MEMORY ? sizeof h->why : sizeof h->io_why;
 		snprintf(what, sizeof what, "+%s", ctls[c].name);
 		if (!has_item(ctl, ctls[c].name, " ")) {
-			snprintf(why, wl,
-				 "systemd delegated %s without the %s controller (its "
-				 "cgroup.controllers: "
-				 "%s)",
-				 scope_dir, ctls[c].name, ctl[0] ? ctl : "empty");
+			errf(why, wl,
+			     "systemd delegated %s without the %s controller (its cgroup.controllers: %s)",
+			     scope_dir, ctls[c].name, ctl[0] ? ctl : "empty");
 			continue;
 		}
 		ok = ctl_lists(scope_dir, "cgroup.subtree_control", ctls[c].name) ||
