@@ -1057,6 +1057,16 @@ static int v2_in_use(const struct cgroup_base *b)
 			 ctl_lists(b->v2_top, "cgroup.controllers", "io"));
 }
 
+/* Not root and nothing delegated by a manager: no cgroup, and why. */
+static int home_not_root(struct cgroup_home *h, struct cgroup_base *b)
+{
+	memset(b, 0, sizeof *b);
+	snprintf(h->why, sizeof h->why, "not root");
+	snprintf(h->io_why, sizeof h->io_why, "not root");
+	h->mode = CGROUP_MODE_NONE;
+	return -1;
+}
+
 static int home_decide(struct cgroup_home *h, const char *mi, const char *self)
 {
 	struct cgroup_base *b = &h->base;
@@ -1072,11 +1082,7 @@ static int home_decide(struct cgroup_home *h, const char *mi, const char *self)
 	if (!v2_in_use(b) || b->version == 1) {
 		/* cgroup v1, as ever: beneath our own cgroup, nothing asked */
 		if (!root) {
-			memset(b, 0, sizeof *b);
-			snprintf(h->why, sizeof h->why, "not root");
-			snprintf(h->io_why, sizeof h->io_why, "not root");
-			h->mode = CGROUP_MODE_NONE;
-			return -1;
+			return home_not_root(h, b);
 		}
 		h->mode = b->version || b->io_version ? CGROUP_MODE_V1 : CGROUP_MODE_NONE;
 		return h->mode == CGROUP_MODE_NONE ? -1 : 0;
@@ -1114,11 +1120,7 @@ static int home_decide(struct cgroup_home *h, const char *mi, const char *self)
 		return 0;
 	}
 	if (!root) {
-		memset(b, 0, sizeof *b);
-		snprintf(h->why, sizeof h->why, "not root");
-		snprintf(h->io_why, sizeof h->io_why, "not root");
-		h->mode = CGROUP_MODE_NONE;
-		return -1;
+		return home_not_root(h, b);
 	}
 	h->mode = b->version || b->io_version ? CGROUP_MODE_OWN : CGROUP_MODE_NONE;
 	if (!b->io_version)
