@@ -1026,7 +1026,8 @@ int cgroup_home_adopt_scope(struct cgroup_home *h, const char *scope_dir, char *
 		snprintf(what, sizeof what, "+%s", ctls[c].name);
 		if (!has_item(ctl, ctls[c].name, " ")) {
 			errf(why, wl,
-			     "systemd delegated %s without the %s controller (its cgroup.controllers: %s)",
+			     "systemd delegated %s without the %s controller "
+			     "(its cgroup.controllers: %s)",
 			     scope_dir, ctls[c].name, ctl[0] ? ctl : "empty");
 			continue;
 		}
