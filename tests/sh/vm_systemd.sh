@@ -116,8 +116,10 @@ watch_runs() {
 				_m=$(cat "$_d/memory.max" 2>/dev/null)
 				_i=$(tr ' ' , 2>/dev/null <"$_d/io.max")
 				_f=$(awk '$1 == "file" { print $2 }' "$_d/memory.stat" 2>/dev/null)
-				# a cgroup removed while we read it (its run just ended)
-				[ -z "$_m" ] && [ ! -d "$_d" ] && break
+				# a cgroup removed while we read it (its run just ended):
+				# what was read after the rmdir is empty, so drop it all
+				# (seen once: max= read, then io= and file= empty)
+				{ [ -d "$_d" ] && { [ -n "$_f" ] || [ -n "$_i" ]; }; } || break
 				echo "$_d pid=$_q self=$_s max=${_m:-none} io=$_i file=$_f"
 				break
 			done
