@@ -2,7 +2,8 @@
 # Command-line contract (DESIGN.md §4, §5): --help, --version, usage errors
 # (one "lrutop: " line on stderr, nothing on stdout, exit 2), --csv refusing
 # an existing file, batch output shape, automatic batch mode off a tty;
-# README's options table held to the parser and to --help's figures.
+# the options tables of the README, docs/options.md and the man page held
+# to the parser and to --help's figures.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d /tmp/lrutop-cli.XXXXXX) || exit 2
@@ -38,14 +39,18 @@ check "help: every one of the parser's $n long options" '[ "$n" -ge 40 ] && [ -z
 	"missing:$missing"
 [ -s "$err" ] && notok "help: stderr empty" "$(head -n 3 "$err")" || ok "help: stderr empty"
 
-# README's options table, held to the parser and to --help --------------
-# Every option a row of "### Options" names (the first word of each `...`
-# in its first cell) must be one getopt knows: a long one in the table of
-# src/options.c, a short one in its optstring.  And every figure the --help
-# entries of a row's options give (numbers, with K/M/G/T and /s; the
-# --export-svg section's own --size and --theme aside) must be in the row,
-# so the two cannot drift apart, as the demo's 30M/s against 32M/s did.
-# "4 KiB" in the README counts as --help's 4K.
+# The options tables, held to the parser and to --help ------------------
+# Three tables list options: the README's short one ("### Options", the
+# main options), docs/options.md's ("## Options", one line each) and the
+# man page's OPTIONS section (each .TP entry a row).  Every option a row
+# names (the first word of each `...` in its first cell; in the man page
+# the options of the entry's tag) must be one getopt knows: a long one in
+# the table of src/options.c, a short one in its optstring.  And every
+# figure the --help entries of a row's options give (numbers, with K/M/G/T
+# and /s; the --export-svg section's own --size and --theme aside) must be
+# in the row, so they cannot drift apart, as the demo's 30M/s against
+# 32M/s did.  "4 KiB" in the prose counts as --help's 4K.  The man page
+# must also have an entry for every option the parser has.
 readme_opts() {
 	awk '
 function figures(s, out,    n, t) {
@@ -81,7 +86,7 @@ FNR == NR {
 		cur = 0
 	next
 }
-/^### Options/ { intable = 1; next }
+/^#+ Options$/ { intable = 1; next }
 intable && /^#/ { intable = 0 }
 intable && /^\| `/ {
 	i = index(substr($0, 3), " | ")
@@ -114,24 +119,84 @@ intable && /^\| `/ {
 END { print "rows " rows + 0 }
 ' "$@"
 }
+# man_opts MANPAGE: the OPTIONS section of a man page as the rows
+# readme_opts reads: one "| `-x` `--name` | text |" row per .TP entry, the
+# tag's options in the first cell, the tag and its paragraph in plain text
+# (font escapes dropped, \- as -) in the second.
+man_opts() {
+	awk '
+function plain(s) {
+	gsub(/\\f[BIRP]/, "", s)
+	gsub(/\\-/, "-", s)
+	gsub(/\\\(mu/, "x", s)
+	gsub(/\\\(en/, "-", s)
+	gsub(/\\\|/, "", s)
+	sub(/^\.(B|I|BI|BR|IR|RI) /, "", s)
+	gsub(/"/, "", s)
+	return s
+}
+function flush(    s, opts, t) {
+	if (tag != "") {
+		s = tag
+		opts = ""
+		while (match(s, /(^|[ ,|[])--?[a-zA-Z][a-zA-Z-]*/)) {
+			t = substr(s, RSTART, RLENGTH)
+			sub(/^[ ,|[]/, "", t)
+			opts = opts " `" t "`"
+			s = substr(s, RSTART + RLENGTH)
+		}
+		print "|" opts " | " tag " " desc " |"
+	}
+	tag = ""
+	desc = ""
+}
+/^\.SH OPTIONS/ { on = 1; print "### Options"; next }
+!on { next }
+/^\.SH/ { flush(); exit }
+/^\.TP/ { flush(); wanttag = 1; next }
+/^\.(SS|PP)/ { flush(); next }
+wanttag { tag = plain($0); wanttag = 0; next }
+tag != "" { desc = desc " " plain($0) }
+END { flush() }
+' "$1"
+}
 cp "$out" "$tmp/help"
-readme_opts "$tmp/help" README.md >"$tmp/table"
-rows=$(sed -n 's/^rows //p' "$tmp/table")
 longs=$(sed -n 's/^[[:space:]]*{"\([a-z][a-z-]*\)", [a-z_]*_argument.*/\1/p' src/options.c)
 shorts=$(sed -n 's/.*getopt_long([^"]*"\([^"]*\)".*/\1/p' src/options.c | tr -d ':')
-bad=""
-for o in $(sed -n 's/^opt //p' "$tmp/table"); do
-	case $o in
-	--*) printf '%s\n' "$longs" | grep -qx -- "${o#--}" || bad="$bad $o" ;;
-	-?) case $shorts in *"${o#-}"*) ;; *) bad="$bad $o" ;; esac ;;
-	*) bad="$bad $o" ;;
-	esac
+# opts_table NAME TABLE MINROWS: the two checks above for one table (in
+# readme_opts's format); leaves the options it names in $tmp/named.
+opts_table() {
+	min=$3
+	readme_opts "$tmp/help" "$2" >"$tmp/table"
+	rows=$(sed -n 's/^rows //p' "$tmp/table")
+	sed -n 's/^opt //p' "$tmp/table" >"$tmp/named"
+	bad=""
+	for o in $(cat "$tmp/named"); do
+		case $o in
+		--*) printf '%s\n' "$longs" | grep -qx -- "${o#--}" || bad="$bad $o" ;;
+		-?) case $shorts in *"${o#-}"*) ;; *) bad="$bad $o" ;; esac ;;
+		*) bad="$bad $o" ;;
+		esac
+	done
+	check "$1 options: the $rows rows name only options the parser has" \
+		'[ "${rows:-0}" -ge "$min" ] && [ -n "$shorts" ] && [ -z "$bad" ]' "not in src/options.c:$bad"
+	figs=$(sed -n 's/^figure //p' "$tmp/table" | tr '\n' ';')
+	check "$1 options: each row gives the figures --help gives (demo 40M, 32M/s, 64M, ...)" \
+		'[ "${rows:-0}" -ge "$min" ] && [ -z "$figs" ]' "--help says, the row does not: $figs"
+}
+opts_table README README.md 15
+opts_table docs/options.md docs/options.md 25
+man_opts man/lrutop.1 >"$tmp/man.md"
+opts_table "man page" "$tmp/man.md" 40
+missing=""
+for o in $longs; do
+	grep -qx -- "--$o" "$tmp/named" || missing="$missing --$o"
 done
-check "README options: the $rows rows name only options the parser has" \
-	'[ "${rows:-0}" -ge 25 ] && [ -n "$shorts" ] && [ -z "$bad" ]' "not in src/options.c:$bad"
-figs=$(sed -n 's/^figure //p' "$tmp/table" | tr '\n' ';')
-check "README options: each row gives the figures --help gives (demo 40M, 32M/s, 64M, ...)" \
-	'[ "${rows:-0}" -ge 25 ] && [ -z "$figs" ]' "--help says, the row does not: $figs"
+for o in $(printf '%s' "$shorts" | sed 's/./& /g'); do
+	grep -qx -- "-$o" "$tmp/named" || missing="$missing -$o"
+done
+check "man page options: an entry for each of the parser's options" \
+	'[ -n "$longs" ] && [ -z "$missing" ]' "no .TP entry in OPTIONS:$missing"
 
 # --version -------------------------------------------------------------
 run --version
