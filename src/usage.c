@@ -64,7 +64,7 @@ const char *options_usage(void)
 	       "      --replay-at T      start the replay at T (seconds or m:ss)\n"
 	       "      --speed X          replay speed 0.25-16 (default 1; batch: no pacing)\n"
 	       "\n"
-	       "Talk (README \"Talk mode\"):\n"
+	       "Talk (docs/talk.md):\n"
 	       "      --talk FILE        run the script FILE: captions, views, runs, replays\n"
 	       "                         (space or right: on, left: back a step)\n"
 	       "      --rehearse         run every step live, record each run to its fallback\n"

@@ -27,8 +27,8 @@ static const struct preset presets[] = {
      * 32 every sample but its last: rdCV 0.16 against mm_sync_cp's
      * 0.79-0.83.  At 256 MiB rw_cp's few waits weigh more; 48 MiB fills
      * the active list late (0-18 bursts); 24 MiB makes mm_sync_cp alone
-     * take 40 s; 40 MiB/s halves mm_sync_cp's own sawtooth.  The README
-     * has the table. */
+     * take 40 s; 40 MiB/s halves mm_sync_cp's own sawtooth.
+     * docs/demo-preset.md has the table. */
     {.name = "2008",
      .strategies = "rw_cp,mm_sync_cp,mm_sync_madv_cp",
      .mem_limit = 40 * MiB,

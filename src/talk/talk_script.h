@@ -1,5 +1,5 @@
 /*
- * talk_script — the script of `lrutop --talk FILE` (README "Talk mode"):
+ * talk_script — the script of `lrutop --talk FILE` (docs/talk.md):
  * plain text, one step per line, `#` comments and blank lines skipped.
  *
  *   caption TEXT            a box over the charts (no TEXT: none)

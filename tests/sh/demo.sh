@@ -121,14 +121,14 @@ awk -F, -v w="$wall" 'NR == 1 { printf "# demo 2008 in %d s:", w; next }
 check "$T: rw_cp flat (bursts <= 1)" '[ "${b_rw_cp:-9}" -le 1 ]' "bursts '$b_rw_cp'"
 check "$T: mm_sync_madv_cp flat (bursts <= 1)" '[ "${b_mm_sync_madv_cp:-9}" -le 1 ]' \
 	"bursts '$b_mm_sync_madv_cp'"
-# 9-19 measured (README); 4 is still a sawtooth beside the others' none
+# 9-19 measured (docs/demo-preset.md); 4 is still a sawtooth beside the others' none
 check "$T: mm_sync_cp saws (bursts >= 4)" '[ "${b_mm_sync_cp:-0}" -ge 4 ]' \
 	"bursts '$b_mm_sync_cp'"
 
 # The copy's own read rate, from its cgroup: per run (the order the cgroups
 # appeared in), the rate between polls from its first read to its last, and
 # its spread as MAD / median, robust to the polls at either end where a
-# copy has begun or stopped reading.  Measured (README): rw_cp and
+# copy has begun or stopped reading.  Measured (docs/demo-preset.md): rw_cp and
 # mm_sync_madv_cp 0-0.04, mm_sync_cp 0.59-0.84.
 # own_read RUN mad|cv: the RUN-th cgroup's read rate between polls (from
 # its first read to its last), as MAD / median or as plain CV.

@@ -22,7 +22,7 @@ errline() { head -n 1 "$tmp/err" | cut -c1-200; }
 has() { command -v "$1" >/dev/null 2>&1; }
 
 # The recording: two strategies, 128 MiB each, under a 64 MiB limit (the
-# same run the README's picture comes from, at a size a test can afford).
+# same run docs/recording.md's picture comes from, at a size a test can afford).
 T="record:"
 lrt_newdir
 limit="--mem-limit 64M"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Talk mode (README "Talk mode"): a bad script line is reported FILE:LINE
+# Talk mode (docs/talk.md): a bad script line is reported FILE:LINE
 # before anything runs; the real TUI in tmux steps through a script with
 # space and goes back with the left arrow; --rehearse records a run step's
 # fallback; cancelling the live run (c) plays that fallback, and the

@@ -103,7 +103,7 @@ m=$S-main
 tm_start "$m" 80 24 "$run_env $LR"
 overview_checks 80x24 "$m"
 # Braille cells mean the charts have data (and are the control for the
-# --ascii check below).  The picture kept for the README waits for a few
+# --ascii check below).  The capture kept in docs/capture.md waits for a few
 # seconds of history (>= 8 cells = 16 samples on a line) and a rate legend.
 if tm_until $m 10 "has_braille $m"; then ok "$T 80x24: charts drawn with braille"; else
 	notok "$T 80x24: charts drawn with braille" "$(show "$m" 12)"; fi
