@@ -539,33 +539,45 @@ static void go_back(struct talk *t, struct app *a)
 	set_title(t, a);
 }
 
-int talk_key(struct talk *t, struct app *a, int key, int width)
+/* ---- keys: the talk's table (actions.h: between the blank screen and a
+ * replay's; space and the arrows go on to the monitor after the last step) */
+
+/* on (space, the right arrow, PageDown) from a pause, or back (the left
+ * arrow, PageUp, Home: the first) to the previous pause; after the last
+ * step back and restart still work (a question at the end) and on is the
+ * monitor's own space and arrow again */
+static int key_step(struct app *a, int key, int width)
 {
-	if (!t)
-		return 0;
-	if (a->ui.blank && key != SKEY_RESIZE) { /* b: any key shows the screen again, and only that */
-		a->ui.blank = 0;
-		return 1;
-	}
-	if (key == 'b') {
-		a->ui.blank = 1;
-		return 1;
-	}
-	/* after the last step, back and restart still work (a question at
-	 * the end); on is the monitor's own space and arrow again */
+	struct talk *t = a->talk;
 	if (key == SKEY_LEFT || key == SKEY_PGUP || key == SKEY_HOME) {
 		if (key == SKEY_HOME && t->nstops > 1)
 			t->nstops = 1; /* go_back then shows the first pause */
 		go_back(t, a);
-		return 1;
+		return REDRAW_VIEW;
 	}
 	if (t->state == T_DONE)
-		return key == SKEY_PGDN;
-	if (key == ' ' || key == SKEY_RIGHT || key == SKEY_PGDN) {
-		if (t->state == T_PAUSE || t->state == T_WAIT)
-			advance(t);
-		talk_update(t, a, width);
-		return 1;
-	}
-	return 0;
+		return key == SKEY_PGDN ? REDRAW_NONE : REACT_PASS;
+	if (t->state == T_PAUSE || t->state == T_WAIT)
+		advance(t);
+	talk_update(t, a, width);
+	return REDRAW_VIEW;
 }
+
+static int key_blank(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.blank = 1; /* the blank table: the next key, whatever it is, shows it */
+	return REDRAW_VIEW;
+}
+
+/* presentation clickers send PageDown / PageUp */
+static const struct action talk_keys[] = {
+	{"talk-step", {' ', SKEY_RIGHT, SKEY_PGDN, SKEY_LEFT, SKEY_PGUP}, "PgDn PgUp",
+	 "talk: on / back (space \xe2\x86\x92 / \xe2\x86\x90 too)", key_step, 1},
+	{"talk-first", {SKEY_HOME}, "Home", "talk: back to the first pause", key_step, 1},
+	{"talk-blank", {'b'}, "b", "talk: blank the screen; any key shows it again", key_blank, 0},
+};
+
+const struct keymap talk_keymap = {
+	"talk", "Talk", talk_keys, sizeof(talk_keys) / sizeof(talk_keys[0]), 0, NULL, NULL,
+};
