@@ -466,7 +466,7 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	 * it (also after a SIGKILL: the next start's sweep), not the one that
 	 * mounted it while another still reads it */
 	struct sampler *smp = source_live_sampler(a->src);
-	if (geteuid() == 0 && sampler_debugfs_used(smp)) {
+	if (geteuid() == 0 && a->cgroups && sampler_debugfs_used(smp)) { /* NULL: a test's */
 		char e[600];
 		if (cgroup_home_mark_mount(a->cgroups, SAMPLER_DEBUGFS,
 					   sampler_debugfs_mounted(smp), e, sizeof e) == 0)
