@@ -252,7 +252,11 @@ static const char *help_line(const struct model *m, const struct ui *u, int i, c
 		}
 		for (size_t k = 0; k < km->n; k++)
 			if (i-- == 0) {
-				snprintf(buf, len, "%-*s %s", HELP_KEY_W, km->actions[k].keys_help,
+				const char *keys = km->actions[k].keys_help;
+				int pad = HELP_KEY_W; /* in columns: "← →" is 3, not 7 bytes */
+				for (const char *p = keys; *p; p++)
+					pad -= (*p & 0xc0) != 0x80;
+				snprintf(buf, len, "%s%*s %s", keys, pad > 0 ? pad : 0, "",
 					 km->actions[k].help);
 				*is_key = 1;
 				return buf;
