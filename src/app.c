@@ -128,6 +128,94 @@ void app_refresh(struct app *a)
 	refresh_runs(a);
 }
 
+void app_machine_save(const struct app *a, struct app_machine *mc)
+{
+	const struct model *m = &a->model;
+	strlcpy_(mc->host, m->host, sizeof(mc->host));
+	strlcpy_(mc->kernel, m->kernel, sizeof(mc->kernel));
+	strlcpy_(mc->disk, m->disk, sizeof(mc->disk));
+	strlcpy_(mc->disk_how, m->disk_how, sizeof(mc->disk_how));
+	strlcpy_(mc->disk_kind, m->disk_kind, sizeof(mc->disk_kind));
+	strlcpy_(mc->missing, m->missing, sizeof(mc->missing));
+	mc->mglru = m->mglru;
+	mc->mglru_gens = m->mglru_gens;
+	strlcpy_(mc->probe_mode, m->probe_mode, sizeof(mc->probe_mode));
+}
+
+static void machine_restore(struct model *m, const struct app_machine *mc)
+{
+	strlcpy_(m->host, mc->host, sizeof(m->host));
+	strlcpy_(m->kernel, mc->kernel, sizeof(m->kernel));
+	strlcpy_(m->disk, mc->disk, sizeof(m->disk));
+	strlcpy_(m->disk_how, mc->disk_how, sizeof(m->disk_how));
+	strlcpy_(m->disk_kind, mc->disk_kind, sizeof(m->disk_kind));
+	strlcpy_(m->missing, mc->missing, sizeof(m->missing));
+	m->mglru = mc->mglru;
+	m->mglru_gens = mc->mglru_gens;
+	strlcpy_(m->probe_mode, mc->probe_mode, sizeof(m->probe_mode));
+}
+
+/* A recording's header into the model: what --replay and a talk's replay
+ * and fallback stages show alike. */
+static void header_to_model(struct model *m, const struct record_header *h)
+{
+	strlcpy_(m->host, h->host, sizeof(m->host));
+	strlcpy_(m->kernel, h->kernel, sizeof(m->kernel));
+	strlcpy_(m->disk, h->device, sizeof(m->disk));
+	strlcpy_(m->disk_how, h->device_how, sizeof(m->disk_how));
+	strlcpy_(m->disk_kind, h->device_kind, sizeof(m->disk_kind));
+	m->mglru = h->mglru;
+	/* minor 2 records the generations; the notes say when they were not read */
+	m->mglru_gens = h->mglru && h->minor >= 2 && !strstr(h->notes, "lru_gen");
+	strlcpy_(m->missing, h->notes, sizeof(m->missing));
+	probe_acc_mode_of(h->argc, h->argv, m->probe_mode, sizeof(m->probe_mode));
+	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
+	snprintf(m->replay.date, sizeof(m->replay.date), "%.10s %.5s", h->start_wall,
+		 strlen(h->start_wall) > 11 ? h->start_wall + 11 : "");
+}
+
+void app_switch_source(struct app *a, const struct app_source *s)
+{
+	struct model *m = &a->model;
+	if (a->src) { /* a talk's next stage: the old one ends */
+		if (record_sink_active(&a->rec))
+			app_record_toggle(a); /* R's recording: of one stage, it ends here */
+		if (source_pending(a->src))
+			source_stop(a->src, "stopped: the talk went on to its next run");
+		source_free(a->src);
+	}
+	if (m->series != s->ser)
+		series_free(m->series);
+	if (a->log != s->log)
+		runlog_free(a->log);
+	a->src = s->src;
+	a->session = s->session;
+	a->log = s->log;
+	m->log = s->log;
+	m->series = s->ser;
+	m->interval = s->interval;
+	m->disks_cur = -1;
+	m->disks_n = 0;
+	memset(&m->replay, 0, sizeof(m->replay));
+	m->compare = NULL;
+	if (source_is_replay(s->src)) {
+		m->replay.on = 1;
+		m->replay.fallback = s->fallback;
+		header_to_model(m, source_replay_header(s->src));
+	} else if (source_is_compare(s->src)) {
+		m->compare = source_compare_result(s->src);
+	} else if (s->machine) {
+		machine_restore(m, s->machine);
+	}
+	a->t0_ns = 0;
+	a->stats_key = (size_t)-1;
+	a->stopped = 0;
+	a->error_reported = 0;
+	a->ui.paused = 0;
+	a->ui.scroll = 0;
+	source_progress(a->src, &m->runs);
+}
+
 static int choose_disk(struct app *a, char *err, size_t errlen)
 {
 	struct model *m = &a->model;
@@ -256,33 +344,26 @@ static int finish_init(struct app *a, char *err, size_t errlen)
 	return 0;
 }
 
-/* --replay: the model takes the recording's names and notes. */
+/* --replay: the model takes the recording's names and notes
+ * (app_switch_source). */
 static int replay_init(struct app *a, const struct source_sink *sink, char *err, size_t errlen)
 {
 	const struct options *opt = a->opt;
 	struct model *m = &a->model;
 	double speed = opt->speed > 0 ? opt->speed : opt->batch ? 0 : 1;
-	a->src = source_replay_new(opt->replay, speed, a->log, sink, err, errlen);
-	if (!a->src)
+	struct source *src = source_replay_new(opt->replay, speed, a->log, sink, err, errlen);
+	if (!src)
 		return -1;
-	const struct record_header *h = source_replay_header(a->src);
-	m->replay.on = 1;
-	strlcpy_(m->host, h->host, sizeof(m->host));
-	strlcpy_(m->kernel, h->kernel, sizeof(m->kernel));
-	strlcpy_(m->disk, h->device, sizeof(m->disk));
-	strlcpy_(m->disk_how, h->device_how, sizeof(m->disk_how));
-	strlcpy_(m->disk_kind, h->device_kind, sizeof(m->disk_kind));
-	m->mglru = h->mglru;
-	/* minor 2 records the generations; the notes say when they were not read */
-	m->mglru_gens = h->mglru && h->minor >= 2 && !strstr(h->notes, "lru_gen");
-	strlcpy_(m->missing, h->notes, sizeof(m->missing));
-	probe_acc_mode_of(h->argc, h->argv, m->probe_mode, sizeof(m->probe_mode));
-	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
-	snprintf(m->replay.date, sizeof(m->replay.date), "%.10s %.5s", h->start_wall,
-		 strlen(h->start_wall) > 11 ? h->start_wall + 11 : "");
-	if (h->interval_s >= INTERVAL_MIN && h->interval_s <= INTERVAL_MAX)
-		m->interval = h->interval_s;
-	m->series = series_new(series_capacity_for(opt->history_s, m->interval));
+	const struct record_header *h = source_replay_header(src);
+	double iv = h->interval_s >= INTERVAL_MIN && h->interval_s <= INTERVAL_MAX ? h->interval_s
+										   : m->interval;
+	struct app_source as = {
+	    .src = src,
+	    .log = a->log,
+	    .ser = series_new(series_capacity_for(opt->history_s, iv)),
+	    .interval = iv,
+	};
+	app_switch_source(a, &as);
 	source_progress(a->src, &m->runs);
 	if (opt->results && m->runs.state == RUNS_NONE)
 		return errf(err, errlen, "--results: %s has no runs", opt->replay);
@@ -310,14 +391,18 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 static int compare_init(struct app *a, const struct source_sink *sink, char *err, size_t errlen)
 {
 	const struct options *opt = a->opt;
-	a->src = source_compare_new(opt->inputs, opt->ninputs, a->log, sink, err, errlen);
-	if (!a->src)
+	struct source *src =
+	    source_compare_new(opt->inputs, opt->ninputs, a->log, sink, err, errlen);
+	if (!src)
 		return -1;
-	a->model.compare = source_compare_result(a->src);
-	double iv = source_compare_interval(a->src);
-	if (iv >= INTERVAL_MIN && iv <= INTERVAL_MAX)
-		a->model.interval = iv;
-	a->model.series = series_new(source_compare_samples(a->src) + 1);
+	double iv = source_compare_interval(src);
+	struct app_source as = {
+	    .src = src,
+	    .log = a->log,
+	    .ser = series_new(source_compare_samples(src) + 1),
+	    .interval = iv >= INTERVAL_MIN && iv <= INTERVAL_MAX ? iv : a->model.interval,
+	};
+	app_switch_source(a, &as);
 	a->ui.view = VIEW_RUNS;
 	a->ui.runs_by_strategy = 0;
 	if (source_compare_warning(a->src))
@@ -368,15 +453,20 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 		return replay_init(a, &tee, err, errlen);
 	if (compare)
 		return compare_init(a, &tee, err, errlen);
-	m->series = series_new(series_capacity_for(opt->history_s, opt->interval));
-	a->src = source_live_new(m->disk, opt->interval, m->series, a->log, &tee, err, errlen);
-	if (!a->src)
+	struct series *ser = series_new(series_capacity_for(opt->history_s, opt->interval));
+	struct source *src =
+	    source_live_new(m->disk, opt->interval, ser, a->log, &tee, err, errlen);
+	if (!src) {
+		series_free(ser);
 		return -1;
+	}
+	struct app_source as = {.src = src, .log = a->log, .ser = ser, .interval = opt->interval};
+	app_switch_source(a, &as);
 	/* debugfs for MGLRU's generations: the last lrutop using it unmounts
 	 * it (also after a SIGKILL: the next start's sweep), not the one that
 	 * mounted it while another still reads it */
 	struct sampler *smp = source_live_sampler(a->src);
-	if (geteuid() == 0 && sampler_debugfs_used(smp)) {
+	if (geteuid() == 0 && a->cgroups && sampler_debugfs_used(smp)) { /* NULL: a test's */
 		char e[600];
 		if (cgroup_home_mark_mount(a->cgroups, SAMPLER_DEBUGFS,
 					   sampler_debugfs_mounted(smp), e, sizeof e) == 0)

@@ -95,6 +95,36 @@ void app_replay_jump(struct app *a, double t_s);
 void app_replay_event(struct app *a, int dir);
 void app_replay_speed(struct app *a, int dir);
 void app_replay_pause(struct app *a);
+/* What the model says about the machine a live source watches: kept by a
+ * talk so that its live stages after a replay get it back. */
+struct app_machine {
+	char host[64], kernel[64];
+	char disk[64], disk_how[160], disk_kind[24];
+	char missing[256];
+	int mglru, mglru_gens;
+	char probe_mode[8];
+};
+void app_machine_save(const struct app *a, struct app_machine *mc);
+
+/* A source to switch to, with the run log and history it feeds. */
+struct app_source {
+	struct source *src;
+	struct runlog *log;
+	struct series *ser;
+	double interval;
+	struct session *session; /* live: the one attached to src, NULL for none */
+	/* live: the machine's names (NULL: the model keeps its own); a
+	 * replay's come from its header, a comparison's from its result */
+	const struct app_machine *machine;
+	int fallback; /* a replay: a talk's fallback for a live run that failed */
+};
+/* The one way the app's source changes (--replay, --compare, the live
+ * start and each stage of a talk): the old source is stopped and freed
+ * with the history and run log it fed (R's recording ends), and the model
+ * takes what the new one says about itself: a replay its recording's
+ * header (host, kernel, disk, its kind, MGLRU, notes, probe mode, date),
+ * a comparison its result.  The UI's pause and scroll start over. */
+void app_switch_source(struct app *a, const struct app_source *s);
 /* The model's snapshot of the runs, the replay position and the
  * statistics, after anything that moves them (a talk's source switch). */
 void app_refresh(struct app *a);

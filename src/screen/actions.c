@@ -4,7 +4,9 @@
 
 #include "app.h"
 #include "screen.h"
+#include "strategy.h"
 #include "util.h"
+#include "views.h"
 
 static const double interval_steps[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
 
@@ -30,22 +32,31 @@ static size_t scroll_step(const struct ui *u, int width)
 	return s ? s : 1;
 }
 
-static void do_quit(struct app *a, int key, int width)
+/* ---- every mode (global) ------------------------------------------------- */
+
+static int do_quit(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	a->quit = 1;
+	return REACT_QUIT;
 }
 
-static void do_view(struct app *a, int key, int width)
+static int do_view(struct app *a, int key, int width)
 {
 	(void)width;
-	a->ui.view = (enum view_id)(key - '1');
+	enum view_id v = (enum view_id)(key - '1');
+	if (a->ui.view == v)
+		return REDRAW_NONE;
+	a->ui.view = v;
+	return REDRAW_VIEW;
 }
 
-static void do_help(struct app *a, int key, int width)
+static int do_help(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	a->ui.help = 1;
+	keys_help_refresh(a);
+	return REDRAW_VIEW;
 }
 
 /* Samples in a tenth of the view (the overview's charts are about the
@@ -56,56 +67,46 @@ static long tenth_of_view(const struct ui *u, int width)
 	return s > 0 ? s : 1;
 }
 
-static void do_pause(struct app *a, int key, int width)
+static int do_pause(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
-	if (a->model.replay.on) { /* a replay pauses the playback itself */
-		app_replay_pause(a);
-		return;
-	}
 	a->ui.paused = !a->ui.paused;
 	a->ui.scroll = 0;
+	return REDRAW_VIEW;
 }
 
-static void do_faster(struct app *a, int key, int width)
+static int do_interval(struct app *a, int key, int width)
 {
-	(void)key, (void)width;
-	app_set_interval(a, step_interval(a->model.interval, -1));
+	(void)width;
+	int dir = key == '+' || key == '=' ? +1 : -1;
+	app_set_interval(a, step_interval(a->model.interval, dir));
+	return REDRAW_VIEW;
 }
 
-static void do_slower(struct app *a, int key, int width)
-{
-	(void)key, (void)width;
-	app_set_interval(a, step_interval(a->model.interval, +1));
-}
-
-static void do_partitions(struct app *a, int key, int width)
+static int do_partitions(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	a->ui.partitions = !a->ui.partitions;
+	return REDRAW_VIEW;
 }
 
-static void do_glyphs(struct app *a, int key, int width)
+static int do_glyphs(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	a->ui.glyphs = (enum chart_glyphs)((a->ui.glyphs + 1) % 3);
+	return REDRAW_VIEW;
 }
 
 /* The next theme of --list-themes' order (its glyphs too, if it names
  * them); a broken file leaves the current one and says why. */
-static void do_step(struct app *a, int key, int width);
-
-static void do_theme(struct app *a, int key, int width)
+static int do_theme(struct app *a, int key, int width)
 {
-	/* t is bound once: in a replay it steps one sample on (with T back) */
-	if (a->model.replay.on) {
-		do_step(a, key, width);
-		return;
-	}
+	(void)key, (void)width;
 	char next[THEME_NAME_MAX], err[300];
 	theme_next(a->ui.theme.name, next, sizeof(next));
 	if (action_set_theme(a, next, err, sizeof(err)) < 0)
 		app_status(a, err);
+	return REDRAW_VIEW;
 }
 
 int action_set_theme(struct app *a, const char *name, char *err, size_t errlen)
@@ -132,139 +133,93 @@ void action_set_glyphs(struct app *a, int glyphs)
 		a->ui.glyphs = (enum chart_glyphs)glyphs;
 }
 
-static void do_back(struct app *a, int key, int width)
+/* Live: scroll the history while paused. */
+static int do_scroll(struct app *a, int key, int width)
 {
-	(void)key;
 	struct ui *u = &a->ui;
-	if (a->model.replay.on) {
-		app_replay_step(a, -tenth_of_view(u, width));
-		return;
-	}
 	if (!u->paused) {
+		if (key == SKEY_RIGHT)
+			return REDRAW_NONE;
 		app_status(a, "pause first (space) to scroll");
-		return;
+		return REDRAW_STATUS;
 	}
-	size_t len = series_len(a->model.series);
-	u->scroll += scroll_step(u, width);
-	if (len && u->scroll > len - 1)
-		u->scroll = len - 1;
-}
-
-static void do_forward(struct app *a, int key, int width)
-{
-	(void)key;
-	struct ui *u = &a->ui;
-	if (a->model.replay.on) {
-		app_replay_step(a, tenth_of_view(u, width));
-		return;
-	}
-	if (u->paused) {
-		size_t s = scroll_step(u, width);
+	size_t len = series_len(a->model.series), s = scroll_step(u, width), was = u->scroll;
+	if (key == SKEY_LEFT) {
+		u->scroll += s;
+		if (len && u->scroll > len - 1)
+			u->scroll = len - 1;
+	} else {
 		u->scroll = u->scroll > s ? u->scroll - s : 0;
 	}
+	return u->scroll == was ? REDRAW_NONE : REDRAW_VIEW;
 }
 
-static void do_newest(struct app *a, int key, int width)
+/* Home End live: the oldest sample held (paused) / the newest. */
+static int do_ends(struct app *a, int key, int width)
 {
-	(void)key, (void)width;
-	if (a->model.replay.on)
-		app_replay_seek(a, (size_t)-1); /* clamped: the last sample */
-	a->ui.scroll = 0;
-}
-
-/* A replay's keys say so when the source is live. */
-static int need_replay(struct app *a)
-{
-	if (a->model.replay.on)
-		return 1;
-	app_status(a, "only in a replay (--replay FILE)");
-	return 0;
-}
-
-static void do_oldest(struct app *a, int key, int width)
-{
-	(void)key, (void)width;
+	(void)width;
+	struct ui *u = &a->ui;
 	size_t len = series_len(a->model.series);
-	if (!a->model.replay.on && a->ui.paused) { /* live, paused: the oldest sample held */
-		if (len)
-			a->ui.scroll = len - 1;
-		return;
+	if (key == SKEY_END) {
+		u->scroll = 0;
+		return REDRAW_VIEW;
 	}
-	if (need_replay(a))
-		app_replay_seek(a, 0);
-}
-
-static void do_speed(struct app *a, int key, int width)
-{
-	(void)width;
-	if (need_replay(a))
-		app_replay_speed(a, key == '>' || key == '.' ? +1 : -1);
-}
-
-static void do_step(struct app *a, int key, int width)
-{
-	(void)width;
-	if (need_replay(a))
-		app_replay_step(a, key == 't' ? +1 : -1);
-}
-
-static void do_event(struct app *a, int key, int width)
-{
-	(void)width;
-	if (need_replay(a))
-		app_replay_event(a, key == ']' ? +1 : -1);
-}
-
-static void do_jump(struct app *a, int key, int width)
-{
-	(void)key, (void)width;
-	if (need_replay(a)) {
-		a->ui.prompt = 1; /* tui.c reads the time */
-		a->ui.prompt_buf[0] = '\0';
+	if (!u->paused) {
+		app_status(a, "only in a replay (--replay FILE)");
+		return REDRAW_STATUS;
 	}
+	if (len)
+		u->scroll = len - 1;
+	return REDRAW_VIEW;
 }
 
-static void do_record(struct app *a, int key, int width)
+static int do_record(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	app_record_toggle(a);
+	return REDRAW_VIEW;
 }
 
-static void do_fit(struct app *a, int key, int width)
+static int do_fit(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	a->ui.no_fit = !a->ui.no_fit;
 	app_status(a, a->ui.no_fit ? "time axis: the last samples (z Z zoom)"
 				   : "time axis: fit to the runs");
+	return REDRAW_VIEW;
 }
 
-static void do_zoom(struct app *a, int key, int width)
+static int do_zoom(struct app *a, int key, int width)
 {
 	(void)width;
 	struct ui *u = &a->ui;
+	int was = u->zoom, fit = u->no_fit;
 	u->no_fit = 1; /* zooming is of the last-N-seconds axis */
 	if (key == 'z' && u->zoom > -3)
 		u->zoom--;
 	else if (key == 'Z' && u->zoom < 6)
 		u->zoom++;
+	return u->zoom == was && fit ? REDRAW_NONE : REDRAW_VIEW;
 }
 
-static void do_mem_scope(struct app *a, int key, int width)
+static int do_mem_scope(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	struct ui *u = &a->ui;
 	u->mem_system = !u->mem_system;
 	app_status(a, u->mem_system ? "memory chart: system" : "memory chart: run's cgroup");
+	return REDRAW_VIEW;
 }
 
-static void do_runs_by(struct app *a, int key, int width)
+static int do_runs_by(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	a->ui.runs_by_strategy = !a->ui.runs_by_strategy;
+	return REDRAW_VIEW;
 }
 
 /* Runs view: up shows earlier runs, down later ones (the view clamps). */
-static void do_runs_scroll(struct app *a, int key, int width)
+static int do_runs_scroll(struct app *a, int key, int width)
 {
 	(void)width;
 	int *sc = &a->ui.runs_scroll;
@@ -272,101 +227,415 @@ static void do_runs_scroll(struct app *a, int key, int width)
 		(*sc)++;
 	else if (key == SKEY_DOWN && *sc > 0)
 		(*sc)--;
+	else
+		return REDRAW_NONE;
+	return REDRAW_VIEW;
 }
 
-static void do_picker(struct app *a, int key, int width)
+static int do_picker(struct app *a, int key, int width)
 {
 	(void)key, (void)width;
 	if (a->model.compare) {
 		app_status(a, "a comparison of recordings: nothing to run");
-		return;
+		return REDRAW_STATUS;
 	}
 	if (a->model.replay.on) { /* its source has no session to queue into */
 		app_status(a, "a replay: nothing to run (r starts runs live)");
-		return;
+		return REDRAW_STATUS;
 	}
 	a->ui.picker.open = 1; /* while runs are going, picked ones join the end of the queue */
+	return REDRAW_VIEW;
 }
 
-static void do_cancel(struct app *a, int key, int width)
+static int do_cancel(struct app *a, int key, int width)
 {
-	(void)key, (void)width;
-	if (app_cancel(a, 0) < 0)
+	(void)width;
+	if (key == 'C')
+		app_status(a, app_cancel(a, 1) < 0 ? "no queue to cancel" : "queue cancelled");
+	else if (app_cancel(a, 0) < 0)
 		app_status(a, "no run to cancel");
-}
-
-static void do_cancel_queue(struct app *a, int key, int width)
-{
-	(void)key, (void)width;
-	app_status(a, app_cancel(a, 1) < 0 ? "no queue to cancel" : "queue cancelled");
+	return REDRAW_VIEW;
 }
 
 /* The help overlay lists them in this order. */
-static const struct action actions[] = {
-	{"view", {'1', '2', '3', '4'}, "1 2 3 4", "Overview, iostat, vmstat, Runs", do_view},
-	{"help", {'h', '?'}, "h ?", "this help (any key closes it)", do_help},
-	{"pause", {' '}, "space", "pause; \xe2\x86\x90 \xe2\x86\x92 scroll history while paused",
-	 do_pause},
-	{"back", {SKEY_LEFT}, NULL, "scroll back (paused)", do_back},
-	{"forward", {SKEY_RIGHT}, NULL, "scroll forward (paused)", do_forward},
-	{"newest", {SKEY_END}, NULL, "back to the newest sample", do_newest},
-	{"oldest", {SKEY_HOME}, "Home End", "oldest / newest sample (a replay: its start / end)",
-	 do_oldest},
-	{"speed", {'<', '>', ',', '.'}, "< >", "replay: slower / faster (0.25\xc3\x97 - 16\xc3\x97)",
-	 do_speed},
-	{"step", {'T'}, "t T", "replay: one sample on / back; \xe2\x86\x90 \xe2\x86\x92 10 % of the view",
-	 do_step},
-	{"event", {'[', ']'}, "[ ]", "replay: previous / next run or phase event", do_event},
-	{"jump", {'j'}, "j", "replay: jump to a time (42, 1:30)", do_jump},
-	{"record", {'R'}, "R", "start / stop recording (lrutop-DATE.jsonl)", do_record},
-	{"fit", {'f'}, "f", "time axis: fit to the runs / last N s", do_fit},
-	{"zoom-in", {'z'}, "z Z", "zoom the time axis in / out", do_zoom},
-	{"zoom-out", {'Z'}, NULL, "zoom the time axis out", do_zoom},
-	{"slower", {'+', '='}, "+ -", "sampling interval (0.05 - 60 s)", do_slower},
-	{"faster", {'-', '_'}, NULL, "shorter sampling interval", do_faster},
-	{"pick", {'r'}, "r", "pick strategies and start runs", do_picker},
-	{"cancel", {'c'}, "c  C", "cancel the run / the whole queue", do_cancel},
-	{"cancel-queue", {'C'}, NULL, "cancel the whole queue", do_cancel_queue},
-	{"runs-by", {'a'}, "a", "Runs: every run / one per strategy", do_runs_by},
-	{"runs-up", {SKEY_UP}, "Up Down", "Runs: earlier / later runs (when they do not fit)",
-	 do_runs_scroll},
-	{"runs-down", {SKEY_DOWN}, NULL, "Runs: later runs", do_runs_scroll},
-	{"mem-scope", {'m'}, "m", "memory chart: run's cgroup / system", do_mem_scope},
-	{"partitions", {'p'}, "p", "iostat: partitions too", do_partitions},
-	{"glyphs", {'g'}, "g", "glyphs: braille, blocks, ASCII", do_glyphs},
-	{"theme", {'t'}, "t", "next colour theme (--list-themes); replay: a sample on", do_theme},
-	/* a talk's keys (talk_key takes them first; presentation clickers
-	 * send PageDown / PageUp) */
-	{"talk-step", {SKEY_PGDN, SKEY_PGUP}, "PgDn PgUp",
-	 "talk: on / back (space \xe2\x86\x92 / \xe2\x86\x90 too); Home: the first pause", NULL},
-	{"talk-blank", {'b'}, "b", "talk: blank the screen; any key shows it again", NULL},
-	{"redraw", {12}, "^L", "redraw the whole screen", NULL}, /* the front end's */
-	{"quit", {'q', 'Q'}, "q", "quit (scratch files, cgroups removed)", do_quit},
+static const struct action global_keys[] = {
+	{"view", {'1', '2', '3', '4'}, "1 2 3 4", "Overview, iostat, vmstat, Runs", do_view, 0},
+	{"help", {'h', '?'}, "h ?", "this help (any key closes it)", do_help, 0},
+	{"pause", {' '}, "space", "pause the display (sampling goes on)", do_pause, 0},
+	{"scroll", {SKEY_LEFT, SKEY_RIGHT}, "\xe2\x86\x90 \xe2\x86\x92",
+	 "scroll history back / on while paused", do_scroll, 0},
+	{"ends", {SKEY_HOME, SKEY_END}, "Home End", "oldest (paused) / newest sample", do_ends, 0},
+	{"record", {'R'}, "R", "start / stop recording (lrutop-DATE.jsonl)", do_record, 0},
+	{"fit", {'f'}, "f", "time axis: fit to the runs / last N s", do_fit, 0},
+	{"zoom", {'z', 'Z'}, "z Z", "zoom the time axis in / out", do_zoom, 0},
+	{"interval", {'+', '=', '-', '_'}, "+ -", "sampling interval (0.05 - 60 s)", do_interval, 0},
+	{"pick", {'r'}, "r", "pick strategies and start runs", do_picker, 0},
+	{"cancel", {'c', 'C'}, "c  C", "cancel the run / the whole queue", do_cancel, 0},
+	{"runs-by", {'a'}, "a", "Runs: every run / one per strategy", do_runs_by, 0},
+	{"runs-scroll", {SKEY_UP, SKEY_DOWN}, "Up Down",
+	 "Runs: earlier / later runs (when they do not fit)", do_runs_scroll, 0},
+	{"mem-scope", {'m'}, "m", "memory chart: run's cgroup / system", do_mem_scope, 0},
+	{"partitions", {'p'}, "p", "iostat: partitions too", do_partitions, 0},
+	{"glyphs", {'g'}, "g", "glyphs: braille, blocks, ASCII", do_glyphs, 0},
+	{"theme", {'t'}, "t", "next colour theme (--list-themes)", do_theme, 0},
+	{"quit", {'q', 'Q'}, "q", "quit (scratch files, cgroups removed)", do_quit, 0},
 };
+
+/* ---- a replay ------------------------------------------------------------ */
+
+static int do_replay_pause(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	app_replay_pause(a); /* the playback itself */
+	return REDRAW_VIEW;
+}
+
+static int do_replay_scroll(struct app *a, int key, int width)
+{
+	long d = tenth_of_view(&a->ui, width);
+	app_replay_step(a, key == SKEY_LEFT ? -d : d);
+	return REDRAW_VIEW;
+}
+
+static int do_replay_ends(struct app *a, int key, int width)
+{
+	(void)width;
+	app_replay_seek(a, key == SKEY_HOME ? 0 : (size_t)-1); /* clamped: the last sample */
+	a->ui.scroll = 0;
+	return REDRAW_VIEW;
+}
+
+static int do_speed(struct app *a, int key, int width)
+{
+	(void)width;
+	app_replay_speed(a, key == '>' || key == '.' ? +1 : -1);
+	return REDRAW_VIEW;
+}
+
+static int do_step(struct app *a, int key, int width)
+{
+	(void)width;
+	app_replay_step(a, key == 'n' ? +1 : -1);
+	return REDRAW_VIEW;
+}
+
+static int do_event(struct app *a, int key, int width)
+{
+	(void)width;
+	app_replay_event(a, key == ']' ? +1 : -1);
+	return REDRAW_VIEW;
+}
+
+static int do_jump(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.prompt = 1; /* the prompt table reads the time */
+	a->ui.prompt_buf[0] = '\0';
+	return REDRAW_STATUS;
+}
+
+static const struct action replay_keys[] = {
+	{"pause", {' '}, "space", "replay: pause / play", do_replay_pause, 0},
+	{"scroll", {SKEY_LEFT, SKEY_RIGHT}, "\xe2\x86\x90 \xe2\x86\x92",
+	 "replay: back / on 10 % of the view", do_replay_scroll, 0},
+	{"ends", {SKEY_HOME, SKEY_END}, "Home End", "replay: its start / its end", do_replay_ends, 0},
+	{"speed", {'<', '>', ',', '.'}, "< >", "replay: slower / faster (0.25\xc3\x97 - 16\xc3\x97)",
+	 do_speed, 0},
+	{"step", {'n', 'N'}, "n N", "replay: one sample on / back", do_step, 0},
+	{"event", {'[', ']'}, "[ ]", "replay: previous / next run or phase event", do_event, 0},
+	{"jump", {'j'}, "j", "replay: jump to a time (42, 1:30)", do_jump, 0},
+};
+
+/* ---- the j prompt ---------------------------------------------------------- */
+
+static int prompt_type(struct app *a, int key, int width)
+{
+	(void)width;
+	struct ui *u = &a->ui;
+	size_t l = strlen(u->prompt_buf);
+	if (l + 1 >= sizeof(u->prompt_buf))
+		return REDRAW_NONE;
+	u->prompt_buf[l] = (char)key;
+	u->prompt_buf[l + 1] = '\0';
+	return REDRAW_STATUS;
+}
+
+static int prompt_erase(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	size_t l = strlen(a->ui.prompt_buf);
+	if (!l)
+		return REDRAW_NONE;
+	a->ui.prompt_buf[l - 1] = '\0';
+	return REDRAW_STATUS;
+}
+
+static int prompt_enter(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	struct ui *u = &a->ui;
+	double t;
+	u->prompt = 0;
+	if (parse_clock(u->prompt_buf, &t) < 0)
+		app_status(a, "j: a time is 42, 1.5 or 1:30");
+	else
+		app_replay_jump(a, t);
+	return REDRAW_VIEW;
+}
+
+static int prompt_cancel(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.prompt = 0;
+	return REDRAW_STATUS;
+}
+
+static const struct action prompt_keys[] = {
+	{"prompt-type", {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', ':', '.'}, "0-9 : .",
+	 "the time: seconds, 1.5, or m:ss", prompt_type, 1},
+	{"prompt-erase", {SKEY_BACKSPACE, 127, 8}, "Bksp", "erase the last character", prompt_erase,
+	 1},
+	{"prompt-jump", {SKEY_ENTER, '\n', '\r'}, "Enter", "jump to that time", prompt_enter, 1},
+	{"prompt-cancel", {SKEY_ESC}, "Esc", "cancel the jump", prompt_cancel, 1},
+	{"help", {'h', '?'}, "h ?", "this help (any key closes it)", do_help, 0},
+};
+
+/* ---- the picker ------------------------------------------------------------ */
+
+static int picker_close(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.picker.open = 0;
+	return REDRAW_VIEW;
+}
+
+static int picker_move(struct app *a, int key, int width)
+{
+	(void)width;
+	struct picker *p = &a->ui.picker;
+	int rows = picker_rows();
+	p->cursor = (p->cursor + (key == SKEY_UP || key == 'k' ? rows - 1 : 1)) % rows;
+	return REDRAW_VIEW;
+}
+
+static int picker_check(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	struct picker *p = &a->ui.picker;
+	if (p->cursor >= (int)strategy_count())
+		return REDRAW_NONE;
+	p->checked[p->cursor] = !p->checked[p->cursor];
+	return REDRAW_VIEW;
+}
+
+static int picker_start(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	char err[320];
+	if (app_start_picked(a, err, sizeof(err)) < 0)
+		app_status(a, err);
+	else
+		a->ui.picker.open = 0;
+	return REDRAW_VIEW;
+}
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* repeat, size and limit: the field under the cursor a step down or up */
+static int picker_step(struct app *a, int key, int width)
+{
+	(void)width;
+	struct picker *p = &a->ui.picker;
+	int ns = (int)strategy_count(), d = key == SKEY_LEFT || key == '-' ? -1 : +1;
+	if (p->cursor == ns)
+		p->repeat = clamp(p->repeat + d, 1, 20);
+	else if (p->cursor == ns + 1)
+		p->size_i = clamp(p->size_i + d, 0, picker_nsizes - 1);
+	else if (p->cursor == ns + 2)
+		p->limit_i = clamp(p->limit_i + d, 0, picker_nlimits - 1);
+	else
+		return REDRAW_NONE;
+	return REDRAW_VIEW;
+}
+
+static const struct action picker_keys[] = {
+	{"picker-move", {SKEY_UP, SKEY_DOWN, 'k', 'j'}, "Up Down", "picker: the row above / below",
+	 picker_move, 1},
+	{"picker-check", {' ', 'x'}, "space x", "picker: check / uncheck the strategy", picker_check,
+	 1},
+	{"picker-step", {SKEY_LEFT, SKEY_RIGHT, '-', '+'}, "\xe2\x86\x90 \xe2\x86\x92 - +",
+	 "picker: repeat, size, limit down / up", picker_step, 1},
+	{"picker-start", {SKEY_ENTER}, "Enter", "picker: queue the checked runs", picker_start, 0},
+	{"picker-close", {SKEY_ESC, 'q', 'r'}, "Esc q r", "picker: close it", picker_close, 1},
+	{"help", {'h', '?'}, "h ?", "this help (any key closes it)", do_help, 0},
+};
+
+/* ---- the help overlay, the blank screen, the screen ------------------------ */
+
+static int help_close(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.help = 0;
+	return REDRAW_VIEW;
+}
+
+static int help_quit(struct app *a, int key, int width)
+{
+	help_close(a, key, width);
+	return do_quit(a, key, width);
+}
+
+static const struct action help_keys[] = {
+	{"quit", {'q'}, "q", "close this help and quit", help_quit, 1},
+};
+
+static int unblank(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.blank = 0;
+	return REDRAW_VIEW;
+}
+
+static int do_redraw(struct app *a, int key, int width)
+{
+	(void)a, (void)key, (void)width;
+	return REDRAW_ALL; /* the front end repaints every cell */
+}
+
+static const struct action screen_keys[] = {
+	{"redraw", {12}, "^L", "redraw the whole screen", do_redraw, 0},
+};
+
+#define KEYMAP(nm, title, tab) nm, title, tab, ARRAY_LEN(tab)
+
+static const struct keymap km_screen = {KEYMAP("screen", "Any time", screen_keys), 0, NULL,
+					NULL};
+static const struct keymap km_help = {KEYMAP("help", "Help", help_keys), 1, help_close,
+				      "any other key closes this help"};
+static const struct keymap km_prompt = {KEYMAP("prompt", "The j prompt", prompt_keys), 1, NULL,
+					NULL};
+static const struct keymap km_picker = {KEYMAP("picker", "The picker", picker_keys), 1, NULL,
+					NULL};
+static const struct keymap km_blank = {"blank", "Blank screen", NULL, 0, 1, unblank,
+				       "any key shows the screen again"};
+static const struct keymap km_replay = {KEYMAP("replay", "Replay", replay_keys), 0, NULL, NULL};
+static const struct keymap km_global = {KEYMAP("global", "Every mode", global_keys), 0, NULL,
+					NULL};
+
+/* The dispatch order, top first (actions.h; talk_keymap is talk.c's). */
+static const struct keymap *const order[] = {
+	&km_screen, &km_help, &km_prompt, &km_picker, &km_blank, &talk_keymap, &km_replay, &km_global,
+};
+
+size_t keymap_count(void)
+{
+	return ARRAY_LEN(order);
+}
+
+const struct keymap *keymap_at(size_t i)
+{
+	return i < ARRAY_LEN(order) ? order[i] : NULL;
+}
+
+static int active(const struct app *a, const struct keymap *k)
+{
+	const struct ui *u = &a->ui;
+	if (k == &km_help)
+		return u->help;
+	if (k == &km_prompt)
+		return u->prompt;
+	if (k == &km_picker)
+		return u->picker.open;
+	if (k == &km_blank)
+		return u->blank;
+	if (k == &talk_keymap)
+		return a->talk != NULL;
+	if (k == &km_replay)
+		return a->model.replay.on;
+	return 1;
+}
+
+size_t keys_layers(const struct app *a, const struct keymap **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(order) && n < max; i++)
+		if (active(a, order[i]))
+			out[n++] = order[i];
+	return n;
+}
+
+static const struct action *bound(const struct keymap *k, int key)
+{
+	for (size_t i = 0; i < k->n; i++)
+		for (int j = 0; j < ACTION_KEYS && k->actions[i].keys[j]; j++)
+			if (k->actions[i].keys[j] == key)
+				return &k->actions[i];
+	return NULL;
+}
+
+int keys_dispatch(struct app *a, int key, int width)
+{
+	if (key == SKEY_RESIZE)
+		return REDRAW_VIEW; /* the front end takes the new size */
+	const struct keymap *layers[KEYS_LAYERS_MAX];
+	size_t n = keys_layers(a, layers, KEYS_LAYERS_MAX);
+	for (size_t i = 0; i < n; i++) {
+		const struct action *act = bound(layers[i], key);
+		int r = act ? act->run(a, key, width) : REACT_PASS;
+		if (r == REACT_PASS && layers[i]->any)
+			r = layers[i]->any(a, key, width);
+		if (r != REACT_PASS)
+			return r;
+		if (layers[i]->modal)
+			return REDRAW_NONE;
+	}
+	if (bound(&km_replay, key)) { /* a replay's key, live */
+		app_status(a, "only in a replay (--replay FILE)");
+		return REDRAW_STATUS;
+	}
+	return REDRAW_NONE;
+}
+
+void keys_help_refresh(struct app *a)
+{
+	struct ui *u = &a->ui;
+	const struct keymap *layers[KEYS_LAYERS_MAX];
+	size_t n = keys_layers(a, layers, KEYS_LAYERS_MAX), k = 0;
+	u->help_maps[k++] = &km_help;
+	for (size_t i = 0; i < n; i++) {
+		if (layers[i] == &km_screen || layers[i] == &km_help)
+			continue;
+		u->help_maps[k++] = layers[i];
+		if (layers[i]->modal)
+			break;
+	}
+	u->help_maps[k++] = &km_screen;
+	u->help_nmaps = (int)k;
+}
 
 size_t action_count(void)
 {
-	return ARRAY_LEN(actions);
+	return ARRAY_LEN(global_keys);
 }
 
 const struct action *action_at(size_t i)
 {
-	return i < ARRAY_LEN(actions) ? &actions[i] : NULL;
+	return i < ARRAY_LEN(global_keys) ? &global_keys[i] : NULL;
 }
 
 const struct action *action_for_key(int key)
 {
-	for (size_t i = 0; i < ARRAY_LEN(actions); i++)
-		for (int k = 0; k < ACTION_KEYS && actions[i].keys[k]; k++)
-			if (actions[i].keys[k] == key)
-				return &actions[i];
-	return NULL;
+	return bound(&km_global, key);
 }
 
 const struct action *action_find(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_LEN(actions); i++)
-		if (!strcmp(actions[i].name, name))
-			return &actions[i];
+	for (size_t i = ARRAY_LEN(order); i-- > 0;) /* global first */
+		for (size_t j = 0; j < order[i]->n; j++)
+			if (!strcmp(order[i]->actions[j].name, name))
+				return &order[i]->actions[j];
 	return NULL;
 }

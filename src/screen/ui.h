@@ -3,7 +3,7 @@
  * the glyphs, the picker, the status message.  Apart from the model
  * (model.h): a replay or a second screen has its own ui over a model.
  *
- * Invariants: only actions (actions.c), the picker keys (tui.c) and the
+ * Invariants: only actions (actions.c: every mode's keys) and the
  * status calls change it; views read it const.
  */
 #ifndef LRUTOP_UI_H
@@ -27,11 +27,16 @@ struct picker {
 extern const unsigned long long picker_sizes[];	/* bytes */
 extern const unsigned long long picker_limits[];	/* bytes, 0 = none */
 extern const int picker_nsizes, picker_nlimits;
+struct keymap;
+#define UI_HELP_MAPS 8
 enum view_id { VIEW_OVERVIEW, VIEW_IOSTAT, VIEW_VMSTAT, VIEW_RUNS, VIEW_COUNT };
 
 struct ui {
 	enum view_id view;
 	int help;		/* help overlay shown */
+	/* the key tables it lists, the current mode's (actions.c) */
+	const struct keymap *help_maps[UI_HELP_MAPS];
+	int help_nmaps;
 	int paused;
 	size_t scroll;		/* samples back from the newest, while paused */
 	int partitions;		/* iostat view lists partitions too */

@@ -236,20 +236,33 @@ static const char *machine_line(const struct model *m, int i, char *buf, size_t 
 	return NULL;
 }
 
-/* Line i of the help overlay: the listed actions first (actions.c, so the
- * keys and their help are one list), then the notes and what this machine
- * changes.  NULL past the end; *is_key says whether the line starts with a
- * key column. */
-static const char *help_line(const struct model *m, int i, char *buf, size_t len, int *is_key)
+/* Line i of the help overlay: the key tables of the current mode first
+ * (ui.help_maps, actions.c: each under its title), then the notes and what
+ * this machine changes.  NULL past the end; *is_key says whether the line
+ * starts with a key column. */
+static const char *help_line(const struct model *m, const struct ui *u, int i, char *buf,
+			     size_t len, int *is_key)
 {
 	*is_key = 0;
-	for (size_t k = 0; k < action_count(); k++) {
-		const struct action *act = action_at(k);
-		if (!act->keys_help)
-			continue;
+	for (int t = 0; t < u->help_nmaps; t++) {
+		const struct keymap *km = u->help_maps[t];
 		if (i-- == 0) {
-			snprintf(buf, len, "%-*s %s", HELP_KEY_W, act->keys_help, act->help);
-			*is_key = 1;
+			snprintf(buf, len, "%s:", km->title);
+			return buf;
+		}
+		for (size_t k = 0; k < km->n; k++)
+			if (i-- == 0) {
+				const char *keys = km->actions[k].keys_help;
+				int pad = HELP_KEY_W; /* in columns: "← →" is 3, not 7 bytes */
+				for (const char *p = keys; *p; p++)
+					pad -= (*p & 0xc0) != 0x80;
+				snprintf(buf, len, "%s%*s %s", keys, pad > 0 ? pad : 0, "",
+					 km->actions[k].help);
+				*is_key = 1;
+				return buf;
+			}
+		if (km->any_help && i-- == 0) {
+			snprintf(buf, len, "%-*s %s", HELP_KEY_W, "", km->any_help);
 			return buf;
 		}
 	}
@@ -258,12 +271,13 @@ static const char *help_line(const struct model *m, int i, char *buf, size_t len
 	return machine_line(m, i - (int)ARRAY_LEN(help_notes), buf, len);
 }
 
-static void view_help(const struct model *m, struct grid *g)
+static void view_help(const struct model *m, const struct ui *u, struct grid *g)
 {
 	/* Keys first: when the terminal is short the explanation goes. */
 	char buf[128];
 	int n = 0, bw = 0, is_key;
-	for (const char *line; (line = help_line(m, n, buf, sizeof(buf), &is_key)) != NULL; n++) {
+	for (const char *line; (line = help_line(m, u, n, buf, sizeof(buf), &is_key)) != NULL;
+	     n++) {
 		int l = 0;
 		for (const char *p = line; *p; p++)
 			l += (*p & 0xc0) != 0x80; /* columns, not bytes */
@@ -280,7 +294,7 @@ static void view_help(const struct model *m, struct grid *g)
 	int x0 = (g->w - bw) / 2, y0 = (g->h - bh) / 2;
 	grid_box(g, x0, y0, bw, bh, "Help");
 	for (int i = 0; i < rows; i++) {
-		const char *line = help_line(m, i, buf, sizeof(buf), &is_key);
+		const char *line = help_line(m, u, i, buf, sizeof(buf), &is_key);
 		grid_text(g, x0 + 2, y0 + 1 + i, bw - 4, ROLE_DEFAULT, line);
 		if (is_key)
 			grid_paint(g, x0 + 2, y0 + 1 + i, HELP_KEY_W, 1, ROLE_KEY);
@@ -413,6 +427,6 @@ void views_draw(struct views *v, const struct model *m, const struct ui *u, stru
 	view_status(m, u, g);
 	if (u->picker.open)
 		view_picker(m, u, g);
-	else if (u->help)
-		view_help(m, g);
+	if (u->help) /* over the picker too: h there lists its keys */
+		view_help(m, u, g);
 }

@@ -47,8 +47,7 @@ struct talk {
 	struct talk_stop *stops;
 	size_t nstops;
 
-	/* the live machine, for the live stages after a replay */
-	char host[64], kernel[64], disk[64], disk_how[160], missing[256];
+	struct app_machine machine; /* the live one, for the live stages after a replay */
 	char error[700];
 };
 
@@ -83,12 +82,7 @@ struct talk *talk_new(struct talk_script *s, struct app *a, int rehearse)
 	t->s = s;
 	t->rehearse = rehearse;
 	t->stops = xcalloc(s->n + 1, sizeof(*t->stops));
-	const struct model *m = &a->model;
-	strlcpy_(t->host, m->host, sizeof(t->host));
-	strlcpy_(t->kernel, m->kernel, sizeof(t->kernel));
-	strlcpy_(t->disk, m->disk, sizeof(t->disk));
-	strlcpy_(t->disk_how, m->disk_how, sizeof(t->disk_how));
-	strlcpy_(t->missing, m->missing, sizeof(t->missing));
+	app_machine_save(a, &t->machine);
 	/* a wake-up five times a second: pauses of a rehearsal and the
 	 * checks of a stage do not wait for a key */
 	t->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
@@ -140,37 +134,6 @@ static void talk_fail(struct talk *t, struct app *a, const char *msg)
 
 /* ---- stages: a new source and a fresh model -------------------------------- */
 
-/* Installs src (fed into log and ser) as the app's source; the old one is
- * stopped and freed (a live one removes its session's scratch files and
- * cgroups), with the history and run log it fed. */
-static void stage_install(struct app *a, struct source *src, struct runlog *log,
-			  struct series *ser, double interval)
-{
-	struct model *m = &a->model;
-	if (record_sink_active(&a->rec))
-		app_record_toggle(a); /* R's recording: of one stage, it ends here */
-	if (source_pending(a->src))
-		source_stop(a->src, "stopped: the talk went on to its next run");
-	source_free(a->src);
-	series_free(m->series);
-	runlog_free(a->log);
-	a->src = src;
-	a->session = NULL;
-	a->log = log;
-	m->log = log;
-	m->series = ser;
-	m->interval = interval;
-	m->disks_cur = -1;
-	m->disks_n = 0;
-	memset(&m->replay, 0, sizeof(m->replay));
-	a->t0_ns = 0;
-	a->stats_key = (size_t)-1;
-	a->stopped = 0;
-	a->error_reported = 0;
-	a->ui.paused = 0;
-	a->ui.scroll = 0;
-}
-
 /* Stops a rehearsal's recording: renamed over the fallback when good is
  * set, removed otherwise. */
 static void rehearsal_close(struct talk *t, struct app *a, int good, const char *why)
@@ -218,7 +181,7 @@ static int stage_live(struct talk *t, struct app *a, const struct talk_step *st,
 	double iv = st->opt.interval;
 	struct runlog *log = runlog_new();
 	struct series *ser = series_new(series_capacity_for(a->opt->history_s, iv));
-	struct source *src = source_live_new(t->disk, iv, ser, log, &a->tee, err, errlen);
+	struct source *src = source_live_new(t->machine.disk, iv, ser, log, &a->tee, err, errlen);
 	struct session *ss = src ? xcalloc(1, sizeof(*ss)) : NULL;
 	if (!src || session_init(ss, &st->opt, log, a->cgroups, err, errlen) < 0) {
 		free(ss);
@@ -229,14 +192,13 @@ static int stage_live(struct talk *t, struct app *a, const struct talk_step *st,
 	}
 	source_live_attach(src, ss);
 	rehearsal_close(t, a, 0, "the talk went on before the runs ended");
-	stage_install(a, src, log, ser, iv);
-	a->session = ss;
-	struct model *m = &a->model;
-	strlcpy_(m->host, t->host, sizeof(m->host));
-	strlcpy_(m->kernel, t->kernel, sizeof(m->kernel));
-	strlcpy_(m->disk, t->disk, sizeof(m->disk));
-	strlcpy_(m->disk_how, t->disk_how, sizeof(m->disk_how));
-	strlcpy_(m->missing, t->missing, sizeof(m->missing));
+	struct app_source as = {.src = src,
+				.log = log,
+				.ser = ser,
+				.interval = iv,
+				.session = ss,
+				.machine = &t->machine};
+	app_switch_source(a, &as);
 	t->stage = st;
 	t->stage_replay = 0;
 	t->fell_back = 0;
@@ -273,17 +235,9 @@ static int stage_replay(struct talk *t, struct app *a, const struct talk_step *s
 	source_replay_pos(src, &pos);
 	struct series *ser = series_new(pos.n + 1);
 	rehearsal_close(t, a, 0, "the talk went on before the runs ended");
-	stage_install(a, src, log, ser, iv);
-	struct model *m = &a->model;
-	m->replay.on = 1;
-	m->replay.fallback = fallback;
-	strlcpy_(m->host, h->host, sizeof(m->host));
-	strlcpy_(m->kernel, h->kernel, sizeof(m->kernel));
-	strlcpy_(m->disk, h->device, sizeof(m->disk));
-	strlcpy_(m->disk_how, h->device_how, sizeof(m->disk_how));
-	strlcpy_(m->missing, h->notes, sizeof(m->missing));
-	snprintf(m->replay.date, sizeof(m->replay.date), "%.10s %.5s", h->start_wall,
-		 strlen(h->start_wall) > 11 ? h->start_wall + 11 : "");
+	struct app_source as = {
+	    .src = src, .log = log, .ser = ser, .interval = iv, .fallback = fallback};
+	app_switch_source(a, &as); /* the model takes the recording's header */
 	t->stage = st;
 	t->stage_replay = 1;
 	t->fell_back = fallback;
@@ -585,33 +539,45 @@ static void go_back(struct talk *t, struct app *a)
 	set_title(t, a);
 }
 
-int talk_key(struct talk *t, struct app *a, int key, int width)
+/* ---- keys: the talk's table (actions.h: between the blank screen and a
+ * replay's; space and the arrows go on to the monitor after the last step) */
+
+/* on (space, the right arrow, PageDown) from a pause, or back (the left
+ * arrow, PageUp, Home: the first) to the previous pause; after the last
+ * step back and restart still work (a question at the end) and on is the
+ * monitor's own space and arrow again */
+static int key_step(struct app *a, int key, int width)
 {
-	if (!t)
-		return 0;
-	if (a->ui.blank && key != SKEY_RESIZE) { /* b: any key shows the screen again, and only that */
-		a->ui.blank = 0;
-		return 1;
-	}
-	if (key == 'b') {
-		a->ui.blank = 1;
-		return 1;
-	}
-	/* after the last step, back and restart still work (a question at
-	 * the end); on is the monitor's own space and arrow again */
+	struct talk *t = a->talk;
 	if (key == SKEY_LEFT || key == SKEY_PGUP || key == SKEY_HOME) {
 		if (key == SKEY_HOME && t->nstops > 1)
 			t->nstops = 1; /* go_back then shows the first pause */
 		go_back(t, a);
-		return 1;
+		return REDRAW_VIEW;
 	}
 	if (t->state == T_DONE)
-		return key == SKEY_PGDN;
-	if (key == ' ' || key == SKEY_RIGHT || key == SKEY_PGDN) {
-		if (t->state == T_PAUSE || t->state == T_WAIT)
-			advance(t);
-		talk_update(t, a, width);
-		return 1;
-	}
-	return 0;
+		return key == SKEY_PGDN ? REDRAW_NONE : REACT_PASS;
+	if (t->state == T_PAUSE || t->state == T_WAIT)
+		advance(t);
+	talk_update(t, a, width);
+	return REDRAW_VIEW;
 }
+
+static int key_blank(struct app *a, int key, int width)
+{
+	(void)key, (void)width;
+	a->ui.blank = 1; /* the blank table: the next key, whatever it is, shows it */
+	return REDRAW_VIEW;
+}
+
+/* presentation clickers send PageDown / PageUp */
+static const struct action talk_keys[] = {
+	{"talk-step", {' ', SKEY_RIGHT, SKEY_PGDN, SKEY_LEFT, SKEY_PGUP}, "PgDn PgUp",
+	 "talk: on / back (space \xe2\x86\x92 / \xe2\x86\x90 too)", key_step, 1},
+	{"talk-first", {SKEY_HOME}, "Home", "talk: back to the first pause", key_step, 1},
+	{"talk-blank", {'b'}, "b", "talk: blank the screen; any key shows it again", key_blank, 0},
+};
+
+const struct keymap talk_keymap = {
+	"talk", "Talk", talk_keys, sizeof(talk_keys) / sizeof(talk_keys[0]), 0, NULL, NULL,
+};

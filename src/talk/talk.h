@@ -49,8 +49,7 @@ void talk_end(struct talk *t, struct app *a);
 void talk_free(struct talk *t);
 /* Does the steps that are due; 1 when the screen changed. */
 int talk_update(struct talk *t, struct app *a, int width);
-/* A key: 1 when the talk took it (space, the arrows while it runs). */
-int talk_key(struct talk *t, struct app *a, int key, int width);
+/* Its keys are talk_keymap (actions.h), a layer of the key dispatch. */
 /* The timer that wakes the loop while the talk waits for time, -1. */
 int talk_timer_fd(const struct talk *t);
 /* What went wrong (a rehearsal that recorded nothing, an export that

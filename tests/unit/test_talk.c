@@ -17,10 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app.h"
 #include "chart.h"
 #include "grid.h"
+#include "gridtest.h"
 #include "options.h"
 #include "record.h"
+#include "talk.h"
 #include "talk_script.h"
 #include "ui.h"
 #include "views.h"
@@ -357,14 +360,95 @@ static void test_caption_box(void **state)
 	grid_done(&g);
 }
 
+/* The screen of an app drawn headless, one string a row; the status line
+ * is left out (it says why a fallback plays), " (fallback)" taken out of
+ * the header and runs of spaces squeezed (the tabs move right by as
+ * much). */
+#define DRAW_W 160
+#define DRAW_H 40
+static void draw_app(struct app *a, char *rows[DRAW_H])
+{
+	struct views v;
+	struct grid g;
+	views_init(&v);
+	grid_init(&g, DRAW_W, DRAW_H);
+	views_draw(&v, &a->model, &a->ui, &g);
+	for (int y = 0; y < DRAW_H; y++) {
+		char *t = y < DRAW_H - 1 ? row_text(&g, y) : strdup(""),
+		     *f = strstr(t, " (fallback)");
+		if (f)
+			memmove(f, f + 11, strlen(f + 11) + 1);
+		char *w = t; /* the tabs are right-aligned: runs of spaces as one */
+		for (const char *p = t; *p; p++)
+			if (*p != ' ' || w == t || w[-1] != ' ')
+				*w++ = *p;
+		*w = '\0';
+		rows[y] = t;
+	}
+	grid_done(&g);
+	views_done(&v);
+}
+
+/* A talk's fallback replay shows what --replay of the same file shows:
+ * both take the recording's header through app_switch_source (MGLRU, the
+ * disk's kind, the notes, the date).  The real recording of an MGLRU
+ * machine; the live run cannot start (no room for 100 TiB), so the
+ * fallback plays at once. */
+static void test_fallback_header(void **state)
+{
+	(void)state;
+	const char *rec = LRUTOP_SRCDIR "/examples/mglru-vm.jsonl.gz";
+	char err[700];
+	struct options o;
+	options_init(&o);
+	o.replay = rec;
+	struct app r;
+	assert_int_equal(app_init(&r, &o, NULL, err, sizeof(err)), 0);
+	app_tick(&r); /* the loop's first sample */
+	char *want[DRAW_H], *got[DRAW_H];
+	draw_app(&r, want);
+	assert_true(r.model.mglru);
+	assert_string_equal(r.model.disk_kind, "virtio");
+	assert_non_null(strstr(want[0], " REPLAY "));
+	assert_non_null(strstr(want[0], " MGLRU"));
+
+	struct options lo;
+	options_init(&lo);
+	struct app a;
+	assert_int_equal(app_init(&a, &lo, NULL, err, sizeof(err)), 0);
+	struct talk_script *s =
+	    talk_script_parse("run rw_cp --size 100T fallback mglru-vm.jsonl.gz\npause\n",
+			      LRUTOP_SRCDIR "/examples/h.talk", &lo, 0, err, sizeof(err));
+	assert_non_null(s);
+	struct talk *t = talk_new(s, &a, 0);
+	a.talk = t;
+	talk_update(t, &a, 160);
+	assert_true(a.model.replay.on);
+	assert_true(a.model.replay.fallback);
+	assert_string_equal(a.model.disk_kind, r.model.disk_kind);
+	assert_int_equal(a.model.mglru, r.model.mglru);
+	assert_int_equal(a.model.mglru_gens, r.model.mglru_gens);
+	assert_string_equal(a.model.probe_mode, r.model.probe_mode);
+	a.ui.caption_title[0] = '\0'; /* the talk's pause title is not the header */
+	draw_app(&a, got);
+	for (int y = 0; y < DRAW_H; y++) {
+		assert_string_equal(got[y], want[y]);
+		free(got[y]);
+		free(want[y]);
+	}
+	talk_end(t, &a);
+	app_stop_runs(&a);
+	app_done(&a);
+	talk_free(t);
+	app_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_every_step),
-	    cmocka_unit_test(test_errors),
-	    cmocka_unit_test(test_rehearse),
-	    cmocka_unit_test(test_load),
-	    cmocka_unit_test(test_caption_box),
+	    cmocka_unit_test(test_every_step),	cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_rehearse),	cmocka_unit_test(test_load),
+	    cmocka_unit_test(test_caption_box), cmocka_unit_test(test_fallback_header),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,269 @@
+/*
+ * Tests for the key tables (actions.c, talk.c's): every entry of every
+ * mode's table is complete and listed by the help overlay drawn for that
+ * mode (the real views into a grid); no key means two things in two
+ * tables unless the upper one says it overrides; the dispatch order of the
+ * layers and the reactions the handlers report.  Real apps: a live one
+ * with no runs, a replay of a real recording (examples/), a talk.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "app.h"
+#include "grid.h"
+#include "gridtest.h"
+#include "screen.h"
+#include "talk.h"
+#include "talk_script.h"
+#include "views.h"
+
+#define REC LRUTOP_SRCDIR "/examples/copy-64M.jsonl.gz"
+
+static struct options live_opt, replay_opt;
+
+static void live_app(struct app *a)
+{
+	char err[700];
+	options_init(&live_opt);
+	assert_int_equal(app_init(a, &live_opt, NULL, err, sizeof(err)), 0);
+}
+
+static void replay_app(struct app *a)
+{
+	char err[700];
+	options_init(&replay_opt);
+	replay_opt.replay = REC;
+	assert_int_equal(app_init(a, &replay_opt, NULL, err, sizeof(err)), 0);
+	app_tick(a); /* the loop's first sample */
+}
+
+static int is_key(const struct action *e, int key)
+{
+	for (int k = 0; k < ACTION_KEYS && e->keys[k]; k++)
+		if (e->keys[k] == key)
+			return 1;
+	return 0;
+}
+
+/* Every entry: a name, keys, how the help writes them, help, a handler;
+ * a key once in its table; the same key in two tables is the same action
+ * (its name) or the upper table's entry overrides. */
+static void test_tables(void **state)
+{
+	(void)state;
+	size_t n = keymap_count();
+	assert_true(n >= 8);
+	assert_null(keymap_at(n));
+	int talk_seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct keymap *km = keymap_at(i);
+		assert_non_null(km->name);
+		assert_non_null(km->title);
+		talk_seen |= km == &talk_keymap;
+		assert_true(km->n > 0 || km->any); /* a table that does something */
+		if (km->any)
+			assert_true(km->modal);
+		for (size_t j = 0; j < km->n; j++) {
+			const struct action *e = &km->actions[j];
+			assert_non_null(e->name);
+			assert_true(e->name[0] != '\0');
+			assert_non_null(e->keys_help);
+			assert_true(e->keys_help[0] != '\0');
+			assert_non_null(e->help);
+			assert_true(e->help[0] != '\0');
+			assert_non_null(e->run);
+			assert_true(e->keys[0] != 0);
+			for (int k = 0; k < ACTION_KEYS && e->keys[k]; k++) {
+				for (size_t l = j + 1; l < km->n; l++) /* bound once here */
+					assert_false(is_key(&km->actions[l], e->keys[k]));
+				for (size_t lo = i + 1; lo < n; lo++) {
+					const struct keymap *below = keymap_at(lo);
+					for (size_t l = 0; l < below->n; l++) {
+						const struct action *b = &below->actions[l];
+						if (!is_key(b, e->keys[k]) ||
+						    !strcmp(b->name, e->name))
+							continue;
+						if (!e->overrides)
+							print_error(
+							    "%s %s and %s %s share key %d\n",
+							    km->name, e->name, below->name, b->name,
+							    e->keys[k]);
+						assert_true(e->overrides);
+					}
+				}
+			}
+		}
+	}
+	assert_true(talk_seen);
+	/* t is the theme in every table it is bound in */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < keymap_at(i)->n; j++)
+			if (is_key(&keymap_at(i)->actions[j], 't'))
+				assert_string_equal(keymap_at(i)->actions[j].name, "theme");
+	/* the global table through the old calls */
+	assert_ptr_equal(action_for_key('q'), action_find("quit"));
+	assert_ptr_equal(action_for_key('t'), action_find("theme"));
+	assert_non_null(action_find("view"));
+	assert_non_null(action_find("talk-blank"));
+	assert_null(action_find("no-such-action"));
+	assert_null(action_for_key('X'));
+}
+
+/* The help overlay drawn for the app's current mode: h opens it; every
+ * entry of every table it lists is on screen with its keys, and the
+ * table of the mode is one of them. */
+static void help_shows(struct app *a, const struct keymap *mode, const char *absent)
+{
+	assert_int_equal(keys_dispatch(a, 'h', 200), REDRAW_VIEW);
+	assert_true(a->ui.help);
+	int listed = 0;
+	for (int i = 0; i < a->ui.help_nmaps; i++)
+		listed |= a->ui.help_maps[i] == mode;
+	assert_true(listed);
+	struct views v;
+	struct grid g;
+	views_init(&v);
+	grid_init(&g, 200, 100);
+	views_draw(&v, &a->model, &a->ui, &g);
+	assert_true(find_row(&g, "Help") >= 0);
+	for (int i = 0; i < a->ui.help_nmaps; i++) {
+		const struct keymap *km = a->ui.help_maps[i];
+		assert_true(find_row(&g, km->title) >= 0);
+		for (size_t j = 0; j < km->n; j++) {
+			int y = find_row(&g, km->actions[j].help);
+			if (y < 0)
+				print_error("%s: %s not in the help\n", km->name,
+					    km->actions[j].name);
+			assert_true(y >= 0);
+			char *row = row_text(&g, y);
+			if (!strstr(row, km->actions[j].keys_help))
+				print_error("%s: %s: '%s' not in '%s'\n", km->name,
+					    km->actions[j].name, km->actions[j].keys_help, row);
+			assert_non_null(strstr(row, km->actions[j].keys_help));
+			free(row);
+		}
+		if (km->any_help)
+			assert_true(find_row(&g, km->any_help) >= 0);
+	}
+	if (absent) /* a modal mode: the keys under it are not listed */
+		assert_int_equal(find_row(&g, absent), -1);
+	/* any other key closes it, and does only that */
+	int view = a->ui.view;
+	assert_int_equal(keys_dispatch(a, '2', 200), REDRAW_VIEW);
+	assert_false(a->ui.help);
+	assert_int_equal((int)a->ui.view, view);
+	grid_done(&g);
+	views_done(&v);
+}
+
+static const struct keymap *named(const char *name)
+{
+	for (size_t i = 0; i < keymap_count(); i++)
+		if (!strcmp(keymap_at(i)->name, name))
+			return keymap_at(i);
+	fail_msg("no table %s", name);
+	return NULL;
+}
+
+static void test_help_per_mode(void **state)
+{
+	(void)state;
+	struct app a;
+	live_app(&a);
+	help_shows(&a, named("global"), NULL);
+	/* the picker: its keys, not the monitor's under it */
+	assert_int_equal(keys_dispatch(&a, 'r', 200), REDRAW_VIEW);
+	assert_true(a.ui.picker.open);
+	help_shows(&a, named("picker"), "pick strategies and start runs");
+	assert_true(a.ui.picker.open);
+	assert_int_equal(keys_dispatch(&a, 'q', 200), REDRAW_VIEW); /* the picker's q closes it */
+	assert_false(a.ui.picker.open);
+	assert_false(a.quit);
+	app_done(&a);
+
+	replay_app(&a);
+	help_shows(&a, named("replay"), NULL);
+	assert_int_equal(keys_dispatch(&a, 'j', 200), REDRAW_STATUS);
+	assert_true(a.ui.prompt);
+	help_shows(&a, named("prompt"), "next colour theme");
+	assert_int_equal(keys_dispatch(&a, '1', 200), REDRAW_STATUS); /* typed, not a view */
+	assert_string_equal(a.ui.prompt_buf, "1");
+	assert_int_equal(keys_dispatch(&a, SKEY_ESC, 200), REDRAW_STATUS);
+	assert_false(a.ui.prompt);
+	app_done(&a);
+
+	live_app(&a);
+	char err[600];
+	struct talk_script *s =
+	    talk_script_parse("caption hi\npause\n", LRUTOP_SRCDIR "/examples/k.talk", &live_opt, 0,
+			      err, sizeof(err));
+	assert_non_null(s);
+	a.talk = talk_new(s, &a, 0);
+	talk_update(a.talk, &a, 200);
+	help_shows(&a, &talk_keymap, NULL);
+	/* b blanks; the blank layer takes the next key, whatever it is */
+	assert_int_equal(keys_dispatch(&a, 'b', 200), REDRAW_VIEW);
+	assert_true(a.ui.blank);
+	assert_int_equal(keys_dispatch(&a, 'h', 200), REDRAW_VIEW);
+	assert_false(a.ui.blank);
+	assert_false(a.ui.help);
+	talk_end(a.talk, &a);
+	app_done(&a);
+	talk_free(a.talk);
+}
+
+/* t is the theme in a replay too; n N step; the reactions. */
+static void test_dispatch(void **state)
+{
+	(void)state;
+	struct app a;
+	replay_app(&a);
+	struct replay_pos p0, p1;
+	source_replay_pos(a.src, &p0);
+	char theme[THEME_NAME_MAX];
+	strcpy(theme, a.ui.theme.name);
+	unsigned gen = a.ui.theme_gen;
+	assert_int_equal(keys_dispatch(&a, 't', 200), REDRAW_VIEW);
+	assert_int_not_equal(a.ui.theme_gen, gen);
+	assert_string_not_equal(a.ui.theme.name, theme);
+	source_replay_pos(a.src, &p1);
+	assert_int_equal(p1.pos, p0.pos); /* no step */
+	assert_int_equal(keys_dispatch(&a, 'n', 200), REDRAW_VIEW);
+	source_replay_pos(a.src, &p1);
+	assert_int_equal(p1.pos, p0.pos + 1);
+	assert_int_equal(keys_dispatch(&a, 'N', 200), REDRAW_VIEW);
+	source_replay_pos(a.src, &p1);
+	assert_int_equal(p1.pos, p0.pos);
+	app_done(&a);
+
+	live_app(&a);
+	assert_int_equal(keys_dispatch(&a, 'X', 80), REDRAW_NONE); /* nobody's key */
+	assert_int_equal(keys_dispatch(&a, '1', 80), REDRAW_NONE); /* already the Overview */
+	assert_int_equal(keys_dispatch(&a, '2', 80), REDRAW_VIEW);
+	assert_int_equal((int)a.ui.view, VIEW_IOSTAT);
+	assert_int_equal(keys_dispatch(&a, 12, 80), REDRAW_ALL);     /* ^L */
+	assert_int_equal(keys_dispatch(&a, 'n', 80), REDRAW_STATUS); /* a replay's key, live */
+	assert_non_null(strstr(a.ui.status, "only in a replay"));
+	assert_int_equal(keys_dispatch(&a, SKEY_RIGHT, 80), REDRAW_NONE); /* live, not paused */
+	assert_int_equal(keys_dispatch(&a, 'q', 80), REACT_QUIT);
+	assert_true(a.quit);
+	app_done(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_help_per_mode),
+	    cmocka_unit_test(test_dispatch),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
