@@ -57,7 +57,10 @@ int utf8_decode(const char *s, uint32_t *cp)
 		*cp = u[0];
 		return 1;
 	}
-	int n = (u[0] & 0xe0) == 0xc0 ? 2 : (u[0] & 0xf0) == 0xe0 ? 3 : (u[0] & 0xf8) == 0xf0 ? 4 : 0;
+	int n = (u[0] & 0xe0) == 0xc0	? 2
+		: (u[0] & 0xf0) == 0xe0 ? 3
+		: (u[0] & 0xf8) == 0xf0 ? 4
+					: 0;
 	if (!n) {
 		*cp = '?';
 		return 1;

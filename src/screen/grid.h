@@ -19,7 +19,7 @@
 
 struct cell {
 	uint32_t ch;
-	uint8_t role; /* enum role */
+	uint8_t role;	/* enum role */
 	uint8_t pad[3]; /* always 0 (calloc; unnamed padding could hold
 			 * anything), so rows compare with memcmp */
 };
