@@ -262,7 +262,6 @@ void screen_draw(struct screen *s, const struct grid *g)
 
 int screen_key(struct screen *s)
 {
-	(void)s;
 	wint_t wc;
 	int r = get_wch(&wc);
 	if (r == ERR)
@@ -280,7 +279,11 @@ int screen_key(struct screen *s)
 		 * so */
 		case KEY_HOME: case KEY_FIND: return SKEY_HOME;
 		case KEY_END: case KEY_SELECT: return SKEY_END;
-		case KEY_RESIZE: return SKEY_RESIZE;
+		case KEY_RESIZE:
+			/* SIGWINCH: the terminal may have reflowed or cleared
+			 * what it showed, even if the size came back the same */
+			screen_invalidate(s);
+			return SKEY_RESIZE;
 		case KEY_ENTER: return SKEY_ENTER;
 		case KEY_BACKSPACE: return SKEY_BACKSPACE;
 		default: return 0; /* a key we do not use */

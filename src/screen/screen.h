@@ -59,7 +59,9 @@ int screen_utf8(const struct screen *s);
 void screen_draw(struct screen *s, const struct grid *g);
 /* Forgets what the terminal shows: the next draw sends every cell (^L). */
 void screen_invalidate(struct screen *s);
-/* Next key (a code point or SKEY_*), SKEY_NONE when none is waiting. */
+/* Next key (a code point or SKEY_*), SKEY_NONE when none is waiting.
+ * SKEY_RESIZE (SIGWINCH) also does screen_invalidate: the next draw
+ * repaints every cell, whatever the new size. */
 int screen_key(struct screen *s);
 
 #endif
