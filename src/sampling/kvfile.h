@@ -1,8 +1,9 @@
 /*
- * kvfile — the one small reader for the /proc and cgroup files that libproc2
- * 4.0.x cannot see: `key value` files (/proc/vmstat's workingset_*_file and
- * pgscan/pgsteal by type, cgroup memory.stat, single-number files such as
- * memory.usage_in_bytes) and PSI files (/proc/pressure/memory, io).
+ * kvfile — the one small reader for the /proc, sysfs and cgroup files that
+ * libproc2 4.0.x cannot see: `key value` files (workingset_*_file from the
+ * NUMA nodes' vmstat files, or /proc/vmstat without them; cgroup
+ * memory.stat; single-number files such as memory.usage_in_bytes) and PSI
+ * files (/proc/pressure/memory, io).
  *
  * Invariants: the file is opened once and re-read with pread() from offset 0
  * into a buffer owned by the handle, so a read allocates nothing.  Keys match

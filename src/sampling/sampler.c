@@ -1,5 +1,6 @@
 #include "sampler.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -36,20 +37,29 @@ static enum meminfo_item mem_items[] = {
 enum { M_TOTAL, M_FREE, M_AVAIL, M_ACT, M_INACT, M_ACTF, M_INACTF, M_ACTA, M_INACTA, M_CACHED,
        M_DIRTY, M_WB, M_SWT, M_SWF, M_N };
 
+/* The by-type scan and steal counters (kernel 5.8+) are libproc2 items
+ * too; on an older kernel they read 0, and the workingset keys below (5.9+)
+ * are absent, which is what SAMPLE_HAVE_VMX goes by. */
 static enum vmstat_item vm_items[] = {
 	VMSTAT_PGACTIVATE,    VMSTAT_PGDEACTIVATE,   VMSTAT_PGSCAN_KSWAPD, VMSTAT_PGSCAN_DIRECT,
 	VMSTAT_PGSTEAL_KSWAPD, VMSTAT_PGSTEAL_DIRECT, VMSTAT_PGMAJFAULT,	   VMSTAT_PGPGIN,
-	VMSTAT_PGPGOUT,	      VMSTAT_PSWPIN,	     VMSTAT_PSWPOUT,
+	VMSTAT_PGPGOUT,	      VMSTAT_PSWPIN,	     VMSTAT_PSWPOUT,	   VMSTAT_PGSCAN_FILE,
+	VMSTAT_PGSCAN_ANON,   VMSTAT_PGSTEAL_FILE,   VMSTAT_PGSTEAL_ANON,
 };
 enum { V_ACT, V_DEACT, V_SCANK, V_SCAND, V_STEALK, V_STEALD, V_MAJ, V_PGIN, V_PGOUT, V_SWIN,
-       V_SWOUT, V_N };
+       V_SWOUT, V_SCANF, V_SCANA, V_STEALF, V_STEALA, V_N };
 
-/* /proc/vmstat keys libproc2 4.0.x has no items for (libproc2.md §4, §9). */
-static const char *const vmx_keys[] = {
-	"pgscan_file",		   "pgscan_anon",	   "pgsteal_file",
-	"pgsteal_anon",		   "workingset_refault_file", "workingset_activate_file",
-};
-enum { X_SCANF, X_SCANA, X_STEALF, X_STEALA, X_REFAULT, X_ACTIVATE, X_N };
+/* The vmstat keys libproc2 4.0.x has no items for (libproc2.md §4, §9; its
+ * VMSTAT_WORKINGSET_REFAULT is the pre-5.9 name).  They are node counters,
+ * so each NUMA node's vmstat file in sysfs has them too: summing those
+ * leaves /proc/vmstat to libproc2 alone (one read a tick), and a node file
+ * is cheaper for the kernel to print (no per-CPU event sums).  Without
+ * node files (CONFIG_NUMA=n) they are read from /proc/vmstat after all. */
+static const char *const vmx_keys[] = {"workingset_refault_file", "workingset_activate_file"};
+enum { X_REFAULT, X_ACTIVATE, X_N };
+#define NODE_DIR "/sys/devices/system/node"
+/* More nodes than this: /proc/vmstat is cheaper than a file per node. */
+#define SAMPLER_MAX_NODES 64
 
 static enum stat_item cpu_items[] = {
 	STAT_TIC_USER,	 STAT_TIC_NICE,	  STAT_TIC_SYSTEM,	 STAT_TIC_IDLE,
@@ -89,7 +99,9 @@ struct sampler {
 	struct stat_info *st;
 	struct diskstats_info *disks;
 	struct pids_info *pids; /* made on the first sampler_task_io */
-	struct kvfile *vmx, *psi_mem, *psi_io, *cg_stat, *cg_usage;
+	struct kvfile *vmx[SAMPLER_MAX_NODES]; /* one per node, or /proc/vmstat */
+	int nvmx;
+	struct kvfile *psi_mem, *psi_io, *cg_stat, *cg_usage;
 	uint64_t cg_limit;
 	/* MGLRU's generations: debugfs lru_gen (-1: not read), the memcg
 	 * directory wanted ("" the system), 1 when we mounted debugfs (and
@@ -138,6 +150,39 @@ static void open_lru_gen(struct sampler *s)
 	}
 }
 
+/* vmx_keys' files: every NUMA node's vmstat, or /proc/vmstat when there
+ * are none (or more than SAMPLER_MAX_NODES). */
+static void open_vmx(struct sampler *s)
+{
+	DIR *d = opendir(NODE_DIR);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char path[sizeof(NODE_DIR) + 300];
+		unsigned node;
+		char end;
+		if (sscanf(e->d_name, "node%u%c", &node, &end) != 1)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/vmstat", NODE_DIR, e->d_name);
+		struct kvfile *kv = kvfile_open(path, vmx_keys, X_N, NULL, 0);
+		if (!kv)
+			continue;
+		if (s->nvmx == SAMPLER_MAX_NODES) {
+			kvfile_free(kv);
+			s->nvmx = SAMPLER_MAX_NODES + 1;
+			break;
+		}
+		s->vmx[s->nvmx++] = kv;
+	}
+	if (d)
+		closedir(d);
+	if (s->nvmx > 0 && s->nvmx <= SAMPLER_MAX_NODES)
+		return;
+	for (int i = 0; i < s->nvmx && i < SAMPLER_MAX_NODES; i++)
+		kvfile_free(s->vmx[i]);
+	s->vmx[0] = kvfile_open("/proc/vmstat", vmx_keys, X_N, NULL, 0);
+	s->nvmx = s->vmx[0] != NULL;
+}
+
 struct sampler *sampler_new(const char *disk, char *err, size_t errlen)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
@@ -153,7 +198,7 @@ struct sampler *sampler_new(const char *disk, char *err, size_t errlen)
 		note_missing(s, "no /proc/stat");
 	if (procps_diskstats_new(&s->disks) < 0)
 		note_missing(s, "no /proc/diskstats");
-	s->vmx = kvfile_open("/proc/vmstat", vmx_keys, X_N, NULL, 0);
+	open_vmx(s);
 	s->psi_mem = kvfile_open("/proc/pressure/memory", NULL, 0, NULL, 0);
 	s->psi_io = kvfile_open("/proc/pressure/io", NULL, 0, NULL, 0);
 	if (!s->psi_mem || !s->psi_io)
@@ -181,7 +226,8 @@ void sampler_free(struct sampler *s)
 		procps_diskstats_unref(&s->disks);
 	if (s->pids)
 		procps_pids_unref(&s->pids);
-	kvfile_free(s->vmx);
+	for (int i = 0; i < s->nvmx; i++)
+		kvfile_free(s->vmx[i]);
 	kvfile_free(s->psi_mem);
 	kvfile_free(s->psi_io);
 	kvfile_free(s->cg_stat);
@@ -260,17 +306,27 @@ static void read_vm(struct sampler *s, struct sample *o)
 		o->pswpout = r[V_SWOUT].result.ul_int;
 		o->have |= SAMPLE_HAVE_VM;
 	}
-	uint64_t x[X_N];
-	/* All six or nothing: the by-type counters arrived together in 5.8+. */
-	if (s->vmx && kvfile_read(s->vmx, x) == X_N) {
-		o->pgscan_file = x[X_SCANF];
-		o->pgscan_anon = x[X_SCANA];
-		o->pgsteal_file = x[X_STEALF];
-		o->pgsteal_anon = x[X_STEALA];
-		o->refault_file = x[X_REFAULT];
-		o->activate_file = x[X_ACTIVATE];
-		o->have |= SAMPLE_HAVE_VMX;
+	/* All six or nothing: the workingset keys (5.9+) imply the by-type
+	 * scan and steal counters (5.8+), which libproc2 reads as 0 when the
+	 * kernel lacks them. */
+	uint64_t sum[X_N] = {0};
+	if (!v || s->nvmx == 0)
+		return;
+	for (int i = 0; i < s->nvmx; i++) {
+		uint64_t x[X_N];
+		if (kvfile_read(s->vmx[i], x) != X_N)
+			return;
+		for (int k = 0; k < X_N; k++)
+			sum[k] += x[k];
 	}
+	struct vmstat_result *r = v->head;
+	o->pgscan_file = r[V_SCANF].result.ul_int;
+	o->pgscan_anon = r[V_SCANA].result.ul_int;
+	o->pgsteal_file = r[V_STEALF].result.ul_int;
+	o->pgsteal_anon = r[V_STEALA].result.ul_int;
+	o->refault_file = sum[X_REFAULT];
+	o->activate_file = sum[X_ACTIVATE];
+	o->have |= SAMPLE_HAVE_VMX;
 }
 
 static void read_cpu(struct sampler *s, struct sample *o)

@@ -4,7 +4,9 @@
  *
  * Invariants: every libproc2 handle is created once and read with
  * select/reap (never _get, which caches for a whole wall-clock second); what
- * libproc2 4.0.x cannot see is read through kvfile.  After sampler_new, a
+ * libproc2 4.0.x cannot see is read through kvfile, and no file is read
+ * twice in a tick (/proc/vmstat's workingset counters come from the NUMA
+ * nodes' vmstat files, libproc2 reads /proc/vmstat).  After sampler_new, a
  * read allocates nothing.  A file that cannot be read clears its
  * SAMPLE_HAVE_* bit and is described by sampler_missing(); it never fails
  * the whole sample.  Under MGLRU (machine.h) the generations come from

@@ -57,7 +57,10 @@ int utf8_decode(const char *s, uint32_t *cp)
 		*cp = u[0];
 		return 1;
 	}
-	int n = (u[0] & 0xe0) == 0xc0 ? 2 : (u[0] & 0xf0) == 0xe0 ? 3 : (u[0] & 0xf8) == 0xf0 ? 4 : 0;
+	int n = (u[0] & 0xe0) == 0xc0	? 2
+		: (u[0] & 0xf0) == 0xe0 ? 3
+		: (u[0] & 0xf8) == 0xf0 ? 4
+					: 0;
 	if (!n) {
 		*cp = '?';
 		return 1;
@@ -159,6 +162,24 @@ void grid_box(struct grid *g, int x, int y, int w, int h, const char *title)
 	grid_put(g, x, y + h - 1, 0x2514, ROLE_AXIS);
 	grid_put(g, x + w - 1, y + h - 1, 0x2518, ROLE_AXIS);
 	grid_printf(g, x + 2, y, ROLE_TITLE, " %s ", title);
+}
+
+int grid_dirty_rows(const struct grid *g, const struct grid *prev, unsigned char *dirty)
+{
+	int all = !prev->cells || prev->w != g->w || prev->h != g->h, n = 0;
+	size_t row = (size_t)g->w * sizeof(struct cell);
+	for (int y = 0; y < g->h; y++) {
+		size_t off = (size_t)y * (size_t)g->w;
+		dirty[y] = all || memcmp(g->cells + off, prev->cells + off, row) != 0;
+		n += dirty[y];
+	}
+	return n;
+}
+
+void grid_copy(struct grid *dst, const struct grid *src)
+{
+	grid_resize(dst, src->w, src->h);
+	memcpy(dst->cells, src->cells, (size_t)src->w * (size_t)src->h * sizeof(struct cell));
 }
 
 char *grid_dump(const struct grid *g)

@@ -19,7 +19,9 @@
 
 struct cell {
 	uint32_t ch;
-	uint8_t role; /* enum role */
+	uint8_t role;	/* enum role */
+	uint8_t pad[3]; /* always 0 (calloc; unnamed padding could hold
+			 * anything), so rows compare with memcmp */
 };
 
 struct grid {
@@ -46,6 +48,15 @@ void grid_paint(struct grid *g, int x, int y, int w, int h, enum role role);
 /* A cleared box with a single-line border and a title in its top edge (the
  * help and picker overlays). */
 void grid_box(struct grid *g, int x, int y, int w, int h, const char *title);
+
+/* Marks in dirty[0..g->h-1] the rows of g that differ from prev (1) or
+ * not (0) and returns how many differ: every row when prev is empty or of
+ * another size (the screen after a resize, a theme change or ^L).  This is
+ * how screen.c sends only the lines that changed, as tmux redraws per pane
+ * and line. */
+int grid_dirty_rows(const struct grid *g, const struct grid *prev, unsigned char *dirty);
+/* dst becomes a copy of src (resized if need be). */
+void grid_copy(struct grid *dst, const struct grid *src);
 
 /* The grid as UTF-8 text, one line per row, trailing spaces trimmed.
  * Caller frees. */

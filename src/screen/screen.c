@@ -21,9 +21,12 @@ struct screen {
 	attr_t attr[ROLE_COUNT];
 	short pair[ROLE_COUNT];
 	unsigned char pattern[ROLE_COUNT]; /* palette_look's */
-	/* what the terminal shows: cells equal to it are not sent again */
-	struct cell *shown;
-	int shown_w, shown_h;
+	/* the last frame sent, which the terminal shows: a row equal to it
+	 * is skipped whole, in a changed row only the changed cells are sent;
+	 * empty (cells NULL) after screen_invalidate */
+	struct grid shown;
+	unsigned char *dirty; /* grid_dirty_rows' marks, dirty_cap rows */
+	int dirty_cap;
 };
 
 /* Colour pairs from a theme: role r is pair r + 1, its colour on the
@@ -109,6 +112,16 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	/* ncurses otherwise polls the keyboard several times in each
+	 * doupdate to cut a frame short for typed keys; ours are small */
+	typeahead(-1);
+	/* Until the first endwin, ncurses 6.4 flushes its output after every
+	 * cursor movement (lib_mvcur.c: _endwin == ewInitial), which made a
+	 * frame some thirty write(2)s, each waking the terminal.  One
+	 * endwin/refresh cycle here makes a frame one write (or a few, for
+	 * one longer than ncurses' buffer). */
+	endwin();
+	refresh();
 	s->depth = PALETTE_MONO;
 	if (!nocolor && !ascii && has_colors() && start_color() == OK) {
 		use_default_colors();
@@ -142,7 +155,8 @@ void screen_free(struct screen *s)
 	screen_close(s);
 	if (s->sp)
 		delscreen(s->sp);
-	free(s->shown);
+	grid_done(&s->shown);
+	free(s->dirty);
 	free(s);
 }
 
@@ -195,49 +209,59 @@ static uint32_t pattern_glyph(uint32_t ch, int x)
 	return ch;
 }
 
+static void put_cell(struct screen *s, int x, int y, const struct cell *c)
+{
+	unsigned role = c->role < ROLE_COUNT ? c->role : ROLE_DEFAULT;
+	uint32_t ch = c->ch ? c->ch : ' ';
+	if (s->pattern[role])
+		ch = pattern_glyph(ch, x);
+	wchar_t wc[2] = {(wchar_t)ch, 0};
+	if (ch < 0x20 || ch == 0x7f)
+		wc[0] = ' ';
+	else if (ch >= 0x80 && s->ascii)
+		wc[0] = s->pattern[role] && (ch >> 8 == 0x28 || (ch >= 0x2580 && ch <= 0x25a0))
+			? ':'
+			: ascii_standin(ch);
+	cchar_t cc;
+	setcchar(&cc, wc, s->attr[role], s->pair[role], NULL);
+	mvadd_wch(y, x, &cc);
+}
+
 void screen_draw(struct screen *s, const struct grid *g)
 {
 	int w, h;
 	getmaxyx(stdscr, h, w);
-	if (!s->shown || s->shown_w != g->w || s->shown_h != g->h) {
-		/* new size: everything goes out once */
-		free(s->shown);
-		s->shown = xcalloc((size_t)g->w * (size_t)g->h + 1, sizeof(*s->shown));
-		s->shown_w = g->w;
-		s->shown_h = g->h;
-		for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++)
-			s->shown[i].ch = 0xffffffffu;
+	if (s->dirty_cap < g->h) {
+		free(s->dirty);
+		s->dirty = xcalloc((size_t)g->h, 1);
+		s->dirty_cap = g->h;
 	}
+	int same = s->shown.cells && s->shown.w == g->w && s->shown.h == g->h;
+	/* a new size (SIGWINCH) or a forgotten screen (theme, ^L): the
+	 * terminal is repainted whole, not only where our frames differ */
+	if (!same)
+		clearok(curscr, TRUE);
+	if (grid_dirty_rows(g, &s->shown, s->dirty) == 0)
+		return; /* nothing changed: no curses work, no write */
 	for (int y = 0; y < g->h && y < h; y++) {
-		for (int x = 0; x < g->w && x < w; x++) {
-			size_t i = (size_t)y * (size_t)g->w + (size_t)x;
-			const struct cell *c = &g->cells[i];
-			if (c->ch == s->shown[i].ch && c->role == s->shown[i].role)
-				continue;
-			s->shown[i] = *c;
-			unsigned role = c->role < ROLE_COUNT ? c->role : ROLE_DEFAULT;
-			uint32_t ch = c->ch ? c->ch : ' ';
-			if (s->pattern[role])
-				ch = pattern_glyph(ch, x);
-			wchar_t wc[2] = {(wchar_t)ch, 0};
-			if (ch < 0x20 || ch == 0x7f)
-				wc[0] = ' ';
-			else if (ch >= 0x80 && s->ascii)
-				wc[0] = s->pattern[role] && (ch >> 8 == 0x28 || (ch >= 0x2580 && ch <= 0x25a0))
-					? ':'
-					: ascii_standin(ch);
-			cchar_t cc;
-			setcchar(&cc, wc, s->attr[role], s->pair[role], NULL);
-			mvadd_wch(y, x, &cc);
-		}
+		if (!s->dirty[y])
+			continue;
+		const struct cell *row = g->cells + (size_t)y * (size_t)g->w;
+		struct cell *was = same ? s->shown.cells + (size_t)y * (size_t)g->w : NULL;
+		for (int x = 0; x < g->w && x < w; x++)
+			if (!was || row[x].ch != was[x].ch || row[x].role != was[x].role)
+				put_cell(s, x, y, &row[x]);
+		if (was) /* only the rows that changed are copied */
+			memcpy(was, row, (size_t)g->w * sizeof(*row));
 	}
+	if (!same)
+		grid_copy(&s->shown, g);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
 
 int screen_key(struct screen *s)
 {
-	(void)s;
 	wint_t wc;
 	int r = get_wch(&wc);
 	if (r == ERR)
@@ -255,7 +279,11 @@ int screen_key(struct screen *s)
 		 * so */
 		case KEY_HOME: case KEY_FIND: return SKEY_HOME;
 		case KEY_END: case KEY_SELECT: return SKEY_END;
-		case KEY_RESIZE: return SKEY_RESIZE;
+		case KEY_RESIZE:
+			/* SIGWINCH: the terminal may have reflowed or cleared
+			 * what it showed, even if the size came back the same */
+			screen_invalidate(s);
+			return SKEY_RESIZE;
 		case KEY_ENTER: return SKEY_ENTER;
 		case KEY_BACKSPACE: return SKEY_BACKSPACE;
 		default: return 0; /* a key we do not use */
@@ -272,7 +300,6 @@ int screen_key(struct screen *s)
 
 void screen_invalidate(struct screen *s)
 {
-	free(s->shown);
-	s->shown = NULL;
+	grid_done(&s->shown);
 	clearok(curscr, TRUE);
 }

@@ -52,10 +52,16 @@ void screen_free(struct screen *s);
 void screen_size(struct screen *s, int *w, int *h);
 /* 1 if the terminal can show UTF-8 (braille, box drawing). */
 int screen_utf8(const struct screen *s);
+/* Sends g to the terminal: only the rows that differ from the last frame
+ * sent, and in them the cells that changed (grid_dirty_rows), in one write
+ * in the common case; nothing at all when no row changed.  A new size or a
+ * screen_invalidate/screen_theme repaints every cell. */
 void screen_draw(struct screen *s, const struct grid *g);
 /* Forgets what the terminal shows: the next draw sends every cell (^L). */
 void screen_invalidate(struct screen *s);
-/* Next key (a code point or SKEY_*), SKEY_NONE when none is waiting. */
+/* Next key (a code point or SKEY_*), SKEY_NONE when none is waiting.
+ * SKEY_RESIZE (SIGWINCH) also does screen_invalidate: the next draw
+ * repaints every cell, whatever the new size. */
 int screen_key(struct screen *s);
 
 #endif

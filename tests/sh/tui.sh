@@ -194,6 +194,20 @@ b1=$(chart_body)
 [ "$b1" != "$b0" ] && ok "$T left: the charts show older samples" || notok "$T left: the charts show older samples" "chart rows unchanged"
 if r=$(step Left); then ok "$T left again: further back"; echo "# left again: further back: age $r s"; else notok "$T left again: further back" "age $r s"; fi
 if r=$(step Right); then ok "$T right: forward again"; echo "# right: forward again: age $r s"; else notok "$T right: forward again" "age $r s"; fi
+# Only the rows that changed are sent (screen.c): after ^L (every cell
+# repainted) and the help box opened over the frozen charts and closed, the
+# chart rows read as before.  Text only: the time axis moves with the age,
+# and how the terminal keeps the colour of blank cells depends on the
+# cursor moves and erases curses chose.
+f0=$(chart_body)
+tm send-keys -t "$p" C-l h
+expect "paused: ^L, then h: help box" "$p" "Help"
+[ "$(chart_body)" != "$f0" ] || notok "$T paused: the help box covers chart rows" "chart rows unchanged"
+tm send-keys -t "$p" x
+if tm_wait_gone "$p" "Help" 10 && [ "$(chart_body)" = "$f0" ]; then ok "$T paused: help closed, the charts as before"; else
+	echo "$f0" >"$tmp/f0"
+	notok "$T paused: help closed, the charts as before" "$(chart_body | diff "$tmp/f0" - | head -n 5 | cut -c1-120 | tr '\n' '|')"
+fi
 tm send-keys -t "$p" Space
 if tm_wait_gone "$p" "PAUSED" 10 && tm_alive "$p" && tm_has "$p" "h help"; then ok "$T space: resumes"; else notok "$T space: resumes" "$(tm_cap "$p" | grep PAUSED)"; fi
 quit "pause session q" "$p"
