@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "burst.h"
-#include "chart.h"
+#include "units.h"
 #include "rates.h"
 #include "strategy.h"
 #include "util.h"
