@@ -61,8 +61,7 @@ static void run_columns(const struct model *m, const struct run_result *r, int r
 			a = b - 1;
 		const struct sample *sb = series_at(m->series, (size_t)b);
 		/* only the copy itself: not the verify pass that follows */
-		if (sb->run != run_index || (sb->phase != PHASE_COPY && sb->phase != PHASE_FLUSH &&
-					     sb->phase != PHASE_DONE))
+		if (!sample_in_copy(sb, run_index))
 			continue;
 		struct rates rt;
 		rates_compute(series_at(m->series, (size_t)a), sb, &rt);
