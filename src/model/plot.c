@@ -29,11 +29,19 @@ void plot_done(struct plot *p)
 	plot_init(p);
 }
 
+/* Grows the buffers to n columns; the scales' state and the marks stay
+ * (a resize must not reset the autoscale), the cache does not. */
 static void ensure(struct plot *p, int n)
 {
 	if (n <= p->cap)
 		return;
-	plot_done(p);
+	free(p->lo);
+	free(p->hi);
+	free(p->v);
+	free(p->old_v);
+	free(p->key);
+	free(p->old_key);
+	free(p->tmp);
 	p->cap = n;
 	p->lo = xmalloc(sizeof(long) * (size_t)n);
 	p->hi = xmalloc(sizeof(long) * (size_t)n);
@@ -42,6 +50,7 @@ static void ensure(struct plot *p, int n)
 	p->key = xmalloc(sizeof(uint64_t) * 2 * (size_t)n);
 	p->old_key = xmalloc(sizeof(uint64_t) * 2 * (size_t)n);
 	p->tmp = xmalloc(sizeof(double) * 2 * (size_t)n);
+	p->old_valid = 0;
 }
 
 /* ---- the window ---------------------------------------------------------- */
