@@ -569,3 +569,60 @@ void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, s
 	mem_peak(p, src->ser, i0, i1);
 	p->nticks = 0;
 }
+
+/* ---- the Runs view's blocks ---------------------------------------------- */
+
+void plot_run_columns(const struct series *ser, double interval, const struct run_result *r,
+		      int run, uint64_t span, int n, double *rd, double *wr, double *af,
+		      double *burst)
+{
+	uint64_t end = r->t_copy_ns + (uint64_t)(r->elapsed_s * 1e9);
+	long counted = -1; /* the newest sample whose burst is on a column */
+	for (int i = 0; i < n; i++) {
+		uint64_t ta = r->t_copy_ns + (uint64_t)((double)span * i / n);
+		uint64_t tb = r->t_copy_ns + (uint64_t)((double)span * (i + 1) / n);
+		rd[i] = wr[i] = af[i] = NAN;
+		burst[i] = 0;
+		if (tb > end + (uint64_t)(interval * 1e9))
+			continue; /* the sample that holds the end still counts */
+		long b = series_find(ser, tb);
+		if (b < 1)
+			continue;
+		long a = series_find(ser, ta);
+		if (a < 0 || a >= b)
+			a = b - 1;
+		const struct sample *sb = series_at(ser, (size_t)b);
+		/* only the copy itself: not the verify pass that follows */
+		if (!sample_in_copy(sb, run))
+			continue;
+		struct rates rt;
+		rates_compute(series_at(ser, (size_t)a), sb, &rt);
+		/* the run's own bytes (its cgroup) where known, else the disk's */
+		rates_run_io(series_at(ser, (size_t)a), sb, &rt, &rd[i], &wr[i]);
+		af[i] = (sb->have & SAMPLE_HAVE_CG) ? (double)sb->cg_active_file / 1024.0
+						    : (double)sb->active_file;
+		for (long k = a + 1 > counted + 1 ? a + 1 : counted + 1; k <= b; k++)
+			if (burst_between(series_at(ser, (size_t)k - 1), series_at(ser, (size_t)k)))
+				burst[i] = 1;
+		counted = b;
+	}
+}
+
+double plot_rate_scale(const double *v, size_t stride, size_t rows, int n, double *rates,
+		       double *tmp)
+{
+	int m = 0;
+	double peak = 0, top = 0;
+	for (size_t row = 0; row < rows; row++) {
+		const double *x = v + row * stride;
+		for (int i = 0; i < n; i++)
+			if (!isnan(x[i])) {
+				rates[m++] = x[i];
+				peak = fmax(peak, x[i]);
+			}
+	}
+	if (m)
+		top = fmin(peak, chart_quantile(rates, m, 0.98, tmp) * 1.2);
+	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
+	return autoscale_update_fine(&fine, top, 1.0, 1);
+}

@@ -145,6 +145,22 @@ static inline double *plot_col(const struct plot *p, enum plot_series s)
 	return p->v + (size_t)s * (size_t)p->cap;
 }
 
+/* The Runs view's block of run r (index run): n columns over
+ * [t_copy, t_copy + span] (span: the longest shown run's, so the blocks
+ * share a time scale), each the read and write MiB/s over its samples
+ * (the run's own bytes where known), active_file KiB at its end, whether
+ * a burst lies in it; NAN (burst 0) outside the run's copy. */
+void plot_run_columns(const struct series *ser, double interval, const struct run_result *r,
+		      int run, uint64_t span, int n, double *rd, double *wr, double *af,
+		      double *burst);
+/* A rate scale over rows of n values (row k at v + k·stride): the 98th
+ * percentile with a fifth of headroom, as the Overview's disk, so a flush
+ * spike at a copy's end clips instead of flattening every strip; the peak
+ * when that is lower (a flat rw_cp); a fine nice step above.  rates, tmp:
+ * scratch for rows·n doubles each. */
+double plot_rate_scale(const double *v, size_t stride, size_t rows, int n, double *rates,
+		       double *tmp);
+
 /* The newest value of row s that is not NAN (a legend's number), NAN. */
 double plot_last(const struct plot *p, enum plot_series s);
 
