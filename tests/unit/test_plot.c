@@ -250,6 +250,31 @@ static void test_phase_table(void **state)
 	assert_false(sample_in_copy(&s, -1));
 }
 
+/* The Runs view's blocks: a run's copy only, and one spike clips. */
+static void test_runs_blocks(void **state)
+{
+	(void)state;
+	struct synth y;
+	synth_make(&y, 100, 10, 90, 20, 20, 0);
+	struct run_result r = y.log->results[0];
+	r.t_copy_ns = T0 + 10 * DT;
+	r.elapsed_s = 80 * 0.25;
+	double v[4][40];
+	plot_run_columns(y.m.series, 0.25, &r, 0, 2 * (uint64_t)(r.elapsed_s * 1e9), 40, v[0], v[1],
+			 v[2], v[3]);
+	assert_true(fabs(v[0][5] - 80) < 1e-6); /* 20 MiB a 0.25 s sample */
+	assert_true(v[2][5] == 20.0 * 1024);
+	assert_true(isnan(v[0][30])); /* past the run's end: the second half */
+	plot_run_columns(y.m.series, 0.25, &r, 1, (uint64_t)(r.elapsed_s * 1e9), 40, v[0], v[1],
+			 v[2], v[3]);
+	assert_true(isnan(v[0][5])); /* another run's samples */
+	double x[100], rates[100], tmp[100];
+	for (int i = 0; i < 100; i++)
+		x[i] = i == 50 ? 1000 : 10;
+	assert_true(plot_rate_scale(x, 100, 1, 100, rates, tmp) == 15); /* 12 → 15, not 1000 */
+	synth_free(&y);
+}
+
 /* ---- one recording, two pictures ----------------------------------------- */
 
 static void on_sample(void *ctx, const struct sample *s, const struct disktab *t)
@@ -416,13 +441,10 @@ static void test_tui_and_svg_agree(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_split),
-	    cmocka_unit_test(test_scale_follows_copy),
-	    cmocka_unit_test(test_scope),
-	    cmocka_unit_test(test_marks),
-	    cmocka_unit_test(test_cache),
-	    cmocka_unit_test(test_phase_table),
-	    cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_split),	cmocka_unit_test(test_scale_follows_copy),
+	    cmocka_unit_test(test_scope),	cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
+	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
