@@ -148,11 +148,13 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 		p->t0_ns = (double)t_end > back ? t_end - (uint64_t)back : 0;
 	}
 	long len = (long)series_len(m->series);
+	long next = -2; /* series_find of the last column's end: this one's start */
 	for (int i = 0; i < n; i++) {
 		uint64_t a = p->t0_ns + (uint64_t)(p->col_ns * i);
 		uint64_t b = p->t0_ns + (uint64_t)(p->col_ns * (i + 1));
-		long lo = series_find(m->series, a);
+		long lo = next != -2 ? next : series_find(m->series, a);
 		long nb = series_find(m->series, b);
+		next = nb;
 		long hi = nb < 0 ? len - 1 : nb - 1;
 		if (hi > end)
 			hi = end;
@@ -578,17 +580,21 @@ void plot_run_columns(const struct series *ser, double interval, const struct ru
 {
 	uint64_t end = r->t_copy_ns + (uint64_t)(r->elapsed_s * 1e9);
 	long counted = -1; /* the newest sample whose burst is on a column */
+	long next = -2;	   /* series_find of the last column's end: this one's start */
 	for (int i = 0; i < n; i++) {
 		uint64_t ta = r->t_copy_ns + (uint64_t)((double)span * i / n);
 		uint64_t tb = r->t_copy_ns + (uint64_t)((double)span * (i + 1) / n);
 		rd[i] = wr[i] = af[i] = NAN;
 		burst[i] = 0;
+		long prev = next;
+		next = -2;
 		if (tb > end + (uint64_t)(interval * 1e9))
 			continue; /* the sample that holds the end still counts */
 		long b = series_find(ser, tb);
+		next = b;
 		if (b < 1)
 			continue;
-		long a = series_find(ser, ta);
+		long a = prev != -2 ? prev : series_find(ser, ta);
 		if (a < 0 || a >= b)
 			a = b - 1;
 		const struct sample *sb = series_at(ser, (size_t)b);
