@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
+#include "glyphs.h"
 #include "preset.h"
 #include "util.h"
 

@@ -66,7 +66,7 @@ void pagecache_run_figures(const struct series *ser, int run, uint64_t t0, uint6
 			peak = s->res_dst.dirty;
 		/* the end is the copy's (and its flush's), not the verify's,
 		 * which drops both files and reads them again */
-		int copying = s->phase >= PHASE_COPY && s->phase <= PHASE_DONE;
+		int copying = sample_in_copy(s, run);
 		if (copying < end_copying)
 			continue;
 		end_copying = copying;

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "burst.h"
-#include "chart.h"
+#include "units.h"
+#include "phase.h"
+#include "plot.h"
 #include "rates.h"
 #include "strategy.h"
 #include "util.h"
@@ -614,18 +616,12 @@ static void header(struct ctx *c, const struct svg_opts *o, int overview, const 
 
 /* ---- Overview ------------------------------------------------------------ */
 
+/* A phase's label over its line (phase.h's table): copy, flush and verify
+ * are labelled, shortened where labels crowd. */
 static const char *phase_word(int phase, int abbrev)
 {
-	switch (phase) {
-	case PHASE_COPY:
-		return abbrev ? "c" : "copy";
-	case PHASE_FLUSH:
-		return abbrev ? "fl" : "flush";
-	case PHASE_VERIFY:
-		return abbrev ? "vfy" : "verify";
-	default:
-		return NULL;
-	}
+	const char *a = phase_abbrev(phase);
+	return !a ? NULL : abbrev ? a : phase_name(phase);
 }
 
 /* The run label: "rw_cp #2" when the label has several runs. */
@@ -654,7 +650,8 @@ static void run_label(const struct svg_input *in, size_t i, char *buf, size_t le
 
 /* Phase lines through the charts (top..bottom) and the labels over them
  * in two lanes: the run labels (at each run's start) and the phases. */
-static void events(struct ctx *c, double lane0, double lane1, double top, double bottom)
+static void events(struct ctx *c, const struct plot *pl, double lane0, double lane1, double top,
+		   double bottom)
 {
 	const struct svg_input *in = c->in;
 	static const size_t cap = MAX_LABELS;
@@ -663,8 +660,8 @@ static void events(struct ctx *c, double lane0, double lane1, double top, double
 	char(*rtext)[2][48] = xcalloc(cap, sizeof(*rtext));
 	size_t nr = 0, np = 0;
 	double fs = 24 * c->u;
-	for (size_t i = 0; i < in->nevents; i++) {
-		const struct run_event *e = &in->events[i];
+	for (int i = 0; i < pl->nmarks; i++) {
+		const struct plot_mark *e = &pl->marks[i];
 		if (e->t_ns < c->t0 || e->t_ns > c->t1)
 			continue;
 		double x = x_of(c, e->t_ns);
@@ -750,83 +747,38 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	const struct svg_theme *th = c->th;
 	double u = c->u;
 	size_t n = c->i1 - c->i0 + 1;
-	double *buf = xmalloc(sizeof(double) * n * (12 + SAMPLE_GENS));
-	double *xs = buf, *rd = buf + n, *wr = buf + 2 * n, *af = buf + 3 * n, *inf = buf + 4 * n,
-	       *fr = buf + 5 * n, *de = buf + 6 * n, *sc = buf + 7 * n, *y1 = buf + 8 * n,
-	       *y2 = buf + 9 * n, *y3 = buf + 10 * n, *y0 = buf + 11 * n;
-	double *gen[SAMPLE_GENS]; /* MGLRU's generations, KiB, youngest first */
+	/* what is shown and on which scales: the plot model, a column a
+	 * sample (plot.h), as on screen */
+	struct plot pl;
+	plot_init(&pl);
+	struct plot_src src = {ser,
+			       c->in->events,
+			       c->in->nevents,
+			       c->in->runs,
+			       c->in->nruns,
+			       runlog_common_limit(c->in->runs, c->in->nruns) != NULL};
+	plot_build_samples(&pl, &src, c->i0, c->i1);
+	double *buf = xmalloc(sizeof(double) * n * 8);
+	double *xs = buf, *af = buf + n, *inf = buf + 2 * n, *fr = buf + 3 * n, *y1 = buf + 4 * n,
+	       *y2 = buf + 5 * n, *y3 = buf + 6 * n, *y0 = buf + 7 * n;
+	const double *rd = plot_col(&pl, PLOT_READ), *wr = plot_col(&pl, PLOT_WRITE),
+		     *de = plot_col(&pl, PLOT_DEACT_SCOPE), *sc = plot_col(&pl, PLOT_SCAN),
+		     *burst = plot_col(&pl, PLOT_BURST);
+	const double *gen[SAMPLE_GENS]; /* MGLRU's generations, KiB, youngest first */
 	for (int j = 0; j < SAMPLE_GENS; j++)
-		gen[j] = buf + (size_t)(12 + j) * n;
-	int gens = 0; /* any sample has them, of the chart's scope */
-	uint8_t *burst = xcalloc(n, 1);
-
-	/* the memory chart shows the runs' cgroup while any sample has one */
-	int cg = 0;
-	double mem_scale_kb = 0;
-	for (size_t i = c->i0; i <= c->i1; i++) {
-		const struct sample *s = series_at(ser, i);
-		if ((s->have & SAMPLE_HAVE_CG) && s->cg_limit)
-			cg = 1;
-	}
-	double rmax = 0, rmin = INFINITY;
-	struct vals dall = {0}, drun = {0};
+		gen[j] = plot_col(&pl, PLOT_G0 + j);
+	int cg = pl.cg, gens = pl.gens;
+	double mem_scale_kb = pl.mem_peak;
 	for (size_t k = 0; k < n; k++) {
-		size_t i = c->i0 + k;
-		const struct sample *b = series_at(ser, i), *a = i ? series_at(ser, i - 1) : NULL;
-		struct rates r;
-		rates_compute(a, b, &r);
-		xs[k] = x_of(c, b->t_ns);
-		rd[k] = r.read_mbs;
-		wr[k] = r.write_mbs;
-		de[k] = (a && (a->have & b->have & SAMPLE_HAVE_CG_DEACT)) ? r.cg_pgdeactivate_s
-									  : r.pgdeactivate_s;
-		sc[k] = r.pgscan_s;
-		burst[k] = (uint8_t)burst_between(a, b);
-		for (int j = 0; j < 2; j++) {
-			double v = j ? wr[k] : rd[k];
-			if (isnan(v))
-				continue;
-			vals_add(&dall, v);
-			if (b->run >= 0)
-				vals_add(&drun, v);
-		}
-		for (int j = 0; j < 2; j++) {
-			double v = j ? sc[k] : de[k];
-			if (!isnan(v) && v > 0) {
-				rmax = fmax(rmax, v);
-				rmin = fmin(rmin, v);
-			}
-		}
-		if (cg) {
-			int have = (b->have & SAMPLE_HAVE_CG) && b->cg_limit;
-			af[k] = have ? (double)b->cg_active_file / 1024.0 : NAN;
-			inf[k] = have ? (double)b->cg_inactive_file / 1024.0 : NAN;
-			fr[k] = have ? (b->cg_limit > b->cg_usage
-					    ? (double)(b->cg_limit - b->cg_usage) / 1024.0
-					    : 0)
-				     : NAN;
-			if (have)
-				mem_scale_kb = fmax(mem_scale_kb, (double)b->cg_limit / 1024.0);
-		} else {
-			int have = b->have & SAMPLE_HAVE_MEM;
-			af[k] = have ? (double)b->active_file : NAN;
-			inf[k] = have ? (double)b->inactive_file : NAN;
-			fr[k] = have ? (double)b->mem_free : NAN;
-			if (have)
-				mem_scale_kb = fmax(mem_scale_kb, (double)b->mem_total);
-		}
-		/* as on screen (view_overview.c): the run's memcg's, or the system's */
-		uint32_t gb = b->have & (SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG);
-		int g = cg ? (gb & SAMPLE_HAVE_GEN_CG) != 0 : gb == SAMPLE_HAVE_GEN;
-		for (int j = 0; j < SAMPLE_GENS; j++)
-			gen[j][k] = !g ? NAN : j < b->gen_n ? (double)b->gen_file[j] * 4.0 : 0;
-		gens |= g;
+		xs[k] = x_of(c, series_at(ser, c->i0 + k)->t_ns);
+		af[k] = plot_col(&pl, PLOT_AF)[k];
+		inf[k] = plot_col(&pl, PLOT_IF)[k];
+		fr[k] = plot_col(&pl, PLOT_FREE)[k];
 	}
-	/* As on screen: while runs are shown the disk scale follows their
-	 * traffic; a spike outside them clips at the top. */
-	double dmax = drun.n ? vals_top(&drun) : vals_top(&dall);
-	vals_top(&dall);
-	vals_top(&drun);
+	double rmax = pl.rate_hi, rmin = pl.rate_lo;
+	/* the disk's scale is the screen's: read and write on one axis here,
+	 * so the larger of the two when the screen splits them */
+	double dscale = fmax(pl.read_max, pl.write_max), dstep = nice_ceil(dscale / 4);
 
 	/* geometry: title, two label lanes, three charts, the time axis */
 	double top = 128 * u, lane_h = 34 * u, head = 46 * u, strip = 26 * u;
@@ -843,8 +795,6 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	char buf2[160];
 
 	/* --- disk --- */
-	double dscale, dstep;
-	lin_scale(dmax, &dscale, &dstep);
 	snprintf(buf2, sizeof(buf2), "Disk %s",
 		 c->in->disk && *c->in->disk ? c->in->disk : "(none watched)");
 	double tx = chart_title(c, y_disk - 14 * u, buf2);
@@ -926,7 +876,7 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	vtext(c, 36 * u, y_mem + mh / 2, 26 * u, gib ? "GiB" : "MiB");
 	frame(c, y_mem, mh);
 	for (size_t k = 0; k < n; k++)
-		if (burst[k])
+		if (burst[k] > 0)
 			triangle(c, xs[k], y_mem - 3 * u, 20 * u, th->burst);
 
 	/* --- reclaim: log scale, so deactivate is not lost beside scan --- */
@@ -967,11 +917,11 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	put(&c->w, "</g>\n");
 	frame(c, y_rec, rh);
 
-	events(c, lane0, lane1, y_disk - head + 8 * u, bottom);
+	events(c, &pl, lane0, lane1, y_disk - head + 8 * u, bottom);
 	time_axis(c, bottom, (double)(c->t1 - c->t0) / 1e9, bottom, "time (s)");
 	(void)o;
 	free(buf);
-	free(burst);
+	plot_done(&pl);
 	return 0;
 }
 
@@ -988,8 +938,7 @@ static size_t run_samples(const struct series *ser, const struct run_result *r, 
 	uint64_t end = r->t_copy_ns + (uint64_t)(r->elapsed_s * 1e9);
 	for (; i >= 1 && (size_t)i < series_len(ser); i++) {
 		const struct sample *b = series_at(ser, (size_t)i);
-		if (b->run != ri ||
-		    (b->phase != PHASE_COPY && b->phase != PHASE_FLUSH && b->phase != PHASE_DONE)) {
+		if (!sample_in_copy(b, ri)) {
 			if (b->t_ns > end)
 				break;
 			continue;

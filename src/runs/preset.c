@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "chart.h"
+#include "glyphs.h"
 #include "device.h"
 #include "options.h"
 #include "util.h"

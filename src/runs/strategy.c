@@ -18,18 +18,6 @@
 #define STREAM_WINDOW ((off_t)8 << 20)	/* stream_cp: write-behind / drop-behind unit */
 #define COPYBENCH_N   8			/* the first entries of the table */
 
-static const char *const phase_names[PHASE_COUNT] = {
-    [PHASE_IDLE] = "idle",   [PHASE_PREPARE] = "prepare", [PHASE_COPY] = "copy",
-    [PHASE_FLUSH] = "flush", [PHASE_DONE] = "done",	  [PHASE_VERIFY] = "verify",
-};
-
-const char *phase_name(enum phase p)
-{
-	if ((unsigned)p >= PHASE_COUNT)
-		return "?";
-	return phase_names[p];
-}
-
 /* The two fds of one copy and whether we created (and so may unlink) dst. */
 struct files {
 	int src;

@@ -29,18 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum phase {
-	PHASE_IDLE,
-	PHASE_PREPARE,
-	PHASE_COPY,
-	PHASE_FLUSH,
-	PHASE_DONE,
-	PHASE_VERIFY,
-	PHASE_COUNT
-};
+#include "phase.h"
 
-/* "idle", "prepare", "copy", "flush", "done", "verify"; "?" out of range. */
-const char *phase_name(enum phase p);
+/* enum phase and phase_name(): phase.h */
 
 /* Shared progress page: lives in a MAP_SHARED|MAP_ANONYMOUS page that the
  * monitor reads while the worker writes. Only the atomics may be read while

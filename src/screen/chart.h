@@ -16,9 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "glyphs.h"
 #include "grid.h"
+#include "units.h"
 
-enum chart_glyphs { CHART_BRAILLE, CHART_BLOCK, CHART_ASCII };
 enum chart_mode { CHART_LINE, CHART_AREA };
 
 struct canvas {
@@ -28,8 +29,8 @@ struct canvas {
 	int xdots, ydots; /* dots per cell */
 	uint8_t *dots;	  /* role + 1, or 0 */
 	size_t cap;
-	int top_wins;	  /* a cell takes its highest role, not its majority:
-			     a line stays visible across a filled area */
+	int top_wins; /* a cell takes its highest role, not its majority:
+			 a line stays visible across a filled area */
 };
 
 void canvas_init(struct canvas *c);
@@ -58,26 +59,5 @@ void canvas_render(const struct canvas *c, struct grid *g, int x, int y);
  * by giving it ROLE_FREE). */
 void chart_stack(struct grid *g, int x, int y, int cw, int ch, enum chart_glyphs glyphs,
 		 const double *const *vals, const enum role *roles, int nser, double ymax);
-
-/* The value at quantile q (0..1) of the non-NAN values in v[0..n), or -1
- * when there are none.  tmp: scratch for n doubles. */
-double chart_quantile(const double *v, int n, double q, double *tmp);
-
-/* Auto-scale with hysteresis: grows at once to a nice value above what is
- * visible, shrinks only after the data has stayed below 40 % of the scale
- * for `patience` consecutive updates, so the axis does not jump every tick. */
-struct autoscale {
-	double max;
-	int low_ticks;
-};
-double autoscale_update(struct autoscale *a, double seen_max, double floor, int patience);
-/* The same in steps of 1 1.5 2 3 4 5 6 8 ×10^k, not 1 2 5: the data fills
- * more of the chart's height. */
-double autoscale_update_fine(struct autoscale *a, double seen_max, double floor, int patience);
-
-/* Smallest 1/2/5×10^k that is >= v (v > 0). */
-double nice_ceil(double v);
-/* Short number for axis labels and legends: 0.42, 4.2, 42, 420, 4.2k, 42k, 4.2M. */
-void fmt_num(char *buf, size_t len, double v);
 
 #endif

@@ -16,6 +16,7 @@ void views_init(struct views *v)
 	canvas_init(&v->overview.disk);
 	canvas_init(&v->overview.mem);
 	canvas_init(&v->overview.reclaim);
+	plot_init(&v->overview.plot);
 	canvas_init(&v->runs.canvas);
 }
 
@@ -26,11 +27,9 @@ void views_done(struct views *v)
 	canvas_done(&v->overview.reclaim);
 	strip_residency_done(&v->overview.res);
 	canvas_done(&v->overview.probe);
+	plot_done(&v->overview.plot);
 	free(v->overview.buf);
-	free(v->overview.lo);
-	free(v->overview.hi);
 	v->overview.buf = NULL;
-	v->overview.lo = v->overview.hi = NULL;
 	canvas_done(&v->runs.canvas);
 	free(v->runs.buf);
 	v->runs.buf = NULL;

@@ -21,6 +21,8 @@
 #include "rates.h"
 #include "runlog.h"
 #include "stats.h"
+#include "phase.h"
+#include "plot.h"
 #include "strategy.h"
 #include "util.h"
 #include "views.h"
@@ -36,47 +38,6 @@ enum { V_READ, V_WRITE, V_AF, V_BURST, V_N };
 static uint64_t run_span_ns(const struct run_result *r)
 {
 	return (uint64_t)(r->elapsed_s * 1e9);
-}
-
-/* Fills v[V_*][0..n) for n cell columns covering [t_copy, t_copy + span]:
- * the read and write MiB/s over each column's samples, the active_file
- * (KiB) at its end, whether a burst lies in it.  NAN outside the copy. */
-static void run_columns(const struct model *m, const struct run_result *r, int run_index,
-			uint64_t span, int n, double *const v[V_N])
-{
-	uint64_t end = r->t_copy_ns + run_span_ns(r);
-	long counted = -1; /* the newest sample whose burst is on a column */
-	for (int i = 0; i < n; i++) {
-		uint64_t ta = r->t_copy_ns + (uint64_t)((double)span * i / n);
-		uint64_t tb = r->t_copy_ns + (uint64_t)((double)span * (i + 1) / n);
-		for (int k = 0; k < V_N; k++)
-			v[k][i] = k == V_BURST ? 0 : NAN;
-		if (tb > end + (uint64_t)(m->interval * 1e9))
-			continue; /* the sample that holds the end still counts */
-		long b = series_find(m->series, tb);
-		if (b < 1)
-			continue;
-		long a = series_find(m->series, ta);
-		if (a < 0 || a >= b)
-			a = b - 1;
-		const struct sample *sb = series_at(m->series, (size_t)b);
-		/* only the copy itself: not the verify pass that follows */
-		if (sb->run != run_index || (sb->phase != PHASE_COPY && sb->phase != PHASE_FLUSH &&
-					     sb->phase != PHASE_DONE))
-			continue;
-		struct rates rt;
-		rates_compute(series_at(m->series, (size_t)a), sb, &rt);
-		/* the run's own bytes (its cgroup) where known, else the disk's */
-		rates_run_io(series_at(m->series, (size_t)a), sb, &rt, &v[V_READ][i],
-			     &v[V_WRITE][i]);
-		v[V_AF][i] = (sb->have & SAMPLE_HAVE_CG) ? (double)sb->cg_active_file / 1024.0
-							 : (double)sb->active_file;
-		for (long k = a + 1 > counted + 1 ? a + 1 : counted + 1; k <= b; k++)
-			if (burst_between(series_at(m->series, (size_t)k - 1),
-					  series_at(m->series, (size_t)k)))
-				v[V_BURST][i] = 1;
-		counted = b;
-	}
 }
 
 static void ensure(struct runs_view *rv, int n)
@@ -364,27 +325,13 @@ static void legend_row(struct grid *g, int y, const char *rd_s, const char *wr_s
 	}
 }
 
-/* The scale of series k (V_READ, V_WRITE) over the blocks' columns: the
- * 98th percentile with a fifth of headroom, as the Overview's disk, so a
- * flush spike at a copy's end clips instead of flattening every strip;
- * the peak when that is lower (a flat rw_cp); a fine nice step above. */
+/* The scale of series k (V_READ, V_WRITE) over the blocks' columns:
+ * plot_rate_scale(), the same for every block. */
 static double io_scale(const struct runs_view *rv, size_t rows, int pw, int k, double *rates,
 		       double *tmp)
 {
-	int n = 0;
-	double peak = 0, top = 0;
-	for (size_t row = 0; row < rows; row++) {
-		const double *v = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
-		for (int i = 0; i < pw; i++)
-			if (!isnan(v[i])) {
-				rates[n++] = v[i];
-				peak = fmax(peak, v[i]);
-			}
-	}
-	if (n)
-		top = fmin(peak, chart_quantile(rates, n, 0.98, tmp) * 1.2);
-	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
-	return autoscale_update_fine(&fine, top, 1.0, 1);
+	return plot_rate_scale(rv->buf + (size_t)k * (size_t)pw, (size_t)V_N * (size_t)pw, rows, pw,
+			       rates, tmp);
 }
 
 void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, struct grid *g,
@@ -475,7 +422,9 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 		double *v[V_N];
 		for (int k = 0; k < V_N; k++)
 			v[k] = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
-		run_columns(m, &s->results[shown[skip + row]], (int)shown[skip + row], span, pw, v);
+		plot_run_columns(m->series, m->interval, &s->results[shown[skip + row]],
+				 (int)shown[skip + row], span, pw, v[V_READ], v[V_WRITE], v[V_AF],
+				 v[V_BURST]);
 	}
 	/* read and write each on their own scale, the same for every block
 	 * (the blocks compare): the read strip is the sawtooth, and a flush's

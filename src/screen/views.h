@@ -13,6 +13,7 @@
 #include "chart.h"
 #include "grid.h"
 #include "model.h"
+#include "plot.h"
 #include "strip_residency.h"
 #include "ui.h"
 
@@ -21,16 +22,9 @@
 
 struct overview {
 	struct canvas disk, mem, reclaim;
-	struct autoscale disk_scale, write_scale, reclaim_scale, deact_scale;
-	double *buf; /* value columns, B_N × cap */
-	long *lo, *hi; /* per dot column: the samples it covers, -1 for none */
+	struct plot plot; /* what the charts show (plot.h): the view renders it */
+	double *buf;	  /* scratch: the memory stack's cells, the probe strip's */
 	int cap;
-	/* the time window of the last draw: dot column i covers
-	 * [t0_ns + i·col_ns, t0_ns + (i+1)·col_ns) */
-	uint64_t t0_ns;
-	double col_ns;
-	int fit; /* the window spans the runs */
-	int disk_split; /* read and write on scales of their own (hysteresis) */
 	struct res_strip res; /* the page-cache strip (strip_residency.h) */
 	struct canvas probe; /* --probe: its strip (strip_probe.c) */
 };

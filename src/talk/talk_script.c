@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "chart.h"
+#include "glyphs.h"
 #include "record.h"
 #include "rundir.h"
 #include "session.h"

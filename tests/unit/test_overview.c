@@ -465,8 +465,8 @@ static void test_paused_frozen(void **state)
 	build(&f);
 	draw(&f, 120, 40);
 	grid_done(&f.g);
-	f.v.overview.disk_scale.max = 5000; /* an old spike's scale */
-	f.v.overview.disk_scale.low_ticks = 30;
+	f.v.overview.plot.as_read.max = 5000; /* an old spike's scale */
+	f.v.overview.plot.as_read.low_ticks = 30;
 	f.u.paused = 1;
 	draw(&f, 120, 40);
 	char *first = grid_dump(&f.g);
@@ -484,7 +484,7 @@ static void test_paused_frozen(void **state)
 		draw(&f, 120, 40);
 		grid_done(&f.g);
 	}
-	assert_true(f.v.overview.disk_scale.max < 5000);
+	assert_true(f.v.overview.plot.as_read.max < 5000);
 	draw(&f, 120, 40);
 	free(first);
 	done(&f);

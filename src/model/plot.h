@@ -1,0 +1,167 @@
+/*
+ * plot — what the Overview shows, decided once for the TUI and the SVG
+ * export: which samples each column covers (the window), the per-column
+ * values of every series, the memory chart's scope (the run's cgroup or
+ * the system), the y scales (98th percentile of the copies with headroom,
+ * nice steps, autoscale with hysteresis, frozen while the picture is),
+ * the disk split (read and write on scales of their own), the burst marks
+ * and the phase marks.  Renderers (screen/view_overview.c, output/svg.c)
+ * only place and draw what a struct plot holds; nothing here draws.
+ *
+ * Invariants: columns are oldest first, the newest shown sample in the
+ * last one; a column with no sample holds NAN (0 for PLOT_COPY and
+ * PLOT_BURST); buffers grow only when the column count does, so a tick
+ * allocates nothing; a column whose samples did not change since the last
+ * build is copied, not computed again (samples never change once pushed,
+ * so a column is known by the times of the samples it reads).
+ */
+#ifndef LRUTOP_PLOT_H
+#define LRUTOP_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runlog.h"
+#include "sample.h"
+#include "series.h"
+#include "units.h"
+
+struct model;
+
+enum plot_series {
+	PLOT_READ, /* disk MiB/s */
+	PLOT_WRITE,
+	PLOT_AF, /* memory lists, KiB, of the chart's scope (plot.cg) */
+	PLOT_IF,
+	PLOT_ANON,  /* anon, or the cgroup's other usage */
+	PLOT_FREE,  /* free, or the cgroup's headroom */
+	PLOT_DEACT, /* reclaim counters, pages/s, the system's */
+	PLOT_ACT,
+	PLOT_SCAN,
+	PLOT_REFAULT,
+	PLOT_DEACT_SCOPE, /* deactivate of the run's cgroup where both samples have it */
+	PLOT_COPY,	  /* 1: the newest sample of the column is in a run's copy phase */
+	PLOT_BURST,	  /* 1: a demotion burst within the column */
+	PLOT_G0,	  /* MGLRU generations (file KiB, youngest first), NAN without */
+	PLOT_G1,
+	PLOT_G2,
+	PLOT_G3,
+	PLOT_NSER
+};
+
+/* What the user asked for (ui.h's, as far as the plot cares). */
+struct plot_opts {
+	int zoom;	/* 0: a sample a column; > 0: 2^zoom intervals; < 0: finer */
+	int no_fit;	/* do not fit the window to the runs */
+	int scrolled;	/* paused and scrolled back: the window does not fit */
+	int mem_system; /* the memory chart shows the system, not the run's cgroup */
+	int frozen;	/* paused / a replay paused or at its end: scales hold */
+	int xdots;	/* columns a time-axis cell holds (the TUI's dots per cell) */
+};
+
+/* A run event inside the window: col is the column that shows it. */
+struct plot_mark {
+	uint64_t t_ns;
+	int col;
+	int run;   /* index into the runs */
+	int phase; /* enum phase; PHASE_PREPARE starts a run, PHASE_IDLE ends it */
+};
+
+/* A time-axis tick: in cell col (col·xdots the column), secs seconds after
+ * the first run's start (fit) or before the newest sample (negative). */
+struct plot_tick {
+	int cell;
+	long secs;
+};
+
+#define PLOT_MAX_TICKS 128
+
+struct plot {
+	/* the window: column i covers samples lo[i]..hi[i] (-1: none) and the
+	 * time [t0_ns + i·col_ns, t0_ns + (i+1)·col_ns) */
+	int n, cap;
+	long *lo, *hi;
+	uint64_t t0_ns;
+	double col_ns;
+	int fit;   /* the window spans the runs */
+	long end;  /* the series index of the newest shown sample, -1: none */
+	double *v; /* PLOT_NSER rows of cap values: plot_col() */
+
+	/* scope of the memory chart */
+	int cg;		  /* the run's cgroup */
+	double mem_total; /* the chart's top, KiB: the newest cgroup limit or MemTotal; NAN */
+	double mem_peak;  /* plot_build_samples: the largest limit / MemTotal shown, KiB */
+	int gens;	  /* some column has MGLRU generations of the scope */
+
+	/* scales */
+	double read_level, write_level; /* p98 of the copies, +20 % */
+	int split;			/* read and write on scales of their own */
+	double read_max, write_max;	/* the disk halves' tops (equal unless split) */
+	double reclaim_max, deact_max;	/* the reclaim lines' and deactivate's tops */
+	double rate_lo, rate_hi;	/* smallest and largest positive deactivate/scan */
+	int nbursts;			/* columns with PLOT_BURST */
+
+	struct plot_mark *marks;
+	int nmarks, markcap;
+	struct plot_tick ticks[PLOT_MAX_TICKS];
+	int nticks;
+
+	/* state kept between builds */
+	struct autoscale as_read, as_write, as_reclaim, as_deact;
+	int split_state;
+	uint64_t *key; /* per column: t of lo-1 and t of hi (2 × cap) */
+	double *old_v; /* the last build's values and keys, for the cache */
+	uint64_t *old_key;
+	int old_n, old_cg, old_valid;
+	int computed; /* columns computed (not copied) by the last build */
+	double *tmp;  /* 2 × cap scratch for the quantiles */
+};
+
+/* The samples and the run log a plot reads. */
+struct plot_src {
+	const struct series *ser;
+	const struct run_event *events;
+	size_t nevents;
+	const struct run_result *runs;
+	size_t nruns;
+	int disk_limited; /* --disk-limit: read and write always on own scales */
+};
+
+void plot_init(struct plot *p);
+void plot_done(struct plot *p);
+
+/* The TUI's plot: n columns ending at series index end (view_end()),
+ * fitted to the runs (from the first run's start to their expected end)
+ * unless o says otherwise, else the last n samples (zoom 0) or n columns
+ * of 2^zoom intervals.  Allocates only when n grows. */
+void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o, long end, int n);
+/* The export's plot: one column per sample i0..i1, scales as a fresh
+ * (not frozen, no history) build. */
+void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, size_t i1);
+
+/* Row s of the values: n doubles. */
+static inline double *plot_col(const struct plot *p, enum plot_series s)
+{
+	return p->v + (size_t)s * (size_t)p->cap;
+}
+
+/* The Runs view's block of run r (index run): n columns over
+ * [t_copy, t_copy + span] (span: the longest shown run's, so the blocks
+ * share a time scale), each the read and write MiB/s over its samples
+ * (the run's own bytes where known), active_file KiB at its end, whether
+ * a burst lies in it; NAN (burst 0) outside the run's copy. */
+void plot_run_columns(const struct series *ser, double interval, const struct run_result *r,
+		      int run, uint64_t span, int n, double *rd, double *wr, double *af,
+		      double *burst);
+/* A rate scale over rows of n values (row k at v + k·stride): the 98th
+ * percentile with a fifth of headroom, as the Overview's disk, so a flush
+ * spike at a copy's end clips instead of flattening every strip; the peak
+ * when that is lower (a flat rw_cp); a fine nice step above.  rates, tmp:
+ * scratch for rows·n doubles each. */
+double plot_rate_scale(const double *v, size_t stride, size_t rows, int n, double *rates,
+		       double *tmp);
+
+/* The newest value of row s that is not NAN (a legend's number), NAN. */
+double plot_last(const struct plot *p, enum plot_series s);
+
+#endif

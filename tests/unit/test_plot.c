@@ -1,0 +1,450 @@
+/* The plot model (model/plot.c): its policy on synthetic series (scope,
+ * scales, the disk split, marks, the column cache), and the two pictures
+ * of one real recording (examples/demo-2008.jsonl.gz through the replay
+ * source): the TUI's Overview drawn into a grid and the SVG export agree
+ * on the disk scale, the burst marks and the phase marks, because both
+ * render the same struct plot. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "burst.h"
+#include "model.h"
+#include "phase.h"
+#include "plot.h"
+#include "source.h"
+#include "svg.h"
+#include "ui.h"
+#include "views.h"
+#include "gridtest.h"
+
+#define MIB (1024ull * 1024)
+#define T0  100000000000ull /* 100 s */
+#define DT  250000000ull    /* 0.25 s */
+
+/* ---- synthetic series ---------------------------------------------------- */
+
+struct synth {
+	struct model m;
+	struct runlog *log;
+};
+
+/* n samples; copy samples [c0, c1) of run 0 in its cgroup (64 MiB limit)
+ * reading rd MiB and writing wr MiB a sample; spike: a sample outside the
+ * copy that reads 50 times as much. */
+static void synth_make(struct synth *y, int n, int c0, int c1, double rd, double wr, int spike)
+{
+	memset(y, 0, sizeof(*y));
+	y->m.series = series_new(4096);
+	y->log = runlog_new();
+	y->m.log = y->log;
+	y->m.interval = 0.25;
+	uint64_t r = 0, w = 0;
+	for (int i = 0; i < n; i++) {
+		struct sample s;
+		memset(&s, 0, sizeof(s));
+		s.t_ns = T0 + (uint64_t)i * DT;
+		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
+		s.mem_total = 4ull << 20;
+		s.mem_free = 2ull << 20;
+		s.active_file = s.inactive_file = 512ull << 10;
+		s.run = -1;
+		if (i >= c0 && i < c1) {
+			s.run = 0;
+			s.phase = PHASE_COPY;
+			s.have |= SAMPLE_HAVE_CG;
+			s.cg_limit = 64 * MIB;
+			s.cg_usage = 60 * MIB;
+			s.cg_active_file = 20 * MIB;
+			s.cg_inactive_file = 30 * MIB;
+			r += (uint64_t)(rd * 2048);
+			w += (uint64_t)(wr * 2048);
+		} else if (spike && i == spike) {
+			r += (uint64_t)(rd * 50 * 2048);
+		}
+		s.rd_sectors = r;
+		s.wr_sectors = w;
+		series_push(y->m.series, &s);
+	}
+	if (c1 > c0) {
+		struct run_result *res = &y->log->results[y->log->nresults++];
+		snprintf(res->name, sizeof(res->name), "rw_cp");
+		res->cmd = -1;
+		res->finished = 1;
+		res->t_start_ns = T0 + (uint64_t)c0 * DT;
+		res->t_end_ns = T0 + (uint64_t)c1 * DT;
+		runlog_add_event(y->log, T0 + (uint64_t)c0 * DT, PHASE_PREPARE);
+		runlog_add_event(y->log, T0 + (uint64_t)(c0 + 2) * DT, PHASE_COPY);
+		runlog_add_event(y->log, T0 + (uint64_t)c1 * DT, PHASE_IDLE);
+	}
+}
+
+static void synth_free(struct synth *y)
+{
+	series_free(y->m.series);
+	runlog_free(y->log);
+}
+
+static const struct plot_opts last_n = {.no_fit = 1, .xdots = 1};
+
+static void test_split(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	/* alike: one scale for both halves */
+	synth_make(&y, 100, 10, 90, 20, 22, 0);
+	plot_build(&p, &y.m, &last_n, 99, 100);
+	assert_false(p.split);
+	assert_true(p.read_max == p.write_max);
+	assert_true(p.read_max >= 22 * 4 * 1.2 * 0.999); /* 22 MiB a 0.25 s sample */
+	synth_free(&y);
+	plot_done(&p);
+	/* writes at 30 times the reads: scales of their own */
+	plot_init(&p);
+	synth_make(&y, 100, 10, 90, 4, 120, 0);
+	plot_build(&p, &y.m, &last_n, 99, 100);
+	assert_true(p.split);
+	assert_true(p.read_max < p.write_max / 10);
+	assert_true(p.read_max >= p.read_level);
+	synth_free(&y);
+	plot_done(&p);
+}
+
+/* The disk scale follows the copies: a spike outside them clips. */
+static void test_scale_follows_copy(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	synth_make(&y, 100, 10, 90, 20, 20, 95);
+	plot_build(&p, &y.m, &last_n, 99, 100);
+	assert_true(p.read_max < 20 * 4 * 2);
+	assert_true(plot_col(&p, PLOT_READ)[95] > 20 * 4 * 40); /* the spike is there */
+	assert_true(plot_col(&p, PLOT_COPY)[50] == 1);
+	assert_true(plot_col(&p, PLOT_COPY)[95] == 0);
+	/* frozen: the scale state does not move, though the level would */
+	struct autoscale before = p.as_read;
+	synth_free(&y);
+	synth_make(&y, 100, 10, 90, 2, 2, 0);
+	struct plot_opts fr = last_n;
+	fr.frozen = 1;
+	plot_build(&p, &y.m, &fr, 99, 100);
+	assert_true(p.as_read.max == before.max);
+	assert_int_equal(p.as_read.low_ticks, before.low_ticks);
+	synth_free(&y);
+	plot_done(&p);
+}
+
+/* The memory chart's scope: the run's cgroup while a shown sample has
+ * one, the system's when asked for or when none has. */
+static void test_scope(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	synth_make(&y, 100, 10, 90, 20, 20, 0);
+	plot_build(&p, &y.m, &last_n, 99, 100);
+	assert_true(p.cg);
+	assert_true(p.mem_total == 64.0 * 1024);
+	assert_true(plot_col(&p, PLOT_AF)[50] == 20.0 * 1024);
+	assert_true(isnan(plot_col(&p, PLOT_AF)[95])); /* no cgroup there: a gap */
+	struct plot_opts sys = last_n;
+	sys.mem_system = 1;
+	plot_build(&p, &y.m, &sys, 99, 100);
+	assert_false(p.cg);
+	assert_true(p.mem_total == 4.0 * 1024 * 1024);
+	assert_true(plot_col(&p, PLOT_AF)[95] == 512.0 * 1024);
+	/* a window after the run: no cgroup sample shown */
+	plot_build(&p, &y.m, &last_n, 99, 5);
+	assert_false(p.cg);
+	synth_free(&y);
+	plot_done(&p);
+}
+
+/* Marks sit in the column of the sample at (or after) their time, and
+ * fall out of a window that does not reach them. */
+static void test_marks(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	synth_make(&y, 100, 10, 90, 20, 20, 0);
+	plot_build(&p, &y.m, &last_n, 99, 100);
+	assert_int_equal(p.nmarks, 3);
+	assert_int_equal(p.marks[0].col, 10);
+	assert_int_equal(p.marks[0].phase, PHASE_PREPARE);
+	assert_int_equal(p.marks[1].col, 12);
+	assert_int_equal(p.marks[2].col, 90);
+	plot_build(&p, &y.m, &last_n, 99, 20); /* samples 80..99 */
+	assert_int_equal(p.nmarks, 1);
+	assert_int_equal(p.marks[0].col, 10);
+	assert_int_equal(p.marks[0].phase, PHASE_IDLE);
+	/* the same from the export's build */
+	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0};
+	plot_build_samples(&p, &src, 5, 50);
+	assert_int_equal(p.nmarks, 2);
+	assert_int_equal(p.marks[1].col, 7);
+	synth_free(&y);
+	plot_done(&p);
+}
+
+/* The window moving on by a sample recomputes one column; the values are
+ * those of a build from nothing. */
+static void test_cache(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p, q;
+	plot_init(&p);
+	plot_init(&q);
+	synth_make(&y, 200, 10, 190, 20, 20, 0);
+	plot_build(&p, &y.m, &last_n, 150, 100);
+	assert_int_equal(p.computed, 100);
+	plot_build(&p, &y.m, &last_n, 150, 100);
+	assert_int_equal(p.computed, 0);
+	plot_build(&p, &y.m, &last_n, 151, 100);
+	assert_int_equal(p.computed, 1);
+	plot_build(&q, &y.m, &last_n, 151, 100);
+	assert_int_equal(q.computed, 100);
+	for (int s = 0; s < PLOT_NSER; s++)
+		for (int i = 0; i < 100; i++) {
+			double a = plot_col(&p, s)[i], b = plot_col(&q, s)[i];
+			assert_true((isnan(a) && isnan(b)) || a == b);
+		}
+	/* the scope changes: every column again */
+	struct plot_opts sys = last_n;
+	sys.mem_system = 1;
+	plot_build(&p, &y.m, &sys, 151, 100);
+	assert_int_equal(p.computed, 100);
+	synth_free(&y);
+	plot_done(&p);
+	plot_done(&q);
+}
+
+static void test_phase_table(void **state)
+{
+	(void)state;
+	assert_string_equal(phase_name(PHASE_VERIFY), "verify");
+	assert_string_equal(phase_label(PHASE_VERIFY), "vrfy");
+	assert_string_equal(phase_label(PHASE_IDLE), "end");
+	assert_string_equal(phase_abbrev(PHASE_FLUSH), "fl");
+	assert_null(phase_abbrev(PHASE_PREPARE));
+	struct sample s = {.run = 1, .phase = PHASE_FLUSH};
+	assert_true(sample_in_copy(&s, 1));
+	assert_true(sample_in_copy(&s, -1));
+	assert_false(sample_in_copy(&s, 0));
+	s.phase = PHASE_VERIFY;
+	assert_false(sample_in_copy(&s, 1));
+	s.phase = PHASE_PREPARE;
+	assert_false(sample_in_copy(&s, -1));
+}
+
+/* The Runs view's blocks: a run's copy only, and one spike clips. */
+static void test_runs_blocks(void **state)
+{
+	(void)state;
+	struct synth y;
+	synth_make(&y, 100, 10, 90, 20, 20, 0);
+	struct run_result r = y.log->results[0];
+	r.t_copy_ns = T0 + 10 * DT;
+	r.elapsed_s = 80 * 0.25;
+	double v[4][40];
+	plot_run_columns(y.m.series, 0.25, &r, 0, 2 * (uint64_t)(r.elapsed_s * 1e9), 40, v[0], v[1],
+			 v[2], v[3]);
+	assert_true(fabs(v[0][5] - 80) < 1e-6); /* 20 MiB a 0.25 s sample */
+	assert_true(v[2][5] == 20.0 * 1024);
+	assert_true(isnan(v[0][30])); /* past the run's end: the second half */
+	plot_run_columns(y.m.series, 0.25, &r, 1, (uint64_t)(r.elapsed_s * 1e9), 40, v[0], v[1],
+			 v[2], v[3]);
+	assert_true(isnan(v[0][5])); /* another run's samples */
+	double x[100], rates[100], tmp[100];
+	for (int i = 0; i < 100; i++)
+		x[i] = i == 50 ? 1000 : 10;
+	assert_true(plot_rate_scale(x, 100, 1, 100, rates, tmp) == 15); /* 12 → 15, not 1000 */
+	synth_free(&y);
+}
+
+/* ---- one recording, two pictures ----------------------------------------- */
+
+static void on_sample(void *ctx, const struct sample *s, const struct disktab *t)
+{
+	(void)t;
+	series_push(ctx, s);
+}
+
+static void on_reset(void *ctx)
+{
+	(void)ctx;
+	fail_msg("no seek in this test");
+}
+
+/* The numbers of the SVG's y tick labels between the Disk chart's title
+ * and its "MiB/s": their largest. */
+static double svg_disk_top(const char *svg)
+{
+	const char *a = strstr(svg, ">Disk ");
+	assert_non_null(a);
+	const char *b = strstr(a, ">MiB/s<");
+	assert_non_null(b);
+	double top = -1;
+	for (const char *p = a; (p = strstr(p, "text-anchor=\"end\"")) && p < b; p++) {
+		const char *gt = strchr(p, '>');
+		double v = strtod(gt + 1, NULL);
+		top = v > top ? v : top;
+	}
+	return top;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static void test_tui_and_svg_agree(void **state)
+{
+	(void)state;
+	char path[512], err[512];
+	snprintf(path, sizeof(path), "%s/examples/demo-2008.jsonl.gz", LRUTOP_SRCDIR);
+	struct model m;
+	memset(&m, 0, sizeof(m));
+	m.series = series_new(1 << 16);
+	struct runlog *log = runlog_new();
+	m.log = log;
+	m.interval = 0.25;
+	snprintf(m.disk, sizeof(m.disk), "vda");
+	struct source_sink sink = {.ctx = m.series, .sample = on_sample, .reset = on_reset};
+	struct source *src = source_replay_new(path, 0, log, &sink, err, sizeof(err));
+	if (!src)
+		fail_msg("%s", err);
+	while (source_step(src) == 0)
+		;
+	m.runs.state = RUNS_FINISHED;
+	m.runs.current = -1;
+	size_t len = series_len(m.series);
+	assert_true(len > 170); /* 177 samples, 44 s */
+	assert_true(log->nevents > 3);
+
+	/* the window: the last 160 samples (a 168-column ASCII grid: 160
+	 * cells of plot, a cell a sample), the recording's three copies */
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_ASCII;
+	u.no_fit = 1;
+	long end = (long)len - 1;
+	struct views v;
+	views_init(&v);
+	struct grid g;
+	grid_init(&g, 168, 50);
+	overview_draw(&v.overview, &m, &u, &g, 0, 50);
+	const struct plot *p = &v.overview.plot;
+	int n = p->n;
+	assert_int_equal(n, 160);
+	assert_int_equal(p->hi[n - 1], end);
+	assert_int_equal(p->lo[0], end - n + 1);
+	assert_true(p->nbursts > 0);
+	assert_true(p->nmarks > 0);
+
+	char *svg = NULL;
+	size_t svglen = 0;
+	FILE *f = open_memstream(&svg, &svglen);
+	struct svg_input in = {.ser = m.series,
+			       .events = log->events,
+			       .nevents = log->nevents,
+			       .runs = log->results,
+			       .nruns = log->nresults,
+			       .disk = "vda"};
+	struct svg_opts o = {.view = SVG_OVERVIEW,
+			     .run = -1,
+			     .from_ns = series_at(m.series, (size_t)p->lo[0])->t_ns,
+			     .to_ns = series_at(m.series, (size_t)end)->t_ns};
+	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	fclose(f);
+
+	/* the disk scale: the TUI's top (read) and bottom (write) labels,
+	 * the SVG's top tick: one number */
+	int disk_top = find_row(&g, "Disk vda") + 1 + 2; /* the title, the strip's two rows */
+	int mem_title = find_row(&g, "Memory ");
+	assert_true(mem_title > disk_top + 2);
+	char *top = row_text(&g, disk_top), *bot = row_text(&g, mem_title - 1);
+	double tui_read = strtod(top, NULL), tui_write = strtod(bot, NULL);
+	free(top);
+	free(bot);
+	char want[16];
+	fmt_num(want, sizeof(want), p->read_max);
+	assert_true(fabs(tui_read - strtod(want, NULL)) < 1e-9);
+	fmt_num(want, sizeof(want), p->write_max);
+	assert_true(fabs(tui_write - strtod(want, NULL)) < 1e-9);
+	assert_true(tui_read > 0 && tui_write > 0);
+	assert_true(fabs(svg_disk_top(svg) - fmax(tui_read, tui_write)) < 1e-9);
+
+	/* bursts: a ▼ a column on screen, a triangle a sample in the SVG
+	 * (and one in its legend) */
+	char *strip = row_text(&g, disk_top - 1);
+	int tui_bursts = count(strip, "\xe2\x96\xbc");
+	free(strip);
+	char tri[32];
+	snprintf(tri, sizeof(tri), "z\" fill=\"#%06x\"", (unsigned)svg_theme_light.burst);
+	assert_int_equal(tui_bursts, p->nbursts);
+	assert_int_equal(count(svg, tri) - 1, p->nbursts);
+
+	/* phase marks: a line each in the SVG (every mark inside its time
+	 * range), a ┆ column each on screen (run ends draw none) */
+	char mk[40];
+	snprintf(mk, sizeof(mk), "stroke=\"#%06x\" stroke-width", (unsigned)svg_theme_light.marker);
+	int inside = 0, lines = 0;
+	char cols[256] = {0};
+	for (int i = 0; i < p->nmarks; i++) {
+		inside += p->marks[i].t_ns >= o.from_ns && p->marks[i].t_ns <= o.to_ns;
+		if (p->marks[i].phase != PHASE_IDLE || p->marks[i].phase == PHASE_PREPARE)
+			cols[p->marks[i].col] = 1;
+	}
+	assert_int_equal(count(svg, mk), inside);
+	for (int i = 0; i < n; i++)
+		lines += cols[i];
+	int tui_lines = 0;
+	for (int x = 0; x < g.w; x++) {
+		int has = 0;
+		for (int yy = disk_top; yy < g.h && !has; yy++) {
+			struct cell *c = grid_at(&g, x, yy);
+			has = c && c->ch == 0x2506;
+		}
+		tui_lines += has;
+	}
+	assert_int_equal(tui_lines, lines);
+	/* and the first run's label over its start in both */
+	assert_int_equal(find_row(&g, "mm_sync_cp"), disk_top - 2);
+	assert_non_null(strstr(svg, ">mm_sync_cp"));
+
+	free(svg);
+	grid_done(&g);
+	views_done(&v);
+	source_free(src);
+	series_free(m.series);
+	runlog_free(log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_split),	cmocka_unit_test(test_scale_follows_copy),
+	    cmocka_unit_test(test_scope),	cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
+	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
