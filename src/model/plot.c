@@ -183,8 +183,15 @@ static void column(struct plot *p, const struct series *ser, int i, int cg)
 	const struct sample *a = lo >= 1 ? series_at(ser, (size_t)lo - 1) : NULL;
 	struct rates r;
 	rates_compute(a, b, &r);
-	plot_col(p, PLOT_READ)[i] = r.read_mbs;
-	plot_col(p, PLOT_WRITE)[i] = r.write_mbs;
+	plot_col(p, PLOT_READ_DEV)[i] = r.read_mbs;
+	plot_col(p, PLOT_WRITE_DEV)[i] = r.write_mbs;
+	/* the run's own bytes: only in a run's samples with its cgroup's
+	 * counters (writes on v2 only: v1 charges write-back to the root) */
+	double rd = NAN, wr = NAN;
+	if (b->run >= 0 && (b->have & SAMPLE_HAVE_CG_IO))
+		rates_run_io(a, b, &r, &rd, &wr);
+	plot_col(p, PLOT_READ_RUN)[i] = rd;
+	plot_col(p, PLOT_WRITE_RUN)[i] = (b->have & SAMPLE_HAVE_CG_IO_WB) ? wr : NAN;
 	plot_col(p, PLOT_DEACT)[i] = r.pgdeactivate_s;
 	plot_col(p, PLOT_ACT)[i] = r.pgactivate_s;
 	plot_col(p, PLOT_SCAN)[i] = r.pgscan_s;
@@ -316,6 +323,26 @@ static double disk_level(struct plot *p, const double *v)
 	return q > 0 ? q * 1.2 : 0;
 }
 
+/* A reclaim series' level: with copy columns in the window, the 98th
+ * percentile of their values with a fifth of headroom, or their peak
+ * when that is lower (a scale no higher than what is drawn); without
+ * copies the peak of all columns (the plain monitor's scale as before). */
+static double reclaim_level(struct plot *p, const double *v)
+{
+	double *tmp = p->tmp, *copyv = p->tmp + p->cap;
+	int m = 0;
+	double peak = 0;
+	const double *run = plot_col(p, PLOT_COPY);
+	for (int i = 0; i < p->n; i++)
+		if (run[i] > 0 && !isnan(v[i])) {
+			copyv[m++] = v[i];
+			peak = fmax(peak, v[i]);
+		}
+	if (!m)
+		return max_of(v, p->n);
+	return fmin(peak, chart_quantile(copyv, m, 0.98, tmp) * 1.2);
+}
+
 /* A scale from its autoscale state.  A frozen picture (paused, a replay
  * paused or at its end) is drawn again every tick: it takes the scale from
  * a copy of the state, so the shrink countdown does not run and the charts
@@ -358,16 +385,20 @@ static void scales(struct plot *p, int frozen, int disk_limited)
 	p->read_max = ds;
 	p->write_max = ws;
 
+	/* The reclaim chart's levels: while copies are shown, robust levels
+	 * of the copy columns (reclaim_level), so a flush or a drop_caches
+	 * outside them, or one spike within, clips (marked) instead of
+	 * flattening the bursts; without copies the peak, as before. */
 	double rmax = 0;
 	for (int s = PLOT_ACT; s <= PLOT_REFAULT; s++) {
-		double v = max_of(plot_col(p, s), n);
+		double v = reclaim_level(p, plot_col(p, s));
 		rmax = v > rmax ? v : rmax;
 	}
 	p->reclaim_max = frozen_scale(&p->as_reclaim, frozen, 0, rmax, 10.0);
 	/* deactivate, the signal that defines a burst, on a scale of its own
 	 * (an area under the other lines): scan at 10M never flattens it */
-	p->deact_max =
-	    frozen_scale(&p->as_deact, frozen, 1, max_of(plot_col(p, PLOT_DEACT), n), 10.0);
+	p->deact_max = frozen_scale(&p->as_deact, frozen, 1,
+				    reclaim_level(p, plot_col(p, PLOT_DEACT)), 10.0);
 
 	p->rate_lo = INFINITY;
 	p->rate_hi = 0;
@@ -518,11 +549,58 @@ static void mem_peak(struct plot *p, const struct series *ser, size_t i0, size_t
 	}
 }
 
+/* The disk halves' main series: the run's own bytes while some shown
+ * column has them (the device's total is then drawn behind, and a
+ * neighbour reading the same disk neither hides the run's sawtooth nor
+ * sets the scale), else the device's.  Per build, not cached: whether a
+ * column is the run's depends on the others. */
+static void disk_main(struct plot *p)
+{
+	static const enum plot_series run[2] = {PLOT_READ_RUN, PLOT_WRITE_RUN},
+				      dev[2] = {PLOT_READ_DEV, PLOT_WRITE_DEV},
+				      out[2] = {PLOT_READ, PLOT_WRITE};
+	int *own[2] = {&p->own_read, &p->own_write};
+	for (int k = 0; k < 2; k++) {
+		const double *rv = plot_col(p, run[k]);
+		*own[k] = 0;
+		for (int i = 0; i < p->n && !*own[k]; i++)
+			*own[k] = !isnan(rv[i]);
+		const double *src = *own[k] ? rv : plot_col(p, dev[k]);
+		memcpy(plot_col(p, out[k]), src, sizeof(double) * (size_t)p->n);
+	}
+}
+
+/* Columns whose value is above its chart's scale (clipped at the top
+ * edge): the renderers mark them, so a spike that does not set the scale
+ * is not hidden either. */
+static void clipped(struct plot *p)
+{
+	const double *rd = plot_col(p, PLOT_READ), *wr = plot_col(p, PLOT_WRITE);
+	double *cr = plot_col(p, PLOT_CLIP_READ), *cw = plot_col(p, PLOT_CLIP_WRITE),
+	       *cc = plot_col(p, PLOT_CLIP_RECLAIM);
+	p->nclip_read = p->nclip_write = p->nclip_reclaim = 0;
+	for (int i = 0; i < p->n; i++) {
+		cr[i] = p->read_max > 0 && rd[i] > p->read_max;
+		cw[i] = p->write_max > 0 && wr[i] > p->write_max;
+		cc[i] = 0;
+		if (p->deact_max > 0 && plot_col(p, PLOT_DEACT)[i] > p->deact_max)
+			cc[i] = 1 + PLOT_DEACT;
+		for (int s = PLOT_ACT; s <= PLOT_REFAULT && !cc[i]; s++)
+			if (p->reclaim_max > 0 && plot_col(p, s)[i] > p->reclaim_max)
+				cc[i] = 1 + s;
+		p->nclip_read += cr[i] > 0;
+		p->nclip_write += cw[i] > 0;
+		p->nclip_reclaim += cc[i] > 0;
+	}
+}
+
 static void finish(struct plot *p, const struct plot_src *src, int frozen, int mem_system)
 {
 	scope(p, src->ser, mem_system);
 	columns(p, src->ser, p->cg);
+	disk_main(p);
 	scales(p, frozen, src->disk_limited);
+	clipped(p);
 	marks(p, src);
 }
 
@@ -540,7 +618,9 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 		p->cg = p->gens = p->nbursts = 0;
 		p->mem_total = NAN;
 		p->old_valid = 0;
+		p->own_read = p->own_write = 0;
 		scales(p, o->frozen, 0); /* the empty charts' floors */
+		clipped(p);
 		return;
 	}
 	window(p, m, o, end, n);

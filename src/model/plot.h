@@ -46,6 +46,20 @@ enum plot_series {
 	PLOT_G1,
 	PLOT_G2,
 	PLOT_G3,
+	/* The disk halves while runs are shown: PLOT_READ / PLOT_WRITE are the
+	 * run's own bytes (its io/blkio cgroup) where some shown column has
+	 * them (own_read / own_write), NAN outside the runs; the device's
+	 * total, drawn behind, is PLOT_READ_DEV / PLOT_WRITE_DEV. */
+	PLOT_READ_DEV,
+	PLOT_WRITE_DEV,
+	PLOT_READ_RUN, /* the run's own MiB/s where the column's sample has them, NAN */
+	PLOT_WRITE_RUN,
+	/* clipped columns (a value above its chart's scale): 1 for the disk
+	 * halves' main series, and for the reclaim chart 1 + the series that
+	 * clipped (deactivate first), 0 none */
+	PLOT_CLIP_READ,
+	PLOT_CLIP_WRITE,
+	PLOT_CLIP_RECLAIM,
 	PLOT_NSER
 };
 
@@ -95,6 +109,8 @@ struct plot {
 
 	/* scales */
 	double read_level, write_level; /* p98 of the copies, +20 % */
+	int own_read, own_write;	/* PLOT_READ / WRITE are the run's own bytes */
+	int nclip_read, nclip_write, nclip_reclaim; /* columns marked clipped */
 	int split;			/* read and write on scales of their own */
 	double read_max, write_max;	/* the disk halves' tops (equal unless split) */
 	double reclaim_max, deact_max;	/* the reclaim lines' and deactivate's tops */
