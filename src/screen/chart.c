@@ -112,6 +112,9 @@ static uint32_t ascii_glyph(enum role r)
 		return 'r';
 	case ROLE_WRITE:
 		return 'w';
+	case ROLE_DISK_READ: /* the device's total behind the run's own */
+	case ROLE_DISK_WRITE:
+		return ':';
 	case ROLE_ACTIVE:
 		return 'A';
 	case ROLE_INACTIVE:

@@ -39,6 +39,10 @@ static const struct role_style styles[ROLE_COUNT] = {
 	[ROLE_GEN1] = {"gen1", 0xe97da3, 0, 0, 0, 0},
 	[ROLE_GEN2] = {"gen2", 0x6dd29c, 0, 0, 0, 0},
 	[ROLE_GEN3] = {"gen3", 0x2fbf71, 0, 0, 0, 0},
+	/* the device's total behind the run's own read and write: read's and
+	 * write's hues, darker (and dim where there is no colour) */
+	[ROLE_DISK_READ] = {"disk_read", 0x2f6b9f, 0, 0, 1, 0},
+	[ROLE_DISK_WRITE] = {"disk_write", 0x9f5a1f, 0, 0, 1, 0},
 };
 
 const struct role_style *palette_style(enum role r)
@@ -194,7 +198,8 @@ double palette_delta_e(uint32_t a, uint32_t b)
  * swatch and no entry).  A view's new series is added here, e.g. MGLRU's
  * generations as a chart of their own beside the lists'. */
 static const struct palette_chart charts[] = {
-    {"disk", 2, {ROLE_READ, ROLE_WRITE}},
+    /* while runs are shown the device's total is drawn behind the run's */
+    {"disk", 4, {ROLE_READ, ROLE_WRITE, ROLE_DISK_READ, ROLE_DISK_WRITE}},
     {"memory", 4, {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON, ROLE_FREE}},
     /* under MGLRU with its generations (view_overview.c), instead */
     {"memory (MGLRU)", 6, {ROLE_GEN0, ROLE_GEN1, ROLE_GEN2, ROLE_GEN3, ROLE_ANON, ROLE_FREE}},

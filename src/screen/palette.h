@@ -45,6 +45,8 @@ enum role {
 	ROLE_GEN1,
 	ROLE_GEN2,
 	ROLE_GEN3,	/* ... the oldest */
+	ROLE_DISK_READ,	/* the device's total read, behind the run's own (dimmer) */
+	ROLE_DISK_WRITE,
 	ROLE_COUNT
 };
 

@@ -48,7 +48,7 @@ static const enum role text_roles[] = {
 static const enum role series_roles[] = {
     ROLE_READ, ROLE_WRITE, ROLE_ACTIVE,	 ROLE_INACTIVE, ROLE_ANON, ROLE_FREE,
     ROLE_DEACT, ROLE_ACT,  ROLE_SCAN,	 ROLE_REFAULT,	ROLE_PSI,  ROLE_BURST,
-    ROLE_GEN0,	ROLE_GEN1, ROLE_GEN2,	 ROLE_GEN3,
+    ROLE_GEN0,	ROLE_GEN1, ROLE_GEN2,	 ROLE_GEN3,  ROLE_DISK_READ, ROLE_DISK_WRITE,
 };
 
 /* The MGLRU memory chart stacks its bands in this order: each band must
