@@ -243,6 +243,15 @@ static void triangle(struct ctx *c, double x, double y, double size, uint32_t co
 
 /* Opens a group clipped to a plot rectangle (values above the scale are
  * clipped, never wrapped, as on screen). */
+/* A clipped column's mark: a small upward wedge whose tip is at (x, y). */
+static void clip_mark(struct ctx *c, double x, double y, uint32_t colour)
+{
+	double s = 7 * c->u;
+	put(&c->w,
+	    "<path class=\"clip\" d=\"M%.1f %.1fl%.1f %.1fh%.1fz\" fill=\"#%06x\"/>\n", x, y,
+	    s / 2, s, -s, (unsigned)colour);
+}
+
 static void clip_begin(struct ctx *c, double x, double y, double w, double h)
 {
 	int id = c->clip++;
@@ -798,19 +807,43 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	snprintf(buf2, sizeof(buf2), "Disk %s",
 		 c->in->disk && *c->in->disk ? c->in->disk : "(none watched)");
 	double tx = chart_title(c, y_disk - 14 * u, buf2);
-	struct legend_item dl[] = {{th->read, "read", 1}, {th->write, "write", 1}};
-	legend(c, tx, c->R, y_disk - 14 * u, dl, 2);
+	/* while runs are shown the run's own read and write (plot.h) in
+	 * front, the device's total behind in a paler line of the same hue */
+	uint32_t dev_rd = svg_mix(th->read, th->bg, 0.6), dev_wr = svg_mix(th->write, th->bg, 0.6);
+	struct legend_item dl[4] = {{th->read, pl.own_read ? "run read" : "read", 1},
+				    {th->write, pl.own_write ? "run write" : "write", 1}};
+	int ndl = 2;
+	if (pl.own_read)
+		dl[ndl++] = (struct legend_item){dev_rd, "disk read", 1};
+	if (pl.own_write)
+		dl[ndl++] = (struct legend_item){dev_wr, "disk write", 1};
+	legend(c, tx, c->R, y_disk - 14 * u, dl, ndl);
 	y_ticks(c, y_disk, dh, dscale, dstep);
 	vtext(c, 36 * u, y_disk + dh / 2, 26 * u, "MiB/s");
-	for (size_t k = 0; k < n; k++) {
-		y1[k] = map_lin(rd[k], y_disk, dh, dscale);
-		y2[k] = map_lin(wr[k], y_disk, dh, dscale);
-	}
 	clip_begin(c, c->L, y_disk - 3 * u, c->R - c->L, dh + 3 * u);
-	polyline(c, xs, y2, n, th->write, 4 * u);
-	polyline(c, xs, y1, n, th->read, 4 * u);
+	for (int dev = 1; dev >= 0; dev--) {
+		const double *r = dev ? plot_col(&pl, PLOT_READ_DEV) : rd,
+			     *w = dev ? plot_col(&pl, PLOT_WRITE_DEV) : wr;
+		int show_r = !dev || pl.own_read, show_w = !dev || pl.own_write;
+		for (size_t k = 0; k < n; k++) {
+			y1[k] = show_r ? map_lin(r[k], y_disk, dh, dscale) : NAN;
+			y2[k] = show_w ? map_lin(w[k], y_disk, dh, dscale) : NAN;
+		}
+		if (show_w)
+			polyline(c, xs, y2, n, dev ? dev_wr : th->write, (dev ? 2.5 : 4) * u);
+		if (show_r)
+			polyline(c, xs, y1, n, dev ? dev_rd : th->read, (dev ? 2.5 : 4) * u);
+	}
 	put(&c->w, "</g>\n");
 	frame(c, y_disk, dh);
+	/* clipped columns (above this axis, one for both here): a small
+	 * mark above the frame in the series' colour */
+	for (size_t k = 0; k < n; k++) {
+		if (rd[k] > dscale)
+			clip_mark(c, xs[k], y_disk - 4 * u, th->read);
+		if (wr[k] > dscale)
+			clip_mark(c, xs[k], y_disk - 4 * u, th->write);
+	}
 
 	/* --- memory: a stack, active(file) at the bottom --- */
 	char lim[32];

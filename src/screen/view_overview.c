@@ -76,6 +76,29 @@ static void yaxis(struct grid *g, int y, int rows)
 		grid_put(g, YLAB - 1, y + j, 0x2502, ROLE_AXIS);
 }
 
+/* Clipped columns (plot.c: a value above the chart's scale) marked on
+ * the chart's far edge, row y: an arrow (↑, or ↓ for the write half that
+ * grows down; ^ v in ASCII) in the cell of any clipped dot column, in
+ * role, or (role ROLE_COUNT) in the role of the series the mark names
+ * (1 + its enum plot_series, the reclaim chart's). */
+static void clip_marks(struct grid *g, const double *clip, int n, int xdots, int x0, int y,
+		       enum chart_glyphs gl, int down, enum role role)
+{
+	static const enum role reclaim_roles[] = {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT};
+	uint32_t ch = gl == CHART_ASCII ? (down ? 'v' : '^') : (down ? 0x2193 : 0x2191);
+	int xd = xdots > 0 ? xdots : 1;
+	for (int i = 0; i < n; i++) {
+		if (!(clip[i] > 0))
+			continue;
+		enum role r = role;
+		if (role == ROLE_COUNT) {
+			int s = (int)clip[i] - 1 - PLOT_DEACT;
+			r = s >= 0 && s < 4 ? reclaim_roles[s] : ROLE_WARN;
+		}
+		grid_put(g, x0 + i / xd, y, ch, r);
+	}
+}
+
 /* Scratch for the memory stack (5 rows of cells) and the probe strip
  * (4 values a column). */
 static double *scratch(struct overview *ov, int n)
@@ -224,11 +247,23 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	snprintf(title, sizeof(title), split && !compact ? "Disk %s MiB/s (read, write: own scales)"
 							  : "Disk %s MiB/s",
 		 m->disk[0] ? m->disk : "(none)");
-	struct legend_item dl[] = {
-		{ROLE_READ, "\xe2\x96\xb2 read", "\xe2\x96\xb2rd", plot_last(p, PLOT_READ), NULL, 0},
-		{ROLE_WRITE, "\xe2\x96\xbc write", "\xe2\x96\xbcwr", plot_last(p, PLOT_WRITE), NULL, 0},
+	/* while runs are shown: the run's own read/write in front, the
+	 * device's total behind (plot.h: own_read, own_write) */
+	int own_r = p->own_read, own_w = p->own_write;
+	struct legend_item dl[4] = {
+		{ROLE_READ, own_r ? "\xe2\x96\xb2 run read" : "\xe2\x96\xb2 read",
+		 "\xe2\x96\xb2rd", plot_last(p, PLOT_READ), NULL, 0},
+		{ROLE_WRITE, own_w ? "\xe2\x96\xbc run write" : "\xe2\x96\xbc write",
+		 "\xe2\x96\xbcwr", plot_last(p, PLOT_WRITE), NULL, 0},
 	};
-	legend(g, y, title, dl, 2, compact);
+	int ndl = 2;
+	if (own_r)
+		dl[ndl++] = (struct legend_item){ROLE_DISK_READ, "disk read", "dsk\xe2\x96\xb2",
+						 plot_last(p, PLOT_READ_DEV), NULL, 0};
+	if (own_w)
+		dl[ndl++] = (struct legend_item){ROLE_DISK_WRITE, "disk write", "dsk\xe2\x96\xbc",
+						 plot_last(p, PLOT_WRITE_DEV), NULL, 0};
+	legend(g, y, title, dl, ndl, compact);
 	if (!m->disk[0])
 		grid_text(g, YLAB + 2, y + 1 + disk_rows / 2, -1, ROLE_DIM,
 			  "no disk watched (use -d NAME)");
@@ -237,11 +272,20 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	y += strip;
 	int disk_top = y;
 	int half = ov->disk.dh / 2;
+	if (own_r)
+		canvas_plot(&ov->disk, plot_col(p, PLOT_READ_DEV), n, dscale, ROLE_DISK_READ,
+			    CHART_AREA, half - 1, -1, half);
+	if (own_w)
+		canvas_plot(&ov->disk, plot_col(p, PLOT_WRITE_DEV), n, wscale, ROLE_DISK_WRITE,
+			    CHART_AREA, half, +1, ov->disk.dh - half);
 	canvas_plot(&ov->disk, plot_col(p, PLOT_READ), n, dscale, ROLE_READ, CHART_AREA, half - 1, -1,
 		    half);
 	canvas_plot(&ov->disk, plot_col(p, PLOT_WRITE), n, wscale, ROLE_WRITE, CHART_AREA, half, +1,
 		    ov->disk.dh - half);
 	canvas_render(&ov->disk, g, YLAB, y);
+	clip_marks(g, plot_col(p, PLOT_CLIP_READ), n, ov->disk.xdots, YLAB, y, gl, 0, ROLE_READ);
+	clip_marks(g, plot_col(p, PLOT_CLIP_WRITE), n, ov->disk.xdots, YLAB, y + disk_rows - 1, gl,
+		   1, ROLE_WRITE);
 	yaxis(g, y, disk_rows);
 	ylabel(g, y, dscale, 0);
 	if (disk_rows >= 4)
@@ -350,6 +394,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 			    band - 1, -1, band);
 	}
 	canvas_render(&ov->reclaim, g, YLAB, y);
+	clip_marks(g, plot_col(p, PLOT_CLIP_RECLAIM), n, ov->reclaim.xdots, YLAB, y, gl, 0,
+		   ROLE_COUNT);
 	yaxis(g, y, rec_rows);
 	ylabel(g, y, rscale, 0);
 	ylabel(g, y + rec_rows - 1, 0, 0);
