@@ -438,6 +438,160 @@ static void test_tui_and_svg_agree(void **state)
 	runlog_free(log);
 }
 
+/* ---- the run's own I/O in front, robust scales, clipped marks ------------ */
+
+/* n samples, copy [c0, c1) of run 0 reading own MiB a sample from its
+ * cgroup (SAMPLE_HAVE_CG_IO), while a neighbour reads nb MiB a sample
+ * from the same disk all along; own_spike: a copy sample whose own read
+ * is 50 times as much; deactivate at 400 pages a sample, 4000 every 8th
+ * copy sample (the bursts), and flush: a sample after the copy at
+ * 500000 (a flush / drop_caches). */
+static void synth_io(struct synth *y, int n, int c0, int c1, double own, double nb,
+		     int own_spike, int flush)
+{
+	memset(y, 0, sizeof(*y));
+	y->m.series = series_new(4096);
+	y->log = runlog_new();
+	y->m.log = y->log;
+	y->m.interval = 0.25;
+	snprintf(y->m.disk, sizeof(y->m.disk), "vda");
+	uint64_t dev = 0, cg = 0, deact = 0;
+	for (int i = 0; i < n; i++) {
+		struct sample s;
+		memset(&s, 0, sizeof(s));
+		s.t_ns = T0 + (uint64_t)i * DT;
+		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
+		s.mem_total = 4ull << 20;
+		s.mem_free = 2ull << 20;
+		s.active_file = s.inactive_file = 512ull << 10;
+		s.run = -1;
+		dev += (uint64_t)(nb * 2048);
+		deact += 400;
+		if (i >= c0 && i < c1) {
+			s.run = 0;
+			s.phase = PHASE_COPY;
+			s.have |= SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_IO;
+			s.cg_limit = 64 * MIB;
+			s.cg_usage = 60 * MIB;
+			s.cg_active_file = 20 * MIB;
+			s.cg_inactive_file = 30 * MIB;
+			s.cg_io_gen = 1;
+			double mib = i == own_spike ? own * 50 : own;
+			cg += (uint64_t)(mib * MIB);
+			dev += (uint64_t)(mib * 2048);
+			if ((i - c0) % 8 == 7)
+				deact += 3600;
+		} else if (i == flush) {
+			deact += 500000;
+		}
+		s.rd_sectors = dev;
+		s.cg_rd_bytes = cg;
+		s.pgdeactivate = deact;
+		series_push(y->m.series, &s);
+	}
+	struct run_result *res = &y->log->results[y->log->nresults++];
+	snprintf(res->name, sizeof(res->name), "mm_sync_cp");
+	res->cmd = -1;
+	res->finished = 1;
+	res->t_start_ns = T0 + (uint64_t)c0 * DT;
+	res->t_end_ns = T0 + (uint64_t)c1 * DT;
+	runlog_add_event(y->log, T0 + (uint64_t)c0 * DT, PHASE_COPY);
+	runlog_add_event(y->log, T0 + (uint64_t)c1 * DT, PHASE_IDLE);
+}
+
+/* A neighbour reading 150 MiB a sample (600 MiB/s) beside a run reading
+ * 8 (32 MiB/s): the run's own bytes are the read series and set its
+ * scale, the device's total is kept behind (and not marked clipped). */
+static void test_run_io_in_front(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	synth_io(&y, 100, 10, 90, 8, 150, -1, -1);
+	plot_build(&p, &y.m, &last_n, 99, 100);
+	assert_true(p.own_read);
+	assert_false(p.own_write); /* no v2 write-back bytes: the device's writes */
+	const double *rd = plot_col(&p, PLOT_READ), *dev = plot_col(&p, PLOT_READ_DEV);
+	assert_true(fabs(rd[50] - 32) < 0.01);
+	assert_true(fabs(dev[50] - 632) < 0.01);
+	assert_true(isnan(rd[5])); /* outside the run: no run's bytes */
+	assert_true(fabs(dev[5] - 600) < 0.01);
+	assert_true(p.read_level > 32 && p.read_level < 40);
+	assert_true(p.read_max >= p.read_level && p.read_max <= 64); /* <= 2x the limit */
+	assert_int_equal(p.nclip_read, 0);
+	synth_free(&y);
+	plot_done(&p);
+
+	/* the same without the cgroup's bytes: the device's read, as before */
+	plot_init(&p);
+	synth_make(&y, 100, 10, 90, 8, 8, 0);
+	plot_build(&p, &y.m, &last_n, 99, 100);
+	assert_false(p.own_read);
+	assert_true(fabs(plot_col(&p, PLOT_READ)[50] - plot_col(&p, PLOT_READ_DEV)[50]) < 1e-9);
+	synth_free(&y);
+	plot_done(&p);
+}
+
+/* One own-read spike in the copy and a flush's deactivate spike after it:
+ * neither sets its scale, each is one clipped column; the bursts stay on
+ * the deactivate scale; the TUI marks both clipped columns at the top
+ * edge of their charts and labels the run's read and the disk's. */
+static void test_robust_scale_clip_marks(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	synth_io(&y, 100, 10, 90, 8, 20, 50, 92);
+	plot_build(&p, &y.m, &last_n, 99, 100);
+	assert_true(p.read_max < 8 * 4 * 50 / 4); /* the spike (1600) does not set it */
+	assert_true(p.read_max >= 32);
+	assert_int_equal(p.nclip_read, 1);
+	assert_true(plot_col(&p, PLOT_CLIP_READ)[50] > 0);
+	assert_true(p.deact_max >= 16000);   /* the bursts: 4000 pages a 0.25 s sample */
+	assert_true(p.deact_max < 2000000); /* the flush: 500000 a sample */
+	assert_int_equal(p.nclip_reclaim, 1);
+	assert_int_equal((int)plot_col(&p, PLOT_CLIP_RECLAIM)[92], 1 + PLOT_DEACT);
+	for (int i = 0; i < 100; i++)
+		if (i != 92)
+			assert_true(plot_col(&p, PLOT_CLIP_RECLAIM)[i] == 0);
+	plot_done(&p);
+
+	/* the TUI: a cell a column (ASCII), ^ over the clipped columns */
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_ASCII;
+	u.no_fit = 1;
+	y.m.runs.state = RUNS_FINISHED;
+	y.m.runs.current = -1;
+	struct views v;
+	views_init(&v);
+	struct grid g;
+	grid_init(&g, 108, 40);
+	overview_draw(&v.overview, &y.m, &u, &g, 0, 40);
+	const struct plot *q = &v.overview.plot;
+	assert_int_equal(q->n, 100);
+	int title = find_row(&g, "Disk vda");
+	char *t = row_text(&g, title);
+	assert_non_null(strstr(t, "rd")); /* compact: the run's ▲rd, then dsk▲ */
+	assert_non_null(strstr(t, "dsk\xe2\x96\xb2"));
+	free(t);
+	int disk_top = title + 1 + 2;
+	assert_int_equal(grid_at(&g, 7 + 50, disk_top)->ch, '^');
+	assert_int_equal(grid_at(&g, 7 + 49, disk_top)->ch == '^', 0);
+	int rec = find_row(&g, "Reclaim") + 1;
+	assert_int_equal(grid_at(&g, 7 + 92, rec)->ch, '^');
+	assert_int_equal(grid_at(&g, 7 + 92, rec)->role, ROLE_DEACT);
+	int marks = 0;
+	for (int x = 7; x < 107; x++)
+		marks += grid_at(&g, x, rec)->ch == '^';
+	assert_int_equal(marks, 1);
+	grid_done(&g);
+	views_done(&v);
+	synth_free(&y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +599,7 @@ int main(void)
 	    cmocka_unit_test(test_scope),	cmocka_unit_test(test_marks),
 	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_run_io_in_front), cmocka_unit_test(test_robust_scale_clip_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
