@@ -354,7 +354,7 @@ static double frozen_scale(struct autoscale *a, int frozen, int fine, double lev
 		    : autoscale_update(s, level, floor, 40);
 }
 
-static void scales(struct plot *p, int frozen, int disk_limited)
+static void scales(struct plot *p, int frozen, int disk_limited, double limit_mbs)
 {
 	int n = p->n;
 	/* While runs are on screen the disk scale follows their copies: a
@@ -364,6 +364,12 @@ static void scales(struct plot *p, int frozen, int disk_limited)
 	 * one spike clips at the top edge instead of setting the scale. */
 	double dmax = disk_level(p, plot_col(p, PLOT_READ));
 	double wmax = disk_level(p, plot_col(p, PLOT_WRITE));
+	/* The run's own reads under --disk-limit: the throttle lets a
+	 * read-ahead window through now and then (a sample at 3x the limit),
+	 * and the sawtooth lives between 0 and the limit: the scale stays
+	 * within twice the limit and those samples clip, marked. */
+	if (p->own_read && limit_mbs > 0 && dmax > 2 * limit_mbs)
+		dmax = 2 * limit_mbs;
 	p->read_level = dmax;
 	p->write_level = wmax;
 	/* One scale while read and write are alike; each its own when one is
@@ -375,13 +381,36 @@ static void scales(struct plot *p, int frozen, int disk_limited)
 	 * always: the two are different regimes by design. */
 	double hi = dmax > wmax ? dmax : wmax, lo = dmax > wmax ? wmax : dmax;
 	int split = lo > 0 && (disk_limited || hi > (p->split_state ? 1.5 : 2.0) * lo);
+	/* a half that gets (or loses) a scale of its own starts afresh: the
+	 * other's level must not hold it up for the shrink's 40 ticks */
+	if (!frozen && split != p->split_state) {
+		memset(&p->as_read, 0, sizeof(p->as_read));
+		memset(&p->as_write, 0, sizeof(p->as_write));
+	}
 	if (!frozen)
 		p->split_state = split;
 	p->split = split;
-	double ds = frozen_scale(&p->as_read, frozen, 1, split ? dmax : hi, 1.0);
-	double ws = frozen_scale(&p->as_write, frozen, 1, split ? wmax : hi, 1.0);
+	/* The run's own bytes and the device's total are two quantities: when
+	 * the main series turns from one to the other the scale starts
+	 * afresh, so the device's reads before the first copy (a neighbour at
+	 * 2 GB/s) do not hold it up for the shrink's 40 ticks. */
+	struct autoscale fresh[2] = {{0, 0}, {0, 0}}, *as[2] = {&p->as_read, &p->as_write};
+	int own[2] = {p->own_read, p->own_write};
+	for (int k = 0; k < 2; k++)
+		if (own[k] != p->own_state[k]) {
+			if (frozen) {
+				as[k] = &fresh[k];
+			} else {
+				memset(as[k], 0, sizeof(*as[k]));
+				p->own_state[k] = own[k];
+			}
+		}
+	double ds = frozen_scale(as[0], frozen, 1, split ? dmax : hi, 1.0);
+	double ws = frozen_scale(as[1], frozen, 1, split ? wmax : hi, 1.0);
 	if (!split)
 		ws = ds = ds > ws ? ds : ws;
+	if (p->own_read && limit_mbs > 0 && ds > 2 * limit_mbs)
+		ds = 2 * limit_mbs; /* not the fine step above it either */
 	p->read_max = ds;
 	p->write_max = ws;
 
@@ -599,7 +628,7 @@ static void finish(struct plot *p, const struct plot_src *src, int frozen, int m
 	scope(p, src->ser, mem_system);
 	columns(p, src->ser, p->cg);
 	disk_main(p);
-	scales(p, frozen, src->disk_limited);
+	scales(p, frozen, src->disk_limited, src->disk_limit_mbs);
 	clipped(p);
 	marks(p, src);
 }
@@ -619,13 +648,14 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 		p->mem_total = NAN;
 		p->old_valid = 0;
 		p->own_read = p->own_write = 0;
-		scales(p, o->frozen, 0); /* the empty charts' floors */
+		scales(p, o->frozen, 0, 0); /* the empty charts' floors */
 		clipped(p);
 		return;
 	}
 	window(p, m, o, end, n);
 	struct plot_src src = {m->series,	m->log->events,	  m->log->nevents,
-			       m->log->results, m->log->nresults, m->log->disk_limit};
+			       m->log->results, m->log->nresults, m->log->disk_limit != 0,
+			       (double)m->log->disk_limit / (1024.0 * 1024.0)};
 	finish(p, &src, o->frozen, o->mem_system);
 	ticks(p, m->series, m->log, o->xdots > 0 ? o->xdots : 1);
 }
@@ -646,6 +676,7 @@ void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, s
 	memset(&p->as_reclaim, 0, sizeof(p->as_reclaim));
 	memset(&p->as_deact, 0, sizeof(p->as_deact));
 	p->split_state = 0;
+	p->own_state[0] = p->own_state[1] = 0;
 	p->old_valid = 0;
 	finish(p, src, 0, 0);
 	mem_peak(p, src->ser, i0, i1);

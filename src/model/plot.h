@@ -125,6 +125,7 @@ struct plot {
 	/* state kept between builds */
 	struct autoscale as_read, as_write, as_reclaim, as_deact;
 	int split_state;
+	int own_state[2]; /* own_read, own_write the autoscales followed */
 	uint64_t *key; /* per column: t of lo-1 and t of hi (2 × cap) */
 	double *old_v; /* the last build's values and keys, for the cache */
 	uint64_t *old_key;
@@ -141,6 +142,8 @@ struct plot_src {
 	const struct run_result *runs;
 	size_t nruns;
 	int disk_limited; /* --disk-limit: read and write always on own scales */
+	double disk_limit_mbs; /* that limit in MiB/s where known (0: not): the
+				  run's own read scale stays within twice it */
 };
 
 void plot_init(struct plot *p);

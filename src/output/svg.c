@@ -765,7 +765,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 			       c->in->nevents,
 			       c->in->runs,
 			       c->in->nruns,
-			       runlog_common_limit(c->in->runs, c->in->nruns) != NULL};
+			       runlog_common_limit(c->in->runs, c->in->nruns) != NULL,
+			       0};
 	plot_build_samples(&pl, &src, c->i0, c->i1);
 	double *buf = xmalloc(sizeof(double) * n * 8);
 	double *xs = buf, *af = buf + n, *inf = buf + 2 * n, *fr = buf + 3 * n, *y1 = buf + 4 * n,

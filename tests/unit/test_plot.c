@@ -191,7 +191,7 @@ static void test_marks(void **state)
 	assert_int_equal(p.marks[0].col, 10);
 	assert_int_equal(p.marks[0].phase, PHASE_IDLE);
 	/* the same from the export's build */
-	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0};
+	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0, 0};
 	plot_build_samples(&p, &src, 5, 50);
 	assert_int_equal(p.nmarks, 2);
 	assert_int_equal(p.marks[1].col, 7);
@@ -590,6 +590,26 @@ static void test_robust_scale_clip_marks(void **state)
 	grid_done(&g);
 	views_done(&v);
 	synth_free(&y);
+
+	/* under --disk-limit 32M a run reading 96 MiB/s in one sample of
+	 * three (the throttle lets read-ahead through): the read scale stays
+	 * within twice the limit, those samples clip */
+	plot_init(&p);
+	synth_io(&y, 99, 9, 90, 8, 150, -1, -1);
+	y.log->disk_limit = 32 * MIB;
+	plot_build(&p, &y.m, &last_n, 98, 99);
+	assert_true(p.read_max <= 64 && p.read_max >= 32);
+	assert_int_equal(p.nclip_read, 0); /* 32 MiB/s: nothing clips */
+	synth_free(&y);
+	plot_done(&p);
+	plot_init(&p);
+	synth_io(&y, 99, 9, 90, 8, 150, 30, -1); /* one sample at 50 x 32 MiB/s */
+	y.log->disk_limit = 32 * MIB;
+	plot_build(&p, &y.m, &last_n, 98, 99);
+	assert_true(p.read_max <= 64);
+	assert_int_equal(p.nclip_read, 1);
+	synth_free(&y);
+	plot_done(&p);
 }
 
 int main(void)
