@@ -272,12 +272,15 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	y += strip;
 	int disk_top = y;
 	int half = ov->disk.dh / 2;
+	/* the device's total as a line (its top edge) behind the run's area:
+	 * a cell the run's area fills is the run's, the line shows above it
+	 * (at the edge when a neighbour's reads are beyond the scale) */
 	if (own_r)
 		canvas_plot(&ov->disk, plot_col(p, PLOT_READ_DEV), n, dscale, ROLE_DISK_READ,
-			    CHART_AREA, half - 1, -1, half);
+			    CHART_LINE, half - 1, -1, half);
 	if (own_w)
 		canvas_plot(&ov->disk, plot_col(p, PLOT_WRITE_DEV), n, wscale, ROLE_DISK_WRITE,
-			    CHART_AREA, half, +1, ov->disk.dh - half);
+			    CHART_LINE, half, +1, ov->disk.dh - half);
 	canvas_plot(&ov->disk, plot_col(p, PLOT_READ), n, dscale, ROLE_READ, CHART_AREA, half - 1, -1,
 		    half);
 	canvas_plot(&ov->disk, plot_col(p, PLOT_WRITE), n, wscale, ROLE_WRITE, CHART_AREA, half, +1,
