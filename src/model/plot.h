@@ -5,7 +5,12 @@
  * the system), the y scales (98th percentile of the copies with headroom,
  * nice steps, autoscale with hysteresis, frozen while the picture is),
  * the disk split (read and write on scales of their own), the burst marks
- * and the phase marks.  Renderers (screen/view_overview.c, output/svg.c)
+ * and the phase marks.  While runs are shown the disk halves are the
+ * run's own bytes (its io/blkio cgroup), the device's total beside them
+ * to draw behind; scales come from the copies' 98th percentile (the
+ * reclaim chart's too), so a neighbour's reads, a flush or a drop_caches
+ * clip instead of setting them, and clipped columns are flagged for the
+ * renderers to mark.  Renderers (screen/view_overview.c, output/svg.c)
  * only place and draw what a struct plot holds; nothing here draws.
  *
  * Invariants: columns are oldest first, the newest shown sample in the
