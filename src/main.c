@@ -264,7 +264,7 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 		return fail(2, err);
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
 	if (!opt.replay && opt.action == ACTION_RUN &&
-	    session_sweep_stale(&opt, cgroups, swept, sizeof(swept)) > 0)
+	    session_sweep_stale(opt.dir, cgroups, swept, sizeof(swept)) > 0)
 		say_line(swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);

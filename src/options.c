@@ -731,6 +731,32 @@ static void mark(struct options_pass *p, const struct options_entry *e, int as_l
 		o->run_opt_nopick = say(e);
 }
 
+struct run_config *options_run_config(const struct options *o, struct run_config *c)
+{
+	*c = (struct run_config){
+	    .device = o->device,
+	    .dir = o->dir,
+	    .src = o->src,
+	    .size = o->size,
+	    .mem_limit = o->mem_limit,
+	    .disk_limit = o->disk_limit,
+	    .strategies = o->strategies,
+	    .ncmds = o->ncmds,
+	    .nnames = o->nnames,
+	    .cmds_before_s = o->cmds_before_s,
+	    .repeat = o->repeat,
+	    .baseline = o->baseline,
+	    .bs = o->bs,
+	    .no_drop_caches = o->no_drop_caches,
+	    .no_verify = o->no_verify,
+	    .prealloc = o->prealloc,
+	    .stall_timeout_s = o->stall_timeout_s,
+	};
+	memcpy(c->cmds, o->cmds, sizeof(c->cmds));
+	memcpy(c->names, o->names, sizeof(c->names));
+	return c;
+}
+
 int options_check_runs(const struct options *o, char *err, size_t errlen)
 {
 	if (o->nnames > o->ncmds)

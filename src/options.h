@@ -11,8 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "run_config.h"
+
 #define INTERVAL_MIN	 0.05
-#define OPTIONS_MAX_CMDS 16
+#define OPTIONS_MAX_CMDS RUN_CONFIG_MAX_CMDS
 #define INTERVAL_MAX	 60.0
 
 enum options_action {
@@ -160,6 +162,10 @@ int parse_interval(const char *s, double *out, char *err, size_t errlen);
  * the picker, except --baseline and --name); more --name than --cmd is one
  * too.  0 or -1 + err. */
 int options_check_runs(const struct options *o, char *err, size_t errlen);
+
+/* The run configuration the options give (what session_init takes): c,
+ * filled; its strings are o's (argv's). */
+struct run_config *options_run_config(const struct options *o, struct run_config *c);
 
 /* A time as seconds ("42", "1.5") or [h:]m:ss ("1:30"): 0 or -1. */
 int parse_clock(const char *s, double *out);
