@@ -25,8 +25,7 @@
 /* --stall-timeout: less than this copied in that time is no progress
  * (a 64th of a small file) */
 #define STALL_MIN_BYTES (1ull << 20)
-#define STALL_MIN(total)                                                                           \
-	((total) && (total) / 64 < STALL_MIN_BYTES ? (total) / 64 : STALL_MIN_BYTES)
+#define STALL_MIN(total) ((total) && (total) / 64 < STALL_MIN_BYTES ? (total) / 64 : STALL_MIN_BYTES)
 #define DRAIN_TIMEOUT_NS (10ull * 1000000000ull)
 
 /* --disk-limit: the watched disk (-d, or the one holding --dir, as the
@@ -52,18 +51,15 @@ static int setup_disk_limit(struct session *s, const struct run_config *cfg, cha
 				    "(%s): nothing would be throttled",
 				    cfg->device, cfg->dir ? cfg->dir : "/var/tmp", here);
 	} else if (device_for_path(cfg->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
-		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)",
-			    why);
+		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)", why);
 	}
 	for (char *c = name; *c; c++)
 		if (*c == '/')
 			*c = '!'; /* sysfs spells cciss/c0d0 cciss!c0d0 */
 	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
 	if (access(path, F_OK) == 0)
-		return errf(err, errlen,
-			    "--disk-limit: -d %s is a partition (the throttle works on "
-			    "whole disks: give the disk)",
-			    cfg->device);
+		return errf(err, errlen, "--disk-limit: -d %s is a partition (the throttle works on "
+				 "whole disks: give the disk)", cfg->device);
 	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
 	if (read_small_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0 ||
 	    sscanf(buf, "%u:%u", &s->io.major, &s->io.minor) != 2)
@@ -88,10 +84,8 @@ static int check_src(struct session *s, const char *src, char *err, size_t errle
 	if (S_ISDIR(st.st_mode))
 		return errf(err, errlen, "--src %s: is a directory (give a regular file)", src);
 	if (!S_ISREG(st.st_mode))
-		return errf(err, errlen,
-			    "--src %s: not a regular file (a %s cannot be copied "
-			    "and measured)",
-			    src,
+		return errf(err, errlen, "--src %s: not a regular file (a %s cannot be copied "
+				"and measured)", src,
 			    S_ISFIFO(st.st_mode)   ? "FIFO"
 			    : S_ISCHR(st.st_mode)  ? "character device"
 			    : S_ISBLK(st.st_mode)  ? "block device"
@@ -290,20 +284,14 @@ static int setup_cmds(struct session *s, const struct run_config *cfg, char *err
 				rc = errf(err, errlen, "--name %s: at most %d bytes", n,
 					  SESSION_LABEL_MAX);
 			else if (n[bad])
-				rc = errf(err, errlen,
-					  "--name %s: no commas, quotes or control "
-					  "characters",
-					  n);
+				rc = errf(err, errlen, "--name %s: no commas, quotes or control "
+						       "characters", n);
 			else if (strategy_find(n))
-				rc = errf(err, errlen,
-					  "--name %s: is a strategy's name (pick "
-					  "another)",
-					  n);
+				rc = errf(err, errlen, "--name %s: is a strategy's name (pick "
+						       "another)", n);
 			else if (label_taken(s, n))
-				rc = errf(err, errlen,
-					  "--name %s: given twice (labels must be "
-					  "unique)",
-					  n);
+				rc = errf(err, errlen, "--name %s: given twice (labels must be "
+						       "unique)", n);
 			else
 				strlcpy_(c->label, n, sizeof(c->label));
 		} else if (rc == 0) {
@@ -311,8 +299,7 @@ static int setup_cmds(struct session *s, const struct run_config *cfg, char *err
 			default_label(base, sizeof(base), words);
 			strlcpy_(c->label, base, sizeof(c->label));
 			for (int k = 2; label_taken(s, c->label); k++)
-				snprintf(c->label, sizeof(c->label), "%.24s#%u", base,
-					 (unsigned char)k);
+				snprintf(c->label, sizeof(c->label), "%.24s#%u", base, (unsigned char)k);
 		}
 		free_argv(words);
 		if (rc < 0)
@@ -323,8 +310,8 @@ static int setup_cmds(struct session *s, const struct run_config *cfg, char *err
 	return 0;
 }
 
-static int enqueue(struct session *s, const struct queued *list, size_t n, int repeat, char *err,
-		   size_t errlen)
+static int enqueue(struct session *s, const struct queued *list, size_t n, int repeat,
+		   char *err, size_t errlen)
 {
 	if (s->queue_len + n * (size_t)repeat > SESSION_MAX_RUNS)
 		return errf(err, errlen, "at most %d runs in one session", SESSION_MAX_RUNS);
@@ -342,8 +329,8 @@ static int enqueue(struct session *s, const struct queued *list, size_t n, int r
 			s->queue_len++;
 		}
 	if (!s->log->baseline[0] && n)
-		strlcpy_(s->log->baseline,
-			 list[0].strategy ? list[0].strategy->name : s->cmds[list[0].cmd].label,
+		strlcpy_(s->log->baseline, list[0].strategy ? list[0].strategy->name
+						       : s->cmds[list[0].cmd].label,
 			 sizeof(s->log->baseline));
 	if (s->state == SESSION_FINISHED)
 		s->state = SESSION_IDLE;
@@ -374,8 +361,8 @@ static int setup_queue(struct session *s, const struct run_config *cfg, char *er
 {
 	const struct strategy *list[SESSION_MAX_STRATEGIES];
 	size_t n = 0;
-	if (cfg->strategies && strategy_parse_list(cfg->strategies, list, SESSION_MAX_STRATEGIES,
-						   &n, err, errlen) < 0) {
+	if (cfg->strategies && strategy_parse_list(cfg->strategies, list,
+						   SESSION_MAX_STRATEGIES, &n, err, errlen) < 0) {
 		char tmp[512];
 		strlcpy_(tmp, err, sizeof(tmp));
 		return errf(err, errlen, "-s: %s", tmp);
@@ -398,13 +385,13 @@ static int setup_queue(struct session *s, const struct run_config *cfg, char *er
 		size_t l = 0;
 		s->log->baseline[0] = '\0';
 		for (size_t i = 0; i < nq; i++) {
-			const char *name =
-			    q[i].strategy ? q[i].strategy->name : s->cmds[q[i].cmd].label;
+			const char *name = q[i].strategy ? q[i].strategy->name
+							 : s->cmds[q[i].cmd].label;
 			if (strcmp(name, cfg->baseline) == 0)
 				strlcpy_(s->log->baseline, name, sizeof(s->log->baseline));
 			if (l < sizeof(all))
-				l += (size_t)snprintf(all + l, sizeof(all) - l, "%s%s",
-						      i ? ", " : "", name);
+				l += (size_t)snprintf(all + l, sizeof(all) - l, "%s%s", i ? ", " : "",
+						      name);
 		}
 		if (!s->log->baseline[0])
 			return errf(err, errlen, "--baseline %s: not one of the runs (%s)",
@@ -453,8 +440,8 @@ int session_init(struct session *s, const struct run_config *cfg, struct runlog 
 		return -1;
 	}
 	for (size_t i = 0; cfg->src && i < s->queue_len; i++)
-		if (s->queue[i].strategy && strategy_check(s->queue[i].strategy, cfg->src,
-							   s->scratch.dir, err, errlen) < 0) {
+		if (s->queue[i].strategy &&
+		    strategy_check(s->queue[i].strategy, cfg->src, s->scratch.dir, err, errlen) < 0) {
 			scratch_remove(&s->scratch);
 			return -1;
 		}
@@ -521,8 +508,8 @@ static int start_source(struct session *s, char *err, size_t errlen)
 		char e[320];
 		_exit(scratch_make_source(&s->scratch, s->src_size, source_progress,
 					  (void *)s->source_done, e, sizeof(e)) < 0
-			  ? 1
-			  : 0);
+			      ? 1
+			      : 0);
 	}
 	sig_block(0);
 	s->source_pid = pid;
@@ -867,7 +854,8 @@ static void fmt_mib(char *buf, size_t len, uint64_t bytes)
 	snprintf(buf, len, m == (double)(uint64_t)m ? "%.0f MiB" : "%.1f MiB", m);
 }
 
-static void finish_run(struct session *s, const struct series *ser, const struct worker_result *wr);
+static void finish_run(struct session *s, const struct series *ser,
+		       const struct worker_result *wr);
 
 /* The no-progress watchdog, once per tick while a strategy copies. */
 static void watch_stall(struct session *s, const struct series *ser)
@@ -883,8 +871,8 @@ static void watch_stall(struct session *s, const struct series *ser)
 	 * file): a copy thrashing under a tiny limit crawls at KiB/s, which is
 	 * no progress for a measurement.  Flush and verify also count the disk
 	 * moving. */
-	uint64_t mark =
-	    session_progress_mark(phase, phase == PHASE_COPY ? 0 : done, series_back(ser, 0));
+	uint64_t mark = session_progress_mark(phase, phase == PHASE_COPY ? 0 : done,
+					      series_back(ser, 0));
 	if (s->stall_run != s->log->nresults || mark != s->stall_mark ||
 	    (phase == PHASE_COPY && done >= s->stall_bytes + STALL_MIN(pr->bytes_total)) ||
 	    (phase != PHASE_COPY && phase != PHASE_FLUSH && phase != PHASE_VERIFY)) {
@@ -900,13 +888,11 @@ static void watch_stall(struct session *s, const struct series *ser)
 	fmt_mib(a, sizeof(a), done);
 	fmt_mib(b, sizeof(b), pr->bytes_total);
 	if (phase == PHASE_COPY)
-		snprintf(msg, sizeof(msg), "%s: no progress for %ld s (stuck at %s of %s)%s",
-			 r->name, limit, a, b, s->mem_limit ? " — memory limit too small?" : "");
+		snprintf(msg, sizeof(msg), "%s: no progress for %ld s (stuck at %s of %s)%s", r->name,
+			 limit, a, b, s->mem_limit ? " — memory limit too small?" : "");
 	else
-		snprintf(msg, sizeof(msg),
-			 "%s: no progress for %ld s in the %s phase (%s copied, "
-			 "the disk idle)",
-			 r->name, limit, phase_name((enum phase)phase), a);
+		snprintf(msg, sizeof(msg), "%s: no progress for %ld s in the %s phase (%s copied, "
+			 "the disk idle)", r->name, limit, phase_name((enum phase)phase), a);
 	worker_kill(&s->worker);
 	struct worker_result wr;
 	if (worker_reap(&s->worker, 1, &wr) != 1)
@@ -924,7 +910,8 @@ int session_fd(const struct session *s)
 	return !s->worker_eof ? s->worker.event_fd : s->worker.err_fd;
 }
 
-static void finish_run(struct session *s, const struct series *ser, const struct worker_result *wr)
+static void finish_run(struct session *s, const struct series *ser,
+		       const struct worker_result *wr)
 {
 	struct run_result *r = cur(s);
 	if (!r)

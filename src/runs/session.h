@@ -44,11 +44,11 @@ struct session_probe {
 	int (*task_write_bytes)(void *ctx, pid_t pid, uint64_t *write_bytes);
 };
 
-#define SESSION_MAX_RUNS       RUNLOG_MAX_RUNS
-#define SESSION_MAX_EVENTS     RUNLOG_MAX_EVENTS
+#define SESSION_MAX_RUNS RUNLOG_MAX_RUNS
+#define SESSION_MAX_EVENTS RUNLOG_MAX_EVENTS
 #define SESSION_MAX_STRATEGIES 64
-#define SESSION_MAX_CMDS       RUN_CONFIG_MAX_CMDS
-#define SESSION_LABEL_MAX      24 /* bytes of a run's label, before a "#2" */
+#define SESSION_MAX_CMDS RUN_CONFIG_MAX_CMDS
+#define SESSION_LABEL_MAX 24 /* bytes of a run's label, before a "#2" */
 
 struct queued {
 	const struct strategy *strategy; /* NULL: the session's cmds[cmd] */
@@ -74,9 +74,9 @@ enum session_state {
 };
 
 struct session {
-	struct run_config cfg;	     /* session_init's copy */
+	struct run_config cfg; /* session_init's copy */
 	struct cgroup_home *cgroups; /* where run cgroups go (the owner's, shared) */
-	struct session_probe probe;  /* set by the owner after session_init */
+	struct session_probe probe; /* set by the owner after session_init */
 	struct scratch scratch;
 	struct cgroup cg;
 	char src[4096], dst[4096];
@@ -107,13 +107,13 @@ struct session {
 	int phase; /* current run's phase */
 
 	struct runlog *log; /* the model's: results, events, baseline are appended there */
-	int failed;	    /* a run failed: exit status 1 */
+	int failed; /* a run failed: exit status 1 */
 
 	/* the no-progress watchdog (--stall-timeout) */
-	size_t stall_run;	 /* nresults when the mark was taken */
-	uint64_t stall_mark;	 /* session_progress_mark then */
+	size_t stall_run;	  /* nresults when the mark was taken */
+	uint64_t stall_mark;	  /* session_progress_mark then */
 	uint64_t stall_since_ns; /* when the mark last changed */
-	uint64_t stall_bytes;	 /* copied then (the copy phase's measure) */
+	uint64_t stall_bytes;	  /* copied then (the copy phase's measure) */
 	/* How far the copy has got: the worker's own count, or what it has
 	 * written (its write_bytes since worker_go) where that is further —
 	 * an mmap copy's one memcpy and mw_*'s one write() report nothing
@@ -191,5 +191,7 @@ void session_annotate(const struct session *s, struct sample *smp);
  * --stall-timeout seconds fails ("no progress for N s"), its worker killed
  * and its cgroup removed; a --cmd is not watched (its progress is unknown). */
 uint64_t session_progress_mark(int phase, uint64_t bytes_done, const struct sample *last);
+
+
 
 #endif
