@@ -29,9 +29,10 @@ for o in '-i, --interval' '-n, --count' '-d, --device' '--batch' '--csv' '--asci
 	grep -qF -- "$o" "$out" || missing="$missing '$o'"
 done
 [ -z "$missing" ] && ok "help: lists the options" || notok "help: lists the options" "missing:$missing"
-# every long option of the parser's table (src/options.c), not a list here
+# every long option of the parser's table (src/options.c, as --list-options
+# gives it), not a list here
 missing="" n=0
-for o in $(sed -n 's/^[[:space:]]*{"\([a-z][a-z-]*\)", [a-z_]*_argument.*/\1/p' src/options.c); do
+for o in $("$LRUTOP" --list-options | sed -n 's/^--//p'); do
 	n=$((n + 1))
 	grep -qE -- "--$o([^a-z-]|\$)" "$out" || missing="$missing --$o"
 done
@@ -161,8 +162,8 @@ END { flush() }
 ' "$1"
 }
 cp "$out" "$tmp/help"
-longs=$(sed -n 's/^[[:space:]]*{"\([a-z][a-z-]*\)", [a-z_]*_argument.*/\1/p' src/options.c)
-shorts=$(sed -n 's/.*getopt_long([^"]*"\([^"]*\)".*/\1/p' src/options.c | tr -d ':')
+longs=$("$LRUTOP" --list-options | sed -n 's/^--//p')
+shorts=$("$LRUTOP" --list-options | sed -n 's/^-\([^-]\)$/\1/p' | tr -d '\n')
 # opts_table NAME TABLE MINROWS: the two checks above for one table (in
 # readme_opts's format); leaves the options it names in $tmp/named.
 opts_table() {
