@@ -3,7 +3,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "burst.h"
 #include "pagecache.h"
 #include "util.h"
 
