@@ -83,27 +83,27 @@ uint64_t burst_window_ns(uint64_t read_ahead, uint64_t limit_bps)
 	return w < 3600e9 ? (uint64_t)(w + 0.5) : 3600000000000ull;
 }
 
-/* A bucket of dt seconds, windows win_s apart: could a flat copy's count
- * of windows in it spread by more than BURST_ALIAS_CV?  The measured
- * times jitter by a few hundred microseconds: a fraction within 1e-3 of a
- * whole window is whole. */
+/* A bucket of dt seconds, windows win_s apart: can a flat copy's count of
+ * windows in it (floor(k) or ceil(k) of k = dt / win_s; under one window,
+ * 0 or 1) spread by more than BURST_ALIAS_CV?  The measured times jitter,
+ * so a sample a little short of a whole window is a whole window: its
+ * spread is small by the same formula. */
 static int bucket_long_enough(double dt, double win_s)
 {
 	if (!(win_s > 0))
 		return 1;
 	double k = dt / win_s;
-	if (k < 1 - 1e-3)
+	if (!(k > 0))
 		return 0;
 	double f = k - floor(k);
-	f = f < 1e-3 || f > 1 - 1e-3 ? 0 : f;
 	return sqrt(f * (1 - f)) / k <= BURST_ALIAS_CV;
 }
 
 /* The buckets of one rate (reads or writes): the open one, the last closed
  * one held back (a short remainder joins it), and the closed ones' moments. */
 struct buckets {
-	double win_s; /* the throttle's windows apart, s; 0: each interval a bucket */
-	double mib, dt;	 /* open */
+	double win_s;	/* the throttle's windows apart, s; 0: each interval a bucket */
+	double mib, dt; /* open */
 	int burst;
 	double held_mib, held_dt;
 	int held_burst, held;
@@ -191,7 +191,8 @@ void burst_run_figures_in(const struct series *ser, uint64_t t_copy_ns, uint64_t
 		if (!first)
 			first = prev ? prev : b;
 		last = b;
-		uint64_t af = (b->have & SAMPLE_HAVE_CG) ? b->cg_active_file / 1024 : b->active_file;
+		uint64_t af =
+		    (b->have & SAMPLE_HAVE_CG) ? b->cg_active_file / 1024 : b->active_file;
 		peak = af > peak ? af : peak;
 		if (prev && b->t_ns > prev->t_ns) {
 			struct rates rt;
@@ -220,8 +221,8 @@ void burst_run_figures_in(const struct series *ser, uint64_t t_copy_ns, uint64_t
 	r->write_cv = buckets_cv(&bk[1]);
 	const double *at = bk[0].at;
 	const int *nat = bk[0].nat;
-	r->read_at_burst = nat[0] && nat[1] && at[1] > 0
-			       ? (at[0] / nat[0]) / (at[1] / nat[1]) : NAN;
+	r->read_at_burst =
+	    nat[0] && nat[1] && at[1] > 0 ? (at[0] / nat[0]) / (at[1] / nat[1]) : NAN;
 	r->read_buckets = bk[0].n;
 	r->bucket_s = bk[0].n ? bk[0].dt_sum / bk[0].n : NAN;
 	if (first && last && first != last) {

@@ -80,15 +80,16 @@ int burst_between(const struct sample *a, const struct sample *b);
  * each the fewest that hold at least one window's time with that CV at
  * most BURST_ALIAS_CV: one sample where limit x interval is a whole number
  * of windows (32 MiB/s at 0.25 s with 8 MiB windows: as before), 8
- * samples (0.8 s: 3 windows) at 30 MiB/s and 0.1 s, 5 (1.25 s) at 0.25 s,
- * 2 (2 s) at 1 s.  Never more than about five windows' time and a sample:
- * a longer bucket would average away a copy's real stalls, which under the
- * throttle last under a second (mm_sync_cp's own read rate at 30 MiB/s,
- * 40M cgroup, 320 MiB, over buckets of 0.25/0.5/1/1.6 s: CV 0.81, 0.38,
- * 0.14, 0.08; rw_cp's 0.28, 0.16, 0.11, 0.08).  Without a limit (or a
- * window known) each interval is its own bucket.  Measured, rw_cp at
- * 30 MiB/s, per sample: rdCV 1.35 at 0.1 s, 0.34 at 0.25 s, 0.12 at 1 s. */
-#define BURST_ALIAS_CV 0.1
+ * samples (0.8 s: 3 windows) at 30 MiB/s and 0.1 s, 4 (1 s: 3.75, CV
+ * 0.115) at 0.25 s, 1 at 1 s.  Never more than about four windows' time
+ * and a sample: a longer bucket would average away a copy's real stalls,
+ * which under the throttle last under a second (mm_sync_cp's own read
+ * rate at 30 MiB/s, 40M cgroup, 320 MiB, over buckets of 0.25/0.5/1/1.6 s:
+ * CV 0.81, 0.38, 0.14, 0.08; rw_cp's 0.28, 0.16, 0.11, 0.08).  Without a
+ * limit (or a window known) each interval is its own bucket.  Measured,
+ * rw_cp at 30 MiB/s, per sample: rdCV 1.32 at 0.1 s, 0.29 at 0.25 s,
+ * 0.11 at 1 s; over these buckets 0.07-0.18. */
+#define BURST_ALIAS_CV 0.125
 /* The time between the throttle's windows, ns: read_ahead bytes at
  * limit_bps bytes/s; 0 (no buckets) when either is 0. */
 uint64_t burst_window_ns(uint64_t read_ahead, uint64_t limit_bps);
