@@ -89,8 +89,10 @@ static void bucket_note(FILE *f, const struct run_result *r, size_t n)
 	}
 	if (!(lo > 0))
 		return;
-	char span[40];
-	snprintf(span, sizeof(span), hi - lo < 0.005 ? "%.2f s" : "%.2f-%.2f s", lo, hi);
+	char a[16], b[16], span[40];
+	snprintf(a, sizeof(a), "%.2f", lo);
+	snprintf(b, sizeof(b), "%.2f", hi);
+	snprintf(span, sizeof(span), strcmp(a, b) ? "%s-%s s" : "%s s", a, b);
 	fprintf(f,
 		"  rdCV, wrCV, rd@b: over buckets of %s (whole samples that hold the disk "
 		"limit's read-ahead windows evenly: lrutop(1))\n",
