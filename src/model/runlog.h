@@ -45,6 +45,7 @@ struct run_result {
 	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
 	int bursts;
 	double read_at_burst; /* rd@burst (burst.h), NAN unknown */
+	double cv_bucket_s;   /* rdCV/wrCV/rd@b's mean bucket, s; 0 none (burst.h) */
 	int verified;	      /* 1 yes, 0 no (mismatch or failed), -1 not checked,
 			       * RUN_UNVERIFIABLE a --cmd without {dst} (it writes elsewhere) */
 	/* page-cache residency over the run (pagecache_run_figures), pages

@@ -71,6 +71,21 @@ static int setup_disk_limit(struct session *s, const struct run_config *cfg, cha
 	return 0;
 }
 
+/* The throttled disk's read-ahead window, bytes (the step a throttle lets
+ * reads through in: burst_window_ns); 0 without a limit or unreadable. */
+static uint64_t limit_read_ahead(const struct session *s)
+{
+	char path[96], buf[32];
+	unsigned long long kb;
+	if (!s->io.bps)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/read_ahead_kb", s->io.major,
+		 s->io.minor);
+	if (read_small_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%llu", &kb) != 1)
+		return 0;
+	return (uint64_t)kb * 1024;
+}
+
 static int check_src(struct session *s, const char *src, char *err, size_t errlen)
 {
 	int fd = open(src, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -965,7 +980,9 @@ static void finish_run(struct session *s, const struct series *ser,
 	/* a run ends after the samples of its copy; r->t_end_ns bounds them */
 	uint64_t copy_end = wr->t_done_ns ? wr->t_done_ns : r->t_end_ns;
 	struct run_figures fig;
-	burst_run_figures(ser, r->t_copy_ns, r->t_flush_ns, copy_end, &fig);
+	uint64_t window = burst_window_ns(limit_read_ahead(s), s->io.bps);
+	burst_run_figures_in(ser, r->t_copy_ns, r->t_flush_ns, copy_end, window, &fig);
+	r->cv_bucket_s = window && !isnan(fig.bucket_s) ? fig.bucket_s : 0;
 	r->read_cv = fig.read_cv;
 	r->write_cv = fig.write_cv;
 	r->peak_active_file_kb = fig.peak_active_file_kb;
