@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/run: once
 # rdCV under a disk limit that aliases (burst.h): the 2008 demo's cgroup
-# and source with rw_cp and mm_sync_cp at --disk-limit 30M, one lrutop per
+# with rw_cp at --disk-limit 30M (both strategies under ASan), one lrutop per
 # interval (-i 0.1, 0.25, 1).  30 MiB/s is 3.75 of this disk's 8 MiB
 # read-ahead windows a second, so per sample a flat copy read 0, 1 or 2
 # windows (rw_cp's rdCV 1.35 at 0.1 s, 0.34 at 0.25 s); over the buckets
@@ -13,11 +13,11 @@
 # buckets 0.81, 0.38, 0.14, 0.08), the same scale the aliasing needs to
 # average out, so over buckets free of aliasing its rdCV was 0.66-3.1x
 # rw_cp's from run to run (runs of this script).  Its figures and the
-# ratio are printed in the ok lines; mm_sync_cp's sawtooth is asserted by
+# ratio are in docs/output.md; mm_sync_cp's sawtooth is asserted by
 # demo.sh (bursts; at 32M, where samples are whole windows, its rdCV).
 # Both strategies' rdCV come from the runs' own blkio bytes (--results).
 #
-# ~100 s (three 320 MiB copies of each at 30 MiB/s): once per tests/run;
+# ~20 s (three 160 MiB copies by rw_cp at 30 MiB/s): once per tests/run;
 # an ASan build (BUILD *asan*) runs one small pair only.
 . "$(dirname "$0")/lib.sh"
 
@@ -42,9 +42,9 @@ if [ "$ra" != 8192 ]; then
 	exit 0
 fi
 
-# run INTERVAL SIZE: both strategies under the 2008 demo's 40M cgroup
+# run INTERVAL SIZE [STRATEGIES]: under the 2008 demo's 40M cgroup
 run() {
-	"$LRUTOP" --batch -q --demo -s rw_cp,mm_sync_cp --disk-limit 30M -i "$1" \
+	"$LRUTOP" --batch -q --demo -s "${3:-rw_cp,mm_sync_cp}" --disk-limit 30M -i "$1" \
 		--src "$base/src$2" --dir "$base" --results "$base/r$1.csv" \
 		</dev/null >"$base/out" 2>"$base/err"
 }
@@ -64,14 +64,15 @@ case "$BUILD" in
 	;;
 esac
 
-# the demo's size: smaller, mm_sync_cp's active list fills too late to saw
-head -c $((320 * 1048576)) /dev/urandom >"$base/src320"
+# rw_cp alone on 160 MiB (~5.5 s a run, what make check can afford; the
+# flatness is rw_cp's): mm_sync_cp's figures beside it are in the man
+# page's note and in the commit that made the buckets.
+head -c $((160 * 1048576)) /dev/urandom >"$base/src160"
 for i in 0.1 0.25 1; do
-	run "$i" 320
+	run "$i" 160 rw_cp
 	rc=$?
-	rw=$(cv rw_cp "$i") mm=$(cv mm_sync_cp "$i")
+	rw=$(cv rw_cp "$i")
 	note=$(sed -n 's/^  rdCV, wrCV, rd@b: over buckets of \([0-9.-]* s\).*/\1/p' "$base/out")
-	ratio=$(awk -v a="$mm" -v b="$rw" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
 	# 8 MiB windows at 30M: 8 samples (0.8 s), 4 (1 s), 1 (1 s); the
 	# note gives the runs' mean bucket, the remainder joined to the last
 	case $i in
@@ -79,9 +80,9 @@ for i in 0.1 0.25 1; do
 	0.25) want="0.98 1.25" ;;
 	*) want="0.98 1.25" ;;
 	esac
-	check "$T: -i $i: exit 0, both results, the bucket named ($note)" \
-		'[ "$rc" -eq 0 ] && [ "$(grep -c "@30M,1," "$base/r$i.csv")" -eq 2 ] && awk -v n="${note%% s}" -v w="$want" "BEGIN { split(w, r, \" \"); k = split(n, b, \"-\"); exit !(k >= 1 && b[1] + 0 >= r[1] && b[k] + 0 <= r[2]) }"' \
+	check "$T: -i $i: exit 0, the result, the bucket named ($note)" \
+		'[ "$rc" -eq 0 ] && [ "$(grep -c "@30M,1," "$base/r$i.csv")" -eq 1 ] && awk -v n="${note%% s}" -v w="$want" "BEGIN { split(w, r, \" \"); k = split(n, b, \"-\"); exit !(k >= 1 && b[1] + 0 >= r[1] && b[k] + 0 <= r[2]) }"' \
 		"exit $rc; out: $(show "$base/out"); stderr: $(show "$base/err")"
-	check "$T: -i $i: rw_cp reads flat at 30M (rdCV $rw < 0.4; mm_sync_cp $mm, ${ratio}x)" \
+	check "$T: -i $i: rw_cp reads flat at 30M (rdCV $rw < 0.4)" \
 		'awk -v a="$rw" "BEGIN { exit !(a != \"\" && a < 0.4) }"' "rdCV '$rw'"
 done
