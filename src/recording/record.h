@@ -56,7 +56,7 @@
 #include <stdint.h>
 
 #include "sample.h"
-#include "session.h"
+#include "runlog.h"
 
 #define RECORD_MAJOR		1
 /* minor 1: page-cache residency ("pc*", "res"); 2: MGLRU's generations
