@@ -150,8 +150,8 @@ static void test_kvfile_open_missing(void **state)
 static void test_kvfile_reread(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/lrutop-core-XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	char dir[64];
+	assert_int_equal(tu_tmpdir(dir, sizeof(dir), "kvfile"), 0);
 	char path[128];
 	snprintf(path, sizeof(path), "%s/stat", dir);
 	const char *keys[] = {"active_file", "inactive_file"};
@@ -223,8 +223,7 @@ static void test_kvfile_reread(void **state)
 		kvfile_free(kv);
 	}
 
-	unlink(path);
-	rmdir(dir);
+	assert_int_equal(tu_rmtree(dir), 0);
 }
 
 /* nr_free_pages by a second reader: stdio, token by token. */
