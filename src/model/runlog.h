@@ -22,6 +22,7 @@ struct strategy;
 
 #define RUNLOG_MAX_RUNS 1024
 #define RUNLOG_MAX_EVENTS 8192
+#define RUNLOG_MAX_STRATEGIES 64 /* distinct labels the statistics group runs by */
 
 struct run_event {
 	uint64_t t_ns;

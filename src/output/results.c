@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pagecache.h"
+#include "phase.h"
 #include "util.h"
 
 /* A run that failed before its copy started has no elapsed time, and its

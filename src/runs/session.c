@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "loop.h"
+#include "sigpipe.h"
 #include "pagecache.h"
 #include "rates.h"
 #include "util.h"

@@ -354,7 +354,7 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	const struct strategy_stats *st = m->stats;
 	int ns = m->nstats;
 	/* which runs get a block */
-	size_t shown[SESSION_MAX_RUNS];
+	size_t shown[RUNLOG_MAX_RUNS];
 	size_t nshown = 0;
 	if (u->runs_by_strategy) {
 		for (int i = 0; i < ns; i++)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cgio.h"
-#include "loop.h"
+#include "ticker.h"
 #include "residency.h"
 #include <poll.h>
 

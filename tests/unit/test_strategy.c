@@ -310,8 +310,7 @@ static void test_missing_src(void **state)
  * ours if the test fails with it mounted.  Skips without root. */
 static void small_mount(char *mnt)
 {
-	snprintf(mnt, 64, "/var/tmp/lrutop-test-%ld-mnt-XXXXXX", (long)getpid());
-	assert_non_null(mkdtemp(mnt));
+	assert_int_equal(tu_tmpdir(mnt, 64, "mnt"), 0);
 	if (mount("lrutop-test", mnt, "tmpfs", 0, "size=1m") < 0) {
 		int e = errno;
 		rmdir(mnt);
