@@ -331,7 +331,7 @@ static void scales(struct plot *p, int frozen, int disk_limited)
 {
 	int n = p->n;
 	/* While runs are on screen the disk scale follows their copies: a
-	 * burst outside them (a prepare phase writing back the scratch source
+	 * burst outside them (a prepare phase writing back the scratch input
 	 * at several GB/s into a VM host's cache) would otherwise flatten
 	 * every copy.  And the 98th percentile, not the peak, with headroom:
 	 * one spike clips at the top edge instead of setting the scale. */

@@ -77,7 +77,7 @@ struct runlog {
 enum runs_state {
 	RUNS_NONE,	/* no runs were asked for */
 	RUNS_IDLE,	/* between runs */
-	RUNS_SOURCE,	/* the scratch source is being written */
+	RUNS_MAKING_INPUT,	/* the scratch input is being written */
 	RUNS_DRAIN,	/* waiting for Dirty+Writeback to drain */
 	RUNS_RUNNING,	/* copying, flushing or verifying */
 	RUNS_FINISHED,	/* the queue is done */
@@ -87,8 +87,8 @@ struct run_progress {
 	int phase;		 /* enum phase of the current run */
 	long current;		 /* the current run's index in the run log, -1 */
 	size_t queue_next, queue_len; /* queue position: runs started / queued */
-	uint64_t done, total;	 /* bytes copied / to copy (RUNS_SOURCE: written / size) */
-	int have_source;	 /* the scratch source exists (its size: src_size) */
+	uint64_t done, total;	 /* bytes copied / to copy (RUNS_MAKING_INPUT: written / size) */
+	int have_input;	 /* the scratch input exists (its size: src_size) */
 	uint64_t src_size;
 	int failed;		 /* a run failed */
 	char error[320];	 /* why the queue stopped, "" if it did not */

@@ -18,7 +18,7 @@
 struct run_config {
 	const char *device;	/* -d NAME, NULL = the disk holding dir */
 	const char *dir;	/* scratch directory */
-	const char *src;	/* --src FILE, NULL = a scratch source of size */
+	const char *src;	/* --src FILE, NULL = a scratch input of size */
 	uint64_t size;		/* --size, 0 = run_config_default_size */
 	uint64_t mem_limit;	/* the runs' memory cgroup, 0 = none */
 	uint64_t disk_limit;	/* bytes/s of the watched disk, 0 = none */
@@ -35,7 +35,7 @@ struct run_config {
 	long stall_timeout_s; /* a copy without progress this long fails, 0 = never */
 };
 
-/* The scratch source's size without src. */
+/* The scratch input's size without src. */
 static inline uint64_t run_config_default_size(const struct run_config *c)
 {
 	return c->size ? c->size : c->mem_limit ? 32 * c->mem_limit : 1024ull * 1024 * 1024;

@@ -249,7 +249,7 @@ static void default_label(char *out, size_t len, char *const *words)
 }
 
 /* execvp's search, done up front so a misspelt program is a usage error
- * before a scratch source is written. */
+ * before a scratch input is written. */
 static int check_program(const char *prog, char *err, size_t errlen)
 {
 	struct stat st;
@@ -431,7 +431,7 @@ int session_init(struct session *s, const struct run_config *cfg, struct runlog 
 	s->cgroups = cgroups;
 	s->log = log;
 	s->scratch.dir_fd = -1;
-	s->source_pid = -1;
+	s->input_pid = -1;
 	s->mem_limit = cfg->mem_limit;
 	log->mem_limit = cfg->mem_limit;
 	log->disk_limit = cfg->disk_limit;
@@ -464,10 +464,10 @@ int session_init(struct session *s, const struct run_config *cfg, struct runlog 
 		scratch_remove(&s->scratch);
 		return errf(err, errlen, "--dir %s: path too long", cfg->dir);
 	}
-	s->source_done = mmap(NULL, sizeof(*s->source_done), PROT_READ | PROT_WRITE,
+	s->input_done = mmap(NULL, sizeof(*s->input_done), PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (s->source_done == MAP_FAILED) {
-		s->source_done = NULL;
+	if (s->input_done == MAP_FAILED) {
+		s->input_done = NULL;
 		scratch_remove(&s->scratch);
 		return errf(err, errlen, "shared page: %s", strerror(errno));
 	}
@@ -480,13 +480,13 @@ int session_init(struct session *s, const struct run_config *cfg, struct runlog 
 /* The source exists: --cmd's words can be made. */
 static void source_ready(struct session *s)
 {
-	s->have_source = 1;
+	s->have_input = 1;
 	for (size_t i = 0; i < s->ncmds; i++)
 		if (!s->cmds[i].argv)
 			s->cmds[i].argv = split_cmd(s->cmds[i].line, s->src, s->dst);
 }
 
-/* The child that writes the scratch source: it only fills a file in our
+/* The child that writes the scratch input: it only fills a file in our
  * private directory and reports bytes through the shared page. */
 static int source_progress(uint64_t done, uint64_t total, void *arg)
 {
@@ -495,7 +495,7 @@ static int source_progress(uint64_t done, uint64_t total, void *arg)
 	return 0;
 }
 
-static int start_source(struct session *s, char *err, size_t errlen)
+static int start_input(struct session *s, char *err, size_t errlen)
 {
 	char path[4096];
 	if (scratch_path(&s->scratch, "src", path, sizeof(path)) < 0)
@@ -504,7 +504,7 @@ static int start_source(struct session *s, char *err, size_t errlen)
 	 * so whatever is under "src" after the writer ran is lrutop's */
 	if (scratch_unlink_own(&s->scratch, "src", err, errlen) < 0)
 		return -1;
-	atomic_store(s->source_done, 0);
+	atomic_store(s->input_done, 0);
 	sig_block(1);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -521,25 +521,25 @@ static int start_source(struct session *s, char *err, size_t errlen)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sig_block(0);
 		char e[320];
-		_exit(scratch_make_source(&s->scratch, s->src_size, source_progress,
-					  (void *)s->source_done, e, sizeof(e)) < 0
+		_exit(scratch_make_input(&s->scratch, s->src_size, source_progress,
+					  (void *)s->input_done, e, sizeof(e)) < 0
 			      ? 1
 			      : 0);
 	}
 	sig_block(0);
-	s->source_pid = pid;
-	s->state = SESSION_SOURCE;
+	s->input_pid = pid;
+	s->state = SESSION_MAKING_INPUT;
 	return 0;
 }
 
 /* Reaps the source writer; 1 when it ended. */
-static int reap_source(struct session *s)
+static int reap_input(struct session *s)
 {
 	int status;
-	pid_t got = waitpid(s->source_pid, &status, WNOHANG);
+	pid_t got = waitpid(s->input_pid, &status, WNOHANG);
 	if (got == 0 || (got < 0 && errno == EINTR))
 		return 0;
-	s->source_pid = -1;
+	s->input_pid = -1;
 	if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		scratch_own_current(&s->scratch, "src");
 		snprintf(s->src, sizeof(s->src), "%.4000s/src", s->scratch.dir);
@@ -559,23 +559,23 @@ static int reap_source(struct session *s)
 }
 
 /* Stops the source writer, if one is running. */
-static void kill_source(struct session *s)
+static void kill_input(struct session *s)
 {
-	if (s->source_pid <= 0)
+	if (s->input_pid <= 0)
 		return;
-	kill(s->source_pid, SIGKILL);
+	kill(s->input_pid, SIGKILL);
 	int status = 0;
-	while (waitpid(s->source_pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(s->input_pid, &status, 0) < 0 && errno == EINTR)
 		;
-	/* killed mid-write: the partial file is the writer's (see start_source) */
+	/* killed mid-write: the partial file is the writer's (see start_input) */
 	if (WIFSIGNALED(status))
 		scratch_own_current(&s->scratch, "src");
-	s->source_pid = -1;
+	s->input_pid = -1;
 }
 
-uint64_t session_source_progress(const struct session *s)
+uint64_t session_input_progress(const struct session *s)
 {
-	return s->source_done ? atomic_load(s->source_done) : 0;
+	return s->input_done ? atomic_load(s->input_done) : 0;
 }
 
 /* Records the destination the reaped worker made (strategy: the file it
@@ -591,7 +591,7 @@ static void own_dst(struct session *s, const struct worker_result *wr)
 
 void session_done(struct session *s)
 {
-	kill_source(s);
+	kill_input(s);
 	if (s->worker_live) {
 		worker_kill(&s->worker);
 		own_dst(s, &s->worker.result);
@@ -601,9 +601,9 @@ void session_done(struct session *s)
 	cgroup_remove(&s->cg, NULL, 0);
 	scratch_remove(&s->scratch);
 	free_cmds(s);
-	if (s->source_done)
-		munmap((void *)s->source_done, sizeof(*s->source_done));
-	s->source_done = NULL;
+	if (s->input_done)
+		munmap((void *)s->input_done, sizeof(*s->input_done));
+	s->input_done = NULL;
 }
 
 static void add_event(struct session *s, uint64_t t_ns, int phase)
@@ -671,7 +671,7 @@ static int strategy_index(const struct strategy *st)
 
 int session_run_files(const struct session *s, const char **src, const char **dst)
 {
-	if (!session_current(s) || !s->have_source)
+	if (!session_current(s) || !s->have_input)
 		return 0;
 	*src = s->src;
 	*dst = s->dst;
@@ -793,8 +793,8 @@ void session_tick(struct session *s, const struct series *ser)
 			return;
 		}
 		char err[320];
-		if (!s->have_source) {
-			if (start_source(s, err, sizeof(err)) < 0) {
+		if (!s->have_input) {
+			if (start_input(s, err, sizeof(err)) < 0) {
 				strlcpy_(s->error, err, sizeof(s->error));
 				s->failed = 1;
 				s->next = s->queue_len;
@@ -1006,8 +1006,8 @@ static void finish_run(struct session *s, const struct series *ser,
 
 int session_poll(struct session *s, const struct series *ser)
 {
-	if (s->state == SESSION_SOURCE)
-		return reap_source(s);
+	if (s->state == SESSION_MAKING_INPUT)
+		return reap_input(s);
 	if (!s->worker_live)
 		return 0;
 	struct worker_event ev;
@@ -1049,8 +1049,8 @@ void session_cancel_queue(struct session *s, const struct series *ser)
 {
 	s->queue_len = s->next;
 	session_cancel(s, ser);
-	if (s->state == SESSION_SOURCE && s->source_pid > 0) {
-		kill_source(s);
+	if (s->state == SESSION_MAKING_INPUT && s->input_pid > 0) {
+		kill_input(s);
 		scratch_remove_file(&s->scratch, "src");
 		s->state = SESSION_IDLE;
 	}

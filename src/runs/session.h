@@ -67,7 +67,7 @@ struct session_cmd {
 
 enum session_state {
 	SESSION_IDLE,	  /* nothing queued or between runs */
-	SESSION_SOURCE,	  /* a child is writing the scratch source */
+	SESSION_MAKING_INPUT,	  /* a child is writing the scratch input */
 	SESSION_DRAIN,	  /* worker synced; waiting for Dirty+Writeback to drain */
 	SESSION_RUNNING,  /* copying, flushing or verifying */
 	SESSION_FINISHED, /* the queue is done */
@@ -90,10 +90,10 @@ struct session {
 	struct cgroup_io io;	/* --disk-limit: the watched disk's throttle, bps 0 = none */
 	char io_label[24];	/* "@30M" added to every run's label, "" without one */
 
-	/* the scratch source, written by a child so the loop stays live */
-	int have_source;
-	pid_t source_pid;
-	_Atomic uint64_t *source_done; /* shared page: bytes written so far */
+	/* the scratch input, written by a child so the loop stays live */
+	int have_input;
+	pid_t input_pid;
+	_Atomic uint64_t *input_done; /* shared page: bytes written so far */
 	char error[320];	       /* why the queue stopped, "" if it did not */
 
 	enum session_state state;
@@ -147,8 +147,8 @@ int session_enqueue(struct session *s, const struct strategy *const *list, size_
 		    char *err, size_t errlen);
 /* Drops every queued run that has not started and cancels the current one. */
 void session_cancel_queue(struct session *s, const struct series *ser);
-/* Bytes of the scratch source written so far (while SESSION_SOURCE). */
-uint64_t session_source_progress(const struct session *s);
+/* Bytes of the scratch input written so far (while SESSION_MAKING_INPUT). */
+uint64_t session_input_progress(const struct session *s);
 /* Ends the session early (quit, a signal): kills the current run and marks
  * it cancelled with `why`, drops the rest of the queue. */
 void session_stop(struct session *s, const char *why);

@@ -313,7 +313,7 @@ static void view_progress(const struct model *m, struct grid *g, int y)
 		return;
 	const struct run_result *r = s->current >= 0 ? &log->results[s->current] : NULL;
 	char buf[256];
-	if (s->state == RUNS_SOURCE) {
+	if (s->state == RUNS_MAKING_INPUT) {
 		uint64_t done = s->done;
 		char d[16], t[16];
 		fmt_size(d, sizeof(d), done);

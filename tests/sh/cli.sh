@@ -391,7 +391,7 @@ check "-n 3 with 2 runs queued: exit 1, 'lrutop: -n 3 samples reached with 2 run
 	'[ "$rc" -eq 1 ] && [ "$(cat "$err")" = "lrutop: -n 3 samples reached with 2 runs not done" ]' \
 	"exit $rc; stderr: $(head -n 3 "$err" | tr '\n' '|')"
 check "-n 3 with 2 runs queued: --dir empty" '[ -z "$(ls -A "$d")" ]' "left: $(ls -A "$d")"
-# the same with the first run under way (a --src: no scratch source to
+# the same with the first run under way (a --src: no scratch input to
 # write first), in a memory cgroup where there is one
 head -c 64M /dev/zero >"$base/src"
 newdir

@@ -383,7 +383,7 @@ static void test_real_series(void **state)
 		skip();
 	}
 	if (scratch_open(&s, "/var/tmp", err, sizeof err) < 0 ||
-	    scratch_make_source(&s, 1024 * MIB, NULL, NULL, err, sizeof err) < 0)
+	    scratch_make_input(&s, 1024 * MIB, NULL, NULL, err, sizeof err) < 0)
 		fail_msg("scratch: %s", err);
 	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
 	if (cgroup_create(&cg, LIMIT, "burst", err, sizeof err) < 0)

@@ -213,7 +213,7 @@ static void test_run_config(void **state)
 	assert_int_equal(c.prealloc, 1);
 	assert_int_equal(c.stall_timeout_s, 0);
 	assert_int_equal(c.size, 0);
-	/* the scratch source: --size, else 32 x the limit, else 1G */
+	/* the scratch input: --size, else 32 x the limit, else 1G */
 	assert_int_equal(run_config_default_size(&c), 32 * (64ull << 20));
 	c.mem_limit = 0;
 	assert_int_equal(run_config_default_size(&c), 1ull << 30);

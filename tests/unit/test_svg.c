@@ -994,7 +994,7 @@ static void test_real_copy(void **state)
 		skip();
 	}
 	if (scratch_open(s, "/var/tmp", err, sizeof err) < 0 ||
-	    scratch_make_source(s, getenv("SVG_EXAMPLE_DIR") ? 1024 * MIB : 256 * MIB, NULL, NULL,
+	    scratch_make_input(s, getenv("SVG_EXAMPLE_DIR") ? 1024 * MIB : 256 * MIB, NULL, NULL,
 				err, sizeof err) < 0)
 		fail_msg("scratch: %s", err);
 	assert_int_equal(scratch_path(s, "dst", fx->dst, sizeof fx->dst), 0);
