@@ -526,7 +526,7 @@ static void mem_peak(struct plot *p, const struct series *ser, size_t i0, size_t
  * limit is the scale the run was given: the picture of the cgroup filling
  * it is the point, so it is kept unless almost nothing of it is used). */
 #define MEM_CUT_SYSTEM 0.5
-#define MEM_CUT_CG 0.125
+#define MEM_CUT_CG     0.125
 
 /* The memory axis' top from total (the limit or MemTotal, KiB): total,
  * unless what the stack draws (active + inactive file + anon, or the

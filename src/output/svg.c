@@ -833,13 +833,12 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	snprintf(freelab, sizeof(freelab), "%s%s%s", cg ? "free (limit - usage)" : "free",
 		 mem_cut ? " " : "", mem_cut ? freenow : "");
 	tx = chart_title(c, y_mem - strip - 14 * u, buf2);
-	struct legend_item ml[] = {{th->active,
-				    c->in->mglru ? "active(file) = the 2 youngest MGLRU generations"
-					      : "active(file)",
-				    0},
-				   {th->inactive, "inactive(file)", 0},
-				   {th->free_, freelab, 0},
-				   {th->burst, "demotion burst", 2}};
+	struct legend_item ml[] = {
+	    {th->active,
+	     c->in->mglru ? "active(file) = the 2 youngest MGLRU generations" : "active(file)", 0},
+	    {th->inactive, "inactive(file)", 0},
+	    {th->free_, freelab, 0},
+	    {th->burst, "demotion burst", 2}};
 	/* MGLRU's generations: youngest (the strongest colour) at the bottom,
 	 * each older one paler; the lists' legend otherwise */
 	uint32_t gcol[SAMPLE_GENS] = {th->active, svg_mix(th->active, th->bg, 0.45), th->inactive,

@@ -259,8 +259,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	if (cg)
 		snprintf(title, sizeof(title),
 			 compact ? "Mem cgroup/%s"
-			 : cut	 ? "Memory (run's cgroup, limit %s, axis cut \xe2\x89\x88, m: system)"
-				 : "Memory (run's cgroup, limit %s, m: system)",
+			 : cut ? "Memory (run's cgroup, limit %s, axis cut \xe2\x89\x88, m: system)"
+			       : "Memory (run's cgroup, limit %s, m: system)",
 			 mt);
 	else
 		snprintf(title, sizeof(title),
@@ -328,8 +328,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		ylabel(g, y + mem_rows - 1, 0, 0);
 	}
 	yaxis(g, y, mem_rows);
-	if (cut && mem_rows >= 2)
-		grid_put(g, YLAB - 1, y, 0x2248, ROLE_AXIS); /* ≈: the axis stops short of the total */
+	if (cut && mem_rows >= 2) /* ≈: the axis stops short of the total */
+		grid_put(g, YLAB - 1, y, 0x2248, ROLE_AXIS);
 	y += mem_rows;
 
 	/* --- reclaim rates, pages/s, and PSI in the legend --- */

@@ -440,7 +440,6 @@ static void test_tui_and_svg_agree(void **state)
 	runlog_free(log);
 }
 
-
 /* ---- the memory scale on any machine ------------------------------------- */
 
 /* /proc/meminfo of three machines (the fields the sampler reads, in the
@@ -487,10 +486,9 @@ static const char mem_1t[] = "MemTotal:     1056964608 kB\n"
 /* A sample's memory from a meminfo text, through the key-value parser. */
 static void meminfo_sample(const char *text, struct sample *s)
 {
-	static const char *const keys[] = {"MemTotal:",	    "MemFree:",	       "MemAvailable:",
-					   "Active(file):", "Inactive(file):", "Active(anon):",
-					   "Inactive(anon):", "Cached:",       "Dirty:",
-					   "Writeback:"};
+	static const char *const keys[] = {
+	    "MemTotal:",     "MemFree:",	"MemAvailable:", "Active(file):", "Inactive(file):",
+	    "Active(anon):", "Inactive(anon):", "Cached:",	 "Dirty:",	  "Writeback:"};
 	uint64_t v[ARRAY_LEN(keys)];
 	assert_int_equal(kvfile_parse(text, keys, ARRAY_LEN(keys), v), (int)ARRAY_LEN(keys));
 	s->mem_total = v[0];
@@ -591,8 +589,7 @@ static void test_mem_any_machine(void **state)
 			/* the tallest list: at least a third of the chart's rows */
 			int best = 0;
 			static const enum role lists[] = {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON};
-			for (size_t j = 0; j < ARRAY_LEN(lists); j++)
-				{
+			for (size_t j = 0; j < ARRAY_LEN(lists); j++) {
 				int h = tallest_in(&g, lists[j], t + 1, r);
 				best = h > best ? h : best;
 			}
@@ -646,10 +643,10 @@ static void test_mem_any_machine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_split),	cmocka_unit_test(test_scale_follows_copy),
-	    cmocka_unit_test(test_scope),	cmocka_unit_test(test_marks),
-	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
-	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_split),	    cmocka_unit_test(test_scale_follows_copy),
+	    cmocka_unit_test(test_scope),	    cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_cache),	    cmocka_unit_test(test_phase_table),
+	    cmocka_unit_test(test_runs_blocks),	    cmocka_unit_test(test_tui_and_svg_agree),
 	    cmocka_unit_test(test_mem_any_machine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
