@@ -277,6 +277,75 @@ static void test_runs_blocks(void **state)
 	synth_free(&y);
 }
 
+/* The memory axis' rules on the synthetic run: a 64M limit 60M used is
+ * the scale (as before the cut existed); the system's 1 GiB of lists on
+ * 4 GiB is cut at the next step in GiB (1.5); a 16 GiB limit over the same
+ * 60M is cut at a step above the usage; frozen, the cut holds while the
+ * lists shrink, live it shrinks after the autoscale's patience. */
+static void test_mem_cut_rules(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	synth_make(&y, 100, 10, 90, 20, 20, 0);
+	plot_build(&p, &y.m, &last_n, 89, 60);
+	assert_true(p.cg);
+	assert_false(p.mem_cut);
+	assert_true(p.mem_top == 64.0 * 1024);
+	struct plot_opts sys = last_n;
+	sys.mem_system = 1;
+	plot_build(&p, &y.m, &sys, 89, 60);
+	assert_false(p.cg);
+	assert_true(p.mem_cut);
+	assert_true(p.mem_top == 1.5 * 1024 * 1024);
+	synth_free(&y);
+
+	/* a limit far above the run: cut (60M used, 63 MiB → 80M) */
+	struct model m;
+	memset(&m, 0, sizeof(m));
+	m.series = series_new(256);
+	struct runlog *log = runlog_new();
+	m.log = log;
+	m.interval = 0.25;
+	for (int i = 0; i < 200; i++) {
+		struct sample s;
+		memset(&s, 0, sizeof(s));
+		s.t_ns = T0 + (uint64_t)i * DT;
+		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_CG;
+		s.mem_total = 24ull << 20;
+		s.run = 0;
+		s.cg_limit = 16ull << 30;
+		/* 60M, then from sample 100 on 6M */
+		s.cg_usage = (i < 100 ? 60 : 6) * MIB;
+		s.cg_active_file = s.cg_usage / 3;
+		s.cg_inactive_file = s.cg_usage / 3;
+		series_push(m.series, &s);
+	}
+	struct plot q;
+	plot_init(&q);
+	plot_build(&q, &m, &last_n, 99, 50);
+	assert_true(q.cg);
+	assert_true(q.mem_cut);
+	assert_true(q.mem_top == 80.0 * 1024);
+	/* frozen on the 6M samples: the axis holds */
+	struct plot_opts fr = last_n;
+	fr.frozen = 1;
+	for (int k = 0; k < 60; k++)
+		plot_build(&q, &m, &fr, 199, 50);
+	assert_true(q.mem_top == 80.0 * 1024);
+	/* live: after 40 builds under 40 % it comes down to 8M */
+	for (int k = 0; k < 39; k++)
+		plot_build(&q, &m, &last_n, 199, 50);
+	assert_true(q.mem_top == 80.0 * 1024);
+	plot_build(&q, &m, &last_n, 199, 50);
+	assert_true(q.mem_top == 8.0 * 1024);
+	plot_done(&q);
+	series_free(m.series);
+	runlog_free(log);
+	plot_done(&p);
+}
+
 /* ---- one recording, two pictures ----------------------------------------- */
 
 static void on_sample(void *ctx, const struct sample *s, const struct disktab *t)
@@ -647,6 +716,7 @@ int main(void)
 	    cmocka_unit_test(test_scope),	    cmocka_unit_test(test_marks),
 	    cmocka_unit_test(test_cache),	    cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks),	    cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_mem_cut_rules),
 	    cmocka_unit_test(test_mem_any_machine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
