@@ -712,12 +712,11 @@ static void test_mem_any_machine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_split),	    cmocka_unit_test(test_scale_follows_copy),
-	    cmocka_unit_test(test_scope),	    cmocka_unit_test(test_marks),
-	    cmocka_unit_test(test_cache),	    cmocka_unit_test(test_phase_table),
-	    cmocka_unit_test(test_runs_blocks),	    cmocka_unit_test(test_tui_and_svg_agree),
-	    cmocka_unit_test(test_mem_cut_rules),
-	    cmocka_unit_test(test_mem_any_machine),
+	    cmocka_unit_test(test_split),	  cmocka_unit_test(test_scale_follows_copy),
+	    cmocka_unit_test(test_scope),	  cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_cache),	  cmocka_unit_test(test_phase_table),
+	    cmocka_unit_test(test_runs_blocks),	  cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_mem_cut_rules), cmocka_unit_test(test_mem_any_machine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
