@@ -863,6 +863,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 		y1[k] = map_lin(a, y_mem, mh, mscale);
 		y2[k] = map_lin(b, y_mem, mh, mscale);
 		y3[k] = map_lin(f, y_mem, mh, mscale);
+		if (y3[k] < y_mem) /* cut: free ends at the top, not far above */
+			y3[k] = y_mem;
 	}
 	clip_begin(c, c->L, y_mem, c->R - c->L, mh);
 	band(c, xs, y2, y3, n, th->free_, 1.0);
