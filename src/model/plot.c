@@ -518,6 +518,57 @@ static void mem_peak(struct plot *p, const struct series *ser, size_t i0, size_t
 	}
 }
 
+/* ---- the memory scale ---------------------------------------------------- */
+
+/* Below these shares of its scope the stack is cut: the system's lists
+ * and anon under half of MemTotal (a 24 GiB machine at rest holds 180 MiB
+ * of them: a sliver of one row), a run's under an eighth of its limit (a
+ * limit is the scale the run was given: the picture of the cgroup filling
+ * it is the point, so it is kept unless almost nothing of it is used). */
+#define MEM_CUT_SYSTEM 0.5
+#define MEM_CUT_CG     0.125
+
+/* The memory axis' top from total (the limit or MemTotal, KiB): total,
+ * unless what the stack draws (active + inactive file + anon, or the
+ * cgroup's other usage) stays under the share above; then a fine step
+ * (1 1.5 2 3 4 5 6 8 ×10^k MiB, or GiB from a GiB up) above the largest
+ * shown stack, with the autoscale's hysteresis so the axis does not
+ * follow every tick, frozen while the picture is.  Free or headroom
+ * above the top is left to the legend's number. */
+static void mem_scale(struct plot *p, int frozen, double total)
+{
+	p->mem_top = total;
+	p->mem_cut = 0;
+	if (isnan(total) || !(total > 0))
+		return;
+	const double *af = plot_col(p, PLOT_AF), *inf = plot_col(p, PLOT_IF),
+		     *an = plot_col(p, PLOT_ANON);
+	double used = 0;
+	for (int i = 0; i < p->n; i++) {
+		if (isnan(af[i]))
+			continue;
+		double u = af[i] + (isnan(inf[i]) ? 0 : inf[i]) + (isnan(an[i]) ? 0 : an[i]);
+		used = fmax(used, u);
+	}
+	if (!(used > 0) || used >= total * (p->cg ? MEM_CUT_CG : MEM_CUT_SYSTEM))
+		return;
+	double unit = used * 1.05 >= 1000.0 * 1024 ? 1048576.0 : 1024.0;
+	struct autoscale fresh = {0, 0}, *as = &p->as_mem;
+	if (unit != p->mem_unit) { /* a new unit: its steps start afresh */
+		as = &fresh;
+		if (!frozen) {
+			memset(&p->as_mem, 0, sizeof(p->as_mem));
+			p->mem_unit = unit;
+			as = &p->as_mem;
+		}
+	}
+	double top = frozen_scale(as, frozen, 1, used / unit, 1.0) * unit;
+	if (top < total) {
+		p->mem_top = top;
+		p->mem_cut = 1;
+	}
+}
+
 static void finish(struct plot *p, const struct plot_src *src, int frozen, int mem_system)
 {
 	scope(p, src->ser, mem_system);
@@ -538,7 +589,8 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 		for (size_t i = 0; i < PLOT_NSER * (size_t)p->cap; i++)
 			p->v[i] = NAN;
 		p->cg = p->gens = p->nbursts = 0;
-		p->mem_total = NAN;
+		p->mem_total = p->mem_top = NAN;
+		p->mem_cut = 0;
 		p->old_valid = 0;
 		scales(p, o->frozen, 0); /* the empty charts' floors */
 		return;
@@ -547,6 +599,7 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 	struct plot_src src = {m->series,	m->log->events,	  m->log->nevents,
 			       m->log->results, m->log->nresults, m->log->disk_limit};
 	finish(p, &src, o->frozen, o->mem_system);
+	mem_scale(p, o->frozen, p->mem_total);
 	ticks(p, m->series, m->log, o->xdots > 0 ? o->xdots : 1);
 }
 
@@ -565,10 +618,13 @@ void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, s
 	memset(&p->as_write, 0, sizeof(p->as_write));
 	memset(&p->as_reclaim, 0, sizeof(p->as_reclaim));
 	memset(&p->as_deact, 0, sizeof(p->as_deact));
+	memset(&p->as_mem, 0, sizeof(p->as_mem));
+	p->mem_unit = 0;
 	p->split_state = 0;
 	p->old_valid = 0;
 	finish(p, src, 0, 0);
 	mem_peak(p, src->ser, i0, i1);
+	mem_scale(p, 0, p->mem_peak > 0 ? p->mem_peak : NAN);
 	p->nticks = 0;
 }
 

@@ -92,6 +92,12 @@ struct plot {
 	double mem_total; /* the chart's top, KiB: the newest cgroup limit or MemTotal; NAN */
 	double mem_peak;  /* plot_build_samples: the largest limit / MemTotal shown, KiB */
 	int gens;	  /* some column has MGLRU generations of the scope */
+	/* the memory axis (mem_scale() in plot.c, "The memory scale" in
+	 * docs/plot-model.md): its top, KiB — mem_total (the export:
+	 * mem_peak), or, cut, a fine step above what the lists and anon use
+	 * when that is under half of MemTotal (an eighth of a limit); NAN */
+	double mem_top;
+	int mem_cut; /* mem_top < the limit / MemTotal: free or headroom above it is a number */
 
 	/* scales */
 	double read_level, write_level; /* p98 of the copies, +20 % */
@@ -108,6 +114,8 @@ struct plot {
 
 	/* state kept between builds */
 	struct autoscale as_read, as_write, as_reclaim, as_deact;
+	struct autoscale as_mem; /* the cut memory axis, in mem_unit KiB */
+	double mem_unit;	 /* 1024 (MiB steps) or 1048576 (GiB steps) */
 	int split_state;
 	uint64_t *key; /* per column: t of lo-1 and t of hi (2 × cap) */
 	double *old_v; /* the last build's values and keys, for the cache */

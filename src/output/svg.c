@@ -768,7 +768,10 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	for (int j = 0; j < SAMPLE_GENS; j++)
 		gen[j] = plot_col(&pl, PLOT_G0 + j);
 	int cg = pl.cg, gens = pl.gens;
-	double mem_scale_kb = pl.mem_peak;
+	/* the memory axis' top: every run's limit (or MemTotal), or cut below
+	 * it where the lists would be a sliver of it (plot.h mem_cut) */
+	double mem_scale_kb = pl.mem_top;
+	int mem_cut = pl.mem_cut;
 	for (size_t k = 0; k < n; k++) {
 		xs[k] = x_of(c, series_at(ser, c->i0 + k)->t_ns);
 		af[k] = plot_col(&pl, PLOT_AF)[k];
@@ -813,29 +816,36 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	frame(c, y_disk, dh);
 
 	/* --- memory: a stack, active(file) at the bottom --- */
-	char lim[32];
-	fmt_mib(lim, sizeof(lim), (uint64_t)(mem_scale_kb * 1024.0));
+	char lim[32], cutat[32], freenow[32], freelab[96];
+	fmt_mib(lim, sizeof(lim), (uint64_t)(pl.mem_peak * 1024.0));
+	fmt_mib(cutat, sizeof(cutat), (uint64_t)(mem_scale_kb * 1024.0));
+	double fnow = plot_last(&pl, PLOT_FREE);
+	fmt_mib(freenow, sizeof(freenow), isnan(fnow) ? 0 : (uint64_t)(fnow * 1024.0));
 	if (cg)
-		snprintf(buf2, sizeof(buf2), "Memory of the run's cgroup%s",
+		snprintf(buf2, sizeof(buf2), "Memory of the run's cgroup%s%s%s",
+			 mem_cut ? ", axis cut at " : "", mem_cut ? cutat : "",
 			 gens ? ", MGLRU gens" : "");
 	else
-		snprintf(buf2, sizeof(buf2), "Memory, whole system (%s)%s", lim,
+		snprintf(buf2, sizeof(buf2), "Memory, whole system (%s%s%s)%s", lim,
+			 mem_cut ? ", axis cut at " : "", mem_cut ? cutat : "",
 			 gens ? ", MGLRU gens" : "");
+	/* cut: free (headroom) runs off the top; its size is a number */
+	snprintf(freelab, sizeof(freelab), "%s%s%s", cg ? "free (limit - usage)" : "free",
+		 mem_cut ? " " : "", mem_cut ? freenow : "");
 	tx = chart_title(c, y_mem - strip - 14 * u, buf2);
-	struct legend_item ml[] = {{th->active,
-				    c->in->mglru ? "active(file) = the 2 youngest MGLRU generations"
-					      : "active(file)",
-				    0},
-				   {th->inactive, "inactive(file)", 0},
-				   {th->free_, cg ? "free (limit - usage)" : "free", 0},
-				   {th->burst, "demotion burst", 2}};
+	struct legend_item ml[] = {
+	    {th->active,
+	     c->in->mglru ? "active(file) = the 2 youngest MGLRU generations" : "active(file)", 0},
+	    {th->inactive, "inactive(file)", 0},
+	    {th->free_, freelab, 0},
+	    {th->burst, "demotion burst", 2}};
 	/* MGLRU's generations: youngest (the strongest colour) at the bottom,
 	 * each older one paler; the lists' legend otherwise */
 	uint32_t gcol[SAMPLE_GENS] = {th->active, svg_mix(th->active, th->bg, 0.45), th->inactive,
 				      svg_mix(th->inactive, th->bg, 0.5)};
 	struct legend_item gl[] = {{gcol[0], "gen0 young", 0}, {gcol[1], "gen1", 0},
 				   {gcol[2], "gen2", 0},       {gcol[3], "gen3 old", 0},
-				   {th->free_, "free", 0},     {th->burst, "aging", 2}};
+				   {th->free_, freelab, 0},    {th->burst, "aging", 2}};
 	if (gens)
 		legend(c, tx, c->R, y_mem - strip - 14 * u, gl, 6);
 	else
@@ -853,6 +863,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 		y1[k] = map_lin(a, y_mem, mh, mscale);
 		y2[k] = map_lin(b, y_mem, mh, mscale);
 		y3[k] = map_lin(f, y_mem, mh, mscale);
+		if (y3[k] < y_mem) /* cut: free ends at the top, not far above */
+			y3[k] = y_mem;
 	}
 	clip_begin(c, c->L, y_mem, c->R - c->L, mh);
 	band(c, xs, y2, y3, n, th->free_, 1.0);
@@ -875,6 +887,10 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	y_ticks(c, y_mem, mh, mscale, mstep);
 	vtext(c, 36 * u, y_mem + mh / 2, 26 * u, gib ? "GiB" : "MiB");
 	frame(c, y_mem, mh);
+	if (mem_cut) /* a break in the axis: two slants across its top */
+		for (int j = 0; j < 2; j++)
+			line(c, c->L - 12 * u, y_mem + (14 + 10 * j) * u, c->L + 12 * u,
+			     y_mem + (6 + 10 * j) * u, th->text, 2.5 * u, NULL);
 	for (size_t k = 0; k < n; k++)
 		if (burst[k] > 0)
 			triangle(c, xs[k], y_mem - 3 * u, 20 * u, th->burst);

@@ -15,12 +15,14 @@
 #include <string.h>
 
 #include "burst.h"
+#include "kvfile.h"
 #include "model.h"
 #include "phase.h"
 #include "plot.h"
 #include "source.h"
 #include "svg.h"
 #include "ui.h"
+#include "util.h"
 #include "views.h"
 #include "gridtest.h"
 
@@ -275,6 +277,75 @@ static void test_runs_blocks(void **state)
 	synth_free(&y);
 }
 
+/* The memory axis' rules on the synthetic run: a 64M limit 60M used is
+ * the scale (as before the cut existed); the system's 1 GiB of lists on
+ * 4 GiB is cut at the next step in GiB (1.5); a 16 GiB limit over the same
+ * 60M is cut at a step above the usage; frozen, the cut holds while the
+ * lists shrink, live it shrinks after the autoscale's patience. */
+static void test_mem_cut_rules(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	synth_make(&y, 100, 10, 90, 20, 20, 0);
+	plot_build(&p, &y.m, &last_n, 89, 60);
+	assert_true(p.cg);
+	assert_false(p.mem_cut);
+	assert_true(p.mem_top == 64.0 * 1024);
+	struct plot_opts sys = last_n;
+	sys.mem_system = 1;
+	plot_build(&p, &y.m, &sys, 89, 60);
+	assert_false(p.cg);
+	assert_true(p.mem_cut);
+	assert_true(p.mem_top == 1.5 * 1024 * 1024);
+	synth_free(&y);
+
+	/* a limit far above the run: cut (60M used, 63 MiB → 80M) */
+	struct model m;
+	memset(&m, 0, sizeof(m));
+	m.series = series_new(256);
+	struct runlog *log = runlog_new();
+	m.log = log;
+	m.interval = 0.25;
+	for (int i = 0; i < 200; i++) {
+		struct sample s;
+		memset(&s, 0, sizeof(s));
+		s.t_ns = T0 + (uint64_t)i * DT;
+		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_CG;
+		s.mem_total = 24ull << 20;
+		s.run = 0;
+		s.cg_limit = 16ull << 30;
+		/* 60M, then from sample 100 on 6M */
+		s.cg_usage = (i < 100 ? 60 : 6) * MIB;
+		s.cg_active_file = s.cg_usage / 3;
+		s.cg_inactive_file = s.cg_usage / 3;
+		series_push(m.series, &s);
+	}
+	struct plot q;
+	plot_init(&q);
+	plot_build(&q, &m, &last_n, 99, 50);
+	assert_true(q.cg);
+	assert_true(q.mem_cut);
+	assert_true(q.mem_top == 80.0 * 1024);
+	/* frozen on the 6M samples: the axis holds */
+	struct plot_opts fr = last_n;
+	fr.frozen = 1;
+	for (int k = 0; k < 60; k++)
+		plot_build(&q, &m, &fr, 199, 50);
+	assert_true(q.mem_top == 80.0 * 1024);
+	/* live: after 40 builds under 40 % it comes down to 8M */
+	for (int k = 0; k < 39; k++)
+		plot_build(&q, &m, &last_n, 199, 50);
+	assert_true(q.mem_top == 80.0 * 1024);
+	plot_build(&q, &m, &last_n, 199, 50);
+	assert_true(q.mem_top == 8.0 * 1024);
+	plot_done(&q);
+	series_free(m.series);
+	runlog_free(log);
+	plot_done(&p);
+}
+
 /* ---- one recording, two pictures ----------------------------------------- */
 
 static void on_sample(void *ctx, const struct sample *s, const struct disktab *t)
@@ -438,13 +509,214 @@ static void test_tui_and_svg_agree(void **state)
 	runlog_free(log);
 }
 
+/* ---- the memory scale on any machine ------------------------------------- */
+
+/* /proc/meminfo of three machines (the fields the sampler reads, in the
+ * kernel's format): a busy 2 GiB VM whose cache fills it, this 24 GiB
+ * machine at rest (the issue's figures: Active(file) 20M, Inactive(file)
+ * 68M, anon 94M, free 23G), a 1 TiB server with 130 GiB of lists. */
+static const char mem_2g[] = "MemTotal:        2030592 kB\n"
+			     "MemFree:          180224 kB\n"
+			     "MemAvailable:    1460000 kB\n"
+			     "Cached:          1400000 kB\n"
+			     "Active:          1020000 kB\n"
+			     "Inactive:         760000 kB\n"
+			     "Active(anon):     200000 kB\n"
+			     "Inactive(anon):    60000 kB\n"
+			     "Active(file):     820000 kB\n"
+			     "Inactive(file):   700000 kB\n"
+			     "Dirty:               120 kB\n"
+			     "Writeback:             0 kB\n";
+static const char mem_24g[] = "MemTotal:       25165824 kB\n"
+			      "MemFree:        24210000 kB\n"
+			      "MemAvailable:   24600000 kB\n"
+			      "Cached:            95000 kB\n"
+			      "Active:            90000 kB\n"
+			      "Inactive:          96368 kB\n"
+			      "Active(anon):      69520 kB\n"
+			      "Inactive(anon):    26736 kB\n"
+			      "Active(file):      20480 kB\n"
+			      "Inactive(file):    69632 kB\n"
+			      "Dirty:                 8 kB\n"
+			      "Writeback:             0 kB\n";
+static const char mem_1t[] = "MemTotal:     1056964608 kB\n"
+			     "MemFree:       903000000 kB\n"
+			     "MemAvailable:  1000000000 kB\n"
+			     "Cached:        105000000 kB\n"
+			     "Active:         83886080 kB\n"
+			     "Inactive:       52428800 kB\n"
+			     "Active(anon):   20971520 kB\n"
+			     "Inactive(anon):  10485760 kB\n"
+			     "Active(file):   62914560 kB\n"
+			     "Inactive(file): 41943040 kB\n"
+			     "Dirty:              512 kB\n"
+			     "Writeback:             0 kB\n";
+
+/* A sample's memory from a meminfo text, through the key-value parser. */
+static void meminfo_sample(const char *text, struct sample *s)
+{
+	static const char *const keys[] = {
+	    "MemTotal:",     "MemFree:",	"MemAvailable:", "Active(file):", "Inactive(file):",
+	    "Active(anon):", "Inactive(anon):", "Cached:",	 "Dirty:",	  "Writeback:"};
+	uint64_t v[ARRAY_LEN(keys)];
+	assert_int_equal(kvfile_parse(text, keys, ARRAY_LEN(keys), v), (int)ARRAY_LEN(keys));
+	s->mem_total = v[0];
+	s->mem_free = v[1];
+	s->mem_avail = v[2];
+	s->active_file = v[3];
+	s->inactive_file = v[4];
+	s->active_anon = v[5];
+	s->inactive_anon = v[6];
+	s->cached = v[7];
+	s->dirty = v[8];
+	s->writeback = v[9];
+	s->have |= SAMPLE_HAVE_MEM;
+}
+
+/* The tallest column of role r in rows y0..y1 (eighths of a cell). */
+static int tallest_in(const struct grid *g, enum role r, int y0, int y1)
+{
+	int best = 0;
+	for (int x = 0; x < g->w; x++) {
+		int h = 0;
+		for (int y = y0; y < y1; y++) {
+			const struct cell *c = grid_at((struct grid *)g, x, y);
+			if (c && c->role == r && c->ch >= 0x2581 && c->ch <= 0x2588)
+				h += (int)(c->ch - 0x2580);
+		}
+		best = h > best ? h : best;
+	}
+	return best;
+}
+
+/* The SVG memory chart's top tick: the largest label between its title and
+ * its unit. */
+static double svg_mem_top(const char *svg, const char *unit)
+{
+	const char *a = strstr(svg, ">Memory");
+	assert_non_null(a);
+	const char *b = strstr(a, unit);
+	assert_non_null(b);
+	double top = -1;
+	for (const char *p = a; (p = strstr(p, "text-anchor=\"end\"")) && p < b; p++)
+		top = fmax(top, strtod(strchr(p, '>') + 1, NULL));
+	return top;
+}
+
+/* Plain lrutop (no run) on a 2 GiB, a 24 GiB and a 1 TiB machine: the
+ * lists take a readable share of the memory chart's rows at 80x24,
+ * 100x30 and 160x45; where they are a sliver of MemTotal the axis is cut
+ * (≈ at its top, the top a step above the stack) and free is a number in
+ * the legend; the SVG export cuts at the same top. */
+static void test_mem_any_machine(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *top, *svg_title, *svg_unit, *svg_free;
+		double svg_top;
+		int cut;
+	} mc[] = {
+	    {mem_2g, "1.9G", "Memory, whole system (1.937 GiB)", ">MiB<", NULL, 1983, 0},
+	    {mem_24g, "200M", "Memory, whole system (24 GiB, axis cut at 200 MiB)", ">MiB<",
+	     ">free 23.09 GiB<", 200, 1},
+	    {mem_1t, "150G", "Memory, whole system (1008 GiB, axis cut at 150 GiB)", ">GiB<",
+	     ">free 861.2 GiB<", 150, 1},
+	};
+	static const int sizes[][2] = {{80, 24}, {100, 30}, {160, 45}};
+	for (size_t k = 0; k < ARRAY_LEN(mc); k++) {
+		struct model m;
+		memset(&m, 0, sizeof(m));
+		m.series = series_new(256);
+		struct runlog *log = runlog_new();
+		m.log = log;
+		m.interval = 1;
+		snprintf(m.disk, sizeof(m.disk), "vda");
+		for (int i = 0; i < 60; i++) {
+			struct sample s;
+			memset(&s, 0, sizeof(s));
+			s.t_ns = T0 + (uint64_t)i * 1000000000ull;
+			s.have = SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
+			s.run = -1;
+			meminfo_sample(mc[k].text, &s);
+			series_push(m.series, &s);
+		}
+		for (size_t z = 0; z < ARRAY_LEN(sizes); z++) {
+			struct ui u;
+			memset(&u, 0, sizeof(u));
+			u.glyphs = CHART_BLOCK;
+			struct views v;
+			views_init(&v);
+			struct grid g;
+			grid_init(&g, sizes[z][0], sizes[z][1]);
+			views_draw(&v, &m, &u, &g);
+			const struct plot *p = &v.overview.plot;
+			assert_false(p->cg);
+			assert_int_equal(p->mem_cut, mc[k].cut);
+			int t = find_row(&g, "Mem"), r = find_row(&g, "Reclaim");
+			assert_true(t > 0 && r > t + 3);
+			int rows = r - t - 1;
+			/* the tallest list: at least a third of the chart's rows */
+			int best = 0;
+			static const enum role lists[] = {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON};
+			for (size_t j = 0; j < ARRAY_LEN(lists); j++) {
+				int h = tallest_in(&g, lists[j], t + 1, r);
+				best = h > best ? h : best;
+			}
+			if (getenv("PLOT_DUMP")) {
+				char *d = grid_dump(&g);
+				fprintf(stderr, "%s\n", d);
+				free(d);
+			}
+			assert_true(3 * best >= rows * 8);
+			/* the top label, and the cut's mark on the axis */
+			char *top = row_text(&g, t + 1), *leg = row_text(&g, t);
+			if (mc[k].cut) {
+				assert_non_null(strstr(top, mc[k].top));
+				assert_non_null(strstr(top, "\xe2\x89\x88"));
+				char want[32];
+				fmt_size(want, sizeof(want),
+					 (uint64_t)(plot_last(p, PLOT_FREE) * 1024.0));
+				char item[48];
+				snprintf(item, sizeof(item), "free %s", want);
+				assert_non_null(strstr(leg, item)); /* free: the number */
+			} else {
+				assert_null(strstr(top, "\xe2\x89\x88"));
+				assert_true(p->mem_top == p->mem_total);
+			}
+			free(top);
+			free(leg);
+			grid_done(&g);
+			views_done(&v);
+		}
+
+		/* the export: the same cut, the same top */
+		char *svg = NULL, err[256];
+		size_t svglen = 0;
+		FILE *f = open_memstream(&svg, &svglen);
+		struct svg_input in = {.ser = m.series, .disk = "vda"};
+		struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+		if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		fclose(f);
+		if (!strstr(svg, mc[k].svg_title))
+			fail_msg("no \"%s\" in the SVG", mc[k].svg_title);
+		if (mc[k].svg_free)
+			assert_non_null(strstr(svg, mc[k].svg_free));
+		assert_true(fabs(svg_mem_top(svg, mc[k].svg_unit) - mc[k].svg_top) < 1);
+		free(svg);
+		series_free(m.series);
+		runlog_free(log);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_split),	cmocka_unit_test(test_scale_follows_copy),
-	    cmocka_unit_test(test_scope),	cmocka_unit_test(test_marks),
-	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
-	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_split),	  cmocka_unit_test(test_scale_follows_copy),
+	    cmocka_unit_test(test_scope),	  cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_cache),	  cmocka_unit_test(test_phase_table),
+	    cmocka_unit_test(test_runs_blocks),	  cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_mem_cut_rules), cmocka_unit_test(test_mem_any_machine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
