@@ -31,8 +31,7 @@ void views_done(struct views *v)
 	free(v->overview.buf);
 	v->overview.buf = NULL;
 	canvas_done(&v->runs.canvas);
-	free(v->runs.buf);
-	v->runs.buf = NULL;
+	plot_runs_done(&v->runs.plot);
 }
 
 long view_end(const struct model *m, const struct ui *u)
