@@ -673,7 +673,6 @@ void plot_runs_build(struct plot_runs *pr, const struct series *ser, double inte
 		     double mem_limit_kib, int n)
 {
 	pr->nrows = nrows;
-	pr->n = n > 0 ? n : 1;
 	pr->span = 0;
 	pr->af_max = fmax(1, mem_limit_kib);
 	const struct run_result *longest = NULL;
@@ -689,6 +688,7 @@ void plot_runs_build(struct plot_runs *pr, const struct series *ser, double inte
 	if (!pr->span)
 		pr->span = 1;
 	pr->scale_n = longest ? samples_in(ser, longest, pr->span) : 1;
+	pr->n = n > 0 ? n : pr->scale_n;
 	size_t cells = nrows * (size_t)pr->n, scells = nrows * (size_t)pr->scale_n;
 	pr->v = grow(pr->v, &pr->vcap, PLOT_RUN_NROW * (cells ? cells : 1));
 	/* the scale's columns, then its rates and their quantile's scratch */

@@ -176,10 +176,10 @@ enum plot_run_row { PLOT_RUN_READ, PLOT_RUN_WRITE, PLOT_RUN_AF, PLOT_RUN_BURST, 
  * longest run), not the renderer's, so a 137-cell terminal and a
  * 1920 px picture of one recording have one top label. */
 struct plot_runs {
-	size_t nrows; /* blocks */
-	int n;	      /* columns a block */
-	uint64_t span; /* ns: the longest shown run's copy */
-	int scale_n;   /* the scale's columns a block (the longest run's samples) */
+	size_t nrows;		    /* blocks */
+	int n;			    /* columns a block */
+	uint64_t span;		    /* ns: the longest shown run's copy */
+	int scale_n;		    /* the scale's columns a block (the longest run's samples) */
 	double read_max, write_max; /* plot_rate_scale() of the blocks' read, write */
 	double af_max;		    /* KiB: the memory limit, or the largest active list */
 	double *v;		    /* nrows × PLOT_RUN_NROW rows of n values */
@@ -189,7 +189,8 @@ struct plot_runs {
 
 void plot_runs_init(struct plot_runs *pr);
 void plot_runs_done(struct plot_runs *pr);
-/* The blocks of runs[shown[k]], k < nrows, n columns each; mem_limit_kib:
+/* The blocks of runs[shown[k]], k < nrows, n columns each (n <= 0: the
+ * scale's, a column a sample, for a picture drawn once); mem_limit_kib:
  * the chart's floor for the active scale (0: none).  Allocates only when
  * the blocks grow. */
 void plot_runs_build(struct plot_runs *pr, const struct series *ser, double interval,

@@ -19,6 +19,7 @@
 #include "phase.h"
 #include "plot.h"
 #include "source.h"
+#include "stats.h"
 #include "svg.h"
 #include "ui.h"
 #include "views.h"
@@ -438,6 +439,130 @@ static void test_tui_and_svg_agree(void **state)
 	runlog_free(log);
 }
 
+/* ---- the Runs view, two pictures ----------------------------------------- */
+
+/* The demo recording, replayed into m (its log in *log). */
+static struct source *load_demo(struct model *m, struct runlog **log)
+{
+	char path[512], err[512];
+	snprintf(path, sizeof(path), "%s/examples/demo-2008.jsonl.gz", LRUTOP_SRCDIR);
+	memset(m, 0, sizeof(*m));
+	m->series = series_new(1 << 16);
+	*log = runlog_new();
+	m->log = *log;
+	m->interval = 0.25;
+	snprintf(m->disk, sizeof(m->disk), "vda");
+	struct source_sink sink = {.ctx = m->series, .sample = on_sample, .reset = on_reset};
+	struct source *src = source_replay_new(path, 0, *log, &sink, err, sizeof(err));
+	if (!src)
+		fail_msg("%s", err);
+	while (source_step(src) == 0)
+		;
+	m->runs.state = RUNS_FINISHED;
+	m->runs.current = -1;
+	return src;
+}
+
+/* The TUI's Runs view at w×h: the read scale's top (the legend's
+ * "read 0-N MiB/s"), the blocks (label rows: a name, then "#1") and the
+ * ▼ burst marks. */
+static void tui_runs(struct model *m, int w, int h, double *read_top, int *blocks, int *bursts)
+{
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_BLOCK;
+	u.view = VIEW_RUNS;
+	struct views v;
+	views_init(&v);
+	struct grid g;
+	grid_init(&g, w, h);
+	views_draw(&v, m, &u, &g);
+	int y = find_row(&g, " read 0-");
+	assert_true(y > 0);
+	char *t = row_text(&g, y);
+	*read_top = strtod(strstr(t, " read 0-") + 8, NULL);
+	free(t);
+	*blocks = *bursts = 0;
+	for (int yy = 0; yy < y; yy++) {
+		t = row_text(&g, yy);
+		*blocks += t[0] != ' ' && strlen(t) > 16 && t[15] == '#' && strstr(t, "_cp");
+		*bursts += count(t, "\xe2\x96\xbc");
+		free(t);
+	}
+	assert_int_equal(v.runs.plot.nrows, (size_t)*blocks);
+	char want[16];
+	fmt_num(want, sizeof(want), v.runs.plot.read_max);
+	assert_true(fabs(*read_top - strtod(want, NULL)) < 1e-9);
+	grid_done(&g);
+	views_done(&v);
+}
+
+/* The TUI's Runs view (at two widths) and the SVG's Runs view of one
+ * recording: one read scale (its top label), a block for each of the
+ * three runs, the same burst marks — both render plot_runs_build(). */
+static void test_runs_tui_and_svg_agree(void **state)
+{
+	(void)state;
+	struct model m;
+	struct runlog *log;
+	struct source *src = load_demo(&m, &log);
+	struct strategy_stats st[MODEL_MAX_STRATEGIES];
+	m.stats = st;
+	m.nstats = stats_compute(log->results, log->nresults, NULL, st, MODEL_MAX_STRATEGIES);
+	assert_int_equal(log->nresults, 3);
+
+	double top_wide, top_narrow;
+	int blocks_wide, blocks_narrow, bursts_wide, bursts_narrow;
+	tui_runs(&m, 160, 45, &top_wide, &blocks_wide, &bursts_wide);
+	tui_runs(&m, 100, 45, &top_narrow, &blocks_narrow, &bursts_narrow);
+	printf("Runs view: read scale top %g MiB/s (160 and 100 columns), %d blocks, %d bursts\n",
+	       top_wide, blocks_wide, bursts_wide);
+	assert_true(top_wide > 0);
+	/* the scale is the samples', not the terminal's width */
+	assert_true(top_wide == top_narrow);
+	assert_int_equal(blocks_wide, 3);
+	assert_int_equal(blocks_narrow, 3);
+
+	char *svg = NULL, err[512];
+	size_t svglen = 0;
+	FILE *f = open_memstream(&svg, &svglen);
+	struct svg_input in = {.ser = m.series,
+			       .events = log->events,
+			       .nevents = log->nevents,
+			       .runs = log->results,
+			       .nruns = log->nresults,
+			       .disk = "vda"};
+	struct svg_opts o = {.view = SVG_RUNS, .run = -1};
+	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	fclose(f);
+	/* each block's rate axis: the top label, one a block, the TUI's number */
+	char lab[48];
+	snprintf(lab, sizeof(lab), ">%g MiB/s</text>", top_wide);
+	assert_int_equal(count(svg, " MiB/s</text>"), blocks_wide);
+	assert_int_equal(count(svg, lab), blocks_wide);
+	/* a name label a block: each run's name, closing its text */
+	int names = 0;
+	for (size_t i = 0; i < log->nresults; i++) {
+		const struct run_result *r = &log->results[i];
+		int nl = runlog_label_len(r, runlog_common_limit(log->results, log->nresults));
+		snprintf(lab, sizeof(lab), "serif\">%.*s</text>", nl, r->name);
+		names += count(svg, lab);
+	}
+	assert_int_equal(names, blocks_wide);
+	/* the bursts: the ▼s of the blocks on screen, the triangles of the
+	 * picture (one more: its legend's) */
+	char tri[32];
+	snprintf(tri, sizeof(tri), "z\" fill=\"#%06x\"", (unsigned)svg_theme_light.burst);
+	assert_true(bursts_wide > 0);
+	assert_int_equal(count(svg, tri) - 1, bursts_wide);
+
+	free(svg);
+	source_free(src);
+	series_free(m.series);
+	runlog_free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +570,7 @@ int main(void)
 	    cmocka_unit_test(test_scope),	cmocka_unit_test(test_marks),
 	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_runs_tui_and_svg_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
