@@ -563,6 +563,22 @@ static void test_runs_tui_and_svg_agree(void **state)
 	runlog_free(log);
 }
 
+/* The progress line's and the probe's question: bytes moving (copy,
+ * flush), not the run's whole copy (sample_in_copy() holds done too). */
+static void test_phase_moves_bytes(void **state)
+{
+	(void)state;
+	assert_true(phase_moves_bytes(PHASE_COPY));
+	assert_true(phase_moves_bytes(PHASE_FLUSH));
+	assert_false(phase_moves_bytes(PHASE_DONE));
+	assert_false(phase_moves_bytes(PHASE_PREPARE));
+	assert_false(phase_moves_bytes(PHASE_VERIFY));
+	assert_false(phase_moves_bytes(PHASE_IDLE));
+	assert_false(phase_moves_bytes(PHASE_COUNT));
+	struct sample s = {.run = 0, .phase = PHASE_DONE};
+	assert_true(sample_in_copy(&s, 0) && !phase_moves_bytes(s.phase));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,7 +586,7 @@ int main(void)
 	    cmocka_unit_test(test_scope),	cmocka_unit_test(test_marks),
 	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
-	    cmocka_unit_test(test_runs_tui_and_svg_agree),
+	    cmocka_unit_test(test_runs_tui_and_svg_agree), cmocka_unit_test(test_phase_moves_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
