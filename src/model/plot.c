@@ -724,3 +724,14 @@ double plot_series_interval(const struct series *ser)
 	return (double)(series_back(ser, 0)->t_ns - series_at(ser, 0)->t_ns) / 1e9 /
 	       (double)(len - 1);
 }
+
+int plot_time_ticks(double span_s, int want, double *secs, int max)
+{
+	double step = nice_ceil(span_s / want > 0 ? span_s / want : 1);
+	int n = 0;
+	for (int k = 0; k * step <= span_s * 1.0001 && n < max; k++)
+		secs[n++] = k * step;
+	if (!n && max > 0) /* a span that is not a number: the tick at 0 */
+		secs[n++] = 0;
+	return n;
+}

@@ -203,6 +203,11 @@ static inline double *plot_runs_row(const struct plot_runs *pr, size_t b, enum p
 	return pr->v + (b * PLOT_RUN_NROW + (size_t)k) * (size_t)pr->n;
 }
 
+/* A time axis from 0 to span_s seconds: a 1/2/5×10^k step of about
+ * span_s / want, the ticks 0, step, 2·step, ... up to span_s (a span of
+ * 0: the one tick at 0) into secs; how many (at most max). */
+int plot_time_ticks(double span_s, int want, double *secs, int max);
+
 /* The mean time between the samples of ser, s (0 with fewer than two):
  * the interval of a recording whose header is not at hand. */
 double plot_series_interval(const struct series *ser);

@@ -449,16 +449,17 @@ static double x_of(const struct ctx *c, uint64_t t)
 	return c->L + (double)(t - c->t0) / (double)(c->t1 - c->t0) * (c->R - c->L);
 }
 
-/* Time ticks under a chart ending at y: seconds from 0 to span. */
+/* Time ticks under a chart ending at y: seconds from 0 to span, where
+ * the plot model puts them (plot_time_ticks). */
 static void time_axis(struct ctx *c, double y, double span_s, double top, const char *title)
 {
-	double fs = 24 * c->u;
-	double step = nice_ceil(span_s / 8 > 0 ? span_s / 8 : 1);
-	for (int k = 0; k * step <= span_s * 1.0001; k++) {
+	double fs = 24 * c->u, secs[64];
+	int nt = plot_time_ticks(span_s, 8, secs, (int)ARRAY_LEN(secs));
+	for (int k = 0; k < nt; k++) {
 		/* one timestamp: a span of 0, the one tick at the left */
-		double x = span_s > 0 ? c->L + k * step / span_s * (c->R - c->L) : c->L;
+		double x = span_s > 0 ? c->L + secs[k] / span_s * (c->R - c->L) : c->L;
 		char buf[32];
-		fmt_tick(buf, sizeof(buf), k * step);
+		fmt_tick(buf, sizeof(buf), secs[k]);
 		line(c, x, y, x, y + 8 * c->u, c->th->text, 1.5 * c->u, NULL);
 		if (k > 0 && top < y)
 			line(c, x, top, x, y, c->th->grid, 1.2 * c->u, NULL);

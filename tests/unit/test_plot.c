@@ -579,6 +579,22 @@ static void test_phase_moves_bytes(void **state)
 	assert_true(sample_in_copy(&s, 0) && !phase_moves_bytes(s.phase));
 }
 
+/* The export's time axes (Overview, Runs) take their ticks here. */
+static void test_time_ticks(void **state)
+{
+	(void)state;
+	double t[64];
+	int n = plot_time_ticks(19.77, 8, t, 64); /* the demo's longest copy */
+	assert_int_equal(n, 4);			  /* 0 5 10 15: a step of 5 */
+	assert_true(t[0] == 0 && t[1] == 5 && t[3] == 15);
+	n = plot_time_ticks(1.625, 8, t, 64); /* 0.2 s wanted: 0.5 s steps */
+	assert_int_equal(n, 4);
+	assert_true(t[1] == 0.5 && t[3] == 1.5);
+	assert_int_equal(plot_time_ticks(0, 8, t, 64), 1); /* one timestamp */
+	assert_int_equal(plot_time_ticks(NAN, 8, t, 64), 1);
+	assert_int_equal(plot_time_ticks(1000, 8, t, 3), 3); /* at most max */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +603,7 @@ int main(void)
 	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
 	    cmocka_unit_test(test_runs_tui_and_svg_agree), cmocka_unit_test(test_phase_moves_bytes),
+	    cmocka_unit_test(test_time_ticks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
