@@ -668,6 +668,31 @@ static int samples_in(const struct series *ser, const struct run_result *r, uint
 	return k < 1 ? 1 : k > 65536 ? 65536 : (int)k;
 }
 
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ull; /* FNV-1a's prime, a word at a time */
+}
+
+/* What the scale columns read: the runs and their times, the span, the
+ * oldest sample (the ring drops old ones), and the newest one until the
+ * samples have passed every shown run's window (then new samples change
+ * nothing: a finished run's samples never do). */
+static uint64_t scale_key(const struct series *ser, double interval, const struct run_result *runs,
+			  const size_t *shown, size_t nrows, uint64_t span)
+{
+	uint64_t h = mix(14695981039346656037ull, (uint64_t)(uintptr_t)ser), limit = 0;
+	h = mix(h, span);
+	for (size_t k = 0; k < nrows; k++) {
+		const struct run_result *r = &runs[shown[k]];
+		h = mix(mix(mix(h, shown[k]), r->t_copy_ns), (uint64_t)(r->elapsed_s * 1e9));
+		uint64_t end = r->t_copy_ns + span + (uint64_t)(2 * interval * 1e9);
+		limit = end > limit ? end : limit;
+	}
+	const struct sample *old = series_at(ser, 0), *now = series_back(ser, 0);
+	h = mix(h, old ? old->t_ns : 0);
+	return mix(h, now && now->t_ns < limit ? now->t_ns : 1);
+}
+
 void plot_runs_build(struct plot_runs *pr, const struct series *ser, double interval,
 		     const struct run_result *runs, const size_t *shown, size_t nrows,
 		     double mem_limit_kib, int n)
@@ -695,6 +720,11 @@ void plot_runs_build(struct plot_runs *pr, const struct series *ser, double inte
 	pr->scratch = grow(pr->scratch, &pr->scap, (PLOT_RUN_NROW + 2) * (scells ? scells : 1));
 	double *sv = pr->scratch, *rates = sv + PLOT_RUN_NROW * scells, *tmp = rates + scells;
 	int sn = pr->scale_n;
+	/* the scale's columns only when what they read changed (a finished
+	 * run's Runs view is drawn every tick, its samples never change) */
+	uint64_t key = scale_key(ser, interval, runs, shown, nrows, pr->span);
+	int rescale = key != pr->scale_key;
+	pr->scale_key = key;
 	for (size_t k = 0; k < nrows; k++) {
 		const struct run_result *r = &runs[shown[k]];
 		double *row[PLOT_RUN_NROW];
@@ -706,11 +736,15 @@ void plot_runs_build(struct plot_runs *pr, const struct series *ser, double inte
 		for (int j = 0; j < pr->n; j++)
 			if (!isnan(row[PLOT_RUN_AF][j]))
 				pr->af_max = fmax(pr->af_max, row[PLOT_RUN_AF][j]);
+		if (!rescale)
+			continue;
 		for (int j = 0; j < PLOT_RUN_NROW; j++)
 			row[j] = sv + (k * PLOT_RUN_NROW + (size_t)j) * (size_t)sn;
 		plot_run_columns(ser, interval, r, (int)shown[k], pr->span, sn, row[PLOT_RUN_READ],
 				 row[PLOT_RUN_WRITE], row[PLOT_RUN_AF], row[PLOT_RUN_BURST]);
 	}
+	if (!rescale)
+		return;
 	size_t stride = PLOT_RUN_NROW * (size_t)sn;
 	pr->read_max = plot_rate_scale(sv + PLOT_RUN_READ * sn, stride, nrows, sn, rates, tmp);
 	pr->write_max = plot_rate_scale(sv + PLOT_RUN_WRITE * sn, stride, nrows, sn, rates, tmp);

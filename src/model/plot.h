@@ -185,6 +185,7 @@ struct plot_runs {
 	double *v;		    /* nrows × PLOT_RUN_NROW rows of n values */
 	double *scratch;
 	size_t vcap, scap;
+	uint64_t scale_key; /* what the scales were taken from: they are kept while it holds */
 };
 
 void plot_runs_init(struct plot_runs *pr);

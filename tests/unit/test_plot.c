@@ -595,6 +595,41 @@ static void test_time_ticks(void **state)
 	assert_int_equal(plot_time_ticks(1000, 8, t, 3), 3); /* at most max */
 }
 
+/* The Runs view's scales are kept while what they read holds: the same
+ * as a fresh build's at any width, and taken again for other runs. */
+static void test_runs_scale_kept(void **state)
+{
+	(void)state;
+	struct model m;
+	struct runlog *log;
+	struct source *src = load_demo(&m, &log);
+	struct plot_runs p, q;
+	plot_runs_init(&p);
+	plot_runs_init(&q);
+	const size_t all[] = {0, 1, 2}, two[] = {0, 2};
+	plot_runs_build(&p, m.series, 0.25, log->results, all, 3, 40 * 1024, 137);
+	double rd = p.read_max, wr = p.write_max;
+	plot_runs_build(&p, m.series, 0.25, log->results, all, 3, 40 * 1024, 50);
+	plot_runs_build(&q, m.series, 0.25, log->results, all, 3, 40 * 1024, 50);
+	assert_true(p.read_max == rd && q.read_max == rd && q.write_max == wr);
+	for (int j = 0; j < 50; j++) {
+		double a = plot_runs_row(&p, 1, PLOT_RUN_READ)[j],
+		       b = plot_runs_row(&q, 1, PLOT_RUN_READ)[j];
+		assert_true((isnan(a) && isnan(b)) || a == b);
+	}
+	/* rw_cp and mm_sync_madv_cp: flat reads, a lower top than with the sawtooth */
+	plot_runs_build(&p, m.series, 0.25, log->results, two, 2, 40 * 1024, 50);
+	plot_runs_done(&q);
+	plot_runs_build(&q, m.series, 0.25, log->results, two, 2, 40 * 1024, 50);
+	assert_true(p.read_max == q.read_max && p.write_max == q.write_max);
+	assert_true(p.read_max < rd);
+	plot_runs_done(&p);
+	plot_runs_done(&q);
+	source_free(src);
+	series_free(m.series);
+	runlog_free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -603,7 +638,7 @@ int main(void)
 	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
 	    cmocka_unit_test(test_runs_tui_and_svg_agree), cmocka_unit_test(test_phase_moves_bytes),
-	    cmocka_unit_test(test_time_ticks),
+	    cmocka_unit_test(test_time_ticks), cmocka_unit_test(test_runs_scale_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
