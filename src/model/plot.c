@@ -688,3 +688,140 @@ double plot_rate_scale(const double *v, size_t stride, size_t rows, int n, doubl
 	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
 	return autoscale_update_fine(&fine, top, 1.0, 1);
 }
+
+/* ---- the Runs view's picture --------------------------------------------- */
+
+void plot_runs_init(struct plot_runs *pr)
+{
+	memset(pr, 0, sizeof(*pr));
+}
+
+void plot_runs_done(struct plot_runs *pr)
+{
+	free(pr->v);
+	free(pr->scratch);
+	plot_runs_init(pr);
+}
+
+static double *grow(double *buf, size_t *cap, size_t want)
+{
+	if (want <= *cap)
+		return buf;
+	free(buf);
+	*cap = want;
+	return xmalloc(sizeof(double) * want);
+}
+
+/* The samples in [t_copy, t_copy + span] of run r: the columns a block's
+ * scale is taken on (at least 1). */
+static int samples_in(const struct series *ser, const struct run_result *r, uint64_t span)
+{
+	long a = series_find(ser, r->t_copy_ns), b = series_find(ser, r->t_copy_ns + span);
+	long len = (long)series_len(ser);
+	if (a < 0)
+		return 1;
+	long k = (b < 0 ? len : b) - a;
+	return k < 1 ? 1 : k > 65536 ? 65536 : (int)k;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ull; /* FNV-1a's prime, a word at a time */
+}
+
+/* What the scale columns read: the runs and their times, the span, the
+ * oldest sample (the ring drops old ones), and the newest one until the
+ * samples have passed every shown run's window (then new samples change
+ * nothing: a finished run's samples never do). */
+static uint64_t scale_key(const struct series *ser, double interval, const struct run_result *runs,
+			  const size_t *shown, size_t nrows, uint64_t span)
+{
+	uint64_t h = mix(14695981039346656037ull, (uint64_t)(uintptr_t)ser), limit = 0;
+	h = mix(h, span);
+	for (size_t k = 0; k < nrows; k++) {
+		const struct run_result *r = &runs[shown[k]];
+		h = mix(mix(mix(h, shown[k]), r->t_copy_ns), (uint64_t)(r->elapsed_s * 1e9));
+		uint64_t end = r->t_copy_ns + span + (uint64_t)(2 * interval * 1e9);
+		limit = end > limit ? end : limit;
+	}
+	const struct sample *old = series_at(ser, 0), *now = series_back(ser, 0);
+	h = mix(h, old ? old->t_ns : 0);
+	return mix(h, now && now->t_ns < limit ? now->t_ns : 1);
+}
+
+void plot_runs_build(struct plot_runs *pr, const struct series *ser, double interval,
+		     const struct run_result *runs, const size_t *shown, size_t nrows,
+		     double mem_limit_kib, int n)
+{
+	pr->nrows = nrows;
+	pr->span = 0;
+	pr->af_max = fmax(1, mem_limit_kib);
+	const struct run_result *longest = NULL;
+	for (size_t k = 0; k < nrows; k++) {
+		const struct run_result *r = &runs[shown[k]];
+		uint64_t sp = (uint64_t)(r->elapsed_s * 1e9);
+		if (!longest || sp > pr->span) {
+			pr->span = sp;
+			longest = r;
+		}
+		pr->af_max = fmax(pr->af_max, (double)r->peak_active_file_kb);
+	}
+	if (!pr->span)
+		pr->span = 1;
+	pr->scale_n = longest ? samples_in(ser, longest, pr->span) : 1;
+	pr->n = n > 0 ? n : pr->scale_n;
+	size_t cells = nrows * (size_t)pr->n, scells = nrows * (size_t)pr->scale_n;
+	pr->v = grow(pr->v, &pr->vcap, PLOT_RUN_NROW * (cells ? cells : 1));
+	/* the scale's columns, then its rates and their quantile's scratch */
+	pr->scratch = grow(pr->scratch, &pr->scap, (PLOT_RUN_NROW + 2) * (scells ? scells : 1));
+	double *sv = pr->scratch, *rates = sv + PLOT_RUN_NROW * scells, *tmp = rates + scells;
+	int sn = pr->scale_n;
+	/* the scale's columns only when what they read changed (a finished
+	 * run's Runs view is drawn every tick, its samples never change) */
+	uint64_t key = scale_key(ser, interval, runs, shown, nrows, pr->span);
+	int rescale = key != pr->scale_key;
+	pr->scale_key = key;
+	for (size_t k = 0; k < nrows; k++) {
+		const struct run_result *r = &runs[shown[k]];
+		double *row[PLOT_RUN_NROW];
+		for (int j = 0; j < PLOT_RUN_NROW; j++)
+			row[j] = plot_runs_row(pr, k, j);
+		plot_run_columns(ser, interval, r, (int)shown[k], pr->span, pr->n,
+				 row[PLOT_RUN_READ], row[PLOT_RUN_WRITE], row[PLOT_RUN_AF],
+				 row[PLOT_RUN_BURST]);
+		for (int j = 0; j < pr->n; j++)
+			if (!isnan(row[PLOT_RUN_AF][j]))
+				pr->af_max = fmax(pr->af_max, row[PLOT_RUN_AF][j]);
+		if (!rescale)
+			continue;
+		for (int j = 0; j < PLOT_RUN_NROW; j++)
+			row[j] = sv + (k * PLOT_RUN_NROW + (size_t)j) * (size_t)sn;
+		plot_run_columns(ser, interval, r, (int)shown[k], pr->span, sn, row[PLOT_RUN_READ],
+				 row[PLOT_RUN_WRITE], row[PLOT_RUN_AF], row[PLOT_RUN_BURST]);
+	}
+	if (!rescale)
+		return;
+	size_t stride = PLOT_RUN_NROW * (size_t)sn;
+	pr->read_max = plot_rate_scale(sv + PLOT_RUN_READ * sn, stride, nrows, sn, rates, tmp);
+	pr->write_max = plot_rate_scale(sv + PLOT_RUN_WRITE * sn, stride, nrows, sn, rates, tmp);
+}
+
+double plot_series_interval(const struct series *ser)
+{
+	size_t len = ser ? series_len(ser) : 0;
+	if (len < 2)
+		return 0;
+	return (double)(series_back(ser, 0)->t_ns - series_at(ser, 0)->t_ns) / 1e9 /
+	       (double)(len - 1);
+}
+
+int plot_time_ticks(double span_s, int want, double *secs, int max)
+{
+	double step = nice_ceil(span_s / want > 0 ? span_s / want : 1);
+	int n = 0;
+	for (int k = 0; k * step <= span_s * 1.0001 && n < max; k++)
+		secs[n++] = k * step;
+	if (!n && max > 0) /* a span that is not a number: the tick at 0 */
+		secs[n++] = 0;
+	return n;
+}

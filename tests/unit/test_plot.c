@@ -20,6 +20,7 @@
 #include "phase.h"
 #include "plot.h"
 #include "source.h"
+#include "stats.h"
 #include "svg.h"
 #include "ui.h"
 #include "util.h"
@@ -709,14 +710,214 @@ static void test_mem_any_machine(void **state)
 	}
 }
 
+/* ---- the Runs view, two pictures ----------------------------------------- */
+
+/* The demo recording, replayed into m (its log in *log). */
+static struct source *load_demo(struct model *m, struct runlog **log)
+{
+	char path[512], err[512];
+	snprintf(path, sizeof(path), "%s/examples/demo-2008.jsonl.gz", LRUTOP_SRCDIR);
+	memset(m, 0, sizeof(*m));
+	m->series = series_new(1 << 16);
+	*log = runlog_new();
+	m->log = *log;
+	m->interval = 0.25;
+	snprintf(m->disk, sizeof(m->disk), "vda");
+	struct source_sink sink = {.ctx = m->series, .sample = on_sample, .reset = on_reset};
+	struct source *src = source_replay_new(path, 0, *log, &sink, err, sizeof(err));
+	if (!src)
+		fail_msg("%s", err);
+	while (source_step(src) == 0)
+		;
+	m->runs.state = RUNS_FINISHED;
+	m->runs.current = -1;
+	return src;
+}
+
+/* The TUI's Runs view at w×h: the read scale's top (the legend's
+ * "read 0-N MiB/s"), the blocks (label rows: a name, then "#1") and the
+ * ▼ burst marks. */
+static void tui_runs(struct model *m, int w, int h, double *read_top, int *blocks, int *bursts)
+{
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_BLOCK;
+	u.view = VIEW_RUNS;
+	struct views v;
+	views_init(&v);
+	struct grid g;
+	grid_init(&g, w, h);
+	views_draw(&v, m, &u, &g);
+	int y = find_row(&g, " read 0-");
+	assert_true(y > 0);
+	char *t = row_text(&g, y);
+	*read_top = strtod(strstr(t, " read 0-") + 8, NULL);
+	free(t);
+	*blocks = *bursts = 0;
+	for (int yy = 0; yy < y; yy++) {
+		t = row_text(&g, yy);
+		*blocks += t[0] != ' ' && strlen(t) > 16 && t[15] == '#' && strstr(t, "_cp");
+		*bursts += count(t, "\xe2\x96\xbc");
+		free(t);
+	}
+	assert_int_equal(v.runs.plot.nrows, (size_t)*blocks);
+	char want[16];
+	fmt_num(want, sizeof(want), v.runs.plot.read_max);
+	assert_true(fabs(*read_top - strtod(want, NULL)) < 1e-9);
+	grid_done(&g);
+	views_done(&v);
+}
+
+/* The TUI's Runs view (at two widths) and the SVG's Runs view of one
+ * recording: one read scale (its top label), a block for each of the
+ * three runs, the same burst marks — both render plot_runs_build(). */
+static void test_runs_tui_and_svg_agree(void **state)
+{
+	(void)state;
+	struct model m;
+	struct runlog *log;
+	struct source *src = load_demo(&m, &log);
+	struct strategy_stats st[MODEL_MAX_STRATEGIES];
+	m.stats = st;
+	m.nstats = stats_compute(log->results, log->nresults, NULL, st, MODEL_MAX_STRATEGIES);
+	assert_int_equal(log->nresults, 3);
+
+	double top_wide, top_narrow;
+	int blocks_wide, blocks_narrow, bursts_wide, bursts_narrow;
+	tui_runs(&m, 160, 45, &top_wide, &blocks_wide, &bursts_wide);
+	tui_runs(&m, 100, 45, &top_narrow, &blocks_narrow, &bursts_narrow);
+	printf("Runs view: read scale top %g MiB/s (160 and 100 columns), %d blocks, %d bursts\n",
+	       top_wide, blocks_wide, bursts_wide);
+	assert_true(top_wide > 0);
+	/* the scale is the samples', not the terminal's width */
+	assert_true(top_wide == top_narrow);
+	assert_int_equal(blocks_wide, 3);
+	assert_int_equal(blocks_narrow, 3);
+
+	char *svg = NULL, err[512];
+	size_t svglen = 0;
+	FILE *f = open_memstream(&svg, &svglen);
+	struct svg_input in = {.ser = m.series,
+			       .events = log->events,
+			       .nevents = log->nevents,
+			       .runs = log->results,
+			       .nruns = log->nresults,
+			       .disk = "vda"};
+	struct svg_opts o = {.view = SVG_RUNS, .run = -1};
+	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	fclose(f);
+	/* each block's rate axis: the top label, one a block, the TUI's number */
+	char lab[48];
+	snprintf(lab, sizeof(lab), ">%g MiB/s</text>", top_wide);
+	assert_int_equal(count(svg, " MiB/s</text>"), blocks_wide);
+	assert_int_equal(count(svg, lab), blocks_wide);
+	/* a name label a block: each run's name, closing its text */
+	int names = 0;
+	for (size_t i = 0; i < log->nresults; i++) {
+		const struct run_result *r = &log->results[i];
+		int nl = runlog_label_len(r, runlog_common_limit(log->results, log->nresults));
+		snprintf(lab, sizeof(lab), "serif\">%.*s</text>", nl, r->name);
+		names += count(svg, lab);
+	}
+	assert_int_equal(names, blocks_wide);
+	/* the bursts: the ▼s of the blocks on screen, the triangles of the
+	 * picture (one more: its legend's) */
+	char tri[32];
+	snprintf(tri, sizeof(tri), "z\" fill=\"#%06x\"", (unsigned)svg_theme_light.burst);
+	assert_true(bursts_wide > 0);
+	assert_int_equal(count(svg, tri) - 1, bursts_wide);
+
+	free(svg);
+	source_free(src);
+	series_free(m.series);
+	runlog_free(log);
+}
+
+/* The progress line's and the probe's question: bytes moving (copy,
+ * flush), not the run's whole copy (sample_in_copy() holds done too). */
+static void test_phase_moves_bytes(void **state)
+{
+	(void)state;
+	assert_true(phase_moves_bytes(PHASE_COPY));
+	assert_true(phase_moves_bytes(PHASE_FLUSH));
+	assert_false(phase_moves_bytes(PHASE_DONE));
+	assert_false(phase_moves_bytes(PHASE_PREPARE));
+	assert_false(phase_moves_bytes(PHASE_VERIFY));
+	assert_false(phase_moves_bytes(PHASE_IDLE));
+	assert_false(phase_moves_bytes(PHASE_COUNT));
+	struct sample s = {.run = 0, .phase = PHASE_DONE};
+	assert_true(sample_in_copy(&s, 0) && !phase_moves_bytes(s.phase));
+}
+
+/* The export's time axes (Overview, Runs) take their ticks here. */
+static void test_time_ticks(void **state)
+{
+	(void)state;
+	double t[64];
+	int n = plot_time_ticks(19.77, 8, t, 64); /* the demo's longest copy */
+	assert_int_equal(n, 4);			  /* 0 5 10 15: a step of 5 */
+	assert_true(t[0] == 0 && t[1] == 5 && t[3] == 15);
+	n = plot_time_ticks(1.625, 8, t, 64); /* 0.2 s wanted: 0.5 s steps */
+	assert_int_equal(n, 4);
+	assert_true(t[1] == 0.5 && t[3] == 1.5);
+	assert_int_equal(plot_time_ticks(0, 8, t, 64), 1); /* one timestamp */
+	assert_int_equal(plot_time_ticks(NAN, 8, t, 64), 1);
+	assert_int_equal(plot_time_ticks(1000, 8, t, 3), 3); /* at most max */
+}
+
+/* The Runs view's scales are kept while what they read holds: the same
+ * as a fresh build's at any width, and taken again for other runs. */
+static void test_runs_scale_kept(void **state)
+{
+	(void)state;
+	struct model m;
+	struct runlog *log;
+	struct source *src = load_demo(&m, &log);
+	struct plot_runs p, q;
+	plot_runs_init(&p);
+	plot_runs_init(&q);
+	const size_t all[] = {0, 1, 2}, two[] = {0, 2};
+	plot_runs_build(&p, m.series, 0.25, log->results, all, 3, 40 * 1024, 137);
+	double rd = p.read_max, wr = p.write_max;
+	plot_runs_build(&p, m.series, 0.25, log->results, all, 3, 40 * 1024, 50);
+	plot_runs_build(&q, m.series, 0.25, log->results, all, 3, 40 * 1024, 50);
+	assert_true(p.read_max == rd && q.read_max == rd && q.write_max == wr);
+	for (int j = 0; j < 50; j++) {
+		double a = plot_runs_row(&p, 1, PLOT_RUN_READ)[j],
+		       b = plot_runs_row(&q, 1, PLOT_RUN_READ)[j];
+		assert_true((isnan(a) && isnan(b)) || a == b);
+	}
+	/* rw_cp and mm_sync_madv_cp: flat reads, a lower top than with the sawtooth */
+	plot_runs_build(&p, m.series, 0.25, log->results, two, 2, 40 * 1024, 50);
+	plot_runs_done(&q);
+	plot_runs_build(&q, m.series, 0.25, log->results, two, 2, 40 * 1024, 50);
+	assert_true(p.read_max == q.read_max && p.write_max == q.write_max);
+	assert_true(p.read_max < rd);
+	plot_runs_done(&p);
+	plot_runs_done(&q);
+	source_free(src);
+	series_free(m.series);
+	runlog_free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_split),	  cmocka_unit_test(test_scale_follows_copy),
-	    cmocka_unit_test(test_scope),	  cmocka_unit_test(test_marks),
-	    cmocka_unit_test(test_cache),	  cmocka_unit_test(test_phase_table),
-	    cmocka_unit_test(test_runs_blocks),	  cmocka_unit_test(test_tui_and_svg_agree),
-	    cmocka_unit_test(test_mem_cut_rules), cmocka_unit_test(test_mem_any_machine),
+	    cmocka_unit_test(test_split),
+	    cmocka_unit_test(test_scale_follows_copy),
+	    cmocka_unit_test(test_scope),
+	    cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_phase_table),
+	    cmocka_unit_test(test_runs_blocks),
+	    cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_mem_cut_rules),
+	    cmocka_unit_test(test_mem_any_machine),
+	    cmocka_unit_test(test_runs_tui_and_svg_agree),
+	    cmocka_unit_test(test_phase_moves_bytes),
+	    cmocka_unit_test(test_time_ticks),
+	    cmocka_unit_test(test_runs_scale_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
