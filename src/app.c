@@ -290,7 +290,8 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 		a->pick_opt.size = a->opt->src ? 0 : picker_sizes[p->size_i];
 		a->pick_opt.mem_limit = limit;
 		struct session *s = xcalloc(1, sizeof(*s));
-		if (session_init(s, &a->pick_opt, a->log, a->cgroups, err, errlen) < 0) {
+		if (session_init(s, options_run_config(&a->pick_opt, &(struct run_config){0}), a->log,
+				 a->cgroups, err, errlen) < 0) {
 			free(s);
 			return -1;
 		}
@@ -504,7 +505,8 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 			    opt->record);
 	if (runs) {
 		a->session = xcalloc(1, sizeof(*a->session));
-		if (session_init(a->session, opt, a->log, a->cgroups, err, errlen) < 0) {
+		if (session_init(a->session, options_run_config(opt, &(struct run_config){0}), a->log,
+				 a->cgroups, err, errlen) < 0) {
 			free(a->session);
 			a->session = NULL;
 			return -1;

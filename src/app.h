@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "loop.h"
+#include "sigpipe.h"
 #include "model.h"
 #include "ui.h"
 #include "options.h"
@@ -152,7 +152,7 @@ struct frontend {
 	/* Before each wait (the TUI redraws when dirty). */
 	void (*present)(void *ctx);
 };
-/* The one loop (app_loop.c): a first sample at once, then one per tick of
+/* The one loop (event_loop.c): a first sample at once, then one per tick of
  * the source until q, a signal, -n, an output error or the front end says
  * so.  -1 + err when poll fails. */
 int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen);

@@ -211,9 +211,20 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 					err, sizeof(err)) < 0)
 		return fail(2, err);
 	switch (opt.action) {
-	case ACTION_HELP: /* longer than stdio's buffer: a write can fail in fputs */
+	case ACTION_HELP: { /* longer than stdio's buffer: a write can fail in fputs */
+		char help[8192];
+		if (options_usage(help, sizeof(help)) >= sizeof(help))
+			return fail(2, "--help: the text outgrew its buffer");
 		errno = 0;
-		return close_stdout(0, fputs(options_usage(), stdout) == EOF ? errno : 0);
+		return close_stdout(0, fputs(help, stdout) == EOF ? errno : 0);
+	}
+	case ACTION_LIST_OPTIONS: {
+		char list[2048];
+		if (options_list(list, sizeof(list)) >= sizeof(list))
+			return fail(2, "--list-options: the list outgrew its buffer");
+		fputs(list, stdout);
+		return close_stdout(0, 0);
+	}
 	case ACTION_VERSION:
 		printf("lrutop %s\n", LRUTOP_VERSION);
 		return close_stdout(0, 0);
@@ -253,7 +264,7 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 		return fail(2, err);
 	char swept[512]; /* what a SIGKILLed lrutop left behind */
 	if (!opt.replay && opt.action == ACTION_RUN &&
-	    session_sweep_stale(&opt, cgroups, swept, sizeof(swept)) > 0)
+	    session_sweep_stale(opt.dir, cgroups, swept, sizeof(swept)) > 0)
 		say_line(swept);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);

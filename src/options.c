@@ -37,11 +37,28 @@ int parse_size(const char *s, uint64_t *out)
 	const char *num_end = end;
 	double mul = 1;
 	switch (*end) {
-	case 'k': case 'K': mul = 1024.0; end++; break;
-	case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
-	case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
-	case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
-	default: break;
+	case 'k':
+	case 'K':
+		mul = 1024.0;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1024.0 * 1024;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1024.0 * 1024 * 1024;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mul = 1024.0 * 1024 * 1024 * 1024;
+		end++;
+		break;
+	default:
+		break;
 	}
 	if ((*end == 'i' || *end == 'I') && mul > 1 && (end[1] == 'B' || end[1] == 'b'))
 		end += 2;
@@ -88,8 +105,7 @@ int parse_interval(const char *s, double *out, char *err, size_t errlen)
 	return 0;
 }
 
-static int parse_long(const char *opt, const char *s, long min, long *out, char *err,
-		      size_t errlen)
+static int parse_long(const char *opt, const char *s, long min, long *out, char *err, size_t errlen)
 {
 	char *end;
 	errno = 0;
@@ -142,59 +158,6 @@ static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, si
 	return 0;
 }
 
-enum {
-	OPT_BATCH = 256,
-	OPT_CSV,
-	OPT_ASCII,
-	OPT_HISTORY,
-	OPT_LIST,
-	OPT_SRC,
-	OPT_SIZE,
-	OPT_DIR,
-	OPT_MEMLIMIT,
-	OPT_DISKLIMIT,
-	OPT_REPEAT,
-	OPT_BS,
-	OPT_NODROP,
-	OPT_NOVERIFY,
-	OPT_CMD,
-	OPT_RESULTS,
-	OPT_DEMO,
-	OPT_BASELINE,
-	OPT_NAME,
-	OPT_STALL,
-	OPT_PREALLOC,
-	OPT_RECORD,
-	OPT_REPLAY,
-	OPT_REPLAY_AT,
-	OPT_SPEED,
-	OPT_EXPORT_SVG,
-	OPT_EXPORT_CSV,
-	OPT_COMPARE,
-	OPT_VIEW,
-	OPT_FROM,
-	OPT_TO,
-	OPT_RUN,
-	OPT_LIST_THEMES,
-	OPT_GLYPHS,
-	OPT_TALK,
-	OPT_REHEARSE,
-	OPT_PROBE,
-};
-
-/* ---- --export-svg, --export-csv, --compare ------------------------------ */
-
-/* Options an export or a comparison takes; the svg ones only --export-svg. */
-static int export_opt(int c)
-{
-	return c == OPT_EXPORT_SVG || c == OPT_EXPORT_CSV || c == OPT_COMPARE || c == OPT_BATCH ||
-	       c == 'h' || c == 'V';
-}
-static int svg_opt(int c)
-{
-	return c == OPT_VIEW || c == OPT_FROM || c == OPT_TO || c == OPT_RUN;
-}
-
 /* --from / --to: seconds from the recording's start, "90", "12.5" or "1:30". */
 static int parse_offset(const char *opt, const char *s, double *out, char *err, size_t errlen)
 {
@@ -237,7 +200,8 @@ static int parse_wxh(const char *s, int *w, int *h, char *err, size_t errlen)
 			lh = -1;
 	}
 	if (lw < 0 || lh < 0)
-		return errf(err, errlen, "--size %s: not WIDTHxHEIGHT in pixels (e.g. 1920x1080)", s);
+		return errf(err, errlen, "--size %s: not WIDTHxHEIGHT in pixels (e.g. 1920x1080)",
+			    s);
 	if (lw < 320 || lw > 16384 || lh < 240 || lh > 16384)
 		return errf(err, errlen, "--size %s: out of range (320x240 to 16384x16384 pixels)",
 			    s);
@@ -246,88 +210,560 @@ static int parse_wxh(const char *s, int *w, int *h, char *err, size_t errlen)
 	return 0;
 }
 
-/* After the loop: the export action's own checks.  other: the first option
- * given that an export does not take ("" none), svg: the first svg-only
- * one.  pos: the arguments that were not options. */
-static int export_check(struct options *o, int action, const char *name, const char *other,
-			const char *svg, char **pos, int npos, const char *size_arg, char *err,
-			size_t errlen)
+/* ---- one parse ------------------------------------------------------------ */
+
+/* What options_parse carries from the handlers to the checks after the loop. */
+struct options_pass {
+	struct options *o;
+	char *err;
+	size_t errlen;
+	int exp_action;	      /* --export-svg / --export-csv / --compare, 0 = none */
+	const char *exp_name; /* its option, "" none */
+	const char *size_arg; /* --size: a byte size, or WxH with --export-svg */
+	char other[40];	      /* the first option given that an export does not take */
+	char svg[40];	      /* the first svg-only one */
+};
+
+#define FIELD(p, e, type) ((type *)((char *)(p)->o + (e)->off))
+#define ERR(p, ...)	  errf((p)->err, (p)->errlen, __VA_ARGS__)
+
+/* e's name in messages: "-i" or "--src" (the table's: it outlives the parse). */
+static const char *say(const struct options_entry *e)
 {
+	return e->say ? e->say : e->name;
+}
+
+/* ---- generic handlers ------------------------------------------------------ */
+
+static int set_true(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)arg;
+	*FIELD(p, e, int) = 1;
+	return 0;
+}
+
+static int set_action(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)arg;
+	p->o->action = (enum options_action)e->val;
+	return 0;
+}
+
+static int set_string(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	*FIELD(p, e, const char *) = arg;
+	return 0;
+}
+
+/* A file name: not empty. */
+static int set_file(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	if (!*arg)
+		return ERR(p, "%s: empty file name", say(e));
+	return set_string(p, e, arg);
+}
+
+/* ---- Sampling -------------------------------------------------------------- */
+
+static int set_interval(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	return parse_interval(arg, &p->o->interval, p->err, p->errlen);
+}
+
+static int set_count(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	return parse_long("-n", arg, 1, &p->o->count, p->err, p->errlen);
+}
+
+static int set_device(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	/* "/dev/sda" names the same disk as "sda" */
+	p->o->device = strncmp(arg, "/dev/", 5) == 0 ? arg + 5 : arg;
+	if (!*p->o->device)
+		return ERR(p, "-d: empty device name");
+	return 0;
+}
+
+static int set_history(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	long l;
+	(void)e;
+	if (parse_long("--history", arg, 10, &l, p->err, p->errlen) < 0)
+		return -1;
+	p->o->history_s = (double)l;
+	return 0;
+}
+
+/* ---- Copy runs --------------------------------------------------------------- */
+
+static int set_strategies(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	p->o->strategies = arg;
+	p->o->cmds_before_s = p->o->ncmds;
+	return 0;
+}
+
+static int set_size(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	p->size_arg = arg; /* a byte size, or WxH with --export-svg: seen after the loop */
+	return 0;
+}
+
+static int set_dir(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (!*arg)
+		return ERR(p, "--dir: empty directory name");
+	p->o->dir = arg;
+	p->o->dir_given = 1;
+	return 0;
+}
+
+/* A size larger than zero into the uint64_t field. */
+static int set_bytes(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	return size_opt(say(e), arg, FIELD(p, e, uint64_t), p->err, p->errlen);
+}
+
+static int set_disk_limit(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	/* a size per second: "30M" or "30M/s" */
+	char rate[64];
+	size_t rl = strlen(arg);
+	(void)e;
+	if (rl >= sizeof(rate) || parse_size(strcpy(rate, arg), &p->o->disk_limit) < 0) {
+		if (rl >= 2 && rl < sizeof(rate) && !strcmp(arg + rl - 2, "/s"))
+			rate[rl - 2] = '\0';
+		if (rl < 2 || rl >= sizeof(rate) || parse_size(rate, &p->o->disk_limit) < 0)
+			return ERR(p, "--disk-limit %s: not a rate (bytes per second, e.g. 30M)",
+				   arg);
+	}
+	if (p->o->disk_limit < 1024 * 1024)
+		return ERR(p, "--disk-limit %s: at least 1M (per second)", arg);
+	return 0;
+}
+
+static int set_probe(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (strcmp(arg, "cold") && strcmp(arg, "direct"))
+		return ERR(p, "--probe %s: not cold or direct", arg);
+	p->o->probe = !strcmp(arg, "cold") ? 1 : 2; /* enum probe_mode */
+	return 0;
+}
+
+static int set_repeat(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	long l;
+	(void)e;
+	if (parse_long("--repeat", arg, 1, &l, p->err, p->errlen) < 0)
+		return -1;
+	if (l > 1000)
+		return ERR(p, "--repeat %s: at most 1000", arg);
+	p->o->repeat = (int)l;
+	return 0;
+}
+
+static int set_bs(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	uint64_t u;
+	(void)e;
+	if (size_opt("--bs", arg, &u, p->err, p->errlen) < 0)
+		return -1;
+	if (u > 1024 * 1024 * 1024)
+		return ERR(p, "--bs %s: at most 1G", arg);
+	p->o->bs = (size_t)u;
+	return 0;
+}
+
+static int set_cmd(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (p->o->ncmds == OPTIONS_MAX_CMDS)
+		return ERR(p, "--cmd: at most %d commands", OPTIONS_MAX_CMDS);
+	if (strspn(arg, " \t") == strlen(arg))
+		return ERR(p, "--cmd: empty command");
+	p->o->cmds[p->o->ncmds++] = arg;
+	return 0;
+}
+
+static int set_name(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (p->o->nnames == OPTIONS_MAX_CMDS)
+		return ERR(p, "--name: at most %d names", OPTIONS_MAX_CMDS);
+	p->o->names[p->o->nnames++] = arg;
+	return 0;
+}
+
+static int set_stall(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	return parse_long("--stall-timeout", arg, 0, &p->o->stall_timeout_s, p->err, p->errlen);
+}
+
+static int set_demo(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	p->o->demo = 1;
+	if (arg && !(p->o->preset = preset_find(arg)))
+		return ERR(p, "--demo %s: not %s", arg, preset_names());
+	return 0;
+}
+
+/* ---- Output ---------------------------------------------------------------- */
+
+static int set_theme(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (!*arg)
+		return ERR(p, "-t: empty theme name");
+	p->o->theme = arg;
+	return 0;
+}
+
+static int set_glyphs(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (!strcmp(arg, "braille"))
+		p->o->glyphs = CHART_BRAILLE;
+	else if (!strcmp(arg, "blocks"))
+		p->o->glyphs = CHART_BLOCK;
+	else if (!strcmp(arg, "ascii"))
+		p->o->glyphs = CHART_ASCII;
+	else
+		return ERR(p, "--glyphs %s: not braille, blocks or ascii", arg);
+	return 0;
+}
+
+/* ---- Record and replay ------------------------------------------------------- */
+
+static int set_replay_at(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (parse_clock(arg, &p->o->replay_at) < 0)
+		return ERR(p, "--replay-at %s: not a time (e.g. 42, 1.5 or 1:30)", arg);
+	return 0;
+}
+
+static int set_speed(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	char *end;
+	(void)e;
+	errno = 0;
+	p->o->speed = strtod(arg, &end);
+	if (!plain_decimal(arg) || errno || end == arg || (*end && strcmp(end, "x")) ||
+	    !(p->o->speed >= 0.25 && p->o->speed <= 16))
+		return ERR(p, "--speed %s: a factor from 0.25 to 16", arg);
+	return 0;
+}
+
+/* ---- Export ------------------------------------------------------------------- */
+
+/* --export-svg OUT, --export-csv OUT, --compare A: one of them, once. */
+static int set_export(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	const char *n = say(e);
+	int act = e->val;
+	if (p->exp_action && p->exp_action != act)
+		return ERR(p, "%s: not with %s (one at a time)", n, p->exp_name);
+	if (p->exp_action)
+		return ERR(p, "%s: given twice", n);
+	if (!*arg)
+		return ERR(p, "%s: empty file name", n);
+	p->exp_action = act;
+	p->exp_name = n;
+	if (act == ACTION_COMPARE)
+		p->o->inputs[p->o->ninputs++] = arg;
+	else
+		p->o->export_out = arg;
+	return 0;
+}
+
+static int set_view(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (!strcmp(arg, "runs"))
+		p->o->svg_runs = 1;
+	else if (!strcmp(arg, "overview"))
+		p->o->svg_runs = 0;
+	else
+		return ERR(p, "--view %s: not a view (overview or runs)", arg);
+	return 0;
+}
+
+static int set_offset(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	return parse_offset(say(e), arg, FIELD(p, e, double), p->err, p->errlen);
+}
+
+static int set_run(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	return parse_long("--run", arg, 1, &p->o->run, p->err, p->errlen);
+}
+
+/* ---- the table ------------------------------------------------------------------- */
+
+#define OFF(f) offsetof(struct options, f)
+#define N      no_argument
+#define R      required_argument
+#define L      OPTW_LIVE
+#define U      (OPTW_RUN | OPTW_LIVE)
+
+/* ROW("long", argument, flag, METAVAR, group, help, what, say, field, val, handler) */
+#define ROW(name, arg, flag, meta, group, help, what, say, off, val, set)                          \
+	{                                                                                          \
+		flag, "--" name, arg, meta, group, help, what, say, off, val, set                  \
+	}
+#define SHORT(flag, meta, group, help, what, say, off, val, set)                                   \
+	{                                                                                          \
+		flag, NULL, no_argument, meta, group, help, what, say, off, val, set               \
+	}
+
+static const struct options_entry table[] = {
+    /* clang-format off */
+	/* Sampling */
+	ROW("interval", R, 'i', "SEC", OPTG_SAMPLING, "seconds between samples (0.05-60, default 0.25)", L, "-i", 0, 0, set_interval),
+	ROW("count", R, 'n', "N", OPTG_SAMPLING, "stop after N samples", 0, "-n", 0, 0, set_count),
+	ROW("device", R, 'd', "NAME", OPTG_SAMPLING, "disk to watch (default: the disk holding --dir)", L, "-d", 0, 0, set_device),
+	ROW("history", R, 0, "SEC", OPTG_SAMPLING, "seconds of history kept (default 3600)", 0, NULL, 0, 0, set_history),
+	/* Copy runs */
+	ROW("strategies", R, 's', "LIST", OPTG_RUNS, "comma list of strategies, 'copybench' or 'all'", L, "-s", 0, 0, set_strategies),
+	ROW("list-strategies", N, 0, NULL, OPTG_RUNS, "list the strategies and what each shows", 0, NULL, 0, ACTION_LIST_STRATEGIES, set_action),
+	ROW("src", R, 0, "FILE", OPTG_RUNS, "copy this file (never modified)", U, NULL, OFF(src), 0, set_string),
+	ROW("size", R, 0, "SIZE", OPTG_RUNS, "scratch source size when --src is absent (K/M/G/T)", U | OPTW_EITHER, NULL, 0, 0, set_size),
+	ROW("dir", R, 0, "DIR", OPTG_RUNS, "scratch directory on a disk (default /var/tmp)", L, NULL, 0, 0, set_dir),
+	ROW("mem-limit", R, 'm', "SIZE", OPTG_RUNS, "run the copy in a memory cgroup of SIZE (root)", U, "--mem-limit", OFF(mem_limit), 0, set_bytes),
+	ROW("disk-limit", R, 0, "RATE", OPTG_RUNS, "throttle the watched disk to RATE/s in each run (root;\ncgroup v1: reads and direct I/O, not write-back)", U, NULL, 0, 0, set_disk_limit),
+	ROW("probe", R, 0, "MODE", OPTG_RUNS, "a neighbour reading 4K beside the runs, its latency:\ncold (buffered, after DONTNEED) or direct (O_DIRECT)", U, NULL, 0, 0, set_probe),
+	ROW("repeat", R, 0, "N", OPTG_RUNS, "run each strategy N times (interleaved: A B A B)", U, NULL, 0, 0, set_repeat),
+	ROW("baseline", R, 0, "NAME", OPTG_RUNS, "ratios and +-% relative to NAME (default: first)", U | OPTW_NOPICK, NULL, OFF(baseline), 0, set_string),
+	ROW("bs", R, 0, "SIZE", OPTG_RUNS, "buffer size of read/write strategies (default 8K)", U, NULL, 0, 0, set_bs),
+	ROW("no-drop-caches", N, 0, NULL, OPTG_RUNS, "do not drop caches before a run", U, NULL, OFF(no_drop_caches), 0, set_true),
+	ROW("no-verify", N, 0, NULL, OPTG_RUNS, "do not compare the copy with the source", U, NULL, OFF(no_verify), 0, set_true),
+	ROW("cmd", R, 0, "'PROG ARGS'", OPTG_RUNS, "one more run: PROG ({src} {dst} substituted), repeatable", L, NULL, 0, 0, set_cmd),
+	ROW("name", R, 0, "NAME", OPTG_RUNS, "label of the i-th --cmd (default: its program)", U | OPTW_NOPICK, NULL, 0, 0, set_name),
+	ROW("stall-timeout", R, 0, "SEC", OPTG_RUNS, "fail a copy without progress for SEC s (30; 0: never)", U, NULL, 0, 0, set_stall),
+	ROW("prealloc", N, 0, NULL, OPTG_RUNS, "mm_*: fallocate the copy (label +prealloc), not sparse", U, NULL, OFF(prealloc), 0, set_true),
+	ROW("demo", optional_argument, 0, "NAME", OPTG_RUNS, "the talk: rw_cp, mm_sync_cp, mm_sync_madv_cp; NAME 2008\n(default: 40M cgroup, disk at 32M/s) or today (64M,\nfull-speed disk); the options above override it", L, NULL, 0, 0, set_demo),
+	/* Output */
+	ROW("batch", N, 0, NULL, OPTG_OUTPUT, "no TUI (automatic when stdout is not a terminal)", OPTW_EXPORT, NULL, OFF(batch), 0, set_true),
+	ROW("quiet", N, 'q', NULL, OPTG_OUTPUT, "batch: print only the results table", 0, "-q", OFF(quiet), 0, set_true),
+	ROW("csv", R, 0, "FILE", OPTG_OUTPUT, "write the sample series as CSV", 0, NULL, OFF(csv), 0, set_file),
+	ROW("results", R, 0, "FILE", OPTG_OUTPUT, "write the results table as CSV", OPTW_RUN | OPTW_NOPICK, NULL, OFF(results), 0, set_file),
+	ROW("ascii", N, 0, NULL, OPTG_OUTPUT, "ASCII charts and no colour", 0, NULL, OFF(ascii), 0, set_true),
+	ROW("theme", R, 't', "NAME|PATH", OPTG_OUTPUT, "colour theme (default; a path if it has a '/')", OPTW_EITHER, "-t", 0, 0, set_theme),
+	ROW("list-themes", N, 0, NULL, OPTG_OUTPUT, "list the themes found and where", 0, NULL, 0, ACTION_LIST_THEMES, set_action),
+	ROW("glyphs", R, 0, "G", OPTG_OUTPUT, "chart glyphs: braille, blocks or ascii", 0, NULL, 0, 0, set_glyphs),
+	/* Record and replay */
+	ROW("record", R, 0, "FILE", OPTG_RECORD, "record the run as JSON Lines (FILE.gz: gzip)", L, NULL, OFF(record), 0, set_file),
+	SHORT('z', NULL, OPTG_RECORD, "gzip --record and the files the R key starts", L, "-z", OFF(record_gzip), 0, set_true),
+	ROW("replay", R, 0, "FILE", OPTG_RECORD, "show a recording instead of this machine", 0, NULL, OFF(replay), 0, set_file),
+	ROW("replay-at", R, 0, "T", OPTG_RECORD, "start the replay at T (seconds or m:ss)", 0, NULL, 0, 0, set_replay_at),
+	ROW("speed", R, 0, "X", OPTG_RECORD, "replay speed 0.25-16 (default 1; batch: no pacing)", 0, NULL, 0, 0, set_speed),
+	/* Talk */
+	ROW("talk", R, 0, "FILE", OPTG_TALK, "run the script FILE: captions, views, runs, replays\n(space or right: on, left: back a step)", L, NULL, OFF(talk), 0, set_file),
+	ROW("rehearse", N, 0, NULL, OPTG_TALK, "run every step live, record each run to its fallback", 0, NULL, OFF(rehearse), 0, set_true),
+	/* Export: --export-svg, --export-csv and --compare are in the synopsis */
+	ROW("export-svg", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_SVG, set_export),
+	ROW("export-csv", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_CSV, set_export),
+	ROW("compare", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_COMPARE, set_export),
+	ROW("view", R, 0, "overview|runs", OPTG_EXPORT, "what to draw (default overview)", OPTW_SVG, NULL, 0, 0, set_view),
+	ROW("from", R, 0, "T", OPTG_EXPORT, "a time range, seconds from the start (90, 1:30)", OPTW_SVG, NULL, OFF(from_s), 0, set_offset),
+	ROW("to", R, 0, "T", OPTG_EXPORT, "the end of the range (90, 1:30)", OPTW_SVG, NULL, OFF(to_s), 0, set_offset),
+	ROW("run", R, 0, "N", OPTG_EXPORT, "only the N-th run", OPTW_SVG, NULL, 0, 0, set_run),
+	ROW("size", R, 0, "WxH", OPTG_EXPORT, "picture size in pixels (default 1920x1080)", 0, NULL, 0, 0, NULL),
+	ROW("theme", R, 't', "NAME", OPTG_EXPORT, "colours: light (the only one so far)", 0, NULL, 0, 0, NULL),
+	/* the end */
+	ROW("help", N, 'h', NULL, OPTG_END, "this text", OPTW_EXPORT, "-h", 0, ACTION_HELP, set_action),
+	ROW("version", N, 'V', NULL, OPTG_END, "version", OPTW_EXPORT, "-V", 0, ACTION_VERSION, set_action),
+	ROW("list-options", N, 0, NULL, OPTG_HIDDEN, NULL, OPTW_SECRET, NULL, 0, ACTION_LIST_OPTIONS, set_action),
+    /* clang-format on */
+};
+
+#undef N
+#undef R
+#undef L
+#undef U
+
+#define NTABLE (sizeof(table) / sizeof(table[0]))
+
+const struct options_entry *options_table(size_t *n)
+{
+	*n = NTABLE;
+	return table;
+}
+
+size_t options_list(char *buf, size_t len)
+{
+	size_t at = 0;
+	for (size_t i = 0; i < NTABLE; i++) {
+		const struct options_entry *e = &table[i];
+		if (!e->set || e->what & OPTW_SECRET)
+			continue;
+		int k = e->flag ? snprintf(buf + (at < len ? at : len), at < len ? len - at : 0,
+					   "-%c\n", e->flag)
+				: 0;
+		at += (size_t)k;
+		if (e->name)
+			at += (size_t)snprintf(buf + (at < len ? at : len), at < len ? len - at : 0,
+					       "%s\n", e->name);
+	}
+	return at;
+}
+
+/* ---- the checks after the loop -------------------------------------------------- */
+
+/* After the loop: the export action's own checks.  pos: the arguments that
+ * were not options. */
+static int export_check(struct options_pass *p, char **pos, int npos)
+{
+	struct options *o = p->o;
+	int action = p->exp_action;
+	const char *name = p->exp_name, *other = p->other, *svg = p->svg;
 	if (!action) {
 		if (svg[0])
-			return errf(err, errlen, "%s: only with --export-svg", svg);
+			return ERR(p, "%s: only with --export-svg", svg);
 		if (npos)
-			return errf(err, errlen, "%s: unexpected argument (see --help)", pos[0]);
+			return ERR(p, "%s: unexpected argument (see --help)", pos[0]);
 		return 0;
 	}
 	if (other[0])
-		return errf(err, errlen, "%s: %s does not go with it", name, other);
-	if (action != ACTION_EXPORT_SVG && (svg[0] || size_arg))
-		return errf(err, errlen, "%s: only with --export-svg", svg[0] ? svg : "--size");
+		return ERR(p, "%s: %s does not go with it", name, other);
+	if (action != ACTION_EXPORT_SVG && (svg[0] || p->size_arg))
+		return ERR(p, "%s: only with --export-svg", svg[0] ? svg : "--size");
 	if (action == ACTION_COMPARE) {
 		if (npos < 1)
-			return errf(err, errlen, "--compare %s: needs at least two recordings "
-					"(--compare A B [C...])", o->inputs[0]);
+			return ERR(p,
+				   "--compare %s: needs at least two recordings "
+				   "(--compare A B [C...])",
+				   o->inputs[0]);
 		if (npos + 1 > OPTIONS_MAX_INPUTS)
-			return errf(err, errlen, "--compare: at most %d recordings",
-				    OPTIONS_MAX_INPUTS);
+			return ERR(p, "--compare: at most %d recordings", OPTIONS_MAX_INPUTS);
 		for (int i = 0; i < npos; i++)
 			o->inputs[o->ninputs++] = pos[i];
 	} else {
 		if (npos < 1)
-			return errf(err, errlen, "%s %s: needs the recording to read (%s OUT FILE)",
-				    name, o->export_out, name);
+			return ERR(p, "%s %s: needs the recording to read (%s OUT FILE)", name,
+				   o->export_out, name);
 		if (npos > 1)
-			return errf(err, errlen, "%s: unexpected argument (%s OUT FILE takes one "
-					"recording)", pos[1], name);
+			return ERR(p, "%s: unexpected argument (%s OUT FILE takes one recording)",
+				   pos[1], name);
 		o->inputs[o->ninputs++] = pos[0];
 	}
 	for (int i = 0; i < o->ninputs; i++)
 		if (!*o->inputs[i])
-			return errf(err, errlen, "%s: empty file name", name);
+			return ERR(p, "%s: empty file name", name);
 	if (action == ACTION_EXPORT_SVG) {
-		if (size_arg && parse_wxh(size_arg, &o->svg_w, &o->svg_h, err, errlen) < 0)
+		if (p->size_arg &&
+		    parse_wxh(p->size_arg, &o->svg_w, &o->svg_h, p->err, p->errlen) < 0)
 			return -1;
 		if (o->run && (o->from_s >= 0 || o->to_s >= 0))
-			return errf(err, errlen, "--run %ld: not with --from/--to (a run is its own "
-					"time range)", o->run);
+			return ERR(p,
+				   "--run %ld: not with --from/--to (a run is its own time range)",
+				   o->run);
 		if (o->svg_runs && (o->from_s >= 0 || o->to_s >= 0))
-			return errf(err, errlen, "%s: only for the Overview (the Runs view takes "
-					"--run N)", o->from_s >= 0 ? "--from" : "--to");
+			return ERR(p, "%s: only for the Overview (the Runs view takes --run N)",
+				   o->from_s >= 0 ? "--from" : "--to");
 		if (o->from_s >= 0 && o->to_s >= 0 && o->to_s <= o->from_s)
-			return errf(err, errlen, "--to %g: not after --from %g", o->to_s, o->from_s);
+			return ERR(p, "--to %g: not after --from %g", o->to_s, o->from_s);
 	}
 	if (o->action == ACTION_RUN)
 		o->action = action;
 	return 0;
 }
 
-/* Remembers the first option a replay cannot take (it describes a live
- * run, which the recording already holds). */
-static void live_opt(struct options *o, const char *name)
+/* All the checks that need the whole command line, in one place. */
+static int validate(struct options_pass *p, char **pos, int npos)
 {
-	if (!o->live_opt)
-		o->live_opt = name;
+	struct options *o = p->o;
+	int w, h;
+	if (export_check(p, pos, npos) < 0)
+		return -1;
+	if (!p->exp_action && p->size_arg && strpbrk(p->size_arg, "xX") &&
+	    parse_wxh(p->size_arg, &w, &h, NULL, 0) == 0)
+		return ERR(p,
+			   "--size %s: a picture's size, only with --export-svg (a run's "
+			   "--size is a file size, e.g. 512M)",
+			   p->size_arg);
+	if (!p->exp_action && p->size_arg &&
+	    size_opt("--size", p->size_arg, &o->size, p->err, p->errlen) < 0)
+		return -1;
+	if (o->replay && o->live_opt)
+		return ERR(p, "%s: not with --replay (the recording holds the run)", o->live_opt);
+	if (o->rehearse && !o->talk)
+		return ERR(p, "--rehearse: only with --talk FILE");
+	if (!o->replay && (o->replay_at > 0 || o->speed > 0))
+		return ERR(p, "%s: only with --replay FILE",
+			   o->speed > 0 ? "--speed" : "--replay-at");
+	return 0;
 }
 
-/* Remembers the first option that only runs use (and of those the picker
- * does not use). */
-static void run_opt(struct options *o, const char *name)
+/* Remembers what the checks need of an option given: the first a replay
+ * cannot take (it describes a live run, which the recording already holds),
+ * the first only runs use and of those the first the picker ignores; and
+ * for an export, the first it does not take and the first svg-only one
+ * (named as given: "-m" or "--mem-limit"). */
+static void mark(struct options_pass *p, const struct options_entry *e, int as_long)
 {
-	if (!o->run_opt)
-		o->run_opt = name;
-	if (strcmp(name, "--results"))
-		live_opt(o, name);
-	if (!o->run_opt_nopick && (!strcmp(name, "--baseline") || !strcmp(name, "--name") ||
-				   !strcmp(name, "--results")))
-		o->run_opt_nopick = name;
+	struct options *o = p->o;
+	char *slot = e->what & OPTW_EITHER   ? NULL
+		     : e->what & OPTW_SVG    ? p->svg
+		     : e->what & OPTW_EXPORT ? NULL
+					     : p->other;
+	if (slot && !slot[0]) {
+		if (as_long)
+			snprintf(slot, sizeof(p->other), "%s", e->name);
+		else
+			snprintf(slot, sizeof(p->other), "-%c", e->flag);
+	}
+	if (e->what & OPTW_RUN && !o->run_opt)
+		o->run_opt = say(e);
+	if (e->what & OPTW_LIVE && !o->live_opt)
+		o->live_opt = say(e);
+	if (e->what & OPTW_NOPICK && !o->run_opt_nopick)
+		o->run_opt_nopick = say(e);
+}
+
+struct run_config *options_run_config(const struct options *o, struct run_config *c)
+{
+	*c = (struct run_config){
+	    .device = o->device,
+	    .dir = o->dir,
+	    .src = o->src,
+	    .size = o->size,
+	    .mem_limit = o->mem_limit,
+	    .disk_limit = o->disk_limit,
+	    .strategies = o->strategies,
+	    .ncmds = o->ncmds,
+	    .nnames = o->nnames,
+	    .cmds_before_s = o->cmds_before_s,
+	    .repeat = o->repeat,
+	    .baseline = o->baseline,
+	    .bs = o->bs,
+	    .no_drop_caches = o->no_drop_caches,
+	    .no_verify = o->no_verify,
+	    .prealloc = o->prealloc,
+	    .stall_timeout_s = o->stall_timeout_s,
+	};
+	memcpy(c->cmds, o->cmds, sizeof(c->cmds));
+	memcpy(c->names, o->names, sizeof(c->names));
+	return c;
 }
 
 int options_check_runs(const struct options *o, char *err, size_t errlen)
 {
 	if (o->nnames > o->ncmds)
-		return errf(err, errlen, "--name %s: no --cmd for it to name (the i-th --name "
-				"labels the i-th --cmd)", o->names[o->ncmds]);
+		return errf(err, errlen,
+			    "--name %s: no --cmd for it to name (the i-th --name "
+			    "labels the i-th --cmd)",
+			    o->names[o->ncmds]);
 	if (o->replay) {
 		/* seeking would write the rows again; --export-csv reads a
 		 * recording into a CSV without the TUI */
@@ -347,363 +783,54 @@ int options_check_runs(const struct options *o, char *err, size_t errlen)
 
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
-	static const struct option longopts[] = {
-		{"interval", required_argument, NULL, 'i'},
-		{"count", required_argument, NULL, 'n'},
-		{"device", required_argument, NULL, 'd'},
-		{"strategies", required_argument, NULL, 's'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{"batch", no_argument, NULL, OPT_BATCH},
-		{"csv", required_argument, NULL, OPT_CSV},
-		{"ascii", no_argument, NULL, OPT_ASCII},
-		{"history", required_argument, NULL, OPT_HISTORY},
-		{"list-strategies", no_argument, NULL, OPT_LIST},
-		{"src", required_argument, NULL, OPT_SRC},
-		{"size", required_argument, NULL, OPT_SIZE},
-		{"dir", required_argument, NULL, OPT_DIR},
-		{"mem-limit", required_argument, NULL, OPT_MEMLIMIT},
-		{"disk-limit", required_argument, NULL, OPT_DISKLIMIT},
-		{"repeat", required_argument, NULL, OPT_REPEAT},
-		{"bs", required_argument, NULL, OPT_BS},
-		{"no-drop-caches", no_argument, NULL, OPT_NODROP},
-		{"no-verify", no_argument, NULL, OPT_NOVERIFY},
-		{"cmd", required_argument, NULL, OPT_CMD},
-		{"results", required_argument, NULL, OPT_RESULTS},
-		{"demo", optional_argument, NULL, OPT_DEMO},
-		{"baseline", required_argument, NULL, OPT_BASELINE},
-		{"name", required_argument, NULL, OPT_NAME},
-		{"stall-timeout", required_argument, NULL, OPT_STALL},
-		{"prealloc", no_argument, NULL, OPT_PREALLOC},
-		{"export-svg", required_argument, NULL, OPT_EXPORT_SVG},
-		{"export-csv", required_argument, NULL, OPT_EXPORT_CSV},
-		{"compare", required_argument, NULL, OPT_COMPARE},
-		{"view", required_argument, NULL, OPT_VIEW},
-		{"from", required_argument, NULL, OPT_FROM},
-		{"to", required_argument, NULL, OPT_TO},
-		{"run", required_argument, NULL, OPT_RUN},
-		{"theme", required_argument, NULL, 't'},
-		{"record", required_argument, NULL, OPT_RECORD},
-		{"replay", required_argument, NULL, OPT_REPLAY},
-		{"replay-at", required_argument, NULL, OPT_REPLAY_AT},
-		{"speed", required_argument, NULL, OPT_SPEED},
-		{"list-themes", no_argument, NULL, OPT_LIST_THEMES},
-		{"glyphs", required_argument, NULL, OPT_GLYPHS},
-		{"talk", required_argument, NULL, OPT_TALK},
-		{"rehearse", no_argument, NULL, OPT_REHEARSE},
-		{"probe", required_argument, NULL, OPT_PROBE},
-		{NULL, 0, NULL, 0},
-	};
-	long l;
-	uint64_t u;
+	/* getopt's tables, made from the options table */
+	struct option longopts[NTABLE + 1];
+	char shorts[2 + 2 * NTABLE + 1];
+	size_t nl = 0, ns = 0;
+	shorts[ns++] = ':';
+	for (size_t i = 0; i < NTABLE; i++) {
+		const struct options_entry *e = &table[i];
+		if (!e->set)
+			continue;
+		if (e->name)
+			longopts[nl++] =
+			    (struct option){e->name + 2, e->has_arg, NULL, 256 + (int)i};
+		if (e->flag) {
+			shorts[ns++] = (char)e->flag;
+			if (e->has_arg == required_argument)
+				shorts[ns++] = ':';
+		}
+	}
+	longopts[nl] = (struct option){NULL, 0, NULL, 0};
+	shorts[ns] = '\0';
+
+	struct options_pass p = {.o = o, .err = err, .errlen = errlen, .exp_name = ""};
 	int c, li;
 	o->argc = argc;
 	o->argv = argv;
-	/* export / compare: which one, and the options it does not take */
-	int exp_action = 0;
-	const char *exp_name = "", *size_arg = NULL;
-	char other[40] = "", svg[40] = "";
 	optind = 0; /* full reset: tests parse several command lines */
 	opterr = 0;
-	while ((li = -1, c = getopt_long(argc, argv, ":i:n:d:s:t:m:qhVz", longopts, &li)) != -1) {
-		if (c != '?' && c != ':') {
-			/* --size is either: a byte size or WxH, seen after the loop */
-			/* -t: the TUI's theme, or the SVG's */
-			char *slot = c == OPT_SIZE || c == 't' ? NULL
-				     : svg_opt(c)  ? svg
-				     : export_opt(c) ? NULL
-						     : other;
-			if (slot && !slot[0]) {
-				if (li >= 0)
-					snprintf(slot, sizeof(other), "--%s", longopts[li].name);
-				else
-					snprintf(slot, sizeof(other), "-%c", c);
-			}
-		}
-		switch (c) {
-		case 'i':
-			live_opt(o, "-i");
-			if (parse_interval(optarg, &o->interval, err, errlen) < 0)
-				return -1;
-			break;
-		case 'n':
-			if (parse_long("-n", optarg, 1, &o->count, err, errlen) < 0)
-				return -1;
-			break;
-		case 'd':
-			live_opt(o, "-d");
-			/* "/dev/sda" names the same disk as "sda" */
-			o->device = strncmp(optarg, "/dev/", 5) == 0 ? optarg + 5 : optarg;
-			if (!*o->device)
-				return errf(err, errlen, "-d: empty device name");
-			break;
-		case 's':
-			live_opt(o, "-s");
-			o->strategies = optarg;
-			o->cmds_before_s = o->ncmds;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			o->action = ACTION_HELP;
-			break;
-		case 'V':
-			o->action = ACTION_VERSION;
-			break;
-		case OPT_BATCH:
-			o->batch = 1;
-			break;
-		case OPT_CSV:
-			if (!*optarg)
-				return errf(err, errlen, "--csv: empty file name");
-			o->csv = optarg;
-			break;
-		case OPT_ASCII:
-			o->ascii = 1;
-			break;
-		case OPT_HISTORY:
-			if (parse_long("--history", optarg, 10, &l, err, errlen) < 0)
-				return -1;
-			o->history_s = (double)l;
-			break;
-		case OPT_LIST:
-			o->action = ACTION_LIST_STRATEGIES;
-			break;
-		case OPT_SRC:
-			run_opt(o, "--src");
-			o->src = optarg;
-			break;
-		case OPT_SIZE:
-			run_opt(o, "--size");
-			size_arg = optarg; /* a byte size, or WxH with --export-svg */
-			break;
-		case OPT_DIR:
-			if (!*optarg)
-				return errf(err, errlen, "--dir: empty directory name");
-			o->dir = optarg;
-			o->dir_given = 1;
-			live_opt(o, "--dir");
-			break;
-		case 'm': /* -m: the short --mem-limit */
-		case OPT_MEMLIMIT:
-			run_opt(o, "--mem-limit");
-			if (size_opt("--mem-limit", optarg, &o->mem_limit, err, errlen) < 0)
-				return -1;
-			break;
-		case OPT_DISKLIMIT: { /* a size per second: "30M" or "30M/s" */
-			char rate[64];
-			size_t rl = strlen(optarg);
-			run_opt(o, "--disk-limit");
-			if (rl >= sizeof(rate) || parse_size(strcpy(rate, optarg), &o->disk_limit) < 0) {
-				if (rl >= 2 && rl < sizeof(rate) && !strcmp(optarg + rl - 2, "/s"))
-					rate[rl - 2] = '\0';
-				if (rl < 2 || rl >= sizeof(rate) || parse_size(rate, &o->disk_limit) < 0)
-					return errf(err, errlen, "--disk-limit %s: not a rate (bytes per "
-							"second, e.g. 30M)", optarg);
-			}
-			if (o->disk_limit < 1024 * 1024)
-				return errf(err, errlen, "--disk-limit %s: at least 1M (per second)",
-					    optarg);
-			break;
-		}
-		case OPT_REPEAT:
-			run_opt(o, "--repeat");
-			if (parse_long("--repeat", optarg, 1, &l, err, errlen) < 0)
-				return -1;
-			if (l > 1000)
-				return errf(err, errlen, "--repeat %s: at most 1000", optarg);
-			o->repeat = (int)l;
-			break;
-		case OPT_BS:
-			run_opt(o, "--bs");
-			if (size_opt("--bs", optarg, &u, err, errlen) < 0)
-				return -1;
-			if (u > 1024 * 1024 * 1024)
-				return errf(err, errlen, "--bs %s: at most 1G", optarg);
-			o->bs = (size_t)u;
-			break;
-		case OPT_NODROP:
-			run_opt(o, "--no-drop-caches");
-			o->no_drop_caches = 1;
-			break;
-		case OPT_NOVERIFY:
-			run_opt(o, "--no-verify");
-			o->no_verify = 1;
-			break;
-		case OPT_PREALLOC:
-			run_opt(o, "--prealloc");
-			o->prealloc = 1;
-			break;
-		case OPT_CMD:
-			if (o->ncmds == OPTIONS_MAX_CMDS)
-				return errf(err, errlen, "--cmd: at most %d commands", OPTIONS_MAX_CMDS);
-			if (strspn(optarg, " \t") == strlen(optarg))
-				return errf(err, errlen, "--cmd: empty command");
-			o->cmds[o->ncmds++] = optarg;
-			live_opt(o, "--cmd");
-			break;
-		case OPT_NAME:
-			if (o->nnames == OPTIONS_MAX_CMDS)
-				return errf(err, errlen, "--name: at most %d names", OPTIONS_MAX_CMDS);
-			o->names[o->nnames++] = optarg;
-			run_opt(o, "--name");
-			break;
-		case OPT_RESULTS:
-			run_opt(o, "--results");
-			if (!*optarg)
-				return errf(err, errlen, "--results: empty file name");
-			o->results = optarg;
-			break;
-		case OPT_DEMO:
-			live_opt(o, "--demo");
-			o->demo = 1;
-			if (optarg && !(o->preset = preset_find(optarg)))
-				return errf(err, errlen, "--demo %s: not %s", optarg, preset_names());
-			break;
-		case OPT_BASELINE:
-			run_opt(o, "--baseline");
-			o->baseline = optarg;
-			break;
-		case OPT_LIST_THEMES:
-			o->action = ACTION_LIST_THEMES;
-			break;
-		case OPT_PROBE: /* the neighbours' latency beside the runs */
-			run_opt(o, "--probe");
-			if (strcmp(optarg, "cold") && strcmp(optarg, "direct"))
-				return errf(err, errlen, "--probe %s: not cold or direct", optarg);
-			o->probe = !strcmp(optarg, "cold") ? 1 : 2; /* enum probe_mode */
-			break;
-		case OPT_GLYPHS:
-			if (!strcmp(optarg, "braille"))
-				o->glyphs = CHART_BRAILLE;
-			else if (!strcmp(optarg, "blocks"))
-				o->glyphs = CHART_BLOCK;
-			else if (!strcmp(optarg, "ascii"))
-				o->glyphs = CHART_ASCII;
-			else
-				return errf(err, errlen, "--glyphs %s: not braille, blocks or ascii",
-					    optarg);
-			break;
-		case OPT_TALK: /* the script is read and checked by main (talk_script.c) */
-			live_opt(o, "--talk");
-			if (!*optarg)
-				return errf(err, errlen, "--talk: empty file name");
-			o->talk = optarg;
-			break;
-		case OPT_REHEARSE:
-			o->rehearse = 1;
-			break;
-		case OPT_STALL:
-			run_opt(o, "--stall-timeout");
-			if (parse_long("--stall-timeout", optarg, 0, &o->stall_timeout_s, err,
-				       errlen) < 0)
-				return -1;
-			break;
-		case OPT_EXPORT_SVG:
-		case OPT_EXPORT_CSV:
-		case OPT_COMPARE: {
-			const char *n = c == OPT_EXPORT_SVG ? "--export-svg"
-					: c == OPT_EXPORT_CSV ? "--export-csv"
-							      : "--compare";
-			int act = c == OPT_EXPORT_SVG ? ACTION_EXPORT_SVG
-				  : c == OPT_EXPORT_CSV ? ACTION_EXPORT_CSV
-							: ACTION_COMPARE;
-			if (exp_action && exp_action != act)
-				return errf(err, errlen, "%s: not with %s (one at a time)", n, exp_name);
-			if (exp_action)
-				return errf(err, errlen, "%s: given twice", n);
-			if (!*optarg)
-				return errf(err, errlen, "%s: empty file name", n);
-			exp_action = act;
-			exp_name = n;
-			if (act == ACTION_COMPARE)
-				o->inputs[o->ninputs++] = optarg;
-			else
-				o->export_out = optarg;
-			break;
-		}
-		case OPT_VIEW:
-			if (!strcmp(optarg, "runs"))
-				o->svg_runs = 1;
-			else if (!strcmp(optarg, "overview"))
-				o->svg_runs = 0;
-			else
-				return errf(err, errlen, "--view %s: not a view (overview or runs)",
-					    optarg);
-			break;
-		case OPT_FROM:
-			if (parse_offset("--from", optarg, &o->from_s, err, errlen) < 0)
-				return -1;
-			break;
-		case OPT_TO:
-			if (parse_offset("--to", optarg, &o->to_s, err, errlen) < 0)
-				return -1;
-			break;
-		case OPT_RUN:
-			if (parse_long("--run", optarg, 1, &o->run, err, errlen) < 0)
-				return -1;
-			break;
-		case 't':
-			if (!*optarg)
-				return errf(err, errlen, "-t: empty theme name");
-			o->theme = optarg;
-			break;
-		case OPT_RECORD:
-			live_opt(o, "--record");
-			if (!*optarg)
-				return errf(err, errlen, "--record: empty file name");
-			o->record = optarg;
-			break;
-		case 'z':
-			live_opt(o, "-z");
-			o->record_gzip = 1;
-			break;
-		case OPT_REPLAY:
-			if (!*optarg)
-				return errf(err, errlen, "--replay: empty file name");
-			o->replay = optarg;
-			break;
-		case OPT_REPLAY_AT:
-			if (parse_clock(optarg, &o->replay_at) < 0)
-				return errf(err, errlen, "--replay-at %s: not a time (e.g. 42, 1.5 "
-						"or 1:30)", optarg);
-			break;
-		case OPT_SPEED: {
-			char *end;
-			errno = 0;
-			o->speed = strtod(optarg, &end);
-			if (!plain_decimal(optarg) || errno || end == optarg ||
-			    (*end && strcmp(end, "x")) || !(o->speed >= 0.25 && o->speed <= 16))
-				return errf(err, errlen, "--speed %s: a factor from 0.25 to 16", optarg);
-			break;
-		}
-		case ':':
+	while ((li = -1, c = getopt_long(argc, argv, shorts, longopts, &li)) != -1) {
+		if (c == ':')
 			return errf(err, errlen, "%s: needs an argument (see --help)",
 				    argv[optind - 1]);
-		default:
+		const struct options_entry *e = NULL;
+		if (c >= 256)
+			e = &table[c - 256];
+		else
+			for (size_t i = 0; c != '?' && i < NTABLE && !e; i++)
+				if (table[i].flag == c && table[i].set)
+					e = &table[i];
+		if (!e) {
 			if (optopt)
-				return errf(err, errlen, "-%c: unknown option (see --help)", optopt);
+				return errf(err, errlen, "-%c: unknown option (see --help)",
+					    optopt);
 			return errf(err, errlen, "%s: unknown option (see --help)",
 				    argv[optind - 1]);
 		}
+		mark(&p, e, li >= 0);
+		if (e->set(&p, e, e->has_arg == no_argument ? NULL : optarg) < 0)
+			return -1;
 	}
-	if (export_check(o, exp_action, exp_name, other, svg, argv + optind, argc - optind,
-			 size_arg, err, errlen) < 0)
-		return -1;
-	if (!exp_action && size_arg && strpbrk(size_arg, "xX") && parse_wxh(size_arg, &c, &c, NULL, 0) == 0)
-		return errf(err, errlen, "--size %s: a picture's size, only with --export-svg (a run's "
-				"--size is a file size, e.g. 512M)", size_arg);
-	if (!exp_action && size_arg && size_opt("--size", size_arg, &o->size, err, errlen) < 0)
-		return -1;
-	if (o->replay && o->live_opt)
-		return errf(err, errlen, "%s: not with --replay (the recording holds the run)",
-			    o->live_opt);
-	if (o->rehearse && !o->talk)
-		return errf(err, errlen, "--rehearse: only with --talk FILE");
-	if (!o->replay && (o->replay_at > 0 || o->speed > 0))
-		return errf(err, errlen, "%s: only with --replay FILE",
-			    o->speed > 0 ? "--speed" : "--replay-at");
-	return 0;
+	return validate(&p, argv + optind, argc - optind);
 }

@@ -1,91 +1,106 @@
 /*
- * usage — the text of --help: every option, the keys and the exit status,
- * kept apart from the parser (options.c) so the table of options there
- * reads on its own.  tests/sh/cli.sh checks that every long option of the
- * parser is in it.
+ * usage — the text of --help: the synopsis, every option (made from the
+ * options table, options.c, one row each) and the keys and the exit
+ * status.
  */
 #include "options.h"
 
-const char *options_usage(void)
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The column where an option's help starts. */
+#define HELP_COL 25
+
+static const char synopsis[] =
+    "Usage: lrutop [OPTIONS]            live monitor (TUI)\n"
+    "       lrutop [OPTIONS] -s LIST    TUI that also runs copy strategies\n"
+    "       lrutop --batch [OPTIONS]    no TUI: sample lines (and results)\n"
+    "       lrutop --export-svg OUT FILE  a recording as a slide-ready SVG\n"
+    "       lrutop --export-csv OUT FILE  a recording's samples as --csv wrote them\n"
+    "       lrutop --compare A B [C...]   the same strategies from recordings\n"
+    "                                     (a terminal: in the Runs view)\n"
+    "       lrutop --talk FILE [--rehearse]  a scripted talk, recorded fallbacks\n";
+
+static const char footer[] =
+    "\n"
+    "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
+    "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
+    "      left/right scroll while paused  up/down runs  p partitions  R record\n"
+    "      f fit the runs / last N s  z Z zoom  Home End oldest/newest (paused)\n"
+    "      replay: space pause  < > speed  t T sample  [ ] events  Home End  j jump\n"
+    "      g glyphs  t theme (replay: t T step)  q quit\n"
+    "\n"
+    "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"
+    "             2 usage or environment error (nothing left), 128+N signal N.\n";
+
+/* Each group's heading ("" for the last: a blank line only). */
+static const char *const heading[] = {
+    [OPTG_SAMPLING] = "Sampling:",
+    [OPTG_RUNS] = "Copy runs:",
+    [OPTG_OUTPUT] = "Output:",
+    [OPTG_RECORD] = "Record and replay:",
+    [OPTG_TALK] = "Talk (docs/talk.md):",
+    [OPTG_EXPORT] = "Export (--export-svg):",
+    [OPTG_END] = "",
+};
+
+/* Appends k bytes of s (or, s NULL, k blanks) to buf; at grows by k even
+ * past len, so the caller learns the length it needs. */
+static void put(char *buf, size_t len, size_t *at, const char *s, size_t k)
 {
-	return "Usage: lrutop [OPTIONS]            live monitor (TUI)\n"
-	       "       lrutop [OPTIONS] -s LIST    TUI that also runs copy strategies\n"
-	       "       lrutop --batch [OPTIONS]    no TUI: sample lines (and results)\n"
-	       "       lrutop --export-svg OUT FILE  a recording as a slide-ready SVG\n"
-	       "       lrutop --export-csv OUT FILE  a recording's samples as --csv wrote them\n"
-	       "       lrutop --compare A B [C...]   the same strategies from recordings\n"
-	       "                                     (a terminal: in the Runs view)\n"
-	       "       lrutop --talk FILE [--rehearse]  a scripted talk, recorded fallbacks\n"
-	       "\n"
-	       "Sampling:\n"
-	       "  -i, --interval SEC     seconds between samples (0.05-60, default 0.25)\n"
-	       "  -n, --count N          stop after N samples\n"
-	       "  -d, --device NAME      disk to watch (default: the disk holding --dir)\n"
-	       "      --history SEC      seconds of history kept (default 3600)\n"
-	       "\n"
-	       "Copy runs:\n"
-	       "  -s, --strategies LIST  comma list of strategies, 'copybench' or 'all'\n"
-	       "      --list-strategies  list the strategies and what each shows\n"
-	       "      --src FILE         copy this file (never modified)\n"
-	       "      --size SIZE        scratch source size when --src is absent (K/M/G/T)\n"
-	       "      --dir DIR          scratch directory on a disk (default /var/tmp)\n"
-	       "  -m, --mem-limit SIZE   run the copy in a memory cgroup of SIZE (root)\n"
-	       "      --disk-limit RATE  throttle the watched disk to RATE/s in each run (root;\n"
-	       "                         cgroup v1: reads and direct I/O, not write-back)\n"
-	       "      --probe MODE       a neighbour reading 4K beside the runs, its latency:\n"
-	       "                         cold (buffered, after DONTNEED) or direct (O_DIRECT)\n"
-	       "      --repeat N         run each strategy N times (interleaved: A B A B)\n"
-	       "      --baseline NAME    ratios and +-% relative to NAME (default: first)\n"
-	       "      --bs SIZE          buffer size of read/write strategies (default 8K)\n"
-	       "      --no-drop-caches   do not drop caches before a run\n"
-	       "      --no-verify        do not compare the copy with the source\n"
-	       "      --cmd 'PROG ARGS'  one more run: PROG ({src} {dst} substituted), repeatable\n"
-	       "      --name NAME        label of the i-th --cmd (default: its program)\n"
-	       "      --stall-timeout SEC fail a copy without progress for SEC s (30; 0: never)\n"
-	       "      --prealloc         mm_*: fallocate the copy (label +prealloc), not sparse\n"
-	       "      --demo[=NAME]      the talk: rw_cp, mm_sync_cp, mm_sync_madv_cp; NAME 2008\n"
-	       "                         (default: 40M cgroup, disk at 32M/s) or today (64M,\n"
-	       "                         full-speed disk); the options above override it\n"
-	       "\n"
-	       "Output:\n"
-	       "      --batch            no TUI (automatic when stdout is not a terminal)\n"
-	       "  -q, --quiet            batch: print only the results table\n"
-	       "      --csv FILE         write the sample series as CSV\n"
-	       "      --results FILE     write the results table as CSV\n"
-	       "      --ascii            ASCII charts and no colour\n"
-	       "  -t, --theme NAME|PATH  colour theme (default; a path if it has a '/')\n"
-	       "      --list-themes      list the themes found and where\n"
-	       "      --glyphs G         chart glyphs: braille, blocks or ascii\n"
-	       "\n"
-	       "Record and replay:\n"
-	       "      --record FILE      record the run as JSON Lines (FILE.gz: gzip)\n"
-	       "  -z                     gzip --record and the files the R key starts\n"
-	       "      --replay FILE      show a recording instead of this machine\n"
-	       "      --replay-at T      start the replay at T (seconds or m:ss)\n"
-	       "      --speed X          replay speed 0.25-16 (default 1; batch: no pacing)\n"
-	       "\n"
-	       "Talk (docs/talk.md):\n"
-	       "      --talk FILE        run the script FILE: captions, views, runs, replays\n"
-	       "                         (space or right: on, left: back a step)\n"
-	       "      --rehearse         run every step live, record each run to its fallback\n"
-	       "\n"
-	       "Export (--export-svg):\n"
-	       "      --view overview|runs  what to draw (default overview)\n"
-	       "      --from T, --to T   a time range, seconds from the start (90, 1:30)\n"
-	       "      --run N            only the N-th run\n"
-	       "      --size WxH         picture size in pixels (default 1920x1080)\n"
-	       "  -t, --theme NAME       colours: light (the only one so far)\n"
-	       "\n"
-	       "  -h, --help             this text\n"
-	       "  -V, --version          version\n"
-	       "\n"
-	       "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
-	       "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
-	       "      left/right scroll while paused  up/down runs  p partitions  R record\n"
-	       "      f fit the runs / last N s  z Z zoom  Home End oldest/newest (paused)\n"
-	       "      replay: space pause  < > speed  t T sample  [ ] events  Home End  j jump\n"
-	       "      g glyphs  t theme (replay: t T step)  q quit\n"
-	       "\n"
-	       "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"
-	       "             2 usage or environment error (nothing left), 128+N signal N.\n";
+	for (size_t i = 0; i < k; i++, (*at)++)
+		if (*at + 1 < len)
+			buf[*at] = s ? s[i] : ' ';
+	if (len)
+		buf[*at < len ? *at : len - 1] = '\0';
+}
+
+static void puts_(char *buf, size_t len, size_t *at, const char *s)
+{
+	put(buf, len, at, s, strlen(s));
+}
+
+size_t options_usage(char *buf, size_t len)
+{
+	size_t n, at = 0;
+	const struct options_entry *t = options_table(&n);
+	int group = -1;
+	puts_(buf, len, &at, synopsis);
+	for (size_t i = 0; i < n; i++) {
+		const struct options_entry *e = &t[i];
+		if (e->group >= OPTG_HIDDEN || !e->help)
+			continue;
+		if ((int)e->group != group) {
+			group = (int)e->group;
+			puts_(buf, len, &at, "\n");
+			if (heading[group][0]) {
+				puts_(buf, len, &at, heading[group]);
+				puts_(buf, len, &at, "\n");
+			}
+		}
+		char left[64], flag[8] = "    ";
+		if (e->flag)
+			snprintf(flag, sizeof(flag), "-%c%s", e->flag, e->name ? ", " : "");
+		int w = snprintf(left, sizeof(left), "  %s%s%s%s%s", flag, e->name ? e->name : "",
+				 !e->metavar			   ? ""
+				 : e->has_arg == optional_argument ? "[="
+								   : " ",
+				 e->metavar ? e->metavar : "",
+				 e->metavar && e->has_arg == optional_argument ? "]" : "");
+		puts_(buf, len, &at, left);
+		put(buf, len, &at, NULL, w < HELP_COL ? (size_t)(HELP_COL - w) : 1);
+		/* the help, its further lines indented to the column */
+		for (const char *s = e->help;;) {
+			const char *nl = strchr(s, '\n');
+			put(buf, len, &at, s, nl ? (size_t)(nl - s) : strlen(s));
+			puts_(buf, len, &at, "\n");
+			if (!nl)
+				break;
+			s = nl + 1;
+			put(buf, len, &at, NULL, HELP_COL);
+		}
+	}
+	puts_(buf, len, &at, footer);
+	return at;
 }

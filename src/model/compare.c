@@ -306,12 +306,12 @@ static size_t ok_probe_p99(const struct compare_input *in, const char *name, dou
 			   int *runs, double *reads)
 {
 	size_t k = 0, nr = 0;
-	double v[SESSION_MAX_RUNS];
+	double v[RUNLOG_MAX_RUNS];
 	for (size_t i = 0; i < in->nruns; i++) {
 		const struct run_result *r = &in->runs[i];
 		if (!r->finished || !r->ok || !r->probe.n || strcmp(r->name, name))
 			continue;
-		if (nr < SESSION_MAX_RUNS)
+		if (nr < RUNLOG_MAX_RUNS)
 			v[nr++] = (double)r->probe.n;
 		if (probe_quantile_known(r->probe.n, 0.99))
 			buf[k++] = (double)r->probe.p99_ns / 1e6;
@@ -341,7 +341,7 @@ static void probe_compare(struct compare *c, const struct compare_input *in, int
 				      : na;
 			if (!nv)
 				continue;
-			double tmp[SESSION_MAX_RUNS];
+			double tmp[RUNLOG_MAX_RUNS];
 			memcpy(tmp, v, nv * sizeof(*v));
 			e->probe_p99 = stats_median(tmp, nv);
 			if (!r || !na || !(w->cell[0].probe_p99 > 0))

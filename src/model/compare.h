@@ -43,10 +43,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "session.h"
+#include "runlog.h"
 
 #define COMPARE_MAX_RECORDINGS 8
-#define COMPARE_MAX_STRATEGIES SESSION_MAX_STRATEGIES
+#define COMPARE_MAX_STRATEGIES RUNLOG_MAX_STRATEGIES
 #define COMPARE_LABEL_MAX      64
 #define COMPARE_RESAMPLES      10000
 #define COMPARE_SEED	       UINT64_C(0x6c72757470303035) /* "lrutp005" */

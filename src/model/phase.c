@@ -30,3 +30,8 @@ int sample_in_copy(const struct sample *s, int run)
 	return s && s->run >= 0 && (run < 0 || s->run == run) && s->phase >= PHASE_COPY &&
 	       s->phase <= PHASE_DONE;
 }
+
+int phase_moves_bytes(int phase)
+{
+	return phase == PHASE_COPY || phase == PHASE_FLUSH;
+}

@@ -35,4 +35,9 @@ const char *phase_abbrev(int p);
  * elapsed time measures, not its prepare or verify); run < 0: any run's. */
 int sample_in_copy(const struct sample *s, int run);
 
+/* The run is moving its file's bytes: copying or flushing them (not
+ * prepare, done or verify).  A rate and an ETA mean something then, and
+ * the probe's reads count as made under the copy. */
+int phase_moves_bytes(int phase);
+
 #endif

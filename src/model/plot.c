@@ -358,7 +358,7 @@ static void scales(struct plot *p, int frozen, int disk_limited, double limit_mb
 {
 	int n = p->n;
 	/* While runs are on screen the disk scale follows their copies: a
-	 * burst outside them (a prepare phase writing back the scratch source
+	 * burst outside them (a prepare phase writing back the scratch input
 	 * at several GB/s into a VM host's cache) would otherwise flatten
 	 * every copy.  And the 98th percentile, not the peak, with headroom:
 	 * one spike clips at the top edge instead of setting the scale. */
@@ -623,6 +623,57 @@ static void clipped(struct plot *p)
 	}
 }
 
+/* ---- the memory scale ---------------------------------------------------- */
+
+/* Below these shares of its scope the stack is cut: the system's lists
+ * and anon under half of MemTotal (a 24 GiB machine at rest holds 180 MiB
+ * of them: a sliver of one row), a run's under an eighth of its limit (a
+ * limit is the scale the run was given: the picture of the cgroup filling
+ * it is the point, so it is kept unless almost nothing of it is used). */
+#define MEM_CUT_SYSTEM 0.5
+#define MEM_CUT_CG     0.125
+
+/* The memory axis' top from total (the limit or MemTotal, KiB): total,
+ * unless what the stack draws (active + inactive file + anon, or the
+ * cgroup's other usage) stays under the share above; then a fine step
+ * (1 1.5 2 3 4 5 6 8 ×10^k MiB, or GiB from a GiB up) above the largest
+ * shown stack, with the autoscale's hysteresis so the axis does not
+ * follow every tick, frozen while the picture is.  Free or headroom
+ * above the top is left to the legend's number. */
+static void mem_scale(struct plot *p, int frozen, double total)
+{
+	p->mem_top = total;
+	p->mem_cut = 0;
+	if (isnan(total) || !(total > 0))
+		return;
+	const double *af = plot_col(p, PLOT_AF), *inf = plot_col(p, PLOT_IF),
+		     *an = plot_col(p, PLOT_ANON);
+	double used = 0;
+	for (int i = 0; i < p->n; i++) {
+		if (isnan(af[i]))
+			continue;
+		double u = af[i] + (isnan(inf[i]) ? 0 : inf[i]) + (isnan(an[i]) ? 0 : an[i]);
+		used = fmax(used, u);
+	}
+	if (!(used > 0) || used >= total * (p->cg ? MEM_CUT_CG : MEM_CUT_SYSTEM))
+		return;
+	double unit = used * 1.05 >= 1000.0 * 1024 ? 1048576.0 : 1024.0;
+	struct autoscale fresh = {0, 0}, *as = &p->as_mem;
+	if (unit != p->mem_unit) { /* a new unit: its steps start afresh */
+		as = &fresh;
+		if (!frozen) {
+			memset(&p->as_mem, 0, sizeof(p->as_mem));
+			p->mem_unit = unit;
+			as = &p->as_mem;
+		}
+	}
+	double top = frozen_scale(as, frozen, 1, used / unit, 1.0) * unit;
+	if (top < total) {
+		p->mem_top = top;
+		p->mem_cut = 1;
+	}
+}
+
 static void finish(struct plot *p, const struct plot_src *src, int frozen, int mem_system)
 {
 	scope(p, src->ser, mem_system);
@@ -645,7 +696,8 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 		for (size_t i = 0; i < PLOT_NSER * (size_t)p->cap; i++)
 			p->v[i] = NAN;
 		p->cg = p->gens = p->nbursts = 0;
-		p->mem_total = NAN;
+		p->mem_total = p->mem_top = NAN;
+		p->mem_cut = 0;
 		p->old_valid = 0;
 		p->own_read = p->own_write = 0;
 		scales(p, o->frozen, 0, 0); /* the empty charts' floors */
@@ -657,6 +709,7 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 			       m->log->results, m->log->nresults, m->log->disk_limit != 0,
 			       (double)m->log->disk_limit / (1024.0 * 1024.0)};
 	finish(p, &src, o->frozen, o->mem_system);
+	mem_scale(p, o->frozen, p->mem_total);
 	ticks(p, m->series, m->log, o->xdots > 0 ? o->xdots : 1);
 }
 
@@ -675,11 +728,14 @@ void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, s
 	memset(&p->as_write, 0, sizeof(p->as_write));
 	memset(&p->as_reclaim, 0, sizeof(p->as_reclaim));
 	memset(&p->as_deact, 0, sizeof(p->as_deact));
+	memset(&p->as_mem, 0, sizeof(p->as_mem));
+	p->mem_unit = 0;
 	p->split_state = 0;
 	p->own_state[0] = p->own_state[1] = 0;
 	p->old_valid = 0;
 	finish(p, src, 0, 0);
 	mem_peak(p, src->ser, i0, i1);
+	mem_scale(p, 0, p->mem_peak > 0 ? p->mem_peak : NAN);
 	p->nticks = 0;
 }
 
@@ -742,4 +798,141 @@ double plot_rate_scale(const double *v, size_t stride, size_t rows, int n, doubl
 		top = fmin(peak, chart_quantile(rates, m, 0.98, tmp) * 1.2);
 	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
 	return autoscale_update_fine(&fine, top, 1.0, 1);
+}
+
+/* ---- the Runs view's picture --------------------------------------------- */
+
+void plot_runs_init(struct plot_runs *pr)
+{
+	memset(pr, 0, sizeof(*pr));
+}
+
+void plot_runs_done(struct plot_runs *pr)
+{
+	free(pr->v);
+	free(pr->scratch);
+	plot_runs_init(pr);
+}
+
+static double *grow(double *buf, size_t *cap, size_t want)
+{
+	if (want <= *cap)
+		return buf;
+	free(buf);
+	*cap = want;
+	return xmalloc(sizeof(double) * want);
+}
+
+/* The samples in [t_copy, t_copy + span] of run r: the columns a block's
+ * scale is taken on (at least 1). */
+static int samples_in(const struct series *ser, const struct run_result *r, uint64_t span)
+{
+	long a = series_find(ser, r->t_copy_ns), b = series_find(ser, r->t_copy_ns + span);
+	long len = (long)series_len(ser);
+	if (a < 0)
+		return 1;
+	long k = (b < 0 ? len : b) - a;
+	return k < 1 ? 1 : k > 65536 ? 65536 : (int)k;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ull; /* FNV-1a's prime, a word at a time */
+}
+
+/* What the scale columns read: the runs and their times, the span, the
+ * oldest sample (the ring drops old ones), and the newest one until the
+ * samples have passed every shown run's window (then new samples change
+ * nothing: a finished run's samples never do). */
+static uint64_t scale_key(const struct series *ser, double interval, const struct run_result *runs,
+			  const size_t *shown, size_t nrows, uint64_t span)
+{
+	uint64_t h = mix(14695981039346656037ull, (uint64_t)(uintptr_t)ser), limit = 0;
+	h = mix(h, span);
+	for (size_t k = 0; k < nrows; k++) {
+		const struct run_result *r = &runs[shown[k]];
+		h = mix(mix(mix(h, shown[k]), r->t_copy_ns), (uint64_t)(r->elapsed_s * 1e9));
+		uint64_t end = r->t_copy_ns + span + (uint64_t)(2 * interval * 1e9);
+		limit = end > limit ? end : limit;
+	}
+	const struct sample *old = series_at(ser, 0), *now = series_back(ser, 0);
+	h = mix(h, old ? old->t_ns : 0);
+	return mix(h, now && now->t_ns < limit ? now->t_ns : 1);
+}
+
+void plot_runs_build(struct plot_runs *pr, const struct series *ser, double interval,
+		     const struct run_result *runs, const size_t *shown, size_t nrows,
+		     double mem_limit_kib, int n)
+{
+	pr->nrows = nrows;
+	pr->span = 0;
+	pr->af_max = fmax(1, mem_limit_kib);
+	const struct run_result *longest = NULL;
+	for (size_t k = 0; k < nrows; k++) {
+		const struct run_result *r = &runs[shown[k]];
+		uint64_t sp = (uint64_t)(r->elapsed_s * 1e9);
+		if (!longest || sp > pr->span) {
+			pr->span = sp;
+			longest = r;
+		}
+		pr->af_max = fmax(pr->af_max, (double)r->peak_active_file_kb);
+	}
+	if (!pr->span)
+		pr->span = 1;
+	pr->scale_n = longest ? samples_in(ser, longest, pr->span) : 1;
+	pr->n = n > 0 ? n : pr->scale_n;
+	size_t cells = nrows * (size_t)pr->n, scells = nrows * (size_t)pr->scale_n;
+	pr->v = grow(pr->v, &pr->vcap, PLOT_RUN_NROW * (cells ? cells : 1));
+	/* the scale's columns, then its rates and their quantile's scratch */
+	pr->scratch = grow(pr->scratch, &pr->scap, (PLOT_RUN_NROW + 2) * (scells ? scells : 1));
+	double *sv = pr->scratch, *rates = sv + PLOT_RUN_NROW * scells, *tmp = rates + scells;
+	int sn = pr->scale_n;
+	/* the scale's columns only when what they read changed (a finished
+	 * run's Runs view is drawn every tick, its samples never change) */
+	uint64_t key = scale_key(ser, interval, runs, shown, nrows, pr->span);
+	int rescale = key != pr->scale_key;
+	pr->scale_key = key;
+	for (size_t k = 0; k < nrows; k++) {
+		const struct run_result *r = &runs[shown[k]];
+		double *row[PLOT_RUN_NROW];
+		for (int j = 0; j < PLOT_RUN_NROW; j++)
+			row[j] = plot_runs_row(pr, k, j);
+		plot_run_columns(ser, interval, r, (int)shown[k], pr->span, pr->n,
+				 row[PLOT_RUN_READ], row[PLOT_RUN_WRITE], row[PLOT_RUN_AF],
+				 row[PLOT_RUN_BURST]);
+		for (int j = 0; j < pr->n; j++)
+			if (!isnan(row[PLOT_RUN_AF][j]))
+				pr->af_max = fmax(pr->af_max, row[PLOT_RUN_AF][j]);
+		if (!rescale)
+			continue;
+		for (int j = 0; j < PLOT_RUN_NROW; j++)
+			row[j] = sv + (k * PLOT_RUN_NROW + (size_t)j) * (size_t)sn;
+		plot_run_columns(ser, interval, r, (int)shown[k], pr->span, sn, row[PLOT_RUN_READ],
+				 row[PLOT_RUN_WRITE], row[PLOT_RUN_AF], row[PLOT_RUN_BURST]);
+	}
+	if (!rescale)
+		return;
+	size_t stride = PLOT_RUN_NROW * (size_t)sn;
+	pr->read_max = plot_rate_scale(sv + PLOT_RUN_READ * sn, stride, nrows, sn, rates, tmp);
+	pr->write_max = plot_rate_scale(sv + PLOT_RUN_WRITE * sn, stride, nrows, sn, rates, tmp);
+}
+
+double plot_series_interval(const struct series *ser)
+{
+	size_t len = ser ? series_len(ser) : 0;
+	if (len < 2)
+		return 0;
+	return (double)(series_back(ser, 0)->t_ns - series_at(ser, 0)->t_ns) / 1e9 /
+	       (double)(len - 1);
+}
+
+int plot_time_ticks(double span_s, int want, double *secs, int max)
+{
+	double step = nice_ceil(span_s / want > 0 ? span_s / want : 1);
+	int n = 0;
+	for (int k = 0; k * step <= span_s * 1.0001 && n < max; k++)
+		secs[n++] = k * step;
+	if (!n && max > 0) /* a span that is not a number: the tick at 0 */
+		secs[n++] = 0;
+	return n;
 }

@@ -111,6 +111,12 @@ struct plot {
 	double mem_total; /* the chart's top, KiB: the newest cgroup limit or MemTotal; NAN */
 	double mem_peak;  /* plot_build_samples: the largest limit / MemTotal shown, KiB */
 	int gens;	  /* some column has MGLRU generations of the scope */
+	/* the memory axis (mem_scale() in plot.c, "The memory scale" in
+	 * docs/plot-model.md): its top, KiB — mem_total (the export:
+	 * mem_peak), or, cut, a fine step above what the lists and anon use
+	 * when that is under half of MemTotal (an eighth of a limit); NAN */
+	double mem_top;
+	int mem_cut; /* mem_top < the limit / MemTotal: free or headroom above it is a number */
 
 	/* scales */
 	double read_level, write_level; /* p98 of the copies, +20 % */
@@ -129,6 +135,8 @@ struct plot {
 
 	/* state kept between builds */
 	struct autoscale as_read, as_write, as_reclaim, as_deact;
+	struct autoscale as_mem; /* the cut memory axis, in mem_unit KiB */
+	double mem_unit;	 /* 1024 (MiB steps) or 1048576 (GiB steps) */
 	int split_state;
 	int own_state[2]; /* own_read, own_write the autoscales followed */
 	uint64_t *key; /* per column: t of lo-1 and t of hi (2 × cap) */
@@ -187,5 +195,54 @@ double plot_rate_scale(const double *v, size_t stride, size_t rows, int n, doubl
 
 /* The newest value of row s that is not NAN (a legend's number), NAN. */
 double plot_last(const struct plot *p, enum plot_series s);
+
+/* ---- the Runs view's picture --------------------------------------------- */
+
+/* A block's rows (plot_runs_row()). */
+enum plot_run_row { PLOT_RUN_READ, PLOT_RUN_WRITE, PLOT_RUN_AF, PLOT_RUN_BURST, PLOT_RUN_NROW };
+
+/* What both Runs views (the TUI's, the SVG's) show: a block per shown
+ * run, n columns each over [t_copy, t_copy + span] (plot_run_columns()),
+ * and the scales every block shares.  The rate scales are taken from
+ * columns of the samples' own resolution (a column a sample of the
+ * longest run), not the renderer's, so a 137-cell terminal and a
+ * 1920 px picture of one recording have one top label. */
+struct plot_runs {
+	size_t nrows;		    /* blocks */
+	int n;			    /* columns a block */
+	uint64_t span;		    /* ns: the longest shown run's copy */
+	int scale_n;		    /* the scale's columns a block (the longest run's samples) */
+	double read_max, write_max; /* plot_rate_scale() of the blocks' read, write */
+	double af_max;		    /* KiB: the memory limit, or the largest active list */
+	double *v;		    /* nrows × PLOT_RUN_NROW rows of n values */
+	double *scratch;
+	size_t vcap, scap;
+	uint64_t scale_key; /* what the scales were taken from: they are kept while it holds */
+};
+
+void plot_runs_init(struct plot_runs *pr);
+void plot_runs_done(struct plot_runs *pr);
+/* The blocks of runs[shown[k]], k < nrows, n columns each (n <= 0: the
+ * scale's, a column a sample, for a picture drawn once); mem_limit_kib:
+ * the chart's floor for the active scale (0: none).  Allocates only when
+ * the blocks grow. */
+void plot_runs_build(struct plot_runs *pr, const struct series *ser, double interval,
+		     const struct run_result *runs, const size_t *shown, size_t nrows,
+		     double mem_limit_kib, int n);
+
+/* Row k of block b: n doubles. */
+static inline double *plot_runs_row(const struct plot_runs *pr, size_t b, enum plot_run_row k)
+{
+	return pr->v + (b * PLOT_RUN_NROW + (size_t)k) * (size_t)pr->n;
+}
+
+/* A time axis from 0 to span_s seconds: a 1/2/5×10^k step of about
+ * span_s / want, the ticks 0, step, 2·step, ... up to span_s (a span of
+ * 0: the one tick at 0) into secs; how many (at most max). */
+int plot_time_ticks(double span_s, int want, double *secs, int max);
+
+/* The mean time between the samples of ser, s (0 with fewer than two):
+ * the interval of a recording whose header is not at hand. */
+double plot_series_interval(const struct series *ser);
 
 #endif

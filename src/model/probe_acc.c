@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "phase.h"
 #include "series.h"
 
 #include "strategy.h"
@@ -26,7 +27,7 @@ void probe_acc_add(struct probe_acc *a, const struct sample *smp, int quiet, uin
 	}
 	if (smp->phase == PHASE_PREPARE && quiet)
 		hist_add(&a->idle, ns);
-	else if (smp->phase == PHASE_COPY || smp->phase == PHASE_FLUSH)
+	else if (phase_moves_bytes(smp->phase))
 		hist_add(&a->run, ns);
 }
 

@@ -22,6 +22,7 @@ struct strategy;
 
 #define RUNLOG_MAX_RUNS 1024
 #define RUNLOG_MAX_EVENTS 8192
+#define RUNLOG_MAX_STRATEGIES 64 /* distinct labels the statistics group runs by */
 
 struct run_event {
 	uint64_t t_ns;
@@ -45,6 +46,7 @@ struct run_result {
 	uint64_t peak_active_file_kb, pgdeactivate, refault_file;
 	int bursts;
 	double read_at_burst; /* rd@burst (burst.h), NAN unknown */
+	double cv_bucket_s;   /* rdCV/wrCV/rd@b's mean bucket, s; 0 none (burst.h) */
 	int verified;	      /* 1 yes, 0 no (mismatch or failed), -1 not checked,
 			       * RUN_UNVERIFIABLE a --cmd without {dst} (it writes elsewhere) */
 	/* page-cache residency over the run (pagecache_run_figures), pages
@@ -75,7 +77,7 @@ struct runlog {
 enum runs_state {
 	RUNS_NONE,	/* no runs were asked for */
 	RUNS_IDLE,	/* between runs */
-	RUNS_SOURCE,	/* the scratch source is being written */
+	RUNS_MAKING_INPUT,	/* the scratch input is being written */
 	RUNS_DRAIN,	/* waiting for Dirty+Writeback to drain */
 	RUNS_RUNNING,	/* copying, flushing or verifying */
 	RUNS_FINISHED,	/* the queue is done */
@@ -85,8 +87,8 @@ struct run_progress {
 	int phase;		 /* enum phase of the current run */
 	long current;		 /* the current run's index in the run log, -1 */
 	size_t queue_next, queue_len; /* queue position: runs started / queued */
-	uint64_t done, total;	 /* bytes copied / to copy (RUNS_SOURCE: written / size) */
-	int have_source;	 /* the scratch source exists (its size: src_size) */
+	uint64_t done, total;	 /* bytes copied / to copy (RUNS_MAKING_INPUT: written / size) */
+	int have_input;	 /* the scratch input exists (its size: src_size) */
 	uint64_t src_size;
 	int failed;		 /* a run failed */
 	char error[320];	 /* why the queue stopped, "" if it did not */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pagecache.h"
+#include "strategy.h"
 #include "util.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -31,9 +32,9 @@ static int same_strategy(const struct run_result *r, const struct strategy_stats
 static double field_median(const struct run_result *runs, size_t n, const struct strategy_stats *s,
 			   double (*get)(const struct run_result *), double *mn, double *mx)
 {
-	double v[SESSION_MAX_RUNS]; /* no allocation: the Runs view calls this on every draw */
+	double v[RUNLOG_MAX_RUNS]; /* no allocation: the Runs view calls this on every draw */
 	size_t k = 0;
-	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++)
+	for (size_t i = 0; i < n && k < RUNLOG_MAX_RUNS; i++)
 		if (runs[i].finished && runs[i].ok && same_strategy(&runs[i], s) &&
 		    !isnan(get(&runs[i]))) /* unknown (a CV of one sample): not a value */
 			v[k++] = get(&runs[i]);
@@ -61,9 +62,9 @@ static double get_rab(const struct run_result *r) { return r->read_at_burst; }
 static double res_median(const struct run_result *runs, size_t n, const struct strategy_stats *s,
 			 int which)
 {
-	double v[SESSION_MAX_RUNS];
+	double v[RUNLOG_MAX_RUNS];
 	size_t k = 0;
-	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++) {
+	for (size_t i = 0; i < n && k < RUNLOG_MAX_RUNS; i++) {
 		const struct run_result *r = &runs[i];
 		if (!r->finished || !r->ok || !r->res_have || !same_strategy(r, s))
 			continue;
@@ -80,10 +81,10 @@ static double res_median(const struct run_result *runs, size_t n, const struct s
  * that had it. */
 static void probe_stats(const struct run_result *runs, size_t n, struct strategy_stats *s)
 {
-	double v[8][SESSION_MAX_RUNS];
+	double v[8][RUNLOG_MAX_RUNS];
 	size_t k = 0, ki = 0, kr = 0, kq[3] = {0, 0, 0};
 	static const double q[3] = {0.50, 0.99, 0.999};
-	for (size_t i = 0; i < n && k < SESSION_MAX_RUNS; i++) {
+	for (size_t i = 0; i < n && k < RUNLOG_MAX_RUNS; i++) {
 		const struct run_result *r = &runs[i];
 		if (!r->finished || !r->ok || !same_strategy(r, s) || !r->probe.n)
 			continue;

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "session.h"
+#include "runlog.h"
 
 /* min–max spread of elapsed above this fraction of the minimum: "noisy" */
 #define STATS_NOISY 0.10

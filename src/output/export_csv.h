@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "series.h"
-#include "session.h"
+#include "runlog.h"
 
 /* Writes the header and one row per sample of ser to f; a sample's run
  * label comes from runs[sample.run] (no label when run is out of range).

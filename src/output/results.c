@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pagecache.h"
+#include "phase.h"
 #include "util.h"
 
 /* A run that failed before its copy started has no elapsed time, and its
@@ -74,6 +75,31 @@ static void probe_cells(FILE *f, const struct probe_figures *p)
 	fprintf(f, " %7s %7s %7s %7s %8s %6s %7s", n, a, b, c, d, e, g);
 }
 
+/* What the spreads were taken over under a disk limit (burst.h): the runs'
+ * mean bucket, once for all (a range where -i differed between runs);
+ * nothing without buckets (each sample its own, as before). */
+static void bucket_note(FILE *f, const struct run_result *r, size_t n)
+{
+	double lo = 0, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		double b = r[i].cv_bucket_s;
+		if (!(b > 0))
+			continue;
+		lo = lo > 0 && lo < b ? lo : b;
+		hi = hi > b ? hi : b;
+	}
+	if (!(lo > 0))
+		return;
+	char a[16], b[16], span[40];
+	snprintf(a, sizeof(a), "%.2f", lo);
+	snprintf(b, sizeof(b), "%.2f", hi);
+	snprintf(span, sizeof(span), strcmp(a, b) ? "%s-%s s" : "%s s", a, b);
+	fprintf(f,
+		"  rdCV, wrCV, rd@b: over buckets of %s (whole samples that hold the disk "
+		"limit's read-ahead windows evenly: lrutop(1))\n",
+		span);
+}
+
 void results_table(FILE *f, const struct run_result *r, size_t n)
 {
 	int probe = any_probe(r, n);
@@ -119,6 +145,7 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 			probe_cells(f, &x->probe);
 		fputc('\n', f);
 	}
+	bucket_note(f, r, n);
 	for (size_t i = 0; i < n; i++)
 		if (r[i].probe.lost)
 			fprintf(f, "  %s #%d: the probe died during the run: no latency figures\n",

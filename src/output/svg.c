@@ -349,46 +349,6 @@ static void band(struct ctx *c, const double *xs, const double *lo, const double
 	free(keep);
 }
 
-/* Values a rate scale is taken from. */
-struct vals {
-	double *v;
-	size_t n, cap;
-};
-
-static void vals_add(struct vals *a, double v)
-{
-	if (isnan(v))
-		return;
-	if (a->n == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 256;
-		a->v = xrealloc(a->v, a->cap * sizeof(double));
-	}
-	a->v[a->n++] = v;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
-
-/* The top a rate scale must reach: the largest value, unless it is more
- * than 1.5 times the 98th percentile — one sample over a short measured
- * interval (a batch of completions landing in it) must not flatten a
- * whole copy; it is clipped at the top edge instead.  Frees the values. */
-static double vals_top(struct vals *a)
-{
-	double top = 0;
-	if (a->n) {
-		qsort(a->v, a->n, sizeof(double), cmp_double);
-		double p98 = a->v[(size_t)((double)(a->n - 1) * 0.98)], mx = a->v[a->n - 1];
-		top = mx <= 1.5 * p98 ? mx : 1.5 * p98;
-	}
-	free(a->v);
-	memset(a, 0, sizeof(*a));
-	return top;
-}
-
 /* A linear scale from 0: a nice step (nice_ceil, as the screen's scales)
  * and a top that is a whole number of steps above max. */
 static void lin_scale(double max, double *top, double *step)
@@ -498,16 +458,17 @@ static double x_of(const struct ctx *c, uint64_t t)
 	return c->L + (double)(t - c->t0) / (double)(c->t1 - c->t0) * (c->R - c->L);
 }
 
-/* Time ticks under a chart ending at y: seconds from 0 to span. */
+/* Time ticks under a chart ending at y: seconds from 0 to span, where
+ * the plot model puts them (plot_time_ticks). */
 static void time_axis(struct ctx *c, double y, double span_s, double top, const char *title)
 {
-	double fs = 24 * c->u;
-	double step = nice_ceil(span_s / 8 > 0 ? span_s / 8 : 1);
-	for (int k = 0; k * step <= span_s * 1.0001; k++) {
+	double fs = 24 * c->u, secs[64];
+	int nt = plot_time_ticks(span_s, 8, secs, (int)ARRAY_LEN(secs));
+	for (int k = 0; k < nt; k++) {
 		/* one timestamp: a span of 0, the one tick at the left */
-		double x = span_s > 0 ? c->L + k * step / span_s * (c->R - c->L) : c->L;
+		double x = span_s > 0 ? c->L + secs[k] / span_s * (c->R - c->L) : c->L;
 		char buf[32];
-		fmt_tick(buf, sizeof(buf), k * step);
+		fmt_tick(buf, sizeof(buf), secs[k]);
 		line(c, x, y, x, y + 8 * c->u, c->th->text, 1.5 * c->u, NULL);
 		if (k > 0 && top < y)
 			line(c, x, top, x, y, c->th->grid, 1.2 * c->u, NULL);
@@ -778,7 +739,10 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	for (int j = 0; j < SAMPLE_GENS; j++)
 		gen[j] = plot_col(&pl, PLOT_G0 + j);
 	int cg = pl.cg, gens = pl.gens;
-	double mem_scale_kb = pl.mem_peak;
+	/* the memory axis' top: every run's limit (or MemTotal), or cut below
+	 * it where the lists would be a sliver of it (plot.h mem_cut) */
+	double mem_scale_kb = pl.mem_top;
+	int mem_cut = pl.mem_cut;
 	for (size_t k = 0; k < n; k++) {
 		xs[k] = x_of(c, series_at(ser, c->i0 + k)->t_ns);
 		af[k] = plot_col(&pl, PLOT_AF)[k];
@@ -847,29 +811,36 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	}
 
 	/* --- memory: a stack, active(file) at the bottom --- */
-	char lim[32];
-	fmt_mib(lim, sizeof(lim), (uint64_t)(mem_scale_kb * 1024.0));
+	char lim[32], cutat[32], freenow[32], freelab[96];
+	fmt_mib(lim, sizeof(lim), (uint64_t)(pl.mem_peak * 1024.0));
+	fmt_mib(cutat, sizeof(cutat), (uint64_t)(mem_scale_kb * 1024.0));
+	double fnow = plot_last(&pl, PLOT_FREE);
+	fmt_mib(freenow, sizeof(freenow), isnan(fnow) ? 0 : (uint64_t)(fnow * 1024.0));
 	if (cg)
-		snprintf(buf2, sizeof(buf2), "Memory of the run's cgroup%s",
+		snprintf(buf2, sizeof(buf2), "Memory of the run's cgroup%s%s%s",
+			 mem_cut ? ", axis cut at " : "", mem_cut ? cutat : "",
 			 gens ? ", MGLRU gens" : "");
 	else
-		snprintf(buf2, sizeof(buf2), "Memory, whole system (%s)%s", lim,
+		snprintf(buf2, sizeof(buf2), "Memory, whole system (%s%s%s)%s", lim,
+			 mem_cut ? ", axis cut at " : "", mem_cut ? cutat : "",
 			 gens ? ", MGLRU gens" : "");
+	/* cut: free (headroom) runs off the top; its size is a number */
+	snprintf(freelab, sizeof(freelab), "%s%s%s", cg ? "free (limit - usage)" : "free",
+		 mem_cut ? " " : "", mem_cut ? freenow : "");
 	tx = chart_title(c, y_mem - strip - 14 * u, buf2);
-	struct legend_item ml[] = {{th->active,
-				    c->in->mglru ? "active(file) = the 2 youngest MGLRU generations"
-					      : "active(file)",
-				    0},
-				   {th->inactive, "inactive(file)", 0},
-				   {th->free_, cg ? "free (limit - usage)" : "free", 0},
-				   {th->burst, "demotion burst", 2}};
+	struct legend_item ml[] = {
+	    {th->active,
+	     c->in->mglru ? "active(file) = the 2 youngest MGLRU generations" : "active(file)", 0},
+	    {th->inactive, "inactive(file)", 0},
+	    {th->free_, freelab, 0},
+	    {th->burst, "demotion burst", 2}};
 	/* MGLRU's generations: youngest (the strongest colour) at the bottom,
 	 * each older one paler; the lists' legend otherwise */
 	uint32_t gcol[SAMPLE_GENS] = {th->active, svg_mix(th->active, th->bg, 0.45), th->inactive,
 				      svg_mix(th->inactive, th->bg, 0.5)};
 	struct legend_item gl[] = {{gcol[0], "gen0 young", 0}, {gcol[1], "gen1", 0},
 				   {gcol[2], "gen2", 0},       {gcol[3], "gen3 old", 0},
-				   {th->free_, "free", 0},     {th->burst, "aging", 2}};
+				   {th->free_, freelab, 0},    {th->burst, "aging", 2}};
 	if (gens)
 		legend(c, tx, c->R, y_mem - strip - 14 * u, gl, 6);
 	else
@@ -887,6 +858,8 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 		y1[k] = map_lin(a, y_mem, mh, mscale);
 		y2[k] = map_lin(b, y_mem, mh, mscale);
 		y3[k] = map_lin(f, y_mem, mh, mscale);
+		if (y3[k] < y_mem) /* cut: free ends at the top, not far above */
+			y3[k] = y_mem;
 	}
 	clip_begin(c, c->L, y_mem, c->R - c->L, mh);
 	band(c, xs, y2, y3, n, th->free_, 1.0);
@@ -909,6 +882,10 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	y_ticks(c, y_mem, mh, mscale, mstep);
 	vtext(c, 36 * u, y_mem + mh / 2, 26 * u, gib ? "GiB" : "MiB");
 	frame(c, y_mem, mh);
+	if (mem_cut) /* a break in the axis: two slants across its top */
+		for (int j = 0; j < 2; j++)
+			line(c, c->L - 12 * u, y_mem + (14 + 10 * j) * u, c->L + 12 * u,
+			     y_mem + (6 + 10 * j) * u, th->text, 2.5 * u, NULL);
 	for (size_t k = 0; k < n; k++)
 		if (burst[k] > 0)
 			triangle(c, xs[k], y_mem - 3 * u, 20 * u, th->burst);
@@ -961,42 +938,13 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 
 /* ---- Runs ---------------------------------------------------------------- */
 
-/* Samples of run ri's copy (copy, flush, done; not the verify pass): the
- * index of the first one after t_copy, and how many. */
-static size_t run_samples(const struct series *ser, const struct run_result *r, int ri,
-			  size_t *first)
-{
-	long i = series_find(ser, r->t_copy_ns + 1);
-	size_t cnt = 0;
-	*first = 0;
-	uint64_t end = r->t_copy_ns + (uint64_t)(r->elapsed_s * 1e9);
-	for (; i >= 1 && (size_t)i < series_len(ser); i++) {
-		const struct sample *b = series_at(ser, (size_t)i);
-		if (!sample_in_copy(b, ri)) {
-			if (b->t_ns > end)
-				break;
-			continue;
-		}
-		if (!cnt)
-			*first = (size_t)i;
-		cnt = (size_t)i - *first + 1;
-	}
-	return cnt;
-}
-
-/* The run's read rate from a to b (its io cgroup's bytes where the
- * samples have them, else the disk's): the 2008 thread's iostat figure.
- * Writes are left out: a flush's write-back would stand in for the
- * sawtooth (rw_cp's is a comb of 150 MiB/s spikes under a 32 MiB/s read). */
-static double run_read(const struct sample *a, const struct sample *b)
-{
-	struct rates rt;
-	double rd, wr;
-	rates_compute(a, b, &rt);
-	rates_run_io(a, b, &rt, &rd, &wr);
-	return rd;
-}
-
+/* The blocks and their shared scales are the plot model's (plot_runs_build,
+ * as the TUI's Runs view), a column a sample of the longest run: this
+ * only places them.  The rate drawn is the run's read (its io cgroup's
+ * bytes where the samples have them, else the disk's): the 2008 thread's
+ * iostat figure.  Writes are left out: a flush's write-back would stand
+ * in for the sawtooth (rw_cp's is a comb of 150 MiB/s spikes under a
+ * 32 MiB/s read). */
 static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t errlen)
 {
 	const struct svg_input *in = c->in;
@@ -1005,28 +953,9 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 	double u = c->u;
 	size_t *rows = xcalloc(in->nruns ? in->nruns : 1, sizeof(*rows));
 	size_t nrows = 0;
-	double span = 0, af_max = (double)in->mem_limit / 1048576.0;
-	struct vals iov = {0};
-	for (size_t i = 0; i < in->nruns; i++) {
-		if (!run_shown(in, o, i))
-			continue;
-		const struct run_result *r = &in->runs[i];
-		rows[nrows++] = i;
-		span = fmax(span, r->elapsed_s);
-		af_max = fmax(af_max, (double)r->peak_active_file_kb / 1024.0);
-		size_t f, cnt = run_samples(ser, r, (int)i, &f);
-		for (size_t k = f; k < f + cnt; k++) {
-			double rd = run_read(series_at(ser, k - 1), series_at(ser, k));
-			if (!isnan(rd))
-				vals_add(&iov, rd);
-			const struct sample *b = series_at(ser, k);
-			af_max = fmax(af_max, ((b->have & SAMPLE_HAVE_CG)
-						   ? (double)b->cg_active_file / 1024.0
-						   : (double)b->active_file) /
-						  1024.0);
-		}
-	}
-	double io_max = vals_top(&iov);
+	for (size_t i = 0; i < in->nruns; i++)
+		if (run_shown(in, o, i))
+			rows[nrows++] = i;
 	if (!nrows) {
 		free(rows);
 		if (o->run >= 0)
@@ -1041,12 +970,15 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 	double rh = (avail - gap * (double)(shown - 1)) / (double)shown;
 	c->L = label_w + 40 * u;
 	c->R = c->W - 130 * u;
-	double io_scale, io_step, af_scale, af_step;
-	lin_scale(io_max, &io_scale, &io_step);
+	struct plot_runs pr;
+	plot_runs_init(&pr);
+	plot_runs_build(&pr, ser, plot_series_interval(ser), in->runs, rows + skip, shown,
+			(double)in->mem_limit / 1024.0, 0);
+	double span = (double)pr.span / 1e9;
+	double io_scale = pr.read_max, af_max = pr.af_max / 1024.0, af_scale, af_step;
 	lin_scale(af_max, &af_scale, &af_step);
 	if (in->mem_limit && af_max <= (double)in->mem_limit / 1048576.0)
 		af_scale = af_max; /* the limit itself: the list cannot pass it */
-	(void)io_step;
 	(void)af_step;
 
 	struct legend_item lg[] = {{th->io, "read MiB/s, the run's own (left axis)", 0},
@@ -1065,17 +997,13 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 	fmt_tick(t1, sizeof(t1), io_scale);
 	snprintf(io_top, sizeof(io_top), "%s MiB/s", t1);
 	double col_w = c->L - 8 * u - sans_width(io_top, tfs) - 16 * u - 40 * u;
-	size_t cap = 1;
-	for (size_t k = skip; k < nrows; k++) {
-		size_t f, cnt = run_samples(ser, &in->runs[rows[k]], (int)rows[k], &f);
-		cap = cnt + 2 > cap ? cnt + 2 : cap;
-	}
+	size_t cap = (size_t)pr.n;
 	double *xs = xmalloc(sizeof(double) * cap * 4), *yio = xs + cap, *ybase = xs + 2 * cap,
 	       *yaf = xs + 3 * cap;
-	for (size_t k = skip; k < nrows; k++) {
-		size_t ri = rows[k];
+	for (size_t k = 0; k < shown; k++) {
+		size_t ri = rows[skip + k];
 		const struct run_result *r = &in->runs[ri];
-		double y = top + (double)(k - skip) * (rh + gap);
+		double y = top + (double)k * (rh + gap);
 		/* the label column: name, then its figures */
 		char name[64], fig[96];
 		double lfs = fmin(28 * u, rh * 0.45);
@@ -1098,7 +1026,8 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 				ffs *= col_w / fw;
 				if (ffs < floor_fs) {
 					ffs = floor_fs;
-					utf8_cut(fig, sizeof(fig), (size_t)(col_w / (ffs * SANS_EM)));
+					utf8_cut(fig, sizeof(fig),
+						 (size_t)(col_w / (ffs * SANS_EM)));
 				}
 			}
 			text(c, 40 * u, y + rh / 2 + lfs * 1.1, ffs, "start", "normal", th->dim,
@@ -1113,35 +1042,35 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 		text(c, c->R + 8 * u, y + rh, tfs, "start", "normal", th->active, SANS, "0");
 		line(c, c->L, y, c->R, y, th->grid, 1.2 * u, NULL);
 
-		size_t f, cnt = run_samples(ser, r, (int)ri, &f);
+		/* a column's values are its last sample's: a point at its end */
+		const double *rd = plot_runs_row(&pr, k, PLOT_RUN_READ),
+			     *af = plot_runs_row(&pr, k, PLOT_RUN_AF),
+			     *burst = plot_runs_row(&pr, k, PLOT_RUN_BURST);
 		size_t m = 0;
-		for (size_t i = f; i < f + cnt; i++) {
-			const struct sample *b = series_at(ser, i), *a = series_at(ser, i - 1);
-			double t = (double)(b->t_ns - r->t_copy_ns) / 1e9;
-			xs[m] = span > 0 ? c->L + t / span * (c->R - c->L) : c->L;
-			double io = run_read(a, b);
-			yio[m] = map_lin(io, y, rh, io_scale);
-			ybase[m] = isnan(io) ? NAN : y + rh;
-			double afv =
-			    ((b->have & SAMPLE_HAVE_CG) ? (double)b->cg_active_file / 1024.0
-							: (double)b->active_file) /
-			    1024.0;
-			yaf[m] = map_lin(afv, y, rh, af_scale);
+		for (int j = 0; j < pr.n; j++) {
+			if (isnan(rd[j]) && isnan(af[j]))
+				continue;
+			xs[m] = c->L + (double)(j + 1) / pr.n * (c->R - c->L);
+			yio[m] = map_lin(rd[j], y, rh, io_scale);
+			ybase[m] = isnan(rd[j]) ? NAN : y + rh;
+			yaf[m] = map_lin(af[j] / 1024.0, y, rh, af_scale);
 			m++;
 		}
 		clip_begin(c, c->L, y - 2 * u, c->R - c->L, rh + 2 * u);
 		band(c, xs, ybase, yio, m, th->io, 0.55);
 		polyline(c, xs, yaf, m, th->active, 4.5 * u);
 		put(&c->w, "</g>\n");
-		for (size_t i = f, j = 0; i < f + cnt; i++, j++)
-			if (burst_between(series_at(ser, i - 1), series_at(ser, i)))
-				triangle(c, xs[j], y + 16 * u, 16 * u, th->burst);
+		for (int j = 0; j < pr.n; j++)
+			if (burst[j] > 0)
+				triangle(c, c->L + (double)(j + 1) / pr.n * (c->R - c->L),
+					 y + 16 * u, 16 * u, th->burst);
 		frame(c, y, rh);
 		line(c, c->R, y, c->R, y + rh, th->text, 1.5 * u, NULL);
 	}
 	time_axis(c, c->H - bottom_axis + 4 * u, span, top, "time since the copy started (s)");
 	free(xs);
 	free(rows);
+	plot_runs_done(&pr);
 	return 0;
 }
 

@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include "series.h"
-#include "session.h"
+#include "runlog.h"
 
 /* Colours, 0xRRGGBB.  The default (svg_theme_light) is dark text on white
  * with Okabe-Ito series colours (safe for the common colour blindnesses);

@@ -18,7 +18,7 @@
  *            "disk_columns":["rd_ios",...,"is_disk"]}
  *   sample  {"k":"sample","t":T_NS,"run":-1,"ph":0,"st":0,"hv":HAVE,
  *            <the fields of each group whose SAMPLE_HAVE_* bit is set, by the
- *             short names in record.c's field table>,
+ *             short names in record_format.c's field table>,
  *            "dk":{"vda":[12 columns]},"dkn":["vda","loop0"],"dkt":DELTA}
  *   event   {"k":"event","t":T_NS,"run":0,"phase":"copy"}
  *   result  {"k":"result","name":"rw_cp","strategy":"rw_cp"|null,...}
@@ -56,7 +56,7 @@
 #include <stdint.h>
 
 #include "sample.h"
-#include "session.h"
+#include "runlog.h"
 
 #define RECORD_MAJOR		1
 /* minor 1: page-cache residency ("pc*", "res"); 2: MGLRU's generations

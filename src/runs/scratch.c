@@ -275,7 +275,7 @@ static int write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-int scratch_make_source(struct scratch *s, uint64_t size,
+int scratch_make_input(struct scratch *s, uint64_t size,
 			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
 			char *err, size_t errlen)
 {

@@ -1,5 +1,5 @@
 /*
- * scratch — lrutop's private scratch directory and the scratch source file
+ * scratch — lrutop's private scratch directory and the scratch input file
  * (DESIGN.md §8).
  *
  * Invariants:
@@ -30,7 +30,7 @@
 
 struct scratch {
 	char dir[4096]; /* "<parent>/lrutop-XXXXXX" */
-	char src[4096]; /* "<dir>/src" once scratch_make_source succeeded */
+	char src[4096]; /* "<dir>/src" once scratch_make_input succeeded */
 	int have_src;
 	int made;   /* 1 while dir exists and is ours */
 	int dir_fd; /* valid while made */
@@ -55,7 +55,7 @@ int scratch_check_space(const struct scratch *s, uint64_t need_bytes, char *err,
  * cache. progress (may be NULL) is called at least every 64 MiB and once at
  * the end; a non-zero return stops the writing (the file is removed). On failure the partial file
  * is removed. */
-int scratch_make_source(struct scratch *s, uint64_t size,
+int scratch_make_input(struct scratch *s, uint64_t size,
 			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
 			char *err, size_t errlen);
 

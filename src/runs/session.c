@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "loop.h"
+#include "sigpipe.h"
 #include "pagecache.h"
 #include "rates.h"
 #include "util.h"
@@ -31,26 +31,26 @@
 /* --disk-limit: the watched disk (-d, or the one holding --dir, as the
  * monitor chooses it) as the MAJ:MIN the throttle files take, and the
  * controller to throttle it with; checked before anything is created. */
-static int setup_disk_limit(struct session *s, const struct options *opt, char *err,
+static int setup_disk_limit(struct session *s, const struct run_config *cfg, char *err,
 			    size_t errlen)
 {
 	char name[DEVICE_NAME_MAX], why[256], path[128 + DEVICE_NAME_MAX], buf[64];
 	if (cgroup_home_io_available(s->cgroups, err, errlen) < 0)
 		return -1;
-	if (opt->device) {
-		if (strlcpy_(name, opt->device, sizeof(name)) >= sizeof(name) ||
+	if (cfg->device) {
+		if (strlcpy_(name, cfg->device, sizeof(name)) >= sizeof(name) ||
 		    !device_exists(name))
-			return errf(err, errlen, "--disk-limit: -d %s: no such disk", opt->device);
+			return errf(err, errlen, "--disk-limit: -d %s: no such disk", cfg->device);
 		/* the throttle is on the disk the copy uses, or the @RATE label lies */
 		char here[DEVICE_NAME_MAX];
-		if (device_for_path(opt->dir ? opt->dir : "/var/tmp", here, sizeof(here), NULL, 0,
+		if (device_for_path(cfg->dir ? cfg->dir : "/var/tmp", here, sizeof(here), NULL, 0,
 				    why, sizeof(why)) == 0 &&
 		    strcmp(here, name) != 0)
 			return errf(err, errlen,
 				    "--disk-limit: -d %s is not the disk of --dir %s "
 				    "(%s): nothing would be throttled",
-				    opt->device, opt->dir ? opt->dir : "/var/tmp", here);
-	} else if (device_for_path(opt->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
+				    cfg->device, cfg->dir ? cfg->dir : "/var/tmp", here);
+	} else if (device_for_path(cfg->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
 		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)", why);
 	}
 	for (char *c = name; *c; c++)
@@ -59,16 +59,31 @@ static int setup_disk_limit(struct session *s, const struct options *opt, char *
 	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
 	if (access(path, F_OK) == 0)
 		return errf(err, errlen, "--disk-limit: -d %s is a partition (the throttle works on "
-				 "whole disks: give the disk)", opt->device);
+				 "whole disks: give the disk)", cfg->device);
 	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
 	if (read_small_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0 ||
 	    sscanf(buf, "%u:%u", &s->io.major, &s->io.minor) != 2)
 		return errf(err, errlen, "--disk-limit: %s: cannot read its device number", path);
 	char rate[16];
-	s->io.bps = opt->disk_limit;
-	fmt_size(rate, sizeof(rate), opt->disk_limit);
+	s->io.bps = cfg->disk_limit;
+	fmt_size(rate, sizeof(rate), cfg->disk_limit);
 	snprintf(s->io_label, sizeof(s->io_label), "@%s", rate);
 	return 0;
+}
+
+/* The throttled disk's read-ahead window, bytes (the step a throttle lets
+ * reads through in: burst_window_ns); 0 without a limit or unreadable. */
+static uint64_t limit_read_ahead(const struct session *s)
+{
+	char path[96], buf[32];
+	unsigned long long kb;
+	if (!s->io.bps)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/read_ahead_kb", s->io.major,
+		 s->io.minor);
+	if (read_small_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%llu", &kb) != 1)
+		return 0;
+	return (uint64_t)kb * 1024;
 }
 
 static int check_src(struct session *s, const char *src, char *err, size_t errlen)
@@ -144,8 +159,7 @@ static char **split_cmd(const char *cmd, const char *src, const char *dst)
 
 static void source_ready(struct session *s);
 
-int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, char *line,
-			size_t len)
+int session_sweep_stale(const char *dir, struct cgroup_home *cgroups, char *line, size_t len)
 {
 	struct scratch_swept sw;
 	long cg_pid = 0;
@@ -153,7 +167,7 @@ int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, 
 	char why[256], sz[16];
 
 	line[0] = '\0';
-	if (scratch_sweep_stale(opt->dir, &sw, why, sizeof(why)) < 0)
+	if (scratch_sweep_stale(dir, &sw, why, sizeof(why)) < 0)
 		sw.ndirs = 0;
 	ncg = cgroup_home_sweep(cgroups, &cg_pid, &restored);
 	if (!sw.ndirs && !ncg && !restored)
@@ -235,7 +249,7 @@ static void default_label(char *out, size_t len, char *const *words)
 }
 
 /* execvp's search, done up front so a misspelt program is a usage error
- * before a scratch source is written. */
+ * before a scratch input is written. */
 static int check_program(const char *prog, char *err, size_t errlen)
 {
 	struct stat st;
@@ -269,15 +283,15 @@ static int check_program(const char *prog, char *err, size_t errlen)
 }
 
 /* The --cmd entries: words, program, labels. */
-static int setup_cmds(struct session *s, const struct options *opt, char *err, size_t errlen)
+static int setup_cmds(struct session *s, const struct run_config *cfg, char *err, size_t errlen)
 {
-	for (int i = 0; i < opt->ncmds; i++) {
+	for (int i = 0; i < cfg->ncmds; i++) {
 		struct session_cmd *c = &s->cmds[s->ncmds];
-		char **words = split_cmd(opt->cmds[i], "{src}", "{dst}");
+		char **words = split_cmd(cfg->cmds[i], "{src}", "{dst}");
 		int rc = !words[0] ? errf(err, errlen, "--cmd: empty command")
 				   : check_program(words[0], err, errlen);
-		if (rc == 0 && i < opt->nnames) {
-			const char *n = opt->names[i];
+		if (rc == 0 && i < cfg->nnames) {
+			const char *n = cfg->names[i];
 			size_t bad = strcspn(n, ",\"\t\n\r");
 			if (!*n || strspn(n, " ") == strlen(n))
 				rc = errf(err, errlen, "--name: empty name");
@@ -305,7 +319,7 @@ static int setup_cmds(struct session *s, const struct options *opt, char *err, s
 		free_argv(words);
 		if (rc < 0)
 			return -1;
-		c->line = opt->cmds[i];
+		c->line = cfg->cmds[i];
 		s->ncmds++;
 	}
 	return 0;
@@ -358,37 +372,37 @@ size_t session_runs_left(const struct session *s)
 
 /* The queue of the command line: the --cmds given before -s, -s LIST, the
  * rest of the --cmds, each `repeat` times interleaved; then --baseline. */
-static int setup_queue(struct session *s, const struct options *opt, char *err, size_t errlen)
+static int setup_queue(struct session *s, const struct run_config *cfg, char *err, size_t errlen)
 {
 	const struct strategy *list[SESSION_MAX_STRATEGIES];
 	size_t n = 0;
-	if (opt->strategies && strategy_parse_list(opt->strategies, list,
+	if (cfg->strategies && strategy_parse_list(cfg->strategies, list,
 						   SESSION_MAX_STRATEGIES, &n, err, errlen) < 0) {
 		char tmp[512];
 		strlcpy_(tmp, err, sizeof(tmp));
 		return errf(err, errlen, "-s: %s", tmp);
 	}
-	if (setup_cmds(s, opt, err, errlen) < 0)
+	if (setup_cmds(s, cfg, err, errlen) < 0)
 		return -1;
 	struct queued q[SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS];
 	size_t nq = 0;
-	int before = opt->strategies ? opt->cmds_before_s : (int)s->ncmds;
+	int before = cfg->strategies ? cfg->cmds_before_s : (int)s->ncmds;
 	for (int i = 0; i < before; i++)
 		q[nq++] = (struct queued){.cmd = i};
 	for (size_t i = 0; i < n; i++)
 		q[nq++] = (struct queued){.strategy = list[i], .cmd = -1};
 	for (size_t i = (size_t)before; i < s->ncmds; i++)
 		q[nq++] = (struct queued){.cmd = (int)i};
-	if (enqueue(s, q, nq, opt->repeat, err, errlen) < 0)
+	if (enqueue(s, q, nq, cfg->repeat, err, errlen) < 0)
 		return -1;
-	if (opt->baseline) {
+	if (cfg->baseline) {
 		char all[256] = "";
 		size_t l = 0;
 		s->log->baseline[0] = '\0';
 		for (size_t i = 0; i < nq; i++) {
 			const char *name = q[i].strategy ? q[i].strategy->name
 							 : s->cmds[q[i].cmd].label;
-			if (strcmp(name, opt->baseline) == 0)
+			if (strcmp(name, cfg->baseline) == 0)
 				strlcpy_(s->log->baseline, name, sizeof(s->log->baseline));
 			if (l < sizeof(all))
 				l += (size_t)snprintf(all + l, sizeof(all) - l, "%s%s", i ? ", " : "",
@@ -396,7 +410,7 @@ static int setup_queue(struct session *s, const struct options *opt, char *err, 
 		}
 		if (!s->log->baseline[0])
 			return errf(err, errlen, "--baseline %s: not one of the runs (%s)",
-				    opt->baseline, all);
+				    cfg->baseline, all);
 	}
 	return 0;
 }
@@ -409,55 +423,55 @@ static void free_cmds(struct session *s)
 	}
 }
 
-int session_init(struct session *s, const struct options *opt, struct runlog *log,
+int session_init(struct session *s, const struct run_config *cfg, struct runlog *log,
 		 struct cgroup_home *cgroups, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
-	s->opt = opt;
+	s->cfg = *cfg;
 	s->cgroups = cgroups;
 	s->log = log;
 	s->scratch.dir_fd = -1;
-	s->source_pid = -1;
-	s->mem_limit = opt->mem_limit;
-	log->mem_limit = opt->mem_limit;
-	log->disk_limit = opt->disk_limit;
-	if (opt->disk_limit && setup_disk_limit(s, opt, err, errlen) < 0)
+	s->input_pid = -1;
+	s->mem_limit = cfg->mem_limit;
+	log->mem_limit = cfg->mem_limit;
+	log->disk_limit = cfg->disk_limit;
+	if (cfg->disk_limit && setup_disk_limit(s, cfg, err, errlen) < 0)
 		return -1;
-	if (setup_queue(s, opt, err, errlen) < 0)
+	if (setup_queue(s, cfg, err, errlen) < 0)
 		return -1;
-	if (opt->src && check_src(s, opt->src, err, errlen) < 0)
+	if (cfg->src && check_src(s, cfg->src, err, errlen) < 0)
 		return -1;
-	if (opt->mem_limit && cgroup_home_available(cgroups, err, errlen) < 0)
+	if (cfg->mem_limit && cgroup_home_available(cgroups, err, errlen) < 0)
 		return -1;
-	if (opt->mem_limit && opt->mem_limit < 4 * 1024 * 1024)
+	if (cfg->mem_limit && cfg->mem_limit < 4 * 1024 * 1024)
 		return errf(err, errlen, "--mem-limit: at least 4M (the copy needs room to work)");
-	if (!opt->src)
-		s->src_size = session_default_size(opt);
-	if (scratch_open(&s->scratch, opt->dir, err, errlen) < 0)
+	if (!cfg->src)
+		s->src_size = run_config_default_size(cfg);
+	if (scratch_open(&s->scratch, cfg->dir, err, errlen) < 0)
 		return -1;
-	uint64_t need = session_need_bytes(opt, s->src_size);
+	uint64_t need = run_config_need_bytes(cfg, s->src_size);
 	if (scratch_check_space(&s->scratch, need, err, errlen) < 0) {
 		scratch_remove(&s->scratch);
 		return -1;
 	}
-	for (size_t i = 0; opt->src && i < s->queue_len; i++)
+	for (size_t i = 0; cfg->src && i < s->queue_len; i++)
 		if (s->queue[i].strategy &&
-		    strategy_check(s->queue[i].strategy, opt->src, s->scratch.dir, err, errlen) < 0) {
+		    strategy_check(s->queue[i].strategy, cfg->src, s->scratch.dir, err, errlen) < 0) {
 			scratch_remove(&s->scratch);
 			return -1;
 		}
 	if (scratch_path(&s->scratch, "dst", s->dst, sizeof(s->dst)) < 0) {
 		scratch_remove(&s->scratch);
-		return errf(err, errlen, "--dir %s: path too long", opt->dir);
+		return errf(err, errlen, "--dir %s: path too long", cfg->dir);
 	}
-	s->source_done = mmap(NULL, sizeof(*s->source_done), PROT_READ | PROT_WRITE,
+	s->input_done = mmap(NULL, sizeof(*s->input_done), PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (s->source_done == MAP_FAILED) {
-		s->source_done = NULL;
+	if (s->input_done == MAP_FAILED) {
+		s->input_done = NULL;
 		scratch_remove(&s->scratch);
 		return errf(err, errlen, "shared page: %s", strerror(errno));
 	}
-	if (opt->src)
+	if (cfg->src)
 		source_ready(s);
 	s->state = SESSION_IDLE;
 	return 0;
@@ -466,13 +480,13 @@ int session_init(struct session *s, const struct options *opt, struct runlog *lo
 /* The source exists: --cmd's words can be made. */
 static void source_ready(struct session *s)
 {
-	s->have_source = 1;
+	s->have_input = 1;
 	for (size_t i = 0; i < s->ncmds; i++)
 		if (!s->cmds[i].argv)
 			s->cmds[i].argv = split_cmd(s->cmds[i].line, s->src, s->dst);
 }
 
-/* The child that writes the scratch source: it only fills a file in our
+/* The child that writes the scratch input: it only fills a file in our
  * private directory and reports bytes through the shared page. */
 static int source_progress(uint64_t done, uint64_t total, void *arg)
 {
@@ -481,16 +495,16 @@ static int source_progress(uint64_t done, uint64_t total, void *arg)
 	return 0;
 }
 
-static int start_source(struct session *s, char *err, size_t errlen)
+static int start_input(struct session *s, char *err, size_t errlen)
 {
 	char path[4096];
 	if (scratch_path(&s->scratch, "src", path, sizeof(path)) < 0)
-		return errf(err, errlen, "--dir %s: path too long", s->opt->dir);
+		return errf(err, errlen, "--dir %s: path too long", s->cfg.dir);
 	/* the writer creates it O_EXCL; a stranger's file there is refused here,
 	 * so whatever is under "src" after the writer ran is lrutop's */
 	if (scratch_unlink_own(&s->scratch, "src", err, errlen) < 0)
 		return -1;
-	atomic_store(s->source_done, 0);
+	atomic_store(s->input_done, 0);
 	sig_block(1);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -507,25 +521,25 @@ static int start_source(struct session *s, char *err, size_t errlen)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sig_block(0);
 		char e[320];
-		_exit(scratch_make_source(&s->scratch, s->src_size, source_progress,
-					  (void *)s->source_done, e, sizeof(e)) < 0
+		_exit(scratch_make_input(&s->scratch, s->src_size, source_progress,
+					  (void *)s->input_done, e, sizeof(e)) < 0
 			      ? 1
 			      : 0);
 	}
 	sig_block(0);
-	s->source_pid = pid;
-	s->state = SESSION_SOURCE;
+	s->input_pid = pid;
+	s->state = SESSION_MAKING_INPUT;
 	return 0;
 }
 
 /* Reaps the source writer; 1 when it ended. */
-static int reap_source(struct session *s)
+static int reap_input(struct session *s)
 {
 	int status;
-	pid_t got = waitpid(s->source_pid, &status, WNOHANG);
+	pid_t got = waitpid(s->input_pid, &status, WNOHANG);
 	if (got == 0 || (got < 0 && errno == EINTR))
 		return 0;
-	s->source_pid = -1;
+	s->input_pid = -1;
 	if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		scratch_own_current(&s->scratch, "src");
 		snprintf(s->src, sizeof(s->src), "%.4000s/src", s->scratch.dir);
@@ -545,23 +559,23 @@ static int reap_source(struct session *s)
 }
 
 /* Stops the source writer, if one is running. */
-static void kill_source(struct session *s)
+static void kill_input(struct session *s)
 {
-	if (s->source_pid <= 0)
+	if (s->input_pid <= 0)
 		return;
-	kill(s->source_pid, SIGKILL);
+	kill(s->input_pid, SIGKILL);
 	int status = 0;
-	while (waitpid(s->source_pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(s->input_pid, &status, 0) < 0 && errno == EINTR)
 		;
-	/* killed mid-write: the partial file is the writer's (see start_source) */
+	/* killed mid-write: the partial file is the writer's (see start_input) */
 	if (WIFSIGNALED(status))
 		scratch_own_current(&s->scratch, "src");
-	s->source_pid = -1;
+	s->input_pid = -1;
 }
 
-uint64_t session_source_progress(const struct session *s)
+uint64_t session_input_progress(const struct session *s)
 {
-	return s->source_done ? atomic_load(s->source_done) : 0;
+	return s->input_done ? atomic_load(s->input_done) : 0;
 }
 
 /* Records the destination the reaped worker made (strategy: the file it
@@ -577,7 +591,7 @@ static void own_dst(struct session *s, const struct worker_result *wr)
 
 void session_done(struct session *s)
 {
-	kill_source(s);
+	kill_input(s);
 	if (s->worker_live) {
 		worker_kill(&s->worker);
 		own_dst(s, &s->worker.result);
@@ -587,9 +601,9 @@ void session_done(struct session *s)
 	cgroup_remove(&s->cg, NULL, 0);
 	scratch_remove(&s->scratch);
 	free_cmds(s);
-	if (s->source_done)
-		munmap((void *)s->source_done, sizeof(*s->source_done));
-	s->source_done = NULL;
+	if (s->input_done)
+		munmap((void *)s->input_done, sizeof(*s->input_done));
+	s->input_done = NULL;
 }
 
 static void add_event(struct session *s, uint64_t t_ns, int phase)
@@ -657,7 +671,7 @@ static int strategy_index(const struct strategy *st)
 
 int session_run_files(const struct session *s, const char **src, const char **dst)
 {
-	if (!session_current(s) || !s->have_source)
+	if (!session_current(s) || !s->have_input)
 		return 0;
 	*src = s->src;
 	*dst = s->dst;
@@ -700,7 +714,7 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	if (st) {
 		char lab[128];
 		snprintf(lab, sizeof(lab), "%s%s%s", st->name,
-			 s->opt->prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "",
+			 s->cfg.prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "",
 			 s->io_label);
 		strlcpy_(r->name, lab, sizeof(r->name));
 	} else
@@ -725,13 +739,13 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	spec.argv = st ? NULL : s->cmds[q->cmd].argv;
 	spec.src = s->src;
 	spec.dst = s->dst;
-	spec.bs = s->opt->bs;
-	spec.drop_caches = !s->opt->no_drop_caches;
+	spec.bs = s->cfg.bs;
+	spec.drop_caches = !s->cfg.no_drop_caches;
 	/* a --cmd is verified like a strategy when it writes {dst}; one that
 	 * writes elsewhere cannot be (its run says "unverified") */
-	spec.verify = !s->opt->no_verify && (st || strstr(s->cmds[q->cmd].line, "{dst}"));
-	spec.cmd_elsewhere = !s->opt->no_verify && !st && !spec.verify;
-	spec.prealloc = s->opt->prealloc;
+	spec.verify = !s->cfg.no_verify && (st || strstr(s->cmds[q->cmd].line, "{dst}"));
+	spec.cmd_elsewhere = !s->cfg.no_verify && !st && !spec.verify;
+	spec.prealloc = s->cfg.prealloc;
 	if (s->mem_limit || s->io.bps) {
 		char tag[16];
 		snprintf(tag, sizeof(tag), "run%zu", s->log->nresults);
@@ -779,8 +793,8 @@ void session_tick(struct session *s, const struct series *ser)
 			return;
 		}
 		char err[320];
-		if (!s->have_source) {
-			if (start_source(s, err, sizeof(err)) < 0) {
+		if (!s->have_input) {
+			if (start_input(s, err, sizeof(err)) < 0) {
 				strlcpy_(s->error, err, sizeof(s->error));
 				s->failed = 1;
 				s->next = s->queue_len;
@@ -862,7 +876,7 @@ static void finish_run(struct session *s, const struct series *ser,
 static void watch_stall(struct session *s, const struct series *ser)
 {
 	struct run_result *r = cur(s);
-	long limit = s->opt->stall_timeout_s;
+	long limit = s->cfg.stall_timeout_s;
 	if (!r || !r->strategy || !s->worker_live || !s->worker.progress || limit <= 0)
 		return;
 	const struct progress *pr = s->worker.progress;
@@ -966,7 +980,9 @@ static void finish_run(struct session *s, const struct series *ser,
 	/* a run ends after the samples of its copy; r->t_end_ns bounds them */
 	uint64_t copy_end = wr->t_done_ns ? wr->t_done_ns : r->t_end_ns;
 	struct run_figures fig;
-	burst_run_figures(ser, r->t_copy_ns, r->t_flush_ns, copy_end, &fig);
+	uint64_t window = burst_window_ns(limit_read_ahead(s), s->io.bps);
+	burst_run_figures_in(ser, r->t_copy_ns, r->t_flush_ns, copy_end, window, &fig);
+	r->cv_bucket_s = window && !isnan(fig.bucket_s) ? fig.bucket_s : 0;
 	r->read_cv = fig.read_cv;
 	r->write_cv = fig.write_cv;
 	r->peak_active_file_kb = fig.peak_active_file_kb;
@@ -990,8 +1006,8 @@ static void finish_run(struct session *s, const struct series *ser,
 
 int session_poll(struct session *s, const struct series *ser)
 {
-	if (s->state == SESSION_SOURCE)
-		return reap_source(s);
+	if (s->state == SESSION_MAKING_INPUT)
+		return reap_input(s);
 	if (!s->worker_live)
 		return 0;
 	struct worker_event ev;
@@ -1033,8 +1049,8 @@ void session_cancel_queue(struct session *s, const struct series *ser)
 {
 	s->queue_len = s->next;
 	session_cancel(s, ser);
-	if (s->state == SESSION_SOURCE && s->source_pid > 0) {
-		kill_source(s);
+	if (s->state == SESSION_MAKING_INPUT && s->input_pid > 0) {
+		kill_input(s);
 		scratch_remove_file(&s->scratch, "src");
 		s->state = SESSION_IDLE;
 	}

@@ -22,7 +22,7 @@
 
 #include "burst.h"
 #include "cgroup.h"
-#include "options.h"
+#include "run_config.h"
 #include "runlog.h"
 #include "sample.h"
 #include "scratch.h"
@@ -46,8 +46,8 @@ struct session_probe {
 
 #define SESSION_MAX_RUNS RUNLOG_MAX_RUNS
 #define SESSION_MAX_EVENTS RUNLOG_MAX_EVENTS
-#define SESSION_MAX_STRATEGIES 64
-#define SESSION_MAX_CMDS OPTIONS_MAX_CMDS
+#define SESSION_MAX_STRATEGIES RUNLOG_MAX_STRATEGIES
+#define SESSION_MAX_CMDS RUN_CONFIG_MAX_CMDS
 #define SESSION_LABEL_MAX 24 /* bytes of a run's label, before a "#2" */
 
 struct queued {
@@ -67,14 +67,14 @@ struct session_cmd {
 
 enum session_state {
 	SESSION_IDLE,	  /* nothing queued or between runs */
-	SESSION_SOURCE,	  /* a child is writing the scratch source */
+	SESSION_MAKING_INPUT,	  /* a child is writing the scratch input */
 	SESSION_DRAIN,	  /* worker synced; waiting for Dirty+Writeback to drain */
 	SESSION_RUNNING,  /* copying, flushing or verifying */
 	SESSION_FINISHED, /* the queue is done */
 };
 
 struct session {
-	const struct options *opt;
+	struct run_config cfg; /* session_init's copy */
 	struct cgroup_home *cgroups; /* where run cgroups go (the owner's, shared) */
 	struct session_probe probe; /* set by the owner after session_init */
 	struct scratch scratch;
@@ -90,10 +90,10 @@ struct session {
 	struct cgroup_io io;	/* --disk-limit: the watched disk's throttle, bps 0 = none */
 	char io_label[24];	/* "@30M" added to every run's label, "" without one */
 
-	/* the scratch source, written by a child so the loop stays live */
-	int have_source;
-	pid_t source_pid;
-	_Atomic uint64_t *source_done; /* shared page: bytes written so far */
+	/* the scratch input, written by a child so the loop stays live */
+	int have_input;
+	pid_t input_pid;
+	_Atomic uint64_t *input_done; /* shared page: bytes written so far */
 	char error[320];	       /* why the queue stopped, "" if it did not */
 
 	enum session_state state;
@@ -128,27 +128,16 @@ struct session {
  * cgroup_home_sweep: its systemd scope too, and controllers it enabled are
  * turned off again).  Returns how many things were removed and, when any,
  * a sentence for the user in line. */
-int session_sweep_stale(const struct options *opt, struct cgroup_home *cgroups, char *line,
-			size_t len);
+int session_sweep_stale(const char *dir, struct cgroup_home *cgroups, char *line, size_t len);
 /* log: where results, events and the baseline go (the model's run log,
  * which outlives the session); cgroups: where run cgroups are made (shared
- * by every session of the process, see cgroup.h).  Checks the options (-s, every --cmd and its program, --name, --baseline,
+ * by every session of the process, see cgroup.h); cfg is copied.  Checks
+ * the configuration (-s, every --cmd and its program, --name, --baseline,
  * --src, --mem-limit) and then sets up the scratch directory, the scratch
  * source size and checks the space needed.  -1 + err: a usage/environment
  * error (exit 2), and nothing is left behind. */
-int session_init(struct session *s, const struct options *opt, struct runlog *log,
+int session_init(struct session *s, const struct run_config *cfg, struct runlog *log,
 		 struct cgroup_home *cgroups, char *err, size_t errlen);
-/* The scratch source's size without --src. */
-static inline uint64_t session_default_size(const struct options *opt)
-{
-	return opt->size ? opt->size : opt->mem_limit ? 32 * opt->mem_limit : 1024ull * 1024 * 1024;
-}
-/* What --dir must have free: the source (if we make it; src_size) + one
- * copy + 64 MiB of headroom (session_init, and a talk's run steps). */
-static inline uint64_t session_need_bytes(const struct options *opt, uint64_t src_size)
-{
-	return src_size + (opt->src ? 0 : src_size) + (64ull << 20);
-}
 /* Runs queued or running that have not finished (the current one counts). */
 size_t session_runs_left(const struct session *s);
 /* Appends runs of strategies: each of list[0..n) `repeat` times,
@@ -158,8 +147,8 @@ int session_enqueue(struct session *s, const struct strategy *const *list, size_
 		    char *err, size_t errlen);
 /* Drops every queued run that has not started and cancels the current one. */
 void session_cancel_queue(struct session *s, const struct series *ser);
-/* Bytes of the scratch source written so far (while SESSION_SOURCE). */
-uint64_t session_source_progress(const struct session *s);
+/* Bytes of the scratch input written so far (while SESSION_MAKING_INPUT). */
+uint64_t session_input_progress(const struct session *s);
 /* Ends the session early (quit, a signal): kills the current run and marks
  * it cancelled with `why`, drops the rest of the queue. */
 void session_stop(struct session *s, const char *why);

@@ -185,6 +185,7 @@ static wchar_t ascii_standin(uint32_t ch)
 	case 0x25b8: return '>';
 	case 0x2190: return '<';
 	case 0x2192: return '>';
+	case 0x2248: return '~'; /* ≈: a cut axis */
 	case 0x2580: case 0x2584: case 0x2588: return '#';
 	default: return '?';
 	}

@@ -5,6 +5,7 @@
 #include "actions.h"
 #include "machine.h"
 #include "pagecache.h"
+#include "phase.h"
 #include "results.h"
 #include "strategy.h"
 #include "util.h"
@@ -31,8 +32,7 @@ void views_done(struct views *v)
 	free(v->overview.buf);
 	v->overview.buf = NULL;
 	canvas_done(&v->runs.canvas);
-	free(v->runs.buf);
-	v->runs.buf = NULL;
+	plot_runs_done(&v->runs.plot);
 }
 
 long view_end(const struct model *m, const struct ui *u)
@@ -313,7 +313,7 @@ static void view_progress(const struct model *m, struct grid *g, int y)
 		return;
 	const struct run_result *r = s->current >= 0 ? &log->results[s->current] : NULL;
 	char buf[256];
-	if (s->state == RUNS_SOURCE) {
+	if (s->state == RUNS_MAKING_INPUT) {
 		uint64_t done = s->done;
 		char d[16], t[16];
 		fmt_size(d, sizeof(d), done);
@@ -371,7 +371,7 @@ static void view_progress(const struct model *m, struct grid *g, int y)
 	for (int i = 0; i < bar; i++)
 		grid_put(g, x + i, y, i < fill ? 0x2588 : 0x2591, i < fill ? ROLE_READ : ROLE_DIM);
 	x += bar + 1;
-	if (s->phase == PHASE_COPY || s->phase == PHASE_FLUSH) {
+	if (phase_moves_bytes(s->phase)) {
 		double eta = rate > 0 && total > done ? (double)(total - done) / 1048576.0 / rate : 0;
 		snprintf(buf, sizeof(buf), narrow ? "%.0fMiB/s %.1fs ETA %.0fs" : " %.0f MiB/s  %.1fs  ETA %.0fs",
 			 rate, el, eta);

@@ -297,14 +297,24 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	y += disk_rows;
 
 	int mem_title = y;
-	/* --- memory lists on a MemTotal (or cgroup limit) scale --- */
-	double total = p->mem_total;
+	/* --- memory lists on the plot's memory scale: the limit or MemTotal,
+	 * or cut below it (p->mem_cut: a ≈ on the axis, free as a number) --- */
+	double total = p->mem_total, top = p->mem_top;
+	int cut = p->mem_cut;
 	char mt[16];
 	fmt_size(mt, sizeof(mt), isnan(total) ? 0 : (uint64_t)(total * 1024.0));
 	if (cg)
-		snprintf(title, sizeof(title), compact ? "Mem cgroup/%s" : "Memory (run's cgroup, limit %s, m: system)", mt);
+		snprintf(title, sizeof(title),
+			 compact ? "Mem cgroup/%s"
+			 : cut ? "Memory (run's cgroup, limit %s, axis cut \xe2\x89\x88, m: system)"
+			       : "Memory (run's cgroup, limit %s, m: system)",
+			 mt);
 	else
-		snprintf(title, sizeof(title), compact ? "Memory /%s" : "Memory (system, of %s)", mt);
+		snprintf(title, sizeof(title),
+			 compact ? "Memory /%s"
+			 : cut	 ? "Memory (system, of %s, axis cut \xe2\x89\x88)"
+				 : "Memory (system, of %s)",
+			 mt);
 	/* MGLRU with debugfs: the generations themselves, youngest at the
 	 * bottom, when any shown column has them */
 	int gens = p->gens;
@@ -338,7 +348,7 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	else
 		legend(g, y, title, ml, 4, compact);
 	y++;
-	if (!isnan(total) && total > 0) {
+	if (!isnan(top) && top > 0) {
 		/* a stacked area: active(file) at the bottom, then inactive(file),
 		 * other/anon; headroom/free is the space left up to the limit.
 		 * One value per cell: its last dot column. */
@@ -360,11 +370,13 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		static const enum role groles[5] = {ROLE_GEN0, ROLE_GEN1, ROLE_GEN2, ROLE_GEN3,
 						    ROLE_ANON};
 		const double *const cvc[5] = {cv[0], cv[1], cv[2], cv[3], cv[4]};
-		chart_stack(g, YLAB, y, cap, mem_rows, gl, cvc, gens ? groles : sroles, ns, total);
-		ylabel(g, y, total, 1);
+		chart_stack(g, YLAB, y, cap, mem_rows, gl, cvc, gens ? groles : sroles, ns, top);
+		ylabel(g, y, top, 1);
 		ylabel(g, y + mem_rows - 1, 0, 0);
 	}
 	yaxis(g, y, mem_rows);
+	if (cut && mem_rows >= 2) /* ≈: the axis stops short of the total */
+		grid_put(g, YLAB - 1, y, 0x2248, ROLE_AXIS);
 	y += mem_rows;
 
 	/* --- reclaim rates, pages/s, and PSI in the legend --- */

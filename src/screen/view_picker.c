@@ -45,10 +45,10 @@ void view_picker(const struct model *m, const struct ui *u, struct grid *g)
 		} else if (row == ns + 1) {
 			char sz[16];
 			fmt_size(sz, sizeof(sz), picker_sizes[p->size_i]);
-			if (m->runs.have_source)
+			if (m->runs.have_input)
 				fmt_size(sz, sizeof(sz), m->runs.src_size);
 			snprintf(buf, sizeof(buf), "    size        \xe2\x86\x90 %s \xe2\x86\x92%s", sz,
-				 m->runs.have_source ? "  (source already made)"
+				 m->runs.have_input ? "  (source already made)"
 								       : "  (scratch source)");
 		} else {
 			char sz[16] = "none";

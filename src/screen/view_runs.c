@@ -32,23 +32,6 @@
 #define RUN_MIN_ROWS 2 /* a rate strip and an active strip of one row */
 #define RUN_MAX_ROWS 16
 
-/* The value rows of one block, each one value per cell column. */
-enum { V_READ, V_WRITE, V_AF, V_BURST, V_N };
-
-static uint64_t run_span_ns(const struct run_result *r)
-{
-	return (uint64_t)(r->elapsed_s * 1e9);
-}
-
-static void ensure(struct runs_view *rv, int n)
-{
-	if (n <= rv->cap)
-		return;
-	free(rv->buf);
-	rv->cap = n;
-	rv->buf = xmalloc(sizeof(double) * (size_t)n);
-}
-
 static void empty(struct grid *g, int y)
 {
 	grid_text(g, 2, y + 1, -1, ROLE_DIM, "No finished runs yet.");
@@ -325,15 +308,6 @@ static void legend_row(struct grid *g, int y, const char *rd_s, const char *wr_s
 	}
 }
 
-/* The scale of series k (V_READ, V_WRITE) over the blocks' columns:
- * plot_rate_scale(), the same for every block. */
-static double io_scale(const struct runs_view *rv, size_t rows, int pw, int k, double *rates,
-		       double *tmp)
-{
-	return plot_rate_scale(rv->buf + (size_t)k * (size_t)pw, (size_t)V_N * (size_t)pw, rows, pw,
-			       rates, tmp);
-}
-
 void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, struct grid *g,
 	       int y0, int h)
 {
@@ -354,7 +328,7 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	const struct strategy_stats *st = m->stats;
 	int ns = m->nstats;
 	/* which runs get a block */
-	size_t shown[SESSION_MAX_RUNS];
+	size_t shown[RUNLOG_MAX_RUNS];
 	size_t nshown = 0;
 	if (u->runs_by_strategy) {
 		for (int i = 0; i < ns; i++)
@@ -401,37 +375,17 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	int pw = g->w - LABEL_W - RMARGIN; /* plot width, cells */
 	if (pw < 1)
 		pw = 1;
-	/* every block's columns, computed once: the scales need them all
-	 * before the first block is drawn */
-	ensure(rv, (V_N + 4) * pw * (int)rows); /* and the rates, twice, for their quantile */
-	uint64_t span = 0;
-	double af_max = 1;
+	/* every block's columns and the scales they share, from the plot
+	 * model (as the SVG's Runs view): read and write each on their own
+	 * scale, the same for every block (the blocks compare) — the read
+	 * strip is the sawtooth, and a flush's write-back (150 MiB/s beside
+	 * reads throttled to 32) would flatten it on a shared one */
+	struct plot_runs *pr = &rv->plot;
 	const char *disk_lim = runlog_common_limit(s->results, s->nresults);
-	double *rates = rv->buf + (size_t)V_N * (size_t)pw * rows,
-	       *tmp = rates + 2 * (size_t)pw * rows;
-	for (size_t k = skip; k < skip + rows; k++) {
-		const struct run_result *r = &s->results[shown[k]];
-		uint64_t sp = run_span_ns(r);
-		span = sp > span ? sp : span;
-		double lim = (double)s->mem_limit / 1024.0;
-		af_max = fmax(af_max, fmax(lim, (double)r->peak_active_file_kb));
-	}
-	if (!span)
-		span = 1;
-	for (size_t row = 0; row < rows; row++) {
-		double *v[V_N];
-		for (int k = 0; k < V_N; k++)
-			v[k] = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
-		plot_run_columns(m->series, m->interval, &s->results[shown[skip + row]],
-				 (int)shown[skip + row], span, pw, v[V_READ], v[V_WRITE], v[V_AF],
-				 v[V_BURST]);
-	}
-	/* read and write each on their own scale, the same for every block
-	 * (the blocks compare): the read strip is the sawtooth, and a flush's
-	 * write-back (150 MiB/s beside reads throttled to 32) would flatten
-	 * it on a shared one.  Without a write strip the read is all. */
-	double rd_max = io_scale(rv, rows, pw, V_READ, rates, tmp);
-	double wr_max = wr_rows ? io_scale(rv, rows, pw, V_WRITE, rates, tmp) : 0;
+	plot_runs_build(pr, m->series, m->interval, s->results, shown + skip, rows,
+			(double)s->mem_limit / 1024.0, pw);
+	uint64_t span = pr->span;
+	double rd_max = pr->read_max, wr_max = wr_rows ? pr->write_max : 0, af_max = pr->af_max;
 	char io_s[16], wr_s[16], af_s[16];
 	fmt_num(io_s, sizeof(io_s), rd_max);
 	fmt_num(wr_s, sizeof(wr_s), wr_max);
@@ -440,15 +394,17 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	int y = y0 + 1;
 	for (size_t row = 0; row < rows; row++, y += per) {
 		const struct run_result *r = &s->results[shown[skip + row]];
-		double *v[V_N];
-		for (int k = 0; k < V_N; k++)
-			v[k] = rv->buf + ((size_t)row * V_N + (size_t)k) * (size_t)pw;
+		double *v[PLOT_RUN_NROW];
+		for (int k = 0; k < PLOT_RUN_NROW; k++)
+			v[k] = plot_runs_row(pr, row, k);
 		int io_y = y + burst_row, wr_y = io_y + rd_rows, af_y = io_y + io_rows;
-		strip(g, pw, io_y, rd_rows, u->glyphs, v[V_READ], ROLE_READ, rd_max, io_s, "read");
-		strip(g, pw, wr_y, wr_rows, u->glyphs, v[V_WRITE], ROLE_WRITE, wr_max, wr_s,
+		strip(g, pw, io_y, rd_rows, u->glyphs, v[PLOT_RUN_READ], ROLE_READ, rd_max, io_s,
+		      "read");
+		strip(g, pw, wr_y, wr_rows, u->glyphs, v[PLOT_RUN_WRITE], ROLE_WRITE, wr_max, wr_s,
 		      "write");
-		strip(g, pw, af_y, act_rows, u->glyphs, v[V_AF], ROLE_ACTIVE, af_max, af_s, "act");
-		view_burst_bands(g, v[V_BURST], burst_row ? y : -1, LABEL_W, pw, 1, io_y,
+		strip(g, pw, af_y, act_rows, u->glyphs, v[PLOT_RUN_AF], ROLE_ACTIVE, af_max, af_s,
+		      "act");
+		view_burst_bands(g, v[PLOT_RUN_BURST], burst_row ? y : -1, LABEL_W, pw, 1, io_y,
 				 af_y + act_rows, NULL, 0);
 		int fastest = 0;
 		for (int i = 0; i < ns; i++)

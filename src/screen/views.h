@@ -31,8 +31,7 @@ struct overview {
 
 struct runs_view {
 	struct canvas canvas;
-	double *buf;
-	int cap;
+	struct plot_runs plot; /* the blocks and their scales (plot.h) */
 };
 
 struct views {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cgio.h"
-#include "loop.h"
+#include "ticker.h"
 #include "residency.h"
 #include <poll.h>
 
@@ -248,7 +248,7 @@ static void live_progress(const struct source *src, struct run_progress *out)
 		return;
 	}
 	static const enum runs_state map[] = {
-	    [SESSION_IDLE] = RUNS_IDLE,		  [SESSION_SOURCE] = RUNS_SOURCE,
+	    [SESSION_IDLE] = RUNS_IDLE,		  [SESSION_MAKING_INPUT] = RUNS_MAKING_INPUT,
 	    [SESSION_DRAIN] = RUNS_DRAIN,	  [SESSION_RUNNING] = RUNS_RUNNING,
 	    [SESSION_FINISHED] = RUNS_FINISHED,
 	};
@@ -258,9 +258,9 @@ static void live_progress(const struct source *src, struct run_progress *out)
 	out->current = r ? (long)(r - s->log->results) : -1;
 	out->queue_next = s->next;
 	out->queue_len = s->queue_len;
-	out->done = s->state == SESSION_SOURCE ? session_source_progress(s) : session_progress(s);
+	out->done = s->state == SESSION_MAKING_INPUT ? session_input_progress(s) : session_progress(s);
 	out->total = s->src_size;
-	out->have_source = s->have_source;
+	out->have_input = s->have_input;
 	out->src_size = s->src_size;
 	out->failed = s->failed;
 	strlcpy_(out->error, s->error, sizeof(out->error));

@@ -183,7 +183,8 @@ static int stage_live(struct talk *t, struct app *a, const struct talk_step *st,
 	struct series *ser = series_new(series_capacity_for(a->opt->history_s, iv));
 	struct source *src = source_live_new(t->machine.disk, iv, ser, log, &a->tee, err, errlen);
 	struct session *ss = src ? xcalloc(1, sizeof(*ss)) : NULL;
-	if (!src || session_init(ss, &st->opt, log, a->cgroups, err, errlen) < 0) {
+	if (!src || session_init(ss, options_run_config(&st->opt, &(struct run_config){0}), log,
+				 a->cgroups, err, errlen) < 0) {
 		free(ss);
 		source_free(src);
 		series_free(ser);

@@ -285,10 +285,12 @@ static int parse_run(struct talk_step *st, char **w, int n, const char *dir,
 	 * would be, not when the TUI already hides the line — unless a
 	 * fallback is there to play when the run cannot start */
 	struct stat ss;
+	struct run_config rc;
+	options_run_config(o, &rc);
 	uint64_t size =
-	    o->src && stat(o->src, &ss) == 0 ? (uint64_t)ss.st_size : session_default_size(o);
+	    o->src && stat(o->src, &ss) == 0 ? (uint64_t)ss.st_size : run_config_default_size(&rc);
 	if (!st->fallback &&
-	    rundir_check_space(o->dir, session_need_bytes(o, size), e, sizeof(e)) < 0)
+	    rundir_check_space(o->dir, run_config_need_bytes(&rc, size), e, sizeof(e)) < 0)
 		return errf(err, errlen, "run: %s (a fallback FILE would play instead)", e);
 	if (!st->fallback)
 		return 0;

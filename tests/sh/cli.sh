@@ -29,9 +29,10 @@ for o in '-i, --interval' '-n, --count' '-d, --device' '--batch' '--csv' '--asci
 	grep -qF -- "$o" "$out" || missing="$missing '$o'"
 done
 [ -z "$missing" ] && ok "help: lists the options" || notok "help: lists the options" "missing:$missing"
-# every long option of the parser's table (src/options.c), not a list here
+# every long option of the parser's table (src/options.c, as --list-options
+# gives it), not a list here
 missing="" n=0
-for o in $(sed -n 's/^[[:space:]]*{"\([a-z][a-z-]*\)", [a-z_]*_argument.*/\1/p' src/options.c); do
+for o in $("$LRUTOP" --list-options | sed -n 's/^--//p'); do
 	n=$((n + 1))
 	grep -qE -- "--$o([^a-z-]|\$)" "$out" || missing="$missing --$o"
 done
@@ -161,8 +162,8 @@ END { flush() }
 ' "$1"
 }
 cp "$out" "$tmp/help"
-longs=$(sed -n 's/^[[:space:]]*{"\([a-z][a-z-]*\)", [a-z_]*_argument.*/\1/p' src/options.c)
-shorts=$(sed -n 's/.*getopt_long([^"]*"\([^"]*\)".*/\1/p' src/options.c | tr -d ':')
+longs=$("$LRUTOP" --list-options | sed -n 's/^--//p')
+shorts=$("$LRUTOP" --list-options | sed -n 's/^-\([^-]\)$/\1/p' | tr -d '\n')
 # opts_table NAME TABLE MINROWS: the two checks above for one table (in
 # readme_opts's format); leaves the options it names in $tmp/named.
 opts_table() {
@@ -390,7 +391,7 @@ check "-n 3 with 2 runs queued: exit 1, 'lrutop: -n 3 samples reached with 2 run
 	'[ "$rc" -eq 1 ] && [ "$(cat "$err")" = "lrutop: -n 3 samples reached with 2 runs not done" ]' \
 	"exit $rc; stderr: $(head -n 3 "$err" | tr '\n' '|')"
 check "-n 3 with 2 runs queued: --dir empty" '[ -z "$(ls -A "$d")" ]' "left: $(ls -A "$d")"
-# the same with the first run under way (a --src: no scratch source to
+# the same with the first run under way (a --src: no scratch input to
 # write first), in a memory cgroup where there is one
 head -c 64M /dev/zero >"$base/src"
 newdir

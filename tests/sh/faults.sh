@@ -367,7 +367,7 @@ _o_full_outputs
 # --- a stranger's file named like the destination -----------------------------
 # lrutop removes only what it made.  A file under the scratch dst that it did
 # not make fails the run with that reason and stays where it is.  We stop
-# lrutop's first child (with --size the scratch source writer, before the
+# lrutop's first child (with --size the scratch input writer, before the
 # first run: the monitor finds the file; with --src the worker in its prepare
 # phase: the worker finds it), put the file there, and let it go on.
 _r_foreign() {

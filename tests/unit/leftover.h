@@ -33,6 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testutil.h" /* tu_rmtree_cb */
+
 /* 1 when name is one of this process's cgroup names (see above). */
 static inline int tu_our_cgroup(const char *name)
 {
@@ -86,17 +88,6 @@ static inline int tu_cgroup_cb(const char *path, const struct stat *st, int type
 		       tu_cgroup_gone(path) < 0 ? " (could not remove it)" : "");
 		tu_found++;
 	}
-	return 0;
-}
-
-static inline int tu_rm_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
 	return 0;
 }
 
@@ -156,7 +147,7 @@ static inline int tu_leave_nothing(void **state)
 		snprintf(path, sizeof path, "/var/tmp/%s", e->d_name);
 		if (strncmp(path, mine, (size_t)nmine) != 0)
 			continue;
-		nftw(path, tu_rm_cb, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		nftw(path, tu_rmtree_cb, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 		printf("leftover: %s%s\n", path,
 		       access(path, F_OK) == 0 ? " (could not remove it)" : "");
 		tu_found++;
@@ -182,7 +173,7 @@ static inline int tu_leave_nothing(void **state)
 		snprintf(path, sizeof path, "/var/tmp/%s", e->d_name);
 		if (strcmp(path, tu_kept) == 0)
 			continue;
-		nftw(path, tu_rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+		nftw(path, tu_rmtree_cb, 16, FTW_DEPTH | FTW_PHYS);
 		printf("leftover: scratch directory %s%s\n", path,
 		       access(path, F_OK) == 0 ? " (could not remove it)" : "");
 		tu_found++;

@@ -8,6 +8,13 @@
  *    were dirty or under writeback; a fall freed rather than moved to
  *    the inactive list is not; v2 uses its own pgdeactivate; without a
  *    cgroup the system count against MemTotal.
+ *  - The spreads' buckets (burst_window_ns, burst_run_figures_in) on
+ *    synthetic series of the run's own cgroup bytes: how many samples a
+ *    bucket takes at 30 and 32 MiB/s; a throttled copy whose 0.25 s
+ *    samples hold 0 or 64 MiB in turn (a window a sample pair) reads flat
+ *    over its buckets, where one bucket per sample made it CV 1; a real
+ *    sawtooth (2 s reading, 2 s stalled at a burst) does not, and its
+ *    rd@burst shows the stall; a remainder joins the last bucket.
  *  - On a real series: the real sampler watches a real mm_sync_cp worker in
  *    a real 64M memory cgroup copying 1 GiB; the rule must find bursts, and
  *    on v1 about as many as the old rule (system pgdeactivate while the
@@ -31,6 +38,7 @@
 #include "worker.h"
 #include "leftover.h"
 
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,6 +230,127 @@ static void test_mglru(void **state)
 	series_free(ser);
 }
 
+/* A v2 run sample i at tick_ns apart: its own cgroup read and written
+ * MiB so far, and its own pgdeactivate (pages). */
+static struct sample io_tick(int i, uint64_t tick_ns, double rd_mib, double wr_mib, uint64_t deact)
+{
+	struct sample s;
+	memset(&s, 0, sizeof s);
+	s.t_ns = 1000000000ull + (uint64_t)i * tick_ns;
+	s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT |
+		 SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB;
+	s.mem_total = 24ull << 20;
+	s.cg_limit = LIMIT;
+	s.cg_active_file = 32 * MIB;
+	s.cg_pgdeactivate = deact;
+	s.cg_rd_bytes = (uint64_t)(rd_mib * (double)MIB);
+	s.cg_wr_bytes = (uint64_t)(wr_mib * (double)MIB);
+	s.cg_io_gen = 1;
+	return s;
+}
+
+static void test_window(void **state)
+{
+	(void)state;
+	/* 8 MiB windows at 30 MiB/s: 0.267 s apart; at 32 MiB/s 0.25 s */
+	assert_int_equal(burst_window_ns(8 * MIB, 30 * MIB), 266666667ull);
+	assert_int_equal(burst_window_ns(8 * MIB, 32 * MIB), 250000000ull);
+	/* no limit, or no window known: no buckets */
+	assert_int_equal(burst_window_ns(8 * MIB, 0), 0);
+	assert_int_equal(burst_window_ns(0, 30 * MIB), 0);
+}
+
+/* n samples tick_ns apart of a copy reading mib_per_tick(i) in interval
+ * (i, i + 1): how many samples the first read bucket took. */
+static int first_bucket(int n, uint64_t tick_ns, uint64_t window_ns)
+{
+	struct series *ser = series_new(256);
+	for (int i = 0; i <= n; i++) {
+		struct sample x = io_tick(i, tick_ns, 3.0 * i, 0, 0);
+		series_push(ser, &x);
+	}
+	struct run_figures f;
+	burst_run_figures_in(ser, 1000000000ull, 0, 1000000000ull + (uint64_t)n * tick_ns,
+			     window_ns, &f);
+	series_free(ser);
+	return f.read_buckets ? (int)(f.bucket_s * 1e9 / (double)tick_ns + 0.5) : 0;
+}
+
+static void test_buckets(void **state)
+{
+	(void)state;
+	const uint64_t t0 = 1000000000ull;
+	struct run_figures f;
+
+	/* the bucket in samples, 8 MiB windows at 30 MiB/s: 0.1 s samples
+	 * hold 0.375 windows, 8 of them exactly 3; 0.25 s: 0.9375, 3 of them
+	 * 2.81 (CV 0.139), 4 of them 3.75 (CV 0.115); 1 s: 3.75 already; at
+	 * 32 MiB/s 0.25 s is a whole window: each sample is a bucket */
+	uint64_t w30 = burst_window_ns(8 * MIB, 30 * MIB);
+	assert_int_equal(first_bucket(96, 100000000ull, w30), 8);
+	assert_int_equal(first_bucket(60, TICK, w30), 4);
+	assert_int_equal(first_bucket(12, 1000000000ull, w30), 1);
+	assert_int_equal(first_bucket(40, TICK, burst_window_ns(8 * MIB, 32 * MIB)), 1);
+	/* ... also a sample a millisecond short (the ticks jitter) */
+	assert_int_equal(first_bucket(40, TICK - 1000000, burst_window_ns(8 * MIB, 32 * MIB)), 1);
+
+	/* the throttle's aliasing: a 64 MiB window every 0.5 s, 0.25 s
+	 * samples holding 0 or 64 MiB in turn, 40 samples (10 s) */
+	const uint64_t win = 500000000ull;
+	struct series *alias = series_new(64);
+	double rd = 0;
+	for (int i = 0; i <= 40; i++) {
+		struct sample x = io_tick(i, TICK, rd, rd, 0);
+		series_push(alias, &x);
+		rd += i % 2 ? 0 : 64;
+	}
+	burst_run_figures(alias, t0, 0, t0 + 40 * TICK, &f);
+	assert_true(f.read_cv > 0.99 && f.read_cv < 1.01); /* per sample: 0 / 256 MiB/s */
+	assert_int_equal(f.read_buckets, 40);
+	burst_run_figures_in(alias, t0, 0, t0 + 40 * TICK, win, &f);
+	assert_true(f.read_cv < 0.01);
+	assert_true(f.write_cv < 0.01);
+	assert_int_equal(f.read_buckets, 20);
+	assert_true(fabs(f.bucket_s - 0.5) < 1e-9);
+	/* the reads stop at the flush (after 9 s): 18 buckets */
+	burst_run_figures_in(alias, t0, t0 + 36 * TICK, t0 + 40 * TICK, win, &f);
+	assert_int_equal(f.read_buckets, 18);
+	/* 9.75 s: the quarter second left joins the last bucket, which
+	 * then reads 128 MiB in 0.75 s, the others 64 in 0.5 */
+	burst_run_figures_in(alias, t0, 0, t0 + 39 * TICK, win, &f);
+	assert_int_equal(f.read_buckets, 19);
+	assert_true(fabs(f.bucket_s - 9.75 / 19) < 1e-9);
+	assert_true(f.read_cv > 0.01 && f.read_cv < 0.1);
+	/* one bucket: no spread */
+	burst_run_figures_in(alias, t0, 0, t0 + 3 * TICK, win, &f);
+	assert_int_equal(f.read_buckets, 1);
+	assert_true(isnan(f.read_cv));
+	series_free(alias);
+
+	/* a real sawtooth, period 4 s: 2 s reading 64 MiB/s, then 2 s
+	 * stalled, with a burst (64 MiB deactivated in 0.25 s) as each
+	 * stall begins; 5 periods.  The 8 MiB windows at 30 MiB/s make
+	 * buckets of 4 samples. */
+	struct series *saw = series_new(128);
+	uint64_t deact = 0;
+	rd = 0;
+	for (int i = 0; i <= 80; i++) {
+		struct sample x = io_tick(i, TICK, rd, rd, deact);
+		series_push(saw, &x);
+		int phase = i % 16; /* the interval (i, i + 1) */
+		rd += phase < 8 ? 16 : 0;
+		deact += phase == 8 ? LIMIT / 4096 : 0;
+	}
+	burst_run_figures_in(saw, t0, 0, t0 + 80 * TICK, w30, &f);
+	assert_int_equal(f.bursts, 5);
+	assert_int_equal(f.read_buckets, 20);
+	assert_true(f.read_cv > 0.99); /* 64 and 0 MiB/s, a bucket each */
+	assert_true(f.write_cv > 0.99);
+	/* the stalled buckets hold the bursts: rd@burst 0 */
+	assert_true(f.read_at_burst < 0.01);
+	series_free(saw);
+}
+
 /* The rule v1 used before: the system pgdeactivate, counted while the
  * cgroup's own active list shrank. */
 static int old_v1_rule(const struct sample *a, const struct sample *b)
@@ -254,7 +383,7 @@ static void test_real_series(void **state)
 		skip();
 	}
 	if (scratch_open(&s, "/var/tmp", err, sizeof err) < 0 ||
-	    scratch_make_source(&s, 1024 * MIB, NULL, NULL, err, sizeof err) < 0)
+	    scratch_make_input(&s, 1024 * MIB, NULL, NULL, err, sizeof err) < 0)
 		fail_msg("scratch: %s", err);
 	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
 	if (cgroup_create(&cg, LIMIT, "burst", err, sizeof err) < 0)
@@ -338,6 +467,8 @@ int main(void)
 	    cmocka_unit_test_teardown(test_v1_own_lists, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_v2_and_system, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_mglru, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_window, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_buckets, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_real_series, tu_leave_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

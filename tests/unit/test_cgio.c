@@ -25,6 +25,7 @@
 #include "cgio.h"
 #include "rates.h"
 #include "series.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -155,12 +156,12 @@ static void put_file(const char *path, const char *text)
 
 static void test_reader(void **state)
 {
-	char disk[64], dir[] = "/tmp/lrutop-cgio.XXXXXX", a[128], b[128], text[256];
+	char disk[64], dir[64], a[128], b[128], text[256];
 	unsigned ma = 0, mi = 0;
 	(void)state;
 	if (some_disk(disk, sizeof disk, &ma, &mi) < 0)
 		skip();
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_tmpdir(dir, sizeof dir, "cgio"), 0);
 	snprintf(a, sizeof a, "%s/a", dir);
 	snprintf(b, sizeof b, "%s/b", dir);
 	snprintf(text, sizeof text, "%u:%u Read 100\n%u:%u Write 7\nTotal 107\n", ma, mi, ma, mi);
@@ -196,8 +197,7 @@ static void test_reader(void **state)
 	assert_int_equal(cgio_read(c, b, 2, "no-such-disk", &s), -1);
 	assert_int_equal(s.have, 0);
 	cgio_free(c);
-	unlink(b);
-	rmdir(dir);
+	assert_int_equal(tu_rmtree(dir), 0);
 }
 
 /* One tick of a run: the disk read disk_mib in total, its cgroup own_mib

@@ -93,7 +93,7 @@ static void test_limit_holds(void **state)
 
 	need_cgroup();
 	if (scratch_open(&s, "/var/tmp", err, sizeof err) < 0 ||
-	    scratch_make_source(&s, 2 * LIMIT, NULL, NULL, err, sizeof err) < 0)
+	    scratch_make_input(&s, 2 * LIMIT, NULL, NULL, err, sizeof err) < 0)
 		fail_msg("scratch: %s", err);
 	if (cgroup_create(&cg, LIMIT, "test", err, sizeof err) < 0)
 		fail_msg("cgroup_create: %s", err);

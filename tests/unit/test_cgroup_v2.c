@@ -42,6 +42,7 @@
 #include "sampler.h"
 #include "scratch.h"
 #include "util.h"
+#include "testutil.h"
 #include "worker.h"
 
 #include <errno.h>
@@ -147,16 +148,13 @@ static char *get(const char *path, char *buf, size_t len)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof root, "/tmp/lrutop-cgv2.XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	return tu_tmpdir(root, sizeof root, "cgv2");
 }
 
 static int teardown(void **state)
 {
-	char cmd[8192];
 	(void)state;
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return tu_rmtree(root);
 }
 
 /* Debian 12 / Ubuntu 24.04: only the unified hierarchy is mounted. */

@@ -20,6 +20,7 @@
 
 #include "device.h"
 #include "util.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -713,8 +714,7 @@ static int build_stack(struct stack *s)
 		return step_fail(s, "mkfs.ext4 is not installed");
 	if (expected_disk(VAR_TMP, s->disk, sizeof(s->disk), why, sizeof(why)) < 0)
 		return step_fail(s, "%s", why);
-	strlcpy_(s->dir, VAR_TMP "/lrutop-test-device.XXXXXX", sizeof(s->dir));
-	if (!mkdtemp(s->dir))
+	if (tu_tmpdir(s->dir, sizeof(s->dir), "device") < 0)
 		return step_fail(s, "mkdtemp in %s: %s", VAR_TMP, strerror(errno));
 	push_undo(s, UNDO_RMDIR, s->dir);
 

@@ -37,16 +37,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/lrutop-test-export.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tu_tmpdir(dir, sizeof(dir), "export");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tu_rmtree(dir);
 }
 
 static void tpath(char *buf, size_t n, const char *name)

@@ -14,6 +14,7 @@
 #include "sample.h"
 #include "strategy.h"
 #include "util.h"
+#include "testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -363,8 +364,7 @@ struct tmp {
 static int tmp_setup(void **state)
 {
 	struct tmp *t = xcalloc(1, sizeof(*t));
-	snprintf(t->dir, sizeof(t->dir), "/tmp/lrutop-output-XXXXXX");
-	if (!mkdtemp(t->dir)) {
+	if (tu_tmpdir(t->dir, sizeof(t->dir), "output") < 0) {
 		free(t);
 		return -1;
 	}
@@ -375,15 +375,8 @@ static int tmp_setup(void **state)
 static int tmp_teardown(void **state)
 {
 	struct tmp *t = *state;
-	static const char *const names[] = {"new.csv",	  "old.csv",	  "link.csv",
-					    "target.csv", "dangling.csv", "nowhere.csv"};
-	char p[192];
-	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
-		snprintf(p, sizeof(p), "%s/%s", t->dir, names[i]);
-		unlink(p);
-	}
-	if (rmdir(t->dir) < 0)
-		fprintf(stderr, "test_output: rmdir %s: %s\n", t->dir, strerror(errno));
+	if (tu_rmtree(t->dir) < 0)
+		fprintf(stderr, "test_output: rm -r %s: still there\n", t->dir);
 	free(t);
 	return 0;
 }

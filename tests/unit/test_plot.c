@@ -15,12 +15,15 @@
 #include <string.h>
 
 #include "burst.h"
+#include "kvfile.h"
 #include "model.h"
 #include "phase.h"
 #include "plot.h"
 #include "source.h"
+#include "stats.h"
 #include "svg.h"
 #include "ui.h"
+#include "util.h"
 #include "views.h"
 #include "gridtest.h"
 
@@ -275,6 +278,75 @@ static void test_runs_blocks(void **state)
 	synth_free(&y);
 }
 
+/* The memory axis' rules on the synthetic run: a 64M limit 60M used is
+ * the scale (as before the cut existed); the system's 1 GiB of lists on
+ * 4 GiB is cut at the next step in GiB (1.5); a 16 GiB limit over the same
+ * 60M is cut at a step above the usage; frozen, the cut holds while the
+ * lists shrink, live it shrinks after the autoscale's patience. */
+static void test_mem_cut_rules(void **state)
+{
+	(void)state;
+	struct synth y;
+	struct plot p;
+	plot_init(&p);
+	synth_make(&y, 100, 10, 90, 20, 20, 0);
+	plot_build(&p, &y.m, &last_n, 89, 60);
+	assert_true(p.cg);
+	assert_false(p.mem_cut);
+	assert_true(p.mem_top == 64.0 * 1024);
+	struct plot_opts sys = last_n;
+	sys.mem_system = 1;
+	plot_build(&p, &y.m, &sys, 89, 60);
+	assert_false(p.cg);
+	assert_true(p.mem_cut);
+	assert_true(p.mem_top == 1.5 * 1024 * 1024);
+	synth_free(&y);
+
+	/* a limit far above the run: cut (60M used, 63 MiB → 80M) */
+	struct model m;
+	memset(&m, 0, sizeof(m));
+	m.series = series_new(256);
+	struct runlog *log = runlog_new();
+	m.log = log;
+	m.interval = 0.25;
+	for (int i = 0; i < 200; i++) {
+		struct sample s;
+		memset(&s, 0, sizeof(s));
+		s.t_ns = T0 + (uint64_t)i * DT;
+		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_CG;
+		s.mem_total = 24ull << 20;
+		s.run = 0;
+		s.cg_limit = 16ull << 30;
+		/* 60M, then from sample 100 on 6M */
+		s.cg_usage = (i < 100 ? 60 : 6) * MIB;
+		s.cg_active_file = s.cg_usage / 3;
+		s.cg_inactive_file = s.cg_usage / 3;
+		series_push(m.series, &s);
+	}
+	struct plot q;
+	plot_init(&q);
+	plot_build(&q, &m, &last_n, 99, 50);
+	assert_true(q.cg);
+	assert_true(q.mem_cut);
+	assert_true(q.mem_top == 80.0 * 1024);
+	/* frozen on the 6M samples: the axis holds */
+	struct plot_opts fr = last_n;
+	fr.frozen = 1;
+	for (int k = 0; k < 60; k++)
+		plot_build(&q, &m, &fr, 199, 50);
+	assert_true(q.mem_top == 80.0 * 1024);
+	/* live: after 40 builds under 40 % it comes down to 8M */
+	for (int k = 0; k < 39; k++)
+		plot_build(&q, &m, &last_n, 199, 50);
+	assert_true(q.mem_top == 80.0 * 1024);
+	plot_build(&q, &m, &last_n, 199, 50);
+	assert_true(q.mem_top == 8.0 * 1024);
+	plot_done(&q);
+	series_free(m.series);
+	runlog_free(log);
+	plot_done(&p);
+}
+
 /* ---- one recording, two pictures ----------------------------------------- */
 
 static void on_sample(void *ctx, const struct sample *s, const struct disktab *t)
@@ -438,6 +510,396 @@ static void test_tui_and_svg_agree(void **state)
 	runlog_free(log);
 }
 
+/* ---- the memory scale on any machine ------------------------------------- */
+
+/* /proc/meminfo of three machines (the fields the sampler reads, in the
+ * kernel's format): a busy 2 GiB VM whose cache fills it, this 24 GiB
+ * machine at rest (the issue's figures: Active(file) 20M, Inactive(file)
+ * 68M, anon 94M, free 23G), a 1 TiB server with 130 GiB of lists. */
+static const char mem_2g[] = "MemTotal:        2030592 kB\n"
+			     "MemFree:          180224 kB\n"
+			     "MemAvailable:    1460000 kB\n"
+			     "Cached:          1400000 kB\n"
+			     "Active:          1020000 kB\n"
+			     "Inactive:         760000 kB\n"
+			     "Active(anon):     200000 kB\n"
+			     "Inactive(anon):    60000 kB\n"
+			     "Active(file):     820000 kB\n"
+			     "Inactive(file):   700000 kB\n"
+			     "Dirty:               120 kB\n"
+			     "Writeback:             0 kB\n";
+static const char mem_24g[] = "MemTotal:       25165824 kB\n"
+			      "MemFree:        24210000 kB\n"
+			      "MemAvailable:   24600000 kB\n"
+			      "Cached:            95000 kB\n"
+			      "Active:            90000 kB\n"
+			      "Inactive:          96368 kB\n"
+			      "Active(anon):      69520 kB\n"
+			      "Inactive(anon):    26736 kB\n"
+			      "Active(file):      20480 kB\n"
+			      "Inactive(file):    69632 kB\n"
+			      "Dirty:                 8 kB\n"
+			      "Writeback:             0 kB\n";
+static const char mem_1t[] = "MemTotal:     1056964608 kB\n"
+			     "MemFree:       903000000 kB\n"
+			     "MemAvailable:  1000000000 kB\n"
+			     "Cached:        105000000 kB\n"
+			     "Active:         83886080 kB\n"
+			     "Inactive:       52428800 kB\n"
+			     "Active(anon):   20971520 kB\n"
+			     "Inactive(anon):  10485760 kB\n"
+			     "Active(file):   62914560 kB\n"
+			     "Inactive(file): 41943040 kB\n"
+			     "Dirty:              512 kB\n"
+			     "Writeback:             0 kB\n";
+
+/* A sample's memory from a meminfo text, through the key-value parser. */
+static void meminfo_sample(const char *text, struct sample *s)
+{
+	static const char *const keys[] = {
+	    "MemTotal:",     "MemFree:",	"MemAvailable:", "Active(file):", "Inactive(file):",
+	    "Active(anon):", "Inactive(anon):", "Cached:",	 "Dirty:",	  "Writeback:"};
+	uint64_t v[ARRAY_LEN(keys)];
+	assert_int_equal(kvfile_parse(text, keys, ARRAY_LEN(keys), v), (int)ARRAY_LEN(keys));
+	s->mem_total = v[0];
+	s->mem_free = v[1];
+	s->mem_avail = v[2];
+	s->active_file = v[3];
+	s->inactive_file = v[4];
+	s->active_anon = v[5];
+	s->inactive_anon = v[6];
+	s->cached = v[7];
+	s->dirty = v[8];
+	s->writeback = v[9];
+	s->have |= SAMPLE_HAVE_MEM;
+}
+
+/* The tallest column of role r in rows y0..y1 (eighths of a cell). */
+static int tallest_in(const struct grid *g, enum role r, int y0, int y1)
+{
+	int best = 0;
+	for (int x = 0; x < g->w; x++) {
+		int h = 0;
+		for (int y = y0; y < y1; y++) {
+			const struct cell *c = grid_at((struct grid *)g, x, y);
+			if (c && c->role == r && c->ch >= 0x2581 && c->ch <= 0x2588)
+				h += (int)(c->ch - 0x2580);
+		}
+		best = h > best ? h : best;
+	}
+	return best;
+}
+
+/* The SVG memory chart's top tick: the largest label between its title and
+ * its unit. */
+static double svg_mem_top(const char *svg, const char *unit)
+{
+	const char *a = strstr(svg, ">Memory");
+	assert_non_null(a);
+	const char *b = strstr(a, unit);
+	assert_non_null(b);
+	double top = -1;
+	for (const char *p = a; (p = strstr(p, "text-anchor=\"end\"")) && p < b; p++)
+		top = fmax(top, strtod(strchr(p, '>') + 1, NULL));
+	return top;
+}
+
+/* Plain lrutop (no run) on a 2 GiB, a 24 GiB and a 1 TiB machine: the
+ * lists take a readable share of the memory chart's rows at 80x24,
+ * 100x30 and 160x45; where they are a sliver of MemTotal the axis is cut
+ * (≈ at its top, the top a step above the stack) and free is a number in
+ * the legend; the SVG export cuts at the same top. */
+static void test_mem_any_machine(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *top, *svg_title, *svg_unit, *svg_free;
+		double svg_top;
+		int cut;
+	} mc[] = {
+	    {mem_2g, "1.9G", "Memory, whole system (1.937 GiB)", ">MiB<", NULL, 1983, 0},
+	    {mem_24g, "200M", "Memory, whole system (24 GiB, axis cut at 200 MiB)", ">MiB<",
+	     ">free 23.09 GiB<", 200, 1},
+	    {mem_1t, "150G", "Memory, whole system (1008 GiB, axis cut at 150 GiB)", ">GiB<",
+	     ">free 861.2 GiB<", 150, 1},
+	};
+	static const int sizes[][2] = {{80, 24}, {100, 30}, {160, 45}};
+	for (size_t k = 0; k < ARRAY_LEN(mc); k++) {
+		struct model m;
+		memset(&m, 0, sizeof(m));
+		m.series = series_new(256);
+		struct runlog *log = runlog_new();
+		m.log = log;
+		m.interval = 1;
+		snprintf(m.disk, sizeof(m.disk), "vda");
+		for (int i = 0; i < 60; i++) {
+			struct sample s;
+			memset(&s, 0, sizeof(s));
+			s.t_ns = T0 + (uint64_t)i * 1000000000ull;
+			s.have = SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
+			s.run = -1;
+			meminfo_sample(mc[k].text, &s);
+			series_push(m.series, &s);
+		}
+		for (size_t z = 0; z < ARRAY_LEN(sizes); z++) {
+			struct ui u;
+			memset(&u, 0, sizeof(u));
+			u.glyphs = CHART_BLOCK;
+			struct views v;
+			views_init(&v);
+			struct grid g;
+			grid_init(&g, sizes[z][0], sizes[z][1]);
+			views_draw(&v, &m, &u, &g);
+			const struct plot *p = &v.overview.plot;
+			assert_false(p->cg);
+			assert_int_equal(p->mem_cut, mc[k].cut);
+			int t = find_row(&g, "Mem"), r = find_row(&g, "Reclaim");
+			assert_true(t > 0 && r > t + 3);
+			int rows = r - t - 1;
+			/* the tallest list: at least a third of the chart's rows */
+			int best = 0;
+			static const enum role lists[] = {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON};
+			for (size_t j = 0; j < ARRAY_LEN(lists); j++) {
+				int h = tallest_in(&g, lists[j], t + 1, r);
+				best = h > best ? h : best;
+			}
+			if (getenv("PLOT_DUMP")) {
+				char *d = grid_dump(&g);
+				fprintf(stderr, "%s\n", d);
+				free(d);
+			}
+			assert_true(3 * best >= rows * 8);
+			/* the top label, and the cut's mark on the axis */
+			char *top = row_text(&g, t + 1), *leg = row_text(&g, t);
+			if (mc[k].cut) {
+				assert_non_null(strstr(top, mc[k].top));
+				assert_non_null(strstr(top, "\xe2\x89\x88"));
+				char want[32];
+				fmt_size(want, sizeof(want),
+					 (uint64_t)(plot_last(p, PLOT_FREE) * 1024.0));
+				char item[48];
+				snprintf(item, sizeof(item), "free %s", want);
+				assert_non_null(strstr(leg, item)); /* free: the number */
+			} else {
+				assert_null(strstr(top, "\xe2\x89\x88"));
+				assert_true(p->mem_top == p->mem_total);
+			}
+			free(top);
+			free(leg);
+			grid_done(&g);
+			views_done(&v);
+		}
+
+		/* the export: the same cut, the same top */
+		char *svg = NULL, err[256];
+		size_t svglen = 0;
+		FILE *f = open_memstream(&svg, &svglen);
+		struct svg_input in = {.ser = m.series, .disk = "vda"};
+		struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+		if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		fclose(f);
+		if (!strstr(svg, mc[k].svg_title))
+			fail_msg("no \"%s\" in the SVG", mc[k].svg_title);
+		if (mc[k].svg_free)
+			assert_non_null(strstr(svg, mc[k].svg_free));
+		assert_true(fabs(svg_mem_top(svg, mc[k].svg_unit) - mc[k].svg_top) < 1);
+		free(svg);
+		series_free(m.series);
+		runlog_free(log);
+	}
+}
+
+/* ---- the Runs view, two pictures ----------------------------------------- */
+
+/* The demo recording, replayed into m (its log in *log). */
+static struct source *load_demo(struct model *m, struct runlog **log)
+{
+	char path[512], err[512];
+	snprintf(path, sizeof(path), "%s/examples/demo-2008.jsonl.gz", LRUTOP_SRCDIR);
+	memset(m, 0, sizeof(*m));
+	m->series = series_new(1 << 16);
+	*log = runlog_new();
+	m->log = *log;
+	m->interval = 0.25;
+	snprintf(m->disk, sizeof(m->disk), "vda");
+	struct source_sink sink = {.ctx = m->series, .sample = on_sample, .reset = on_reset};
+	struct source *src = source_replay_new(path, 0, *log, &sink, err, sizeof(err));
+	if (!src)
+		fail_msg("%s", err);
+	while (source_step(src) == 0)
+		;
+	m->runs.state = RUNS_FINISHED;
+	m->runs.current = -1;
+	return src;
+}
+
+/* The TUI's Runs view at w×h: the read scale's top (the legend's
+ * "read 0-N MiB/s"), the blocks (label rows: a name, then "#1") and the
+ * ▼ burst marks. */
+static void tui_runs(struct model *m, int w, int h, double *read_top, int *blocks, int *bursts)
+{
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_BLOCK;
+	u.view = VIEW_RUNS;
+	struct views v;
+	views_init(&v);
+	struct grid g;
+	grid_init(&g, w, h);
+	views_draw(&v, m, &u, &g);
+	int y = find_row(&g, " read 0-");
+	assert_true(y > 0);
+	char *t = row_text(&g, y);
+	*read_top = strtod(strstr(t, " read 0-") + 8, NULL);
+	free(t);
+	*blocks = *bursts = 0;
+	for (int yy = 0; yy < y; yy++) {
+		t = row_text(&g, yy);
+		*blocks += t[0] != ' ' && strlen(t) > 16 && t[15] == '#' && strstr(t, "_cp");
+		*bursts += count(t, "\xe2\x96\xbc");
+		free(t);
+	}
+	assert_int_equal(v.runs.plot.nrows, (size_t)*blocks);
+	char want[16];
+	fmt_num(want, sizeof(want), v.runs.plot.read_max);
+	assert_true(fabs(*read_top - strtod(want, NULL)) < 1e-9);
+	grid_done(&g);
+	views_done(&v);
+}
+
+/* The TUI's Runs view (at two widths) and the SVG's Runs view of one
+ * recording: one read scale (its top label), a block for each of the
+ * three runs, the same burst marks — both render plot_runs_build(). */
+static void test_runs_tui_and_svg_agree(void **state)
+{
+	(void)state;
+	struct model m;
+	struct runlog *log;
+	struct source *src = load_demo(&m, &log);
+	struct strategy_stats st[MODEL_MAX_STRATEGIES];
+	m.stats = st;
+	m.nstats = stats_compute(log->results, log->nresults, NULL, st, MODEL_MAX_STRATEGIES);
+	assert_int_equal(log->nresults, 3);
+
+	double top_wide, top_narrow;
+	int blocks_wide, blocks_narrow, bursts_wide, bursts_narrow;
+	tui_runs(&m, 160, 45, &top_wide, &blocks_wide, &bursts_wide);
+	tui_runs(&m, 100, 45, &top_narrow, &blocks_narrow, &bursts_narrow);
+	printf("Runs view: read scale top %g MiB/s (160 and 100 columns), %d blocks, %d bursts\n",
+	       top_wide, blocks_wide, bursts_wide);
+	assert_true(top_wide > 0);
+	/* the scale is the samples', not the terminal's width */
+	assert_true(top_wide == top_narrow);
+	assert_int_equal(blocks_wide, 3);
+	assert_int_equal(blocks_narrow, 3);
+
+	char *svg = NULL, err[512];
+	size_t svglen = 0;
+	FILE *f = open_memstream(&svg, &svglen);
+	struct svg_input in = {.ser = m.series,
+			       .events = log->events,
+			       .nevents = log->nevents,
+			       .runs = log->results,
+			       .nruns = log->nresults,
+			       .disk = "vda"};
+	struct svg_opts o = {.view = SVG_RUNS, .run = -1};
+	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	fclose(f);
+	/* each block's rate axis: the top label, one a block, the TUI's number */
+	char lab[48];
+	snprintf(lab, sizeof(lab), ">%g MiB/s</text>", top_wide);
+	assert_int_equal(count(svg, " MiB/s</text>"), blocks_wide);
+	assert_int_equal(count(svg, lab), blocks_wide);
+	/* a name label a block: each run's name, closing its text */
+	int names = 0;
+	for (size_t i = 0; i < log->nresults; i++) {
+		const struct run_result *r = &log->results[i];
+		int nl = runlog_label_len(r, runlog_common_limit(log->results, log->nresults));
+		snprintf(lab, sizeof(lab), "serif\">%.*s</text>", nl, r->name);
+		names += count(svg, lab);
+	}
+	assert_int_equal(names, blocks_wide);
+	/* the bursts: the ▼s of the blocks on screen, the triangles of the
+	 * picture (one more: its legend's) */
+	char tri[32];
+	snprintf(tri, sizeof(tri), "z\" fill=\"#%06x\"", (unsigned)svg_theme_light.burst);
+	assert_true(bursts_wide > 0);
+	assert_int_equal(count(svg, tri) - 1, bursts_wide);
+
+	free(svg);
+	source_free(src);
+	series_free(m.series);
+	runlog_free(log);
+}
+
+/* The progress line's and the probe's question: bytes moving (copy,
+ * flush), not the run's whole copy (sample_in_copy() holds done too). */
+static void test_phase_moves_bytes(void **state)
+{
+	(void)state;
+	assert_true(phase_moves_bytes(PHASE_COPY));
+	assert_true(phase_moves_bytes(PHASE_FLUSH));
+	assert_false(phase_moves_bytes(PHASE_DONE));
+	assert_false(phase_moves_bytes(PHASE_PREPARE));
+	assert_false(phase_moves_bytes(PHASE_VERIFY));
+	assert_false(phase_moves_bytes(PHASE_IDLE));
+	assert_false(phase_moves_bytes(PHASE_COUNT));
+	struct sample s = {.run = 0, .phase = PHASE_DONE};
+	assert_true(sample_in_copy(&s, 0) && !phase_moves_bytes(s.phase));
+}
+
+/* The export's time axes (Overview, Runs) take their ticks here. */
+static void test_time_ticks(void **state)
+{
+	(void)state;
+	double t[64];
+	int n = plot_time_ticks(19.77, 8, t, 64); /* the demo's longest copy */
+	assert_int_equal(n, 4);			  /* 0 5 10 15: a step of 5 */
+	assert_true(t[0] == 0 && t[1] == 5 && t[3] == 15);
+	n = plot_time_ticks(1.625, 8, t, 64); /* 0.2 s wanted: 0.5 s steps */
+	assert_int_equal(n, 4);
+	assert_true(t[1] == 0.5 && t[3] == 1.5);
+	assert_int_equal(plot_time_ticks(0, 8, t, 64), 1); /* one timestamp */
+	assert_int_equal(plot_time_ticks(NAN, 8, t, 64), 1);
+	assert_int_equal(plot_time_ticks(1000, 8, t, 3), 3); /* at most max */
+}
+
+/* The Runs view's scales are kept while what they read holds: the same
+ * as a fresh build's at any width, and taken again for other runs. */
+static void test_runs_scale_kept(void **state)
+{
+	(void)state;
+	struct model m;
+	struct runlog *log;
+	struct source *src = load_demo(&m, &log);
+	struct plot_runs p, q;
+	plot_runs_init(&p);
+	plot_runs_init(&q);
+	const size_t all[] = {0, 1, 2}, two[] = {0, 2};
+	plot_runs_build(&p, m.series, 0.25, log->results, all, 3, 40 * 1024, 137);
+	double rd = p.read_max, wr = p.write_max;
+	plot_runs_build(&p, m.series, 0.25, log->results, all, 3, 40 * 1024, 50);
+	plot_runs_build(&q, m.series, 0.25, log->results, all, 3, 40 * 1024, 50);
+	assert_true(p.read_max == rd && q.read_max == rd && q.write_max == wr);
+	for (int j = 0; j < 50; j++) {
+		double a = plot_runs_row(&p, 1, PLOT_RUN_READ)[j],
+		       b = plot_runs_row(&q, 1, PLOT_RUN_READ)[j];
+		assert_true((isnan(a) && isnan(b)) || a == b);
+	}
+	/* rw_cp and mm_sync_madv_cp: flat reads, a lower top than with the sawtooth */
+	plot_runs_build(&p, m.series, 0.25, log->results, two, 2, 40 * 1024, 50);
+	plot_runs_done(&q);
+	plot_runs_build(&q, m.series, 0.25, log->results, two, 2, 40 * 1024, 50);
+	assert_true(p.read_max == q.read_max && p.write_max == q.write_max);
+	assert_true(p.read_max < rd);
+	plot_runs_done(&p);
+	plot_runs_done(&q);
+	source_free(src);
+	series_free(m.series);
+	runlog_free(log);
+}
 /* ---- the run's own I/O in front, robust scales, clipped marks ------------ */
 
 /* n samples, copy [c0, c1) of run 0 reading own MiB a sample from its
@@ -615,11 +1077,22 @@ static void test_robust_scale_clip_marks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_split),	cmocka_unit_test(test_scale_follows_copy),
-	    cmocka_unit_test(test_scope),	cmocka_unit_test(test_marks),
-	    cmocka_unit_test(test_cache),	cmocka_unit_test(test_phase_table),
-	    cmocka_unit_test(test_runs_blocks), cmocka_unit_test(test_tui_and_svg_agree),
-	    cmocka_unit_test(test_run_io_in_front), cmocka_unit_test(test_robust_scale_clip_marks),
+	    cmocka_unit_test(test_split),
+	    cmocka_unit_test(test_scale_follows_copy),
+	    cmocka_unit_test(test_scope),
+	    cmocka_unit_test(test_marks),
+	    cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_phase_table),
+	    cmocka_unit_test(test_runs_blocks),
+	    cmocka_unit_test(test_tui_and_svg_agree),
+	    cmocka_unit_test(test_mem_cut_rules),
+	    cmocka_unit_test(test_mem_any_machine),
+	    cmocka_unit_test(test_runs_tui_and_svg_agree),
+	    cmocka_unit_test(test_phase_moves_bytes),
+	    cmocka_unit_test(test_time_ticks),
+	    cmocka_unit_test(test_runs_scale_kept),
+	    cmocka_unit_test(test_run_io_in_front),
+	    cmocka_unit_test(test_robust_scale_clip_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "sampler.h"
 #include "strategy.h"
 #include "util.h"
+#include "testutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,16 +36,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/lrutop-test-record.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tu_tmpdir(dir, sizeof(dir), "record");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tu_rmtree(dir);
 }
 
 static void tpath(char *buf, size_t n, const char *name)

@@ -24,6 +24,7 @@
 #include "series.h"
 #include "strategy.h"
 #include "util.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -45,24 +46,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/var/tmp/lrutop-test-res.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tu_tmpdir(dir, sizeof(dir), "res");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.') {
-			char p[320];
-			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-			unlink(p);
-		}
-	if (d)
-		closedir(d);
-	return rmdir(dir);
+	return tu_rmtree(dir);
 }
 
 /* The independent reader: resident pages of the whole file by one map. */

@@ -29,6 +29,7 @@
 #include "runlog.h"
 #include "source.h"
 #include "strategy.h"
+#include "testutil.h"
 
 #define N  10
 #define DT 250000000ull
@@ -111,8 +112,7 @@ static void write_recording(const char *path, uint64_t t0, double secs, int runs
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/lrutop-cmpsrc-test.XXXXXX");
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_tmpdir(dir, sizeof(dir), "cmpsrc"), 0);
 	snprintf(pa, sizeof(pa), "%s/a.jsonl", dir);
 	snprintf(pb, sizeof(pb), "%s/b.jsonl", dir);
 	snprintf(pm, sizeof(pm), "%s/m.jsonl", dir);
@@ -126,11 +126,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	unlink(pa);
-	unlink(pb);
-	unlink(pm);
-	rmdir(dir);
-	return 0;
+	return tu_rmtree(dir);
 }
 
 static void test_two(void **state)

@@ -31,6 +31,7 @@
 #include "runlog.h"
 #include "source.h"
 #include "strategy.h"
+#include "testutil.h"
 
 #define N 10
 #define T0 1000000000ull
@@ -137,8 +138,7 @@ static void write_recording(void)
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/lrutop-replay-test.XXXXXX");
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_tmpdir(dir, sizeof(dir), "replay"), 0);
 	snprintf(path, sizeof(path), "%s/r.jsonl", dir);
 	write_recording();
 	return 0;
@@ -147,12 +147,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char p[160];
-	snprintf(p, sizeof(p), "%s/h.jsonl", dir);
-	unlink(p);
-	unlink(path);
-	rmdir(dir);
-	return 0;
+	return tu_rmtree(dir);
 }
 
 static struct source *open_replay(double speed, struct runlog *log, struct seen *k)

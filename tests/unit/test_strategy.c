@@ -4,7 +4,7 @@
  * 64 MiB), refuses an existing destination without touching it, never
  * changes the source, reports copy/flush/done and full progress, and on
  * failure (missing source, full filesystem) leaves no destination behind.
- * Sources come from scratch_make_source in a scratch directory under
+ * Sources come from scratch_make_input in a scratch directory under
  * /var/tmp, which must be gone after scratch_remove.
  */
 #include <stdarg.h>
@@ -192,8 +192,8 @@ static void test_copy_sizes(void **state)
 		uint64_t h;
 
 		open_scratch(&s);
-		if (scratch_make_source(&s, sizes[k], NULL, NULL, err, sizeof err) < 0)
-			fail_msg("make_source: %s", err);
+		if (scratch_make_input(&s, sizes[k], NULL, NULL, err, sizeof err) < 0)
+			fail_msg("make_input: %s", err);
 		assert_int_equal(stat(s.src, &before), 0);
 		assert_int_equal(before.st_size, (off_t)sizes[k]);
 		h = file_hash(s.src);
@@ -228,8 +228,8 @@ static void test_copy_odd_bs(void **state)
 	(void)state;
 
 	open_scratch(&s);
-	if (scratch_make_source(&s, 3 * MIB + 17, NULL, NULL, err, sizeof err) < 0)
-		fail_msg("make_source: %s", err);
+	if (scratch_make_input(&s, 3 * MIB + 17, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_input: %s", err);
 	for (size_t i = 0; i < 4; i++)
 		for (size_t b = 0; b < 2; b++) {
 			char name[64], dst[4096];
@@ -249,8 +249,8 @@ static void test_dst_exists(void **state)
 	(void)state;
 
 	open_scratch(&s);
-	if (scratch_make_source(&s, 4097, NULL, NULL, err, sizeof err) < 0)
-		fail_msg("make_source: %s", err);
+	if (scratch_make_input(&s, 4097, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_input: %s", err);
 	h = file_hash(s.src);
 	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
 	write_file(dst, "keep me", 7);
@@ -310,8 +310,7 @@ static void test_missing_src(void **state)
  * ours if the test fails with it mounted.  Skips without root. */
 static void small_mount(char *mnt)
 {
-	snprintf(mnt, 64, "/var/tmp/lrutop-test-%ld-mnt-XXXXXX", (long)getpid());
-	assert_non_null(mkdtemp(mnt));
+	assert_int_equal(tu_tmpdir(mnt, 64, "mnt"), 0);
 	if (mount("lrutop-test", mnt, "tmpfs", 0, "size=1m") < 0) {
 		int e = errno;
 		rmdir(mnt);
@@ -342,8 +341,8 @@ static void test_enospc(void **state)
 
 	small_mount(mnt);
 	open_scratch(&s);
-	if (scratch_make_source(&s, 3 * MIB + 5, NULL, NULL, err, sizeof err) < 0)
-		fail_msg("make_source: %s", err);
+	if (scratch_make_input(&s, 3 * MIB + 5, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_input: %s", err);
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy *st = strategy_at(i);
 		char dst[4096];
@@ -381,8 +380,8 @@ static void test_sigbus_full_disk(void **state)
 
 	small_mount(mnt);
 	open_scratch(&s);
-	if (scratch_make_source(&s, 3 * MIB + 5, NULL, NULL, err, sizeof err) < 0)
-		fail_msg("make_source: %s", err);
+	if (scratch_make_input(&s, 3 * MIB + 5, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_input: %s", err);
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy *st = strategy_at(i);
 		struct worker_spec spec;
@@ -425,8 +424,8 @@ static void test_prealloc_copy(void **state)
 	(void)state;
 
 	open_scratch(&s);
-	if (scratch_make_source(&s, 2 * MIB + 3, NULL, NULL, err, sizeof err) < 0)
-		fail_msg("make_source: %s", err);
+	if (scratch_make_input(&s, 2 * MIB + 3, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_input: %s", err);
 	for (int pre = 0; pre <= 1; pre++) {
 		char dst[4200];
 		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL, pre};
@@ -454,8 +453,8 @@ static void test_cfr_check(void **state)
 	(void)state;
 
 	open_scratch(&s);
-	if (scratch_make_source(&s, 4096, NULL, NULL, err, sizeof err) < 0)
-		fail_msg("make_source: %s", err);
+	if (scratch_make_input(&s, 4096, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_input: %s", err);
 	assert_int_equal(strategy_check(cfr, s.src, s.dir, err, sizeof err), 0);
 	assert_non_null(mkdtemp(dir));
 	snprintf(src, sizeof src, "%s/src", dir);
@@ -560,9 +559,9 @@ static void test_scratch_only_ours(void **state)
 	assert_int_equal(scratch_own_current(&s, "dst-1"), 0);
 	snprintf(theirs, sizeof theirs, "%s/not-ours", s.dir);
 	write_file(theirs, "2", 1);
-	if (scratch_make_source(&s, 1, NULL, NULL, err, sizeof err) < 0)
-		fail_msg("make_source: %s", err);
-	assert_int_equal(scratch_make_source(&s, 1, NULL, NULL, err, sizeof err), -1);
+	if (scratch_make_input(&s, 1, NULL, NULL, err, sizeof err) < 0)
+		fail_msg("make_input: %s", err);
+	assert_int_equal(scratch_make_input(&s, 1, NULL, NULL, err, sizeof err), -1);
 	scratch_remove(&s);
 	assert_true(gone(ours));
 	assert_false(gone(theirs));
@@ -587,7 +586,7 @@ static int on_fill(uint64_t done, uint64_t total, void *arg)
 	return 0; /* go on */
 }
 
-static void test_scratch_source_data(void **state)
+static void test_scratch_input_data(void **state)
 {
 	struct scratch s;
 	struct progress_log pl = {0, 0, 1};
@@ -597,8 +596,8 @@ static void test_scratch_source_data(void **state)
 	(void)state;
 
 	open_scratch(&s);
-	if (scratch_make_source(&s, 2 * MIB + 100, on_fill, &pl, err, sizeof err) < 0)
-		fail_msg("make_source: %s", err);
+	if (scratch_make_input(&s, 2 * MIB + 100, on_fill, &pl, err, sizeof err) < 0)
+		fail_msg("make_input: %s", err);
 	assert_int_equal(s.have_src, 1);
 	assert_true(pl.calls >= 1 && pl.monotonic);
 	assert_int_equal(pl.last, 2 * MIB + 100);
@@ -624,7 +623,7 @@ int main(void)
 	    cmocka_unit_test_teardown(test_parse_list, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_scratch_refusals, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_scratch_only_ours, tu_leave_nothing),
-	    cmocka_unit_test_teardown(test_scratch_source_data, tu_leave_nothing),
+	    cmocka_unit_test_teardown(test_scratch_input_data, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_copy_sizes, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_copy_odd_bs, tu_leave_nothing),
 	    cmocka_unit_test_teardown(test_dst_exists, tu_leave_nothing),

@@ -44,6 +44,7 @@
 #include "svg.h"
 #include "util.h"
 #include "worker.h"
+#include "testutil.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -993,7 +994,7 @@ static void test_real_copy(void **state)
 		skip();
 	}
 	if (scratch_open(s, "/var/tmp", err, sizeof err) < 0 ||
-	    scratch_make_source(s, getenv("SVG_EXAMPLE_DIR") ? 1024 * MIB : 256 * MIB, NULL, NULL,
+	    scratch_make_input(s, getenv("SVG_EXAMPLE_DIR") ? 1024 * MIB : 256 * MIB, NULL, NULL,
 				err, sizeof err) < 0)
 		fail_msg("scratch: %s", err);
 	assert_int_equal(scratch_path(s, "dst", fx->dst, sizeof fx->dst), 0);
@@ -1054,20 +1055,17 @@ static void test_real_copy(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/lrutop-svg.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tu_tmpdir(tmpdir, sizeof tmpdir, "svg");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
 	if (getenv("SVG_KEEP")) {
 		printf("SVG_KEEP: the pictures are in %s\n", tmpdir);
 		return 0;
 	}
-	return system(cmd) == 0 ? 0 : -1;
+	return tu_rmtree(tmpdir);
 }
 
 int main(void)

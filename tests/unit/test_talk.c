@@ -27,6 +27,7 @@
 #include "talk_script.h"
 #include "ui.h"
 #include "views.h"
+#include "testutil.h"
 
 static char dir[64];
 static char rec_plain[128], rec_rehearsed[128], script[128];
@@ -54,8 +55,7 @@ static void write_rec(const char *path, int argc, char **argv)
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/lrutop-test-talk.XXXXXX");
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_tmpdir(dir, sizeof(dir), "talk"), 0);
 	snprintf(rec_plain, sizeof(rec_plain), "%s/plain.jsonl", dir);
 	snprintf(rec_rehearsed, sizeof(rec_rehearsed), "%s/rehearsed.jsonl.gz", dir);
 	snprintf(script, sizeof(script), "%s/x.talk", dir);
@@ -70,10 +70,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	unlink(rec_plain);
-	unlink(rec_rehearsed);
-	rmdir(dir);
-	return 0;
+	return tu_rmtree(dir);
 }
 
 static struct talk_script *parse(const char *text, int rehearse, char *err, size_t len)

@@ -29,6 +29,7 @@
 #include "chart.h"
 #include "palette.h"
 #include "theme.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -474,8 +475,7 @@ static void test_search_path(void **state)
 {
 	(void)state;
 	char dir[256], path[4096], err[512];
-	snprintf(tmp, sizeof(tmp), "/tmp/test_theme.XXXXXX");
-	assert_non_null(mkdtemp(tmp));
+	assert_int_equal(tu_tmpdir(tmp, sizeof(tmp), "theme"), 0);
 	snprintf(dir, sizeof(dir), "%s/lrutop", tmp);
 	assert_int_equal(mkdir(dir, 0700), 0);
 	snprintf(dir, sizeof(dir), "%s/lrutop/themes", tmp);
@@ -521,14 +521,7 @@ static void test_search_path(void **state)
 	theme_next("light", next, sizeof(next));
 	assert_string_equal(next, "mono");
 
-	snprintf(path, sizeof(path), "%s/light.theme", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/zz-mine.theme", dir);
-	unlink(path);
-	rmdir(dir);
-	snprintf(dir, sizeof(dir), "%s/lrutop", tmp);
-	rmdir(dir);
-	assert_int_equal(rmdir(tmp), 0);
+	assert_int_equal(tu_rmtree(tmp), 0);
 	unsetenv("XDG_CONFIG_HOME");
 }
 

@@ -42,7 +42,7 @@ static int setup(void **state)
 	char err[512];
 	(void)state;
 	if (scratch_open(&scratch, "/var/tmp", err, sizeof err) < 0 ||
-	    scratch_make_source(&scratch, 16 * MIB, NULL, NULL, err, sizeof err) < 0) {
+	    scratch_make_input(&scratch, 16 * MIB, NULL, NULL, err, sizeof err) < 0) {
 		fprintf(stderr, "setup: %s\n", err);
 		return -1;
 	}
@@ -215,7 +215,7 @@ static void test_progress_page(void **state)
 	worker_done(&w);
 }
 
-/* An rw_cp worker started on the scratch source and stopped in its
+/* An rw_cp worker started on the scratch input and stopped in its
  * prepare phase (its first event read), waiting for "go". */
 static void start_rw_prepared(struct worker *w)
 {

@@ -1,16 +1,20 @@
 /*
  * testutil — small independent readers the unit tests compare lrutop's
- * own code against (a second way to read the same thing), shared so each
- * suite does not carry its own copy.  static inline: a suite that does not
- * use one gets no unused-function warning.
+ * own code against (a second way to read the same thing), and the one
+ * temporary-directory fixture, shared so each suite does not carry its own
+ * copy.  static inline: a suite that does not use one gets no
+ * unused-function warning.
  */
 #ifndef LRUTOP_TESTUTIL_H
 #define LRUTOP_TESTUTIL_H
 
+#include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* "key value" from /proc/vmstat or a memory.stat file, by stdio token by
@@ -56,6 +60,47 @@ static inline int tu_files_equal(const char *a, const char *b)
 	if (fb >= 0)
 		close(fb);
 	return same;
+}
+
+/* A new, empty directory /var/tmp/lrutop-test-<pid>-<tag>-XXXXXX, its name
+ * in dir (n bytes; 64 hold any tag of up to 16).  The name is the one
+ * tests/run's leftover check and tu_leave_nothing (leftover.h) know as a
+ * test's own, so a suite that dies before its teardown is still reported
+ * and removed.  /var/tmp, not /tmp: it is on a disk (the residency and
+ * copy tests need page cache of a real file system) and it is where the
+ * leftover check looks.  0, or -1 with errno set. */
+static inline int tu_tmpdir(char *dir, size_t n, const char *tag)
+{
+	int len = snprintf(dir, n, "/var/tmp/lrutop-test-%ld-%s-XXXXXX", (long)getpid(), tag);
+	if (len < 0 || (size_t)len >= n) {
+		if (n)
+			dir[0] = '\0';
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static inline int tu_rmtree_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0; /* go on: whatever stays is found below */
+}
+
+/* Removes dir and everything below it, without following a symbolic link
+ * or crossing into a mount.  "" (a setup that failed) is nothing to do.
+ * 0, or -1 when dir is still there. */
+static inline int tu_rmtree(const char *dir)
+{
+	if (!dir || !dir[0])
+		return 0;
+	nftw(dir, tu_rmtree_cb, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	return access(dir, F_OK) == 0 ? -1 : 0;
 }
 
 #endif

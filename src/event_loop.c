@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "sigpipe.h"
 #include "util.h"
 
 /* One sample and what follows it; 1 when the loop is to end. */

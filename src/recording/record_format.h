@@ -1,0 +1,46 @@
+/*
+ * record_format — what the --record writer and reader share (internal to
+ * src/recording/, not part of record.h's API): the table of a sample's
+ * fields with their short keys and the disk table's columns.  The keys and
+ * the column names are the file format: changing one is a major version
+ * (record.h); adding one is a minor.
+ */
+#ifndef LRUTOP_RECORD_FORMAT_H
+#define LRUTOP_RECORD_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+enum ftype { F_U64, F_U32, F_F32, F_U8 };
+
+struct field {
+	const char *key; /* stable: changing one is a major version */
+	uint32_t group;	 /* SAMPLE_HAVE_* */
+	size_t off;
+	enum ftype type;
+};
+
+/* The sample's fields in file order: a group's fields are written when its
+ * have bit is set and read back into the same offsets. */
+extern const struct field record_fields[];
+extern const size_t record_nfields;
+
+/* The have bits a file may carry; others are dropped on write and read. */
+#define HAVE_KNOWN                                                                                 \
+	(SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_VMX | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CPU | \
+	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT |        \
+	 SAMPLE_HAVE_RES | SAMPLE_HAVE_PROBE | SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB |          \
+	 SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG | SAMPLE_HAVE_MGLRU)
+
+/* The disk table's columns, in "disk_columns" order. */
+#define NDCOL 12
+extern const char *const record_disk_columns[NDCOL];
+
+/* A disk's counters as one row of the table. */
+void record_disk_row(const struct disk_counters *d, uint64_t v[NDCOL]);
+/* A row back into counters; -1 when a uint32/int column is out of range. */
+int record_disk_set(struct disk_counters *d, const uint64_t v[NDCOL]);
+
+#endif

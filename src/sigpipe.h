@@ -1,0 +1,23 @@
+/*
+ * sigpipe — the signal self-pipe, one of the descriptors the event loop
+ * (event_loop.c) polls.
+ *
+ * Invariants: the signal handlers only write the signal number to a
+ * non-blocking pipe (STYLE.md rule 6); the pipe's two descriptors are the
+ * only mutable globals in lrutop.
+ */
+#ifndef LRUTOP_SIGPIPE_H
+#define LRUTOP_SIGPIPE_H
+
+#include <stddef.h>
+
+/* Installs handlers for INT, TERM, HUP and CHLD writing to the self-pipe.
+ * 0 or -1. */
+int sig_install(char *err, size_t errlen);
+int sig_fd(void);
+/* Next pending signal number, or 0 when none. */
+int sig_next(void);
+/* Blocks/unblocks the handled signals (around fork, STYLE.md rule 6). */
+void sig_block(int block);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * Tests for chart: nice ceilings, quantiles, autoscale, number formatting
+ * and the ascii/braille canvas.
+ *
+ * Expected values are worked out here from the contracts in the headers and
+ * DESIGN.md (braille dot 1 is bit 0x01 ...), never copied from a run of the
+ * code.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "chart.h"
+#include "grid.h"
+#include "util.h"
+#include "near.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- chart ------------------------------------------------------------ */
+
+static void test_nice_ceil(void **state)
+{
+	(void)state;
+	assert_near(nice_ceil(0.3), 0.5, 1e-12);
+	assert_near(nice_ceil(1), 1, 1e-12);
+	assert_near(nice_ceil(1.01), 2, 1e-12);
+	assert_near(nice_ceil(2), 2, 1e-12);
+	assert_near(nice_ceil(2.5), 5, 1e-12);
+	assert_near(nice_ceil(7), 10, 1e-12);
+	assert_near(nice_ceil(10), 10, 1e-12);
+	assert_near(nice_ceil(120), 200, 1e-9);
+	assert_near(nice_ceil(0.05), 0.05, 1e-15);
+	assert_near(nice_ceil(4999), 5000, 1e-9);
+	assert_near(nice_ceil(5001), 10000, 1e-9);
+}
+
+/* chart_quantile against a sort of the same values: random, with many
+ * repeats (a throttled read rate is 32 in most samples), sorted, reversed,
+ * and NANs left out; q at 0, 0.5, 0.98 and 1. */
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void test_quantile(void **state)
+{
+	(void)state;
+	enum { MAXN = 1500 };
+	static double v[MAXN], tmp[MAXN], ref[MAXN];
+	static const double qs[] = {0, 0.5, 0.98, 1};
+	unsigned seed = 12345;
+	for (int n = 1; n <= MAXN; n += n < 40 ? 1 : 97) {
+		for (int kind = 0; kind < 4; kind++) {
+			int m = 0;
+			for (int i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				unsigned r = (seed >> 8) % 1000;
+				double x = kind == 0 ? (double)r : kind == 1 ? (r < 700 ? 32.0 : (double)(r % 5) * 16)
+					 : kind == 2 ? (double)i : (double)(n - i);
+				if (kind == 0 && r % 17 == 0)
+					x = NAN;
+				v[i] = x;
+				if (!isnan(x))
+					ref[m++] = x;
+			}
+			qsort(ref, (size_t)m, sizeof(ref[0]), cmp_dbl);
+			for (size_t j = 0; j < sizeof(qs) / sizeof(qs[0]); j++) {
+				double got = chart_quantile(v, n, qs[j], tmp);
+				if (!m) {
+					assert_true(got == -1);
+					continue;
+				}
+				int k = (int)ceil(qs[j] * m) - 1;
+				k = k < 0 ? 0 : k >= m ? m - 1 : k;
+				if (got != ref[k])
+					fail_msg("n %d kind %d q %.2f: got %g, want %g", n, kind, qs[j], got,
+						 ref[k]);
+			}
+		}
+	}
+	double none[3] = {NAN, NAN, NAN};
+	assert_true(chart_quantile(none, 3, 0.5, tmp) == -1);
+}
+
+static void test_autoscale(void **state)
+{
+	(void)state;
+	struct autoscale a = {0, 0};
+	const int patience = 3;
+	/* first update: a nice scale that shows 8 */
+	double m = autoscale_update(&a, 8, 1, patience);
+	assert_near(m, 10, 1e-9);
+	/* grows at once */
+	m = autoscale_update(&a, 30, 1, patience);
+	assert_true(m >= 30);
+	assert_near(m, nice_ceil(m), 1e-9);
+	double big = m;
+	/* data far below 40 %: holds for patience - 1 updates ... */
+	for (int i = 0; i < patience - 1; i++)
+		assert_near(autoscale_update(&a, 3, 1, patience), big, 0);
+	/* ... a value back above 40 % restarts the count ... */
+	assert_near(autoscale_update(&a, 0.5 * big, 1, patience), big, 0);
+	for (int i = 0; i < patience - 1; i++)
+		assert_near(autoscale_update(&a, 3, 1, patience), big, 0);
+	/* ... and the patience-th low update shrinks it, still showing 3 */
+	m = autoscale_update(&a, 3, 1, patience);
+	assert_true(m < big);
+	assert_true(m >= 3);
+	assert_near(m, nice_ceil(m), 1e-9);
+	/* the floor keeps an idle chart from collapsing to nothing */
+	struct autoscale z = {0, 0};
+	m = autoscale_update(&z, 0, 5, patience);
+	assert_true(m >= 5);
+	m = autoscale_update(&z, NAN, 5, patience);
+	assert_true(m >= 5);
+}
+
+static void expect_fmt(double v, const char *want)
+{
+	char buf[32];
+	fmt_num(buf, sizeof(buf), v);
+	if (strcmp(buf, want) != 0)
+		fail_msg("fmt_num(%g) = \"%s\", want \"%s\"", v, buf, want);
+}
+
+static void test_fmt_num(void **state)
+{
+	(void)state;
+	/* the examples in chart.h: 0.42, 4.2, 42, 420, 4.2k, 42k, 4.2M */
+	expect_fmt(0, "0");
+	expect_fmt(0.42, "0.42");
+	expect_fmt(4.2, "4.2");
+	expect_fmt(42, "42");
+	expect_fmt(420, "420");
+	expect_fmt(4200, "4.2k");
+	expect_fmt(42000, "42k");
+	expect_fmt(420000, "420k");
+	expect_fmt(4.2e6, "4.2M");
+	expect_fmt(1e6, "1.0M");
+	/* short: never more than 4 characters for 0 <= v < 1e14 */
+	for (double v = 0.001; v < 1e14; v *= 1.37) {
+		char buf[32];
+		fmt_num(buf, sizeof(buf), v);
+		if (strlen(buf) > 4)
+			fail_msg("fmt_num(%g) = \"%s\": longer than 4", v, buf);
+	}
+}
+
+/* Every drawn cell as '#', blanks kept: the shape without the glyph choice. */
+static char *shape(const struct grid *g)
+{
+	char *d = grid_dump(g);
+	for (char *p = d; *p; p++)
+		if (*p != ' ' && *p != '\n')
+			*p = '#';
+	return d;
+}
+
+static void test_canvas_ascii_area(void **state)
+{
+	(void)state;
+	struct canvas c;
+	struct grid g;
+	canvas_init(&c);
+	canvas_reset(&c, CHART_ASCII, 10, 4);
+	assert_int_equal(c.dw, 10);
+	assert_int_equal(c.dh, 4);
+	/* scale 4 on 4 rows: value v fills v rows from the bottom (row 3). */
+	const double vals[10] = {NAN, 0, 1, 2, 3, 4, 5, 6, NAN, 9};
+	canvas_plot(&c, vals, 10, 4.0, ROLE_READ, CHART_AREA, 3, -1, 4);
+	grid_init(&g, 12, 6);
+	canvas_render(&c, &g, 1, 1);
+	/* col: 0 NAN gap, 1 zero, 2..5 one to four rows, 6-7 above the scale
+	 * clipped to four, 8 NAN gap, 9 (newest, rightmost) clipped. */
+	const char *want = "\n"
+			   "      ### #\n"
+			   "     #### #\n"
+			   "    ##### #\n"
+			   "   ###### #\n"
+			   "\n";
+	char *d = shape(&g);
+	assert_string_equal(d, want);
+	free(d);
+	assert_int_equal(grid_at(&g, 10, 1)->role, ROLE_READ);
+	assert_int_equal(grid_at(&g, 3, 4)->role, ROLE_READ);
+
+	/* fewer values than columns: right-aligned; a NAN breaks a line */
+	canvas_reset(&c, CHART_ASCII, 10, 4);
+	const double few[3] = {4, NAN, 2};
+	canvas_plot(&c, few, 3, 4.0, ROLE_WRITE, CHART_LINE, 3, -1, 4);
+	grid_done(&g);
+	grid_init(&g, 10, 4);
+	canvas_render(&c, &g, 0, 0);
+	d = shape(&g);
+	assert_string_equal(d, "       #\n\n         #\n\n");
+	free(d);
+	assert_int_equal(grid_at(&g, 9, 2)->role, ROLE_WRITE);
+
+	/* more values than columns: only the newest 10 */
+	canvas_reset(&c, CHART_ASCII, 10, 4);
+	double many[25];
+	for (int i = 0; i < 25; i++)
+		many[i] = i < 15 ? 4 : 0;
+	canvas_plot(&c, many, 25, 4.0, ROLE_READ, CHART_AREA, 3, -1, 4);
+	grid_clear(&g);
+	canvas_render(&c, &g, 0, 0);
+	d = shape(&g);
+	assert_string_equal(d, "\n\n\n\n");
+	free(d);
+
+	grid_done(&g);
+	canvas_done(&c);
+	canvas_done(&c); /* idempotent */
+}
+
+static uint32_t braille_of(const double *vals, int n, enum chart_mode mode, int base, int dir)
+{
+	struct canvas c;
+	struct grid g;
+	canvas_init(&c);
+	canvas_reset(&c, CHART_BRAILLE, 1, 1);
+	canvas_plot(&c, vals, n, 4.0, ROLE_READ, mode, base, dir, 4);
+	grid_init(&g, 1, 1);
+	canvas_render(&c, &g, 0, 0);
+	uint32_t ch = grid_at(&g, 0, 0)->ch;
+	grid_done(&g);
+	canvas_done(&c);
+	return ch;
+}
+
+static void test_canvas_braille(void **state)
+{
+	(void)state;
+	/* Unicode braille: U+2800 + bits, dots 1-2-3 down the left column
+	 * (0x01 0x02 0x04), 4-5-6 down the right (0x08 0x10 0x20), 7 and 8
+	 * the bottom row (0x40 left, 0x80 right). */
+	const double top_left[2] = {1, NAN}; /* lowest level, growing down from row 0 */
+	assert_int_equal(braille_of(top_left, 2, CHART_LINE, 0, +1), 0x2801);
+	const double bottom_right[2] = {NAN, 1}; /* lowest level, growing up from row 3 */
+	assert_int_equal(braille_of(bottom_right, 2, CHART_LINE, 3, -1), 0x2880);
+	const double full[2] = {4, 4};
+	assert_int_equal(braille_of(full, 2, CHART_AREA, 3, -1), 0x28ff);
+	const double left_col[2] = {4, 0};
+	assert_int_equal(braille_of(left_col, 2, CHART_AREA, 3, -1), 0x2847);
+
+	struct canvas c;
+	struct grid g;
+	canvas_init(&c);
+	canvas_reset(&c, CHART_BRAILLE, 3, 2);
+	assert_int_equal(c.dw, 6);
+	assert_int_equal(c.dh, 8);
+	canvas_hline(&c, 0, ROLE_AXIS);
+	grid_init(&g, 3, 2);
+	canvas_render(&c, &g, 0, 0);
+	for (int x = 0; x < 3; x++) {
+		assert_int_equal(grid_at(&g, x, 0)->ch, 0x2809); /* dots 1 and 4 */
+		assert_int_equal(grid_at(&g, x, 0)->role, ROLE_AXIS);
+		assert_int_equal(grid_at(&g, x, 1)->ch, 0);
+	}
+	grid_done(&g);
+	canvas_done(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_nice_ceil),
+	    cmocka_unit_test(test_autoscale),
+	    cmocka_unit_test(test_quantile),
+	    cmocka_unit_test(test_fmt_num),
+	    cmocka_unit_test(test_canvas_ascii_area),
+	    cmocka_unit_test(test_canvas_braille),
+	};
+	return cmocka_run_group_tests_name("chart", tests, NULL, NULL);
+}

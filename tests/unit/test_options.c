@@ -1,0 +1,309 @@
+/*
+ * Tests for options: sizes, intervals, the command line and its checks.
+ *
+ * Expected values are worked out here from the contracts in the headers and
+ * DESIGN.md, never copied from a run of the code.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "options.h"
+#include "util.h"
+#include "near.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- options ---------------------------------------------------------- */
+
+static void test_parse_size(void **state)
+{
+	(void)state;
+	uint64_t v;
+	static const struct {
+		const char *s;
+		uint64_t want;
+	} ok[] = {
+	    {"0", 0},
+	    {"1", 1},
+	    {"4K", 4096},
+	    {"4k", 4096},
+	    {"1.5M", 3ull << 19},
+	    {"2G", 2ull << 30},
+	    {"1T", 1ull << 40},
+	    {"512MiB", 512ull << 20},
+	    {"8KB", 8192},
+	    {"16777215T", (16777215ull) << 40}, /* 2^64 - 2^40: still fits */
+	};
+	for (size_t i = 0; i < ARRAY_LEN(ok); i++) {
+		v = 12345;
+		if (parse_size(ok[i].s, &v) != 0)
+			fail_msg("parse_size(\"%s\") rejected", ok[i].s);
+		if (v != ok[i].want)
+			fail_msg("parse_size(\"%s\") = %llu, want %llu", ok[i].s,
+				 (unsigned long long)v, (unsigned long long)ok[i].want);
+	}
+	static const char *const bad[] = {
+	    "-1",
+	    "+1",
+	    "abc",
+	    "",
+	    "12Q",
+	    "1e400",
+	    "4K4",
+	    "K",
+	    " 4K",
+	    "4K ",
+	    "nan",
+	    "inf",
+	    "16777216T", /* 2^64 */
+	    "99999999999999999999999",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		v = 777;
+		if (parse_size(bad[i], &v) == 0)
+			fail_msg("parse_size(\"%s\") accepted (%llu)", bad[i],
+				 (unsigned long long)v);
+		assert_int_equal(v, 777); /* untouched on error */
+	}
+	assert_int_equal(parse_size(NULL, &v), -1);
+}
+
+static void test_parse_interval(void **state)
+{
+	(void)state;
+	double d = -1;
+	char err[256] = "";
+	assert_int_equal(parse_interval("0.05", &d, err, sizeof(err)), 0);
+	assert_near(d, 0.05, 1e-12);
+	assert_int_equal(parse_interval("60", &d, err, sizeof(err)), 0);
+	assert_near(d, 60.0, 0.0);
+	assert_int_equal(parse_interval("0.25", &d, err, sizeof(err)), 0);
+	assert_near(d, 0.25, 0.0);
+	static const char *const bad[] = {"0.049", "61", "60.001", "0",	  "-1",
+					  "abc",   "",	 "0.25s",  "nan", "inf"};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		d = 42;
+		err[0] = '\0';
+		if (parse_interval(bad[i], &d, err, sizeof(err)) == 0)
+			fail_msg("parse_interval(\"%s\") accepted", bad[i]);
+		assert_near(d, 42.0, 0.0);
+		if (strncmp(err, "-i", 2) != 0)
+			fail_msg("parse_interval(\"%s\"): error \"%s\" does not start with -i",
+				 bad[i], err);
+	}
+}
+
+static int parse_argv(struct options *o, char *err, size_t errlen, int argc, char **argv)
+{
+	options_init(o);
+	err[0] = '\0';
+	return options_parse(o, argc, argv, err, errlen);
+}
+
+/* Parses "lrutop" followed by the NULL-terminated arguments. */
+static int parsev(struct options *o, char *err, size_t errlen, ...)
+{
+	char *argv[32] = {"lrutop"};
+	int argc = 1;
+	va_list ap;
+	va_start(ap, errlen);
+	char *a;
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return parse_argv(o, err, errlen, argc, argv);
+}
+#define PARSE(o, err, ...) parsev((o), (err), sizeof(err), __VA_ARGS__, (char *)NULL)
+
+static void test_options_defaults(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	char *argv[] = {"lrutop", NULL};
+	assert_int_equal(parse_argv(&o, err, sizeof(err), 1, argv), 0);
+	assert_int_equal(o.action, ACTION_RUN);
+	assert_near(o.interval, 0.25, 0.0);
+	assert_string_equal(o.dir, "/var/tmp");
+	assert_int_equal(o.repeat, 1);
+	assert_int_equal(o.count, 0);
+	assert_null(o.device);
+	assert_null(o.csv);
+	assert_int_equal(o.batch, 0);
+	assert_int_equal(o.size, 0);
+	assert_int_equal(o.mem_limit, 0);
+}
+
+static void test_options_values(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(
+	    PARSE(&o, err, "-i", "0.5", "-n", "10", "-d", "vda", "--batch", "--csv", "x.csv"), 0);
+	assert_near(o.interval, 0.5, 0.0);
+	assert_int_equal(o.count, 10);
+	assert_string_equal(o.device, "vda");
+	assert_int_equal(o.batch, 1);
+	assert_string_equal(o.csv, "x.csv");
+
+	assert_int_equal(PARSE(&o, err, "--interval=2", "--count", "3", "--repeat", "3", "--size",
+			       "64M", "--mem-limit", "128M", "--dir", "/srv", "-q", "--ascii"),
+			 0);
+	assert_near(o.interval, 2.0, 0.0);
+	assert_int_equal(o.count, 3);
+	assert_int_equal(o.repeat, 3);
+	assert_int_equal(o.size, 64ull << 20);
+	assert_int_equal(o.mem_limit, 128ull << 20);
+	assert_string_equal(o.dir, "/srv");
+	assert_int_equal(o.quiet, 1);
+	assert_int_equal(o.ascii, 1);
+
+	assert_int_equal(PARSE(&o, err, "--help"), 0);
+	assert_int_equal(o.action, ACTION_HELP);
+	assert_int_equal(PARSE(&o, err, "-V"), 0);
+	assert_int_equal(o.action, ACTION_VERSION);
+	assert_int_equal(PARSE(&o, err, "--list-strategies"), 0);
+	assert_int_equal(o.action, ACTION_LIST_STRATEGIES);
+}
+
+static void expect_error(int rc, const char *err, const char *needle)
+{
+	assert_int_equal(rc, -1);
+	if (!strstr(err, needle))
+		fail_msg("error \"%s\" does not contain \"%s\"", err, needle);
+}
+
+static void test_options_errors(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	expect_error(PARSE(&o, err, "--bogus"), err, "unknown option");
+	expect_error(PARSE(&o, err, "--bogus"), err, "--bogus");
+	expect_error(PARSE(&o, err, "-Z"), err, "unknown option");
+	expect_error(PARSE(&o, err, "-i"), err, "needs an argument");
+	expect_error(PARSE(&o, err, "-n", "5", "--csv"), err, "needs an argument");
+	expect_error(PARSE(&o, err, "-n", "0"), err, "-n");
+	expect_error(PARSE(&o, err, "-n", "ten"), err, "-n");
+	expect_error(PARSE(&o, err, "-i", "0.01"), err, "-i");
+	expect_error(PARSE(&o, err, "--size", "0"), err, "larger than zero");
+	expect_error(PARSE(&o, err, "--size", "garbage"), err, "--size");
+	expect_error(PARSE(&o, err, "--mem-limit", "-5M"), err, "--mem-limit");
+	expect_error(PARSE(&o, err, "--repeat", "0"), err, "--repeat");
+	expect_error(PARSE(&o, err, "-d", ""), err, "-d");
+	expect_error(PARSE(&o, err, "stray"), err, "stray");
+	expect_error(PARSE(&o, err, "-n", "5", "stray"), err, "stray");
+	expect_error(PARSE(&o, err, "stray", "-n", "5"), err, "stray");
+	/* error messages are one sentence: no newline, no "lrutop: " prefix
+	 * (main adds it) */
+	assert_null(strchr(err, '\n'));
+	assert_int_not_equal(strncmp(err, "lrutop:", 7), 0);
+}
+
+static void test_options_reparse(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	/* Stop getopt in the middle of a cluster of short options; the next
+	 * parse must start from a clean state, not from "-qZ"'s leftovers. */
+	expect_error(PARSE(&o, err, "-qZn", "4"), err, "unknown option");
+	assert_int_equal(PARSE(&o, err, "-n", "5"), 0);
+	assert_int_equal(o.count, 5);
+	assert_int_equal(o.quiet, 0);
+	expect_error(PARSE(&o, err, "-i"), err, "needs an argument");
+	assert_int_equal(PARSE(&o, err, "-q", "-i", "1"), 0);
+	assert_int_equal(o.quiet, 1);
+	assert_near(o.interval, 1.0, 0.0);
+}
+
+/* --cmd is repeatable; --name labels the commands in order; where -s stood
+ * among them is kept for the queue order. */
+static void test_options_cmds(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(PARSE(&o, err, "--cmd", "cp {src} {dst}", "--name", "cp", "-s", "rw_cp",
+			       "--cmd", "dd if={src} of={dst}", "--cmd", "true"),
+			 0);
+	assert_int_equal(o.ncmds, 3);
+	assert_string_equal(o.cmds[0], "cp {src} {dst}");
+	assert_string_equal(o.cmds[2], "true");
+	assert_int_equal(o.nnames, 1);
+	assert_string_equal(o.names[0], "cp");
+	assert_int_equal(o.cmds_before_s, 1);
+	assert_string_equal(o.strategies, "rw_cp");
+	expect_error(PARSE(&o, err, "--cmd", "  "), err, "--cmd: empty command");
+	char *argv[2 * OPTIONS_MAX_CMDS + 3] = {"lrutop"};
+	int argc = 1;
+	for (int i = 0; i <= OPTIONS_MAX_CMDS; i++) {
+		argv[argc++] = "--cmd";
+		argv[argc++] = "true";
+	}
+	expect_error(parse_argv(&o, err, sizeof(err), argc, argv), err, "at most");
+}
+
+/* Run options without anything to run: an error in batch mode; in the TUI
+ * only those the picker does not use. */
+static void test_options_check_runs(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	static const char *const opts[][2] = {
+	    {"--src", "/x"}, {"--size", "8M"},	  {"--mem-limit", "64M"},    {"--bs", "4K"},
+	    {"--repeat", "2"}, {"--baseline", "rw_cp"}, {"--no-verify", NULL}, {"--no-drop-caches", NULL},
+	    {"--results", "r.csv"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(opts); i++) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "%s: nothing to run (add -s STRATEGIES or --cmd)",
+			 opts[i][0]);
+		assert_int_equal(PARSE(&o, err, "--batch", (char *)opts[i][0], (char *)opts[i][1]), 0);
+		assert_int_equal(options_check_runs(&o, err, sizeof(err)), -1);
+		assert_string_equal(err, msg);
+		/* with something to run, fine */
+		assert_int_equal(PARSE(&o, err, "--batch", "-s", "rw_cp", (char *)opts[i][0],
+				       (char *)opts[i][1]),
+				 0);
+		assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+		o.strategies = NULL;
+		o.demo = 1;
+		assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+	}
+	/* the TUI: --size seeds the picker, --baseline does not */
+	assert_int_equal(PARSE(&o, err, "--size", "8M", "--repeat", "2"), 0);
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+	assert_int_equal(PARSE(&o, err, "--size", "8M", "--baseline", "x"), 0);
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), -1);
+	assert_string_equal(err, "--baseline: nothing to run (add -s STRATEGIES or --cmd)");
+	/* nothing given at all: monitoring */
+	assert_int_equal(PARSE(&o, err, "--batch", "-n", "3"), 0);
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+	/* more names than commands */
+	assert_int_equal(PARSE(&o, err, "--cmd", "true", "--name", "a", "--name", "b"), 0);
+	expect_error(options_check_runs(&o, err, sizeof(err)), err, "--name b: no --cmd");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_options_cmds),
+	    cmocka_unit_test(test_options_check_runs),
+	    cmocka_unit_test(test_parse_size),
+	    cmocka_unit_test(test_parse_interval),
+	    cmocka_unit_test(test_options_defaults),
+	    cmocka_unit_test(test_options_values),
+	    cmocka_unit_test(test_options_errors),
+	    cmocka_unit_test(test_options_reparse),
+	};
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}

@@ -1,0 +1,248 @@
+/*
+ * Tests for the options table (options.h): that getopt's options, --help
+ * and --list-options are all made from it and agree, that a few messages
+ * name an option as it was given, and that options_run_config hands a
+ * session what the command line said.  tests/sh/options_table.sh holds the
+ * same table to the man page.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "run_config.h"
+
+/* Parses a NULL-terminated command line (argv[0] "lrutop" added). */
+static int parse(struct options *o, char *err, size_t errlen, ...)
+{
+	static char *argv[64];
+	va_list ap;
+	int argc = 0;
+	argv[argc++] = "lrutop";
+	va_start(ap, errlen);
+	for (char *s; (s = va_arg(ap, char *));)
+		argv[argc++] = s;
+	va_end(ap);
+	argv[argc] = NULL;
+	options_init(o);
+	err[0] = '\0';
+	return options_parse(o, argc, argv, err, errlen);
+}
+
+/* buf holds line as a whole line. */
+static int has_line(const char *buf, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *p = buf; (p = strstr(p, line)); p++)
+		if ((p == buf || p[-1] == '\n') && p[n] == '\n')
+			return 1;
+	return 0;
+}
+
+/* Every row getopt knows has a name or a flag, no name or flag twice, and a
+ * --help-only row shows an option a handler row has. */
+static void test_table_rows(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct options_entry *t = options_table(&n);
+	assert_true(n >= 45);
+	for (size_t i = 0; i < n; i++) {
+		const struct options_entry *e = &t[i];
+		assert_true(e->name || e->flag);
+		if (e->name)
+			assert_true(!strncmp(e->name, "--", 2) && e->name[2]);
+		/* a --help row says something; the hidden ones have no text */
+		assert_true((e->group >= OPTG_HIDDEN) == !e->help);
+		int twin = 0;
+		for (size_t j = 0; j < n; j++) {
+			if (j == i || !t[j].set)
+				continue;
+			int same = (e->name && t[j].name && !strcmp(e->name, t[j].name)) ||
+				   (e->flag && e->flag == t[j].flag);
+			if (same && e->set) {
+				print_error("%s/%c given twice\n", e->name ? e->name : "", e->flag);
+				fail();
+			}
+			twin |= same;
+		}
+		if (!e->set)
+			assert_true(twin);
+	}
+}
+
+/* --list-options is exactly the handler rows (but itself), and --help
+ * shows each of them. */
+static void test_list_and_help(void **state)
+{
+	(void)state;
+	size_t n, need = options_list(NULL, 0);
+	char *list = malloc(need + 1), *help;
+	assert_int_equal(options_list(list, need + 1), need);
+	assert_int_equal(strlen(list), need);
+	need = options_usage(NULL, 0);
+	help = malloc(need + 1);
+	assert_int_equal(options_usage(help, need + 1), need);
+	assert_int_equal(strlen(help), need);
+	/* a short buffer: cut, terminated, the same length wanted */
+	char small[32];
+	assert_int_equal(options_usage(small, sizeof(small)), need);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_memory_equal(small, help, sizeof(small) - 1);
+
+	const struct options_entry *t = options_table(&n);
+	size_t lines = 0;
+	for (const char *p = list; *p; p++)
+		lines += *p == '\n';
+	size_t want = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct options_entry *e = &t[i];
+		char f[4];
+		snprintf(f, sizeof(f), "-%c", e->flag);
+		if (!e->set || e->what & OPTW_SECRET) {
+			if (e->set) {
+				assert_false(has_line(list, e->name));
+				assert_null(strstr(help, e->name));
+			}
+			continue;
+		}
+		want += !!e->name + !!e->flag;
+		if (e->name) {
+			assert_true(has_line(list, e->name));
+			assert_non_null(strstr(help, e->name));
+		}
+		if (e->flag) {
+			assert_true(has_line(list, f));
+			assert_non_null(strstr(help, f));
+		}
+	}
+	assert_int_equal(lines, want);
+	/* the layout --help always had: an entry, a continued line, a heading */
+	assert_non_null(strstr(help, "\n  -i, --interval SEC     seconds between samples"));
+	assert_non_null(strstr(help, "\n      --demo[=NAME]      the talk:"));
+	assert_non_null(strstr(help, "\n                         (default: 40M cgroup"));
+	assert_non_null(strstr(help, "\n  -z                     gzip --record"));
+	assert_non_null(strstr(help, "\n\nRecord and replay:\n      --record FILE"));
+	assert_non_null(strstr(help, "\n\n  -h, --help             this text\n"));
+	free(list);
+	free(help);
+
+	struct options o;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof(err), "--list-options", NULL), 0);
+	assert_int_equal(o.action, ACTION_LIST_OPTIONS);
+}
+
+/* An export names the option it refuses as it was given, -m or --mem-limit;
+ * the checks after the loop are the old ones. */
+static void test_messages(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(
+	    parse(&o, err, sizeof(err), "--export-svg", "o.svg", "r.jsonl", "-m", "64M", NULL), -1);
+	assert_string_equal(err, "--export-svg: -m does not go with it");
+	assert_int_equal(parse(&o, err, sizeof(err), "--export-csv", "o.csv", "r.jsonl",
+			       "--mem-limit", "64M", NULL),
+			 -1);
+	assert_string_equal(err, "--export-csv: --mem-limit does not go with it");
+	assert_int_equal(parse(&o, err, sizeof(err), "--replay", "r.jsonl", "-m", "64M", NULL), -1);
+	assert_string_equal(err, "--mem-limit: not with --replay (the recording holds the run)");
+	assert_int_equal(parse(&o, err, sizeof(err), "--from", "10", NULL), -1);
+	assert_string_equal(err, "--from: only with --export-svg");
+	assert_int_equal(parse(&o, err, sizeof(err), "--compare", "a", "--export-svg", "b", NULL),
+			 -1);
+	assert_string_equal(err, "--export-svg: not with --compare (one at a time)");
+	assert_int_equal(parse(&o, err, sizeof(err), "-i", NULL), -1);
+	assert_string_equal(err, "-i: needs an argument (see --help)");
+	assert_int_equal(parse(&o, err, sizeof(err), "--frobnicate", NULL), -1);
+	assert_string_equal(err, "--frobnicate: unknown option (see --help)");
+	assert_int_equal(parse(&o, err, sizeof(err), "-Q", NULL), -1);
+	assert_string_equal(err, "-Q: unknown option (see --help)");
+	assert_int_equal(parse(&o, err, sizeof(err), "--size", "800x600", NULL), -1);
+	assert_string_equal(err, "--size 800x600: a picture's size, only with --export-svg (a "
+				 "run's --size is a file size, e.g. 512M)");
+	/* the first run option, and of those the first the picker ignores */
+	assert_int_equal(
+	    parse(&o, err, sizeof(err), "--src", "/etc/hostname", "--baseline", "x", NULL), 0);
+	assert_string_equal(o.run_opt, "--src");
+	assert_string_equal(o.run_opt_nopick, "--baseline");
+	assert_string_equal(o.live_opt, "--src");
+}
+
+/* What a session is handed is what the command line said. */
+static void test_run_config(void **state)
+{
+	(void)state;
+	struct options o;
+	struct run_config c;
+	char err[256];
+	assert_int_equal(parse(&o, err, sizeof(err), "--cmd", "cp {src} {dst}", "-s", "rw_cp",
+			       "--cmd", "dd", "--name", "copy", "-d", "/dev/sda", "--dir", "/tmp",
+			       "--src", "/etc/hostname", "-m", "64M", "--disk-limit", "30M/s",
+			       "--repeat", "3", "--baseline", "rw_cp", "--bs", "1M",
+			       "--no-drop-caches", "--no-verify", "--prealloc", "--stall-timeout",
+			       "0", NULL),
+			 0);
+	assert_ptr_equal(options_run_config(&o, &c), &c);
+	assert_string_equal(c.device, "sda");
+	assert_string_equal(c.dir, "/tmp");
+	assert_string_equal(c.src, "/etc/hostname");
+	assert_string_equal(c.strategies, "rw_cp");
+	assert_int_equal(c.ncmds, 2);
+	assert_int_equal(c.cmds_before_s, 1);
+	assert_string_equal(c.cmds[0], "cp {src} {dst}");
+	assert_string_equal(c.cmds[1], "dd");
+	assert_int_equal(c.nnames, 1);
+	assert_string_equal(c.names[0], "copy");
+	assert_int_equal(c.mem_limit, 64ull << 20);
+	assert_int_equal(c.disk_limit, 30ull << 20);
+	assert_int_equal(c.repeat, 3);
+	assert_string_equal(c.baseline, "rw_cp");
+	assert_int_equal(c.bs, 1u << 20);
+	assert_int_equal(c.no_drop_caches, 1);
+	assert_int_equal(c.no_verify, 1);
+	assert_int_equal(c.prealloc, 1);
+	assert_int_equal(c.stall_timeout_s, 0);
+	assert_int_equal(c.size, 0);
+	/* the scratch input: --size, else 32 x the limit, else 1G */
+	assert_int_equal(run_config_default_size(&c), 32 * (64ull << 20));
+	c.mem_limit = 0;
+	assert_int_equal(run_config_default_size(&c), 1ull << 30);
+	c.size = 5 << 20;
+	assert_int_equal(run_config_default_size(&c), 5 << 20);
+	/* with --src only one copy is made */
+	assert_int_equal(run_config_need_bytes(&c, 100 << 20), (100ull << 20) + (64ull << 20));
+	c.src = NULL;
+	assert_int_equal(run_config_need_bytes(&c, 100 << 20), (200ull << 20) + (64ull << 20));
+
+	/* the defaults options_init gives */
+	assert_int_equal(parse(&o, err, sizeof(err), NULL), 0);
+	options_run_config(&o, &c);
+	assert_string_equal(c.dir, "/var/tmp");
+	assert_int_equal(c.repeat, 1);
+	assert_int_equal(c.bs, 8192);
+	assert_int_equal(c.stall_timeout_s, 30);
+	assert_null(c.src);
+	assert_null(c.strategies);
+	assert_int_equal(c.ncmds, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_table_rows),
+	    cmocka_unit_test(test_list_and_help),
+	    cmocka_unit_test(test_messages),
+	    cmocka_unit_test(test_run_config),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
