@@ -107,7 +107,8 @@ io_in_front() {
 	check "$T2 read scale within 2x the limit" '[ "$title" -gt 0 ] && [ "$scale" -gt 0 ] && [ "$scale" -le 64 ]' \
 		"top label '$(sed -n "${top}p" "$tmp/io.cap" | cut -c1-7)' (want <= 64)"
 	marks=$(sed -n "$((title + 2))p" "$tmp/io.cap" | grep -o '▼' | wc -l)
-	check "$T2 burst marks drawn" '[ "$bursts" -ge 2 ] && [ "$marks" -ge 2 ]' \
+	# (how many bursts a 160M copy has beside the reader varies: 1 to 7)
+	check "$T2 burst marks drawn" '[ "$bursts" -ge 1 ] && [ "$marks" -ge 1 ]' \
 		"bursts $bursts, ▼ on the strip row: $marks"
 	# the read half's rows by colour: the read swatch's colour (the first
 	# ■ of the disk legend) per cell; rows top..top+h-1, h = the rows down
