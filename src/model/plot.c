@@ -426,8 +426,8 @@ static void scales(struct plot *p, int frozen, int disk_limited, double limit_mb
 	p->reclaim_max = frozen_scale(&p->as_reclaim, frozen, 0, rmax, 10.0);
 	/* deactivate, the signal that defines a burst, on a scale of its own
 	 * (an area under the other lines): scan at 10M never flattens it */
-	p->deact_max = frozen_scale(&p->as_deact, frozen, 1,
-				    reclaim_level(p, plot_col(p, PLOT_DEACT)), 10.0);
+	p->deact_max =
+	    frozen_scale(&p->as_deact, frozen, 1, reclaim_level(p, plot_col(p, PLOT_DEACT)), 10.0);
 
 	p->rate_lo = INFINITY;
 	p->rate_hi = 0;
@@ -705,8 +705,12 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 		return;
 	}
 	window(p, m, o, end, n);
-	struct plot_src src = {m->series,	m->log->events,	  m->log->nevents,
-			       m->log->results, m->log->nresults, m->log->disk_limit != 0,
+	struct plot_src src = {m->series,
+			       m->log->events,
+			       m->log->nevents,
+			       m->log->results,
+			       m->log->nresults,
+			       m->log->disk_limit != 0,
 			       (double)m->log->disk_limit / (1024.0 * 1024.0)};
 	finish(p, &src, o->frozen, o->mem_system);
 	mem_scale(p, o->frozen, p->mem_total);

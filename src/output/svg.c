@@ -247,8 +247,7 @@ static void triangle(struct ctx *c, double x, double y, double size, uint32_t co
 static void clip_mark(struct ctx *c, double x, double y, uint32_t colour)
 {
 	double s = 7 * c->u;
-	put(&c->w,
-	    "<path class=\"clip\" d=\"M%.1f %.1fl%.1f %.1fh%.1fz\" fill=\"#%06x\"/>\n", x, y,
+	put(&c->w, "<path class=\"clip\" d=\"M%.1f %.1fl%.1f %.1fh%.1fz\" fill=\"#%06x\"/>\n", x, y,
 	    s / 2, s, -s, (unsigned)colour);
 }
 

@@ -908,8 +908,8 @@ static void test_runs_scale_kept(void **state)
  * is 50 times as much; deactivate at 400 pages a sample, 4000 every 8th
  * copy sample (the bursts), and flush: a sample after the copy at
  * 500000 (a flush / drop_caches). */
-static void synth_io(struct synth *y, int n, int c0, int c1, double own, double nb,
-		     int own_spike, int flush)
+static void synth_io(struct synth *y, int n, int c0, int c1, double own, double nb, int own_spike,
+		     int flush)
 {
 	memset(y, 0, sizeof(*y));
 	y->m.series = series_new(4096);
@@ -1011,7 +1011,7 @@ static void test_robust_scale_clip_marks(void **state)
 	assert_true(p.read_max >= 32);
 	assert_int_equal(p.nclip_read, 1);
 	assert_true(plot_col(&p, PLOT_CLIP_READ)[50] > 0);
-	assert_true(p.deact_max >= 16000);   /* the bursts: 4000 pages a 0.25 s sample */
+	assert_true(p.deact_max >= 16000);  /* the bursts: 4000 pages a 0.25 s sample */
 	assert_true(p.deact_max < 2000000); /* the flush: 500000 a sample */
 	assert_int_equal(p.nclip_reclaim, 1);
 	assert_int_equal((int)plot_col(&p, PLOT_CLIP_RECLAIM)[92], 1 + PLOT_DEACT);
