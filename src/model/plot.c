@@ -16,7 +16,8 @@ void plot_init(struct plot *p)
 	p->end = -1;
 }
 
-void plot_done(struct plot *p)
+/* The column buffers (ensure's); the marks are kept apart. */
+static void free_columns(struct plot *p)
 {
 	free(p->lo);
 	free(p->hi);
@@ -25,6 +26,11 @@ void plot_done(struct plot *p)
 	free(p->key);
 	free(p->old_key);
 	free(p->tmp);
+}
+
+void plot_done(struct plot *p)
+{
+	free_columns(p);
 	free(p->marks);
 	plot_init(p);
 }
@@ -35,13 +41,7 @@ static void ensure(struct plot *p, int n)
 {
 	if (n <= p->cap)
 		return;
-	free(p->lo);
-	free(p->hi);
-	free(p->v);
-	free(p->old_v);
-	free(p->key);
-	free(p->old_key);
-	free(p->tmp);
+	free_columns(p);
 	p->cap = n;
 	p->lo = xmalloc(sizeof(long) * (size_t)n);
 	p->hi = xmalloc(sizeof(long) * (size_t)n);
