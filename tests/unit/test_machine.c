@@ -17,6 +17,7 @@
 #include "strategy.h"
 #include "ui.h"
 #include "views.h"
+#include "modelfix.h"
 
 static int mglru_of(const char *text)
 {
@@ -114,25 +115,14 @@ struct screen_fixture {
 static char *draw(struct screen_fixture *f, int mglru, const char *kind, int help)
 {
 	memset(f, 0, sizeof(*f));
-	f->m.series = series_new(64);
-	f->log = runlog_new();
-	f->m.log = f->log;
-	f->m.interval = 0.25;
+	mf_model(&f->m, &f->log, 64, 0.25, "vda");
 	snprintf(f->m.host, sizeof(f->m.host), "box");
 	snprintf(f->m.kernel, sizeof(f->m.kernel), "6.18");
-	snprintf(f->m.disk, sizeof(f->m.disk), "vda");
 	snprintf(f->m.disk_kind, sizeof(f->m.disk_kind), "%s", kind);
 	f->m.mglru = mglru;
 	for (int i = 0; i < 8; i++) {
 		struct sample s;
-		memset(&s, 0, sizeof(s));
-		s.t_ns = 1000000000ull + (uint64_t)i * 250000000ull;
-		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
-		s.mem_total = 4ull << 20;
-		s.mem_free = 1ull << 20;
-		s.active_file = 1ull << 20;
-		s.inactive_file = 1ull << 20;
-		s.run = -1;
+		mf_sample(&s, 1000000000ull + (uint64_t)i * 250000000ull, 1ull << 20, 1ull << 20);
 		series_push(f->m.series, &s);
 	}
 	f->u.help = help;

@@ -18,6 +18,7 @@
 #include "ui.h"
 #include "views.h"
 #include "gridtest.h"
+#include "modelfix.h"
 
 #define MIB (1024ull * 1024)
 #define T0 100000000000ull /* 100 s */
@@ -50,22 +51,11 @@ static int with_probe;
 static void build(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->m.series = series_new(4096);
-	f->log = runlog_new();
-	f->m.log = f->log;
-	f->m.interval = 0.05;
-	snprintf(f->m.disk, sizeof(f->m.disk), "vda");
+	mf_model(&f->m, &f->log, 4096, 0.05, "vda");
 	uint64_t rd = 0, wr = 0;
 	for (int i = 0; i < RUN_SAMPLES + IDLE_AFTER; i++) {
 		struct sample s;
-		memset(&s, 0, sizeof(s));
-		s.t_ns = T0 + (uint64_t)i * DT;
-		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
-		s.mem_total = 4ull << 20;
-		s.mem_free = 2ull << 20;
-		s.active_file = 512ull << 10;
-		s.inactive_file = 512ull << 10;
-		s.run = -1;
+		mf_sample(&s, T0 + (uint64_t)i * DT, 2ull << 20, 512ull << 10);
 		if (i < RUN_SAMPLES) {
 			s.have |= SAMPLE_HAVE_CG;
 			s.run = 0;

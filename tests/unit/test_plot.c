@@ -26,6 +26,7 @@
 #include "util.h"
 #include "views.h"
 #include "gridtest.h"
+#include "modelfix.h"
 
 #define MIB (1024ull * 1024)
 #define T0  100000000000ull /* 100 s */
@@ -44,20 +45,11 @@ struct synth {
 static void synth_make(struct synth *y, int n, int c0, int c1, double rd, double wr, int spike)
 {
 	memset(y, 0, sizeof(*y));
-	y->m.series = series_new(4096);
-	y->log = runlog_new();
-	y->m.log = y->log;
-	y->m.interval = 0.25;
+	mf_model(&y->m, &y->log, 4096, 0.25, NULL);
 	uint64_t r = 0, w = 0;
 	for (int i = 0; i < n; i++) {
 		struct sample s;
-		memset(&s, 0, sizeof(s));
-		s.t_ns = T0 + (uint64_t)i * DT;
-		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
-		s.mem_total = 4ull << 20;
-		s.mem_free = 2ull << 20;
-		s.active_file = s.inactive_file = 512ull << 10;
-		s.run = -1;
+		mf_sample(&s, T0 + (uint64_t)i * DT, 2ull << 20, 512ull << 10);
 		if (i >= c0 && i < c1) {
 			s.run = 0;
 			s.phase = PHASE_COPY;
@@ -912,21 +904,11 @@ static void synth_io(struct synth *y, int n, int c0, int c1, double own, double 
 		     int flush)
 {
 	memset(y, 0, sizeof(*y));
-	y->m.series = series_new(4096);
-	y->log = runlog_new();
-	y->m.log = y->log;
-	y->m.interval = 0.25;
-	snprintf(y->m.disk, sizeof(y->m.disk), "vda");
+	mf_model(&y->m, &y->log, 4096, 0.25, "vda");
 	uint64_t dev = 0, cg = 0, deact = 0;
 	for (int i = 0; i < n; i++) {
 		struct sample s;
-		memset(&s, 0, sizeof(s));
-		s.t_ns = T0 + (uint64_t)i * DT;
-		s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
-		s.mem_total = 4ull << 20;
-		s.mem_free = 2ull << 20;
-		s.active_file = s.inactive_file = 512ull << 10;
-		s.run = -1;
+		mf_sample(&s, T0 + (uint64_t)i * DT, 2ull << 20, 512ull << 10);
 		dev += (uint64_t)(nb * 2048);
 		deact += 400;
 		if (i >= c0 && i < c1) {

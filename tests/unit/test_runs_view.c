@@ -20,6 +20,7 @@
 #include "ui.h"
 #include "views.h"
 #include "gridtest.h"
+#include "modelfix.h"
 
 #define MIB   (1024ull * 1024)
 #define T0    100000000000ull /* 100 s */
@@ -46,11 +47,7 @@ struct fixture {
 static void build(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->m.series = series_new(4096);
-	f->log = runlog_new();
-	f->m.log = f->log;
-	f->m.interval = 0.05;
-	snprintf(f->m.disk, sizeof(f->m.disk), "vda");
+	mf_model(&f->m, &f->log, 4096, 0.05, "vda");
 	uint64_t rd = 0, wr = 0, t = T0;
 	for (int run = 0; run < NRUNS; run++) {
 		struct run_result *r = &f->log->results[f->log->nresults++];
@@ -62,12 +59,8 @@ static void build(struct fixture *f)
 		size_t first = series_len(f->m.series);
 		for (int i = 0; i < samples[run]; i++, t += DT) {
 			struct sample s;
-			memset(&s, 0, sizeof(s));
-			s.t_ns = t;
-			s.have =
-			    SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK | SAMPLE_HAVE_CG;
-			s.mem_total = 4ull << 20;
-			s.mem_free = 2ull << 20;
+			mf_sample(&s, t, 2ull << 20, 0);
+			s.have |= SAMPLE_HAVE_CG;
 			s.run = (int16_t)run;
 			s.phase = PHASE_COPY;
 			s.cg_limit = 64 * MIB;
