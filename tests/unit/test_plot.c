@@ -88,29 +88,40 @@ static void synth_free(struct synth *y)
 
 static const struct plot_opts last_n = {.no_fit = 1, .xdots = 1};
 
+/* p, started, built (last_n) from all of y's samples. */
+static void plot_whole(struct plot *p, const struct synth *y)
+{
+	long n = (long)series_len(y->m.series);
+	plot_init(p);
+	plot_build(p, &y->m, &last_n, n - 1, (int)n);
+}
+
+/* The end of a test on a plot of y. */
+static void plot_synth_done(struct plot *p, struct synth *y)
+{
+	synth_free(y);
+	plot_done(p);
+}
+
 static void test_split(void **state)
 {
 	(void)state;
 	struct synth y;
 	struct plot p;
-	plot_init(&p);
 	/* alike: one scale for both halves */
 	synth_make(&y, 100, 10, 90, 20, 22, 0);
-	plot_build(&p, &y.m, &last_n, 99, 100);
+	plot_whole(&p, &y);
 	assert_false(p.split);
 	assert_true(p.read_max == p.write_max);
 	assert_true(p.read_max >= 22 * 4 * 1.2 * 0.999); /* 22 MiB a 0.25 s sample */
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 	/* writes at 30 times the reads: scales of their own */
-	plot_init(&p);
 	synth_make(&y, 100, 10, 90, 4, 120, 0);
-	plot_build(&p, &y.m, &last_n, 99, 100);
+	plot_whole(&p, &y);
 	assert_true(p.split);
 	assert_true(p.read_max < p.write_max / 10);
 	assert_true(p.read_max >= p.read_level);
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 }
 
 /* The disk scale follows the copies: a spike outside them clips. */
@@ -119,9 +130,8 @@ static void test_scale_follows_copy(void **state)
 	(void)state;
 	struct synth y;
 	struct plot p;
-	plot_init(&p);
 	synth_make(&y, 100, 10, 90, 20, 20, 95);
-	plot_build(&p, &y.m, &last_n, 99, 100);
+	plot_whole(&p, &y);
 	assert_true(p.read_max < 20 * 4 * 2);
 	assert_true(plot_col(&p, PLOT_READ)[95] > 20 * 4 * 40); /* the spike is there */
 	assert_true(plot_col(&p, PLOT_COPY)[50] == 1);
@@ -135,8 +145,7 @@ static void test_scale_follows_copy(void **state)
 	plot_build(&p, &y.m, &fr, 99, 100);
 	assert_true(p.as_read.max == before.max);
 	assert_int_equal(p.as_read.low_ticks, before.low_ticks);
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 }
 
 /* The memory chart's scope: the run's cgroup while a shown sample has
@@ -146,9 +155,8 @@ static void test_scope(void **state)
 	(void)state;
 	struct synth y;
 	struct plot p;
-	plot_init(&p);
 	synth_make(&y, 100, 10, 90, 20, 20, 0);
-	plot_build(&p, &y.m, &last_n, 99, 100);
+	plot_whole(&p, &y);
 	assert_true(p.cg);
 	assert_true(p.mem_total == 64.0 * 1024);
 	assert_true(plot_col(&p, PLOT_AF)[50] == 20.0 * 1024);
@@ -162,8 +170,7 @@ static void test_scope(void **state)
 	/* a window after the run: no cgroup sample shown */
 	plot_build(&p, &y.m, &last_n, 99, 5);
 	assert_false(p.cg);
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 }
 
 /* Marks sit in the column of the sample at (or after) their time, and
@@ -173,9 +180,8 @@ static void test_marks(void **state)
 	(void)state;
 	struct synth y;
 	struct plot p;
-	plot_init(&p);
 	synth_make(&y, 100, 10, 90, 20, 20, 0);
-	plot_build(&p, &y.m, &last_n, 99, 100);
+	plot_whole(&p, &y);
 	assert_int_equal(p.nmarks, 3);
 	assert_int_equal(p.marks[0].col, 10);
 	assert_int_equal(p.marks[0].phase, PHASE_PREPARE);
@@ -190,8 +196,7 @@ static void test_marks(void **state)
 	plot_build_samples(&p, &src, 5, 50);
 	assert_int_equal(p.nmarks, 2);
 	assert_int_equal(p.marks[1].col, 7);
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 }
 
 /* The window moving on by a sample recomputes one column; the values are
@@ -222,8 +227,7 @@ static void test_cache(void **state)
 	sys.mem_system = 1;
 	plot_build(&p, &y.m, &sys, 151, 100);
 	assert_int_equal(p.computed, 100);
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 	plot_done(&q);
 }
 
@@ -951,9 +955,8 @@ static void test_run_io_in_front(void **state)
 	(void)state;
 	struct synth y;
 	struct plot p;
-	plot_init(&p);
 	synth_io(&y, 100, 10, 90, 8, 150, -1, -1);
-	plot_build(&p, &y.m, &last_n, 99, 100);
+	plot_whole(&p, &y);
 	assert_true(p.own_read);
 	assert_false(p.own_write); /* no v2 write-back bytes: the device's writes */
 	const double *rd = plot_col(&p, PLOT_READ), *dev = plot_col(&p, PLOT_READ_DEV);
@@ -964,17 +967,14 @@ static void test_run_io_in_front(void **state)
 	assert_true(p.read_level > 32 && p.read_level < 40);
 	assert_true(p.read_max >= p.read_level && p.read_max <= 64); /* <= 2x the limit */
 	assert_int_equal(p.nclip_read, 0);
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 
 	/* the same without the cgroup's bytes: the device's read, as before */
-	plot_init(&p);
 	synth_make(&y, 100, 10, 90, 8, 8, 0);
-	plot_build(&p, &y.m, &last_n, 99, 100);
+	plot_whole(&p, &y);
 	assert_false(p.own_read);
 	assert_true(fabs(plot_col(&p, PLOT_READ)[50] - plot_col(&p, PLOT_READ_DEV)[50]) < 1e-9);
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 }
 
 /* One own-read spike in the copy and a flush's deactivate spike after it:
@@ -986,9 +986,8 @@ static void test_robust_scale_clip_marks(void **state)
 	(void)state;
 	struct synth y;
 	struct plot p;
-	plot_init(&p);
 	synth_io(&y, 100, 10, 90, 8, 20, 50, 92);
-	plot_build(&p, &y.m, &last_n, 99, 100);
+	plot_whole(&p, &y);
 	assert_true(p.read_max < 8 * 4 * 50 / 4); /* the spike (1600) does not set it */
 	assert_true(p.read_max >= 32);
 	assert_int_equal(p.nclip_read, 1);
@@ -1038,22 +1037,18 @@ static void test_robust_scale_clip_marks(void **state)
 	/* under --disk-limit 32M a run reading 96 MiB/s in one sample of
 	 * three (the throttle lets read-ahead through): the read scale stays
 	 * within twice the limit, those samples clip */
-	plot_init(&p);
 	synth_io(&y, 99, 9, 90, 8, 150, -1, -1);
 	y.log->disk_limit = 32 * MIB;
-	plot_build(&p, &y.m, &last_n, 98, 99);
+	plot_whole(&p, &y);
 	assert_true(p.read_max <= 64 && p.read_max >= 32);
 	assert_int_equal(p.nclip_read, 0); /* 32 MiB/s: nothing clips */
-	synth_free(&y);
-	plot_done(&p);
-	plot_init(&p);
+	plot_synth_done(&p, &y);
 	synth_io(&y, 99, 9, 90, 8, 150, 30, -1); /* one sample at 50 x 32 MiB/s */
 	y.log->disk_limit = 32 * MIB;
-	plot_build(&p, &y.m, &last_n, 98, 99);
+	plot_whole(&p, &y);
 	assert_true(p.read_max <= 64);
 	assert_int_equal(p.nclip_read, 1);
-	synth_free(&y);
-	plot_done(&p);
+	plot_synth_done(&p, &y);
 }
 
 int main(void)
