@@ -25,6 +25,7 @@
 
 #include "export.h"
 #include "options.h"
+#include "optparse.h"
 #include "output.h"
 #include "record.h"
 #include "sampler.h"
@@ -142,29 +143,14 @@ static void write_recording(const char *path, const char *name, int nruns, const
 	assert_int_equal(recorder_close(w, err, sizeof(err)), 0);
 }
 
-/* options_parse of a NULL-terminated list. */
-static int parse(struct options *o, char *err, size_t errlen, ...)
-{
-	char *argv[32];
-	int argc = 0;
-	va_list ap;
-	va_start(ap, errlen);
-	argv[argc++] = "lrutop";
-	for (char *s; (s = va_arg(ap, char *));)
-		argv[argc++] = s;
-	va_end(ap);
-	argv[argc] = NULL;
-	options_init(o);
-	return options_parse(o, argc, argv, err, errlen);
-}
-
 static void test_options(void **state)
 {
 	(void)state;
 	struct options o;
 	char err[400];
-	assert_int_equal(parse(&o, err, sizeof(err), "--export-svg", "o.svg", "r.jsonl", "--view",
-			       "runs", "--run", "2", "--size", "1280x720", "-t", "light", NULL),
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--export-svg", "o.svg", "r.jsonl",
+				  "--view", "runs", "--run", "2", "--size", "1280x720", "-t",
+				  "light", NULL),
 			 0);
 	assert_int_equal(o.action, ACTION_EXPORT_SVG);
 	assert_string_equal(o.export_out, "o.svg");
@@ -178,23 +164,23 @@ static void test_options(void **state)
 	assert_string_equal(o.theme, "light");
 
 	/* --size before --export-svg is still the picture's */
-	assert_int_equal(parse(&o, err, sizeof(err), "--size", "640x480", "--from", "1:30", "--to",
-			       "100.5", "--export-svg", "o.svg", "r", NULL),
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--size", "640x480", "--from", "1:30",
+				  "--to", "100.5", "--export-svg", "o.svg", "r", NULL),
 			 0);
 	assert_int_equal(o.svg_w, 640);
 	assert_true(o.from_s == 90.0 && o.to_s == 100.5);
 
-	assert_int_equal(parse(&o, err, sizeof(err), "--compare", "a", "b", "c", "--batch", NULL),
-			 0);
+	assert_int_equal(
+	    tu_parse(&o, err, sizeof(err), "--compare", "a", "b", "c", "--batch", NULL), 0);
 	assert_int_equal(o.action, ACTION_COMPARE);
 	assert_int_equal(o.ninputs, 3);
 	assert_string_equal(o.inputs[2], "c");
 
-	assert_int_equal(parse(&o, err, sizeof(err), "--export-csv", "o.csv", "r", NULL), 0);
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--export-csv", "o.csv", "r", NULL), 0);
 	assert_int_equal(o.action, ACTION_EXPORT_CSV);
 
 	/* the run option keeps its meaning without an export */
-	assert_int_equal(parse(&o, err, sizeof(err), "--size", "64M", "-s", "rw_cp", NULL), 0);
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--size", "64M", "-s", "rw_cp", NULL), 0);
 	assert_int_equal(o.size, 64u << 20);
 
 	static const struct {
@@ -229,8 +215,8 @@ static void test_options(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
 		const char *const *a = bad[i].a;
 		err[0] = '\0';
-		int rc = parse(&o, err, sizeof(err), a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7],
-			       a[8], a[9], NULL);
+		int rc = tu_parse(&o, err, sizeof(err), a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+				  a[7], a[8], a[9], NULL);
 		if (rc != -1 || !strstr(err, bad[i].msg))
 			fail_msg("case %zu (%s %s ...): rc %d, err '%s', want '%s'", i, a[0], a[1],
 				 rc, err, bad[i].msg);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "options.h"
+#include "optparse.h"
 #include "util.h"
 #include "near.h"
 
@@ -98,36 +99,13 @@ static void test_parse_interval(void **state)
 	}
 }
 
-static int parse_argv(struct options *o, char *err, size_t errlen, int argc, char **argv)
-{
-	options_init(o);
-	err[0] = '\0';
-	return options_parse(o, argc, argv, err, errlen);
-}
-
-/* Parses "lrutop" followed by the NULL-terminated arguments. */
-static int parsev(struct options *o, char *err, size_t errlen, ...)
-{
-	char *argv[32] = {"lrutop"};
-	int argc = 1;
-	va_list ap;
-	va_start(ap, errlen);
-	char *a;
-	while ((a = va_arg(ap, char *)) && argc < 31)
-		argv[argc++] = a;
-	va_end(ap);
-	argv[argc] = NULL;
-	return parse_argv(o, err, errlen, argc, argv);
-}
-#define PARSE(o, err, ...) parsev((o), (err), sizeof(err), __VA_ARGS__, (char *)NULL)
-
 static void test_options_defaults(void **state)
 {
 	(void)state;
 	struct options o;
 	char err[256];
 	char *argv[] = {"lrutop", NULL};
-	assert_int_equal(parse_argv(&o, err, sizeof(err), 1, argv), 0);
+	assert_int_equal(tu_parse_argv(&o, err, sizeof(err), 1, argv), 0);
 	assert_int_equal(o.action, ACTION_RUN);
 	assert_near(o.interval, 0.25, 0.0);
 	assert_string_equal(o.dir, "/var/tmp");
@@ -248,7 +226,7 @@ static void test_options_cmds(void **state)
 		argv[argc++] = "--cmd";
 		argv[argc++] = "true";
 	}
-	expect_error(parse_argv(&o, err, sizeof(err), argc, argv), err, "at most");
+	expect_error(tu_parse_argv(&o, err, sizeof(err), argc, argv), err, "at most");
 }
 
 /* Run options without anything to run: an error in batch mode; in the TUI

@@ -17,24 +17,8 @@
 #include <string.h>
 
 #include "options.h"
+#include "optparse.h"
 #include "run_config.h"
-
-/* Parses a NULL-terminated command line (argv[0] "lrutop" added). */
-static int parse(struct options *o, char *err, size_t errlen, ...)
-{
-	static char *argv[64];
-	va_list ap;
-	int argc = 0;
-	argv[argc++] = "lrutop";
-	va_start(ap, errlen);
-	for (char *s; (s = va_arg(ap, char *));)
-		argv[argc++] = s;
-	va_end(ap);
-	argv[argc] = NULL;
-	options_init(o);
-	err[0] = '\0';
-	return options_parse(o, argc, argv, err, errlen);
-}
 
 /* buf holds line as a whole line. */
 static int has_line(const char *buf, const char *line)
@@ -136,7 +120,7 @@ static void test_list_and_help(void **state)
 
 	struct options o;
 	char err[256];
-	assert_int_equal(parse(&o, err, sizeof(err), "--list-options", NULL), 0);
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--list-options", NULL), 0);
 	assert_int_equal(o.action, ACTION_LIST_OPTIONS);
 }
 
@@ -148,31 +132,33 @@ static void test_messages(void **state)
 	struct options o;
 	char err[256];
 	assert_int_equal(
-	    parse(&o, err, sizeof(err), "--export-svg", "o.svg", "r.jsonl", "-m", "64M", NULL), -1);
+	    tu_parse(&o, err, sizeof(err), "--export-svg", "o.svg", "r.jsonl", "-m", "64M", NULL),
+	    -1);
 	assert_string_equal(err, "--export-svg: -m does not go with it");
-	assert_int_equal(parse(&o, err, sizeof(err), "--export-csv", "o.csv", "r.jsonl",
-			       "--mem-limit", "64M", NULL),
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--export-csv", "o.csv", "r.jsonl",
+				  "--mem-limit", "64M", NULL),
 			 -1);
 	assert_string_equal(err, "--export-csv: --mem-limit does not go with it");
-	assert_int_equal(parse(&o, err, sizeof(err), "--replay", "r.jsonl", "-m", "64M", NULL), -1);
-	assert_string_equal(err, "--mem-limit: not with --replay (the recording holds the run)");
-	assert_int_equal(parse(&o, err, sizeof(err), "--from", "10", NULL), -1);
-	assert_string_equal(err, "--from: only with --export-svg");
-	assert_int_equal(parse(&o, err, sizeof(err), "--compare", "a", "--export-svg", "b", NULL),
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--replay", "r.jsonl", "-m", "64M", NULL),
 			 -1);
+	assert_string_equal(err, "--mem-limit: not with --replay (the recording holds the run)");
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--from", "10", NULL), -1);
+	assert_string_equal(err, "--from: only with --export-svg");
+	assert_int_equal(
+	    tu_parse(&o, err, sizeof(err), "--compare", "a", "--export-svg", "b", NULL), -1);
 	assert_string_equal(err, "--export-svg: not with --compare (one at a time)");
-	assert_int_equal(parse(&o, err, sizeof(err), "-i", NULL), -1);
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "-i", NULL), -1);
 	assert_string_equal(err, "-i: needs an argument (see --help)");
-	assert_int_equal(parse(&o, err, sizeof(err), "--frobnicate", NULL), -1);
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--frobnicate", NULL), -1);
 	assert_string_equal(err, "--frobnicate: unknown option (see --help)");
-	assert_int_equal(parse(&o, err, sizeof(err), "-Q", NULL), -1);
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "-Q", NULL), -1);
 	assert_string_equal(err, "-Q: unknown option (see --help)");
-	assert_int_equal(parse(&o, err, sizeof(err), "--size", "800x600", NULL), -1);
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--size", "800x600", NULL), -1);
 	assert_string_equal(err, "--size 800x600: a picture's size, only with --export-svg (a "
 				 "run's --size is a file size, e.g. 512M)");
 	/* the first run option, and of those the first the picker ignores */
 	assert_int_equal(
-	    parse(&o, err, sizeof(err), "--src", "/etc/hostname", "--baseline", "x", NULL), 0);
+	    tu_parse(&o, err, sizeof(err), "--src", "/etc/hostname", "--baseline", "x", NULL), 0);
 	assert_string_equal(o.run_opt, "--src");
 	assert_string_equal(o.run_opt_nopick, "--baseline");
 	assert_string_equal(o.live_opt, "--src");
@@ -185,12 +171,12 @@ static void test_run_config(void **state)
 	struct options o;
 	struct run_config c;
 	char err[256];
-	assert_int_equal(parse(&o, err, sizeof(err), "--cmd", "cp {src} {dst}", "-s", "rw_cp",
-			       "--cmd", "dd", "--name", "copy", "-d", "/dev/sda", "--dir", "/tmp",
-			       "--src", "/etc/hostname", "-m", "64M", "--disk-limit", "30M/s",
-			       "--repeat", "3", "--baseline", "rw_cp", "--bs", "1M",
-			       "--no-drop-caches", "--no-verify", "--prealloc", "--stall-timeout",
-			       "0", NULL),
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--cmd", "cp {src} {dst}", "-s", "rw_cp",
+				  "--cmd", "dd", "--name", "copy", "-d", "/dev/sda", "--dir",
+				  "/tmp", "--src", "/etc/hostname", "-m", "64M", "--disk-limit",
+				  "30M/s", "--repeat", "3", "--baseline", "rw_cp", "--bs", "1M",
+				  "--no-drop-caches", "--no-verify", "--prealloc",
+				  "--stall-timeout", "0", NULL),
 			 0);
 	assert_ptr_equal(options_run_config(&o, &c), &c);
 	assert_string_equal(c.device, "sda");
@@ -225,7 +211,7 @@ static void test_run_config(void **state)
 	assert_int_equal(run_config_need_bytes(&c, 100 << 20), (200ull << 20) + (64ull << 20));
 
 	/* the defaults options_init gives */
-	assert_int_equal(parse(&o, err, sizeof(err), NULL), 0);
+	assert_int_equal(tu_parse(&o, err, sizeof(err), NULL), 0);
 	options_run_config(&o, &c);
 	assert_string_equal(c.dir, "/var/tmp");
 	assert_int_equal(c.repeat, 1);

@@ -12,26 +12,10 @@
 #include "cgroup.h"
 #include "chart.h"
 #include "options.h"
+#include "optparse.h"
 #include "preset.h"
 
 #define MIB (1024ull * 1024)
-
-static int parsev(struct options *o, char *err, size_t errlen, ...)
-{
-	char *argv[32] = {"lrutop"};
-	int argc = 1;
-	va_list ap;
-	va_start(ap, errlen);
-	char *a;
-	while ((a = va_arg(ap, char *)) && argc < 31)
-		argv[argc++] = a;
-	va_end(ap);
-	argv[argc] = NULL;
-	options_init(o);
-	err[0] = '\0';
-	return options_parse(o, argc, argv, err, errlen);
-}
-#define PARSE(o, err, ...) parsev((o), (err), sizeof(err), __VA_ARGS__, (char *)NULL)
 
 static const struct preset *chosen(const struct options *o)
 {
