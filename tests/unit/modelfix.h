@@ -41,4 +41,11 @@ static inline void mf_sample(struct sample *s, uint64_t t_ns, uint64_t free, uin
 	s->run = -1;
 }
 
+/* The end of a model begun by mf_model. */
+static inline void mf_model_free(struct model *m, struct runlog *log)
+{
+	series_free(m->series);
+	runlog_free(log);
+}
+
 #endif

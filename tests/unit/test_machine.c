@@ -137,8 +137,7 @@ static void undraw(struct screen_fixture *f, char *dump)
 	free(dump);
 	views_done(&f->v);
 	grid_done(&f->g);
-	series_free(f->m.series);
-	runlog_free(f->log);
+	mf_model_free(&f->m, f->log);
 }
 
 static void test_screen_says_so(void **state)

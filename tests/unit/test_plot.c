@@ -82,8 +82,7 @@ static void synth_make(struct synth *y, int n, int c0, int c1, double rd, double
 
 static void synth_free(struct synth *y)
 {
-	series_free(y->m.series);
-	runlog_free(y->log);
+	mf_model_free(&y->m, y->log);
 }
 
 static const struct plot_opts last_n = {.no_fit = 1, .xdots = 1};
@@ -301,10 +300,8 @@ static void test_mem_cut_rules(void **state)
 	/* a limit far above the run: cut (60M used, 63 MiB → 80M) */
 	struct model m;
 	memset(&m, 0, sizeof(m));
-	m.series = series_new(256);
-	struct runlog *log = runlog_new();
-	m.log = log;
-	m.interval = 0.25;
+	struct runlog *log;
+	mf_model(&m, &log, 256, 0.25, NULL);
 	for (int i = 0; i < 200; i++) {
 		struct sample s;
 		memset(&s, 0, sizeof(s));
@@ -338,8 +335,7 @@ static void test_mem_cut_rules(void **state)
 	plot_build(&q, &m, &last_n, 199, 50);
 	assert_true(q.mem_top == 8.0 * 1024);
 	plot_done(&q);
-	series_free(m.series);
-	runlog_free(log);
+	mf_model_free(&m, log);
 	plot_done(&p);
 }
 
@@ -382,26 +378,30 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
-static void test_tui_and_svg_agree(void **state)
+/* The demo recording, replayed into m (its log in *log). */
+static struct source *load_demo(struct model *m, struct runlog **log)
 {
-	(void)state;
 	char path[512], err[512];
 	snprintf(path, sizeof(path), "%s/examples/demo-2008.jsonl.gz", LRUTOP_SRCDIR);
-	struct model m;
-	memset(&m, 0, sizeof(m));
-	m.series = series_new(1 << 16);
-	struct runlog *log = runlog_new();
-	m.log = log;
-	m.interval = 0.25;
-	snprintf(m.disk, sizeof(m.disk), "vda");
-	struct source_sink sink = {.ctx = m.series, .sample = on_sample, .reset = on_reset};
-	struct source *src = source_replay_new(path, 0, log, &sink, err, sizeof(err));
+	memset(m, 0, sizeof(*m));
+	mf_model(m, log, 1 << 16, 0.25, "vda");
+	struct source_sink sink = {.ctx = m->series, .sample = on_sample, .reset = on_reset};
+	struct source *src = source_replay_new(path, 0, *log, &sink, err, sizeof(err));
 	if (!src)
 		fail_msg("%s", err);
 	while (source_step(src) == 0)
 		;
-	m.runs.state = RUNS_FINISHED;
-	m.runs.current = -1;
+	m->runs.state = RUNS_FINISHED;
+	m->runs.current = -1;
+	return src;
+}
+
+static void test_tui_and_svg_agree(void **state)
+{
+	(void)state;
+	struct model m;
+	struct runlog *log;
+	struct source *src = load_demo(&m, &log);
 	size_t len = series_len(m.series);
 	assert_true(len > 170); /* 177 samples, 44 s */
 	assert_true(log->nevents > 3);
@@ -426,7 +426,7 @@ static void test_tui_and_svg_agree(void **state)
 	assert_true(p->nbursts > 0);
 	assert_true(p->nmarks > 0);
 
-	char *svg = NULL;
+	char *svg = NULL, err[512];
 	size_t svglen = 0;
 	FILE *f = open_memstream(&svg, &svglen);
 	struct svg_input in = {.ser = m.series,
@@ -502,8 +502,7 @@ static void test_tui_and_svg_agree(void **state)
 	grid_done(&g);
 	views_done(&v);
 	source_free(src);
-	series_free(m.series);
-	runlog_free(log);
+	mf_model_free(&m, log);
 }
 
 /* ---- the memory scale on any machine ------------------------------------- */
@@ -623,11 +622,8 @@ static void test_mem_any_machine(void **state)
 	for (size_t k = 0; k < ARRAY_LEN(mc); k++) {
 		struct model m;
 		memset(&m, 0, sizeof(m));
-		m.series = series_new(256);
-		struct runlog *log = runlog_new();
-		m.log = log;
-		m.interval = 1;
-		snprintf(m.disk, sizeof(m.disk), "vda");
+		struct runlog *log;
+		mf_model(&m, &log, 256, 1, "vda");
 		for (int i = 0; i < 60; i++) {
 			struct sample s;
 			memset(&s, 0, sizeof(s));
@@ -701,34 +697,11 @@ static void test_mem_any_machine(void **state)
 			assert_non_null(strstr(svg, mc[k].svg_free));
 		assert_true(fabs(svg_mem_top(svg, mc[k].svg_unit) - mc[k].svg_top) < 1);
 		free(svg);
-		series_free(m.series);
-		runlog_free(log);
+		mf_model_free(&m, log);
 	}
 }
 
 /* ---- the Runs view, two pictures ----------------------------------------- */
-
-/* The demo recording, replayed into m (its log in *log). */
-static struct source *load_demo(struct model *m, struct runlog **log)
-{
-	char path[512], err[512];
-	snprintf(path, sizeof(path), "%s/examples/demo-2008.jsonl.gz", LRUTOP_SRCDIR);
-	memset(m, 0, sizeof(*m));
-	m->series = series_new(1 << 16);
-	*log = runlog_new();
-	m->log = *log;
-	m->interval = 0.25;
-	snprintf(m->disk, sizeof(m->disk), "vda");
-	struct source_sink sink = {.ctx = m->series, .sample = on_sample, .reset = on_reset};
-	struct source *src = source_replay_new(path, 0, *log, &sink, err, sizeof(err));
-	if (!src)
-		fail_msg("%s", err);
-	while (source_step(src) == 0)
-		;
-	m->runs.state = RUNS_FINISHED;
-	m->runs.current = -1;
-	return src;
-}
 
 /* The TUI's Runs view at w×h: the read scale's top (the legend's
  * "read 0-N MiB/s"), the blocks (label rows: a name, then "#1") and the
@@ -826,8 +799,7 @@ static void test_runs_tui_and_svg_agree(void **state)
 
 	free(svg);
 	source_free(src);
-	series_free(m.series);
-	runlog_free(log);
+	mf_model_free(&m, log);
 }
 
 /* The progress line's and the probe's question: bytes moving (copy,
@@ -893,8 +865,7 @@ static void test_runs_scale_kept(void **state)
 	plot_runs_done(&p);
 	plot_runs_done(&q);
 	source_free(src);
-	series_free(m.series);
-	runlog_free(log);
+	mf_model_free(&m, log);
 }
 /* ---- the run's own I/O in front, robust scales, clipped marks ------------ */
 

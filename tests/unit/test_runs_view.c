@@ -110,8 +110,7 @@ static void done(struct fixture *f)
 {
 	views_done(&f->v);
 	grid_done(&f->g);
-	series_free(f->m.series);
-	runlog_free(f->log);
+	mf_model_free(&f->m, f->log);
 }
 
 static void draw(struct fixture *f, int w, int h)
