@@ -33,19 +33,7 @@
 #include "testutil.h"
 #include "util.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	return tu_tmpdir(dir, sizeof(dir), "export");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return tu_rmtree(dir);
-}
+TU_TMPDIR_SUITE("export")
 
 static void tpath(char *buf, size_t n, const char *name)
 {

@@ -31,19 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	return tu_tmpdir(dir, sizeof(dir), "record");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return tu_rmtree(dir);
-}
+TU_TMPDIR_SUITE("record")
 
 static void tpath(char *buf, size_t n, const char *name)
 {

@@ -41,19 +41,7 @@
 #define FILE_MB 40  /* one chunk */
 #define BIG_MB	160 /* several RESIDENCY_CHUNKs (64 MiB) */
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	return tu_tmpdir(dir, sizeof(dir), "res");
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return tu_rmtree(dir);
-}
+TU_TMPDIR_SUITE("res")
 
 /* The independent reader: resident pages of the whole file by one map. */
 static long test_mincore(int fd)

@@ -103,4 +103,20 @@ static inline int tu_rmtree(const char *dir)
 	return access(dir, F_OK) == 0 ? -1 : 0;
 }
 
+/* A suite whose tests each work in a fresh temporary directory: the name
+ * in dir, made by setup (tu_tmpdir, tag as there), removed by teardown,
+ * for cmocka_unit_test_setup_teardown. */
+#define TU_TMPDIR_SUITE(tag)                                                                       \
+	static char dir[64];                                                                       \
+	static int setup(void **state)                                                             \
+	{                                                                                          \
+		(void)state;                                                                       \
+		return tu_tmpdir(dir, sizeof(dir), tag);                                           \
+	}                                                                                          \
+	static int teardown(void **state)                                                          \
+	{                                                                                          \
+		(void)state;                                                                       \
+		return tu_rmtree(dir);                                                             \
+	}
+
 #endif
