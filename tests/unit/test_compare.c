@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "session.h"
 #include "strategy.h"
+#include "testutil.h"
 
 #include <errno.h>
 #include <math.h>
@@ -548,21 +549,6 @@ static void three(void **state)
 	assert_int_equal(row(&cmp, "mw_cp")->cell[1].verdict, COMPARE_NONE);
 }
 
-/* Independent median of a copy (insertion sort). */
-static double ref_median(const double *in, size_t n)
-{
-	double v[16];
-	for (size_t i = 0; i < n; i++) {
-		size_t j = i;
-		while (j > 0 && v[j - 1] > in[i]) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = in[i];
-	}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void golden(void **state)
 {
 	(void)state;
@@ -600,15 +586,15 @@ static void golden(void **state)
 	snprintf(want, sizeof(want),
 		 "\nrw_cp           %6.2fs %5.0f %6.1f %5s %7.0f %6d %6.2fs %5.0f %6.1f %5s %7.0f "
 		 "%6d\n",
-		 ref_median(ea, 4), ref_median(ma, 4), 3.0, "61M", 120.0, 7, ref_median(eb, 4),
-		 ref_median(mb, 4), 3.0, "61M", ref_median(rf, 4), 7);
+		 tu_median(ea, 4), tu_median(ma, 4), 3.0, "61M", 120.0, 7, tu_median(eb, 4),
+		 tu_median(mb, 4), 3.0, "61M", tu_median(rf, 4), 7);
 	if (!strstr(t, want)) {
 		print_error("missing row:%s", want);
 		fail();
 	}
 	/* the ratio row: the cells from the computed CI and p */
 	const struct compare_cell *e = &row(&cmp, "rw_cp")->cell[1];
-	assert_true(fabs(e->ratio - ref_median(eb, 4) / ref_median(ea, 4)) < 1e-12);
+	assert_true(fabs(e->ratio - tu_median(eb, 4) / tu_median(ea, 4)) < 1e-12);
 	char ci[40];
 	snprintf(ci, sizeof(ci), "[%.3f, %.3f]", e->ci_lo, e->ci_hi);
 	snprintf(want, sizeof(want),

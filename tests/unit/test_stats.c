@@ -19,6 +19,7 @@
 #include "session.h"
 #include "stats.h"
 #include "strategy.h"
+#include "testutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,24 +61,6 @@ static struct run_result mk(const char *name, int cmd, int ok, double elapsed, d
 	r.mbs = mbs;
 	r.verified = ok ? 1 : 0;
 	return r;
-}
-
-/* Independent median: insertion sort of a copy, not stats_median. */
-static double ref_median(const double *in, size_t n)
-{
-	double v[64];
-	if (!n)
-		return NAN;
-	assert_true(n <= 64);
-	for (size_t i = 0; i < n; i++) {
-		size_t j = i;
-		while (j > 0 && v[j - 1] > in[i]) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = in[i];
-	}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static double ref_min(const double *v, size_t n)
@@ -261,53 +244,53 @@ static void test_compute_medians(void **state)
 	assert_int_equal(b->ok, 4);
 
 	double t[8];
-	assert_near(a->elapsed_med, ref_median(rw_el, 5), "rw elapsed_med");
+	assert_near(a->elapsed_med, tu_median(rw_el, 5), "rw elapsed_med");
 	assert_near(a->elapsed_med, 3.02, "rw elapsed_med literal");
 	assert_near(a->elapsed_min, ref_min(rw_el, 5), "rw elapsed_min");
 	assert_near(a->elapsed_max, ref_max(rw_el, 5), "rw elapsed_max");
-	assert_near(a->mbs_med, ref_median(rw_mb, 5), "rw mbs_med");
+	assert_near(a->mbs_med, tu_median(rw_mb, 5), "rw mbs_med");
 	assert_near(a->mbs_min, ref_min(rw_mb, 5), "rw mbs_min");
 	assert_near(a->mbs_max, ref_max(rw_mb, 5), "rw mbs_max");
 	for (int i = 0; i < 5; i++)
 		t[i] = (double)rw_maj[i];
-	assert_near(a->majflt_med, ref_median(t, 5), "rw majflt_med");
+	assert_near(a->majflt_med, tu_median(t, 5), "rw majflt_med");
 	for (int i = 0; i < 5; i++)
 		t[i] = (double)rw_min[i];
-	assert_near(a->minflt_med, ref_median(t, 5), "rw minflt_med");
+	assert_near(a->minflt_med, tu_median(t, 5), "rw minflt_med");
 	for (int i = 0; i < 5; i++)
 		t[i] = rw_bu[i];
-	assert_near(a->bursts_med, ref_median(t, 5), "rw bursts_med");
+	assert_near(a->bursts_med, tu_median(t, 5), "rw bursts_med");
 	for (int i = 0; i < 5; i++)
 		t[i] = (double)rw_pk[i];
-	assert_near(a->peak_af_med, ref_median(t, 5), "rw peak_af_med");
+	assert_near(a->peak_af_med, tu_median(t, 5), "rw peak_af_med");
 	for (int i = 0; i < 5; i++)
 		t[i] = (double)rw_rf[i];
-	assert_near(a->refault_med, ref_median(t, 5), "rw refault_med");
+	assert_near(a->refault_med, tu_median(t, 5), "rw refault_med");
 
 	/* even count: the mean of the middle two */
-	assert_near(b->elapsed_med, ref_median(mm_el, 4), "mm elapsed_med");
+	assert_near(b->elapsed_med, tu_median(mm_el, 4), "mm elapsed_med");
 	assert_near(b->elapsed_med, 4.4, "mm elapsed_med literal");
 	assert_near(b->elapsed_min, 4.1, "mm elapsed_min");
 	assert_near(b->elapsed_max, 4.9, "mm elapsed_max");
-	assert_near(b->mbs_med, ref_median(mm_mb, 4), "mm mbs_med");
+	assert_near(b->mbs_med, tu_median(mm_mb, 4), "mm mbs_med");
 	assert_near(b->mbs_min, ref_min(mm_mb, 4), "mm mbs_min");
 	assert_near(b->mbs_max, ref_max(mm_mb, 4), "mm mbs_max");
 	for (int i = 0; i < 4; i++)
 		t[i] = (double)mm_maj[i];
-	assert_near(b->majflt_med, ref_median(t, 4), "mm majflt_med");
+	assert_near(b->majflt_med, tu_median(t, 4), "mm majflt_med");
 	for (int i = 0; i < 4; i++)
 		t[i] = (double)mm_min[i];
-	assert_near(b->minflt_med, ref_median(t, 4), "mm minflt_med");
+	assert_near(b->minflt_med, tu_median(t, 4), "mm minflt_med");
 	for (int i = 0; i < 4; i++)
 		t[i] = mm_bu[i];
-	assert_near(b->bursts_med, ref_median(t, 4), "mm bursts_med");
+	assert_near(b->bursts_med, tu_median(t, 4), "mm bursts_med");
 	assert_near(b->bursts_med, 8, "mm bursts_med literal (6 7 9 12)");
 	for (int i = 0; i < 4; i++)
 		t[i] = (double)mm_pk[i];
-	assert_near(b->peak_af_med, ref_median(t, 4), "mm peak_af_med");
+	assert_near(b->peak_af_med, tu_median(t, 4), "mm peak_af_med");
 	for (int i = 0; i < 4; i++)
 		t[i] = (double)mm_rf[i];
-	assert_near(b->refault_med, ref_median(t, 4), "mm refault_med");
+	assert_near(b->refault_med, tu_median(t, 4), "mm refault_med");
 
 	/* the input is left alone (stats_compute takes const runs) */
 	assert_near(r[0].elapsed_s, rw_el[0], "runs[0] unchanged");

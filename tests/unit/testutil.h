@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,26 @@ static inline int tu_rmtree(const char *dir)
 		return 0;
 	nftw(dir, tu_rmtree_cb, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 	return access(dir, F_OK) == 0 ? -1 : 0;
+}
+
+/* Independent median of in's n values (at most 64; more aborts the
+ * test): insertion sort of a copy, not stats_median.  NAN for none. */
+static inline double tu_median(const double *in, size_t n)
+{
+	double v[64];
+	if (!n)
+		return NAN;
+	if (n > 64)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		while (j > 0 && v[j - 1] > in[i]) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = in[i];
+	}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* A suite whose tests each work in a fresh temporary directory: the name
