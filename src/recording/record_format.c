@@ -7,22 +7,15 @@
 
 /* ---- the sample's fields ---------------------------------------------- */
 
-#define U64(k, g, m)                                                                               \
+/* a row of the table: key, have bit, the member and its type */
+#define FIELD(k, g, m, t)                                                                          \
 	{                                                                                          \
-		k, g, offsetof(struct sample, m), F_U64                                            \
+		k, g, offsetof(struct sample, m), t                                                \
 	}
-#define U32(k, g, m)                                                                               \
-	{                                                                                          \
-		k, g, offsetof(struct sample, m), F_U32                                            \
-	}
-#define U8(k, g, m)                                                                                \
-	{                                                                                          \
-		k, g, offsetof(struct sample, m), F_U8                                             \
-	}
-#define F32(k, g, m)                                                                               \
-	{                                                                                          \
-		k, g, offsetof(struct sample, m), F_F32                                            \
-	}
+#define U64(k, g, m) FIELD(k, g, m, F_U64)
+#define U32(k, g, m) FIELD(k, g, m, F_U32)
+#define U8(k, g, m)  FIELD(k, g, m, F_U8)
+#define F32(k, g, m) FIELD(k, g, m, F_F32)
 
 const struct field record_fields[] = {
     U64("mt", SAMPLE_HAVE_MEM, mem_total),
