@@ -488,24 +488,25 @@ int device_for_path(const char *path, char *name, size_t namelen, char *how, siz
 	return 0;
 }
 
-int device_exists(const char *name)
+/* 1 when name's entry (by its kernel name) is under the sysfs folder dir. */
+static int sys_entry_exists(const char *dir, const char *name)
 {
 	char sys[NAME_MAX + 1], p[PATH_MAX];
 
 	if (name_to_sys(name, sys, sizeof(sys)) < 0)
 		return 0;
-	snprintf(p, sizeof(p), "/sys/class/block/%s", sys);
+	snprintf(p, sizeof(p), "%s/%s", dir, sys);
 	return path_exists(p);
+}
+
+int device_exists(const char *name)
+{
+	return sys_entry_exists("/sys/class/block", name);
 }
 
 int device_is_disk(const char *name)
 {
-	char sys[NAME_MAX + 1], p[PATH_MAX];
-
-	if (name_to_sys(name, sys, sizeof(sys)) < 0)
-		return 0;
-	snprintf(p, sizeof(p), "/sys/block/%s", sys);
-	return path_exists(p);
+	return sys_entry_exists("/sys/block", name);
 }
 
 /* Loop, ram and zram devices exist unconfigured with size 0; nobody means those. */
