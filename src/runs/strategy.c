@@ -488,7 +488,20 @@ static int mw_madv_cp(const struct copy_job *job, char *err, size_t errlen)
 	return mw_copy(job, 1, err, errlen);
 }
 
-static int cfr_cp(const struct copy_job *job, char *err, size_t errlen)
+static ssize_t cfr_slice(const struct files *f)
+{
+	return copy_file_range(f->src, NULL, f->dst, NULL, SLICE, 0);
+}
+
+static ssize_t sendfile_slice(const struct files *f)
+{
+	return sendfile(f->dst, f->src, NULL, SLICE);
+}
+
+/* A copy the kernel makes a slice at a time: slice moves up to SLICE
+ * bytes and returns how many (0 at the end); call names it in an error. */
+static int kernel_copy(const struct copy_job *job, ssize_t (*slice)(const struct files *),
+		       const char *call, char *err, size_t errlen)
 {
 	struct files f;
 
@@ -496,18 +509,13 @@ static int cfr_cp(const struct copy_job *job, char *err, size_t errlen)
 		return -1;
 	set_phase(job, PHASE_COPY);
 	for (;;) {
-		ssize_t n = copy_file_range(f.src, NULL, f.dst, NULL, SLICE, 0);
+		ssize_t n = slice(&f);
 		if (n < 0) {
-			if (errno == EINTR)
+			int e = errno;
+			if (e == EINTR)
 				continue;
-			if (errno == EXDEV)
-				errf(
-				    err, errlen,
-				    "copy_file_range %s to %s: %s (both must be on one filesystem)",
-				    job->src, job->dst, strerror(errno));
-			else
-				errf(err, errlen, "copy_file_range %s to %s: %s", job->src,
-				     job->dst, strerror(errno));
+			errf(err, errlen, "%s %s to %s: %s%s", call, job->src, job->dst,
+			     strerror(e), e == EXDEV ? " (both must be on one filesystem)" : "");
 			return files_fail(job, &f);
 		}
 		if (n == 0)
@@ -519,29 +527,14 @@ static int cfr_cp(const struct copy_job *job, char *err, size_t errlen)
 	return files_close(job, &f, err, errlen);
 }
 
+static int cfr_cp(const struct copy_job *job, char *err, size_t errlen)
+{
+	return kernel_copy(job, cfr_slice, "copy_file_range", err, errlen);
+}
+
 static int sendfile_cp(const struct copy_job *job, char *err, size_t errlen)
 {
-	struct files f;
-
-	if (files_open(job, O_WRONLY, &f, err, errlen) < 0)
-		return -1;
-	set_phase(job, PHASE_COPY);
-	for (;;) {
-		ssize_t n = sendfile(f.dst, f.src, NULL, SLICE);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			errf(err, errlen, "sendfile %s to %s: %s", job->src, job->dst,
-			     strerror(errno));
-			return files_fail(job, &f);
-		}
-		if (n == 0)
-			break;
-		add_done(job, (uint64_t)n);
-	}
-	if (flush_fsync(job, &f, err, errlen) < 0)
-		return -1;
-	return files_close(job, &f, err, errlen);
+	return kernel_copy(job, sendfile_slice, "sendfile", err, errlen);
 }
 
 static int splice_cp(const struct copy_job *job, char *err, size_t errlen)
