@@ -84,6 +84,16 @@ static int membuf_close(struct membuf *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* Closes the stream and creates path new with what it holds (write_new):
+ * its code, EXPORT_INPUT when the stream failed. */
+static int membuf_save(struct membuf *m, const char *path, const char *what, char *err,
+		       size_t errlen)
+{
+	if (membuf_close(m, err, errlen) < 0)
+		return EXPORT_INPUT;
+	return write_new(path, what, m->buf, m->len, err, errlen);
+}
+
 static void membuf_done(struct membuf *m)
 {
 	if (m->f)
@@ -251,9 +261,7 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 		errf(err, errlen, "--export-svg %s: %s", r.path, e);
 		goto out;
 	}
-	if (membuf_close(&m, err, errlen) < 0)
-		goto out;
-	rc = write_new(o->export_out, "--export-svg", m.buf, m.len, err, errlen);
+	rc = membuf_save(&m, o->export_out, "--export-svg", err, errlen);
 out:
 	membuf_done(&m);
 	export_rec_done(&r);
@@ -272,9 +280,7 @@ int export_svg_new(const char *out, const struct svg_input *in, const struct svg
 		errf(err, errlen, "export-svg %s: %s", out, e);
 		goto out;
 	}
-	if (membuf_close(&m, err, errlen) < 0)
-		goto out;
-	rc = write_new(out, "export-svg", m.buf, m.len, err, errlen);
+	rc = membuf_save(&m, out, "export-svg", err, errlen);
 out:
 	membuf_done(&m);
 	return rc;
@@ -296,9 +302,7 @@ int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, s
 		errf(err, errlen, "--export-csv %s: %s", o->export_out, e);
 		goto out;
 	}
-	if (membuf_close(&m, err, errlen) < 0)
-		goto out;
-	rc = write_new(o->export_out, "--export-csv", m.buf, m.len, err, errlen);
+	rc = membuf_save(&m, o->export_out, "--export-csv", err, errlen);
 out:
 	membuf_done(&m);
 	export_rec_done(&r);
