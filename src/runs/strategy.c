@@ -317,6 +317,25 @@ static int map_src(const struct copy_job *job, struct files *f, int madv, char *
 	return 0;
 }
 
+/* The mapped copies' start: the source opened and mapped whole (map_src,
+ * *s), the destination created (dst_mode), the copy phase begun.  -1
+ * with nothing left open or mapped. */
+static int map_open(const struct copy_job *job, struct files *f, int madv, int dst_mode, char **s,
+		    char *err, size_t errlen)
+{
+	if (src_open(job, f, err, errlen) < 0)
+		return -1;
+	if (map_src(job, f, madv, s, err, errlen) < 0)
+		return files_fail(job, f);
+	if (dst_create(job, dst_mode, f, err, errlen) < 0) {
+		if (*s)
+			munmap(*s, (size_t)f->size);
+		return -1;
+	}
+	set_phase(job, PHASE_COPY);
+	return 0;
+}
+
 enum {
 	MM_MSYNC = 1, /* flush with msync(MS_SYNC), else munmap + fsync (mm_mun_*) */
 	MM_MADV = 2,  /* MADV_SEQUENTIAL on both maps */
@@ -356,17 +375,9 @@ static int mm_copy(const struct copy_job *job, int flags, char *err, size_t errl
 	char *s = NULL, *d = NULL;
 	size_t len;
 
-	if (src_open(job, &f, err, errlen) < 0)
+	if (map_open(job, &f, flags & MM_MADV, O_RDWR, &s, err, errlen) < 0)
 		return -1;
-	if (map_src(job, &f, flags & MM_MADV, &s, err, errlen) < 0)
-		return files_fail(job, &f);
 	len = (size_t)f.size;
-	if (dst_create(job, O_RDWR, &f, err, errlen) < 0) {
-		if (s)
-			munmap(s, len);
-		return -1;
-	}
-	set_phase(job, PHASE_COPY);
 	if (f.size == 0)
 		return flush_fsync(job, &f, err, errlen) < 0 ? -1
 							     : files_close(job, &f, err, errlen);
@@ -442,17 +453,9 @@ static int mw_copy(const struct copy_job *job, int madv, char *err, size_t errle
 	char *s;
 	size_t len, off;
 
-	if (src_open(job, &f, err, errlen) < 0)
+	if (map_open(job, &f, madv, O_WRONLY, &s, err, errlen) < 0)
 		return -1;
-	if (map_src(job, &f, madv, &s, err, errlen) < 0)
-		return files_fail(job, &f);
 	len = (size_t)f.size;
-	if (dst_create(job, O_WRONLY, &f, err, errlen) < 0) {
-		if (s)
-			munmap(s, len);
-		return -1;
-	}
-	set_phase(job, PHASE_COPY);
 	for (off = 0; off < len;) {
 		ssize_t w = write(f.dst, s + off, len - off);
 		if (w < 0 && errno == EINTR)
