@@ -43,6 +43,16 @@ static int put(json_t *obj, const char *key, json_t *v)
 	return v && json_object_set_new(obj, key, v) == 0 ? 0 : -1;
 }
 
+/* o whole, or NULL (o freed) when bad: a put into it failed. */
+static json_t *whole(json_t *o, int bad)
+{
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* ---- writer ----------------------------------------------------------- */
 
 struct recorder {
@@ -190,11 +200,7 @@ static json_t *header_json(const struct record_header *h)
 	bad |= put(o, "strategies", st);
 	bad |= put(o, "disk_columns", dc);
 #undef STR
-	if (bad) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return whole(o, bad);
 }
 
 void record_header_init(struct record_header *h)
@@ -368,10 +374,7 @@ int recorder_sample(struct recorder *r, const struct sample *smp, const struct d
 		if (!bad && tab->t_ns != smp->t_ns)
 			bad |= put(o, "dkt", json_integer((json_int_t)(tab->t_ns - smp->t_ns)));
 	}
-	if (bad) {
-		json_decref(o);
-		o = NULL;
-	}
+	o = whole(o, bad);
 	/* floats need 9 significant digits to come back bit for bit */
 	int rc = rec_line(r, o, JSON_REAL_PRECISION(9), err, errlen);
 	if (rc == 0 && tab) {
@@ -394,10 +397,7 @@ int recorder_event(struct recorder *r, const struct run_event *ev, char *err, si
 	bad |= put(o, "t", ju64(ev->t_ns));
 	bad |= put(o, "run", json_integer(ev->run));
 	bad |= put(o, "phase", json_string(phase_name((enum phase)ev->phase)));
-	if (bad) {
-		json_decref(o);
-		o = NULL;
-	}
+	o = whole(o, bad);
 	return rec_line(r, o, JSON_REAL_PRECISION(17), err, errlen);
 }
 
@@ -415,11 +415,7 @@ static json_t *probe_json(const struct probe_figures *f)
 	bad |= put(o, "slow", ju64(f->slow));
 	bad |= put(o, "idle_n", ju64(f->idle_n));
 	bad |= put(o, "idle_p99_ns", ju64(f->idle_p99_ns));
-	if (bad) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return whole(o, bad);
 }
 
 int recorder_result(struct recorder *r, const struct run_result *x, char *err, size_t errlen)
@@ -468,10 +464,7 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 	}
 	if (x->probe.n)
 		bad |= put(o, "probe", probe_json(&x->probe));
-	if (bad) {
-		json_decref(o);
-		o = NULL;
-	}
+	o = whole(o, bad);
 	return rec_line(r, o, JSON_REAL_PRECISION(17), err, errlen);
 }
 
