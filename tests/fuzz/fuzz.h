@@ -29,6 +29,20 @@ static inline char *fuzz_string(const uint8_t *data, size_t size)
 	return s;
 }
 
+/* s, a newline, s again: a heap string (a parser's "first one wins"). */
+static inline char *fuzz_twice(const char *s)
+{
+	size_t len = strlen(s);
+	char *t = malloc(2 * len + 2);
+
+	if (!t)
+		abort();
+	memcpy(t, s, len);
+	t[len] = '\n';
+	memcpy(t + len + 1, s, len + 1);
+	return t;
+}
+
 /* Splits s (size bytes) in place at NUL and newline bytes into at most max
  * pieces (what follows the last one is dropped); returns how many. */
 static inline size_t fuzz_split(char *s, size_t size, char **out, size_t max)

@@ -32,12 +32,7 @@ static int has_dev(const char *buf, unsigned major, unsigned minor)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = fuzz_string(data, size);
-	size_t len = strlen(buf);
-	char *twice = malloc(2 * len + 2);
-	FUZZ_REQUIRE(twice);
-	memcpy(twice, buf, len);
-	twice[len] = '\n';
-	memcpy(twice + len + 1, buf, len + 1);
+	char *twice = fuzz_twice(buf);
 	static const unsigned devs[][2] = {{254, 0}, {8, 16}, {0, 0}};
 	for (size_t d = 0; d < sizeof(devs) / sizeof(devs[0]); d++) {
 		for (int v = 1; v <= 2; v++) {

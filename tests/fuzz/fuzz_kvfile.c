@@ -54,12 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_REQUIRE(found >= present && found <= N);
 
 	/* the same text twice: the first occurrence of each key wins */
-	size_t len = strlen(buf);
-	char *twice = malloc(2 * len + 2);
-	FUZZ_REQUIRE(twice);
-	memcpy(twice, buf, len);
-	twice[len] = '\n';
-	memcpy(twice + len + 1, buf, len + 1);
+	char *twice = fuzz_twice(buf);
 	kvfile_parse(twice, keys, N, again);
 	for (int i = 0; i < N; i++)
 		FUZZ_REQUIRE(vals[i] == KVFILE_MISSING || again[i] == vals[i]);
