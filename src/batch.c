@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "app.h"
+#include "export_results.h"
 #include "machine.h"
 #include "output.h"
+#include "record.h"
 #include "results.h"
+#include "source.h"
 #include "stats.h"
 #include "util.h"
 
@@ -85,9 +88,44 @@ static void batch_woke(void *ctx, int changed)
 	print_events(b->a, &b->events);
 }
 
+/* --export-json / --export-markdown: the results once the runs are over
+ * (not after a signal: the export is then not made). */
+static void export_results(struct app *a)
+{
+	const struct options *o = a->opt;
+	const struct model *m = &a->model;
+	if ((!o->export_json && !o->export_md) || sig_caught())
+		return;
+	const struct record_header *h = o->replay ? source_replay_header(a->src) : NULL;
+	struct export_side sd = {
+	    .path = o->replay,
+	    .host = m->host,
+	    .kernel = m->kernel,
+	    .disk = m->disk,
+	    .disk_kind = m->disk_kind,
+	    .mglru = m->mglru,
+	    .started = h ? h->start_wall : NULL,
+	    .mem_limit = a->log->mem_limit,
+	    .disk_limit = a->log->disk_limit,
+	    .baseline = a->log->baseline,
+	    .runs = a->log->results,
+	    .nruns = a->log->nresults,
+	};
+	char e[512];
+	if (export_results_save(o->export_json, o->export_md, &sd, 1, NULL, e, sizeof(e)) != 0 &&
+	    !a->out_err[0])
+		strlcpy_(a->out_err, e, sizeof(a->out_err));
+}
+
 int batch_run(struct app *a, char *err, size_t errlen)
 {
 	struct batch b = {.a = a};
+	if ((a->opt->export_json || a->opt->export_md) && a->model.runs.state == RUNS_NONE) {
+		output_discard(&a->csv); /* exit 2: nothing is left */
+		return errf(err, errlen, "%s: %s has no runs",
+			    a->opt->export_json ? "--export-json" : "--export-markdown",
+			    a->opt->replay ? a->opt->replay : "the session");
+	}
 	print_mglru_note(stderr, &a->model); /* before the first sample line */
 	struct frontend fe = {
 		.ctx = &b,
@@ -106,6 +144,8 @@ int batch_run(struct app *a, char *err, size_t errlen)
 		print_stats(stdout, a->log);
 		print_mglru_note(stdout, &a->model);
 	}
+	if (a->model.runs.state != RUNS_NONE && a->log->nresults)
+		export_results(a);
 	stdout_ok(a);
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "preset.h"
 #include "compare.h"
 #include "export.h"
+#include "export_results.h"
 #include "results.h"
 #include "screen.h"
 #include "strategy.h"
@@ -162,7 +163,7 @@ static int run_export(const struct options *o)
 	sigaction(SIGHUP, &sa, NULL);
 	if (o->action == ACTION_COMPARE) {
 		rc = export_compare(stdout, o, warn, sizeof(warn), err, sizeof(err));
-		if (rc == EXPORT_WRITE)
+		if (rc == EXPORT_WRITE && !err[0]) /* stdout; with err: --export-json's file */
 			saved = errno ? errno : EIO;
 	} else if (o->action == ACTION_EXPORT_SVG)
 		rc = export_svg(o, warn, sizeof(warn), err, sizeof(err));
@@ -258,6 +259,9 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 		preset_apply(opt.preset ? opt.preset : preset_find(PRESET_DEFAULT), &opt, cgroups,
 			     note, sizeof(note), preset_desc, sizeof(preset_desc));
 	if (options_check_runs(&opt, err, sizeof(err)) < 0)
+		return fail(2, err);
+	const char *outputs[3] = {opt.results, opt.csv, opt.record};
+	if (export_results_check(opt.export_json, opt.export_md, outputs, err, sizeof(err)) < 0)
 		return fail(2, err);
 	/* the terminal first: a TUI that cannot start must leave nothing */
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)

@@ -557,6 +557,8 @@ static const struct options_entry table[] = {
 	ROW("quiet", N, 'q', NULL, OPTG_OUTPUT, "batch: print only the results table", 0, "-q", OFF(quiet), 0, set_true),
 	ROW("csv", R, 0, "FILE", OPTG_OUTPUT, "write the sample series as CSV", 0, NULL, OFF(csv), 0, set_file),
 	ROW("results", R, 0, "FILE", OPTG_OUTPUT, "write the results table as CSV", OPTW_RUN | OPTW_NOPICK, NULL, OFF(results), 0, set_file),
+	ROW("export-json", R, 0, "FILE", OPTG_OUTPUT, "write the results as JSON (hyperfine's shape; batch,\n--replay, --compare)", OPTW_RUN | OPTW_NOPICK | OPTW_EXPORT, NULL, OFF(export_json), 0, set_file),
+	ROW("export-markdown", R, 0, "FILE", OPTG_OUTPUT, "write the results as Markdown tables (as --export-json)", OPTW_RUN | OPTW_NOPICK | OPTW_EXPORT, NULL, OFF(export_md), 0, set_file),
 	ROW("ascii", N, 0, NULL, OPTG_OUTPUT, "ASCII charts and no colour", 0, NULL, OFF(ascii), 0, set_true),
 	ROW("theme", R, 't', "NAME|PATH", OPTG_OUTPUT, "colour theme (default; a path if it has a '/')", OPTW_EITHER, "-t", 0, 0, set_theme),
 	ROW("list-themes", N, 0, NULL, OPTG_OUTPUT, "list the themes found and where", 0, NULL, 0, ACTION_LIST_THEMES, set_action),
@@ -674,6 +676,12 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 		if (o->from_s >= 0 && o->to_s >= 0 && o->to_s <= o->from_s)
 			return ERR(p, "--to %g: not after --from %g", o->to_s, o->from_s);
 	}
+	/* the results of runs: a comparison's, not a picture's or a series' */
+	if (action != ACTION_COMPARE && (o->export_json || o->export_md))
+		return ERR(p, "%s: not with %s (a batch run, --replay or --compare)",
+			   o->export_json ? "--export-json" : "--export-markdown", name);
+	if (action == ACTION_COMPARE && (o->export_json || o->export_md))
+		o->batch = 1; /* the files, and the tables on stdout */
 	if (o->action == ACTION_RUN)
 		o->action = action;
 	return 0;
@@ -759,6 +767,10 @@ struct run_config *options_run_config(const struct options *o, struct run_config
 
 int options_check_runs(const struct options *o, char *err, size_t errlen)
 {
+	/* written when the batch ends (main checks the paths: export_results.h) */
+	if ((o->export_json || o->export_md) && !o->batch)
+		return errf(err, errlen, "%s: only with --batch (the TUI's runs: --results writes them)",
+			    o->export_json ? "--export-json" : "--export-markdown");
 	if (o->nnames > o->ncmds)
 		return errf(err, errlen,
 			    "--name %s: no --cmd for it to name (the i-th --name "

@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "export_csv.h"
+#include "export_results.h"
 #include "output.h"
 #include "source.h"
 #include "svg.h"
@@ -38,10 +39,7 @@ static int write_tmp(const char *path, const char *what, const char *buf, size_t
 	return 0;
 }
 
-/* Creates path new with buf[0..len): written to a temporary file beside it
- * and linked into place whole (output_open_atomic); a failure or a signal
- * (sig_caught) before the link leaves no path. */
-static int write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
+int export_write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
 		     size_t errlen)
 {
 	if (sig_caught())
@@ -91,7 +89,7 @@ static int membuf_save(struct membuf *m, const char *path, const char *what, cha
 {
 	if (membuf_close(m, err, errlen) < 0)
 		return EXPORT_INPUT;
-	return write_new(path, what, m->buf, m->len, err, errlen);
+	return export_write_new(path, what, m->buf, m->len, err, errlen);
 }
 
 static void membuf_done(struct membuf *m)
@@ -325,6 +323,8 @@ int export_compare(FILE *out, const struct options *o, char *warn, size_t warnle
 	size_t woff = 0;
 	if (warnlen)
 		warn[0] = '\0';
+	if (export_results_check(o->export_json, o->export_md, NULL, err, errlen) < 0)
+		return EXPORT_INPUT;
 	for (; loaded < n; loaded++) {
 		char w[512];
 		if (export_load(&r[loaded], o->inputs[loaded], w, sizeof(w), err, errlen) < 0)
@@ -360,6 +360,31 @@ int export_compare(FILE *out, const struct options *o, char *warn, size_t warnle
 	if (compare_compute(c, in, n, err, errlen) < 0) {
 		free(c);
 		goto out;
+	}
+	if (o->export_json || o->export_md) { /* the files first: a failure prints no table */
+		struct export_side sd[COMPARE_MAX_RECORDINGS];
+		for (int i = 0; i < n; i++)
+			sd[i] = (struct export_side){
+			    .label = c->label[i],
+			    .path = r[i].path,
+			    .host = r[i].hdr.host,
+			    .kernel = r[i].hdr.kernel,
+			    .disk = r[i].hdr.device,
+			    .disk_kind = r[i].hdr.device_kind,
+			    .mglru = r[i].hdr.mglru,
+			    .started = r[i].hdr.start_wall,
+			    .mem_limit = r[i].log->mem_limit,
+			    .disk_limit = r[i].log->disk_limit,
+			    .baseline = r[i].log->baseline,
+			    .runs = r[i].log->results,
+			    .nruns = r[i].log->nresults,
+			};
+		rc = export_results_save(o->export_json, o->export_md, sd, n, c, err, errlen);
+		if (rc) {
+			free(c);
+			goto out;
+		}
+		rc = EXPORT_INPUT;
 	}
 	/* made whole in memory: a signal leaves no half table on out */
 	struct membuf m;

@@ -45,6 +45,11 @@ void export_rec_done(struct export_rec *r);
 #define EXPORT_WRITE 1 /* OUT could not be written: it was removed again */
 #define EXPORT_INTERRUPTED 3 /* a signal came (sig_caught): OUT was not made */
 
+/* Creates path new with buf[0..len): written to a temporary file beside it
+ * and linked into place whole (output_open_atomic); a failure or a signal
+ * (sig_caught) before the link leaves no path.  0, or EXPORT_* + err. */
+int export_write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
+		     size_t errlen);
 /* --export-svg OUT FILE (o->export_out, o->inputs[0]): 0, or
  * EXPORT_INPUT / EXPORT_WRITE + err. */
 int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
@@ -57,8 +62,10 @@ int export_svg_new(const char *out, const struct svg_input *in, const struct svg
 		   char *err, size_t errlen);
 /* --export-csv OUT FILE: the bytes --csv wrote live. */
 int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
-/* --compare A B [C...] (o->inputs): the comparison table on out.  0,
- * EXPORT_INPUT + err, or EXPORT_WRITE with errno set when out failed. */
+/* --compare A B [C...] (o->inputs): the comparison table on out, and
+ * first --export-json / --export-markdown (export_results.h).  0,
+ * EXPORT_INPUT + err, EXPORT_WRITE + err when such a file failed, or
+ * EXPORT_WRITE with errno set and err untouched when out failed. */
 int export_compare(FILE *out, const struct options *o, char *warn, size_t warnlen, char *err,
 		   size_t errlen);
 

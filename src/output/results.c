@@ -7,11 +7,19 @@
 #include "phase.h"
 #include "util.h"
 
-/* A run that failed before its copy started has no elapsed time, and its
- * CPU time would be the prepare phase's: those figures are unknown. */
-static int never_copied(const struct run_result *x)
+int results_never_copied(const struct run_result *x)
 {
 	return !x->ok && x->elapsed_s <= 0;
+}
+
+const char *results_verified(const struct run_result *x)
+{
+	return x->ok	       ? (x->verified > 0		    ? "yes"
+				  : x->verified == 0		    ? "no"
+				  : x->verified == RUN_UNVERIFIABLE ? "unverified"
+								    : "")
+	       : x->cancelled ? "cancelled"
+			      : "failed";
 }
 
 static const char *verified_str(int v)
@@ -124,7 +132,7 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		snprintf(rcv, sizeof(rcv), isnan(x->read_cv) ? "-" : "%.2f", x->read_cv);
 		snprintf(wcv, sizeof(wcv), isnan(x->write_cv) ? "-" : "%.2f", x->write_cv);
 		snprintf(rab, sizeof(rab), isnan(x->read_at_burst) ? "-" : "%.2f", x->read_at_burst);
-		int nc = never_copied(x);
+		int nc = results_never_copied(x);
 		snprintf(el, sizeof(el), nc ? "-" : "%.2fs", x->elapsed_s);
 		snprintf(us, sizeof(us), nc ? "-" : "%.2fs", x->user_s);
 		snprintf(sy, sizeof(sy), nc ? "-" : "%.2fs", x->sys_s);
@@ -197,7 +205,7 @@ static void res_csv(FILE *f, const struct run_result *x)
 void results_csv_row(FILE *f, const struct run_result *x)
 {
 	csv_field(f, x->name); /* RFC 4180: a name may hold a comma or a quote */
-	if (never_copied(x)) /* unknown: empty cells */
+	if (results_never_copied(x)) /* unknown: empty cells */
 		fprintf(f, ",%d,,,,,%ld,%ld,%ld,%ld,%llu,,", x->repeat, x->majflt, x->minflt,
 			x->inblock, x->oublock, (unsigned long long)x->bytes);
 	else
@@ -208,12 +216,7 @@ void results_csv_row(FILE *f, const struct run_result *x)
 	cv_cell(f, x->write_cv);
 	fprintf(f, "%llu,%llu,%llu,%d,%s,", (unsigned long long)x->peak_active_file_kb,
 		(unsigned long long)x->pgdeactivate, (unsigned long long)x->refault_file, x->bursts,
-		x->ok	       ? (x->verified > 0		    ? "yes"
-				  : x->verified == 0		    ? "no"
-				  : x->verified == RUN_UNVERIFIABLE ? "unverified"
-								    : "")
-		: x->cancelled ? "cancelled"
-			       : "failed");
+		results_verified(x));
 	if (!isnan(x->read_at_burst))
 		fprintf(f, "%.4f", x->read_at_burst);
 	res_csv(f, x);

@@ -22,6 +22,12 @@ void results_csv_row(FILE *f, const struct run_result *r);
 /* One line for an event in batch mode: "# 12.34 run 2 mm_sync_cp copy". */
 void results_event_line(FILE *f, const struct run_event *e, const struct run_result *runs,
 			uint64_t t0_ns);
+/* A run that failed before its copy started: its elapsed, CPU and MiB/s
+ * figures are unknown (the prepare phase's), empty cells. */
+int results_never_copied(const struct run_result *r);
+/* The --results "verified" cell: yes, no, unverified, "" (not checked),
+ * or cancelled / failed for a run that did not finish OK. */
+const char *results_verified(const struct run_result *r);
 /* "rw_cp #1: 5.21 s, 786 MiB/s, 0 bursts, verified" or the failure. */
 void results_summary(char *buf, size_t len, const struct run_result *r);
 

@@ -1,0 +1,102 @@
+#include "export_results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "export.h"
+#include "export_json.h"
+#include "export_markdown.h"
+#include "output.h"
+#include "util.h"
+
+void export_spread_of(const struct run_result *runs, size_t n, const char *name,
+		      struct export_spread *out)
+{
+	double sum = 0, su = 0, ss = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].finished && runs[i].ok && !strcmp(runs[i].name, name)) {
+			sum += runs[i].elapsed_s;
+			su += runs[i].user_s;
+			ss += runs[i].sys_s;
+			k++;
+		}
+	*out = (struct export_spread){NAN, NAN, NAN, NAN};
+	if (!k)
+		return;
+	out->mean = sum / (double)k;
+	out->user = su / (double)k;
+	out->sys = ss / (double)k;
+	if (k < 2)
+		return;
+	double var = 0;
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].finished && runs[i].ok && !strcmp(runs[i].name, name)) {
+			double d = runs[i].elapsed_s - out->mean;
+			var += d * d;
+		}
+	out->stddev = sqrt(var / (double)(k - 1));
+}
+
+int export_results_check(const char *json, const char *md, const char *const others[3],
+			 char *err, size_t errlen)
+{
+	const char *mine[2] = {json, md};
+	static const char *const my_opt[2] = {"--export-json", "--export-markdown"};
+	static const char *const other_opt[3] = {"--results", "--csv", "--record"};
+	for (int i = 0; i < 2; i++) {
+		struct stat st;
+		if (!mine[i])
+			continue;
+		if (lstat(mine[i], &st) == 0)
+			return errf(err, errlen, "%s %s: already exists (use a new path)", my_opt[i],
+				    mine[i]);
+		for (int k = 0; others && k < 3; k++)
+			if (others[k] && output_same_file(mine[i], others[k]))
+				return errf(err, errlen, "%s %s and %s: the same file (give two paths)",
+					    my_opt[i], mine[i], other_opt[k]);
+	}
+	if (json && md && output_same_file(json, md))
+		return errf(err, errlen,
+			    "--export-json %s and --export-markdown %s: the same file (give two "
+			    "paths)",
+			    json, md);
+	return 0;
+}
+
+int export_results_save(const char *json, const char *md, const struct export_side *sides, int n,
+			const struct compare *c, char *err, size_t errlen)
+{
+	char *jtext = NULL, *mtext = NULL;
+	size_t jlen = 0, mlen = 0;
+	int rc = EXPORT_INPUT;
+	/* both made in memory first: a failure leaves neither file */
+	if (json && !(jtext = export_json_text(sides, n, c, &jlen))) {
+		errf(err, errlen, "--export-json %s: could not make the JSON (out of memory?)",
+		     json);
+		goto out;
+	}
+	if (md) {
+		FILE *f = open_memstream(&mtext, &mlen);
+		if (!f) {
+			errf(err, errlen, "--export-markdown %s: %s", md, strerror(errno));
+			goto out;
+		}
+		int bad = export_markdown_write(f, sides, n, c) < 0;
+		if (fclose(f) == EOF || bad) {
+			errf(err, errlen, "--export-markdown %s: could not make the tables", md);
+			goto out;
+		}
+	}
+	rc = json ? export_write_new(json, "--export-json", jtext, jlen, err, errlen) : 0;
+	if (rc == 0 && md)
+		rc = export_write_new(md, "--export-markdown", mtext, mlen, err, errlen);
+out:
+	free(jtext);
+	free(mtext);
+	return rc;
+}
