@@ -769,7 +769,8 @@ int options_check_runs(const struct options *o, char *err, size_t errlen)
 {
 	/* written when the batch ends (main checks the paths: export_results.h) */
 	if ((o->export_json || o->export_md) && !o->batch)
-		return errf(err, errlen, "%s: only with --batch (the TUI's runs: --results writes them)",
+		return errf(err, errlen,
+			    "%s: only with --batch (the TUI's runs: --results writes them)",
 			    o->export_json ? "--export-json" : "--export-markdown");
 	if (o->nnames > o->ncmds)
 		return errf(err, errlen,

@@ -69,8 +69,8 @@ struct options {
 	const char *run_opt_nopick; /* of those, the first the picker ignores */
 	int prealloc;		    /* --prealloc: mm_* size dst with fallocate */
 	const char *results;	    /* --results FILE */
-	const char *export_json;    /* --export-json FILE: the results as JSON (hyperfine's shape) */
-	const char *export_md;	    /* --export-markdown FILE: the results as Markdown tables */
+	const char *export_json;    /* --export-json FILE (hyperfine's JSON) */
+	const char *export_md;	    /* --export-markdown FILE */
 	const char *baseline;	    /* --baseline NAME */
 	long stall_timeout_s; /* --stall-timeout: a copy without progress this long fails, 0 = never
 			       */

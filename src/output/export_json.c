@@ -108,8 +108,8 @@ static json_t *run_json(const struct run_result *x, int *bad)
 	put(o, "rd_at_burst", jnum(x->read_at_burst), bad);
 	put(o, "dst_dirty_peak_kb", x->res_have ? ju64(x->res_dst_dirty_peak_kb) : json_null(),
 	    bad);
-	put(o, "src_cached_end_pct", x->res_have ? jnum(pagecache_src_cached_end_pct(x)) : json_null(),
-	    bad);
+	put(o, "src_cached_end_pct",
+	    x->res_have ? jnum(pagecache_src_cached_end_pct(x)) : json_null(), bad);
 	put(o, "recently_evicted_end", x->res_have ? ju64(x->res_recent_end) : json_null(), bad);
 	put(o, "probe", x->probe.n ? run_probe(&x->probe, bad) : json_null(), bad);
 	put(o, "message", jstr(x->message), bad);
@@ -278,8 +278,7 @@ static json_t *differences_json(const struct compare *c, int *bad)
 	return a;
 }
 
-char *export_json_text(const struct export_side *sides, int n, const struct compare *c,
-		       size_t *len)
+char *export_json_text(const struct export_side *sides, int n, const struct compare *c, size_t *len)
 {
 	int bad = 0;
 	json_t *doc = json_object(), *results = json_array();

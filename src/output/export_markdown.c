@@ -112,7 +112,8 @@ static void results_table(FILE *f, const struct export_side *sd, const struct st
 	if (ref) {
 		fputs("\nRelative: median elapsed over ", f);
 		cell_name(f, ref->name);
-		fprintf(f, "'s (%s). Mean ± σ over the OK runs.\n", by_base ? "the baseline" : "the fastest");
+		fprintf(f, "'s (%s). Mean ± σ over the OK runs.\n",
+			by_base ? "the baseline" : "the fastest");
 	}
 	char note[256];
 	for (int k = 0; stats_note(st, ns, k, note, sizeof(note)); k++)
@@ -171,8 +172,10 @@ static int side(FILE *f, const struct export_side *sd)
 }
 
 static const char *const verdict_text[] = {
-    [COMPARE_NONE] = "-",	  [COMPARE_NO_CI] = "no confidence interval",
-    [COMPARE_SAME] = "no significant difference", [COMPARE_SLOWER] = "slower",
+    [COMPARE_NONE] = "-",
+    [COMPARE_NO_CI] = "no confidence interval",
+    [COMPARE_SAME] = "no significant difference",
+    [COMPARE_SLOWER] = "slower",
     [COMPARE_FASTER] = "faster",
 };
 

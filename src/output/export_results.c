@@ -42,8 +42,8 @@ void export_spread_of(const struct run_result *runs, size_t n, const char *name,
 	out->stddev = sqrt(var / (double)(k - 1));
 }
 
-int export_results_check(const char *json, const char *md, const char *const others[3],
-			 char *err, size_t errlen)
+int export_results_check(const char *json, const char *md, const char *const others[3], char *err,
+			 size_t errlen)
 {
 	const char *mine[2] = {json, md};
 	static const char *const my_opt[2] = {"--export-json", "--export-markdown"};
@@ -53,11 +53,12 @@ int export_results_check(const char *json, const char *md, const char *const oth
 		if (!mine[i])
 			continue;
 		if (lstat(mine[i], &st) == 0)
-			return errf(err, errlen, "%s %s: already exists (use a new path)", my_opt[i],
-				    mine[i]);
+			return errf(err, errlen, "%s %s: already exists (use a new path)",
+				    my_opt[i], mine[i]);
 		for (int k = 0; others && k < 3; k++)
 			if (others[k] && output_same_file(mine[i], others[k]))
-				return errf(err, errlen, "%s %s and %s: the same file (give two paths)",
+				return errf(err, errlen,
+					    "%s %s and %s: the same file (give two paths)",
 					    my_opt[i], mine[i], other_opt[k]);
 	}
 	if (json && md && output_same_file(json, md))

@@ -29,9 +29,9 @@ struct export_side {
 	const char *path;  /* the recording read, NULL for a live run */
 	const char *host, *kernel, *disk, *disk_kind; /* "" unknown */
 	int mglru;
-	const char *started; /* the recording's start (ISO 8601 UTC), NULL */
-	uint64_t mem_limit;  /* bytes, 0 none */
-	uint64_t disk_limit; /* bytes/s, 0 none */
+	const char *started;  /* the recording's start (ISO 8601 UTC), NULL */
+	uint64_t mem_limit;   /* bytes, 0 none */
+	uint64_t disk_limit;  /* bytes/s, 0 none */
 	const char *baseline; /* a label, "" or NULL: the first */
 	const struct run_result *runs;
 	size_t nruns;
@@ -51,8 +51,8 @@ void export_spread_of(const struct run_result *runs, size_t n, const char *name,
  * be new paths, neither the same file as the other nor as --results,
  * --csv or --record (others[0..3), NULL when not given).  0 or -1 + err
  * ("--export-json F: already exists (use a new path)"). */
-int export_results_check(const char *json, const char *md, const char *const others[3],
-			 char *err, size_t errlen);
+int export_results_check(const char *json, const char *md, const char *const others[3], char *err,
+			 size_t errlen);
 
 /* Writes json and/or md (NULL: not asked for) of sides[0..n) and, for a
  * comparison, c (NULL otherwise).  0; EXPORT_INPUT (export.h) when a file

@@ -14,10 +14,10 @@ int results_never_copied(const struct run_result *x)
 
 const char *results_verified(const struct run_result *x)
 {
-	return x->ok	       ? (x->verified > 0		    ? "yes"
-				  : x->verified == 0		    ? "no"
-				  : x->verified == RUN_UNVERIFIABLE ? "unverified"
-								    : "")
+	return x->ok	      ? (x->verified > 0		   ? "yes"
+				 : x->verified == 0		   ? "no"
+				 : x->verified == RUN_UNVERIFIABLE ? "unverified"
+								   : "")
 	       : x->cancelled ? "cancelled"
 			      : "failed";
 }

@@ -152,8 +152,8 @@ static void test_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(failed, "verified")), "failed");
 	assert_string_equal(json_string_value(json_object_get(failed, "message")),
 			    "mm_sync_cp #2: SIGBUS");
-	assert_string_equal(
-	    json_string_value(json_object_get(json_array_get(runs, 2), "verified")), "cancelled");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 2), "verified")),
+			    "cancelled");
 	assert_true(json_is_null(json_object_get(mm, "probe")));
 
 	/* the --cmd: null strategy; its probe's p99 of 50 reads is unknown */
@@ -270,7 +270,8 @@ static void test_files(void **state)
 	char first[8] = "";
 	assert_non_null(fgets(first, sizeof(first), f));
 	fclose(f);
-	assert_int_equal(export_results_save(j, NULL, &sd, 1, NULL, err, sizeof(err)), EXPORT_INPUT);
+	assert_int_equal(export_results_save(j, NULL, &sd, 1, NULL, err, sizeof(err)),
+			 EXPORT_INPUT);
 	assert_non_null(strstr(err, "already exists"));
 	f = fopen(j, "r");
 	char again[8] = "";

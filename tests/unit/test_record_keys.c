@@ -227,8 +227,9 @@ static void test_doc_lists_every_key(void **state)
 	for (int i = 0; i < file->n; i++)
 		if (!has(doc, file->k[i])) {
 			char *t = strchr(file->k[i], '\t');
-			print_error("the writer emits %s (%.*s line): docs/recording.md has no row\n",
-				    t + 1, (int)(t - file->k[i]), file->k[i]);
+			print_error(
+			    "the writer emits %s (%.*s line): docs/recording.md has no row\n",
+			    t + 1, (int)(t - file->k[i]), file->k[i]);
 			bad++;
 		}
 	for (int i = 0; i < doc->n; i++)
