@@ -44,7 +44,7 @@ check "$T a column group for each" \
 	'grep -q -- "-- A: .*bs4k.jsonl) --.*-- B: .*bs1m.jsonl) --" "$tmp/out"' "$(out1)"
 # the medians row: rw_cp with two elapsed figures
 check "$T rw_cp's medians in both groups" \
-	'grep -Eq "^rw_cp +[0-9.]+s +[0-9]+ .* [0-9.]+s +[0-9]+ " "$tmp/out"' "$(out1)"
+	'grep -Eq "^rw_cp +[0-9.]+s +[0-9.]+ .* [0-9.]+s +[0-9.]+ " "$tmp/out"' "$(out1)"
 # the ratio row: "rw_cp  B/A  3+3  0.718  [0.668, 0.903]  0.100  B faster"
 ratio=$(grep -E '^rw_cp +B/A +3\+3 ' "$tmp/out")
 check "$T a B/A ratio of 3+3 runs with a 95% interval and a verdict" \
