@@ -103,6 +103,25 @@ static uint64_t runs_expected_end(const struct model *m, uint64_t now)
 	return end;
 }
 
+/* The fitted window's column, ns: the smallest step of a ladder of
+ * 2^(1/16) from the interval that is at least need (the runs' span over
+ * the columns), kept while it is under two steps above need.  The
+ * expected end moves a little every tick; with the column and the
+ * window's start (on a grid of whole columns) kept, the columns keep
+ * their samples and only the newest are computed (the cache).  The runs
+ * take up to 9 % less of the width than an exact fit would give. */
+static uint64_t fit_col(struct plot *p, double interval, double need)
+{
+	if (!(need > 0))
+		need = 1;
+	if ((double)p->fit_col >= need && (double)p->fit_col < need * 1.0905) /* 2^(2/16) */
+		return p->fit_col;
+	double base = interval > 0 ? interval * 1e9 : 1e9;
+	double c = base * exp2(ceil(16.0 * log2(need / base)) / 16.0);
+	p->fit_col = (uint64_t)ceil(c < need ? need : c);
+	return p->fit_col;
+}
+
 /* Which samples each of the n columns covers, ending at series index
  * `end`.  Fit (the default while runs are shown, not scrolled back): from
  * the first run's start to the runs' expected end, a sample stretched over
@@ -126,9 +145,10 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 		if (t0 < oldest->t_ns)
 			t0 = oldest->t_ns;
 		if (t1 > t0) {
+			uint64_t cw = fit_col(p, m->interval, span / n);
 			p->fit = 1;
-			p->t0_ns = t0;
-			p->col_ns = span / n;
+			p->t0_ns = t0 / cw * cw;
+			p->col_ns = (double)cw;
 		}
 	}
 	if (!p->fit && o->zoom == 0) {

@@ -140,6 +140,7 @@ struct plot {
 	struct autoscale as_mem; /* the cut memory axis, in mem_unit KiB */
 	double mem_unit;	 /* 1024 (MiB steps) or 1048576 (GiB steps) */
 	int split_state;
+	uint64_t fit_col; /* the fitted window's column, ns (fit_col() in plot.c) */
 	int own_state[2]; /* own_read, own_write the autoscales followed */
 	uint64_t *key; /* per column: t of lo-1 and t of hi (2 × cap) */
 	double *old_v; /* the last build's values and keys, for the cache */

@@ -342,6 +342,55 @@ static void test_cache_moves(void **state)
 	synth_free(&y);
 }
 
+/* The window fitted to a run in progress: its expected end drifts every
+ * tick (bytes left at the rate so far), the window's column stays on its
+ * ladder step, so a tick computes only the newest columns, and the plot
+ * is column for column a full recompute's. */
+static void test_cache_fit(void **state)
+{
+	(void)state;
+	struct synth y;
+	synth_jitter(&y, 1200);
+	struct run_result *r = &y.log->results[y.log->nresults++];
+	snprintf(r->name, sizeof(r->name), "rw_cp");
+	r->cmd = -1;
+	r->t_start_ns = series_at(y.m.series, 400)->t_ns;
+	r->t_copy_ns = series_at(y.m.series, 402)->t_ns;
+	y.m.runs.state = RUNS_RUNNING;
+	y.m.runs.current = 0;
+	y.m.runs.total = 1000ull * MIB;
+	struct plot p, q;
+	plot_init(&p);
+	plot_init(&q);
+	struct plot_opts o = {.xdots = 2};
+	int n = 160, cheap = 0, builds = 0;
+	y.m.runs.done = 40 * MIB;
+	for (long end = 420; end < 700; end++, builds++) {
+		/* a copy at an uneven rate: the expected end moves each tick */
+		y.m.runs.done += (2 + (uint64_t)(end % 3)) * MIB;
+		plot_build(&p, &y.m, &o, end, n);
+		q.old_valid = 0;
+		plot_build(&q, &y.m, &o, end, n);
+		assert_true(p.fit && q.fit);
+		assert_true(p.col_ns == q.col_ns && p.t0_ns == q.t0_ns);
+		for (int i = 0; i < n; i++) {
+			assert_int_equal(p.lo[i], q.lo[i]);
+			assert_int_equal(p.hi[i], q.hi[i]);
+			for (int s = 0; s < PLOT_NSER; s++)
+				if (!same(plot_col(&p, s)[i], plot_col(&q, s)[i]))
+					fail_msg("end %ld: column %d of series %d: %g, a full "
+						 "recompute %g",
+						 end, i, s, plot_col(&p, s)[i], plot_col(&q, s)[i]);
+		}
+		cheap += p.computed <= 2;
+	}
+	/* the run's span runs from 10 s to 75 s: a few ladder steps */
+	assert_true(cheap > builds * 8 / 10);
+	plot_done(&p);
+	plot_done(&q);
+	synth_free(&y);
+}
+
 static void test_phase_table(void **state)
 {
 	(void)state;
@@ -1143,6 +1192,7 @@ int main(void)
 	    cmocka_unit_test(test_marks),
 	    cmocka_unit_test(test_cache),
 	    cmocka_unit_test(test_cache_moves),
+	    cmocka_unit_test(test_cache_fit),
 	    cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks),
 	    cmocka_unit_test(test_tui_and_svg_agree),
