@@ -268,6 +268,26 @@ static int same(double a, double b)
 	return (isnan(a) && isnan(b)) || a == b;
 }
 
+/* p (cached) against q (the same build computed whole): the window,
+ * every column of every series, the scales. */
+static void assert_same_plot(const struct plot *p, const struct plot *q, int zoom, long end)
+{
+	assert_int_equal(p->n, q->n);
+	assert_true(p->col_ns == q->col_ns && p->t0_ns == q->t0_ns);
+	for (int i = 0; i < p->n; i++) {
+		assert_int_equal(p->lo[i], q->lo[i]);
+		assert_int_equal(p->hi[i], q->hi[i]);
+		for (int s = 0; s < PLOT_NSER; s++)
+			if (!same(plot_col(p, s)[i], plot_col(q, s)[i]))
+				fail_msg("zoom %d end %ld: column %d of series %d: %g, a full "
+					 "recompute %g",
+					 zoom, end, i, s, plot_col(p, s)[i], plot_col(q, s)[i]);
+	}
+	assert_true(p->read_max == q->read_max && p->write_max == q->write_max);
+	assert_true(p->reclaim_max == q->reclaim_max && p->deact_max == q->deact_max);
+	assert_true(same(p->mem_top, q->mem_top));
+}
+
 /* The window moved on (by one sample, by several, at every zoom) gives
  * column for column the plot a full recompute of the same builds gives
  * (q forgets its cache before each build, so both have the same scale
@@ -297,20 +317,7 @@ static void test_cache_moves(void **state)
 				full += q.hi[i] >= 0;
 			assert_int_equal(q.computed, full);
 			assert_true(full > n / 2);
-			assert_int_equal(p.n, q.n);
-			for (int i = 0; i < n; i++) {
-				assert_int_equal(p.lo[i], q.lo[i]);
-				assert_int_equal(p.hi[i], q.hi[i]);
-				for (int s = 0; s < PLOT_NSER; s++)
-					if (!same(plot_col(&p, s)[i], plot_col(&q, s)[i]))
-						fail_msg("zoom %d end %ld: column %d of series %d: %g, "
-							 "a full recompute %g",
-							 zooms[z], end, i, s, plot_col(&p, s)[i],
-							 plot_col(&q, s)[i]);
-			}
-			assert_true(p.read_max == q.read_max && p.write_max == q.write_max);
-			assert_true(p.reclaim_max == q.reclaim_max && p.deact_max == q.deact_max);
-			assert_true(same(p.mem_top, q.mem_top));
+			assert_same_plot(&p, &q, zooms[z], end);
 			/* the memory chart's scope changed: every column again */
 			int moved_scope = p.cg != cg;
 			cg = p.cg;
@@ -372,16 +379,7 @@ static void test_cache_fit(void **state)
 		q.old_valid = 0;
 		plot_build(&q, &y.m, &o, end, n);
 		assert_true(p.fit && q.fit);
-		assert_true(p.col_ns == q.col_ns && p.t0_ns == q.t0_ns);
-		for (int i = 0; i < n; i++) {
-			assert_int_equal(p.lo[i], q.lo[i]);
-			assert_int_equal(p.hi[i], q.hi[i]);
-			for (int s = 0; s < PLOT_NSER; s++)
-				if (!same(plot_col(&p, s)[i], plot_col(&q, s)[i]))
-					fail_msg("end %ld: column %d of series %d: %g, a full "
-						 "recompute %g",
-						 end, i, s, plot_col(&p, s)[i], plot_col(&q, s)[i]);
-		}
+		assert_same_plot(&p, &q, 0, end);
 		cheap += p.computed <= 2;
 	}
 	/* the run's span runs from 10 s to 75 s: a few ladder steps */
