@@ -199,14 +199,17 @@ static void render_braille(const struct canvas *c, struct grid *g, int x, int y)
 			const uint8_t v[8] = {r[0][o],	   r[1][o],	r[2][o],     r[3][o],
 					      r[0][o + 1], r[1][o + 1], r[2][o + 1], r[3][o + 1]};
 			uint8_t lit[8], bits = 0;
-			int nlit = 0;
+			int nlit = 0, mixed = 0;
 			for (int k = 0; k < 8; k++)
 				if (v[k]) {
 					lit[nlit++] = v[k];
 					bits |= bit[k];
+					mixed |= v[k] != lit[0];
 				}
 			row[x + cx].ch = 0x2800u + bits;
-			row[x + cx].role = (uint8_t)cell_role(lit, nlit, c->top_wins);
+			/* most cells are one series' dots: no vote */
+			row[x + cx].role = (uint8_t)(mixed ? cell_role(lit, nlit, c->top_wins)
+							   : (enum role)(lit[0] - 1));
 		}
 	}
 }
