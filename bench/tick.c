@@ -36,6 +36,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libproc2/diskstats.h>
+#include <libproc2/meminfo.h>
+#include <libproc2/stat.h>
+#include <libproc2/vmstat.h>
+
 #include "device.h"
 #include "grid.h"
 #include "model.h"
@@ -45,6 +50,7 @@
 #include "stats.h"
 #include "strategy.h"
 #include "ui.h"
+#include "util.h"
 #include "views.h"
 
 #define WARMUP	       100
@@ -206,6 +212,104 @@ static void floor_round(struct floor *f, uint64_t t[F_N + 1])
 	t[F_N] = prev - t0;
 }
 
+/* ---- the floor with libproc2 -------------------------------------------- */
+
+/* The brief has libproc2 read what it covers, so a second floor: each
+ * libproc2 call sampler_read makes, alone on a handle of its own, with as
+ * many items (the cost hardly depends on them: every call reads and
+ * parses the whole file), plus the preads of the files lrutop reads
+ * itself (node vmstat, PSI).  sampler_read over it is what lrutop adds;
+ * it over the pread floor is what the library costs. */
+enum { L_MEM, L_VM, L_STAT, L_DISK, L_OWN, L_N };
+static const char *const lib_name[L_N] = {"meminfo select", "vmstat select", "stat select",
+					  "diskstats reap", "node vmstat + PSI preads"};
+
+struct libfloor {
+	struct meminfo_info *mem;
+	struct vmstat_info *vm;
+	struct stat_info *st;
+	struct diskstats_info *disk;
+};
+
+static enum meminfo_item lf_mem[] = {
+    MEMINFO_MEM_TOTAL,	     MEMINFO_MEM_FREE,	      MEMINFO_MEM_AVAILABLE,
+    MEMINFO_MEM_ACTIVE,	     MEMINFO_MEM_INACTIVE,    MEMINFO_MEM_ACTIVE_FILE,
+    MEMINFO_MEM_INACTIVE_FILE, MEMINFO_MEM_ACTIVE_ANON, MEMINFO_MEM_INACTIVE_ANON,
+    MEMINFO_MEM_CACHED,	     MEMINFO_MEM_DIRTY,	      MEMINFO_MEM_WRITEBACK,
+    MEMINFO_SWAP_TOTAL,	     MEMINFO_SWAP_FREE,
+};
+static enum vmstat_item lf_vm[] = {
+    VMSTAT_PGACTIVATE,	  VMSTAT_PGDEACTIVATE,	VMSTAT_PGSCAN_KSWAPD, VMSTAT_PGSCAN_DIRECT,
+    VMSTAT_PGSTEAL_KSWAPD, VMSTAT_PGSTEAL_DIRECT, VMSTAT_PGMAJFAULT,	   VMSTAT_PGPGIN,
+    VMSTAT_PGPGOUT,	  VMSTAT_PSWPIN,	VMSTAT_PSWPOUT,	      VMSTAT_PGSCAN_FILE,
+    VMSTAT_PGSCAN_ANON,	  VMSTAT_PGSTEAL_FILE,	VMSTAT_PGSTEAL_ANON,
+};
+static enum stat_item lf_stat[] = {
+    STAT_TIC_USER,	 STAT_TIC_NICE,	 STAT_TIC_SYSTEM,	STAT_TIC_IDLE,
+    STAT_TIC_IOWAIT,	 STAT_TIC_IRQ,	 STAT_TIC_SOFTIRQ,	STAT_TIC_STOLEN,
+    STAT_SYS_INTERRUPTS, STAT_SYS_CTX_SWITCHES, STAT_SYS_PROC_RUNNING, STAT_SYS_PROC_BLOCKED,
+};
+static enum diskstats_item lf_disk[] = {
+    DISKSTATS_NAME,	    DISKSTATS_TYPE,	      DISKSTATS_READS,
+    DISKSTATS_READS_MERGED, DISKSTATS_READ_SECTORS,  DISKSTATS_READ_TIME,
+    DISKSTATS_WRITES,	    DISKSTATS_WRITES_MERGED, DISKSTATS_WRITE_SECTORS,
+    DISKSTATS_WRITE_TIME,   DISKSTATS_IO_TIME,	      DISKSTATS_WEIGHTED_TIME,
+    DISKSTATS_IO_INPROGRESS, DISKSTATS_MAJOR,	      DISKSTATS_MINOR,
+};
+
+/* 0, or -1 when a handle cannot be made (the row is left out). */
+static int libfloor_open(struct libfloor *l, int have_disk)
+{
+	memset(l, 0, sizeof(*l));
+	if (procps_meminfo_new(&l->mem) < 0 || procps_vmstat_new(&l->vm) < 0 ||
+	    procps_stat_new(&l->st) < 0)
+		return -1;
+	if (have_disk && procps_diskstats_new(&l->disk) < 0)
+		return -1;
+	return 0;
+}
+
+static void libfloor_close(struct libfloor *l)
+{
+	if (l->mem)
+		procps_meminfo_unref(&l->mem);
+	if (l->vm)
+		procps_vmstat_unref(&l->vm);
+	if (l->st)
+		procps_stat_unref(&l->st);
+	if (l->disk)
+		procps_diskstats_unref(&l->disk);
+}
+
+/* One round: t[i] each part alone, t[L_N] the whole. */
+static void libfloor_round(struct libfloor *l, struct floor *f, uint64_t t[L_N + 1])
+{
+	uint64_t t0 = now_ns(), t1;
+	int bad = !procps_meminfo_select(l->mem, lf_mem, (int)ARRAY_LEN(lf_mem));
+	t[L_MEM] = (t1 = now_ns()) - t0;
+	bad |= !procps_vmstat_select(l->vm, lf_vm, (int)ARRAY_LEN(lf_vm));
+	t[L_VM] = now_ns() - t1;
+	t1 = now_ns();
+	bad |= !procps_stat_select(l->st, lf_stat, (int)ARRAY_LEN(lf_stat));
+	t[L_STAT] = now_ns() - t1;
+	t1 = now_ns();
+	if (l->disk)
+		bad |= !procps_diskstats_reap(l->disk, lf_disk, (int)ARRAY_LEN(lf_disk));
+	t[L_DISK] = now_ns() - t1;
+	t1 = now_ns();
+	static const int own[] = {F_VMX, F_PSIM, F_PSIIO};
+	for (size_t i = 0; i < ARRAY_LEN(own); i++) {
+		int nfd = own[i] == F_VMX ? f->nnode : f->fd[own[i]] >= 0;
+		for (int k = 0; k < nfd; k++)
+			bad |= pread(own[i] == F_VMX ? f->node_fd[k] : f->fd[own[i]], f->buf,
+				     sizeof(f->buf), 0) < 0;
+	}
+	t[L_OWN] = now_ns() - t1;
+	t[L_N] = now_ns() - t0;
+	if (bad)
+		fprintf(stderr, "tick: a libproc2 floor read failed\n");
+}
+
 /* ---- the app's tick ------------------------------------------------------ */
 
 struct tick {
@@ -312,10 +416,11 @@ static void row(const char *what, struct stat_us st, double floor_us, const char
 
 /* ---- main ---------------------------------------------------------------- */
 
-enum { R_FLOOR, R_SAMPLER, R_DISKS, R_TICK_BIG, R_TICK_SMALL, R_N };
-/* Series per round: floor parts and total, sampler, disks, two ticks, and
- * the 200x50 tick's four parts. */
-enum { S_FLOOR7 = F_N + 1, S_FLOOR8, S_SAMPLER, S_DISKS, S_BIG, S_SMALL, S_P0, S_N = S_P0 + 4 };
+enum { R_FLOOR, R_LIB, R_SAMPLER, R_DISKS, R_TICK_BIG, R_TICK_SMALL, R_N };
+/* Series per round: floor parts and total, sampler, disks, two ticks, the
+ * 200x50 tick's four parts, the libproc2 floor's parts and total. */
+enum { S_FLOOR7 = F_N + 1, S_FLOOR8, S_SAMPLER, S_DISKS, S_BIG, S_SMALL, S_P0,
+       S_L0 = S_P0 + 4, S_N = S_L0 + L_N + 1 };
 
 static void usage(FILE *f)
 {
@@ -393,6 +498,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	static struct libfloor lf;
+	int have_lib = libfloor_open(&lf, m->disk[0] != '\0') == 0;
+	if (!have_lib)
+		fprintf(stderr, "tick: a libproc2 handle failed; no libproc2 floor row\n");
+
 	struct screenful big, small;
 	views_init(&big.views);
 	views_init(&small.views);
@@ -432,6 +542,15 @@ int main(int argc, char **argv)
 					v[S_FLOOR8][r] = t[F_N];
 				}
 				break;
+			case R_LIB: {
+				uint64_t tl[L_N + 1] = {0};
+				if (have_lib)
+					libfloor_round(&lf, &fl, tl);
+				if (r >= 0)
+					for (int k = 0; k <= L_N; k++)
+						v[S_L0 + k][r] = tl[k];
+				break;
+			}
 			case R_SAMPLER:
 				t0 = now_ns();
 				sampler_read(tk.s, &scratch);
@@ -541,6 +660,15 @@ int main(int argc, char **argv)
 			}
 	row("sampler_read", st[S_SAMPLER], st[S_FLOOR7].med, "<= 1.5x floor",
 	    st[S_SAMPLER].med <= SAMPLER_TARGET * st[S_FLOOR7].med);
+	if (have_lib) {
+		row("libproc2 floor (vs pread floor)", st[S_L0 + L_N], st[S_FLOOR7].med, "", -1);
+		if (verbose)
+			for (int k = 0; k < L_N; k++) {
+				snprintf(what, sizeof(what), "  %s", lib_name[k]);
+				row(what, st[S_L0 + k], 0, "", -1);
+			}
+		row("sampler_read vs libproc2 floor", st[S_SAMPLER], st[S_L0 + L_N].med, "", -1);
+	}
 	row("sampler_read_disks (table copy)", st[S_DISKS], st[F_DISK].med, "", -1);
 	row("tick 200x50 (vs floor)", st[S_BIG], st[S_FLOOR8].med, "<= 350 µs",
 	    st[S_BIG].med <= TICK_TARGET_US);
@@ -596,6 +724,7 @@ int main(int argc, char **argv)
 	series_free(m->series);
 	runlog_free(log);
 	sampler_free(tk.s);
+	libfloor_close(&lf);
 	for (int f = 0; f < F_N; f++)
 		if (fl.fd[f] >= 0 && f != F_VMX)
 			close(fl.fd[f]);

@@ -26,6 +26,7 @@ static void free_columns(struct plot *p)
 	free(p->key);
 	free(p->old_key);
 	free(p->tmp);
+	free(p->from);
 }
 
 void plot_done(struct plot *p)
@@ -50,6 +51,7 @@ static void ensure(struct plot *p, int n)
 	p->key = xmalloc(sizeof(uint64_t) * 2 * (size_t)n);
 	p->old_key = xmalloc(sizeof(uint64_t) * 2 * (size_t)n);
 	p->tmp = xmalloc(sizeof(double) * 2 * (size_t)n);
+	p->from = xmalloc(sizeof(int) * (size_t)n);
 	p->old_valid = 0;
 }
 
@@ -101,6 +103,25 @@ static uint64_t runs_expected_end(const struct model *m, uint64_t now)
 	return end;
 }
 
+/* The fitted window's column, ns: the smallest step of a ladder of
+ * 2^(1/16) from the interval that is at least need (the runs' span over
+ * the columns), kept while it is under two steps above need.  The
+ * expected end moves a little every tick; with the column and the
+ * window's start (on a grid of whole columns) kept, the columns keep
+ * their samples and only the newest are computed (the cache).  The runs
+ * take up to 9 % less of the width than an exact fit would give. */
+static uint64_t fit_col(struct plot *p, double interval, double need)
+{
+	if (!(need > 0))
+		need = 1;
+	if ((double)p->fit_col >= need && (double)p->fit_col < need * 1.0905) /* 2^(2/16) */
+		return p->fit_col;
+	double base = interval > 0 ? interval * 1e9 : 1e9;
+	double c = base * exp2(ceil(16.0 * log2(need / base)) / 16.0);
+	p->fit_col = (uint64_t)ceil(c < need ? need : c);
+	return p->fit_col;
+}
+
 /* Which samples each of the n columns covers, ending at series index
  * `end`.  Fit (the default while runs are shown, not scrolled back): from
  * the first run's start to the runs' expected end, a sample stretched over
@@ -124,9 +145,10 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 		if (t0 < oldest->t_ns)
 			t0 = oldest->t_ns;
 		if (t1 > t0) {
+			uint64_t cw = fit_col(p, m->interval, span / n);
 			p->fit = 1;
-			p->t0_ns = t0;
-			p->col_ns = span / n;
+			p->t0_ns = t0 / cw * cw;
+			p->col_ns = (double)cw;
 		}
 	}
 	if (!p->fit && o->zoom == 0) {
@@ -142,10 +164,15 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 		return;
 	}
 	if (!p->fit) {
+		/* columns on a grid of whole col_ns since boot, the newest
+		 * sample in the last: a window that moves on moves by whole
+		 * columns, and each keeps its samples (the column cache) */
 		double f = o->zoom > 0 ? (double)(1 << o->zoom) : 1.0 / (double)(1 << -o->zoom);
-		p->col_ns = m->interval * 1e9 * f;
-		double back = p->col_ns * (n - 1);
-		p->t0_ns = (double)t_end > back ? t_end - (uint64_t)back : 0;
+		uint64_t cw = (uint64_t)llround(m->interval * 1e9 * f);
+		cw = cw ? cw : 1;
+		uint64_t last = t_end / cw;
+		p->col_ns = (double)cw;
+		p->t0_ns = last >= (uint64_t)(n - 1) ? (last - (uint64_t)(n - 1)) * cw : 0;
 	}
 	long len = (long)series_len(m->series);
 	long next = -2; /* series_find of the last column's end: this one's start */
@@ -252,37 +279,60 @@ static void column_key(const struct plot *p, const struct series *ser, int i, ui
 	k[1] = p->hi[i] >= 0 ? series_at(ser, (size_t)p->hi[i])->t_ns : 0;
 }
 
+/* Rows [i, i + len) of every series: NAN (0 for PLOT_COPY and
+ * PLOT_BURST), a column without samples. */
+static void blank(struct plot *p, int i, int len)
+{
+	for (int s = 0; s < PLOT_NSER; s++) {
+		double *v = plot_col(p, s) + i, x = s == PLOT_COPY || s == PLOT_BURST ? 0 : NAN;
+		for (int k = 0; k < len; k++)
+			v[k] = x;
+	}
+}
+
 /* Every column's values: copied from the last build where its key is the
  * same (the window moved on by whole columns, or nothing changed), else
- * computed.  Keys grow with the column, so one pass over both finds them. */
+ * computed.  Keys grow with the column, so one pass over both finds them;
+ * the copies go a run of consecutive columns at a time, one memcpy per
+ * series (a moved window is one run: every column but the new ones). */
 static void columns(struct plot *p, const struct series *ser, int cg)
 {
 	int n = p->n, j = 0;
 	int reuse = p->old_valid && p->old_cg == cg;
+	int *from = p->from; /* the old column, or COL_NEW, COL_EMPTY */
+	enum { COL_NEW = -1, COL_EMPTY = -2 };
 	rotate(p);
 	p->computed = 0;
+	const uint64_t *ok = p->old_key;
 	for (int i = 0; i < n; i++) {
 		uint64_t *k = p->key + 2 * i;
 		column_key(p, ser, i, k);
-		if (p->hi[i] < 0) {
-			for (int s = 0; s < PLOT_NSER; s++)
-				plot_col(p, s)[i] = NAN;
-			plot_col(p, PLOT_COPY)[i] = 0;
-			plot_col(p, PLOT_BURST)[i] = 0;
+		from[i] = p->hi[i] < 0 ? COL_EMPTY : COL_NEW;
+		if (from[i] == COL_EMPTY || !reuse)
 			continue;
-		}
-		const uint64_t *ok = p->old_key;
-		while (reuse && j < p->old_n &&
+		while (j < p->old_n &&
 		       (ok[2 * j + 1] < k[1] || (ok[2 * j + 1] == k[1] && ok[2 * j] < k[0])))
 			j++;
-		if (reuse && j < p->old_n && ok[2 * j] == k[0] && ok[2 * j + 1] == k[1]) {
+		if (j < p->old_n && ok[2 * j] == k[0] && ok[2 * j + 1] == k[1])
+			from[i] = j;
+	}
+	for (int i = 0, e; i < n; i = e) {
+		for (e = i + 1; e < n && (from[i] >= 0 ? from[e] == from[e - 1] + 1
+						      : from[e] == from[i]);
+		     e++)
+			;
+		if (from[i] == COL_EMPTY) {
+			blank(p, i, e - i);
+		} else if (from[i] >= 0) {
 			for (int s = 0; s < PLOT_NSER; s++)
-				plot_col(p, s)[i] =
-				    p->old_v[(size_t)s * (size_t)p->cap + (size_t)j];
-			continue;
+				memcpy(plot_col(p, s) + i,
+				       p->old_v + (size_t)s * (size_t)p->cap + (size_t)from[i],
+				       sizeof(double) * (size_t)(e - i));
+		} else {
+			for (int c = i; c < e; c++)
+				column(p, ser, c, cg);
+			p->computed += e - i;
 		}
-		column(p, ser, i, cg);
-		p->computed++;
 	}
 	p->old_n = n;
 	p->old_cg = cg;

@@ -18,7 +18,9 @@
  * PLOT_BURST); buffers grow only when the column count does, so a tick
  * allocates nothing; a column whose samples did not change since the last
  * build is copied, not computed again (samples never change once pushed,
- * so a column is known by the times of the samples it reads).
+ * so a column is known by the times of the samples it reads).  Zoomed
+ * windows sit on a grid of whole columns since time 0, so a window that
+ * moves on keeps its columns' samples and computes only the new ones.
  */
 #ifndef LRUTOP_PLOT_H
 #define LRUTOP_PLOT_H
@@ -138,12 +140,14 @@ struct plot {
 	struct autoscale as_mem; /* the cut memory axis, in mem_unit KiB */
 	double mem_unit;	 /* 1024 (MiB steps) or 1048576 (GiB steps) */
 	int split_state;
+	uint64_t fit_col; /* the fitted window's column, ns (fit_col() in plot.c) */
 	int own_state[2]; /* own_read, own_write the autoscales followed */
 	uint64_t *key; /* per column: t of lo-1 and t of hi (2 × cap) */
 	double *old_v; /* the last build's values and keys, for the cache */
 	uint64_t *old_key;
 	int old_n, old_cg, old_valid;
 	int computed; /* columns computed (not copied) by the last build */
+	int *from;    /* per column: the last build's column it is copied from */
 	double *tmp;  /* 2 × cap scratch for the quantiles */
 };
 

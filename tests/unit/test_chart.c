@@ -268,6 +268,64 @@ static void test_canvas_braille(void **state)
 	canvas_done(&c);
 }
 
+/* Every cell of a braille canvas of random dots in four roles, drawn at
+ * an offset that puts some cells outside the grid: the dots' bits, and
+ * the role owning most of them (ties to the higher), or the highest with
+ * top_wins; a cell without dots, and the cells outside, untouched. */
+static void test_canvas_braille_cells(void **state)
+{
+	(void)state;
+	static const uint8_t bit[2][4] = {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}};
+	struct canvas c;
+	struct grid g;
+	canvas_init(&c);
+	grid_init(&g, 30, 8);
+	uint64_t x = 7;
+	for (int round = 0; round < 40; round++) {
+		canvas_reset(&c, CHART_BRAILLE, 24, 6);
+		c.top_wins = round & 1;
+		for (int i = 0; i < c.dw * c.dh; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			int r = (int)(x >> 59); /* 0..31: a third of the dots lit */
+			c.dots[i] = r < 11 ? (uint8_t)(1 + ROLE_READ + r % 4) : 0;
+		}
+		grid_clear(&g);
+		int ox = round % 3 == 0 ? -2 : 9, oy = round % 3 == 1 ? -1 : 4;
+		canvas_render(&c, &g, ox, oy);
+		for (int cy = 0; cy < c.ch; cy++)
+			for (int cx = 0; cx < c.cw; cx++) {
+				int n[256] = {0}, top = 0;
+				uint8_t bits = 0;
+				for (int j = 0; j < 4; j++)
+					for (int i = 0; i < 2; i++) {
+						uint8_t d = c.dots[(cy * 4 + j) * c.dw + cx * 2 + i];
+						if (d) {
+							bits |= bit[i][j];
+							n[d]++;
+							top = d > top ? d : top;
+						}
+					}
+				int best = 0;
+				for (int d = 1; d < 256; d++)
+					if (n[d] && n[d] >= n[best])
+						best = d;
+				const struct cell *cell = grid_at(&g, ox + cx, oy + cy);
+				if (!cell)
+					continue;
+				assert_int_equal(cell->ch, bits ? 0x2800u + bits : 0);
+				if (bits)
+					assert_int_equal(cell->role, (c.top_wins ? top : best) - 1);
+			}
+		/* what the canvas does not cover stays as it was */
+		for (int gy = 0; gy < g.h; gy++)
+			for (int gx = 0; gx < g.w; gx++)
+				if (gx < ox || gx >= ox + c.cw || gy < oy || gy >= oy + c.ch)
+					assert_int_equal(grid_at(&g, gx, gy)->ch, 0);
+	}
+	grid_done(&g);
+	canvas_done(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +335,7 @@ int main(void)
 	    cmocka_unit_test(test_fmt_num),
 	    cmocka_unit_test(test_canvas_ascii_area),
 	    cmocka_unit_test(test_canvas_braille),
+	    cmocka_unit_test(test_canvas_braille_cells),
 	};
 	return cmocka_run_group_tests_name("chart", tests, NULL, NULL);
 }

@@ -230,6 +230,165 @@ static void test_cache(void **state)
 	plot_done(&q);
 }
 
+/* A series as the TUI samples it: the times jitter around the interval,
+ * the counters move by uneven steps, a run's copy in its cgroup in the
+ * middle. */
+static void synth_jitter(struct synth *y, int n)
+{
+	memset(y, 0, sizeof(*y));
+	mf_model(&y->m, &y->log, 4096, 0.25, NULL);
+	uint64_t r = 0, w = 0, deact = 0, t = T0, x = 12345;
+	for (int i = 0; i < n; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		t += DT - DT / 8 + (x >> 33) % (DT / 4);
+		struct sample s;
+		mf_sample(&s, t, (2ull << 20) - (uint64_t)i * 64, (512ull << 10) + (x >> 40) % 4096);
+		if (i >= n / 3 && i < 2 * n / 3) {
+			s.run = 0;
+			s.phase = PHASE_COPY;
+			s.have |= SAMPLE_HAVE_CG;
+			s.cg_limit = 64 * MIB;
+			s.cg_usage = 60 * MIB;
+			s.cg_active_file = (20 + (x >> 50) % 8) * MIB;
+			s.cg_inactive_file = 30 * MIB;
+		}
+		r += (x >> 20) % 40000;
+		w += (x >> 24) % 10000;
+		deact += (x >> 28) % 3 == 0 ? 50000 : 10;
+		s.rd_sectors = r;
+		s.wr_sectors = w;
+		s.pgdeactivate = deact;
+		series_push(y->m.series, &s);
+	}
+}
+
+/* Equal, NAN equal to NAN. */
+static int same(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* p (cached) against q (the same build computed whole): the window,
+ * every column of every series, the scales. */
+static void assert_same_plot(const struct plot *p, const struct plot *q, int zoom, long end)
+{
+	assert_int_equal(p->n, q->n);
+	assert_true(p->col_ns == q->col_ns && p->t0_ns == q->t0_ns);
+	for (int i = 0; i < p->n; i++) {
+		assert_int_equal(p->lo[i], q->lo[i]);
+		assert_int_equal(p->hi[i], q->hi[i]);
+		for (int s = 0; s < PLOT_NSER; s++)
+			if (!same(plot_col(p, s)[i], plot_col(q, s)[i]))
+				fail_msg("zoom %d end %ld: column %d of series %d: %g, a full "
+					 "recompute %g",
+					 zoom, end, i, s, plot_col(p, s)[i], plot_col(q, s)[i]);
+	}
+	assert_true(p->read_max == q->read_max && p->write_max == q->write_max);
+	assert_true(p->reclaim_max == q->reclaim_max && p->deact_max == q->deact_max);
+	assert_true(same(p->mem_top, q->mem_top));
+}
+
+/* The window moved on (by one sample, by several, at every zoom) gives
+ * column for column the plot a full recompute of the same builds gives
+ * (q forgets its cache before each build, so both have the same scale
+ * history), while computing only the new columns. */
+static void test_cache_moves(void **state)
+{
+	(void)state;
+	struct synth y;
+	synth_jitter(&y, 1200);
+	static const int zooms[] = {0, 1, 2, -1};
+	static const int steps[] = {1, 1, 1, 3, 1, 2, 1, 1, 7, 1, 1, 1};
+	for (size_t z = 0; z < ARRAY_LEN(zooms); z++) {
+		struct plot p, q;
+		plot_init(&p);
+		plot_init(&q);
+		struct plot_opts o = {.zoom = zooms[z], .no_fit = 1, .xdots = 2};
+		int n = 120, builds = 0;
+		long computed = 0, end = 300;
+		int cg = -1, rescoped = 0;
+		for (int b = 0; b < 60; b++) {
+			end += steps[b % (int)ARRAY_LEN(steps)];
+			plot_build(&p, &y.m, &o, end, n);
+			q.old_valid = 0;
+			plot_build(&q, &y.m, &o, end, n);
+			int full = 0; /* the columns with samples */
+			for (int i = 0; i < n; i++)
+				full += q.hi[i] >= 0;
+			assert_int_equal(q.computed, full);
+			assert_true(full > n / 2);
+			assert_same_plot(&p, &q, zooms[z], end);
+			/* the memory chart's scope changed: every column again */
+			int moved_scope = p.cg != cg;
+			cg = p.cg;
+			if (b == 0)
+				continue;
+			if (moved_scope) {
+				assert_int_equal(p.computed, full);
+				rescoped++;
+				continue;
+			}
+			builds++;
+			computed += p.computed;
+			/* a move of k samples: k new columns at zoom 0, at most
+			 * the newest and the ones the move opened otherwise */
+			int k = steps[b % (int)ARRAY_LEN(steps)];
+			if (zooms[z] == 0)
+				assert_int_equal(p.computed, k);
+			else
+				assert_true(p.computed <= (zooms[z] > 0 ? 1 + k : 1 + 2 * k));
+		}
+		assert_true(rescoped <= 2 && builds >= 50);
+		assert_true(computed < (long)builds * n / 10);
+		/* a jump past the whole window: nothing to reuse */
+		plot_build(&p, &y.m, &o, end + 500, n);
+		assert_int_equal(p.computed, n);
+		plot_done(&p);
+		plot_done(&q);
+	}
+	synth_free(&y);
+}
+
+/* The window fitted to a run in progress: its expected end drifts every
+ * tick (bytes left at the rate so far), the window's column stays on its
+ * ladder step, so a tick computes only the newest columns, and the plot
+ * is column for column a full recompute's. */
+static void test_cache_fit(void **state)
+{
+	(void)state;
+	struct synth y;
+	synth_jitter(&y, 1200);
+	struct run_result *r = &y.log->results[y.log->nresults++];
+	snprintf(r->name, sizeof(r->name), "rw_cp");
+	r->cmd = -1;
+	r->t_start_ns = series_at(y.m.series, 400)->t_ns;
+	r->t_copy_ns = series_at(y.m.series, 402)->t_ns;
+	y.m.runs.state = RUNS_RUNNING;
+	y.m.runs.current = 0;
+	y.m.runs.total = 1000ull * MIB;
+	struct plot p, q;
+	plot_init(&p);
+	plot_init(&q);
+	struct plot_opts o = {.xdots = 2};
+	int n = 160, cheap = 0, builds = 0;
+	y.m.runs.done = 40 * MIB;
+	for (long end = 420; end < 700; end++, builds++) {
+		/* a copy at an uneven rate: the expected end moves each tick */
+		y.m.runs.done += (2 + (uint64_t)(end % 3)) * MIB;
+		plot_build(&p, &y.m, &o, end, n);
+		q.old_valid = 0;
+		plot_build(&q, &y.m, &o, end, n);
+		assert_true(p.fit && q.fit);
+		assert_same_plot(&p, &q, 0, end);
+		cheap += p.computed <= 2;
+	}
+	/* the run's span runs from 10 s to 75 s: a few ladder steps */
+	assert_true(cheap > builds * 8 / 10);
+	plot_done(&p);
+	plot_done(&q);
+	synth_free(&y);
+}
+
 static void test_phase_table(void **state)
 {
 	(void)state;
@@ -1030,6 +1189,8 @@ int main(void)
 	    cmocka_unit_test(test_scope),
 	    cmocka_unit_test(test_marks),
 	    cmocka_unit_test(test_cache),
+	    cmocka_unit_test(test_cache_moves),
+	    cmocka_unit_test(test_cache_fit),
 	    cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks),
 	    cmocka_unit_test(test_tui_and_svg_agree),
