@@ -23,6 +23,7 @@
 #include "source.h"
 #include "stats.h"
 #include "util.h"
+#include "version.h"
 
 /* ---- the sink: what the source yields goes into the model and the files -- */
 
@@ -522,10 +523,6 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 }
 
 /* ---- recording ---------------------------------------------------------- */
-
-#ifndef LRUTOP_VERSION
-#define LRUTOP_VERSION "0.1.0"
-#endif
 
 int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
 {

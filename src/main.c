@@ -29,10 +29,7 @@
 #include "talk.h"
 #include "theme.h"
 #include "util.h"
-
-#ifndef LRUTOP_VERSION
-#define LRUTOP_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 /* One line on stderr: "lrutop: " PREFIX and the first len bytes of msg,
  * its control characters as '?' — a path with a newline or an escape

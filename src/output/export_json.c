@@ -11,10 +11,7 @@
 #include "results.h"
 #include "stats.h"
 #include "strategy.h"
-
-#ifndef LRUTOP_VERSION
-#define LRUTOP_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 /* The format of the document: a new key is a new minor, not a new major. */
 #define EXPORT_JSON_MAJOR 1
