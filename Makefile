@@ -24,6 +24,7 @@ FUZZ_CC  ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 300
 FUZZ_CHECK_TIME ?= 10
+FUZZ_JOBS ?= 2
 PKGS     := ncursesw libproc2 jansson zlib
 TEST_PKGS := cmocka
 
@@ -133,7 +134,7 @@ check: deps
 	$(MAKE) tests
 	$(MAKE) BUILD=build-asan SAN=1 tests
 	$(MAKE) fuzz-build
-	FUZZ_TIME=$(FUZZ_CHECK_TIME) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) \
+	FUZZ_TIME=$(FUZZ_CHECK_TIME) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_JOBS=$(FUZZ_JOBS) \
 		tests/run $(BUILD) build-asan
 
 bench: deps
@@ -148,7 +149,7 @@ demo: deps
 # next run (the committed seeds in tests/fuzz/corpus/ are never written).
 fuzz: deps
 	$(MAKE) fuzz-build
-	FUZZ_TIME=$(FUZZ_TIME) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_KEEP=1 \
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_KEEP=1 \
 		TESTS=$(or $(TESTS),tests/fuzz/) tests/run
 
 deps:

@@ -10,7 +10,7 @@
 
 T=residency
 tmp=$(mktemp -d /tmp/lrutop-residency.XXXXXX) || exit 2
-base=$(mktemp -d /var/tmp/lrutop-test-resdir.XXXXXX) || exit 2
+base=$(mktemp -d /var/tmp/lrutop-test-$$-resdir.XXXXXX) || exit 2
 trap 'tm_cleanup; rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 cd "$tmp" || exit 2

@@ -38,19 +38,26 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM HUP
 vm() { tools/vm/run -q --kernel "$kernel" --lrutop "$LRUTOP" --timeout "${VM_TIMEOUT:-300}" "$@"; }
 
-# 1. the tool: the script's status, $OUT back on the host, no cgroup v1
-vm --out "$tmp/o1" -c 'grep -q cgroup_no_v1=all /proc/cmdline && ! grep -q " cgroup " /proc/mounts &&
+# 1. the tool and the session scenarios in one boot (a boot is the most of
+# a run under TCG): guest.sh session from the session scope, then the
+# tool's own facts, $OUT back on the host, no cgroup v1, and the script's
+# status (7) coming back
+# shellcheck disable=SC2016 # the guest's $OUT
+vm --file tests/sh/lib.sh --file tests/vm/guest.sh --out "$tmp/session" -c 'sh /vm/in/guest.sh session || exit
+	grep -q cgroup_no_v1=all /proc/cmdline && ! grep -q " cgroup " /proc/mounts &&
 	grep -q "^cgroup2 /sys/fs/cgroup " /proc/mounts && echo hi >"$OUT/x"; exit 7' >"$tmp/out" 2>"$tmp/err"
 rc=$?
+grep -E '^(ok|not ok|skip) - ' "$tmp/out"
 check "$T tool: the script's exit status (7) comes back" '[ "$rc" -eq 7 ]' \
 	"exit $rc: $(tr '\n' '|' <"$tmp/err" | cut -c1-400)"
-check "$T tool: cgroup2 only, and \$OUT's files come back" '[ "$(cat "$tmp/o1/x" 2>/dev/null)" = hi ]' \
-	"$(ls -A "$tmp/o1" 2>&1 | tr '\n' ' ')"
+check "$T tool: cgroup2 only, and \$OUT's files come back" '[ "$(cat "$tmp/session/x" 2>/dev/null)" = hi ]' \
+	"$(ls -A "$tmp/session" 2>&1 | tr '\n' ' ')"
+check "$T session: the guest ran every scenario to its end" 'grep -qx "# guest.sh session: done" "$tmp/out"' \
+	"exit $rc; $(grep -Ev '^(ok|not ok|skip) - ' "$tmp/out" "$tmp/err" | tail -n 8 | tr '\n' '|' | cut -c1-600)"
 
-# 2. the guest scenarios: guest.sh prints the ok / not ok lines
-for m in session mglru bare; do
+# 2. the other guest scenarios: guest.sh prints the ok / not ok lines
+for m in mglru bare; do
 	case $m in
-	session) a="" ;;
 	mglru) a="--lru-gen y" ;;
 	bare) a="--layout root" ;;
 	esac

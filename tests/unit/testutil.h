@@ -12,9 +12,11 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <mntent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -93,13 +95,44 @@ static inline int tu_rmtree_cb(const char *path, const struct stat *st, int type
 	return 0; /* go on: whatever stays is found below */
 }
 
-/* Removes dir and everything below it, without following a symbolic link
- * or crossing into a mount.  "" (a setup that failed) is nothing to do.
+/* Unmounts (detached) what is mounted at or below dir, the deepest first,
+ * and says so: a test's tmpfs that a failed assertion left mounted (it
+ * longjmps past the test's umount).  0, or -1 when one would not go. */
+static inline int tu_unmount_below(const char *dir)
+{
+	size_t len = strlen(dir);
+	for (int round = 0; round < 64; round++) {
+		FILE *f = setmntent("/proc/self/mounts", "re");
+		if (!f)
+			return -1;
+		char deepest[4096] = "";
+		struct mntent *m;
+		while ((m = getmntent(f)))
+			if (strncmp(m->mnt_dir, dir, len) == 0 &&
+			    (m->mnt_dir[len] == '/' || m->mnt_dir[len] == '\0') &&
+			    strlen(m->mnt_dir) > strlen(deepest) && strlen(m->mnt_dir) < sizeof(deepest))
+				strcpy(deepest, m->mnt_dir);
+		endmntent(f);
+		if (!deepest[0])
+			return 0;
+		int rc = umount2(deepest, MNT_DETACH);
+		printf("# tu_rmtree: unmounted %s, left mounted by its test%s\n", deepest,
+		       rc ? " (could not)" : "");
+		if (rc)
+			return -1;
+	}
+	return -1;
+}
+
+/* Removes dir and everything below it, without following a symbolic link;
+ * what is mounted below it (the test's own) is unmounted first, nothing is
+ * removed inside a mount.  "" (a setup that failed) is nothing to do.
  * 0, or -1 when dir is still there. */
 static inline int tu_rmtree(const char *dir)
 {
 	if (!dir || !dir[0])
 		return 0;
+	tu_unmount_below(dir);
 	nftw(dir, tu_rmtree_cb, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 	return access(dir, F_OK) == 0 ? -1 : 0;
 }
