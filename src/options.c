@@ -556,7 +556,7 @@ static const struct options_entry table[] = {
 	ROW("batch", N, 0, NULL, OPTG_OUTPUT, "no TUI (automatic when stdout is not a terminal)", OPTW_EXPORT, NULL, OFF(batch), 0, set_true),
 	ROW("quiet", N, 'q', NULL, OPTG_OUTPUT, "batch: print only the results table", 0, "-q", OFF(quiet), 0, set_true),
 	ROW("csv", R, 0, "FILE", OPTG_OUTPUT, "write the sample series as CSV", 0, NULL, OFF(csv), 0, set_file),
-	ROW("metrics-file", R, 0, "PATH", OPTG_OUTPUT, "the current values as Prometheus text every second\n(node_exporter's textfile collector; removed at exit)", 0, NULL, OFF(metrics_file), 0, set_file),
+	ROW("metrics-file", R, 0, "PATH", OPTG_OUTPUT, "the current values as Prometheus text every second\n(node_exporter's textfile collector; removed at exit)", L, NULL, OFF(metrics_file), 0, set_file),
 	ROW("results", R, 0, "FILE", OPTG_OUTPUT, "write the results table as CSV", OPTW_RUN | OPTW_NOPICK, NULL, OFF(results), 0, set_file),
 	ROW("ascii", N, 0, NULL, OPTG_OUTPUT, "ASCII charts and no colour", 0, NULL, OFF(ascii), 0, set_true),
 	ROW("theme", R, 't', "NAME|PATH", OPTG_OUTPUT, "colour theme (default; a path if it has a '/')", OPTW_EITHER, "-t", 0, 0, set_theme),

@@ -283,11 +283,18 @@ static void put_u64(struct om_out *o, uint64_t v, long ts)
 	stamp(o, ts);
 }
 
-static void put_dbl(struct om_out *o, double v, long ts)
+/* digits: 15 for a double's figure, 7 for a float's (PSI), so neither
+ * shows the binary's noise */
+static void put_num(struct om_out *o, double v, int digits, long ts)
 {
 	end_labels(o);
-	fprintf(o->f, " %.15g", v);
+	fprintf(o->f, " %.*g", digits, v);
 	stamp(o, ts);
+}
+
+static void put_dbl(struct om_out *o, double v, long ts)
+{
+	put_num(o, v, 15, ts);
 }
 
 static long wall_of(const struct om_input *in, uint64_t t_ns)
@@ -333,7 +340,7 @@ static int point(const struct om_metric *m, const struct sample *s, const struct
 		if (isnan(v))
 			return 0;
 		*d = (double)v / m->div;
-		*is_dbl = 1;
+		*is_dbl = 7;
 		return 1;
 	}
 	case K_RES: {
@@ -397,7 +404,7 @@ static void machine_series(struct om_out *o, const struct om_metric *m, const ch
 		open_series(o, m->name);
 		labels(o, m->labels);
 		if (dbl)
-			put_dbl(o, d, ts);
+			put_num(o, d, dbl == 7 ? 7 : 15, ts);
 		else
 			put_u64(o, u, ts);
 	}
