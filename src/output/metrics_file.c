@@ -131,8 +131,11 @@ static void tick(struct metrics_file *mf, uint64_t t_ns)
 	mf->last_ns = t_ns ? t_ns : 1;
 	char err[600];
 	if (write_file(mf, err, sizeof(err)) < 0) {
-		if (!mf->failing || mf->lost)
+		if (!mf->failing || mf->lost) {
+			strlcpy_(mf->error, err, sizeof(mf->error));
+			mf->errors++;
 			note(mf, err);
+		}
 		mf->failing = 1;
 		return;
 	}

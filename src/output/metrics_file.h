@@ -39,6 +39,10 @@ struct metrics_file {
 	int due;	      /* a run finished since: write at the next sample */
 	int failing;	      /* the last write failed (said once) */
 	int lost;	      /* PATH is no longer ours: writing stopped */
+	/* the sentence of the latest failure and how many times writing
+	 * started failing: batch has no status line, it says each on stderr */
+	char error[600];
+	unsigned errors;
 	uint64_t probe_reads, probe_slow; /* --probe's, summed */
 };
 

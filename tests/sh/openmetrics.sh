@@ -13,7 +13,7 @@
 root=$(pwd)
 tmp=$(mktemp -d /tmp/lrutop-om.XXXXXX) || exit 2
 base=$(mktemp -d /var/tmp/lrt-om.XXXXXX) || exit 2
-trap 'rm -rf "$tmp" "$base"' EXIT
+trap 'umount "$tmp/small" 2>/dev/null; rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 cd "$tmp" || exit 2
 
@@ -96,6 +96,26 @@ lrt_expect "a directory that is not there" 2 --batch -n 2 --metrics-file "$tmp/n
 err_is "a directory that is not there" "--metrics-file $tmp/no/such.prom: "
 lrt_expect "with --replay (a live session's)" 2 --replay "$R" --batch --metrics-file x.prom
 check "$T nothing made" '[ ! -e x.prom ] && [ ! -e "$tmp/no" ]'
+
+# a full disk: one warning (batch has no status line), the session goes on
+T="metrics-file full disk:"
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/small" && mount -t tmpfs -o size=64k tmpfs "$tmp/small" 2>/dev/null; then
+	F=$tmp/small/m.prom
+	timeout 60 "$LRUTOP" --batch -n 100 -i 0.1 --metrics-file "$F" </dev/null >out 2>err &
+	pid=$!
+	wait_for 20 '[ -s "$F" ]'
+	# filled up again at each poll: a rename frees the old file's pages
+	check "$T says so on stderr" 'wait_for 20 "head -c 64k /dev/zero >>\"$tmp/small/fill\" 2>/dev/null; grep -q \"^lrutop: warning: --metrics-file $F: write error: No space left on device\$\" err"' \
+		"$(head -c 300 err)"
+	rm -f "$tmp/small/fill"
+	wait "$pid"
+	rc=$?
+	check "$T exit 0, said once" '[ "$rc" -eq 0 ] && [ "$(wc -l <err)" -eq 1 ]' "exit $rc: $(head -c 300 err)"
+	check "$T PATH gone, no temporary left" 'lrt_empty "$tmp/small"' "$(ls -A "$tmp/small")"
+	umount "$tmp/small"
+else
+	skip "$T a write error" "not root, or no tmpfs to fill here"
+fi
 
 # ---- --export-openmetrics ------------------------------------------------------
 for rec in "$R" "$root/examples/demo-2008.jsonl.gz"; do
