@@ -83,7 +83,8 @@ static int write_tmp(struct metrics_file *mf, struct stat *made, char *err, size
 static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 {
 	struct stat st;
-	if (mf->made && (lstat(mf->path, &st) != 0 || st.st_dev != mf->dev || st.st_ino != mf->ino)) {
+	if (mf->made &&
+	    (lstat(mf->path, &st) != 0 || st.st_dev != mf->dev || st.st_ino != mf->ino)) {
 		mf->lost = 1;
 		return errf(err, errlen,
 			    "--metrics-file %s: replaced or removed by someone else; no longer "
@@ -100,11 +101,12 @@ static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 		unlink(mf->tmp);
 		if (rc < 0) {
 			mf->tmp[0] = '\0';
-			return e == EEXIST ? errf(err, errlen,
-						  "--metrics-file %s: already exists (use a new path)",
-						  mf->path)
-					   : errf(err, errlen, "--metrics-file %s: %s", mf->path,
-						  strerror(e));
+			return e == EEXIST
+				   ? errf(err, errlen,
+					  "--metrics-file %s: already exists (use a new path)",
+					  mf->path)
+				   : errf(err, errlen, "--metrics-file %s: %s", mf->path,
+					  strerror(e));
 		}
 		mf->made = 1;
 	} else if ((rc = rename(mf->tmp, mf->path)) < 0) {
@@ -202,7 +204,8 @@ int metrics_file_start(struct metrics_file *mf, const char *path, char *err, siz
 {
 	struct stat st;
 	if (lstat(path, &st) == 0)
-		return errf(err, errlen, "--metrics-file %s: already exists (use a new path)", path);
+		return errf(err, errlen, "--metrics-file %s: already exists (use a new path)",
+			    path);
 	mf->path = path;
 	if (write_file(mf, err, errlen) < 0) {
 		mf->path = NULL;

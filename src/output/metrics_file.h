@@ -32,13 +32,13 @@ struct metrics_file {
 	char tmp[PATH_MAX];
 	const struct model *model;
 	struct source_sink next;
-	int made;	      /* PATH is ours: dev/ino */
+	int made; /* PATH is ours: dev/ino */
 	dev_t dev;
 	ino_t ino;
-	uint64_t last_ns;     /* the sample time of the last write */
-	int due;	      /* a run finished since: write at the next sample */
-	int failing;	      /* the last write failed (said once) */
-	int lost;	      /* PATH is no longer ours: writing stopped */
+	uint64_t last_ns; /* the sample time of the last write */
+	int due;	  /* a run finished since: write at the next sample */
+	int failing;	  /* the last write failed (said once) */
+	int lost;	  /* PATH is no longer ours: writing stopped */
 	/* the sentence of the latest failure and how many times writing
 	 * started failing: batch has no status line, it says each on stderr */
 	char error[600];

@@ -26,9 +26,9 @@ enum om_kind {
 
 struct om_metric {
 	const char *name;
-	const char *type; /* "gauge", "counter" */
-	const char *unit; /* gauges: "bytes", "seconds", "ratio", NULL none */
-	const char *help; /* the family's; one line */
+	const char *type;   /* "gauge", "counter" */
+	const char *unit;   /* gauges: "bytes", "seconds", "ratio", NULL none */
+	const char *help;   /* the family's; one line */
 	const char *labels; /* this series' own label pairs, NULL none */
 	uint32_t have;	    /* SAMPLE_HAVE_* it needs, 0: every sample */
 	enum om_kind kind;
@@ -37,10 +37,16 @@ struct om_metric {
 	double div; /* 0: integer (mul) */
 };
 
-#define F(field) offsetof(struct sample, field)
+#define F(field)	 offsetof(struct sample, field)
 #define RES(file, field) (offsetof(struct sample, file) + offsetof(struct sample_res, field))
-#define KIB(n, f, h, l) {n, "gauge", "bytes", h, l, SAMPLE_HAVE_MEM, K_U64, F(f), 1024, 0}
-#define VMC(n, f, h, l, hv) {n, "counter", NULL, h, l, hv, K_U64, F(f), 1, 0}
+#define KIB(n, f, h, l)                                                                            \
+	{                                                                                          \
+		n, "gauge", "bytes", h, l, SAMPLE_HAVE_MEM, K_U64, F(f), 1024, 0                   \
+	}
+#define VMC(n, f, h, l, hv)                                                                        \
+	{                                                                                          \
+		n, "counter", NULL, h, l, hv, K_U64, F(f), 1, 0                                    \
+	}
 
 static const struct om_metric metrics[] = {
     /* clang-format off */
@@ -185,7 +191,8 @@ int om_name_valid(const char *name)
 		return 0;
 	for (const char *p = name; *p; p++) {
 		char c = *p;
-		int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+		int alpha =
+		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
 		if (!alpha && !(p > name && c >= '0' && c <= '9'))
 			return 0;
 	}
@@ -417,23 +424,57 @@ static int run_fig(const struct run_result *r, enum run_fig fig, double *v)
 	const struct probe_figures *p = &r->probe;
 	*v = NAN;
 	switch (fig) {
-	case R_ELAPSED: *v = r->elapsed_s; break;
-	case R_USER: *v = r->user_s; break;
-	case R_SYS: *v = r->sys_s; break;
-	case R_BYTES: *v = (double)r->bytes; break;
-	case R_RATE: *v = r->elapsed_s > 0 ? (double)r->bytes / r->elapsed_s : NAN; break;
-	case R_BURSTS: *v = r->bursts; break;
-	case R_READ_CV: *v = r->read_cv; break;
-	case R_WRITE_CV: *v = r->write_cv; break;
-	case R_PEAK_ACTIVE: *v = (double)r->peak_active_file_kb * 1024; break;
-	case R_DEACT: *v = (double)r->pgdeactivate; break;
-	case R_REFAULT: *v = (double)r->refault_file; break;
-	case R_MAJFLT: *v = (double)r->majflt; break;
-	case R_OK: *v = r->ok && !r->cancelled; break;
-	case R_PROBE_P50: *v = probe_quantile_known(p->n, 0.5) ? (double)p->p50_ns / 1e9 : NAN; break;
-	case R_PROBE_P99: *v = probe_quantile_known(p->n, 0.99) ? (double)p->p99_ns / 1e9 : NAN; break;
-	case R_PROBE_P999: *v = probe_quantile_known(p->n, 0.999) ? (double)p->p999_ns / 1e9 : NAN; break;
-	case R_PROBE_MAX: *v = p->n ? (double)p->max_ns / 1e9 : NAN; break;
+	case R_ELAPSED:
+		*v = r->elapsed_s;
+		break;
+	case R_USER:
+		*v = r->user_s;
+		break;
+	case R_SYS:
+		*v = r->sys_s;
+		break;
+	case R_BYTES:
+		*v = (double)r->bytes;
+		break;
+	case R_RATE:
+		*v = r->elapsed_s > 0 ? (double)r->bytes / r->elapsed_s : NAN;
+		break;
+	case R_BURSTS:
+		*v = r->bursts;
+		break;
+	case R_READ_CV:
+		*v = r->read_cv;
+		break;
+	case R_WRITE_CV:
+		*v = r->write_cv;
+		break;
+	case R_PEAK_ACTIVE:
+		*v = (double)r->peak_active_file_kb * 1024;
+		break;
+	case R_DEACT:
+		*v = (double)r->pgdeactivate;
+		break;
+	case R_REFAULT:
+		*v = (double)r->refault_file;
+		break;
+	case R_MAJFLT:
+		*v = (double)r->majflt;
+		break;
+	case R_OK:
+		*v = r->ok && !r->cancelled;
+		break;
+	case R_PROBE_P50:
+		*v = probe_quantile_known(p->n, 0.5) ? (double)p->p50_ns / 1e9 : NAN;
+		break;
+	case R_PROBE_P99:
+		*v = probe_quantile_known(p->n, 0.99) ? (double)p->p99_ns / 1e9 : NAN;
+		break;
+	case R_PROBE_P999:
+		*v = probe_quantile_known(p->n, 0.999) ? (double)p->p999_ns / 1e9 : NAN;
+		break;
+	case R_PROBE_MAX:
+		*v = p->n ? (double)p->max_ns / 1e9 : NAN;
+		break;
 	}
 	if ((fig >= R_PROBE_P50 && !p->n) || !isfinite(*v))
 		return 0;
@@ -526,8 +567,8 @@ static void strategy_counters(struct om_out *o, const char *name, const char *he
 				k++;
 			/* the text file: only the sum; an export: a point at each
 			 * end but when the next ends in the same second */
-			if (k < in->nruns && (o->style == OM_TEXTFILE ||
-					      run_ts(o, &in->runs[k]) == run_ts(o, q)))
+			if (k < in->nruns &&
+			    (o->style == OM_TEXTFILE || run_ts(o, &in->runs[k]) == run_ts(o, q)))
 				continue;
 			family(o, name, "counter", NULL, help);
 			open_series(o, name);

@@ -50,8 +50,8 @@ enum om_style {
 };
 
 struct om_input {
-	const struct series *ser;	/* OM_EXPORT: all of it; OM_TEXTFILE: its newest */
-	const struct run_result *runs;	/* the finished ones are written */
+	const struct series *ser;      /* OM_EXPORT: all of it; OM_TEXTFILE: its newest */
+	const struct run_result *runs; /* the finished ones are written */
 	size_t nruns;
 	const char *host, *kernel, *device; /* "" when unknown */
 	uint64_t mem_limit, disk_limit;	    /* the runs' (runlog), 0 none */

@@ -41,7 +41,9 @@ static char *escaped(const char *s)
 static void test_label_escaping(void **state)
 {
 	(void)state;
-	char *e = escaped("a\\b\"c\nd\x01" "e\x7f" "f");
+	char *e = escaped("a\\b\"c\nd\x01"
+			  "e\x7f"
+			  "f");
 	assert_string_equal(e, "a\\\\b\\\"c\\nd?e?f");
 	free(e);
 	e = escaped("mm_sync_cp@m32M");
@@ -74,8 +76,8 @@ static void test_wall_parse(void **state)
 {
 	(void)state;
 	assert_true(fabs(om_wall_parse("1970-01-01T00:00:01.5Z") - 1.5) < 1e-9);
-	struct tm tm = {.tm_year = 126, .tm_mon = 11, .tm_mday = 1, .tm_hour = 9, .tm_min = 10,
-			.tm_sec = 42};
+	struct tm tm = {
+	    .tm_year = 126, .tm_mon = 11, .tm_mday = 1, .tm_hour = 9, .tm_min = 10, .tm_sec = 42};
 	double want = (double)timegm(&tm) + 0.123;
 	assert_true(fabs(om_wall_parse("2026-12-01T09:10:42.123Z") - want) < 1e-6);
 	assert_true(om_wall_parse("2026-12-01T09:10:42") < 0);
@@ -152,14 +154,21 @@ static void test_export_shape(void **state)
 	struct run_result runs[2];
 	two_runs(runs, series_at(ser, n - 1)->t_ns);
 	struct om_input in = {
-	    .ser = ser, .runs = runs, .nruns = 2, .host = "h\"x", .kernel = "6.1", .device = "vda",
-	    .wall0_s = 1700000000.75, .mono0_ns = series_at(ser, 0)->t_ns,
+	    .ser = ser,
+	    .runs = runs,
+	    .nruns = 2,
+	    .host = "h\"x",
+	    .kernel = "6.1",
+	    .device = "vda",
+	    .wall0_s = 1700000000.75,
+	    .mono0_ns = series_at(ser, 0)->t_ns,
 	};
 	char *t = write_text(&in, OM_EXPORT);
 	/* the seconds the samples fall in, worked out here */
 	long seconds = 0, last = -1;
 	for (size_t i = 0; i < n; i++) {
-		long s = (long)floor(in.wall0_s + (double)(series_at(ser, i)->t_ns - in.mono0_ns) / 1e9);
+		long s =
+		    (long)floor(in.wall0_s + (double)(series_at(ser, i)->t_ns - in.mono0_ns) / 1e9);
 		seconds += s != last;
 		last = s;
 	}
@@ -169,7 +178,8 @@ static void test_export_shape(void **state)
 	assert_int_equal(count(t, "# UNIT lrutop_memory_free_bytes bytes"), 1);
 	assert_int_equal(count(t, "# TYPE lrutop_vmstat_pgscan_total counter"), 1);
 	/* the run label and its escaped strategy; no NaN written */
-	assert_int_equal(count(t, "lrutop_run_info{host=\"h\\\"x\",run=\"1\",strategy=\"a\\\"b\","), 1);
+	assert_int_equal(count(t, "lrutop_run_info{host=\"h\\\"x\",run=\"1\",strategy=\"a\\\"b\","),
+			 1);
 	assert_int_equal(count(t, "lrutop_run_read_cv_ratio{"), 1);
 	assert_int_equal(count(t, "lrutop_bursts_total{host=\"h\\\"x\",strategy=\"rw_cp\"} 2 "), 1);
 	assert_null(strstr(t, "NaN"));
@@ -223,8 +233,13 @@ static void test_textfile_shape(void **state)
 	struct run_result runs[2];
 	two_runs(runs, 0);
 	snprintf(runs[0].name, sizeof runs[0].name, "mm_sync_cp");
-	struct om_input in = {.ser = ser, .runs = runs, .nruns = 2, .host = "h", .kernel = "6.1",
-			      .device = "vda", .probe_reads = 7};
+	struct om_input in = {.ser = ser,
+			      .runs = runs,
+			      .nruns = 2,
+			      .host = "h",
+			      .kernel = "6.1",
+			      .device = "vda",
+			      .probe_reads = 7};
 	char *t = write_text(&in, OM_TEXTFILE);
 	assert_null(strstr(t, "# UNIT"));
 	assert_null(strstr(t, "# EOF"));
@@ -233,7 +248,8 @@ static void test_textfile_shape(void **state)
 	assert_int_equal(count(t, "lrutop_memory_free_bytes "), 1);
 	assert_int_equal(count(t, "lrutop_run_current 1\n"), 1); /* the third sample is in run 1 */
 	assert_int_equal(count(t, "lrutop_runs_total{strategy=\"rw_cp\"} 1\n"), 1);
-	assert_int_equal(count(t, "lrutop_run_elapsed_seconds{run=\"2\",strategy=\"rw_cp\"} 2.5\n"), 1);
+	assert_int_equal(count(t, "lrutop_run_elapsed_seconds{run=\"2\",strategy=\"rw_cp\"} 2.5\n"),
+			 1);
 	for (const char *l = t; *l; l = strchr(l, '\n') + 1) {
 		if (l[0] != '#') {
 			const char *nl = strchr(l, '\n'), *end = memchr(l, '}', (size_t)(nl - l));
@@ -257,8 +273,12 @@ static void test_write_error(void **state)
 		skip();
 	setvbuf(f, NULL, _IONBF, 0);
 	struct series *ser = real_series(2);
-	struct om_input in = {.ser = ser, .host = "h", .kernel = "k", .device = "",
-			      .wall0_s = 1e9, .mono0_ns = series_at(ser, 0)->t_ns};
+	struct om_input in = {.ser = ser,
+			      .host = "h",
+			      .kernel = "k",
+			      .device = "",
+			      .wall0_s = 1e9,
+			      .mono0_ns = series_at(ser, 0)->t_ns};
 	assert_int_equal(om_write(f, &in, OM_EXPORT, NULL), -1);
 	fclose(f);
 	series_free(ser);
