@@ -15,7 +15,6 @@ enum om_kind {
 	K_U64,	   /* a uint64_t field times mul (or divided by div) */
 	K_U32,	   /* a uint32_t field */
 	K_F32,	   /* a float field divided by div (PSI's percent -> ratio) */
-	K_PAGES,   /* a uint64_t page count times the page size */
 	K_RES,	   /* a struct sample_res's page count: only when that file was read */
 	K_RUN,	   /* the run of the moment, 1-based, 0 between runs */
 	K_PHASE,   /* enum phase of the moment */
@@ -328,8 +327,7 @@ static int point(const struct om_metric *m, const struct sample *s, const struct
 	long ps = in->page_size > 0 ? in->page_size : 4096;
 	switch (m->kind) {
 	case K_U64:
-	case K_PAGES:
-		*u = field_u64(s, m->off) * (m->kind == K_PAGES ? (uint64_t)ps : m->mul);
+		*u = field_u64(s, m->off) * m->mul;
 		if (m->div > 0) {
 			*d = (double)*u / m->div;
 			*is_dbl = 1;
