@@ -340,6 +340,8 @@ static int finish_init(struct app *a, char *err, size_t errlen)
 	}
 	if (opt->record && app_record_start(a, opt->record, err, errlen) < 0)
 		return -1;
+	if (opt->metrics_file && metrics_file_start(&a->metrics, opt->metrics_file, err, errlen) < 0)
+		return -1;
 	a->init_failed = 0;
 	picker_init(a);
 	refresh_runs(a);
@@ -447,9 +449,11 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 		.result = on_result,
 		.note = on_note,
 		.reset = on_reset,
-	}, tee;
-	/* the source pushes into the recording tee, which forwards to sink */
-	record_sink_init(&a->rec, &sink, on_record_failed, &tee);
+	}, msink, tee;
+	/* the source pushes into the recording tee, which forwards to the
+	 * metrics file's, which forwards to sink */
+	metrics_file_init(&a->metrics, m, &sink, &msink);
+	record_sink_init(&a->rec, &msink, on_record_failed, &tee);
 	a->tee = tee;
 	if (opt->replay)
 		return replay_init(a, &tee, err, errlen);
@@ -496,6 +500,10 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
 		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
 			    opt->csv, opt->results);
+	struct stat mst;
+	if (opt->metrics_file && lstat(opt->metrics_file, &mst) == 0)
+		return errf(err, errlen, "--metrics-file %s: already exists (use a new path)",
+			    opt->metrics_file);
 	const char *other = opt->csv && opt->record && output_same_file(opt->csv, opt->record)
 				? "--csv"
 			    : opt->results && opt->record && output_same_file(opt->results, opt->record)
@@ -717,6 +725,7 @@ void app_done(struct app *a)
 		record_sink_discard(&a->rec);
 	}
 	record_sink_stop(&a->rec, NULL, 0);
+	metrics_file_done(&a->metrics); /* made by us, stale once we are gone */
 	output_close(&a->results, NULL, 0);
 	output_close(&a->csv, NULL, 0);
 	series_free(a->model.series);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "sigpipe.h"
+#include "metrics_file.h"
 #include "model.h"
 #include "ui.h"
 #include "options.h"
@@ -28,7 +29,8 @@ struct app {
 	struct ui ui;	   /* what the user looks at */
 	struct source *src;	  /* live, or a replay (--replay) */
 	struct record_sink rec;	  /* the tee in front of the sink: --record, R */
-	struct source_sink tee;	  /* what a source pushes into (rec, then the app) */
+	struct source_sink tee;	  /* what a source pushes into (rec, metrics, the app) */
+	struct metrics_file metrics; /* --metrics-file: the second tee */
 	struct talk *talk;	  /* --talk: the step runner (talk.h), NULL else */
 	struct output csv;	  /* --csv */
 	struct output results;	  /* --results */

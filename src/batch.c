@@ -63,6 +63,7 @@ struct batch {
 	struct app *a;
 	unsigned long lines;
 	size_t events;
+	unsigned metrics_errors; /* --metrics-file failures said so far */
 };
 
 static int batch_sampled(void *ctx)
@@ -77,6 +78,10 @@ static int batch_sampled(void *ctx)
 		b->lines++;
 	}
 	print_events(a, &b->events);
+	if (a->metrics.errors != b->metrics_errors) { /* the TUI's status line says it */
+		b->metrics_errors = a->metrics.errors;
+		fprintf(stderr, "lrutop: warning: %s\n", a->metrics.error);
+	}
 	/* an output failed (main says which), or the reader went away */
 	return a->quit || a->stdout_errno;
 }

@@ -164,6 +164,8 @@ static int run_export(const struct options *o)
 			saved = errno ? errno : EIO;
 	} else if (o->action == ACTION_EXPORT_SVG)
 		rc = export_svg(o, warn, sizeof(warn), err, sizeof(err));
+	else if (o->action == ACTION_EXPORT_OPENMETRICS)
+		rc = export_openmetrics(o, warn, sizeof(warn), err, sizeof(err));
 	else
 		rc = export_csv(o, warn, sizeof(warn), err, sizeof(err));
 	/* a recording cut short: its prefix was used, the user should know */
@@ -235,6 +237,7 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 		/* fall through */
 	case ACTION_EXPORT_SVG:
 	case ACTION_EXPORT_CSV:
+	case ACTION_EXPORT_OPENMETRICS:
 		return run_export(&opt);
 	case ACTION_LIST_THEMES:
 		list_themes();

@@ -556,6 +556,7 @@ static const struct options_entry table[] = {
 	ROW("batch", N, 0, NULL, OPTG_OUTPUT, "no TUI (automatic when stdout is not a terminal)", OPTW_EXPORT, NULL, OFF(batch), 0, set_true),
 	ROW("quiet", N, 'q', NULL, OPTG_OUTPUT, "batch: print only the results table", 0, "-q", OFF(quiet), 0, set_true),
 	ROW("csv", R, 0, "FILE", OPTG_OUTPUT, "write the sample series as CSV", 0, NULL, OFF(csv), 0, set_file),
+	ROW("metrics-file", R, 0, "PATH", OPTG_OUTPUT, "the current values as Prometheus text every second\n(node_exporter's textfile collector; removed at exit)", L, NULL, OFF(metrics_file), 0, set_file),
 	ROW("results", R, 0, "FILE", OPTG_OUTPUT, "write the results table as CSV", OPTW_RUN | OPTW_NOPICK, NULL, OFF(results), 0, set_file),
 	ROW("export-json", R, 0, "FILE", OPTG_OUTPUT, "write the results as JSON (hyperfine's shape; batch,\n--replay, --compare)", OPTW_RUN | OPTW_NOPICK | OPTW_EXPORT, NULL, OFF(export_json), 0, set_file),
 	ROW("export-markdown", R, 0, "FILE", OPTG_OUTPUT, "write the results as Markdown tables (as --export-json)", OPTW_RUN | OPTW_NOPICK | OPTW_EXPORT, NULL, OFF(export_md), 0, set_file),
@@ -575,6 +576,7 @@ static const struct options_entry table[] = {
 	/* Export: --export-svg, --export-csv and --compare are in the synopsis */
 	ROW("export-svg", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_SVG, set_export),
 	ROW("export-csv", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_CSV, set_export),
+	ROW("export-openmetrics", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_OPENMETRICS, set_export),
 	ROW("compare", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_COMPARE, set_export),
 	ROW("view", R, 0, "overview|runs", OPTG_EXPORT, "what to draw (default overview)", OPTW_SVG, NULL, 0, 0, set_view),
 	ROW("from", R, 0, "T", OPTG_EXPORT, "a time range, seconds from the start (90, 1:30)", OPTW_SVG, NULL, OFF(from_s), 0, set_offset),

@@ -24,6 +24,7 @@ enum options_action {
 	ACTION_LIST_STRATEGIES,
 	ACTION_EXPORT_SVG, /* --export-svg OUT FILE */
 	ACTION_EXPORT_CSV, /* --export-csv OUT FILE */
+	ACTION_EXPORT_OPENMETRICS, /* --export-openmetrics OUT FILE */
 	ACTION_COMPARE,	   /* --compare A B [C...] */
 	ACTION_LIST_THEMES,
 	ACTION_LIST_OPTIONS, /* --list-options (hidden): the table's options, for tests */
@@ -45,6 +46,7 @@ struct options {
 	int quiet;
 	int ascii;
 	const char *csv;  /* --csv FILE */
+	const char *metrics_file; /* --metrics-file PATH: node_exporter's textfile */
 	double history_s; /* seconds of history kept */
 
 	/* the copy worker (part 2) */

@@ -18,6 +18,7 @@ static const char synopsis[] =
     "       lrutop --batch [OPTIONS]    no TUI: sample lines (and results)\n"
     "       lrutop --export-svg OUT FILE  a recording as a slide-ready SVG\n"
     "       lrutop --export-csv OUT FILE  a recording's samples as --csv wrote them\n"
+    "       lrutop --export-openmetrics OUT FILE  a recording for Prometheus (backfill)\n"
     "       lrutop --compare A B [C...]   the same strategies from recordings\n"
     "                                     (a terminal: in the Runs view)\n"
     "       lrutop --talk FILE [--rehearse]  a scripted talk, recorded fallbacks\n";

@@ -1,5 +1,6 @@
 /*
- * export — the glue of --export-svg, --export-csv and --compare: each
+ * export — the glue of --export-svg, --export-csv, --export-openmetrics
+ * and --compare: each
  * recording is read through the replay source into a fresh model of its
  * own (a history and a run log), the same stream the views and the batch
  * output consume, and that model is handed to svg_write, export_csv_write
@@ -62,6 +63,10 @@ int export_svg_new(const char *out, const struct svg_input *in, const struct svg
 		   char *err, size_t errlen);
 /* --export-csv OUT FILE: the bytes --csv wrote live. */
 int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
+/* --export-openmetrics OUT FILE: the recording as OpenMetrics text
+ * (openmetrics.h), streamed to a temporary file linked into place whole. */
+int export_openmetrics(const struct options *o, char *warn, size_t warnlen, char *err,
+		       size_t errlen);
 /* --compare A B [C...] (o->inputs): the comparison table on out, and
  * first --export-json / --export-markdown (export_results.h).  0,
  * EXPORT_INPUT + err, EXPORT_WRITE + err when such a file failed, or

@@ -1,0 +1,227 @@
+#include "metrics_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "openmetrics.h"
+#include "util.h"
+
+#define METRICS_EVERY_NS 1000000000ull
+
+static void note(struct metrics_file *mf, const char *msg)
+{
+	if (mf->next.note)
+		mf->next.note(mf->next.ctx, msg);
+}
+
+/* The model as text into the temporary file beside path.  0 or -1 + err;
+ * no temporary file is left on -1. */
+static int write_tmp(struct metrics_file *mf, struct stat *made, char *err, size_t errlen)
+{
+	const char *slash = strrchr(mf->path, '/');
+	size_t dl = slash ? (size_t)(slash - mf->path) + 1 : 0;
+	if ((size_t)snprintf(mf->tmp, sizeof(mf->tmp), "%.*s.%s.XXXXXX", (int)dl, mf->path,
+			     mf->path + dl) >= sizeof(mf->tmp))
+		return errf(err, errlen, "--metrics-file %s: name too long", mf->path);
+	int fd = mkostemp(mf->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		mf->tmp[0] = '\0';
+		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
+	}
+	fchmod(fd, 0644);
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		unlink(mf->tmp);
+		mf->tmp[0] = '\0';
+		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
+	}
+	const struct model *m = mf->model;
+	struct om_input in = {
+	    .ser = m->series,
+	    .runs = m->log ? m->log->results : NULL,
+	    .nruns = m->log ? m->log->nresults : 0,
+	    .host = m->host,
+	    .kernel = m->kernel,
+	    .device = m->disk,
+	    .mem_limit = m->log ? m->log->mem_limit : 0,
+	    .disk_limit = m->log ? m->log->disk_limit : 0,
+	    .page_size = sysconf(_SC_PAGESIZE),
+	    .probe_reads = mf->probe_reads,
+	    .probe_slow = mf->probe_slow,
+	};
+	errno = 0;
+	int bad = om_write(f, &in, OM_TEXTFILE, NULL) < 0 || fflush(f) == EOF || ferror(f);
+	int e = errno;
+	if (!bad && fstat(fd, made) < 0) {
+		bad = 1;
+		e = errno;
+	}
+	if (fclose(f) == EOF && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		unlink(mf->tmp);
+		mf->tmp[0] = '\0';
+		return errf(err, errlen, "--metrics-file %s: write error: %s", mf->path,
+			    strerror(e ? e : EIO));
+	}
+	return 0;
+}
+
+/* A new file in place of path: linked the first time (an existing path is
+ * not replaced), renamed over our own after.  -1 + err; lost set when path
+ * is not ours any more. */
+static int write_file(struct metrics_file *mf, char *err, size_t errlen)
+{
+	struct stat st;
+	if (mf->made &&
+	    (lstat(mf->path, &st) != 0 || st.st_dev != mf->dev || st.st_ino != mf->ino)) {
+		mf->lost = 1;
+		return errf(err, errlen,
+			    "--metrics-file %s: replaced or removed by someone else; no longer "
+			    "written",
+			    mf->path);
+	}
+	struct stat made;
+	if (write_tmp(mf, &made, err, errlen) < 0)
+		return -1;
+	int rc;
+	if (!mf->made) {
+		rc = link(mf->tmp, mf->path);
+		int e = errno;
+		unlink(mf->tmp);
+		if (rc < 0) {
+			mf->tmp[0] = '\0';
+			return e == EEXIST
+				   ? errf(err, errlen,
+					  "--metrics-file %s: already exists (use a new path)",
+					  mf->path)
+				   : errf(err, errlen, "--metrics-file %s: %s", mf->path,
+					  strerror(e));
+		}
+		mf->made = 1;
+	} else if ((rc = rename(mf->tmp, mf->path)) < 0) {
+		int e = errno;
+		unlink(mf->tmp);
+		mf->tmp[0] = '\0';
+		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
+	}
+	mf->tmp[0] = '\0';
+	mf->dev = made.st_dev;
+	mf->ino = made.st_ino;
+	return 0;
+}
+
+/* Each second (and after a run's end), from the model the next sink has
+ * just updated; a failure is said once, then retried quietly. */
+static void tick(struct metrics_file *mf, uint64_t t_ns)
+{
+	if (!mf->path || mf->lost)
+		return;
+	if (!mf->due && mf->last_ns && t_ns - mf->last_ns < METRICS_EVERY_NS)
+		return;
+	mf->due = 0;
+	mf->last_ns = t_ns ? t_ns : 1;
+	char err[600];
+	if (write_file(mf, err, sizeof(err)) < 0) {
+		if (!mf->failing || mf->lost) {
+			strlcpy_(mf->error, err, sizeof(mf->error));
+			mf->errors++;
+			note(mf, err);
+		}
+		mf->failing = 1;
+		return;
+	}
+	mf->failing = 0;
+}
+
+static void mf_sample(void *ctx, const struct sample *s, const struct disktab *t)
+{
+	struct metrics_file *mf = ctx;
+	if (mf->next.sample)
+		mf->next.sample(mf->next.ctx, s, t);
+	if (s->have & SAMPLE_HAVE_PROBE) {
+		mf->probe_reads += s->probe_n;
+		mf->probe_slow += s->probe_slow;
+	}
+	tick(mf, s->t_ns);
+}
+
+static void mf_event(void *ctx, const struct run_event *e)
+{
+	struct metrics_file *mf = ctx;
+	if (mf->next.event)
+		mf->next.event(mf->next.ctx, e);
+}
+
+static void mf_result(void *ctx, const struct run_result *r)
+{
+	struct metrics_file *mf = ctx;
+	if (mf->next.result)
+		mf->next.result(mf->next.ctx, r);
+	mf->due = 1;
+}
+
+static void mf_note(void *ctx, const char *msg)
+{
+	struct metrics_file *mf = ctx;
+	note(mf, msg);
+}
+
+static void mf_reset(void *ctx)
+{
+	struct metrics_file *mf = ctx;
+	if (mf->next.reset)
+		mf->next.reset(mf->next.ctx);
+}
+
+void metrics_file_init(struct metrics_file *mf, const struct model *model,
+		       const struct source_sink *next, struct source_sink *out)
+{
+	memset(mf, 0, sizeof(*mf));
+	mf->model = model;
+	mf->next = *next;
+	*out = (struct source_sink){
+	    .ctx = mf,
+	    .sample = mf_sample,
+	    .event = mf_event,
+	    .result = mf_result,
+	    .note = mf_note,
+	    .reset = mf_reset,
+	};
+}
+
+int metrics_file_start(struct metrics_file *mf, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0)
+		return errf(err, errlen, "--metrics-file %s: already exists (use a new path)",
+			    path);
+	mf->path = path;
+	if (write_file(mf, err, errlen) < 0) {
+		mf->path = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void metrics_file_done(struct metrics_file *mf)
+{
+	struct stat st;
+	if (mf->tmp[0])
+		unlink(mf->tmp);
+	mf->tmp[0] = '\0';
+	if (mf->made && lstat(mf->path, &st) == 0 && st.st_dev == mf->dev && st.st_ino == mf->ino)
+		unlink(mf->path); /* ours: stale values must not be served */
+	mf->made = 0;
+	mf->path = NULL;
+}

@@ -1,0 +1,61 @@
+/*
+ * metrics_file — --metrics-file PATH: the model's current values and the
+ * finished runs as Prometheus text (openmetrics.h, OM_TEXTFILE), for
+ * node_exporter's textfile collector, rewritten every second while the
+ * session runs.  A tee in the source's sink chain, like the recording's
+ * (record_sink.h): it forwards every item to the next sink first (the app,
+ * which puts the sample into the model) and then writes from the model.
+ *
+ * Invariants: PATH is refused when it exists at the start; it is only ever
+ * replaced by a whole new file (a temporary ".NAME.XXXXXX" beside it, which
+ * the collector's *.prom glob does not match, then link the first time and
+ * rename after), and only while PATH is still the file this made (else the
+ * writing stops with one note).  metrics_file_done removes PATH (it would
+ * serve stale values) and the temporary file.  A failed write is one note
+ * to the next sink (the status line), not an end: the next second tries
+ * again.  Nothing prints.  At most one write a second (and one after a
+ * run ends), not every tick: the file is the collector's, scraped every
+ * 15 s or so.
+ */
+#ifndef LRUTOP_METRICS_FILE_H
+#define LRUTOP_METRICS_FILE_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "model.h"
+#include "source.h"
+
+struct metrics_file {
+	const char *path; /* NULL: off (only forwards) */
+	char tmp[PATH_MAX];
+	const struct model *model;
+	struct source_sink next;
+	int made; /* PATH is ours: dev/ino */
+	dev_t dev;
+	ino_t ino;
+	uint64_t last_ns; /* the sample time of the last write */
+	int due;	  /* a run finished since: write at the next sample */
+	int failing;	  /* the last write failed (said once) */
+	int lost;	  /* PATH is no longer ours: writing stopped */
+	/* the sentence of the latest failure and how many times writing
+	 * started failing: batch has no status line, it says each on stderr */
+	char error[600];
+	unsigned errors;
+	uint64_t probe_reads, probe_slow; /* --probe's, summed */
+};
+
+/* The tee in front of next: *out is the sink to hand on (to the record
+ * tee or the source).  model: the app's, read after next has run. */
+void metrics_file_init(struct metrics_file *mf, const struct model *model,
+		       const struct source_sink *next, struct source_sink *out);
+/* Starts writing to path: refused (-1 + err "--metrics-file PATH: already
+ * exists (use a new path)") when it exists; the first file is written
+ * now, so an unwritable directory is an error here.  -1 + err. */
+int metrics_file_start(struct metrics_file *mf, const char *path, char *err, size_t errlen);
+/* Removes PATH (if still ours) and the temporary file; the tee only
+ * forwards from now on.  Idempotent. */
+void metrics_file_done(struct metrics_file *mf);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * openmetrics — what lrutop knows as OpenMetrics / Prometheus text: the
+ * machine's series (memory and LRU lists, vmstat's reclaim counters, the
+ * watched disk, PSI, the run's cgroup, the probe) and what no exporter
+ * knows (the run and phase of every moment, each finished run's figures,
+ * bursts per strategy).  Two shapes from the one table of metrics:
+ *
+ *  - OM_EXPORT (--export-openmetrics): every sample of a recording with
+ *    its timestamp, family after family (each family's samples together,
+ *    in time order), "# UNIT" for gauges, ending in "# EOF", a host label
+ *    on every series so recordings of many machines backfill side by side.
+ *  - OM_TEXTFILE (--metrics-file): the newest sample and the finished runs,
+ *    no timestamps, no "# UNIT" and no "# EOF": the Prometheus text format
+ *    node_exporter's textfile collector reads.
+ *
+ * Invariants and choices:
+ *  - Names are lrutop_..., in base units (_bytes, _seconds, _ratio);
+ *    counters end in _total and are written "# TYPE NAME_total counter"
+ *    without "# UNIT": promtool check metrics (2.42) lints with the
+ *    Prometheus text parser, which wants the TYPE line to name the sample,
+ *    and its OpenMetrics parser wants a UNIT to end the family's name.
+ *    Info families are gauges named _info with the value 1.
+ *  - Timestamps are whole seconds of wall time: the same promtool parses
+ *    only integer timestamps (it reads them as milliseconds for the lint;
+ *    create-blocks-from openmetrics reads seconds).  So an export keeps
+ *    one point a second per series, the last sample of each second
+ *    (counters lose nothing; a gauge its sub-second wiggles).
+ *  - A family is written only when it has a point; a sample's group is
+ *    used only when its SAMPLE_HAVE_* bit is set (a missing file is no
+ *    series, never zeros); a NaN figure is left out.
+ *  - Label values are escaped (\\, \", \n) and other control bytes become
+ *    '?'; label names and metric names are this module's constants.
+ *  - The writer walks the input once per family (series_at by index), so
+ *    the text is streamed, never held: memory is the series the caller
+ *    holds.  Every write is checked by the caller (ferror); nothing prints.
+ */
+#ifndef LRUTOP_OPENMETRICS_H
+#define LRUTOP_OPENMETRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "runlog.h"
+#include "series.h"
+
+enum om_style {
+	OM_EXPORT,
+	OM_TEXTFILE,
+};
+
+struct om_input {
+	const struct series *ser;      /* OM_EXPORT: all of it; OM_TEXTFILE: its newest */
+	const struct run_result *runs; /* the finished ones are written */
+	size_t nruns;
+	const char *host, *kernel, *device; /* "" when unknown */
+	uint64_t mem_limit, disk_limit;	    /* the runs' (runlog), 0 none */
+	long page_size;			    /* for page counts; 0: 4096 */
+	/* OM_EXPORT: the wall clock of monotonic mono0_ns (the recording's
+	 * start_wall and start_mono_ns), seconds since the epoch */
+	double wall0_s;
+	uint64_t mono0_ns;
+	/* OM_TEXTFILE: the probe's reads so far (the export sums the series) */
+	uint64_t probe_reads, probe_slow;
+};
+
+/* Writes in to f in the given style.  stop (may be NULL) is asked after
+ * each family: nonzero ends the writing early (a signal), and the function
+ * returns 1.  0 when written; -1 when f failed (ferror, errno as left). */
+int om_write(FILE *f, const struct om_input *in, enum om_style style, int (*stop)(void));
+
+/* One label value, escaped as the text formats want it. */
+void om_label_value(FILE *f, const char *s);
+/* 1 when name is a valid metric or label name ([a-zA-Z_:][a-zA-Z0-9_:]*). */
+int om_name_valid(const char *name);
+/* For tests: the metric names of the table, one by one (NULL past the end). */
+const char *om_metric_name(size_t i);
+
+/* A recording's "start_wall" ("2026-12-01T09:10:42.123Z") as seconds since
+ * the epoch; -1 when it is not that shape. */
+double om_wall_parse(const char *iso);
+
+#endif
