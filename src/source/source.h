@@ -159,6 +159,11 @@ size_t source_replay_index_at(const struct source *src, double t_s);
 /* The sample index of the previous (dir < 0) / next run event strictly
  * before / after the current position; -1 when none. */
 long source_replay_event_index(const struct source *src, int dir);
+/* The sink keeps only the newest n samples (the TUI's history; 0, the
+ * default: all it is given).  A seek then delivers only the n samples up to
+ * the one asked for, read from the offset index, instead of every item
+ * from the start. */
+void source_replay_set_window(struct source *src, size_t n);
 void source_replay_set_speed(struct source *src, double speed);
 void source_replay_pause(struct source *src, int paused);
 
