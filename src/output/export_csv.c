@@ -43,12 +43,12 @@ int export_csv_write(FILE *f, const struct series *ser, const struct run_result 
 
 /* ---- --export-csv: the recording streamed into OUT ---------------------- */
 
-/* The sink: each sample a row, labelled by the run log as it stands (the
- * replay names a run when its first event comes, as the live --csv has it
- * then); the first note (a line gone bad since the first read) kept. */
+/* The sink: each sample a row, labelled with the name its run has at the
+ * recording's end (a run's first sample may come before the event that
+ * starts it); the first note (a line gone bad since the first read) kept. */
 struct stream {
 	struct csv_stream c;
-	const struct runlog *log;
+	struct source *src;
 	char note[600];
 };
 
@@ -56,12 +56,10 @@ static void on_sample(void *ctx, const struct sample *s, const struct disktab *t
 {
 	(void)t;
 	struct stream *st = ctx;
-	const struct runlog *l = st->log;
 	if (ferror(st->c.f))
 		return;
 	export_csv_sample(&st->c, s,
-			  s->run >= 0 && (size_t)s->run < l->nresults ? l->results[s->run].name
-								      : NULL);
+			  s->run >= 0 ? source_replay_run_name(st->src, (size_t)s->run) : NULL);
 }
 
 static void on_note(void *ctx, const char *msg)
@@ -77,7 +75,7 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 	if (warnlen)
 		warn[0] = '\0';
 	struct runlog *log = runlog_new();
-	struct stream st = {.log = log};
+	struct stream st = {0};
 	struct source_sink sink = {.ctx = &st, .sample = on_sample, .note = on_note};
 	/* the first read checks every line before OUT is made; speed 0: every
 	 * sample is due at once */
@@ -86,6 +84,7 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 	struct output o = {0};
 	if (!src)
 		goto out;
+	st.src = src;
 	const char *w = source_replay_warning(src);
 	if (w && warnlen)
 		strlcpy_(warn, w, warnlen);

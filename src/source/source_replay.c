@@ -39,6 +39,7 @@ struct replay {
 	int eof;
 	int seeking; /* no timer while seek delivers */
 	size_t window; /* the sink keeps this many samples, 0: all */
+	char run_name[32];
 	char warning[600];
 	int told_error;
 
@@ -634,6 +635,17 @@ long source_replay_event_index(const struct source *src, int dir)
 		if (event_sample(p, p->ev[i].t_ns) < cur)
 			return (long)event_sample(p, p->ev[i].t_ns);
 	return -1;
+}
+
+const char *source_replay_run_name(struct source *src, size_t i)
+{
+	struct replay *p = rp_of(src);
+	if (i < p->nres)
+		return p->res[i].name;
+	if (i >= p->runs_total)
+		return NULL;
+	snprintf(p->run_name, sizeof(p->run_name), "run %zu", i + 1); /* as slot() names it */
+	return p->run_name;
 }
 
 void source_replay_set_window(struct source *src, size_t n)
