@@ -3,7 +3,7 @@
  * (issue 19; bench/README.md "History and exports").
  *
  *   build/bench/history [-n N]            bytes a sample of history
- *   build/bench/history --seek FILE [-w W] [-k K]   seek times in FILE
+ *   build/bench/history --seek FILE [-w W] [-k K] [--no-index]   seek times
  *
  * Without --seek: struct sample's size, then N samples (default 36 000, an
  * hour at 10 Hz) of a synthetic stream (every counter moving, as
@@ -19,7 +19,9 @@
  * TUI's), as the TUI's model does: End (the last sample), Home (the first),
  * j to the middle, N one sample back from the end, each seek timed wall
  * (CLOCK_MONOTONIC) and CPU (CLOCK_PROCESS_CPUTIME_ID); medians printed
- * against the 0.5 s target.  The sink checks that the newest sample after
+ * against the 0.5 s target.  --no-index: no window given to the source, so
+ * a seek reads every item from the top (backwards) or up to the sample
+ * (forwards), as before the index.  The sink checks that the newest sample after
  * each seek is the one asked for and exits 1 when it is not.
  */
 #include <stdio.h>
@@ -141,7 +143,7 @@ enum { K_END, K_HOME, K_MIDDLE, K_BACK, NKEYS };
 static const char *const seek_name[NKEYS] = {"End", "Home", "j to the middle",
 					     "N (one back from the end)"};
 
-static int seeks(const char *path, size_t window, int rounds)
+static int seeks(const char *path, size_t window, int rounds, int index)
 {
 	char err[600];
 	struct runlog *log = runlog_new();
@@ -159,11 +161,14 @@ static int seeks(const char *path, size_t window, int rounds)
 	const struct record_header *h = source_replay_header(src);
 	struct replay_pos p;
 	source_replay_pos(src, &p);
-	m.cap = window ? window : series_capacity_for(3600, h->interval_s > 0 ? h->interval_s : 0.25);
+	m.cap =
+	    window ? window : series_capacity_for(3600, h->interval_s > 0 ? h->interval_s : 0.25);
 	m.ser = series_new(m.cap);
-	source_replay_set_window(src, m.cap);
-	printf("history --seek: %s, %zu samples (%.1f h), %s, a history of %zu samples\n", path,
-	       p.n, p.len_s / 3600, is_gzip(path) ? "gzip" : "plain", m.cap);
+	if (index)
+		source_replay_set_window(src, m.cap);
+	printf("history --seek: %s, %zu samples (%.1f h), %s, a history of %zu samples%s\n", path,
+	       p.n, p.len_s / 3600, is_gzip(path) ? "gzip" : "plain", m.cap,
+	       index ? "" : ", no index (--no-index)");
 	printf("%-34s %9s %9s %9s  %s\n", "what", "wall s", "CPU s", "target", "verdict");
 	printf("%-34s %9.3f %9.3f %9s  %s\n", "open (the first read, the index)", open_w, open_c,
 	       "", "");
@@ -173,10 +178,10 @@ static int seeks(const char *path, size_t window, int rounds)
 		rounds = 16;
 	for (int r = 0; r < rounds; r++) {
 		for (int k = 0; k < NKEYS; k++) {
-			size_t want = k == K_END	 ? p.n - 1
-				      : k == K_HOME	 ? 0
+			size_t want = k == K_END      ? p.n - 1
+				      : k == K_HOME   ? 0
 				      : k == K_MIDDLE ? source_replay_index_at(src, p.len_s / 2)
-							 : p.n - 2;
+						      : p.n - 2;
 			if (k == K_BACK)
 				source_replay_seek(src, p.n - 1); /* from the end, untimed */
 			w0 = (double)mono_ns() / 1e9, c0 = cpu_s();
@@ -187,7 +192,8 @@ static int seeks(const char *path, size_t window, int rounds)
 			const struct sample *last = series_back(m.ser, 0);
 			size_t back = want + 1 < m.cap ? want : m.cap - 1;
 			if (q.pos != want + 1 || !last || series_len(m.ser) != back + 1) {
-				fprintf(stderr, "history: %s: landed at %zu (history %zu), not %zu\n",
+				fprintf(stderr,
+					"history: %s: landed at %zu (history %zu), not %zu\n",
 					seek_name[k], q.pos, series_len(m.ser), want + 1);
 				bad = 1;
 			}
@@ -197,8 +203,8 @@ static int seeks(const char *path, size_t window, int rounds)
 		qsort(wall[k], (size_t)rounds, sizeof(double), cmp_d);
 		qsort(cpu[k], (size_t)rounds, sizeof(double), cmp_d);
 		double mw = wall[k][rounds / 2];
-		printf("%-34s %9.3f %9.3f %9s  %s\n", seek_name[k], mw, cpu[k][rounds / 2], "<= 0.5",
-		       mw <= 0.5 ? "PASS" : "FAIL");
+		printf("%-34s %9.3f %9.3f %9s  %s\n", seek_name[k], mw, cpu[k][rounds / 2],
+		       "<= 0.5", mw <= 0.5 ? "PASS" : "FAIL");
 	}
 	printf("(medians of %d rounds; %lu samples delivered in all, %lu resets)\n", rounds,
 	       m.delivered, m.resets);
@@ -212,7 +218,7 @@ int main(int argc, char **argv)
 {
 	long n = 36000;
 	long window = 0;
-	int rounds = 3;
+	int rounds = 3, index = 1;
 	const char *seek = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-n") && i + 1 < argc)
@@ -223,8 +229,11 @@ int main(int argc, char **argv)
 			window = atol(argv[++i]);
 		else if (!strcmp(argv[i], "-k") && i + 1 < argc)
 			rounds = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--no-index"))
+			index = 0;
 		else {
-			fprintf(stderr, "usage: history [-n N] | history --seek FILE [-w W] [-k K]\n");
+			fprintf(stderr, "usage: history [-n N] | history --seek FILE [-w W] [-k K] "
+					"[--no-index]\n");
 			return 2;
 		}
 	}
@@ -233,6 +242,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (seek)
-		return seeks(seek, (size_t)window, rounds);
+		return seeks(seek, (size_t)window, rounds, index);
 	return bytes_a_sample(n);
 }

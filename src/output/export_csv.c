@@ -110,7 +110,8 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 			     strerror(errno ? errno : EIO));
 		rc = EXPORT_WRITE;
 	} else if (st.note[0] || st.c.n != pos.n) {
-		errf(err, errlen, "%s", st.note[0] ? st.note : "the recording changed while it was read");
+		errf(err, errlen, "%s",
+		     st.note[0] ? st.note : "the recording changed while it was read");
 	} else {
 		sig_hold(1); /* the link into place is the one moment left */
 		rc = output_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;

@@ -31,7 +31,7 @@
 #include "testutil.h"
 
 #define NS 5000
-#define W 300
+#define W  300
 #define T0 1000000000ull
 #define DT 100000000ull
 
@@ -79,7 +79,8 @@ static void write_recording(const char *path, enum record_compress z)
 		tab.dev[2].wr_ios = (uint64_t)(i / 3);
 		assert_int_equal(recorder_sample(r, &s, &tab, err, sizeof(err)), 0);
 		if (run >= 0 && phase >= 0) {
-			struct run_event e = {.t_ns = s.t_ns + 1000, .run = (int16_t)run, .phase = (int8_t)phase};
+			struct run_event e = {
+			    .t_ns = s.t_ns + 1000, .run = (int16_t)run, .phase = (int8_t)phase};
 			assert_int_equal(recorder_event(r, &e, err, sizeof(err)), 0);
 		}
 		if (run >= 0 && phase == PHASE_IDLE) {
@@ -201,8 +202,8 @@ static void seeks(const char *path)
 	source_replay_set_window(src, W);
 	/* End, Home, the middle (the third device's first sample), one back
 	 * from the end, either side of the second mark, a run's copy phase */
-	static const size_t at[] = {NS - 1, 0,	  2500, NS - 2, 1023, 1024, 1025,
-				    2047,   2048, W - 1, W,    1110, 2600, 599};
+	static const size_t at[] = {NS - 1, 0,	  2500,	 NS - 2, 1023, 1024, 1025,
+				    2047,   2048, W - 1, W,	 1110, 2600, 599};
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
 		source_replay_seek(src, at[i]);
 		check_at(src, &m, log, ref, rlog, at[i]);
