@@ -16,6 +16,16 @@
  * The files go to a private directory under /var/tmp and are removed
  * (--keep DIR: written into DIR, which must exist, and kept).  Exits 1 when
  * the plain file exceeds --limit MiB (default 25), else 0.
+ *
+ * The generator of the history and export benches (bench/run, issue 19):
+ *
+ *   build/bench/record_size --out FILE [-n N] [-i SEC]
+ *
+ * writes one recording of N samples every SEC seconds (default 0.1) to FILE
+ * (created new; gzip when it ends in ".gz") through the same recorder, with
+ * the same runs and phases, and in every copy phase a demotion burst every
+ * 40 samples (the run's cgroup v1 active_file falls by 24 of its 64 MiB
+ * into inactive_file, burst.h's rule), then prints FILE's size.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,10 +52,19 @@ struct figures {
 	double med_us, mean_us, p99_us;
 };
 
-static int write_one(const char *path, enum record_compress z, int n, int worst,
+/* How the stream is made: every device's row changing (worst), the sampling
+ * interval, and the bursts of the generator (bursts). */
+struct synth {
+	int worst, bursts;
+	double interval_s;
+};
+
+static int write_one(const char *path, enum record_compress z, int n, const struct synth *sy,
 		     const struct sample *real, const struct disktab *realtab, const char *disk,
 		     struct figures *fig)
 {
+	int worst = sy->worst;
+	uint64_t step_ns = (uint64_t)(sy->interval_s * 1e9 + 0.5);
 	char err[512];
 	struct record_header h;
 	char *argv[] = {"lrutop", "--record", (char *)path, "-s", "rw_cp,mm_sync_cp", "-r", "30"};
@@ -55,7 +74,7 @@ static int write_one(const char *path, enum record_compress z, int n, int worst,
 	strlcpy_(h.device, disk, sizeof(h.device));
 	snprintf(h.device_how, sizeof(h.device_how), "/var/tmp is on %s", disk);
 	h.cgroup_version = 1;
-	h.interval_s = 0.25;
+	h.interval_s = sy->interval_s;
 	h.argc = (int)ARRAY_LEN(argv);
 	h.argv = argv;
 	struct recorder *r = recorder_open(path, z, &h, err, sizeof(err));
@@ -66,12 +85,12 @@ static int write_one(const char *path, enum record_compress z, int n, int worst,
 	fig->header = recorder_bytes(r);
 	uint64_t *cost = xcalloc((size_t)n, sizeof(uint64_t));
 	struct disktab tab;
-	const int run_len = 240; /* 60 s at 0.25 s */
+	const int run_len = 240; /* 60 s at 0.25 s (24 s at the generator's 0.1 s) */
 	int nruns = 0;
 	for (int i = 0; i < n; i++) {
 		struct sample s = real[i % NREAL];
 		uint64_t k = (uint64_t)i;
-		s.t_ns = real[0].t_ns + k * 250000000ull;
+		s.t_ns = real[0].t_ns + k * step_ns;
 		s.mem_free += (k * 7919) % 100000, s.active_file += k * 64,
 		    s.inactive_file += k * 61;
 		s.cached += k * 125, s.dirty = (k * 1237) % 200000, s.writeback = (k * 97) % 8000;
@@ -102,6 +121,14 @@ static int write_one(const char *path, enum record_compress z, int n, int worst,
 			s.cg_cache = s.cg_active_file + s.cg_inactive_file;
 			s.cg_usage = s.cg_cache + 1234567, s.cg_limit = 64u << 20;
 			s.cg_dirty = (k * 4096 * 3) % (8u << 20);
+			if (sy->bursts && phase == PHASE_COPY) {
+				/* held at 40 MiB, and every 40th sample 24 MiB of it
+				 * deactivated: a burst by burst.h's cgroup v1 rule */
+				int b = pos % 40 == 39;
+				s.cg_active_file = b ? 16u << 20 : 40u << 20;
+				s.cg_inactive_file = b ? 40u << 20 : 16u << 20;
+				s.cg_dirty = 1u << 20;
+			}
 		} else {
 			s.have &= ~(uint32_t)(SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT);
 		}
@@ -139,8 +166,8 @@ static int write_one(const char *path, enum record_compress z, int n, int worst,
 			x.oublock = 2097152, x.bytes = 1ull << 30, x.mbs = 17.88;
 			x.read_cv = 0.21, x.write_cv = 0.73, x.peak_active_file_kb = 60000;
 			x.pgdeactivate = 250000, x.refault_file = 17, x.bursts = 5;
-			x.t_start_ns = s.t_ns - 236ull * 250000000, x.t_end_ns = s.t_ns;
-			x.t_copy_ns = x.t_start_ns + 2000000000ull;
+			x.t_start_ns = s.t_ns - 236ull * step_ns, x.t_end_ns = s.t_ns;
+			x.t_copy_ns = x.t_start_ns + 8 * step_ns;
 			rc = recorder_result(r, &x, err, sizeof(err));
 			nruns++;
 		}
@@ -178,8 +205,8 @@ static int write_one(const char *path, enum record_compress z, int n, int worst,
 int main(int argc, char **argv)
 {
 	int n = 14400, worst = 0;
-	double limit_mib = 25;
-	const char *keep = NULL;
+	double limit_mib = 25, interval = 0.1;
+	const char *keep = NULL, *out = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-n") && i + 1 < argc)
@@ -190,14 +217,19 @@ int main(int argc, char **argv)
 			keep = argv[++i];
 		else if (!strcmp(argv[i], "--limit") && i + 1 < argc)
 			limit_mib = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "-i") && i + 1 < argc)
+			interval = atof(argv[++i]);
 		else {
 			fprintf(stderr,
-				"usage: record_size [-n N] [--worst] [--keep DIR] [--limit MiB]\n");
+				"usage: record_size [-n N] [--worst] [--keep DIR] [--limit MiB]\n"
+				"       record_size --out FILE [-n N] [-i SEC]\n");
 			return 2;
 		}
 	}
-	if (n < 1) {
-		fprintf(stderr, "record_size: -n must be at least 1\n");
+	if (n < 1 || !(interval > 0)) {
+		fprintf(stderr, "record_size: -n must be at least 1, -i above 0\n");
 		return 2;
 	}
 
@@ -232,6 +264,15 @@ int main(int argc, char **argv)
 	}
 	sampler_free(sm);
 
+	struct figures fp, fz;
+	if (out) {
+		struct synth gen = {.bursts = 1, .interval_s = interval};
+		if (write_one(out, RECORD_BY_NAME, n, &gen, real, tabs, disk, &fp) != 0)
+			return 2;
+		printf("record_size: %s: %d samples every %g s (%.1f h), %llu bytes\n", out, n,
+		       interval, n * interval / 3600, (unsigned long long)fp.bytes);
+		return 0;
+	}
 	char tmp[64] = "/var/tmp/lrutop-bench-record.XXXXXX", plain[128], gz[128];
 	const char *where = keep;
 	if (!where) {
@@ -243,10 +284,10 @@ int main(int argc, char **argv)
 	}
 	snprintf(plain, sizeof(plain), "%s/record.jsonl", where);
 	snprintf(gz, sizeof(gz), "%s/record.jsonl.gz", where);
-	struct figures fp, fz;
-	int rc = write_one(plain, RECORD_PLAIN, n, worst, real, tabs, disk, &fp);
+	struct synth sy = {.worst = worst, .interval_s = 0.25};
+	int rc = write_one(plain, RECORD_PLAIN, n, &sy, real, tabs, disk, &fp);
 	if (rc == 0)
-		rc = write_one(gz, RECORD_GZIP, n, worst, real, tabs, disk, &fz);
+		rc = write_one(gz, RECORD_GZIP, n, &sy, real, tabs, disk, &fz);
 	if (!keep) {
 		unlink(plain);
 		unlink(gz);

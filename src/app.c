@@ -367,6 +367,10 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	    .ser = series_new(series_capacity_for(opt->history_s, iv)),
 	    .interval = iv,
 	};
+	/* a seek refills only the history, from the offset index (--csv wants
+	 * every row, as a replay from the top writes them) */
+	if (!opt->csv)
+		source_replay_set_window(src, series_capacity(as.ser));
 	app_switch_source(a, &as);
 	source_progress(a->src, &m->runs);
 	if (opt->results && m->runs.state == RUNS_NONE)

@@ -289,23 +289,8 @@ out:
 
 int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen)
 {
-	struct export_rec r;
-	if (export_load(&r, o->inputs[0], warn, warnlen, err, errlen) < 0)
-		return EXPORT_INPUT;
-	int rc = EXPORT_INPUT;
-	struct membuf m = {0};
-	if (membuf_open(&m, err, errlen) < 0)
-		goto out;
-	char e[400];
-	if (export_csv_write(m.f, r.ser, r.log->results, r.log->nresults, e, sizeof(e)) < 0) {
-		errf(err, errlen, "--export-csv %s: %s", o->export_out, e);
-		goto out;
-	}
-	rc = membuf_save(&m, o->export_out, "--export-csv", err, errlen);
-out:
-	membuf_done(&m);
-	export_rec_done(&r);
-	return rc;
+	/* streamed (export_csv.c): memory bounded by a sample, not the recording */
+	return export_csv_stream(o->inputs[0], o->export_out, warn, warnlen, err, errlen);
 }
 
 /* ---- --export-openmetrics ---------------------------------------------- */

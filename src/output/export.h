@@ -7,8 +7,9 @@
  * or compare_compute.
  *
  * Invariants: every input is read and checked — the recordings, -t, --run,
- * --from/--to — before OUT is created, and the picture or the CSV is made
- * in memory first, so an input error leaves nothing behind.  OUT is created
+ * --from/--to — before OUT is created, and the picture is made in memory
+ * first (the CSV streams into a temporary file beside OUT, export_csv.h),
+ * so an input error leaves nothing behind.  OUT is created
  * new (O_CREAT|O_EXCL|O_NOFOLLOW: an existing file is refused, never
  * overwritten), every write to it is checked, and it is removed again when
  * a write fails.  Nothing here prints to the user or exits: errors come

@@ -168,4 +168,24 @@ const char *recording_warning(const struct recording *r);
 /* Closes and frees; NULL is a no-op. */
 void recording_close(struct recording *r);
 
+/* A place to read on from: the (decompressed) offset of the next unread
+ * line, its number, and the disk table the rows after it are deltas
+ * against (only its ndev rows, -1: none read yet).  recording_mark takes
+ * one between two items (m zeroed the first time; its rows are replaced);
+ * recording_seek on a handle of the same file makes the next
+ * recording_next read the item that followed it.  A plain file seeks at
+ * once; gzip rewinds and inflates up to the offset (zlib's gzseek), which
+ * costs what reading that far costs, less the JSON.  recording_seek: 0, or
+ * -1 + "FILE:LINE: cannot seek: REASON" (the file shrank). */
+struct record_mark {
+	uint64_t off;
+	unsigned line;
+	int ndev;
+	uint64_t t_ns;
+	struct disk_counters *dev;
+};
+void recording_mark(const struct recording *r, struct record_mark *m);
+void recording_mark_free(struct record_mark *m);
+int recording_seek(struct recording *r, const struct record_mark *m, char *err, size_t errlen);
+
 #endif

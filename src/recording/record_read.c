@@ -51,6 +51,7 @@ struct recording {
 	unsigned line; /* lines consumed so far */
 	char *buf;     /* [pos, len) is read but not consumed */
 	size_t cap, len, pos;
+	uint64_t got; /* bytes gzread gave so far: buf[len] is at offset got */
 	int eof; /* the last read returned nothing more */
 	int cut; /* the gzip stream stopped short */
 	int failed;
@@ -121,6 +122,7 @@ static int rd_fill(struct recording *r, char *err, size_t errlen)
 		return 0;
 	}
 	r->len += (size_t)n;
+	r->got += (uint64_t)n;
 	return 1;
 }
 
@@ -777,6 +779,53 @@ int recording_next(struct recording *r, struct record_item *it, char *err, size_
 		if (got)
 			return 1;
 	}
+}
+
+/* ---- marks: where to read on from (the replay's seek index) ------------ */
+
+void recording_mark(const struct recording *r, struct record_mark *m)
+{
+	m->off = r->got - (r->len - r->pos);
+	m->line = r->line;
+	m->ndev = r->have_prev ? r->prev.n : -1;
+	m->t_ns = r->prev.t_ns;
+	free(m->dev);
+	m->dev = NULL;
+	if (m->ndev > 0) {
+		m->dev = xcalloc((size_t)m->ndev, sizeof(*m->dev));
+		memcpy(m->dev, r->prev.dev, (size_t)m->ndev * sizeof(*m->dev));
+	}
+}
+
+void recording_mark_free(struct record_mark *m)
+{
+	free(m->dev);
+	m->dev = NULL;
+}
+
+int recording_seek(struct recording *r, const struct record_mark *m, char *err, size_t errlen)
+{
+	if (r->failed)
+		return errf(err, errlen, "%s", r->error);
+	errno = 0;
+	if (gzseek(r->gz, (z_off_t)m->off, SEEK_SET) != (z_off_t)m->off) {
+		int code = Z_OK;
+		const char *msg = gzerror(r->gz, &code);
+		return rd_fail(r, err, errlen, m->line + 1, "cannot seek: %s",
+			       code == Z_ERRNO	  ? strerror(errno ? errno : EIO)
+			       : msg && *msg ? msg
+					      : "the file is shorter than it was");
+	}
+	r->got = m->off;
+	r->pos = r->len = 0;
+	r->eof = r->cut = 0;
+	r->line = m->line;
+	r->have_prev = m->ndev >= 0;
+	r->prev.n = m->ndev > 0 ? m->ndev : 0;
+	r->prev.t_ns = m->t_ns;
+	if (m->ndev > 0)
+		memcpy(r->prev.dev, m->dev, (size_t)m->ndev * sizeof(*m->dev));
+	return 0;
 }
 
 void recording_close(struct recording *r)

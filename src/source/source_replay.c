@@ -1,10 +1,20 @@
 /* The replay source: a recording read back through the same sink as the
  * live source.  The file is read twice: once in source_replay_new, which
  * checks every line and keeps what seeking and the progress line need (the
- * sample times, the event times, the results), and then item by item as
- * the playback goes.  Seeking backwards starts the second read again from
- * the top into a reset model: simple, and exactly what a live run would
- * have built, since the history is rebuilt by the same pushes. */
+ * sample times, the events and results in the order read, and every
+ * MARK_EVERY samples a mark: where to read on from), and then item by item
+ * as the playback goes.
+ *
+ * A seek without a window (source_replay_set_window) starts the second read
+ * again from the top into a reset model, or reads on to a later sample.
+ * With a window of W samples (the TUI's history) a seek backwards, or
+ * forwards by more than W, resets the model, delivers the events and
+ * results before the first of the last W samples from memory, moves the
+ * reader to the mark before that sample (record.h: plain files at once;
+ * gzip inflates up to it), reads on (parsed, not delivered) to it and
+ * delivers from there: what the history ends up holding is what a replay
+ * from the top would have left in it, at a cost set by W, not by where in
+ * the recording the seek goes. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,14 +38,24 @@ struct replay {
 	int have_next;		   /* it holds a sample not delivered yet */
 	int eof;
 	int seeking; /* no timer while seek delivers */
+	size_t window; /* the sink keeps this many samples, 0: all */
+	char run_name[32];
 	char warning[600];
 	int told_error;
 
 	/* from the first read */
 	uint64_t *t;	/* every sample's t_ns */
 	size_t n;
-	uint64_t *ev_t; /* every event's t_ns */
+	struct run_event *ev; /* every event */
 	size_t nev;
+	struct aux { /* every event and result in the order read */
+		size_t after; /* samples read before it */
+		uint32_t i;   /* into ev or res */
+		uint8_t kind; /* RECORD_EVENT, RECORD_RESULT */
+	} *aux;
+	size_t naux;
+	struct record_mark *marks; /* marks[k]: right after sample k * MARK_EVERY - 1 */
+	size_t nmarks;
 	struct run_result *res; /* the results, in the order written */
 	size_t nres;
 	int has_runs;
@@ -54,6 +74,11 @@ struct replay {
 	int paused;
 	uint64_t base_mono, base_t; /* the pace: t_ns base_t is due at base_mono */
 };
+
+/* Samples between two marks: a seek reads at most this many - 1 samples
+ * it does not deliver (~40 µs each); a mark holds the disk rows (~130 B a
+ * device), so 1M samples with 10 devices keep ~1.3 MB of marks. */
+#define MARK_EVERY 1024
 
 static struct replay *rp_of(const struct source *src)
 {
@@ -285,7 +310,11 @@ static void rp_free(struct source *src)
 	recording_close(p->rec);
 	recording_close(p->hdr_rec);
 	free(p->t);
-	free(p->ev_t);
+	free(p->ev);
+	free(p->aux);
+	for (size_t i = 0; i < p->nmarks; i++)
+		recording_mark_free(&p->marks[i]);
+	free(p->marks);
 	free(p->res);
 	free(p->path);
 	free(p);
@@ -323,11 +352,33 @@ static const char *argv_value(const struct record_header *h, const char *name)
 	return v;
 }
 
+/* Keeps the item just read in p->aux, in the order read. */
+static void keep_aux(struct replay *p, size_t *cap, enum record_kind kind, size_t i)
+{
+	if (p->naux == *cap) {
+		*cap = *cap ? 2 * *cap : 256;
+		p->aux = xrealloc(p->aux, *cap * sizeof(*p->aux));
+	}
+	p->aux[p->naux++] = (struct aux){.after = p->n, .i = (uint32_t)i, .kind = (uint8_t)kind};
+}
+
+/* A mark where the first read is now: before the item after sample n - 1. */
+static void keep_mark(struct replay *p, size_t *cap)
+{
+	if (p->nmarks == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		p->marks = xrealloc(p->marks, *cap * sizeof(*p->marks));
+	}
+	memset(&p->marks[p->nmarks], 0, sizeof(p->marks[0]));
+	recording_mark(p->hdr_rec, &p->marks[p->nmarks++]);
+}
+
 static int index_file(struct replay *p, char *err, size_t errlen)
 {
-	size_t cap_t = 0, cap_ev = 0, cap_res = 0;
+	size_t cap_t = 0, cap_ev = 0, cap_res = 0, cap_aux = 0, cap_marks = 0;
 	uint64_t cg_limit = 0;
 	size_t runs = 0;
+	keep_mark(p, &cap_marks);
 	for (;;) {
 		int rc = recording_next(p->hdr_rec, &p->it, err, errlen);
 		if (rc < 0)
@@ -344,6 +395,8 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 				return errf(err, errlen, "%s:%u: sample: time goes backwards",
 					    p->path, p->it.line);
 			p->t[p->n++] = p->it.sample.t_ns;
+			if (p->n % MARK_EVERY == 0)
+				keep_mark(p, &cap_marks);
 			if ((p->it.sample.have & SAMPLE_HAVE_CG) && !cg_limit &&
 			    p->it.sample.cg_limit < (1ull << 60))
 				cg_limit = p->it.sample.cg_limit;
@@ -351,9 +404,10 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 		case RECORD_EVENT:
 			if (p->nev == cap_ev) {
 				cap_ev = cap_ev ? 2 * cap_ev : 256;
-				p->ev_t = xrealloc(p->ev_t, cap_ev * sizeof(*p->ev_t));
+				p->ev = xrealloc(p->ev, cap_ev * sizeof(*p->ev));
 			}
-			p->ev_t[p->nev++] = p->it.event.t_ns;
+			keep_aux(p, &cap_aux, RECORD_EVENT, p->nev);
+			p->ev[p->nev++] = p->it.event;
 			if (p->it.event.run >= 0 && (size_t)p->it.event.run + 1 > runs)
 				runs = (size_t)p->it.event.run + 1;
 			p->has_runs = 1;
@@ -363,6 +417,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 				cap_res = cap_res ? 2 * cap_res : 64;
 				p->res = xrealloc(p->res, cap_res * sizeof(*p->res));
 			}
+			keep_aux(p, &cap_aux, RECORD_RESULT, p->nres);
 			p->res[p->nres++] = p->it.result;
 			p->has_runs = 1;
 			break;
@@ -458,6 +513,57 @@ void source_replay_pos(const struct source *src, struct replay_pos *out)
 	out->at_end = at_end(p) || p->pos >= p->n;
 }
 
+/* The model and the playback's state back to before the first item. */
+static void reset(struct replay *p)
+{
+	struct runlog *log = p->src.log;
+	log->nresults = 0;
+	log->nevents = 0;
+	p->results_seen = 0;
+	p->runs_started = 0;
+	p->cur_run = -1;
+	p->failed = 0;
+	p->pos = 0;
+	if (p->src.sink.reset)
+		p->src.sink.reset(p->src.sink.ctx);
+}
+
+/* A seek by the index: the model reset, then the last window samples up to
+ * sample want - 1 delivered (the file header's comment). */
+static void jump(struct replay *p, size_t want)
+{
+	size_t s0 = want > p->window ? want - p->window : 0; /* the first delivered */
+	reset(p);
+	for (size_t a = 0; a < p->naux && p->aux[a].after <= s0; a++) {
+		if (p->aux[a].kind == RECORD_EVENT) {
+			p->it.kind = RECORD_EVENT;
+			p->it.event = p->ev[p->aux[a].i];
+		} else {
+			p->it.kind = RECORD_RESULT;
+			p->it.result = p->res[p->aux[a].i];
+		}
+		deliver(p, &p->it);
+	}
+	char err[600];
+	size_t k = s0 / MARK_EVERY, at = k * MARK_EVERY; /* at: the next sample's index */
+	p->have_next = p->eof = 0;
+	if (k >= p->nmarks || recording_seek(p->rec, &p->marks[k], err, sizeof(err)) < 0) {
+		p->eof = 1;
+		if (k < p->nmarks && p->src.sink.note)
+			p->src.sink.note(p->src.sink.ctx, err);
+		return;
+	}
+	/* read on to sample s0: the disk rows after it are deltas against the
+	 * tables before it; the events between were delivered above */
+	while (read_item(p))
+		if (p->it.kind == RECORD_SAMPLE && at++ == s0) {
+			p->have_next = 1;
+			p->pos = s0;
+			return;
+		}
+	p->eof = 1;
+}
+
 void source_replay_seek(struct source *src, size_t index)
 {
 	struct replay *p = rp_of(src);
@@ -465,17 +571,10 @@ void source_replay_seek(struct source *src, size_t index)
 		index = p->n - 1;
 	size_t want = index + 1; /* samples delivered */
 	p->seeking = 1;
-	if (want < p->pos) {
-		struct runlog *log = src->log;
-		log->nresults = 0;
-		log->nevents = 0;
-		p->results_seen = 0;
-		p->runs_started = 0;
-		p->cur_run = -1;
-		p->failed = 0;
-		p->pos = 0;
-		if (src->sink.reset)
-			src->sink.reset(src->sink.ctx);
+	if (p->window && (want < p->pos || want - p->pos > p->window)) {
+		jump(p, want);
+	} else if (want < p->pos) {
+		reset(p);
 		char err[600];
 		if (open_playback(p, err, sizeof(err)) < 0) {
 			p->eof = 1; /* the file went away: stay empty, say why */
@@ -528,14 +627,30 @@ long source_replay_event_index(const struct source *src, int dir)
 	size_t cur = p->pos - 1;
 	if (dir > 0) {
 		for (size_t i = 0; i < p->nev; i++)
-			if (event_sample(p, p->ev_t[i]) > cur)
-				return (long)event_sample(p, p->ev_t[i]);
+			if (event_sample(p, p->ev[i].t_ns) > cur)
+				return (long)event_sample(p, p->ev[i].t_ns);
 		return -1;
 	}
 	for (size_t i = p->nev; i-- > 0;)
-		if (event_sample(p, p->ev_t[i]) < cur)
-			return (long)event_sample(p, p->ev_t[i]);
+		if (event_sample(p, p->ev[i].t_ns) < cur)
+			return (long)event_sample(p, p->ev[i].t_ns);
 	return -1;
+}
+
+const char *source_replay_run_name(struct source *src, size_t i)
+{
+	struct replay *p = rp_of(src);
+	if (i < p->nres)
+		return p->res[i].name;
+	if (i >= p->runs_total)
+		return NULL;
+	snprintf(p->run_name, sizeof(p->run_name), "run %zu", i + 1); /* as slot() names it */
+	return p->run_name;
+}
+
+void source_replay_set_window(struct source *src, size_t n)
+{
+	rp_of(src)->window = n;
 }
 
 void source_replay_set_speed(struct source *src, double speed)
