@@ -100,6 +100,7 @@ struct options {
 	int glyphs;	     /* --glyphs: enum chart_glyphs, -1 = the theme's or braille */
 	const char *talk;    /* --talk FILE: a scripted talk (talk_script.h) */
 	int rehearse;	     /* --rehearse: run it live and record the fallbacks */
+	struct sweep_spec sweep; /* --sweep and --sweep-until, param 0 = none */
 };
 
 /* ---- the options table ------------------------------------------------
