@@ -507,8 +507,10 @@ static int set_view(struct options_pass *p, const struct options_entry *e, const
 		p->o->svg_runs = 1;
 	else if (!strcmp(arg, "overview"))
 		p->o->svg_runs = 0;
+	else if (!strcmp(arg, "sweep"))
+		p->o->svg_runs = 2; /* SVG_SWEEP */
 	else
-		return ERR(p, "--view %s: not a view (overview or runs)", arg);
+		return ERR(p, "--view %s: not a view (overview, runs or sweep)", arg);
 	return 0;
 }
 
@@ -591,7 +593,7 @@ static const struct options_entry table[] = {
 	ROW("export-svg", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_SVG, set_export),
 	ROW("export-csv", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_CSV, set_export),
 	ROW("compare", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_COMPARE, set_export),
-	ROW("view", R, 0, "overview|runs", OPTG_EXPORT, "what to draw (default overview)", OPTW_SVG, NULL, 0, 0, set_view),
+	ROW("view", R, 0, "overview|runs|sweep", OPTG_EXPORT, "what to draw (default overview)", OPTW_SVG, NULL, 0, 0, set_view),
 	ROW("from", R, 0, "T", OPTG_EXPORT, "a time range, seconds from the start (90, 1:30)", OPTW_SVG, NULL, OFF(from_s), 0, set_offset),
 	ROW("to", R, 0, "T", OPTG_EXPORT, "the end of the range (90, 1:30)", OPTW_SVG, NULL, OFF(to_s), 0, set_offset),
 	ROW("run", R, 0, "N", OPTG_EXPORT, "only the N-th run", OPTW_SVG, NULL, 0, 0, set_run),

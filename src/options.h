@@ -91,7 +91,7 @@ struct options {
 	const char *export_out; /* OUT of --export-svg / --export-csv */
 	const char *inputs[OPTIONS_MAX_INPUTS];
 	int ninputs;
-	int svg_runs;	     /* --view runs (default: the Overview) */
+	int svg_runs;	     /* --view runs 1, sweep 2 (default: the Overview, 0) */
 	double from_s, to_s; /* --from / --to, seconds from the start; -1 = not given */
 	long run;	     /* --run N (1-based), 0 = not given */
 	int svg_w, svg_h;    /* --size WxH with --export-svg, 0 = 1920x1080 */

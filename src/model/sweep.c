@@ -7,6 +7,7 @@
 
 #include "compare.h"
 #include "stats.h"
+#include "units.h"
 #include "util.h"
 
 static const struct {
@@ -509,5 +510,34 @@ void sweep_bracket_print(FILE *f, const struct sweep_table *t, const struct swee
 		}
 		sweep_bracket_str(line, sizeof(line), t, s, c, &b);
 		fprintf(f, "  %s\n", line);
+	}
+}
+
+void sweep_plot_build(struct sweep_plot *p, const struct sweep_table *t)
+{
+	memset(p, 0, sizeof(*p));
+	p->log_x = t->geometric;
+	double emax = 0, bmax = 0;
+	for (int vi = 0; vi < t->nv; vi++) {
+		if (!sweep_row_used(t, vi))
+			continue;
+		p->vi[p->n++] = vi;
+		for (int s = 0; s < t->ns; s++) {
+			const struct sweep_cell *c = &t->cell[vi][s];
+			double e = !isnan(c->ci_hi) ? c->ci_hi : c->elapsed_med;
+			if (!isnan(e) && e > emax)
+				emax = e;
+			if (!isnan(c->bursts_med) && c->bursts_med > bmax)
+				bmax = c->bursts_med;
+		}
+	}
+	p->elapsed_top = nice_ceil(emax > 0 ? emax : 1);
+	p->bursts_top = nice_ceil(bmax > 0 ? bmax : 1);
+	if (p->n < 2)
+		return; /* one value: at 0 */
+	double lo = (double)t->v[p->vi[0]], hi = (double)t->v[p->vi[p->n - 1]];
+	for (int i = 0; i < p->n; i++) {
+		double v = (double)t->v[p->vi[i]];
+		p->x[i] = p->log_x ? log(v / lo) / log(hi / lo) : (v - lo) / (hi - lo);
 	}
 }

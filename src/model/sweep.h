@@ -117,6 +117,19 @@ void sweep_bracket_print(FILE *f, const struct sweep_table *t, const struct swee
 void sweep_bracket_str(char *buf, size_t len, const struct sweep_table *t, int s,
 		       const struct sweep_cond *c, const struct sweep_bracket *b);
 
+/* The picture of a sweep (--export-svg --view sweep): where each value
+ * sits on the x axis (0..1; a log axis for a geometric range, else
+ * linear) and the scales of the two charts (elapsed and bursts against
+ * the parameter), nice-rounded tops.  Rows without runs are left out. */
+struct sweep_plot {
+	int n;			       /* values with runs */
+	int vi[SWEEP_MAX_VALUES];      /* their index in the table */
+	double x[SWEEP_MAX_VALUES];    /* 0..1 */
+	int log_x;
+	double elapsed_top, bursts_top; /* the y scales' tops (>0) */
+};
+void sweep_plot_build(struct sweep_plot *p, const struct sweep_table *t);
+
 /* The base label of a sweep run (its name without the sweep suffix). */
 void sweep_base_label(char *buf, size_t len, const struct run_result *r);
 

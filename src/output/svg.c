@@ -1151,7 +1151,8 @@ int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, cha
 	if (!cl)
 		return errf(err, errlen, "cannot make the C locale: %s", strerror(errno));
 	locale_t old = uselocale(cl);
-	int rc = draw(&c, o, err, errlen);
+	int rc = o->view == SVG_SWEEP ? svg_sweep_draw(f, in, o, c.W, c.H, err, errlen)
+				       : draw(&c, o, err, errlen);
 	uselocale(old);
 	freelocale(cl);
 	if (rc < 0)

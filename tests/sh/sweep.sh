@@ -98,3 +98,20 @@ check "bisection: both ends and at most two halvings ran (4 or fewer runs)" \
 bad=$(awk -F, 'NR > 1 { split($1, a, "@s"); v = a[2]; m = v ~ /M$/ ? 1048576 : 1;
 	sub(/[MK]$/, "", v); if ($11 != v * m) print $1 }' "$tmp/b.csv")
 check "bisection: each run copied its own size" '[ -z "$bad" ]' "$bad"
+
+# ---- 5. --export-svg --view sweep ------------------------------------------------
+run --export-svg "$tmp/s.svg" --view sweep "$tmp/s.jsonl"
+dots=$(grep -c '<circle ' "$tmp/s.svg" 2>/dev/null)
+check "--view sweep: a picture with a dot per value and chart (2 x 2)" \
+	'[ $rc -eq 0 ] && grep -q "Sweep of bs" "$tmp/s.svg" && [ "$dots" -eq 4 ]' \
+	"rc=$rc dots=$dots: $(errline)"
+if command -v xmllint >/dev/null 2>&1; then
+	check "--view sweep: well-formed XML" 'xmllint --noout "$tmp/s.svg" 2>/dev/null'
+else
+	skip "--view sweep: well-formed XML" "no xmllint"
+fi
+run --batch -q -s rw_cp --size 8M --dir "$base" --record "$tmp/plain.jsonl"
+run --export-svg "$tmp/p.svg" --view sweep "$tmp/plain.jsonl"
+check "--view sweep of a recording without a sweep: one lrutop: line, no file" \
+	'[ $rc -ne 0 ] && grep -q "^lrutop: .*--view sweep: the recording has no sweep" "$tmp/err" && [ ! -e "$tmp/p.svg" ]' \
+	"rc=$rc: $(errline)"
