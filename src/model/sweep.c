@@ -383,7 +383,7 @@ void sweep_table_print(FILE *f, const struct sweep_table *t)
 				snprintf(ci, sizeof(ci), "(%d/%d ok)", c->ok, c->runs);
 			stats_num(bu, sizeof(bu), "%.1f", c->bursts_med);
 			stats_num(cv, sizeof(cv), "%.2f", c->rdcv_med);
-			char both[64];
+			char both[sizeof(el) + sizeof(ci) + 2];
 			snprintf(both, sizeof(both), "%s %s", el, ci);
 			fprintf(f, "  %-21s %4s %4s", both, bu, cv);
 		}
