@@ -82,8 +82,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 static int one_value(const char *arg, const char *s, size_t l, enum sweep_param p,
-		     int (*size)(const char *, uint64_t *), uint64_t *out, char *err,
-		     size_t errlen)
+		     int (*size)(const char *, uint64_t *), uint64_t *out, char *err, size_t errlen)
 {
 	char w[64];
 	if (!l)
@@ -110,8 +109,10 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq)
-		return errf(err, errlen, "--sweep %s: not PARAM=VALUES (mem-limit, disk-limit, bs "
-					 "or size)", arg);
+		return errf(err, errlen,
+			    "--sweep %s: not PARAM=VALUES (mem-limit, disk-limit, bs "
+			    "or size)",
+			    arg);
 	char name[16];
 	size_t nl = (size_t)(eq - arg);
 	enum sweep_param p = SWEEP_NONE;
@@ -121,8 +122,10 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 		p = sweep_param_find(name);
 	}
 	if (p == SWEEP_NONE)
-		return errf(err, errlen, "--sweep %s: %.*s is not a parameter (mem-limit, "
-					 "disk-limit, bs or size)", arg, (int)(nl < 40 ? nl : 40), arg);
+		return errf(err, errlen,
+			    "--sweep %s: %.*s is not a parameter (mem-limit, "
+			    "disk-limit, bs or size)",
+			    arg, (int)(nl < 40 ? nl : 40), arg);
 	const char *vals = eq + 1;
 	if (!*vals)
 		return errf(err, errlen, "--sweep %s: no values (V1,V2,... or LO..HI:xF)", arg);
@@ -131,8 +134,10 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 	if (dots) {
 		const char *colon = strchr(dots, ':');
 		if (!colon || colon[1] != 'x')
-			return errf(err, errlen, "--sweep %s: a range needs its factor "
-						 "(LO..HI:xF, e.g. 24M..96M:x2)", arg);
+			return errf(err, errlen,
+				    "--sweep %s: a range needs its factor "
+				    "(LO..HI:xF, e.g. 24M..96M:x2)",
+				    arg);
 		uint64_t lo, hi;
 		if (one_value(arg, vals, (size_t)(dots - vals), p, size, &lo, err, errlen) < 0 ||
 		    one_value(arg, dots + 2, (size_t)(colon - dots - 2), p, size, &hi, err,
@@ -156,16 +161,20 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 				r = hi;
 			if (!out.n || r > out.v[out.n - 1]) {
 				if (out.n == SWEEP_MAX_VALUES)
-					return errf(err, errlen, "--sweep %s: more than %d values "
-								 "(a larger factor)", arg, SWEEP_MAX_VALUES);
+					return errf(err, errlen,
+						    "--sweep %s: more than %d values "
+						    "(a larger factor)",
+						    arg, SWEEP_MAX_VALUES);
 				out.v[out.n++] = r;
 			}
 			v *= fac;
 		}
 		if (out.v[out.n - 1] < hi) { /* both ends run: the bisection's bracket */
 			if (out.n == SWEEP_MAX_VALUES)
-				return errf(err, errlen, "--sweep %s: more than %d values (a larger "
-							 "factor)", arg, SWEEP_MAX_VALUES);
+				return errf(err, errlen,
+					    "--sweep %s: more than %d values (a larger "
+					    "factor)",
+					    arg, SWEEP_MAX_VALUES);
 			out.v[out.n++] = hi;
 		}
 	} else {
@@ -207,8 +216,10 @@ int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t e
 		if (!strncmp(s, metric_names[i], strlen(metric_names[i])))
 			m = i;
 	if (m < 0)
-		return errf(err, errlen, "--sweep-until %s: not METRIC OP NUMBER (bursts, rdcv or "
-					 "elapsed; >=, >, <=, <)", arg);
+		return errf(err, errlen,
+			    "--sweep-until %s: not METRIC OP NUMBER (bursts, rdcv or "
+			    "elapsed; >=, >, <=, <)",
+			    arg);
 	s += strlen(metric_names[m]);
 	while (*s == ' ')
 		s++;
@@ -229,8 +240,8 @@ int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t e
 	if (!((*s >= '0' && *s <= '9') || *s == '.') || errno || *end || !isfinite(t))
 		return errf(err, errlen, "--sweep-until %s: not a number after %s", arg,
 			    op_names[op]);
-	*c = (struct sweep_cond){.set = 1, .metric = (enum sweep_metric)m,
-				 .op = (enum sweep_op)op, .threshold = t};
+	*c = (struct sweep_cond){
+	    .set = 1, .metric = (enum sweep_metric)m, .op = (enum sweep_op)op, .threshold = t};
 	snprintf(c->text, sizeof(c->text), "%s%s%g", metric_names[m], op_names[op], t);
 	return 0;
 }
@@ -333,7 +344,8 @@ size_t sweep_table_build(struct sweep_table *t, const struct sweep_spec *sp,
 				char key[64];
 				snprintf(key, sizeof(key), "%s@%llu", t->strat[s],
 					 (unsigned long long)t->v[vi]);
-				if (median_ci(el, k, compare_seed(key, 0), &c->ci_lo, &c->ci_hi) < 0)
+				if (median_ci(el, k, compare_seed(key, 0), &c->ci_lo, &c->ci_hi) <
+				    0)
 					c->ci_lo = c->ci_hi = NAN;
 			}
 			c->elapsed_med = stats_median(el, k);
@@ -421,7 +433,7 @@ int sweep_bisect_next(const struct sweep_table *t, int s, const struct sweep_con
 	memset(b, 0, sizeof(*b));
 	if (n == 0 || s >= SWEEP_MAX_STRATEGIES)
 		return 0;
-#define DONE(i) (s >= 0 && s < t->ns && t->cell[i][s].runs >= repeat)
+#define DONE(i)	  (s >= 0 && s < t->ns && t->cell[i][s].runs >= repeat)
 #define FAILED(i) (t->cell[i][s].ok == 0)
 	if (!DONE(0))
 		next[k++] = 0;
@@ -483,8 +495,8 @@ void sweep_bracket_str(char *buf, size_t len, const struct sweep_table *t, int s
 			 c->text, lo, hi);
 		break;
 	case SWEEP_NEVER:
-		snprintf(buf, len, "%s: %s holds at neither end (%s..%s): no bracket",
-			 t->strat[s], c->text, lo, hi);
+		snprintf(buf, len, "%s: %s holds at neither end (%s..%s): no bracket", t->strat[s],
+			 c->text, lo, hi);
 		break;
 	case SWEEP_FAILED:
 		snprintf(buf, len, "%s: no OK run at %s=%s: the bisection stopped", t->strat[s], p,

@@ -28,7 +28,14 @@
 #define SWEEP_MAX_VALUES     64
 #define SWEEP_MAX_STRATEGIES 16 /* columns of the sweep table */
 
-enum sweep_param { SWEEP_NONE, SWEEP_MEM_LIMIT, SWEEP_DISK_LIMIT, SWEEP_BS, SWEEP_SIZE, SWEEP_NPARAM };
+enum sweep_param {
+	SWEEP_NONE,
+	SWEEP_MEM_LIMIT,
+	SWEEP_DISK_LIMIT,
+	SWEEP_BS,
+	SWEEP_SIZE,
+	SWEEP_NPARAM
+};
 enum sweep_metric { SWEEP_BURSTS, SWEEP_RDCV, SWEEP_ELAPSED };
 enum sweep_op { SWEEP_GE, SWEEP_GT, SWEEP_LE, SWEEP_LT };
 
@@ -74,7 +81,7 @@ struct sweep_cell {
 
 struct sweep_table {
 	enum sweep_param param;
-	int geometric;		      /* the values are a geometric range (log x axis) */
+	int geometric; /* the values are a geometric range (log x axis) */
 	int nv, ns;
 	uint64_t v[SWEEP_MAX_VALUES]; /* ascending */
 	char strat[SWEEP_MAX_STRATEGIES][32];
@@ -95,13 +102,13 @@ int sweep_row_used(const struct sweep_table *t, int vi);
 void sweep_table_print(FILE *f, const struct sweep_table *t);
 
 /* The bisection of one strategy (column s; -1: one without runs yet,
- * which needs both ends) under c with `repeat` runs a value.  Returns how many values it needs next (0..2) in next[]; with 0
- * it is done and b says the result. */
+ * which needs both ends) under c with `repeat` runs a value.  Returns how many values it needs next
+ * (0..2) in next[]; with 0 it is done and b says the result. */
 enum sweep_bracket_kind {
-	SWEEP_BRACKET,	/* not at no_v, holds at yes_v (adjacent values of the grid) */
-	SWEEP_ALWAYS,	/* holds at both ends */
-	SWEEP_NEVER,	/* holds at neither end */
-	SWEEP_FAILED,	/* no OK run at a value it needed (no_v) */
+	SWEEP_BRACKET, /* not at no_v, holds at yes_v (adjacent values of the grid) */
+	SWEEP_ALWAYS,  /* holds at both ends */
+	SWEEP_NEVER,   /* holds at neither end */
+	SWEEP_FAILED,  /* no OK run at a value it needed (no_v) */
 };
 struct sweep_bracket {
 	enum sweep_bracket_kind kind;
@@ -122,9 +129,9 @@ void sweep_bracket_str(char *buf, size_t len, const struct sweep_table *t, int s
  * linear) and the scales of the two charts (elapsed and bursts against
  * the parameter), nice-rounded tops.  Rows without runs are left out. */
 struct sweep_plot {
-	int n;			       /* values with runs */
-	int vi[SWEEP_MAX_VALUES];      /* their index in the table */
-	double x[SWEEP_MAX_VALUES];    /* 0..1 */
+	int n;			    /* values with runs */
+	int vi[SWEEP_MAX_VALUES];   /* their index in the table */
+	double x[SWEEP_MAX_VALUES]; /* 0..1 */
 	int log_x;
 	double elapsed_top, bursts_top; /* the y scales' tops (>0) */
 };

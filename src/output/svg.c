@@ -113,6 +113,12 @@ static void put_esc(struct out *w, const char *s)
 	}
 }
 
+void svg_escape(FILE *f, const char *s)
+{
+	struct out w = {.f = f};
+	put_esc(&w, s); /* a failed write stays in ferror(f) */
+}
+
 /* Cuts s (UTF-8) after at most max characters, ending it with "…" when
  * it was longer; never inside a character. */
 static void utf8_cut(char *s, size_t size, size_t max)

@@ -75,6 +75,10 @@ int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, cha
 int svg_sweep_draw(FILE *f, const struct svg_input *in, const struct svg_opts *o, double W,
 		   double H, char *err, size_t errlen);
 
+/* Writes s as XML text (the five specials escaped, control characters
+ * and invalid UTF-8 as '?'); a failed write stays in ferror(f). */
+void svg_escape(FILE *f, const char *s);
+
 /* Label placement, shared by the run and phase labels of both views and
  * exposed for the tests.  A label wants to start at x (its marker); text
  * and, optionally, a shorter form are tried in turn at x and a little to

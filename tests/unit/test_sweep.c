@@ -75,11 +75,23 @@ static void test_parse_bad(void **state)
 {
 	(void)state;
 	static const char *const bad[] = {
-	    "mem-limit=",	      "mem-limit",	    "colour=1M,2M",	"=1M",
-	    "mem-limit=96M..24M:x2", "mem-limit=24M..96M:x1", "mem-limit=24M..96M:x0.5",
-	    "mem-limit=24M..96M",    "mem-limit=24M..96M:2", "bs=4K..1T:x1.01",
-	    "mem-limit=1M,8M",	      "disk-limit=512K",	"bs=2G",		"bs=4K,,8K",
-	    "bs=4K,4K",	      "bs=1X",		    "mem-limit=24M..96M:xabc",
+	    "mem-limit=",
+	    "mem-limit",
+	    "colour=1M,2M",
+	    "=1M",
+	    "mem-limit=96M..24M:x2",
+	    "mem-limit=24M..96M:x1",
+	    "mem-limit=24M..96M:x0.5",
+	    "mem-limit=24M..96M",
+	    "mem-limit=24M..96M:2",
+	    "bs=4K..1T:x1.01",
+	    "mem-limit=1M,8M",
+	    "disk-limit=512K",
+	    "bs=2G",
+	    "bs=4K,,8K",
+	    "bs=4K,4K",
+	    "bs=1X",
+	    "mem-limit=24M..96M:xabc",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct sweep_spec sp;
@@ -110,8 +122,8 @@ static void test_until(void **state)
 	assert_string_equal(c.text, "elapsed<2.5");
 	assert_int_equal(sweep_until_parse("rdcv>0.5", &c, err, sizeof(err)), 0);
 	assert_true(c.metric == SWEEP_RDCV && c.op == SWEEP_GT);
-	static const char *const bad[] = {"", "bursts", "bursts>=", "speed>1", "bursts=1",
-					  "bursts>=1x", "bursts>=-1", "bursts>=inf"};
+	static const char *const bad[] = {"",	      "bursts",	    "bursts>=",	  "speed>1",
+					  "bursts=1", "bursts>=1x", "bursts>=-1", "bursts>=inf"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(sweep_until_parse(bad[i], &c, err, sizeof(err)), -1);
 }
@@ -139,8 +151,13 @@ static void test_labels(void **state)
 /* A finished run of name at value v. */
 static struct run_result run(const char *name, uint64_t v, int ok, double el, int bursts)
 {
-	struct run_result r = {.finished = 1, .ok = ok, .elapsed_s = el, .bursts = bursts,
-			       .read_cv = 0.5, .sweep_param = SWEEP_MEM_LIMIT, .sweep_value = v};
+	struct run_result r = {.finished = 1,
+			       .ok = ok,
+			       .elapsed_s = el,
+			       .bursts = bursts,
+			       .read_cv = 0.5,
+			       .sweep_param = SWEEP_MEM_LIMIT,
+			       .sweep_value = v};
 	char suf[32];
 	sweep_suffix(suf, sizeof(suf), SWEEP_MEM_LIMIT, v);
 	snprintf(r.name, sizeof(r.name), "%s%s", name, suf);
