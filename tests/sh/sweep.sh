@@ -9,7 +9,7 @@
 
 tmp=$(mktemp -d /tmp/lrutop-sweep.XXXXXX) || exit 2
 base=$(mktemp -d /var/tmp/lrt-sweep.XXXXXX) || exit 2
-trap 'rm -rf "$tmp" "$base"' EXIT
+trap 'tm_cleanup; rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 
 run() {
@@ -73,6 +73,23 @@ check "replay: the same sweep table" 'cmp -s "$tmp/table" "$tmp/table2"' \
 	"$(diff "$tmp/table" "$tmp/table2" | head -5 | tr '\n' '|')"
 check "recording: each result line has its sweep keys" \
 	'[ "$(grep -c "\"sweep\": *\"bs\"" "$tmp/s.jsonl")" -eq 4 ] && grep -q "\"sweep_value\": *65536" "$tmp/s.jsonl"'
+
+# the TUI's Runs view of the replay, at its end, shows the table too
+if command -v tmux >/dev/null 2>&1; then
+	tm_start sw 80 24 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay '$tmp/s.jsonl'"
+	tm_wait sw 'lrutop' 10
+	tm send-keys -t sw End
+	tm send-keys -t sw 4
+	tm_until sw 10 "tm_has sw 'Sweep of bs' && tm_cap sw | grep -q '^ 1M  '"
+	check "replay in the TUI: the Runs view shows the sweep table (80x24)" \
+		"tm_has sw 'Sweep of bs' && tm_cap sw | grep -q '^ 64K  ' && tm_cap sw | grep -q '^ 1M  '" \
+		"$(tm_cap sw | tail -8 | tr '\n' '|')"
+	tm send-keys -t sw q
+	tm_until sw 10 "! tm_alive sw"
+	check "replay in the TUI: q ends it with status 0" "tm_has sw EXIT=0" "$(tm_cap sw | tail -3 | tr '\n' '|')"
+else
+	skip "replay in the TUI: the Runs view shows the sweep table (80x24)" "no tmux"
+fi
 
 # ---- 4. a bisection that must flip ---------------------------------------------
 # elapsed over --sweep size: a 1M copy takes milliseconds, a 256M one needs
