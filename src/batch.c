@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -16,6 +17,7 @@
 #include "results.h"
 #include "source.h"
 #include "stats.h"
+#include "sweep.h"
 #include "util.h"
 
 /* Flushes stdout; 0 once a write failed (errno kept for main's message). */
@@ -57,6 +59,18 @@ void print_stats(FILE *f, const struct runlog *l)
 		stats_table(f, st, n);
 		stats_probe_table(f, st, n); /* --probe */
 	}
+}
+
+/* --sweep (or a replay of one): the sweep table, and the bisection's
+ * brackets when the live session had --sweep-until. */
+static void print_sweep(FILE *f, const struct runlog *l, const struct sweep_spec *sw, int repeat)
+{
+	struct sweep_table *t = xmalloc(sizeof(*t));
+	if (sweep_table_build(t, sw, l->results, l->nresults, 1)) {
+		sweep_table_print(f, t);
+		sweep_bracket_print(f, t, &sw->until, repeat);
+	}
+	free(t);
 }
 
 struct batch {
@@ -147,6 +161,7 @@ int batch_run(struct app *a, char *err, size_t errlen)
 			putchar('\n');
 		results_table(stdout, a->log->results, a->log->nresults);
 		print_stats(stdout, a->log);
+		print_sweep(stdout, a->log, &a->opt->sweep, a->opt->repeat);
 		print_mglru_note(stdout, &a->model);
 	}
 	if (a->model.runs.state != RUNS_NONE && a->log->nresults)

@@ -381,6 +381,21 @@ static int set_bs(struct options_pass *p, const struct options_entry *e, const c
 	return 0;
 }
 
+static int set_sweep(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	(void)e;
+	if (p->o->sweep.param)
+		return ERR(p, "--sweep: given twice (one parameter a session)");
+	return sweep_parse(arg, parse_size, &p->o->sweep, p->err, p->errlen);
+}
+
+static int set_sweep_until(struct options_pass *p, const struct options_entry *e,
+			   const char *arg)
+{
+	(void)e;
+	return sweep_until_parse(arg, &p->o->sweep.until, p->err, p->errlen);
+}
+
 static int set_cmd(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
@@ -492,8 +507,10 @@ static int set_view(struct options_pass *p, const struct options_entry *e, const
 		p->o->svg_runs = 1;
 	else if (!strcmp(arg, "overview"))
 		p->o->svg_runs = 0;
+	else if (!strcmp(arg, "sweep"))
+		p->o->svg_runs = 2; /* SVG_SWEEP */
 	else
-		return ERR(p, "--view %s: not a view (overview or runs)", arg);
+		return ERR(p, "--view %s: not a view (overview, runs or sweep)", arg);
 	return 0;
 }
 
@@ -545,6 +562,8 @@ static const struct options_entry table[] = {
 	ROW("repeat", R, 0, "N", OPTG_RUNS, "run each strategy N times (interleaved: A B A B)", U, NULL, 0, 0, set_repeat),
 	ROW("baseline", R, 0, "NAME", OPTG_RUNS, "ratios and +-% relative to NAME (default: first)", U | OPTW_NOPICK, NULL, OFF(baseline), 0, set_string),
 	ROW("bs", R, 0, "SIZE", OPTG_RUNS, "buffer size of read/write strategies (default 8K)", U, NULL, 0, 0, set_bs),
+	ROW("sweep", R, 0, "PARAM=V1,V2|LO..HI:xF", OPTG_RUNS, "every run at each value of mem-limit, disk-limit, bs\nor size (label @m32M, @d30M, @b64K, @s256M)", U | OPTW_NOPICK, NULL, 0, 0, set_sweep),
+	ROW("sweep-until", R, 0, "COND", OPTG_RUNS, "bisect the sweep to where COND first holds per\nstrategy: bursts, rdcv or elapsed, >= > <= <, a number", U | OPTW_NOPICK, NULL, 0, 0, set_sweep_until),
 	ROW("no-drop-caches", N, 0, NULL, OPTG_RUNS, "do not drop caches before a run", U, NULL, OFF(no_drop_caches), 0, set_true),
 	ROW("no-verify", N, 0, NULL, OPTG_RUNS, "do not compare the copy with the source", U, NULL, OFF(no_verify), 0, set_true),
 	ROW("cmd", R, 0, "'PROG ARGS'", OPTG_RUNS, "one more run: PROG ({src} {dst} substituted), repeatable", L, NULL, 0, 0, set_cmd),
@@ -578,7 +597,7 @@ static const struct options_entry table[] = {
 	ROW("export-csv", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_CSV, set_export),
 	ROW("export-openmetrics", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_OPENMETRICS, set_export),
 	ROW("compare", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_COMPARE, set_export),
-	ROW("view", R, 0, "overview|runs", OPTG_EXPORT, "what to draw (default overview)", OPTW_SVG, NULL, 0, 0, set_view),
+	ROW("view", R, 0, "overview|runs|sweep", OPTG_EXPORT, "what to draw (default overview)", OPTW_SVG, NULL, 0, 0, set_view),
 	ROW("from", R, 0, "T", OPTG_EXPORT, "a time range, seconds from the start (90, 1:30)", OPTW_SVG, NULL, OFF(from_s), 0, set_offset),
 	ROW("to", R, 0, "T", OPTG_EXPORT, "the end of the range (90, 1:30)", OPTW_SVG, NULL, OFF(to_s), 0, set_offset),
 	ROW("run", R, 0, "N", OPTG_EXPORT, "only the N-th run", OPTW_SVG, NULL, 0, 0, set_run),
@@ -689,6 +708,24 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 	return 0;
 }
 
+/* --sweep beside the options it sweeps. */
+static int sweep_check(const struct options *o, char *err, size_t errlen)
+{
+	const struct sweep_spec *sw = &o->sweep;
+	if (sw->until.set && !sw->param)
+		return errf(err, errlen, "--sweep-until: only with --sweep PARAM=...");
+	if (sw->until.set && sw->n < 2)
+		return errf(err, errlen, "--sweep-until: the sweep needs two values at least");
+	const char *p = sweep_param_name(sw->param);
+	if ((sw->param == SWEEP_MEM_LIMIT && o->mem_limit) ||
+	    (sw->param == SWEEP_DISK_LIMIT && o->disk_limit) || (sw->param == SWEEP_SIZE && o->size))
+		return errf(err, errlen, "--sweep %s: not with --%s too (the sweep sets it)", p, p);
+	if (sw->param == SWEEP_SIZE && o->src)
+		return errf(err, errlen, "--sweep size: not with --src (the scratch source is made "
+					 "at each size)");
+	return 0;
+}
+
 /* All the checks that need the whole command line, in one place. */
 static int validate(struct options_pass *p, char **pos, int npos)
 {
@@ -704,6 +741,8 @@ static int validate(struct options_pass *p, char **pos, int npos)
 			   p->size_arg);
 	if (!p->exp_action && p->size_arg &&
 	    size_opt("--size", p->size_arg, &o->size, p->err, p->errlen) < 0)
+		return -1;
+	if (sweep_check(o, p->err, p->errlen) < 0)
 		return -1;
 	if (o->replay && o->live_opt)
 		return ERR(p, "%s: not with --replay (the recording holds the run)", o->live_opt);
@@ -761,6 +800,7 @@ struct run_config *options_run_config(const struct options *o, struct run_config
 	    .no_verify = o->no_verify,
 	    .prealloc = o->prealloc,
 	    .stall_timeout_s = o->stall_timeout_s,
+	    .sweep = o->sweep,
 	};
 	memcpy(c->cmds, o->cmds, sizeof(c->cmds));
 	memcpy(c->names, o->names, sizeof(c->names));

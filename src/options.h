@@ -95,7 +95,7 @@ struct options {
 	const char *export_out; /* OUT of --export-svg / --export-csv */
 	const char *inputs[OPTIONS_MAX_INPUTS];
 	int ninputs;
-	int svg_runs;	     /* --view runs (default: the Overview) */
+	int svg_runs;	     /* --view runs 1, sweep 2 (default: the Overview, 0) */
 	double from_s, to_s; /* --from / --to, seconds from the start; -1 = not given */
 	long run;	     /* --run N (1-based), 0 = not given */
 	int svg_w, svg_h;    /* --size WxH with --export-svg, 0 = 1920x1080 */
@@ -104,6 +104,7 @@ struct options {
 	int glyphs;	     /* --glyphs: enum chart_glyphs, -1 = the theme's or braille */
 	const char *talk;    /* --talk FILE: a scripted talk (talk_script.h) */
 	int rehearse;	     /* --rehearse: run it live and record the fallbacks */
+	struct sweep_spec sweep; /* --sweep and --sweep-until, param 0 = none */
 };
 
 /* ---- the options table ------------------------------------------------

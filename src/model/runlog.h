@@ -59,6 +59,10 @@ struct run_result {
 	uint64_t t_start_ns, t_copy_ns, t_end_ns;
 	uint64_t t_flush_ns; /* the flush phase began (the copy read all), 0 none */
 	struct probe_figures probe; /* --probe: its reads during the run, n 0 = none */
+	/* --sweep: the parameter this run swept (enum sweep_param, 0 none)
+	 * and its value (bytes, bytes/s); the label ends in sweep_suffix's */
+	int sweep_param;
+	uint64_t sweep_value;
 };
 
 struct runlog {

@@ -235,7 +235,7 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 		return EXPORT_INPUT;
 	so.width = o->svg_w;
 	so.height = o->svg_h;
-	so.view = o->svg_runs ? SVG_RUNS : SVG_OVERVIEW;
+	so.view = o->svg_runs == 2 ? SVG_SWEEP : o->svg_runs ? SVG_RUNS : SVG_OVERVIEW;
 	struct export_rec r;
 	if (export_load(&r, o->inputs[0], warn, warnlen, err, errlen) < 0)
 		return EXPORT_INPUT;

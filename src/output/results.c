@@ -5,6 +5,7 @@
 
 #include "pagecache.h"
 #include "phase.h"
+#include "sweep.h"
 #include "util.h"
 
 int results_never_copied(const struct run_result *x)
@@ -175,7 +176,7 @@ void results_csv_header(FILE *f)
 	      "bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,"
 	      "verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end,"
 	      "probe_mode,probe_p50_ms,probe_p99_ms,probe_p999_ms,probe_max_ms,probe_slow,"
-	      "probe_idle_p99_ms,probe_rise_ms,probe_n\n",
+	      "probe_idle_p99_ms,probe_rise_ms,probe_n,sweep\n",
 	      f);
 }
 
@@ -245,6 +246,11 @@ void results_csv_row(FILE *f, const struct run_result *x)
 	} else {
 		fputs(",,,,,,,,,", f);
 	}
+	if (x->sweep_param) /* --sweep: PARAM=VALUE (bytes, bytes/s) */
+		fprintf(f, ",%s=%llu", sweep_param_name((enum sweep_param)x->sweep_param),
+			(unsigned long long)x->sweep_value);
+	else
+		fputc(',', f);
 	fputc('\n', f);
 }
 

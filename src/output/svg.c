@@ -113,6 +113,12 @@ static void put_esc(struct out *w, const char *s)
 	}
 }
 
+void svg_escape(FILE *f, const char *s)
+{
+	struct out w = {.f = f};
+	put_esc(&w, s); /* a failed write stays in ferror(f) */
+}
+
 /* Cuts s (UTF-8) after at most max characters, ending it with "…" when
  * it was longer; never inside a character. */
 static void utf8_cut(char *s, size_t size, size_t max)
@@ -1151,7 +1157,8 @@ int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, cha
 	if (!cl)
 		return errf(err, errlen, "cannot make the C locale: %s", strerror(errno));
 	locale_t old = uselocale(cl);
-	int rc = draw(&c, o, err, errlen);
+	int rc = o->view == SVG_SWEEP ? svg_sweep_draw(f, in, o, c.W, c.H, err, errlen)
+				       : draw(&c, o, err, errlen);
 	uselocale(old);
 	freelocale(cl);
 	if (rc < 0)

@@ -54,7 +54,7 @@ struct svg_input {
 			     * carry, none without one */
 };
 
-enum svg_view { SVG_OVERVIEW, SVG_RUNS };
+enum svg_view { SVG_OVERVIEW, SVG_RUNS, SVG_SWEEP };
 
 struct svg_opts {
 	int width, height; /* px, 0: 1920 x 1080 */
@@ -68,6 +68,16 @@ struct svg_opts {
  * draw in the range, a size out of [320, 16384], a write error). */
 int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, char *err,
 	      size_t errlen);
+
+/* --view sweep (svg_sweep.c): elapsed and bursts against a sweep's
+ * parameter, from the runs alone (no samples needed); svg_write calls it
+ * with the picture's size and the C locale set. */
+int svg_sweep_draw(FILE *f, const struct svg_input *in, const struct svg_opts *o, double W,
+		   double H, char *err, size_t errlen);
+
+/* Writes s as XML text (the five specials escaped, control characters
+ * and invalid UTF-8 as '?'); a failed write stays in ferror(f). */
+void svg_escape(FILE *f, const char *s);
 
 /* Label placement, shared by the run and phase labels of both views and
  * exposed for the tests.  A label wants to start at x (its marker); text

@@ -14,6 +14,7 @@
 
 #include "record_format.h"
 #include "strategy.h"
+#include "sweep.h"
 #include "util.h"
 
 /* ---- values ----------------------------------------------------------- */
@@ -605,6 +606,25 @@ static int rd_probe(struct recording *r, json_t *p, struct run_result *x, char *
 	return 0;
 }
 
+/* --sweep's keys (optional): the parameter by name, its value. */
+static int rd_sweep(struct recording *r, json_t *o, struct run_result *x, char *err,
+		    size_t errlen)
+{
+	const json_t *p = json_object_get(o, "sweep");
+	if (!p)
+		return 0;
+	if (!json_is_string(p) || !sweep_param_find(json_string_value(p)))
+		return rd_fail(r, err, errlen, r->line,
+			       "result: \"sweep\" is not mem-limit, disk-limit, bs or size");
+	const json_t *v = json_object_get(o, "sweep_value");
+	if (!json_is_integer(v) || json_integer_value(v) <= 0)
+		return rd_fail(r, err, errlen, r->line,
+			       "result: \"sweep_value\" missing or not a positive integer");
+	x->sweep_param = (int)sweep_param_find(json_string_value(p));
+	x->sweep_value = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
 static int rd_result(struct recording *r, json_t *o, struct record_item *it, char *err,
 		     size_t errlen)
 {
@@ -722,7 +742,7 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 		return rd_fail(r, err, errlen, r->line,
 			       "result: \"read_at_burst\": %g is out of range (0 or more, finite)",
 			       x->read_at_burst);
-	if (rd_result_res(r, o, x, err, errlen) != 0)
+	if (rd_result_res(r, o, x, err, errlen) != 0 || rd_sweep(r, o, x, err, errlen) != 0)
 		return -1;
 	return rd_probe(r, json_object_get(o, "probe"), x, err, errlen);
 }

@@ -17,6 +17,7 @@
 
 #include "record_format.h"
 #include "strategy.h"
+#include "sweep.h"
 #include "util.h"
 
 /* ---- values ----------------------------------------------------------- */
@@ -464,6 +465,10 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 	}
 	if (x->probe.n)
 		bad |= put(o, "probe", probe_json(&x->probe));
+	if (x->sweep_param) { /* --sweep */
+		bad |= put(o, "sweep", json_string(sweep_param_name((enum sweep_param)x->sweep_param)));
+		bad |= put(o, "sweep_value", ju64(x->sweep_value));
+	}
 	o = whole(o, bad);
 	return rec_line(r, o, JSON_REAL_PRECISION(17), err, errlen);
 }

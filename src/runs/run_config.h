@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sweep.h"
+
 /* --cmd entries one queue can hold. */
 #define RUN_CONFIG_MAX_CMDS 16
 
@@ -33,6 +35,10 @@ struct run_config {
 	size_t bs;	      /* buffer size of read/write strategies */
 	int no_drop_caches, no_verify, prealloc;
 	long stall_timeout_s; /* a copy without progress this long fails, 0 = never */
+	/* --sweep (param SWEEP_NONE: none) and its --sweep-until: every entry
+	 * at every value, repeat times, interleaved; a value replaces the
+	 * option it sweeps (mem_limit, disk_limit, bs, size) run by run */
+	struct sweep_spec sweep;
 };
 
 /* The scratch input's size without src. */

@@ -325,22 +325,44 @@ static int setup_cmds(struct session *s, const struct run_config *cfg, char *err
 	return 0;
 }
 
+/* An entry's label before any sweep suffix: the strategy's name
+ * (+prealloc for a mapped copy that preallocates) or the --cmd's label,
+ * and the --disk-limit's "@30M". */
+static void entry_label(const struct session *s, const struct queued *q, char *buf, size_t len)
+{
+	const struct strategy *st = q->strategy;
+	if (st)
+		snprintf(buf, len, "%s%s%s", st->name,
+			 s->cfg.prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "",
+			 s->io_label);
+	else
+		snprintf(buf, len, "%.*s%s", (int)(len - 1 - strlen(s->io_label)),
+			 s->cmds[q->cmd].label, s->io_label);
+}
+
+/* Two queue entries are runs of the same thing (strategy or --cmd, and
+ * sweep value): their repeat numbers go on from each other. */
+static int same_entry(const struct queued *a, const struct queued *b)
+{
+	return a->strategy == b->strategy && (a->strategy || a->cmd == b->cmd) &&
+	       a->value == b->value;
+}
+
 static int enqueue(struct session *s, const struct queued *list, size_t n, int repeat,
 		   char *err, size_t errlen)
 {
-	if (s->queue_len + n * (size_t)repeat > SESSION_MAX_RUNS)
+	if (n > SESSION_MAX_RUNS || s->queue_len + n * (size_t)repeat > SESSION_MAX_RUNS)
 		return errf(err, errlen, "at most %d runs in one session", SESSION_MAX_RUNS);
 	/* repeat numbers go on from runs of the same entry queued before
 	 * (the picker adds to a queue): labels and #N stay unique */
-	int done[SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS] = {0};
-	for (size_t i = 0; i < n && i < ARRAY_LEN(done); i++)
+	int done[SESSION_MAX_RUNS] = {0};
+	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < s->queue_len; k++)
-			done[i] += s->queue[k].strategy == list[i].strategy &&
-				   (list[i].strategy || s->queue[k].cmd == list[i].cmd);
+			done[i] += same_entry(&s->queue[k], &list[i]);
 	for (int r = 1; r <= repeat; r++)
 		for (size_t i = 0; i < n; i++) {
 			s->queue[s->queue_len] = list[i];
-			s->queue[s->queue_len].repeat = r + (i < ARRAY_LEN(done) ? done[i] : 0);
+			s->queue[s->queue_len].repeat = r + done[i];
 			s->queue_len++;
 		}
 	if (!s->log->baseline[0] && n)
@@ -352,6 +374,67 @@ static int enqueue(struct session *s, const struct queued *list, size_t n, int r
 	return 0;
 }
 
+/* --sweep: every entry at every value (value-major, so a repeat round
+ * walks the whole range: A@1 B@1 A@2 B@2 ... A@1 ...); with --sweep-until
+ * the entries are kept and the bisection queues its first step later
+ * (sweep_step). */
+static int enqueue_sweep(struct session *s, const struct queued *q, size_t nq, char *err,
+			 size_t errlen)
+{
+	const struct sweep_spec *sw = &s->cfg.sweep;
+	if (sw->until.set) {
+		memcpy(s->entries, q, nq * sizeof(*q));
+		s->nentries = nq;
+		return 0;
+	}
+	if (nq * (size_t)sw->n > SESSION_MAX_RUNS)
+		return errf(err, errlen, "at most %d runs in one session", SESSION_MAX_RUNS);
+	struct queued *all = xcalloc(SESSION_MAX_RUNS, sizeof(*all));
+	size_t n = 0;
+	for (int v = 0; v < sw->n; v++)
+		for (size_t i = 0; i < nq; i++) {
+			all[n] = q[i];
+			all[n++].value = v;
+		}
+	int rc = enqueue(s, all, n, s->cfg.repeat, err, errlen);
+	free(all);
+	return rc;
+}
+
+/* The bisection's next step: for each entry the values it needs next
+ * (sweep_bisect_next over the runs so far), each --repeat times,
+ * interleaved.  0 when every entry is done. */
+static size_t sweep_step(struct session *s)
+{
+	const struct sweep_spec *sw = &s->cfg.sweep;
+	struct sweep_table *t = xmalloc(sizeof(*t));
+	sweep_table_build(t, sw, s->log->results, s->log->nresults, 0);
+	struct queued step[2 * (SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS)];
+	size_t n = 0;
+	for (size_t e = 0; e < s->nentries; e++) {
+		char lab[32];
+		entry_label(s, &s->entries[e], lab, sizeof(lab));
+		int col = -1;
+		for (int k = 0; k < t->ns; k++)
+			if (!strcmp(t->strat[k], lab))
+				col = k;
+		int next[2];
+		struct sweep_bracket b;
+		int k = sweep_bisect_next(t, col, &sw->until, s->cfg.repeat, next, &b);
+		for (int j = 0; j < k; j++) {
+			step[n] = s->entries[e];
+			step[n++].value = next[j];
+		}
+	}
+	free(t);
+	char err[128];
+	if (n && enqueue(s, step, n, s->cfg.repeat, err, sizeof(err)) < 0) {
+		strlcpy_(s->error, err, sizeof(s->error));
+		return 0;
+	}
+	return n;
+}
+
 int session_enqueue(struct session *s, const struct strategy *const *list, size_t n, int repeat,
 		    char *err, size_t errlen)
 {
@@ -359,7 +442,7 @@ int session_enqueue(struct session *s, const struct strategy *const *list, size_
 	if (n > SESSION_MAX_STRATEGIES)
 		return errf(err, errlen, "at most %d strategies at once", SESSION_MAX_STRATEGIES);
 	for (size_t i = 0; i < n; i++)
-		q[i] = (struct queued){.strategy = list[i], .cmd = -1};
+		q[i] = (struct queued){.strategy = list[i], .cmd = -1, .value = -1};
 	return enqueue(s, q, n, repeat, err, errlen);
 }
 
@@ -388,12 +471,13 @@ static int setup_queue(struct session *s, const struct run_config *cfg, char *er
 	size_t nq = 0;
 	int before = cfg->strategies ? cfg->cmds_before_s : (int)s->ncmds;
 	for (int i = 0; i < before; i++)
-		q[nq++] = (struct queued){.cmd = i};
+		q[nq++] = (struct queued){.cmd = i, .value = -1};
 	for (size_t i = 0; i < n; i++)
-		q[nq++] = (struct queued){.strategy = list[i], .cmd = -1};
+		q[nq++] = (struct queued){.strategy = list[i], .cmd = -1, .value = -1};
 	for (size_t i = (size_t)before; i < s->ncmds; i++)
-		q[nq++] = (struct queued){.cmd = (int)i};
-	if (enqueue(s, q, nq, cfg->repeat, err, errlen) < 0)
+		q[nq++] = (struct queued){.cmd = (int)i, .value = -1};
+	if (cfg->sweep.param ? enqueue_sweep(s, q, nq, err, errlen) < 0
+			     : enqueue(s, q, nq, cfg->repeat, err, errlen) < 0)
 		return -1;
 	if (cfg->baseline) {
 		char all[256] = "";
@@ -435,18 +519,40 @@ int session_init(struct session *s, const struct run_config *cfg, struct runlog 
 	s->mem_limit = cfg->mem_limit;
 	log->mem_limit = cfg->mem_limit;
 	log->disk_limit = cfg->disk_limit;
+	const struct sweep_spec *sw = &cfg->sweep;
+	uint64_t top = sw->n ? sw->v[sw->n - 1] : 0;
+	if (sw->param == SWEEP_MEM_LIMIT)
+		log->mem_limit = top; /* the Runs view's scale: the largest */
 	if (cfg->disk_limit && setup_disk_limit(s, cfg, err, errlen) < 0)
 		return -1;
+	if (sw->param == SWEEP_DISK_LIMIT) {
+		/* the disk and its checks as for --disk-limit; each run's own rate
+		 * is in its label's @d suffix */
+		struct run_config dc = *cfg;
+		dc.disk_limit = sw->v[0];
+		if (setup_disk_limit(s, &dc, err, errlen) < 0)
+			return -1;
+		s->io_label[0] = '\0';
+	}
 	if (setup_queue(s, cfg, err, errlen) < 0)
 		return -1;
+	if (sw->param && s->log->baseline[0]) {
+		/* ratios of a sweep: to the baseline at the first value (every
+		 * value's run is one of that strategy's) */
+		char suf[32];
+		size_t l = strlen(s->log->baseline);
+		sweep_suffix(suf, sizeof(suf), sw->param, sw->v[0]);
+		snprintf(s->log->baseline + l, sizeof(s->log->baseline) - l, "%s", suf);
+	}
 	if (cfg->src && check_src(s, cfg->src, err, errlen) < 0)
 		return -1;
-	if (cfg->mem_limit && cgroup_home_available(cgroups, err, errlen) < 0)
+	if ((cfg->mem_limit || sw->param == SWEEP_MEM_LIMIT) &&
+	    cgroup_home_available(cgroups, err, errlen) < 0)
 		return -1;
 	if (cfg->mem_limit && cfg->mem_limit < 4 * 1024 * 1024)
 		return errf(err, errlen, "--mem-limit: at least 4M (the copy needs room to work)");
 	if (!cfg->src)
-		s->src_size = run_config_default_size(cfg);
+		s->src_size = sw->param == SWEEP_SIZE ? top : run_config_default_size(cfg);
 	if (scratch_open(&s->scratch, cfg->dir, err, errlen) < 0)
 		return -1;
 	uint64_t need = run_config_need_bytes(cfg, s->src_size);
@@ -553,6 +659,7 @@ static int reap_input(struct session *s)
 			 s->scratch.dir);
 		s->failed = 1;
 		s->next = s->queue_len;
+		s->stopped = 1;
 		s->state = SESSION_FINISHED;
 	}
 	return 1;
@@ -711,16 +818,23 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	r->read_at_burst = NAN;
 	r->strategy = st;
 	r->cmd = st ? -1 : q->cmd;
-	if (st) {
-		char lab[128];
-		snprintf(lab, sizeof(lab), "%s%s%s", st->name,
-			 s->cfg.prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "",
-			 s->io_label);
-		strlcpy_(r->name, lab, sizeof(r->name));
-	} else
-		snprintf(r->name, sizeof(r->name), "%.*s%s",
-			 (int)(sizeof(r->name) - 1 - strlen(s->io_label)), s->cmds[q->cmd].label,
-			 s->io_label);
+	entry_label(s, q, r->name, sizeof(r->name));
+	if (q->value >= 0) {
+		const struct sweep_spec *sw = &s->cfg.sweep;
+		char suf[32];
+		r->sweep_param = (int)sw->param;
+		r->sweep_value = sw->v[q->value];
+		sweep_suffix(suf, sizeof(suf), sw->param, r->sweep_value);
+		size_t l = strlen(r->name), k = strlen(suf);
+		if (l + k >= sizeof(r->name))
+			l = sizeof(r->name) - 1 - k;
+		memcpy(r->name + l, suf, k + 1);
+		/* the value takes the place of the option it sweeps */
+		if (sw->param == SWEEP_MEM_LIMIT)
+			s->mem_limit = r->sweep_value;
+		else if (sw->param == SWEEP_DISK_LIMIT)
+			s->io.bps = r->sweep_value;
+	}
 	r->repeat = q->repeat;
 	r->verified = -1;
 	r->t_start_ns = mono_ns();
@@ -739,7 +853,8 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	spec.argv = st ? NULL : s->cmds[q->cmd].argv;
 	spec.src = s->src;
 	spec.dst = s->dst;
-	spec.bs = s->cfg.bs;
+	spec.bs = q->value >= 0 && s->cfg.sweep.param == SWEEP_BS ? (size_t)r->sweep_value
+								   : s->cfg.bs;
 	spec.drop_caches = !s->cfg.no_drop_caches;
 	/* a --cmd is verified like a strategy when it writes {dst}; one that
 	 * writes elsewhere cannot be (its run says "unverified") */
@@ -788,9 +903,17 @@ static void watch_stall(struct session *s, const struct series *ser);
 void session_tick(struct session *s, const struct series *ser)
 {
 	if (s->state == SESSION_IDLE) {
-		if (s->next >= s->queue_len) {
+		if (s->next >= s->queue_len &&
+		    !(s->cfg.sweep.until.set && !s->stopped && sweep_step(s))) {
 			s->state = SESSION_FINISHED;
 			return;
+		}
+		/* --sweep size: the scratch source is made again at each size */
+		const struct queued *q = &s->queue[s->next];
+		if (s->cfg.sweep.param == SWEEP_SIZE && q->value >= 0 && !s->cfg.src &&
+		    s->cfg.sweep.v[q->value] != s->src_size) {
+			s->src_size = s->cfg.sweep.v[q->value];
+			s->have_input = 0;
 		}
 		char err[320];
 		if (!s->have_input) {
@@ -798,6 +921,7 @@ void session_tick(struct session *s, const struct series *ser)
 				strlcpy_(s->error, err, sizeof(s->error));
 				s->failed = 1;
 				s->next = s->queue_len;
+				s->stopped = 1;
 				s->state = SESSION_FINISHED;
 			}
 			return;
@@ -1048,6 +1172,7 @@ void session_cancel(struct session *s, const struct series *ser)
 void session_cancel_queue(struct session *s, const struct series *ser)
 {
 	s->queue_len = s->next;
+	s->stopped = 1;
 	session_cancel(s, ser);
 	if (s->state == SESSION_MAKING_INPUT && s->input_pid > 0) {
 		kill_input(s);
@@ -1073,5 +1198,6 @@ void session_stop(struct session *s, const char *why)
 		add_event(s, r->t_end_ns, PHASE_IDLE);
 	}
 	s->queue_len = s->next;
+	s->stopped = 1;
 	cgroup_remove(&s->cg, NULL, 0);
 }

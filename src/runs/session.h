@@ -54,6 +54,7 @@ struct queued {
 	const struct strategy *strategy; /* NULL: the session's cmds[cmd] */
 	int cmd;			 /* -1 for a strategy */
 	int repeat;			 /* 1-based */
+	int value;			 /* --sweep: index into cfg.sweep.v, -1 none */
 };
 
 /* One --cmd of the queue.  Labels are unique within the session and never
@@ -86,6 +87,11 @@ struct session {
 
 	struct queued queue[SESSION_MAX_RUNS];
 	size_t queue_len, next; /* next: the queue entry the next run takes */
+	/* --sweep-until: the entries of the command line's queue, each
+	 * bisected over cfg.sweep's values a step at a time */
+	struct queued entries[SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS];
+	size_t nentries;
+	int stopped; /* the queue was stopped (cancelled, failed input): no next step */
 	uint64_t mem_limit;	/* of every run's cgroup, 0 = none */
 	struct cgroup_io io;	/* --disk-limit: the watched disk's throttle, bps 0 = none */
 	char io_label[24];	/* "@30M" added to every run's label, "" without one */

@@ -24,6 +24,7 @@
 #include "phase.h"
 #include "plot.h"
 #include "strategy.h"
+#include "sweep.h"
 #include "util.h"
 #include "views.h"
 
@@ -204,11 +205,67 @@ static int compare_lines(const struct model *m, struct grid *g, int y)
 	return n;
 }
 
+/* --sweep: the sweep table in place of the statistics (whose rows would
+ * be strategies x values): a title, two header lines, a row per value
+ * that has runs; as many strategies as the width holds, a note for the
+ * rest.  The number of lines it takes (g NULL: only count). */
+#define SW_VAL_W  9
+#define SW_CELL_W 19 /* " 12.34s 12.0  0.45" */
+static int sweep_lines(const struct sweep_table *t, struct grid *g, int y)
+{
+	int used = 0;
+	for (int vi = 0; vi < t->nv; vi++)
+		used += sweep_row_used(t, vi);
+	if (!g)
+		return 3 + used;
+	int fit = (g->w - 2 - SW_VAL_W) / (SW_CELL_W + 2);
+	int ns = t->ns < fit ? t->ns : fit > 0 ? fit : 0;
+	char line[512];
+	size_t l;
+	if (ns < t->ns)
+		snprintf(line, sizeof(line), "Sweep of %s: median elapsed, bursts, rdCV (%d of %d "
+			 "strategies: a wider terminal shows more)", sweep_param_name(t->param), ns,
+			 t->ns);
+	else
+		snprintf(line, sizeof(line), "Sweep of %s: median elapsed, bursts, rdCV per value",
+			 sweep_param_name(t->param));
+	grid_text(g, 1, y++, g->w - 2, ROLE_TITLE, line);
+	l = (size_t)snprintf(line, sizeof(line), "%-*s", SW_VAL_W, sweep_param_name(t->param));
+	for (int s = 0; s < ns && l < sizeof(line); s++)
+		l += (size_t)snprintf(line + l, sizeof(line) - l, "  %-*.*s", SW_CELL_W, SW_CELL_W,
+				      t->strat[s]);
+	grid_text(g, 1, y++, g->w - 2, ROLE_AXIS, line);
+	l = (size_t)snprintf(line, sizeof(line), "%-*s", SW_VAL_W, "");
+	for (int s = 0; s < ns && l < sizeof(line); s++)
+		l += (size_t)snprintf(line + l, sizeof(line) - l, "  %8s %4s %5s", "elapsed", "brst",
+				      "rdCV");
+	grid_text(g, 1, y++, g->w - 2, ROLE_AXIS, line);
+	for (int vi = 0; vi < t->nv && y < g->h - 1; vi++) {
+		if (!sweep_row_used(t, vi))
+			continue;
+		char v[24];
+		sweep_value_str(v, sizeof(v), t->v[vi]);
+		l = (size_t)snprintf(line, sizeof(line), "%-*s", SW_VAL_W, v);
+		for (int s = 0; s < ns && l < sizeof(line); s++) {
+			const struct sweep_cell *c = &t->cell[vi][s];
+			char el[16], bu[16], cv[16];
+			stats_num(el, sizeof(el), "%.2fs", c->elapsed_med);
+			stats_num(bu, sizeof(bu), "%.1f", c->bursts_med);
+			stats_num(cv, sizeof(cv), "%.2f", c->rdcv_med);
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "  %8s %4s %5s", el, bu, cv);
+		}
+		grid_text(g, 1, y++, g->w - 2, ROLE_DEFAULT, line);
+	}
+	return 3 + used;
+}
+
 static void draw_table(const struct model *m, struct grid *g, int y,
-		       const struct strategy_stats *st, int ns)
+		       const struct strategy_stats *st, int ns, const struct sweep_table *sw)
 {
 	if (m->compare)
 		compare_lines(m, g, y);
+	else if (sw)
+		sweep_lines(sw, g, y);
 	else
 		table(g, y, st, ns);
 }
@@ -350,11 +407,17 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	int notes = 0;
 	while (stats_note(st, ns, notes, note, sizeof(note)))
 		notes++;
-	int table_rows =
-	    m->compare ? compare_lines(m, NULL, 0) : 2 + ns + notes + noisy; /* two header lines */
+	/* a sweep's runs: its table (medians per value, no intervals: those
+	 * resample, which is for the batch's end, not every tick) */
+	struct sweep_table swt;
+	const struct sweep_table *sw =
+	    !m->compare && sweep_table_build(&swt, NULL, s->results, s->nresults, 0) ? &swt : NULL;
+	int table_rows = m->compare ? compare_lines(m, NULL, 0)
+			 : sw	    ? sweep_lines(sw, NULL, 0)
+				    : 2 + ns + notes + noisy; /* two header lines */
 	int chart_rows = h - 1 - table_rows - 2; /* title; time axis, legend */
 	if (chart_rows < RUN_MIN_ROWS) {
-		draw_table(m, g, y0 + 1, st, ns);
+		draw_table(m, g, y0 + 1, st, ns, sw);
 		return;
 	}
 	/* the blocks share the rows; the runs that do not fit scroll, the
@@ -425,5 +488,5 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	/* the table at the bottom: the rows the blocks could not divide
 	 * among themselves go between the legend and the table */
 	int ty = y0 + h - table_rows;
-	draw_table(m, g, ty > y + 2 ? ty : y + 2, st, ns);
+	draw_table(m, g, ty > y + 2 ? ty : y + 2, st, ns, sw);
 }

@@ -437,7 +437,9 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 	if (b)
 		strlcpy_(log->baseline, b, sizeof(log->baseline));
 	else if (p->nres)
-		strlcpy_(log->baseline, p->res[0].strategy ? p->res[0].strategy->name : p->res[0].name,
+		strlcpy_(log->baseline, /* a sweep's: the first run's label, as live */
+			 p->res[0].strategy && !p->res[0].sweep_param ? p->res[0].strategy->name
+								      : p->res[0].name,
 			 sizeof(log->baseline));
 	const char *ml = argv_value(h, "--mem-limit");
 	uint64_t lim = 0;

@@ -125,6 +125,8 @@ static void write_all(const char *path)
 	x->repeat = x->finished = x->ok = 1;
 	x->elapsed_s = 1.0;
 	x->res_have = 1; /* "res" */
+	x->sweep_param = 1; /* "sweep", "sweep_value" */
+	x->sweep_value = 32ull << 20;
 	snprintf(x->probe.mode, sizeof(x->probe.mode), "cold");
 	x->probe.n = 200; /* "probe" */
 	assert_int_equal(recorder_result(r, x, err, sizeof(err)), 0);

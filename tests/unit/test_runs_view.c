@@ -17,6 +17,7 @@
 #include "model.h"
 #include "stats.h"
 #include "strategy.h"
+#include "sweep.h"
 #include "ui.h"
 #include "views.h"
 #include "gridtest.h"
@@ -472,6 +473,48 @@ static void test_medians(void **state)
 	done(&f);
 }
 
+/* --sweep: the sweep table in place of the statistics, a row per value,
+ * a column per strategy, inside the width at 80x24 and 160x45; the
+ * blocks keep their rows above it. */
+static void test_sweep_table(void **state)
+{
+	(void)state;
+	static const uint64_t val[NRUNS] = {32 * MIB, 32 * MIB, 64 * MIB};
+	static const int sz[][2] = {{80, 24}, {160, 45}};
+	for (size_t i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+		struct fixture f;
+		build(&f);
+		for (int k = 0; k < NRUNS; k++) {
+			struct run_result *r = &f.log->results[k];
+			r->sweep_param = SWEEP_MEM_LIMIT;
+			r->sweep_value = val[k];
+			snprintf(r->name, sizeof(r->name), "%s@m%lluM", names[k],
+				 (unsigned long long)(val[k] / MIB));
+		}
+		draw(&f, sz[i][0], sz[i][1]);
+		int y = find_row(&f.g, "Sweep of mem-limit");
+		assert_true(y > 0);
+		char *t = row_text(&f.g, y + 1);
+		assert_true(strstr(t, "mem-limit") && strstr(t, "rw_cp") && strstr(t, "mm_sync_cp"));
+		free(t);
+		int y32 = find_prefix(&f.g, " 32M "), y64 = find_prefix(&f.g, " 64M ");
+		assert_true(y32 == y + 3 && y64 == y + 4);
+		t = row_text(&f.g, y32);
+		assert_non_null(strstr(t, "3.95s")); /* rw_cp at 32M: 79 intervals of 50 ms */
+		free(t);
+		assert_int_equal(find_prefix(&f.g, " strategy "), -1); /* no statistics table */
+		/* every strategy's three cells fit, the last one whole */
+		t = row_text(&f.g, y + 2);
+		int heads = 0;
+		for (char *p = t; (p = strstr(p, "rdCV")); p++)
+			heads++;
+		assert_int_equal(heads, NRUNS);
+		free(t);
+		assert_true(find_run(&f.g, "mm_sync_cp@m32M", 0) > 0); /* its block */
+		done(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +523,7 @@ int main(void)
 	    cmocka_unit_test(test_scroll),	 cmocka_unit_test(test_medians),
 	    cmocka_unit_test(test_long_label),
 	    cmocka_unit_test(test_own_read_scale),
+	    cmocka_unit_test(test_sweep_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

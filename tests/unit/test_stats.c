@@ -908,7 +908,7 @@ static void test_probe(void **state)
 	free(tab);
 	csv = results_text(r, 1, 1);
 	/* 100 reads: no p99.9, an empty cell; the count last */
-	assert_non_null(strstr(csv, ",direct,0.250,20.000,,40.000,0,5.000,15.000,100\n"));
+	assert_non_null(strstr(csv, ",direct,0.250,20.000,,40.000,0,5.000,15.000,100,\n"));
 	free(csv);
 	tab = results_text(r, 5, 0);
 	assert_non_null(strstr(tab, "(probe direct)"));
