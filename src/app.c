@@ -60,6 +60,12 @@ static void on_sample(void *ctx, const struct sample *s, const struct disktab *t
 	}
 }
 
+static void on_map(void *ctx, const struct residency_map *map)
+{
+	struct app *a = ctx;
+	a->model.map = *map;
+}
+
 static void on_result(void *ctx, const struct run_result *r)
 {
 	struct app *a = ctx;
@@ -90,6 +96,7 @@ static void on_reset(void *ctx)
 	m->series = series_new(cap);
 	m->disks_cur = -1;
 	m->disks_n = 0;
+	m->map.src.n = m->map.dst.n = 0;
 	a->t0_ns = 0;
 	a->stats_key = (size_t)-1;
 }
@@ -444,6 +451,7 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	struct source_sink sink = {
 		.ctx = a,
 		.sample = on_sample,
+		.map = on_map,
 		.result = on_result,
 		.note = on_note,
 		.reset = on_reset,
