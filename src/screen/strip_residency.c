@@ -18,7 +18,7 @@ static const struct {
 } cell_look[] = {
     [PCELL_NONE] = {' ', ' ', ROLE_DIM},
     [PCELL_EMPTY] = {0x00b7, '.', ROLE_DIM},	   /* · */
-    [PCELL_EVICTED] = {0x2591, 'x', ROLE_PSI},	   /* ░ */
+    [PCELL_EVICTED] = {0x2591, 'x', ROLE_DEACT},	   /* ░ */
     [PCELL_SOME] = {0x2584, 'o', ROLE_DEFAULT},	   /* ▄ */
     [PCELL_CACHED] = {0x2588, '#', ROLE_DEFAULT},  /* █ */
     [PCELL_DIRTY] = {0x2593, 'D', ROLE_REFAULT},   /* ▓ */
@@ -76,7 +76,7 @@ static void legend(struct grid *g, int y, int compact, const struct pagecache_pc
 	    {ROLE_WRITE, "dst cached", "dst", p->dst_cached, "%", PCELL_CACHED},
 	    {ROLE_REFAULT, "dirty", "dirty", p->dst_dirty, "%", PCELL_DIRTY},
 	    {ROLE_SCAN, "writeback", "wb", p->dst_wb, "%", PCELL_WB},
-	    {ROLE_PSI, "evicted", "evict", p->evicted, " pg", PCELL_EVICTED},
+	    {ROLE_DEACT, "evicted", "evict", p->evicted, " pg", PCELL_EVICTED},
 	    {ROLE_PSI, "recently evicted", "recent", p->recent, " pg", 0},
 	};
 	char title[64];
