@@ -150,6 +150,14 @@ int record_disk_set(struct disk_counters *d, const uint64_t v[NDCOL])
 
 /* ---- the page-cache map ----------------------------------------------- */
 
+const struct record_map_col record_map_cols[RECORD_MAP_NCOLS] = {
+    {"c", offsetof(struct residency_map_file, cached)},
+    {"d", offsetof(struct residency_map_file, dirty)},
+    {"w", offsetof(struct residency_map_file, writeback)},
+    {"e", offsetof(struct residency_map_file, evicted)},
+    {"r", offsetof(struct residency_map_file, recent)},
+};
+
 void record_map_encode(const uint32_t *v, int n, char buf[RECORD_MAP_TEXT])
 {
 	size_t len = 0;

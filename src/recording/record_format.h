@@ -40,6 +40,12 @@ extern const size_t record_nfields;
  * once as "V*K" (K decimal): "1000*40,3a7,0*23".  RECORD_MAP_TEXT bytes
  * hold any column (the NUL included). */
 #define RECORD_MAP_TEXT (RESIDENCY_MAP_MAX * 9 + 1)
+/* The columns of a file's map: key and member (uint32_t[n]). */
+#define RECORD_MAP_NCOLS 5
+extern const struct record_map_col {
+	const char *key;
+	size_t off;
+} record_map_cols[RECORD_MAP_NCOLS];
 void record_map_encode(const uint32_t *v, int n, char buf[RECORD_MAP_TEXT]);
 /* The text back into exactly n counts: 0, or -1 (bad syntax, a number
  * past UINT32_MAX, more or fewer than n). */

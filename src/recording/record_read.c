@@ -543,16 +543,6 @@ static int rd_event(struct recording *r, json_t *o, struct record_item *it, char
 static int rd_map_file(struct recording *r, json_t *o, const char *kind,
 		       struct residency_map_file *f, char *err, size_t errlen)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} cols[] = {
-	    {"c", offsetof(struct residency_map_file, cached)},
-	    {"d", offsetof(struct residency_map_file, dirty)},
-	    {"w", offsetof(struct residency_map_file, writeback)},
-	    {"e", offsetof(struct residency_map_file, evicted)},
-	    {"r", offsetof(struct residency_map_file, recent)},
-	};
 	json_int_t v;
 	memset(f, 0, sizeof(*f));
 	if (!o)
@@ -565,14 +555,14 @@ static int rd_map_file(struct recording *r, json_t *o, const char *kind,
 	f->n = (uint16_t)v;
 	NEED_INT(o, "m", v, RESIDENCY_CACHESTAT, RESIDENCY_MINCORE);
 	f->method = (uint8_t)v;
-	for (size_t i = 0; i < ARRAY_LEN(cols); i++) {
-		uint32_t *col = (uint32_t *)((char *)f + cols[i].off);
-		json_t *j = json_object_get(o, cols[i].key);
+	for (size_t i = 0; i < RECORD_MAP_NCOLS; i++) {
+		uint32_t *col = (uint32_t *)((char *)f + record_map_cols[i].off);
+		json_t *j = json_object_get(o, record_map_cols[i].key);
 		if (!j)
 			continue; /* all zeros */
 		if (!json_is_string(j) || record_map_decode(json_string_value(j), col, f->n) < 0)
 			return rd_fail(r, err, errlen, r->line,
-				       "%s: \"%s\" is not %d counts", kind, cols[i].key, f->n);
+				       "%s: \"%s\" is not %d counts", kind, record_map_cols[i].key, f->n);
 	}
 	return 0;
 }

@@ -391,23 +391,13 @@ int recorder_sample(struct recorder *r, const struct sample *smp, const struct d
 /* One file's map: its size, ranges, reader and the non-zero columns. */
 static json_t *map_json(const struct residency_map_file *f)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-	} cols[] = {
-	    {"c", offsetof(struct residency_map_file, cached)},
-	    {"d", offsetof(struct residency_map_file, dirty)},
-	    {"w", offsetof(struct residency_map_file, writeback)},
-	    {"e", offsetof(struct residency_map_file, evicted)},
-	    {"r", offsetof(struct residency_map_file, recent)},
-	};
 	json_t *o = json_object();
 	int bad = !o;
 	bad |= put(o, "p", ju64(f->pages));
 	bad |= put(o, "n", json_integer(f->n));
 	bad |= put(o, "m", json_integer(f->method));
-	for (size_t i = 0; !bad && i < ARRAY_LEN(cols); i++) {
-		const uint32_t *v = (const uint32_t *)((const char *)f + cols[i].off);
+	for (size_t i = 0; !bad && i < RECORD_MAP_NCOLS; i++) {
+		const uint32_t *v = (const uint32_t *)((const char *)f + record_map_cols[i].off);
 		int any = 0;
 		for (int k = 0; k < f->n && !any; k++)
 			any = v[k] != 0;
@@ -415,7 +405,7 @@ static json_t *map_json(const struct residency_map_file *f)
 			continue; /* a column of zeros is left out */
 		char buf[RECORD_MAP_TEXT];
 		record_map_encode(v, f->n, buf);
-		bad |= put(o, cols[i].key, json_string(buf));
+		bad |= put(o, record_map_cols[i].key, json_string(buf));
 	}
 	return whole(o, bad);
 }

@@ -451,3 +451,13 @@ void residency_read(struct residency *r, const char *src, const char *dst, struc
 {
 	residency_read_map(r, src, dst, smp, 0, NULL);
 }
+
+int residency_have_cachestat(void)
+{
+	struct lrutop_cachestat cs;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	int ok = cachestat_range(fd, 0, 0, &cs) == 0 || errno != ENOSYS;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}

@@ -105,6 +105,9 @@ void residency_read_map(struct residency *r, const char *src, const char *dst, s
 /* First page of range k of n over pages (see above). */
 uint64_t residency_range_start(uint64_t pages, int n, int k);
 
+/* 1 when the kernel has cachestat(2) (Linux >= 6.5): tests skip on 0. */
+int residency_have_cachestat(void);
+
 /* "cachestat", "mincore" or "-". */
 const char *residency_method_name(int method);
 

@@ -70,17 +70,6 @@ static int make_file(const char *name, char *path, size_t plen)
 	return fd;
 }
 
-static int have_cachestat(void)
-{
-	struct residency *r = residency_new();
-	struct residency_counts c;
-	int fd = open("/proc/self/exe", O_RDONLY);
-	int ok = residency_fd(r, fd, 1, &c) == 0 || errno != ENOSYS;
-	close(fd);
-	residency_free(r);
-	return ok;
-}
-
 /* The map says what make_state made: the read ranges all cached, the
  * others none (a page or two of readahead allowed). */
 static int map_matches(const struct residency_map_file *f, uint64_t range_pages)
@@ -142,7 +131,7 @@ static void check_map(int mincore)
 static void test_map_cachestat(void **state)
 {
 	(void)state;
-	if (!have_cachestat()) {
+	if (!residency_have_cachestat()) {
 		printf("SKIP cachestat: the kernel has no cachestat(2) (Linux < 6.5)\n");
 		skip();
 	}
@@ -160,7 +149,7 @@ static void test_map_mincore(void **state)
 static void test_map_dirty(void **state)
 {
 	(void)state;
-	if (!have_cachestat()) {
+	if (!residency_have_cachestat()) {
 		printf("SKIP cachestat: the kernel has no cachestat(2) (Linux < 6.5)\n");
 		skip();
 	}
