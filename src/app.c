@@ -50,6 +50,9 @@ static void on_sample(void *ctx, const struct sample *s, const struct disktab *t
 			output_failed(a, e);
 	}
 	series_push(m->series, s);
+	/* a map goes with its sample: one comes after it or none (a replay
+	 * between runs), never the previous tick's */
+	m->map.src.n = m->map.dst.n = 0;
 	if (a->ui.paused && a->ui.scroll + 1 < series_len(m->series))
 		a->ui.scroll++; /* a paused view stays on the same samples */
 	if (t) {
