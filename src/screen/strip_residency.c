@@ -9,7 +9,7 @@
 #include "util.h"
 
 enum { R_SRC, R_DST, R_DIRTY, R_WB, R_N };
-enum { MAP_ROWS = 2 }; /* src, dst */
+enum { MAP_ROWS = STRIP_RESIDENCY_MAP_ROWS };
 
 /* A map cell's glyph (Unicode, ASCII) and role; cached takes the file's. */
 static const struct {

@@ -23,6 +23,9 @@
 #include "grid.h"
 #include "model.h"
 
+/* The map's rows, the strip's last (src, dst). */
+#define STRIP_RESIDENCY_MAP_ROWS 2
+
 struct res_strip {
 	struct canvas canvas;
 	double *buf; /* 4 value columns × cap */
