@@ -8,7 +8,12 @@
  *   mincore/tick   what the live source's tick pays with the fallback
  *                  (residency_read, LRUTOP_RESIDENCY=mincore): after the
  *                  whole walk when the file is opened, RESIDENCY_BUDGET
- *                  (256 MiB) of it a tick.
+ *                  (256 MiB) of it a tick;
+ *   tick + map     the tick with the map of where the cache is
+ *                  (residency_read_map) in RANGES ranges (-r, default 64):
+ *                  one cachestat(2) per range in place of the whole-file
+ *                  call; under mincore the per-tick walk and the map
+ *                  counted from its vector.
  *
  * The file: SIZE (-s, default 4096 MiB) made sparse in DIR (-d, default
  * /var/tmp), its first CACHED MiB (-c, default 512) written and fsynced,
@@ -16,7 +21,9 @@
  * and "nothing" most of the time); that part is also mapped and touched
  * by the bench, because drop_caches (every lrutop run's prepare phase,
  * other test suites on the machine) leaves mapped pages alone.  N rounds (-n, default 100), the two
- * readers interleaved, after 5 warm-up rounds; median and p99 in µs.  The
+ * readers interleaved, after 5 warm-up rounds; median and p99 in µs of
+ * wall time, or with -C of the thread's CPU time (what the tick costs the
+ * machine, less the noise of other programs on a shared one).  The
  * file is removed on every exit.  A bench reports: exit 0 whatever it
  * measured.
  */
@@ -47,10 +54,12 @@ static void on_signal(int sig)
 	_exit(130);
 }
 
+static clockid_t clock_id = CLOCK_MONOTONIC; /* -C: the thread's CPU time */
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock_id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -75,8 +84,8 @@ int main(int argc, char **argv)
 {
 	const char *dir = "/var/tmp";
 	long size_mb = 4096, cached_mb = 512;
-	int n = 100, opt;
-	while ((opt = getopt(argc, argv, "d:s:c:n:")) != -1) {
+	int n = 100, ranges = 64, opt;
+	while ((opt = getopt(argc, argv, "d:s:c:n:r:C")) != -1) {
 		switch (opt) {
 		case 'd':
 			dir = optarg;
@@ -90,14 +99,21 @@ int main(int argc, char **argv)
 		case 'n':
 			n = atoi(optarg);
 			break;
+		case 'r':
+			ranges = atoi(optarg);
+			break;
+		case 'C':
+			clock_id = CLOCK_THREAD_CPUTIME_ID;
+			break;
 		default:
 			fprintf(stderr,
-				"usage: residency [-d DIR] [-s MiB] [-c MiB] [-n ROUNDS]\n");
+				"usage: residency [-d DIR] [-s MiB] [-c MiB] [-n ROUNDS] [-r RANGES] [-C]\n");
 			return 2;
 		}
 	}
-	if (n < 1 || size_mb < 1 || cached_mb < 0 || cached_mb > size_mb) {
-		fprintf(stderr, "residency: bad -n, -s or -c\n");
+	if (n < 1 || size_mb < 1 || cached_mb < 0 || cached_mb > size_mb || ranges < 1 ||
+	    ranges > RESIDENCY_MAP_MAX) {
+		fprintf(stderr, "residency: bad -n, -s, -c or -r\n");
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/lrutop-bench-residency.%ld", dir, (long)getpid());
@@ -149,10 +165,16 @@ int main(int argc, char **argv)
 	struct sample smp;
 	memset(&smp, 0, sizeof(smp));
 	residency_read(tick, path, NULL, &smp); /* the open: walked whole */
-	uint64_t *t[3];
-	for (int k = 0; k < 3; k++)
+	struct residency *live = residency_new(); /* cachestat where it can */
+	struct sample lsmp;
+	memset(&lsmp, 0, sizeof(lsmp));
+	residency_read(live, path, NULL, &lsmp);
+	static struct residency_map map;
+	uint64_t *t[6];
+	for (int k = 0; k < 6; k++)
 		t[k] = calloc((size_t)n, sizeof(uint64_t));
-	uint64_t lo[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX}, hi[3] = {0, 0, 0};
+	uint64_t lo[6] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX},
+		 hi[6] = {0};
 	for (int i = -5; i < n; i++)
 		for (int k = 0; k < 2; k++) {
 			int m = (i + k) % 2 ? 1 - k : k; /* alternate which goes first */
@@ -177,15 +199,42 @@ int main(int argc, char **argv)
 		lo[2] = smp.res_src.cached < lo[2] ? smp.res_src.cached : lo[2];
 		hi[2] = smp.res_src.cached > hi[2] ? smp.res_src.cached : hi[2];
 	}
-	printf("file %ld MiB (%ld MiB cached) in %s, %d rounds\n", size_mb, cached_mb, dir, n);
+	/* the tick with the map: 3 cachestat (when the kernel has it), 4 mincore
+	 * (its walk included, as row 2 is); 5 the cachestat tick without it */
+	for (int i = -5; i < n; i++)
+		for (int k = 3; k < 6; k++) {
+			if (k != 4 && !have_cs)
+				continue;
+			struct sample *ks = k == 4 ? &smp : &lsmp;
+			uint64_t t0 = now_ns();
+			residency_read_map(k == 4 ? tick : live, path, NULL, ks, k == 5 ? 0 : ranges,
+					   k == 5 ? NULL : &map);
+			uint64_t dt = now_ns() - t0;
+			if (i < 0)
+				continue;
+			t[k][i] = dt;
+			lo[k] = ks->res_src.cached < lo[k] ? ks->res_src.cached : lo[k];
+			hi[k] = ks->res_src.cached > hi[k] ? ks->res_src.cached : hi[k];
+		}
+	printf("file %ld MiB (%ld MiB cached) in %s, %d rounds, %s\n", size_mb, cached_mb, dir, n,
+	       clock_id == CLOCK_MONOTONIC ? "wall time" : "CPU time (-C)");
 	printf("%-34s %9s %9s\n", "reader", "median us", "p99 us");
 	if (have_cs)
 		row("cachestat (one call)", t[0], n, lo[0], hi[0], c[0].pages);
 	row("mincore, whole file (64 MiB maps)", t[1], n, lo[1], hi[1], c[1].pages);
 	row("mincore per tick (256 MiB of it)", t[2], n, lo[2], hi[2], smp.res_src.pages);
+	char name[64];
+	if (have_cs) {
+		row("tick, cachestat (no map)", t[5], n, lo[5], hi[5], lsmp.res_src.pages);
+		snprintf(name, sizeof(name), "tick + map, cachestat x %d", ranges);
+		row(name, t[3], n, lo[3], hi[3], map.src.pages);
+	}
+	snprintf(name, sizeof(name), "tick + map, mincore, %d ranges", ranges);
+	row(name, t[4], n, lo[4], hi[4], map.src.pages);
 	residency_free(r);
 	residency_free(tick);
-	for (int k = 0; k < 3; k++)
+	residency_free(live);
+	for (int k = 0; k < 6; k++)
 		free(t[k]);
 	close(fd);
 	return 0;

@@ -50,6 +50,9 @@ static void on_sample(void *ctx, const struct sample *s, const struct disktab *t
 			output_failed(a, e);
 	}
 	series_push(m->series, s);
+	/* a map goes with its sample: one comes after it or none (a replay
+	 * between runs), never the previous tick's */
+	m->map.src.n = m->map.dst.n = 0;
 	if (a->ui.paused && a->ui.scroll + 1 < series_len(m->series))
 		a->ui.scroll++; /* a paused view stays on the same samples */
 	if (t) {
@@ -58,6 +61,12 @@ static void on_sample(void *ctx, const struct sample *s, const struct disktab *t
 		m->disks_cur = next;
 		m->disks_n++;
 	}
+}
+
+static void on_map(void *ctx, const struct residency_map *map)
+{
+	struct app *a = ctx;
+	a->model.map = *map;
 }
 
 static void on_result(void *ctx, const struct run_result *r)
@@ -90,6 +99,7 @@ static void on_reset(void *ctx)
 	m->series = series_new(cap);
 	m->disks_cur = -1;
 	m->disks_n = 0;
+	m->map.src.n = m->map.dst.n = 0;
 	a->t0_ns = 0;
 	a->stats_key = (size_t)-1;
 }
@@ -450,6 +460,7 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	struct source_sink sink = {
 		.ctx = a,
 		.sample = on_sample,
+		.map = on_map,
 		.result = on_result,
 		.note = on_note,
 		.reset = on_reset,

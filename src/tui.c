@@ -71,6 +71,7 @@ static void tui_present(void *ctx)
 	}
 	screen_size(t->scr, &t->w, &t->h);
 	grid_resize(&t->g, t->w, t->h);
+	source_live_set_map_ranges(t->a->src, strip_residency_map_ranges(t->w));
 	views_draw(&t->views, &t->a->model, &t->a->ui, &t->g);
 	screen_draw(t->scr, &t->g);
 	t->dirty = 0;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "residency.h"
 #include "runlog.h"
 #include "sample.h"
 #include "series.h"
@@ -26,6 +27,9 @@ struct model {
 	struct disktab disks[2]; /* previous and current, see disks_cur */
 	int disks_cur;		 /* index of the newer table; -1 before the first */
 	int disks_n;		 /* how many tables have been read (0, 1, 2+) */
+	/* where in the run's files the cache is: the newest tick's map
+	 * (residency.h; n = 0 for a file without one) */
+	struct residency_map map;
 
 	char host[64], kernel[64];
 	char disk[64];		/* watched disk ("" for none) */

@@ -80,3 +80,31 @@ void pagecache_run_figures(const struct series *ser, int run, uint64_t t0, uint6
 	long page = sysconf(_SC_PAGESIZE); /* the run's: results are made live */
 	r->res_dst_dirty_peak_kb = peak * (uint64_t)(page > 0 ? page : 4096) / 1024;
 }
+
+void pagecache_map_cells(const struct residency_map_file *f, int w, unsigned char *cells)
+{
+	for (int i = 0; i < w; i++) {
+		int n = f->n;
+		if (!n) {
+			cells[i] = PCELL_NONE;
+			continue;
+		}
+		int lo = (int)((int64_t)i * n / w), hi = (int)((int64_t)(i + 1) * n / w);
+		if (hi <= lo)
+			hi = lo + 1;
+		uint64_t pages = residency_range_start(f->pages, n, hi) -
+				 residency_range_start(f->pages, n, lo);
+		uint64_t c = 0, d = 0, wb = 0, e = 0;
+		for (int k = lo; k < hi; k++) {
+			c += f->cached[k];
+			d += f->dirty[k];
+			wb += f->writeback[k];
+			e += f->evicted[k];
+		}
+		cells[i] = d + wb	 ? (wb > d ? PCELL_WB : PCELL_DIRTY)
+			   : c >= pages ? PCELL_CACHED
+			   : c		 ? PCELL_SOME
+			   : e		 ? PCELL_EVICTED
+					 : PCELL_EMPTY;
+	}
+}

@@ -11,6 +11,7 @@
 #ifndef LRUTOP_PAGECACHE_H
 #define LRUTOP_PAGECACHE_H
 
+#include "residency.h"
 #include "runlog.h"
 #include "sample.h"
 #include "series.h"
@@ -38,5 +39,23 @@ void pagecache_run_figures(const struct series *ser, int run, uint64_t t0, uint6
 /* The source's cached share at the copy's end, %: NAN without residency
  * or with an empty source. */
 double pagecache_src_cached_end_pct(const struct run_result *r);
+
+/* The map of one file (residency.h) as w cells, vmtouch -v's picture: cell
+ * i covers ranges [i*n/w, (i+1)*n/w) (one at least, so a map narrower
+ * than w repeats ranges).  A cell is dirty or under writeback when any of
+ * its pages is (the larger of the two wins), else cached when all of its
+ * pages are ("O"), some when any is ("o"), evicted when none is but
+ * reclaim took some (cachestat's shadow entries), else empty; none for a
+ * file without a map. */
+enum pagecache_cell {
+	PCELL_NONE,
+	PCELL_EMPTY,
+	PCELL_EVICTED,
+	PCELL_SOME,
+	PCELL_CACHED,
+	PCELL_DIRTY,
+	PCELL_WB,
+};
+void pagecache_map_cells(const struct residency_map_file *f, int w, unsigned char *cells);
 
 #endif

@@ -22,6 +22,8 @@
  *            "dk":{"vda":[12 columns]},"dkn":["vda","loop0"],"dkt":DELTA}
  *   event   {"k":"event","t":T_NS,"run":0,"phase":"copy"}
  *   result  {"k":"result","name":"rw_cp","strategy":"rw_cp"|null,...}
+ *   pcmap   {"k":"pcmap","t":T_NS,"src":{"p":PAGES,"n":N,"m":METHOD,
+ *            "c":"1000*40,3a7,0*23",...},"dst":{...}} (docs/recording.md)
  *
  * Invariants and choices, all restored exactly by the reader:
  *  - Counters are raw (never rates).  A group whose have bit is clear is
@@ -55,13 +57,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "residency.h"
 #include "sample.h"
 #include "runlog.h"
 
 #define RECORD_MAJOR		1
 /* minor 1: page-cache residency ("pc*", "res"); 2: MGLRU's generations
- * ("lg*") and the MGLRU bit in "hv" */
-#define RECORD_MINOR		2
+ * ("lg*") and the MGLRU bit in "hv"; 3: the page-cache map ("pcmap") */
+#define RECORD_MINOR		3
 #define RECORD_LINE_MAX		(1u << 20) /* a longer line is an error (/dev/zero) */
 #define RECORD_STRATEGY_UNKNOWN UINT8_MAX
 
@@ -113,6 +116,10 @@ struct recorder *recorder_open(const char *path, enum record_compress z,
  * failure every later call returns -1 with the same sentence. */
 int recorder_sample(struct recorder *r, const struct sample *smp, const struct disktab *tab,
 		    char *err, size_t errlen);
+/* One page-cache map line ("pcmap", after its sample's): nothing is
+ * written when neither file has a map.  0 or -1 as recorder_sample. */
+struct residency_map;
+int recorder_map(struct recorder *r, const struct residency_map *m, char *err, size_t errlen);
 /* One event line (a run started, changed phase, ended: phase PHASE_IDLE). */
 int recorder_event(struct recorder *r, const struct run_event *ev, char *err, size_t errlen);
 /* One result line: every field of res (the strategy by name, null for a --cmd). */
@@ -131,6 +138,7 @@ enum record_kind {
 	RECORD_SAMPLE = 1,
 	RECORD_EVENT,
 	RECORD_RESULT,
+	RECORD_MAP, /* minor 3: where in the run's files the cache is */
 };
 
 struct record_item {
@@ -146,6 +154,8 @@ struct record_item {
 	 * a --cmd or a name this build does not know (strategy_name says) */
 	struct run_result result;
 	char strategy_name[32]; /* "" for a --cmd */
+	/* RECORD_MAP: a file without a map has n = 0 */
+	struct residency_map map;
 };
 
 /* Opens a recording (gzip or plain, told apart by the gzip magic) and reads

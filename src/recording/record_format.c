@@ -2,6 +2,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util.h"
 
@@ -145,4 +146,79 @@ int record_disk_set(struct disk_counters *d, const uint64_t v[NDCOL])
 	d->io_ms = v[8], d->weighted_ms = v[9], d->in_flight = (uint32_t)v[10];
 	d->is_disk = (int)v[11];
 	return 0;
+}
+
+/* ---- the page-cache map ----------------------------------------------- */
+
+const struct record_map_col record_map_cols[RECORD_MAP_NCOLS] = {
+    {"c", offsetof(struct residency_map_file, cached)},
+    {"d", offsetof(struct residency_map_file, dirty)},
+    {"w", offsetof(struct residency_map_file, writeback)},
+    {"e", offsetof(struct residency_map_file, evicted)},
+    {"r", offsetof(struct residency_map_file, recent)},
+};
+
+void record_map_encode(const uint32_t *v, int n, char buf[RECORD_MAP_TEXT])
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (int i = 0; i < n;) {
+		int k = i + 1;
+		while (k < n && v[k] == v[i])
+			k++;
+		/* a run of 2 is no shorter as "V*2" unless V is long */
+		size_t room = RECORD_MAP_TEXT - len;
+		int w = k - i > 1 ? snprintf(buf + len, room, "%s%x*%d", i ? "," : "", v[i], k - i)
+				  : snprintf(buf + len, room, "%s%x", i ? "," : "", v[i]);
+		if (w < 0 || (size_t)w >= room)
+			return; /* cannot happen: each range takes at most 9 bytes */
+		len += (size_t)w;
+		i = k;
+	}
+}
+
+/* A number in base (16 or 10) at *s, no sign, at most max; advances *s. */
+static int map_number(const char **s, int base, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = *s;
+	for (;; p++) {
+		int d = *p >= '0' && *p <= '9'		   ? *p - '0'
+			: base == 16 && *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+							       : -1;
+		if (d < 0)
+			break;
+		v = v * (uint64_t)base + (uint64_t)d;
+		if (v > max)
+			return -1;
+	}
+	if (p == *s)
+		return -1;
+	*s = p;
+	*out = v;
+	return 0;
+}
+
+int record_map_decode(const char *s, uint32_t *v, int n)
+{
+	int i = 0;
+	while (*s) {
+		uint64_t x, k = 1;
+		if (map_number(&s, 16, UINT32_MAX, &x) < 0)
+			return -1;
+		if (*s == '*') {
+			s++;
+			if (map_number(&s, 10, (uint64_t)n, &k) < 0 || k < 1)
+				return -1;
+		}
+		if (k > (uint64_t)(n - i))
+			return -1;
+		for (uint64_t j = 0; j < k; j++)
+			v[i++] = (uint32_t)x;
+		if (*s == ',' && s[1])
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return i == n ? 0 : -1;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "residency.h"
 #include "sample.h"
 
 enum ftype { F_U64, F_U32, F_F32, F_U8 };
@@ -33,6 +34,22 @@ extern const size_t record_nfields;
 	 SAMPLE_HAVE_PSI_MEM | SAMPLE_HAVE_PSI_IO | SAMPLE_HAVE_CG | SAMPLE_HAVE_CG_DEACT |        \
 	 SAMPLE_HAVE_RES | SAMPLE_HAVE_PROBE | SAMPLE_HAVE_CG_IO | SAMPLE_HAVE_CG_IO_WB |          \
 	 SAMPLE_HAVE_GEN | SAMPLE_HAVE_GEN_CG | SAMPLE_HAVE_MGLRU)
+
+/* A column of the page-cache map ("pcmap" lines, residency.h): n counts as
+ * text, lowercase hex numbers split by ',', a run of K equal ones written
+ * once as "V*K" (K decimal): "1000*40,3a7,0*23".  RECORD_MAP_TEXT bytes
+ * hold any column (the NUL included). */
+#define RECORD_MAP_TEXT (RESIDENCY_MAP_MAX * 9 + 1)
+/* The columns of a file's map: key and member (uint32_t[n]). */
+#define RECORD_MAP_NCOLS 5
+extern const struct record_map_col {
+	const char *key;
+	size_t off;
+} record_map_cols[RECORD_MAP_NCOLS];
+void record_map_encode(const uint32_t *v, int n, char buf[RECORD_MAP_TEXT]);
+/* The text back into exactly n counts: 0, or -1 (bad syntax, a number
+ * past UINT32_MAX, more or fewer than n). */
+int record_map_decode(const char *s, uint32_t *v, int n);
 
 /* The disk table's columns, in "disk_columns" order. */
 #define NDCOL 12

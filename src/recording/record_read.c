@@ -542,6 +542,49 @@ static int rd_event(struct recording *r, json_t *o, struct record_item *it, char
 	return 0;
 }
 
+/* One file of a "pcmap" line (absent: no map, n = 0). */
+static int rd_map_file(struct recording *r, json_t *o, const char *kind,
+		       struct residency_map_file *f, char *err, size_t errlen)
+{
+	json_int_t v;
+	memset(f, 0, sizeof(*f));
+	if (!o)
+		return 0;
+	if (!json_is_object(o))
+		return rd_fail(r, err, errlen, r->line, "%s: not an object", kind);
+	NEED_INT(o, "p", v, 1, INT64_MAX);
+	f->pages = (uint64_t)v;
+	NEED_INT(o, "n", v, 1, (json_int_t)(f->pages < RESIDENCY_MAP_MAX ? f->pages : RESIDENCY_MAP_MAX));
+	f->n = (uint16_t)v;
+	NEED_INT(o, "m", v, RESIDENCY_CACHESTAT, RESIDENCY_MINCORE);
+	f->method = (uint8_t)v;
+	for (size_t i = 0; i < RECORD_MAP_NCOLS; i++) {
+		uint32_t *col = (uint32_t *)((char *)f + record_map_cols[i].off);
+		json_t *j = json_object_get(o, record_map_cols[i].key);
+		if (!j)
+			continue; /* all zeros */
+		if (!json_is_string(j) || record_map_decode(json_string_value(j), col, f->n) < 0)
+			return rd_fail(r, err, errlen, r->line,
+				       "%s: \"%s\" is not %d counts", kind, record_map_cols[i].key, f->n);
+	}
+	return 0;
+}
+
+static int rd_map(struct recording *r, json_t *o, struct record_item *it, char *err,
+		  size_t errlen)
+{
+	const char *kind = "pcmap";
+	json_int_t v;
+	NEED_INT(o, "t", v, INT64_MIN, INT64_MAX);
+	it->map.t_ns = (uint64_t)v;
+	if (rd_map_file(r, json_object_get(o, "src"), "pcmap: src", &it->map.src, err, errlen) < 0 ||
+	    rd_map_file(r, json_object_get(o, "dst"), "pcmap: dst", &it->map.dst, err, errlen) < 0)
+		return -1;
+	if (!it->map.src.n && !it->map.dst.n) /* the writer never writes one */
+		return rd_fail(r, err, errlen, r->line, "pcmap: neither \"src\" nor \"dst\"");
+	return 0;
+}
+
 /* A result's page-cache figures (minor 1): absent in older recordings,
  * which leaves res_have 0. */
 static int rd_result_res(struct recording *r, json_t *o, struct run_result *x, char *err,
@@ -791,6 +834,8 @@ int recording_next(struct recording *r, struct record_item *it, char *err, size_
 			it->kind = RECORD_EVENT, rc = rd_event(r, o, it, err, errlen);
 		else if (!strcmp(k, "result"))
 			it->kind = RECORD_RESULT, rc = rd_result(r, o, it, err, errlen);
+		else if (!strcmp(k, "pcmap"))
+			it->kind = RECORD_MAP, rc = rd_map(r, o, it, err, errlen);
 		else
 			got = 0, rc = 0; /* a kind from a newer minor version */
 		json_decref(o);

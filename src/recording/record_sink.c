@@ -24,6 +24,16 @@ static void tee_sample(void *ctx, const struct sample *s, const struct disktab *
 		t->next.sample(t->next.ctx, s, tab);
 }
 
+static void tee_map(void *ctx, const struct residency_map *m)
+{
+	struct record_sink *t = ctx;
+	char err[600];
+	if (t->rec && !t->error && recorder_map(t->rec, m, err, sizeof(err)) < 0)
+		tee_failed(t, err);
+	if (t->next.map)
+		t->next.map(t->next.ctx, m);
+}
+
 static void tee_event(void *ctx, const struct run_event *e)
 {
 	struct record_sink *t = ctx;
@@ -67,6 +77,7 @@ void record_sink_init(struct record_sink *t, const struct source_sink *next,
 	*out = (struct source_sink){
 	    .ctx = t,
 	    .sample = tee_sample,
+	    .map = tee_map,
 	    .event = tee_event,
 	    .result = tee_result,
 	    .note = tee_note,

@@ -389,6 +389,43 @@ int recorder_sample(struct recorder *r, const struct sample *smp, const struct d
 	return rc;
 }
 
+/* One file's map: its size, ranges, reader and the non-zero columns. */
+static json_t *map_json(const struct residency_map_file *f)
+{
+	json_t *o = json_object();
+	int bad = !o;
+	bad |= put(o, "p", ju64(f->pages));
+	bad |= put(o, "n", json_integer(f->n));
+	bad |= put(o, "m", json_integer(f->method));
+	for (size_t i = 0; !bad && i < RECORD_MAP_NCOLS; i++) {
+		const uint32_t *v = (const uint32_t *)((const char *)f + record_map_cols[i].off);
+		int any = 0;
+		for (int k = 0; k < f->n && !any; k++)
+			any = v[k] != 0;
+		if (!any)
+			continue; /* a column of zeros is left out */
+		char buf[RECORD_MAP_TEXT];
+		record_map_encode(v, f->n, buf);
+		bad |= put(o, record_map_cols[i].key, json_string(buf));
+	}
+	return whole(o, bad);
+}
+
+int recorder_map(struct recorder *r, const struct residency_map *m, char *err, size_t errlen)
+{
+	if (!m->src.n && !m->dst.n)
+		return 0;
+	json_t *o = json_object();
+	int bad = !o;
+	bad |= put(o, "k", json_string("pcmap"));
+	bad |= put(o, "t", ju64(m->t_ns));
+	if (m->src.n)
+		bad |= put(o, "src", map_json(&m->src));
+	if (m->dst.n)
+		bad |= put(o, "dst", map_json(&m->dst));
+	return rec_line(r, whole(o, bad), 0, err, errlen);
+}
+
 int recorder_event(struct recorder *r, const struct run_event *ev, char *err, size_t errlen)
 {
 	json_t *o = json_object();

@@ -36,6 +36,7 @@ struct rfile {
 	int no_cachestat; /* cachestat refused this file even so: mincore */
 	/* the mincore reader: the last count of each chunk */
 	uint64_t *chunk;
+	unsigned char *pv; /* mincore's vector of every chunk (cap of them), for the map */
 	size_t nchunk, cap, next; /* chunks of the size last seen; the next to walk */
 	int walked;		  /* walked whole once since it was opened */
 };
@@ -57,7 +58,9 @@ static void rfile_close(struct rfile *f)
 	f->fd = -1;
 	f->rdwr = f->no_cachestat = 0;
 	free(f->chunk);
+	free(f->pv);
 	f->chunk = NULL;
+	f->pv = NULL;
 	f->nchunk = f->cap = f->next = 0;
 	f->walked = 0;
 }
@@ -107,13 +110,27 @@ const char *residency_method_name(int method)
 					     : "-";
 }
 
+/* cachestat over [off, off + len) bytes (len 0: to the end). */
+static int cachestat_range(int fd, uint64_t off, uint64_t len, struct lrutop_cachestat *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+#ifdef __NR_cachestat
+	struct lrutop_cachestat_range range = {off, len};
+	return syscall(__NR_cachestat, fd, &range, cs, 0) < 0 ? -1 : 0;
+#else
+	(void)fd;
+	(void)off;
+	(void)len;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 static int by_cachestat(int fd, struct residency_counts *out)
 {
 #ifdef __NR_cachestat
-	struct lrutop_cachestat_range range = {0, 0};
 	struct lrutop_cachestat cs;
-	memset(&cs, 0, sizeof(cs));
-	if (syscall(__NR_cachestat, fd, &range, &cs, 0) < 0)
+	if (cachestat_range(fd, 0, 0, &cs) < 0)
 		return -1;
 	out->cached = cs.nr_cache;
 	out->dirty = cs.nr_dirty;
@@ -134,8 +151,11 @@ static int by_cachestat(int fd, struct residency_counts *out)
  * read-only shared map: the map never touches a page (no fault, no
  * readahead), and a file shrinking meanwhile only finds pages absent.
  * 0 or -1 with errno. */
-static int mincore_chunk(struct residency *r, int fd, uint64_t size, size_t k, uint64_t *cached)
+static int mincore_chunk(struct residency *r, int fd, uint64_t size, size_t k, uint64_t *cached,
+			 unsigned char *vec)
 {
+	if (!vec)
+		vec = r->vec;
 	uint64_t off = (uint64_t)k * RESIDENCY_CHUNK;
 	*cached = 0;
 	if (off >= size)
@@ -145,7 +165,7 @@ static int mincore_chunk(struct residency *r, int fd, uint64_t size, size_t k, u
 	if (map == MAP_FAILED)
 		return -1;
 	size_t np = (len + (size_t)r->page - 1) / (size_t)r->page;
-	int rc = mincore(map, len, r->vec);
+	int rc = mincore(map, len, vec);
 	int e = errno;
 	munmap(map, len);
 	if (rc < 0) {
@@ -154,7 +174,7 @@ static int mincore_chunk(struct residency *r, int fd, uint64_t size, size_t k, u
 	}
 	uint64_t n = 0;
 	for (size_t i = 0; i < np; i++)
-		n += r->vec[i] & 1;
+		n += vec[i] & 1;
 	*cached = n;
 	return 0;
 }
@@ -176,7 +196,7 @@ static int by_mincore(struct residency *r, int fd, uint64_t size, struct residen
 {
 	uint64_t cached = 0, n;
 	for (size_t k = 0; k < nchunks(size); k++) {
-		if (mincore_chunk(r, fd, size, k, &n) < 0)
+		if (mincore_chunk(r, fd, size, k, &n, NULL) < 0)
 			return -1;
 		cached += n;
 	}
@@ -197,16 +217,19 @@ static int by_mincore_budget(struct residency *r, struct rfile *f, struct reside
 	if (nch > f->cap) {
 		size_t cap = nch > 2 * f->cap ? nch : 2 * f->cap;
 		f->chunk = xrealloc(f->chunk, cap * sizeof(f->chunk[0]));
+		f->pv = xrealloc(f->pv, cap * r->veclen);
 		f->cap = cap;
 	}
-	for (size_t k = old; k < nch; k++)
+	for (size_t k = old; k < nch; k++) {
 		f->chunk[k] = 0;
+		memset(f->pv + k * r->veclen, 0, r->veclen);
+	}
 	f->nchunk = nch;
 	size_t per_tick = (size_t)((r->budget + RESIDENCY_CHUNK - 1) / RESIDENCY_CHUNK);
 	size_t walked = 0;
 	if (!f->walked) {
 		for (size_t k = 0; k < nch; k++)
-			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k]) < 0)
+			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k], f->pv + k * r->veclen) < 0)
 				return -1;
 		f->walked = 1;
 	} else {
@@ -214,12 +237,12 @@ static int by_mincore_budget(struct residency *r, struct rfile *f, struct reside
 		 * grows at disk speed, far less than the budget in a tick, and
 		 * what it just wrote is what the chart is about */
 		for (size_t k = old ? old - 1 : 0; old < nch && k < nch; k++, walked++)
-			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k]) < 0)
+			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k], f->pv + k * r->veclen) < 0)
 				return -1;
 		for (; walked < per_tick && walked < nch; walked++) {
 			size_t k = f->next % nch;
 			f->next = (k + 1) % nch;
-			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k]) < 0)
+			if (mincore_chunk(r, f->fd, size, k, &f->chunk[k], f->pv + k * r->veclen) < 0)
 				return -1;
 		}
 	}
@@ -272,16 +295,103 @@ static int rfile_sync(struct rfile *f, const char *path)
 	return 0;
 }
 
+uint64_t residency_range_start(uint64_t pages, int n, int k)
+{
+	/* pages * k / n without the product overflowing for any file size */
+	return pages / (uint64_t)n * (uint64_t)k + pages % (uint64_t)n * (uint64_t)k / (uint64_t)n;
+}
+
+static uint32_t sat32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* The map of f in want ranges: 0, or -1 (m->n = 0) when it cannot be read
+ * (cachestat refused, errno set; mincore: not walked yet). */
+static int map_file(struct residency *r, struct rfile *f, int want, struct residency_map_file *m)
+{
+	struct stat st;
+	m->n = 0;
+	m->method = RESIDENCY_NONE;
+	if (f->fd < 0 || fstat(f->fd, &st) < 0 || st.st_size <= 0)
+		return -1;
+	uint64_t pg = (uint64_t)r->page;
+	uint64_t pages = ((uint64_t)st.st_size + pg - 1) / pg;
+	int n = want < 1 ? 1 : want > RESIDENCY_MAP_MAX ? RESIDENCY_MAP_MAX : want;
+	if ((uint64_t)n > pages)
+		n = (int)pages;
+	m->pages = pages;
+	if (!r->force_mincore && !r->no_cachestat && !f->no_cachestat) {
+		for (int k = 0; k < n; k++) {
+			uint64_t a = residency_range_start(pages, n, k);
+			uint64_t b = residency_range_start(pages, n, k + 1);
+			struct lrutop_cachestat cs;
+			/* the last range to the end: what the file grew by since */
+			if (cachestat_range(f->fd, a * pg, k + 1 < n ? (b - a) * pg : 0, &cs) < 0)
+				return -1;
+			m->cached[k] = sat32(cs.nr_cache);
+			m->dirty[k] = sat32(cs.nr_dirty);
+			m->writeback[k] = sat32(cs.nr_writeback);
+			m->evicted[k] = sat32(cs.nr_evicted);
+			m->recent[k] = sat32(cs.nr_recently_evicted);
+		}
+		m->method = RESIDENCY_CACHESTAT;
+		m->n = (uint16_t)n;
+		return 0;
+	}
+	if (!f->pv || !f->walked)
+		return -1;
+	/* the walk's vector: pages past what it has seen count as not cached */
+	uint64_t seen = (uint64_t)f->nchunk * r->veclen;
+	for (int k = 0; k < n; k++) {
+		uint64_t a = residency_range_start(pages, n, k);
+		uint64_t b = residency_range_start(pages, n, k + 1);
+		uint64_t c = 0;
+		for (uint64_t i = a; i < b && i < seen; i++)
+			c += f->pv[i] & 1;
+		m->cached[k] = sat32(c);
+		m->dirty[k] = m->writeback[k] = m->evicted[k] = m->recent[k] = 0;
+	}
+	m->method = RESIDENCY_MINCORE;
+	m->n = (uint16_t)n;
+	return 0;
+}
+
+/* The file's counts as the sum of its cachestat map's ranges (they cover
+ * it, the last one to the end): the map costs the tick no call of its own
+ * over the whole-file one it replaces. */
+static void map_sum(const struct residency_map_file *m, struct residency_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->pages = m->pages;
+	for (int k = 0; k < m->n; k++) {
+		c->cached += m->cached[k];
+		c->dirty += m->dirty[k];
+		c->writeback += m->writeback[k];
+		c->evicted += m->evicted[k];
+		c->recently_evicted += m->recent[k];
+	}
+	c->method = RESIDENCY_CACHESTAT;
+}
+
 /* One file: cachestat where the kernel and the file allow it, else
  * mincore.  may_write: the file is lrutop's own, so a descriptor open for
  * writing (what cachestat asks of a caller who does not own the file) may
  * be tried. */
 static int read_file(struct residency *r, struct rfile *f, const char *path, int may_write,
-		     struct sample_res *out)
+		     struct sample_res *out, int nmap, struct residency_map_file *map)
 {
 	struct residency_counts c;
 	int want = !r->force_mincore && !r->no_cachestat && !f->no_cachestat;
-	int rc = want ? residency_fd(r, f->fd, 1, &c) : by_mincore_budget(r, f, &c);
+	int rc;
+	if (map)
+		map->n = 0;
+	if (want && map && map_file(r, f, nmap, map) == 0) {
+		map_sum(map, &c);
+		rc = 0;
+	} else {
+		rc = want ? residency_fd(r, f->fd, 1, &c) : by_mincore_budget(r, f, &c);
+	}
 	if (rc < 0 && want && errno == ENOSYS) {
 		r->no_cachestat = 1;
 		rc = by_mincore_budget(r, f, &c);
@@ -305,6 +415,8 @@ static int read_file(struct residency *r, struct rfile *f, const char *path, int
 	}
 	if (rc < 0)
 		return -1;
+	if (map && !map->n)
+		map_file(r, f, nmap, map); /* cachestat refused it: the walk's vector */
 	out->pages = c.pages;
 	out->cached = c.cached;
 	out->dirty = c.dirty;
@@ -315,15 +427,37 @@ static int read_file(struct residency *r, struct rfile *f, const char *path, int
 	return 0;
 }
 
-void residency_read(struct residency *r, const char *src, const char *dst, struct sample *smp)
+void residency_read_map(struct residency *r, const char *src, const char *dst, struct sample *smp,
+			int n, struct residency_map *map)
 {
 	memset(&smp->res_src, 0, sizeof(smp->res_src));
 	memset(&smp->res_dst, 0, sizeof(smp->res_dst));
+	if (map) {
+		map->src.n = map->dst.n = 0;
+		map->src.method = map->dst.method = RESIDENCY_NONE;
+	}
 	int any = 0;
 	if (rfile_sync(&r->src, src) == 0)
-		any |= read_file(r, &r->src, src, 0, &smp->res_src) == 0;
+		any |= read_file(r, &r->src, src, 0, &smp->res_src, n, map ? &map->src : NULL) == 0;
 	if (rfile_sync(&r->dst, dst) == 0)
-		any |= read_file(r, &r->dst, dst, 1, &smp->res_dst) == 0;
+		any |= read_file(r, &r->dst, dst, 1, &smp->res_dst, n, map ? &map->dst : NULL) == 0;
 	if (any)
 		smp->have |= SAMPLE_HAVE_RES;
+	if (map)
+		map->t_ns = smp->t_ns;
+}
+
+void residency_read(struct residency *r, const char *src, const char *dst, struct sample *smp)
+{
+	residency_read_map(r, src, dst, smp, 0, NULL);
+}
+
+int residency_have_cachestat(void)
+{
+	struct lrutop_cachestat cs;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	int ok = cachestat_range(fd, 0, 0, &cs) == 0 || errno != ENOSYS;
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }

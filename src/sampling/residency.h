@@ -16,6 +16,13 @@
  * LRUTOP_RESIDENCY=mincore in the environment forces the second (tests,
  * benches).
  *
+ * The map (residency_map_read): where in each file the cache is, as n
+ * ranges of equal size (vmtouch -v's picture) — cachestat(2) per range,
+ * or, under the mincore fallback, the per-page vector the per-tick walk
+ * keeps (one byte a page of the file: 1 MiB for 4 GiB), so the map costs
+ * the fallback no system call of its own.  Kept out of struct sample (the
+ * history ring stays small): the caller keeps the latest one.
+ *
  * Invariants: a file is opened O_RDONLY (the destination O_RDWR only when
  * cachestat refused a read-only descriptor: it is lrutop's own scratch
  * file); a descriptor whose path now names another inode, or nothing, is
@@ -70,6 +77,36 @@ void residency_set_budget(struct residency *r, uint64_t bytes);
  * else mincore over every chunk.  0, or -1 with errno (EPERM: cachestat refused this fd, ENOSYS:
  * the kernel has no cachestat). */
 int residency_fd(struct residency *r, int fd, int want_cachestat, struct residency_counts *out);
+
+/* The map: at most RESIDENCY_MAP_MAX ranges a file; range k of a file of
+ * `pages` pages read in n ranges covers pages [k*pages/n, (k+1)*pages/n)
+ * (n <= pages: no range is empty).  Counts in pages, saturated at
+ * UINT32_MAX; under mincore only cached is known (the rest 0). */
+#define RESIDENCY_MAP_MAX 256
+struct residency_map_file {
+	uint64_t pages; /* the file's size when read, in pages */
+	uint16_t n;	/* ranges; 0: the file was not read */
+	uint8_t method; /* enum residency_method */
+	uint32_t cached[RESIDENCY_MAP_MAX], dirty[RESIDENCY_MAP_MAX],
+	    writeback[RESIDENCY_MAP_MAX], evicted[RESIDENCY_MAP_MAX],
+	    recent[RESIDENCY_MAP_MAX]; /* recently evicted */
+};
+struct residency_map {
+	uint64_t t_ns; /* the sample it goes with */
+	struct residency_map_file src, dst;
+};
+
+/* residency_read, and the map of each file read in n ranges (clamped to
+ * 1..RESIDENCY_MAP_MAX and to the file's pages) into map (t_ns: smp's); a
+ * file not read, empty, or not walked yet gets n = 0.  Under cachestat the
+ * file's counts in smp are the sums of its ranges (no whole-file call). */
+void residency_read_map(struct residency *r, const char *src, const char *dst, struct sample *smp,
+			int n, struct residency_map *map);
+/* First page of range k of n over pages (see above). */
+uint64_t residency_range_start(uint64_t pages, int n, int k);
+
+/* 1 when the kernel has cachestat(2) (Linux >= 6.5): tests skip on 0. */
+int residency_have_cachestat(void);
 
 /* "cachestat", "mincore" or "-". */
 const char *residency_method_name(int method);

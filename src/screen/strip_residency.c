@@ -9,6 +9,21 @@
 #include "util.h"
 
 enum { R_SRC, R_DST, R_DIRTY, R_WB, R_N };
+enum { MAP_ROWS = STRIP_RESIDENCY_MAP_ROWS };
+
+/* A map cell's glyph (Unicode, ASCII) and role; cached takes the file's. */
+static const struct {
+	uint32_t ch, ascii;
+	enum role role;
+} cell_look[] = {
+    [PCELL_NONE] = {' ', ' ', ROLE_DIM},
+    [PCELL_EMPTY] = {0x00b7, '.', ROLE_DIM},	   /* · */
+    [PCELL_EVICTED] = {0x2591, 'x', ROLE_DEACT},	   /* ░ */
+    [PCELL_SOME] = {0x2584, 'o', ROLE_DEFAULT},	   /* ▄ */
+    [PCELL_CACHED] = {0x2588, '#', ROLE_DEFAULT},  /* █ */
+    [PCELL_DIRTY] = {0x2593, 'D', ROLE_REFAULT},   /* ▓ */
+    [PCELL_WB] = {0x2592, 'W', ROLE_SCAN},	   /* ▒ */
+};
 
 void strip_residency_done(struct res_strip *rs)
 {
@@ -16,16 +31,28 @@ void strip_residency_done(struct res_strip *rs)
 	free(rs->buf);
 	rs->buf = NULL;
 	rs->cap = 0;
+	free(rs->cells);
+	rs->cells = NULL;
+	rs->cells_cap = 0;
+}
+
+int strip_residency_map_ranges(int w)
+{
+	int pw = w - 8; /* view_overview.c: YLAB + the axis */
+	return pw < 1 ? 1 : pw > RESIDENCY_MAP_MAX ? RESIDENCY_MAP_MAX : pw;
 }
 
 int strip_residency_rows(const struct model *m, int plot_rows)
 {
-	/* The disk and memory charts carry the sawtooth: at 100x30 (22 rows)
-	 * they keep every row and the figures stay in the results. */
-	if (m->runs.state == RUNS_NONE || plot_rows < 26)
+	/* The disk and memory charts carry the sawtooth: at 100x30 (20 rows)
+	 * the strip is the map alone (its title and two rows), the shares
+	 * stay in its legend and the results. */
+	if (m->runs.state == RUNS_NONE || plot_rows < 12)
 		return 0;
+	if (plot_rows < 26)
+		return 1 + MAP_ROWS;
 	int rows = plot_rows / 8;
-	return 1 + (rows < 2 ? 2 : rows > 5 ? 5 : rows);
+	return 1 + (rows < 2 ? 2 : rows > 5 ? 5 : rows) + MAP_ROWS;
 }
 
 static double *col(struct res_strip *rs, int k)
@@ -35,21 +62,22 @@ static double *col(struct res_strip *rs, int k)
 
 /* Title and legend with the newest values: "Page cache % ■ src 42 ...". */
 static void legend(struct grid *g, int y, int compact, const struct pagecache_pct *p,
-		   const char *method)
+		   const char *method, enum chart_glyphs gl)
 {
+	/* the swatches are the map's glyphs, in the chart's colours */
 	struct {
 		enum role role;
 		const char *name, *short_name;
 		double v;
 		const char *unit;
-		int no_swatch; /* a number, not drawn: no ■ */
+		int cell; /* enum pagecache_cell whose glyph is the swatch, 0: none */
 	} it[] = {
-	    {ROLE_READ, "src cached", "src", p->src_cached, "%", 0},
-	    {ROLE_WRITE, "dst cached", "dst", p->dst_cached, "%", 0},
-	    {ROLE_REFAULT, "dirty", "dirty", p->dst_dirty, "%", 0},
-	    {ROLE_SCAN, "writeback", "wb", p->dst_wb, "%", 0},
-	    {ROLE_DIM, "evicted", "evict", p->evicted, " pg", 1},
-	    {ROLE_PSI, "recently evicted", "recent", p->recent, " pg", 1},
+	    {ROLE_READ, "src cached", "src", p->src_cached, "%", PCELL_CACHED},
+	    {ROLE_WRITE, "dst cached", "dst", p->dst_cached, "%", PCELL_CACHED},
+	    {ROLE_REFAULT, "dirty", "dirty", p->dst_dirty, "%", PCELL_DIRTY},
+	    {ROLE_SCAN, "writeback", "wb", p->dst_wb, "%", PCELL_WB},
+	    {ROLE_DEACT, "evicted", "evict", p->evicted, " pg", PCELL_EVICTED},
+	    {ROLE_PSI, "recently evicted", "recent", p->recent, " pg", 0},
 	};
 	char title[64];
 	if (compact)
@@ -68,11 +96,44 @@ static void legend(struct grid *g, int y, int compact, const struct pagecache_pc
 			 isnan(it[i].v) ? "" : it[i].unit);
 		if (x + 2 + (int)strlen(buf) > g->w)
 			break;
-		if (!it[i].no_swatch) {
-			grid_put(g, x, y, 0x25a0, it[i].role); /* ■ */
+		if (it[i].cell) {
+			const int c = it[i].cell;
+			grid_put(g, x, y, gl == CHART_ASCII ? cell_look[c].ascii : cell_look[c].ch,
+				 it[i].role);
 			x += 2;
 		}
 		x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf) + 2;
+	}
+}
+
+/* The two map rows at y: "src" and "dst" in the label column, a cell a
+ * range. */
+static void draw_map(struct res_strip *rs, const struct model *m, enum chart_glyphs gl,
+		     struct grid *g, int x, int y, int pw)
+{
+	if (pw > rs->cells_cap) {
+		free(rs->cells);
+		rs->cells_cap = pw;
+		rs->cells = xmalloc((size_t)pw);
+	}
+	const struct residency_map_file *f[MAP_ROWS] = {&m->map.src, &m->map.dst};
+	static const char *const name[MAP_ROWS] = {"src", "dst"};
+	static const enum role own[MAP_ROWS] = {ROLE_READ, ROLE_WRITE};
+	for (int r = 0; r < MAP_ROWS; r++) {
+		grid_printf(g, 0, y + r, ROLE_AXIS, "%*s", x - 1, name[r]);
+		grid_put(g, x - 1, y + r, gl == CHART_ASCII ? '|' : 0x2502, ROLE_AXIS); /* │ */
+		if (!f[r]->n) {
+			grid_text(g, x + 1, y + r, pw - 1, ROLE_DIM,
+				  m->map.src.n || m->map.dst.n ? "-" : "no map yet (read while a run is on)");
+			continue;
+		}
+		pagecache_map_cells(f[r], pw, rs->cells);
+		for (int i = 0; i < pw; i++) {
+			int c = rs->cells[i];
+			enum role role = cell_look[c].role == ROLE_DEFAULT ? own[r] : cell_look[c].role;
+			grid_put(g, x + i, y + r, gl == CHART_ASCII ? cell_look[c].ascii : cell_look[c].ch,
+				 role);
+		}
 	}
 }
 
@@ -104,8 +165,11 @@ int strip_residency_draw(struct res_strip *rs, const struct model *m, const long
 			any = 1;
 		}
 	}
-	legend(g, y, compact, &last, method);
-	int ch = rows - 1;
+	legend(g, y, compact, &last, method, gl);
+	draw_map(rs, m, gl, g, x, y + rows - MAP_ROWS, pw);
+	if (rows <= 1 + MAP_ROWS)
+		return rows; /* the map alone */
+	int ch = rows - 1 - MAP_ROWS;
 	canvas_reset(&rs->canvas, gl, pw, ch);
 	static const enum role roles[R_N] = {ROLE_READ, ROLE_WRITE, ROLE_REFAULT, ROLE_SCAN};
 	int band = rs->canvas.dh;

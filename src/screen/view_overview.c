@@ -418,6 +418,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	int res_title = res_rows ? y : -1;
 	if (end >= 0)
 		y += strip_residency_draw(&ov->res, m, p->hi, n, gl, g, YLAB, y, pw, res_rows, compact);
+	/* the map's rows are not on the time axis: no marks cross them */
+	int map_top = res_rows ? res_title + res_rows - STRIP_RESIDENCY_MAP_ROWS : -1;
 	int probe_title = probe_rows ? y : -1;
 	if (probe_rows) { /* tmp holds 4n values, free by now */
 		strip_probe_draw(&ov->probe, m, p->lo, p->hi, n, tmp, gl, g, YLAB, y,
@@ -427,11 +429,12 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 
 	if (end >= 0) {
 		time_axis(p, m, g, y, YLAB, pw);
-		int titles[] = {mem_title, rec_title, res_title, probe_title};
+		int titles[] = {mem_title, rec_title, res_title, probe_title, map_top,
+				map_top < 0 ? -1 : map_top + 1};
 		if (strip)
 			view_burst_bands(g, plot_col(p, PLOT_BURST), strip_y + 1, YLAB, pw,
-					 ov->disk.xdots, disk_top, y, titles, 4);
+					 ov->disk.xdots, disk_top, y, titles, 6);
 		if (strip)
-			phase_labels(p, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 4);
+			phase_labels(p, m, g, strip_y, YLAB, pw, ov->disk.xdots, disk_top, y, titles, 6);
 	}
 }

@@ -22,6 +22,8 @@
 #include "runlog.h"
 #include "sample.h"
 
+struct residency_map;
+
 /* The consumer: the app (history, --csv, --results, status line) and,
  * later, a recording writer tee'd in front of it.  NULL callbacks are
  * skipped. */
@@ -30,6 +32,10 @@ struct source_sink {
 	/* A sample and the per-device table read with it (NULL when the
 	 * table could not be read): the shape recorder_sample() writes. */
 	void (*sample)(void *ctx, const struct sample *s, const struct disktab *t);
+	/* Where in the run's files the cache is (residency.h), right after
+	 * the sample it goes with (live: every tick, n = 0 for a file not
+	 * read; a replay: as recorded). */
+	void (*map)(void *ctx, const struct residency_map *m);
 	/* an event / a finished run, already in the run log */
 	void (*event)(void *ctx, const struct run_event *e);
 	void (*result)(void *ctx, const struct run_result *r);
@@ -110,6 +116,9 @@ struct source *source_live_new(const char *disk, double interval, const struct s
 /* The sources the sampler could not read ("" if none).  Borrowed. */
 const char *source_live_missing(const struct source *src);
 struct sampler;
+/* The ranges of the live source's map of the run's files (the page-cache
+ * strip's width; clamped by residency.h); a no-op for other sources. */
+void source_live_set_map_ranges(struct source *src, int n);
 /* The live source's sampler (borrowed, for as long as src lives). */
 struct sampler *source_live_sampler(struct source *src);
 /* Hands a session (session_init done, on the same run log) to the live

@@ -23,6 +23,8 @@ struct live {
 	struct source src; /* first: a struct source * is a struct live * */
 	struct sampler *sampler;
 	struct residency *res; /* the run's files in the page cache */
+	struct residency_map map; /* ... where in them, the latest tick's */
+	int map_n;		  /* its ranges a file */
 	struct cgio *cgio;     /* the run's own disk bytes, from its cgroup */
 	struct ticker tick;
 	const struct series *series;
@@ -97,10 +99,13 @@ static unsigned long live_ready(struct source *src)
 static void live_residency(struct live *l, struct sample *s)
 {
 	const char *src, *dst;
-	if (l->session && session_run_files(l->session, &src, &dst))
-		residency_read(l->res, src, dst, s);
-	else
-		residency_close(l->res);
+	if (l->session && session_run_files(l->session, &src, &dst)) {
+		residency_read_map(l->res, src, dst, s, l->map_n, &l->map);
+		return;
+	}
+	residency_close(l->res);
+	l->map.src.n = l->map.dst.n = 0;
+	l->map.t_ns = s->t_ns;
 }
 
 /* The probe's latencies that have arrived, for the run and phase of s
@@ -183,6 +188,8 @@ static int live_step(struct source *src)
 	int have_disks = sampler_read_disks(l->sampler, &l->disks) == 0;
 	if (k->sample)
 		k->sample(k->ctx, &s, have_disks ? &l->disks : NULL);
+	if (k->map)
+		k->map(k->ctx, &l->map);
 	if (l->session) { /* after the push: the session reads the new sample */
 		session_tick(l->session, l->series);
 		tell_log(l);
@@ -282,6 +289,14 @@ static void live_free(struct source *src)
 	free(l);
 }
 
+static const struct source_ops live_ops;
+
+void source_live_set_map_ranges(struct source *src, int n)
+{
+	if (src && src->ops == &live_ops)
+		live_of(src)->map_n = n;
+}
+
 static const struct source_ops live_ops = {
 	.name = "live",
 	.fd = live_fd,
@@ -310,6 +325,7 @@ struct source *source_live_new(const char *disk, double interval, const struct s
 	l->series = series;
 	l->tick.fd = -1;
 	l->res = residency_new();
+	l->map_n = 64; /* batch, or a TUI before its first frame */
 	probe_init(&l->probe);
 	l->cgio = cgio_new();
 	l->sampler = sampler_new(disk, err, errlen);

@@ -178,6 +178,10 @@ static void deliver(struct replay *p, const struct record_item *it)
 			k->sample(k->ctx, &it->sample, it->have_disks ? &it->disks : NULL);
 		p->pos++;
 		break;
+	case RECORD_MAP:
+		if (k->map)
+			k->map(k->ctx, &it->map);
+		break;
 	case RECORD_EVENT: {
 		const struct run_event *e = &it->event;
 		struct run_result *r = slot(p, e->run);
@@ -420,6 +424,8 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 			keep_aux(p, &cap_aux, RECORD_RESULT, p->nres);
 			p->res[p->nres++] = p->it.result;
 			p->has_runs = 1;
+			break;
+		case RECORD_MAP: /* checked; delivered in playback */
 			break;
 		}
 	}

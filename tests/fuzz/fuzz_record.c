@@ -30,7 +30,7 @@ enum { MAX_ITEMS = 64 };
 static void check_item(const struct record_item *it)
 {
 	FUZZ_REQUIRE(it->kind == RECORD_SAMPLE || it->kind == RECORD_EVENT ||
-		     it->kind == RECORD_RESULT);
+		     it->kind == RECORD_RESULT || it->kind == RECORD_MAP);
 	FUZZ_REQUIRE(it->line >= 2);
 	if (it->kind == RECORD_SAMPLE) {
 		FUZZ_REQUIRE((it->sample.have & ~(0x3ffu | SAMPLE_HAVE_PROBE | SAMPLE_HAVE_CG_IO |
@@ -48,6 +48,11 @@ static void check_item(const struct record_item *it)
 		}
 	} else if (it->kind == RECORD_EVENT) {
 		FUZZ_REQUIRE(it->event.phase >= 0 && it->event.phase < PHASE_COUNT);
+	} else if (it->kind == RECORD_MAP) {
+		const struct residency_map_file *f[] = {&it->map.src, &it->map.dst};
+		FUZZ_REQUIRE(f[0]->n || f[1]->n);
+		for (int i = 0; i < 2; i++)
+			FUZZ_REQUIRE(f[i]->n <= RESIDENCY_MAP_MAX && f[i]->n <= f[i]->pages);
 	} else {
 		const struct run_result *x = &it->result;
 		FUZZ_REQUIRE(!x->strategy || !strcmp(x->strategy->name, it->strategy_name));
@@ -85,6 +90,8 @@ static void same_item(const struct record_item *a, const struct record_item *b)
 	} else if (a->kind == RECORD_EVENT) {
 		FUZZ_REQUIRE(a->event.t_ns == b->event.t_ns && a->event.run == b->event.run &&
 			     a->event.phase == b->event.phase);
+	} else if (a->kind == RECORD_MAP) {
+		FUZZ_REQUIRE(!memcmp(&a->map, &b->map, sizeof(a->map)));
 	} else {
 		const struct run_result *x = &a->result, *y = &b->result;
 		/* a strategy this build lacks is written back as a --cmd (null) */
@@ -168,6 +175,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					     err, sizeof(err));
 		else if (it->kind == RECORD_EVENT)
 			rc = recorder_event(w, &it->event, err, sizeof(err));
+		else if (it->kind == RECORD_MAP)
+			rc = recorder_map(w, &it->map, err, sizeof(err));
 		else
 			rc = recorder_result(w, &it->result, err, sizeof(err));
 		FUZZ_REQUIRE(rc == 0);

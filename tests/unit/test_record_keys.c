@@ -114,6 +114,17 @@ static void write_all(const char *path)
 	snprintf(tab.dev[1].name, sizeof(tab.dev[1].name), "vda1");
 	assert_int_equal(recorder_sample(r, &smp, &tab, err, sizeof(err)), 0);
 
+	/* the page-cache map: both files, every column non-zero */
+	static struct residency_map map;
+	map.t_ns = smp.t_ns;
+	struct residency_map_file *mf[] = {&map.src, &map.dst};
+	for (int i = 0; i < 2; i++) {
+		mf[i]->pages = 8, mf[i]->n = 2, mf[i]->method = RESIDENCY_CACHESTAT;
+		mf[i]->cached[0] = mf[i]->dirty[0] = mf[i]->writeback[0] = 1;
+		mf[i]->evicted[1] = mf[i]->recent[1] = 1;
+	}
+	assert_int_equal(recorder_map(r, &map, err, sizeof(err)), 0);
+
 	struct run_event ev = {.t_ns = smp.t_ns, .run = 0, .phase = PHASE_COPY};
 	assert_int_equal(recorder_event(r, &ev, err, sizeof(err)), 0);
 
@@ -163,7 +174,7 @@ static void file_keys(const char *path, struct keyset *s)
 	}
 	free(line);
 	fclose(f);
-	assert_int_equal(lines, 4);
+	assert_int_equal(lines, 5); /* header, sample, pcmap, event, result */
 }
 
 /* A cell without its blanks and backticks. */

@@ -98,17 +98,6 @@ static int make_half_cached(const char *name, int mb, char *path, size_t plen)
 	return fd;
 }
 
-static int have_cachestat(void)
-{
-	struct residency *r = residency_new();
-	struct residency_counts c;
-	int fd = open("/proc/self/exe", O_RDONLY);
-	int ok = residency_fd(r, fd, 1, &c) == 0 || errno != ENOSYS;
-	close(fd);
-	residency_free(r);
-	return ok;
-}
-
 /* Within 1 % (of the file's pages) of the test's readings around it. */
 static int agrees(uint64_t got, long before, long after, uint64_t pages)
 {
@@ -157,7 +146,7 @@ static void check_reader(int want_cachestat, int mb)
 static void test_cachestat_matches_mincore(void **state)
 {
 	(void)state;
-	if (!have_cachestat()) {
+	if (!residency_have_cachestat()) {
 		printf("SKIP cachestat: the kernel has no cachestat(2) (Linux < 6.5)\n");
 		skip();
 	}
@@ -248,7 +237,7 @@ static void test_mincore_budget(void **state)
 static void test_cachestat_dirty(void **state)
 {
 	(void)state;
-	if (!have_cachestat()) {
+	if (!residency_have_cachestat()) {
 		printf("SKIP cachestat: the kernel has no cachestat(2) (Linux < 6.5)\n");
 		skip();
 	}
