@@ -156,6 +156,13 @@ static void mf_sample(void *ctx, const struct sample *s, const struct disktab *t
 	tick(mf, s->t_ns);
 }
 
+static void mf_map(void *ctx, const struct residency_map *m)
+{
+	struct metrics_file *mf = ctx;
+	if (mf->next.map)
+		mf->next.map(mf->next.ctx, m);
+}
+
 static void mf_event(void *ctx, const struct run_event *e)
 {
 	struct metrics_file *mf = ctx;
@@ -193,6 +200,7 @@ void metrics_file_init(struct metrics_file *mf, const struct model *model,
 	*out = (struct source_sink){
 	    .ctx = mf,
 	    .sample = mf_sample,
+	    .map = mf_map,
 	    .event = mf_event,
 	    .result = mf_result,
 	    .note = mf_note,
