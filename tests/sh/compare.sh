@@ -14,11 +14,7 @@ base=$(mktemp -d /var/tmp/lrt-compare.XXXXXX) || exit 2
 trap 'tm_cleanup; rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 
-run() {
-	timeout 120 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-errline() { head -n 1 "$tmp/err" | cut -c1-200; }
+run() { lrt_run 120 "$@"; }
 out1() { head -n 12 "$tmp/out" | cut -c1-120 | tr '\n' '|'; }
 
 # record NAME ARGS...: a quiet batch run recorded to $tmp/NAME.jsonl

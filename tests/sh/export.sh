@@ -14,11 +14,7 @@ trap 'rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 
 # run ARGS...: lrutop with a bounded run time, stdout/stderr kept; sets $rc.
-run() {
-	timeout 120 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-errline() { head -n 1 "$tmp/err" | cut -c1-200; }
+run() { lrt_run 120 "$@"; }
 has() { command -v "$1" >/dev/null 2>&1; }
 
 # The recording: two strategies, 128 MiB each, under a 64 MiB limit (the

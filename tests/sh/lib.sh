@@ -249,3 +249,14 @@ lrt_ioroot() {
 	fi
 	return 1
 }
+
+# lrt_run SECONDS ARGS...: lrutop with stdin closed, its output in
+# $tmp/out and $tmp/err, killed after SECONDS; sets $rc.  errline: the
+# first line of that stderr, cut to 200 characters.
+lrt_run() {
+	_lr_to=$1
+	shift
+	timeout "$_lr_to" "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+errline() { head -n 1 "$tmp/err" | cut -c1-200; }

@@ -23,11 +23,7 @@ trap '_q_cleanup' EXIT
 trap 'exit 2' INT TERM HUP
 
 # run ARGS...: batch lrutop with a bounded run time; sets $rc.
-run() {
-	timeout 80 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-errline() { head -n 1 "$tmp/err" | cut -c1-200; }
+run() { lrt_run 80 "$@"; }
 oneline() { tr '\n' '|' | cut -c1-"${1:-300}"; }
 # near A B TOL: |A - B| <= TOL (A may carry a unit suffix: s, x, %)
 near() {

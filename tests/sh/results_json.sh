@@ -17,11 +17,7 @@ base=$(mktemp -d /var/tmp/lrt-rjson.XXXXXX) || exit 2
 trap 'rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 
-run() {
-	timeout 180 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-errline() { head -n 1 "$tmp/err" | cut -c1-200; }
+run() { lrt_run 180 "$@"; }
 # py 'PROGRAM' ARGS...: python3's exit status; its message in $tmp/py
 py() {
 	_p=$1

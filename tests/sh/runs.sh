@@ -23,11 +23,7 @@ trap '_r_cleanup' EXIT
 trap 'exit 2' INT TERM HUP
 
 # run ARGS...: lrutop in batch mode with a bounded run time; sets $rc.
-run() {
-	timeout 80 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-errline() { head -n 1 "$tmp/err" | cut -c1-200; }
+run() { lrt_run 80 "$@"; }
 # _r_get CSV STRATEGY COLUMN: the column (by header name) of the first row
 # of that strategy; prints "NOROW" when there is no such row.
 _r_get() {

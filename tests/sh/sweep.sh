@@ -12,11 +12,7 @@ base=$(mktemp -d /var/tmp/lrt-sweep.XXXXXX) || exit 2
 trap 'tm_cleanup; rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 
-run() {
-	timeout 120 "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-errline() { head -n 1 "$tmp/err" | cut -c1-200; }
+run() { lrt_run 120 "$@"; }
 
 # ---- 1. bad input: one line, exit 2 -----------------------------------------
 for a in 'mem-limit=' 'colour=1M,2M' 'mem-limit=96M..24M:x2' 'mem-limit=24M..96M:x1' \
