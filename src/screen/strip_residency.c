@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pagecache.h"
 #include "util.h"
@@ -127,8 +128,17 @@ static void draw_map(struct res_strip *rs, const struct model *m, enum chart_gly
 				  m->map.src.n || m->map.dst.n ? "-" : "no map yet (read while a run is on)");
 			continue;
 		}
-		pagecache_map_cells(f[r], pw, rs->cells);
-		for (int i = 0; i < pw; i++) {
+		/* the row ends in the file's size: its cells are the file's
+		 * extent, left to right, not the time axis under them */
+		char size[16];
+		fmt_size(size, sizeof(size), f[r]->pages * (uint64_t)sysconf(_SC_PAGESIZE));
+		int cells = pw;
+		if (pw > 24) {
+			cells = pw - (int)strlen(size) - 1;
+			grid_text(g, x + cells + 1, y + r, -1, ROLE_AXIS, size);
+		}
+		pagecache_map_cells(f[r], cells, rs->cells);
+		for (int i = 0; i < cells; i++) {
 			int c = rs->cells[i];
 			enum role role = cell_look[c].role == ROLE_DEFAULT ? own[r] : cell_look[c].role;
 			grid_put(g, x + i, y + r, gl == CHART_ASCII ? cell_look[c].ascii : cell_look[c].ch,

@@ -22,6 +22,7 @@
 #include "sample.h"
 #include "strip_residency.h"
 #include "testutil.h"
+#include "util.h"
 #include "gridtest.h"
 #include "modelfix.h"
 
@@ -374,6 +375,21 @@ static void test_strip_map(void **state)
 	src = row_text(&g, 1);
 	assert_string_equal(src, "   src|..##..DD");
 	free(src);
+	/* a wide one: the row ends in the file's size (40 pages), so its cells
+	 * read as the file's extent, not as the time axis under them */
+	struct grid w;
+	grid_init(&w, 40, 4);
+	assert_int_equal(strip_residency_draw(&rs, &m, hi, 8, CHART_ASCII, &w, 7, 0, 32, rows, 1), 3);
+	src = row_text(&w, 1);
+	char want[16];
+	fmt_size(want, sizeof(want), 40 * (uint64_t)sysconf(_SC_PAGESIZE));
+	size_t ls = strlen(src), lw = strlen(want);
+	assert_true(ls > lw + 1);
+	assert_int_equal(src[ls - lw - 1], ' ');
+	assert_string_equal(src + ls - lw, want);
+	assert_int_equal(src[7], '.'); /* range 0, not cached */
+	free(src);
+	grid_done(&w);
 	/* a tall one: the chart, then the map under it */
 	assert_true(strip_residency_rows(&m, 40) > 3);
 	strip_residency_done(&rs);
