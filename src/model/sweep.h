@@ -63,6 +63,8 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 		char *err, size_t errlen);
 /* Parses "bursts>=1", "rdcv>0.5", "elapsed<=3" (blanks allowed). */
 int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t errlen);
+/* qsort order of two uint64_t sweep values, smallest first. */
+int sweep_cmp_value(const void *a, const void *b);
 
 /* "mem-limit"; 'm' (the label prefix); from a name, SWEEP_NONE if none. */
 const char *sweep_param_name(enum sweep_param p);
