@@ -24,6 +24,8 @@ FUZZ_CC  ?= clang
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 300
 FUZZ_CHECK_TIME ?= 10
+# make check / demo / fuzz / bench build with one job a CPU
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_JOBS ?= 2
 PKGS     := ncursesw libproc2 jansson zlib
 TEST_PKGS := cmocka
@@ -131,24 +133,24 @@ $(FUZZ_BUILD)/%: tests/fuzz/%.c $(SRCS) $(HDRS) tests/fuzz/fuzz.h
 # The user-facing targets that install packages first, then build in a
 # sub-make (see the top).  All passes feed one summary line (tests/run).
 check: deps
-	$(MAKE) tests
-	$(MAKE) BUILD=build-asan SAN=1 tests
-	$(MAKE) fuzz-build
+	$(MAKE) -j$(BUILD_JOBS) tests
+	$(MAKE) -j$(BUILD_JOBS) BUILD=build-asan SAN=1 tests
+	$(MAKE) -j$(BUILD_JOBS) fuzz-build
 	FUZZ_TIME=$(FUZZ_CHECK_TIME) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_JOBS=$(FUZZ_JOBS) \
 		tests/run $(BUILD) build-asan
 
 bench: deps
-	$(MAKE) all $(BENCH_BINS)
+	$(MAKE) -j$(BUILD_JOBS) all $(BENCH_BINS)
 	bench/run $(BUILD)
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) -j$(BUILD_JOBS) all
 	$(DEMO_CMD)
 
 # Longer runs; what libFuzzer finds is kept in $(FUZZ_BUILD)/corpus/ for the
 # next run (the committed seeds in tests/fuzz/corpus/ are never written).
 fuzz: deps
-	$(MAKE) fuzz-build
+	$(MAKE) -j$(BUILD_JOBS) fuzz-build
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_CC=$(FUZZ_CC) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_KEEP=1 \
 		TESTS=$(or $(TESTS),tests/fuzz/) tests/run
 
