@@ -468,7 +468,7 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	/* the source pushes into the recording tee, which forwards to the
 	 * metrics file's, which forwards to sink */
 	metrics_file_init(&a->metrics, m, &sink, &msink);
-	record_sink_init(&a->rec, &msink, on_record_failed, &tee);
+	record_sink_init(&a->rec, &msink, on_record_failed, a, &tee);
 	a->tee = tee;
 	if (opt->replay)
 		return replay_init(a, &tee, err, errlen);

@@ -11,7 +11,7 @@ static void tee_failed(struct record_sink *t, const char *msg)
 		return;
 	t->error = 1;
 	if (t->failed)
-		t->failed(t->next.ctx, msg);
+		t->failed(t->failed_ctx, msg);
 }
 
 static void tee_sample(void *ctx, const struct sample *s, const struct disktab *tab)
@@ -69,11 +69,13 @@ static void tee_reset(void *ctx)
 }
 
 void record_sink_init(struct record_sink *t, const struct source_sink *next,
-		      void (*failed)(void *ctx, const char *msg), struct source_sink *out)
+		      void (*failed)(void *ctx, const char *msg), void *failed_ctx,
+		      struct source_sink *out)
 {
 	memset(t, 0, sizeof(*t));
 	t->next = *next;
 	t->failed = failed;
+	t->failed_ctx = failed_ctx;
 	*out = (struct source_sink){
 	    .ctx = t,
 	    .sample = tee_sample,

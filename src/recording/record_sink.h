@@ -21,13 +21,16 @@ struct record_sink {
 	struct recorder *rec; /* NULL: not recording */
 	char path[PATH_MAX];
 	struct source_sink next;
-	void (*failed)(void *ctx, const char *msg); /* ctx: next.ctx */
-	int error;				    /* a write failed */
+	void (*failed)(void *ctx, const char *msg);
+	void *failed_ctx; /* failed's: not next.ctx, which may be another tee */
+	int error;	  /* a write failed */
 };
 
-/* The tee in front of next: *out is the sink to give the source. */
+/* The tee in front of next: *out is the sink to give the source; the
+ * first write error goes to failed(failed_ctx, msg). */
 void record_sink_init(struct record_sink *t, const struct source_sink *next,
-		      void (*failed)(void *ctx, const char *msg), struct source_sink *out);
+		      void (*failed)(void *ctx, const char *msg), void *failed_ctx,
+		      struct source_sink *out);
 /* Starts recording into path (created, never overwritten).  log: what the
  * runs produced so far, written first so a recording started mid-session
  * names its runs.  -1 + err. */
