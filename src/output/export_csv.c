@@ -93,6 +93,9 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 		rc = EXPORT_INTERRUPTED;
 		goto out;
 	}
+	/* from the temporary file's making to its link or removal a signal is
+	 * only noted (main.c's export_signal _exits otherwise) */
+	sig_hold(1);
 	if (output_open_atomic(&o, out, "--export-csv", err, errlen) < 0)
 		goto out; /* exists, or the directory is not there: nothing made */
 	errno = 0;
@@ -113,13 +116,12 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 		errf(err, errlen, "%s",
 		     st.note[0] ? st.note : "the recording changed while it was read");
 	} else {
-		sig_hold(1); /* the link into place is the one moment left */
 		rc = output_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;
-		sig_hold(0);
 	}
 out:
 	if (o.f)
 		output_discard(&o);
+	sig_hold(0);
 	source_free(src);
 	runlog_free(log);
 	return rc;
