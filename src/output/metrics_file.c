@@ -15,8 +15,8 @@
 
 static void note(struct metrics_file *mf, const char *msg)
 {
-	if (mf->next.note)
-		mf->next.note(mf->next.ctx, msg);
+	if (mf->tee.next.note)
+		mf->tee.next.note(mf->tee.next.ctx, msg);
 }
 
 /* The model as text into the temporary file beside path.  0 or -1 + err;
@@ -144,11 +144,12 @@ static void tick(struct metrics_file *mf, uint64_t t_ns)
 	mf->failing = 0;
 }
 
+/* What the metrics file takes of each item once the next sink (the app,
+ * whose model it writes out) has it. */
 static void mf_sample(void *ctx, const struct sample *s, const struct disktab *t)
 {
 	struct metrics_file *mf = ctx;
-	if (mf->next.sample)
-		mf->next.sample(mf->next.ctx, s, t);
+	(void)t;
 	if (s->have & SAMPLE_HAVE_PROBE) {
 		mf->probe_reads += s->probe_n;
 		mf->probe_slow += s->probe_slow;
@@ -156,39 +157,11 @@ static void mf_sample(void *ctx, const struct sample *s, const struct disktab *t
 	tick(mf, s->t_ns);
 }
 
-static void mf_map(void *ctx, const struct residency_map *m)
-{
-	struct metrics_file *mf = ctx;
-	if (mf->next.map)
-		mf->next.map(mf->next.ctx, m);
-}
-
-static void mf_event(void *ctx, const struct run_event *e)
-{
-	struct metrics_file *mf = ctx;
-	if (mf->next.event)
-		mf->next.event(mf->next.ctx, e);
-}
-
 static void mf_result(void *ctx, const struct run_result *r)
 {
 	struct metrics_file *mf = ctx;
-	if (mf->next.result)
-		mf->next.result(mf->next.ctx, r);
+	(void)r;
 	mf->due = 1;
-}
-
-static void mf_note(void *ctx, const char *msg)
-{
-	struct metrics_file *mf = ctx;
-	note(mf, msg);
-}
-
-static void mf_reset(void *ctx)
-{
-	struct metrics_file *mf = ctx;
-	if (mf->next.reset)
-		mf->next.reset(mf->next.ctx);
 }
 
 void metrics_file_init(struct metrics_file *mf, const struct model *model,
@@ -196,16 +169,12 @@ void metrics_file_init(struct metrics_file *mf, const struct model *model,
 {
 	memset(mf, 0, sizeof(*mf));
 	mf->model = model;
-	mf->next = *next;
-	*out = (struct source_sink){
+	const struct source_sink after = {
 	    .ctx = mf,
 	    .sample = mf_sample,
-	    .map = mf_map,
-	    .event = mf_event,
 	    .result = mf_result,
-	    .note = mf_note,
-	    .reset = mf_reset,
 	};
+	sink_tee_init(&mf->tee, NULL, next, &after, out);
 }
 
 int metrics_file_start(struct metrics_file *mf, const char *path, char *err, size_t errlen)

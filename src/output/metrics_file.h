@@ -31,7 +31,7 @@ struct metrics_file {
 	const char *path; /* NULL: off (only forwards) */
 	char tmp[PATH_MAX];
 	const struct model *model;
-	struct source_sink next;
+	struct sink_tee tee; /* the next sink, then the file */
 	int made; /* PATH is ours: dev/ino */
 	dev_t dev;
 	ino_t ino;

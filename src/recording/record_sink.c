@@ -14,58 +14,37 @@ static void tee_failed(struct record_sink *t, const char *msg)
 		t->failed(t->failed_ctx, msg);
 }
 
-static void tee_sample(void *ctx, const struct sample *s, const struct disktab *tab)
+/* What the recording sees of each item, before the next sink has it. */
+static void rec_sample(void *ctx, const struct sample *s, const struct disktab *tab)
 {
 	struct record_sink *t = ctx;
 	char err[600];
 	if (t->rec && !t->error && recorder_sample(t->rec, s, tab, err, sizeof(err)) < 0)
 		tee_failed(t, err);
-	if (t->next.sample)
-		t->next.sample(t->next.ctx, s, tab);
 }
 
-static void tee_map(void *ctx, const struct residency_map *m)
+static void rec_map(void *ctx, const struct residency_map *m)
 {
 	struct record_sink *t = ctx;
 	char err[600];
 	if (t->rec && !t->error && recorder_map(t->rec, m, err, sizeof(err)) < 0)
 		tee_failed(t, err);
-	if (t->next.map)
-		t->next.map(t->next.ctx, m);
 }
 
-static void tee_event(void *ctx, const struct run_event *e)
+static void rec_event(void *ctx, const struct run_event *e)
 {
 	struct record_sink *t = ctx;
 	char err[600];
 	if (t->rec && !t->error && recorder_event(t->rec, e, err, sizeof(err)) < 0)
 		tee_failed(t, err);
-	if (t->next.event)
-		t->next.event(t->next.ctx, e);
 }
 
-static void tee_result(void *ctx, const struct run_result *r)
+static void rec_result(void *ctx, const struct run_result *r)
 {
 	struct record_sink *t = ctx;
 	char err[600];
 	if (t->rec && !t->error && recorder_result(t->rec, r, err, sizeof(err)) < 0)
 		tee_failed(t, err);
-	if (t->next.result)
-		t->next.result(t->next.ctx, r);
-}
-
-static void tee_note(void *ctx, const char *msg)
-{
-	struct record_sink *t = ctx;
-	if (t->next.note)
-		t->next.note(t->next.ctx, msg);
-}
-
-static void tee_reset(void *ctx)
-{
-	struct record_sink *t = ctx;
-	if (t->next.reset)
-		t->next.reset(t->next.ctx);
 }
 
 void record_sink_init(struct record_sink *t, const struct source_sink *next,
@@ -73,18 +52,16 @@ void record_sink_init(struct record_sink *t, const struct source_sink *next,
 		      struct source_sink *out)
 {
 	memset(t, 0, sizeof(*t));
-	t->next = *next;
 	t->failed = failed;
 	t->failed_ctx = failed_ctx;
-	*out = (struct source_sink){
+	const struct source_sink rec = {
 	    .ctx = t,
-	    .sample = tee_sample,
-	    .map = tee_map,
-	    .event = tee_event,
-	    .result = tee_result,
-	    .note = tee_note,
-	    .reset = tee_reset,
+	    .sample = rec_sample,
+	    .map = rec_map,
+	    .event = rec_event,
+	    .result = rec_result,
 	};
+	sink_tee_init(&t->tee, &rec, next, NULL, out);
 }
 
 int record_sink_start(struct record_sink *t, const char *path, enum record_compress z,

@@ -20,9 +20,9 @@
 struct record_sink {
 	struct recorder *rec; /* NULL: not recording */
 	char path[PATH_MAX];
-	struct source_sink next;
+	struct sink_tee tee; /* the recording before the next sink */
 	void (*failed)(void *ctx, const char *msg);
-	void *failed_ctx; /* failed's: not next.ctx, which may be another tee */
+	void *failed_ctx; /* failed's: not the next sink's ctx, which may be another tee */
 	int error;	  /* a write failed */
 };
 

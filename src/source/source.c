@@ -72,3 +72,69 @@ void source_free(struct source *src)
 	if (src)
 		src->ops->free(src);
 }
+
+/* Each callback of the three sinks in order; ctx is the tee. */
+#define TEE_EACH(t, cb, ...)                                                                      \
+	do {                                                                                      \
+		if ((t)->before.cb)                                                               \
+			(t)->before.cb((t)->before.ctx, __VA_ARGS__);                             \
+		if ((t)->next.cb)                                                                 \
+			(t)->next.cb((t)->next.ctx, __VA_ARGS__);                                 \
+		if ((t)->after.cb)                                                                \
+			(t)->after.cb((t)->after.ctx, __VA_ARGS__);                               \
+	} while (0)
+
+static void tee_sample(void *ctx, const struct sample *s, const struct disktab *tab)
+{
+	TEE_EACH((struct sink_tee *)ctx, sample, s, tab);
+}
+
+static void tee_map(void *ctx, const struct residency_map *m)
+{
+	TEE_EACH((struct sink_tee *)ctx, map, m);
+}
+
+static void tee_event(void *ctx, const struct run_event *e)
+{
+	TEE_EACH((struct sink_tee *)ctx, event, e);
+}
+
+static void tee_result(void *ctx, const struct run_result *r)
+{
+	TEE_EACH((struct sink_tee *)ctx, result, r);
+}
+
+static void tee_note(void *ctx, const char *msg)
+{
+	TEE_EACH((struct sink_tee *)ctx, note, msg);
+}
+
+static void tee_reset(void *ctx)
+{
+	struct sink_tee *t = ctx;
+	if (t->before.reset)
+		t->before.reset(t->before.ctx);
+	if (t->next.reset)
+		t->next.reset(t->next.ctx);
+	if (t->after.reset)
+		t->after.reset(t->after.ctx);
+}
+
+void sink_tee_init(struct sink_tee *t, const struct source_sink *before,
+		   const struct source_sink *next, const struct source_sink *after,
+		   struct source_sink *out)
+{
+	static const struct source_sink none;
+	t->before = before ? *before : none;
+	t->next = next ? *next : none;
+	t->after = after ? *after : none;
+	*out = (struct source_sink){
+	    .ctx = t,
+	    .sample = tee_sample,
+	    .map = tee_map,
+	    .event = tee_event,
+	    .result = tee_result,
+	    .note = tee_note,
+	    .reset = tee_reset,
+	};
+}

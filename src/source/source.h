@@ -46,6 +46,20 @@ struct source_sink {
 	void (*reset)(void *ctx);
 };
 
+/* A tee: every item goes to `next`; `before` sees it first and `after`
+ * once next has it (a writer that records what arrives; a writer that
+ * reads what next made of it), each with its own ctx, NULL callbacks
+ * skipped.  The one place that forwards each callback, so a callback
+ * added to source_sink reaches the model through every tee (the
+ * recording and the metrics file each forwarded by hand, and the page
+ * cache map got lost that way).  t must outlive *out. */
+struct sink_tee {
+	struct source_sink before, next, after;
+};
+void sink_tee_init(struct sink_tee *t, const struct source_sink *before,
+		   const struct source_sink *next, const struct source_sink *after,
+		   struct source_sink *out);
+
 struct source;
 
 struct source_ops {
