@@ -151,6 +151,8 @@ void app_machine_save(const struct app *a, struct app_machine *mc)
 	mc->mglru = m->mglru;
 	mc->mglru_gens = m->mglru_gens;
 	strlcpy_(mc->probe_mode, m->probe_mode, sizeof(mc->probe_mode));
+	mc->map_source = m->map_source;
+	mc->map_page_size = m->map_page_size;
 }
 
 static void machine_restore(struct model *m, const struct app_machine *mc)
@@ -164,6 +166,8 @@ static void machine_restore(struct model *m, const struct app_machine *mc)
 	m->mglru = mc->mglru;
 	m->mglru_gens = mc->mglru_gens;
 	strlcpy_(m->probe_mode, mc->probe_mode, sizeof(m->probe_mode));
+	m->map_source = mc->map_source;
+	m->map_page_size = mc->map_page_size;
 }
 
 /* A recording's header into the model: what --replay and a talk's replay
@@ -180,6 +184,8 @@ static void header_to_model(struct model *m, const struct record_header *h)
 	m->mglru_gens = h->mglru && h->minor >= 2 && !strstr(h->notes, "lru_gen");
 	strlcpy_(m->missing, h->notes, sizeof(m->missing));
 	probe_acc_mode_of(h->argc, h->argv, m->probe_mode, sizeof(m->probe_mode));
+	m->map_source = h->minor >= 3; /* minor 3 writes pcmap lines */
+	m->map_page_size = h->page_size > 0 ? h->page_size : 4096;
 	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
 	snprintf(m->replay.date, sizeof(m->replay.date), "%.10s %.5s", h->start_wall,
 		 strlen(h->start_wall) > 11 ? h->start_wall + 11 : "");
@@ -215,6 +221,7 @@ void app_switch_source(struct app *a, const struct app_source *s)
 		header_to_model(m, source_replay_header(s->src));
 	} else if (source_is_compare(s->src)) {
 		m->compare = source_compare_result(s->src);
+		m->map_source = 0; /* the compare source forwards no map */
 	} else if (s->machine) {
 		machine_restore(m, s->machine);
 	}
@@ -451,6 +458,8 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 		if (choose_disk(a, err, errlen) < 0)
 			return -1;
 		m->mglru = machine_mglru(NULL);
+		m->map_source = 1;
+		m->map_page_size = sysconf(_SC_PAGESIZE);
 		if (m->disk[0])
 			machine_disk_virtual(m->disk, m->disk_kind, sizeof(m->disk_kind));
 	}

@@ -105,6 +105,8 @@ struct app_machine {
 	char missing[256];
 	int mglru, mglru_gens;
 	char probe_mode[8];
+	int map_source;
+	long map_page_size;
 };
 void app_machine_save(const struct app *a, struct app_machine *mc);
 

@@ -30,6 +30,12 @@ struct model {
 	/* where in the run's files the cache is: the newest tick's map
 	 * (residency.h; n = 0 for a file without one) */
 	struct residency_map map;
+	/* the source can deliver maps (live; a recording of minor 3 or
+	 * later): only then has the strip its map rows, so an older
+	 * recording's strip does not spend them on "no map yet"; and the
+	 * page size of the machine they were read on (a recording's header) */
+	int map_source;
+	long map_page_size;
 
 	char host[64], kernel[64];
 	char disk[64];		/* watched disk ("" for none) */

@@ -50,10 +50,11 @@ int strip_residency_rows(const struct model *m, int plot_rows)
 	 * stay in its legend and the results. */
 	if (m->runs.state == RUNS_NONE || plot_rows < 12)
 		return 0;
+	const int map = m->map_source ? MAP_ROWS : 0;
 	if (plot_rows < 26)
-		return 1 + MAP_ROWS;
+		return map ? 1 + map : 0;
 	int rows = plot_rows / 8;
-	return 1 + (rows < 2 ? 2 : rows > 5 ? 5 : rows) + MAP_ROWS;
+	return 1 + (rows < 2 ? 2 : rows > 5 ? 5 : rows) + map;
 }
 
 static double *col(struct res_strip *rs, int k)
@@ -131,7 +132,7 @@ static void draw_map(struct res_strip *rs, const struct model *m, enum chart_gly
 		/* the row ends in the file's size: its cells are the file's
 		 * extent, left to right, not the time axis under them */
 		char size[16];
-		fmt_size(size, sizeof(size), f[r]->pages * (uint64_t)sysconf(_SC_PAGESIZE));
+		fmt_size(size, sizeof(size), f[r]->pages * (uint64_t)m->map_page_size);
 		int cells = pw;
 		if (pw > 24) {
 			cells = pw - (int)strlen(size) - 1;
@@ -176,10 +177,12 @@ int strip_residency_draw(struct res_strip *rs, const struct model *m, const long
 		}
 	}
 	legend(g, y, compact, &last, method, gl);
-	draw_map(rs, m, gl, g, x, y + rows - MAP_ROWS, pw);
-	if (rows <= 1 + MAP_ROWS)
+	const int map = m->map_source ? MAP_ROWS : 0;
+	if (map)
+		draw_map(rs, m, gl, g, x, y + rows - map, pw);
+	if (rows <= 1 + map)
 		return rows; /* the map alone */
-	int ch = rows - 1 - MAP_ROWS;
+	int ch = rows - 1 - map;
 	canvas_reset(&rs->canvas, gl, pw, ch);
 	static const enum role roles[R_N] = {ROLE_READ, ROLE_WRITE, ROLE_REFAULT, ROLE_SCAN};
 	int band = rs->canvas.dh;

@@ -350,6 +350,8 @@ static void test_strip_map(void **state)
 	memset(&m, 0, sizeof(m));
 	mf_model(&m, &log, 16, 0.25, "vda");
 	m.runs.state = RUNS_RUNNING;
+	m.map_source = 1;
+	m.map_page_size = 16384; /* the recording's machine's, not this one's */
 	struct sample s;
 	mf_sample(&s, 1000, 1u << 20, 1u << 18);
 	series_push(m.series, &s);
@@ -378,20 +380,36 @@ static void test_strip_map(void **state)
 	/* a wide one: the row ends in the file's size (40 pages), so its cells
 	 * read as the file's extent, not as the time axis under them */
 	struct grid w;
-	grid_init(&w, 40, 4);
+	grid_init(&w, 40, 8);
 	assert_int_equal(strip_residency_draw(&rs, &m, hi, 8, CHART_ASCII, &w, 7, 0, 32, rows, 1), 3);
 	src = row_text(&w, 1);
 	char want[16];
-	fmt_size(want, sizeof(want), 40 * (uint64_t)sysconf(_SC_PAGESIZE));
+	fmt_size(want, sizeof(want), 40 * 16384);
 	size_t ls = strlen(src), lw = strlen(want);
 	assert_true(ls > lw + 1);
 	assert_int_equal(src[ls - lw - 1], ' ');
 	assert_string_equal(src + ls - lw, want);
 	assert_int_equal(src[7], '.'); /* range 0, not cached */
 	free(src);
-	grid_done(&w);
 	/* a tall one: the chart, then the map under it */
-	assert_true(strip_residency_rows(&m, 40) > 3);
+	int tall = strip_residency_rows(&m, 40);
+	assert_true(tall > 3);
+	/* a source that never delivers maps (a recording older than minor
+	 * 3, --compare): no map rows, so the short strip is none at all and
+	 * the tall one is the chart alone */
+	m.map_source = 0;
+	assert_int_equal(strip_residency_rows(&m, 20), 0);
+	assert_int_equal(strip_residency_rows(&m, 40), tall - 2);
+	grid_clear(&w);
+	assert_int_equal(strip_residency_draw(&rs, &m, hi, 8, CHART_ASCII, &w, 7, 0, 32, tall - 2, 1),
+			 tall - 2);
+	for (int y = 0; y < w.h; y++) {
+		char *t = row_text(&w, y);
+		assert_null(strstr(t, "src|"));
+		assert_null(strstr(t, "no map yet"));
+		free(t);
+	}
+	grid_done(&w);
 	strip_residency_done(&rs);
 	grid_done(&g);
 	mf_model_free(&m, log);
