@@ -62,13 +62,26 @@ void print_stats(FILE *f, const struct runlog *l)
 }
 
 /* --sweep (or a replay of one): the sweep table, and the bisection's
- * brackets when the live session had --sweep-until. */
-static void print_sweep(FILE *f, const struct runlog *l, const struct sweep_spec *sw, int repeat)
+ * brackets when the session had --sweep-until: a replay takes the
+ * condition and --repeat from the recorded command line. */
+static void print_sweep(FILE *f, const struct app *a)
 {
+	const struct runlog *l = a->log;
+	struct sweep_spec sw = a->opt->sweep;
+	int repeat = a->opt->repeat;
+	if (a->opt->replay && !sw.until.set && source_is_replay(a->src)) {
+		const struct record_header *h = source_replay_header(a->src);
+		const char *u = argv_option(h->argc, h->argv, "--sweep-until");
+		const char *r = argv_option(h->argc, h->argv, "--repeat");
+		char e[256];
+		if (u && sweep_until_parse(u, &sw.until, e, sizeof(e)) < 0)
+			sw.until.set = 0; /* the recording's lrutop checked it */
+		repeat = r && atoi(r) > 0 ? atoi(r) : 1;
+	}
 	struct sweep_table *t = xmalloc(sizeof(*t));
-	if (sweep_table_build(t, sw, l->results, l->nresults, 1)) {
+	if (sweep_table_build(t, &sw, l->results, l->nresults, 1)) {
 		sweep_table_print(f, t);
-		sweep_bracket_print(f, t, &sw->until, repeat);
+		sweep_bracket_print(f, t, &sw.until, repeat);
 	}
 	free(t);
 }
@@ -161,7 +174,7 @@ int batch_run(struct app *a, char *err, size_t errlen)
 			putchar('\n');
 		results_table(stdout, a->log->results, a->log->nresults);
 		print_stats(stdout, a->log);
-		print_sweep(stdout, a->log, &a->opt->sweep, a->opt->repeat);
+		print_sweep(stdout, a);
 		print_mglru_note(stdout, &a->model);
 	}
 	if (a->model.runs.state != RUNS_NONE && a->log->nresults)

@@ -76,13 +76,7 @@ int probe_acc_seen(const struct series *ser)
 void probe_acc_mode_of(int argc, char *const *argv, char *out, size_t len)
 {
 	out[0] = '\0';
-	for (int i = 1; i < argc && argv && argv[i]; i++) {
-		const char *v = NULL;
-		if (!strcmp(argv[i], "--probe") && i + 1 < argc)
-			v = argv[i + 1];
-		else if (!strncmp(argv[i], "--probe=", 8))
-			v = argv[i] + 8;
-		if (v && (!strcmp(v, "cold") || !strcmp(v, "direct")))
-			strlcpy_(out, v, len);
-	}
+	const char *v = argv_option(argc, argv, "--probe");
+	if (v && (!strcmp(v, "cold") || !strcmp(v, "direct")))
+		strlcpy_(out, v, len);
 }

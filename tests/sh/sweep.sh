@@ -93,7 +93,7 @@ fi
 # ends differ whatever the load, and the bisection must end on two adjacent
 # values of 1M 4M 16M 64M 256M with the condition false at the lower.
 run --batch -q -s rw_cp --sweep size=1M..256M:x4 --sweep-until 'elapsed>=0.5' --dir "$base" \
-	--results "$tmp/b.csv"
+	--results "$tmp/b.csv" --record "$tmp/b.jsonl"
 br=$(grep 'bracket \[' "$tmp/out")
 check "bisection: exit 0 and a bracket" '[ $rc -eq 0 ] && [ -n "$br" ]' \
 	"rc=$rc: $(errline) $(tail -5 "$tmp/out" | tr '\n' '|')"
@@ -111,6 +111,14 @@ check "bisection: both ends and at most two halvings ran (4 or fewer runs)" \
 bad=$(awk -F, 'NR > 1 { split($1, a, "@s"); v = a[2]; m = v ~ /M$/ ? 1048576 : 1;
 	sub(/[MK]$/, "", v); if ($11 != v * m) print $1 }' "$tmp/b.csv")
 check "bisection: each run copied its own size" '[ -z "$bad" ]' "$bad"
+# the replay takes the condition from the recorded command line: the
+# same bracket, not the table alone
+cp "$tmp/out" "$tmp/b.out"
+run --replay "$tmp/b.jsonl" --batch -q
+rbr=$(grep 'bracket \[' "$tmp/out")
+check "bisection: its replay prints the same bracket" \
+	'[ $rc -eq 0 ] && [ -n "$rbr" ] && [ "$rbr" = "$br" ] && grep -q "^bisection until elapsed>=0.5" "$tmp/out"' \
+	"rc=$rc live: $br replay: $rbr $(errline)"
 
 # ---- 5. --export-svg --view sweep ------------------------------------------------
 run --export-svg "$tmp/s.svg" --view sweep "$tmp/s.jsonl"
