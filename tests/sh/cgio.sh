@@ -1,4 +1,5 @@
 #!/bin/sh
+# tests/run: alone
 # A run's own read rate (cgio.h): while a neighbour reads a 512 MiB file
 # from the same disk at full speed (dd iflag=direct in a loop), rw_cp under
 # --disk-limit 30M -m 40M reads at 30 MiB/s +-15 % by the per-sample

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/run: once
+# tests/run: alone
 # The 2008 demo (--demo, in batch with --results): it is done, creating the
 # source included, within 90 s; rw_cp and mm_sync_madv_cp show at most one
 # demotion burst and mm_sync_cp many; mm_sync_cp's read rate saws while

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tests/run: alone
 # Two neighbours.  The run's own I/O in front (below, io_in_front): the
 # demo beside a full-speed reader keeps its read scale and its sawtooth.
 # Bursts belong to the run (burst.h): beside a real neighbour — a second

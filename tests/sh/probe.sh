@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/run: once
+# tests/run: alone
 # --probe (probe.h): a neighbour reading 4 KiB beside the runs.  Once (not
 # again under ASan, where test_probe covers the probe itself): its runs
 # take ~20 s.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/run: once
+# tests/run: alone
 # rdCV under a disk limit that aliases (burst.h): the 2008 demo's cgroup
 # with rw_cp at --disk-limit 30M (both strategies under ASan), one lrutop per
 # interval (-i 0.1, 0.25, 1).  30 MiB/s is 3.75 of this disk's 8 MiB
