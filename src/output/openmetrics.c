@@ -1,13 +1,11 @@
 #include "openmetrics.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "export.h"
 #include "output.h"
@@ -15,6 +13,7 @@
 #include "record.h"
 #include "sample.h"
 #include "source.h"
+#include "spool.h"
 #include "util.h"
 
 /* ---- the machine's series: one row per series, rows of a family together -- */
@@ -646,11 +645,10 @@ int om_write(FILE *f, const struct om_input *in, enum om_style style, int (*stop
 /* ---- OM_EXPORT streamed: a file a row, joined at the end ------------------ */
 
 /* OpenMetrics wants each family's points together, a recording gives them
- * a moment at a time: each row of the table gets a temporary file of its
- * own, without a name (O_TMPFILE; else made and unlinked at once) in the
- * directory of OUT, so nothing is left behind whatever ends the process,
- * and the text is on disk, not in memory; om_stream_finish writes the
- * headers and copies the rows in the table's order. */
+ * a moment at a time: each row of the table gets a spool file of its own
+ * (spool.h: no name, in OUT's directory), so the text is on disk, not in
+ * memory; om_stream_finish writes the headers and copies the rows in the
+ * table's order. */
 struct om_stream {
 	const struct om_input *in;
 	FILE *f[NMETRICS];
@@ -663,26 +661,6 @@ struct om_stream {
 	int failed;		  /* a row's file failed (ferror; errno as left) */
 };
 
-/* A file without a name in dir, open for writing and reading back. */
-static FILE *row_file(const char *dir)
-{
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0 && errno != ENOENT && errno != ENOTDIR && errno != EACCES) {
-		/* a file system without O_TMPFILE: a name for an instant */
-		char path[4200];
-		snprintf(path, sizeof(path), "%s/.lrutop-om.XXXXXX", dir);
-		fd = mkostemp(path, O_CLOEXEC);
-		if (fd >= 0)
-			unlink(path);
-	}
-	if (fd < 0)
-		return NULL;
-	FILE *f = fdopen(fd, "w+");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 struct om_stream *om_stream_new(const char *dir, const struct om_input *in, char *err,
 				size_t errlen)
 {
@@ -690,7 +668,7 @@ struct om_stream *om_stream_new(const char *dir, const struct om_input *in, char
 	x->in = in;
 	for (size_t k = 0; k < NMETRICS; k++) {
 		errno = 0;
-		x->f[k] = row_file(dir);
+		x->f[k] = spool_file(dir);
 		if (!x->f[k]) {
 			errf(err, errlen, "%s: cannot make a temporary file: %s", dir,
 			     strerror(errno ? errno : EIO));
@@ -734,19 +712,6 @@ int om_stream_sample(struct om_stream *x, const struct sample *s)
 	return x->failed ? -1 : 0;
 }
 
-/* Row file f appended to out: 0, or -1 (either failed). */
-static int row_copy(FILE *f, FILE *out)
-{
-	char buf[65536];
-	if (fflush(f) == EOF || fseek(f, 0, SEEK_SET) != 0)
-		return -1;
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			return -1;
-	return ferror(f) || ferror(out) ? -1 : 0;
-}
-
 int om_stream_finish(struct om_stream *x, FILE *f, int (*stop)(void))
 {
 	if (x->have_pending) {
@@ -765,7 +730,7 @@ int om_stream_finish(struct om_stream *x, FILE *f, int (*stop)(void))
 			help = metrics[k].help;
 		if (x->nlines[k]) {
 			family(&o, metrics[k].name, metrics[k].type, metrics[k].unit, help);
-			if (row_copy(x->f[k], f) < 0)
+			if (spool_copy(x->f[k], f) < 0)
 				return -1;
 		}
 		if (ferror(f))
@@ -793,18 +758,6 @@ void om_stream_free(struct om_stream *x)
 
 /* ---- --export-openmetrics ---------------------------------------------- */
 
-/* OUT's directory: where its temporary files go. */
-static void dir_of(const char *path, char *out, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(out, len, ".");
-	else if (slash == path)
-		snprintf(out, len, "/");
-	else
-		snprintf(out, len, "%.*s", (int)(slash - path), path);
-}
-
 int om_export_stream(const char *inp, const char *out, char *warn, size_t warnlen, char *err,
 		     size_t errlen)
 {
@@ -829,7 +782,7 @@ int om_export_stream(const char *inp, const char *out, char *warn, size_t warnle
 	    .mono0_ns = h->start_mono_ns,
 	};
 	char dir[4096], terr[600] = "";
-	dir_of(out, dir, sizeof(dir));
+	spool_dir_of(out, dir, sizeof(dir));
 	/* a directory that is not there: the input is still read first, and
 	 * output_open_atomic says what is wrong with OUT */
 	struct om_stream *x = in.wall0_s >= 0 ? om_stream_new(dir, &in, terr, sizeof(terr)) : NULL;
