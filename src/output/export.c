@@ -295,65 +295,12 @@ int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, s
 
 /* ---- --export-openmetrics ---------------------------------------------- */
 
-/* Streamed to the temporary file, not made in memory: the text is many
- * times the samples (a line per series per second); a signal while it is
- * written ends it at the next family and nothing is linked into place. */
+/* Streamed from the reader (openmetrics.c), no history loaded: memory is
+ * bounded by a sample, not the recording. */
 int export_openmetrics(const struct options *o, char *warn, size_t warnlen, char *err,
 		       size_t errlen)
 {
-	struct export_rec r;
-	if (export_load(&r, o->inputs[0], warn, warnlen, err, errlen) < 0)
-		return EXPORT_INPUT;
-	const char *what = "--export-openmetrics";
-	int rc = EXPORT_INPUT;
-	struct om_input in = {
-	    .ser = r.ser,
-	    .runs = r.log->results,
-	    .nruns = r.log->nresults,
-	    .host = r.hdr.host,
-	    .kernel = r.hdr.kernel,
-	    .device = r.hdr.device,
-	    .mem_limit = r.log->mem_limit,
-	    .disk_limit = r.log->disk_limit,
-	    .page_size = r.hdr.page_size,
-	    .wall0_s = om_wall_parse(r.hdr.start_wall),
-	    .mono0_ns = r.hdr.start_mono_ns,
-	};
-	if (in.wall0_s < 0) {
-		errf(err, errlen, "%s %s: the recording's start_wall \"%s\" is not a time", what,
-		     r.path, r.hdr.start_wall);
-		goto out;
-	}
-	if (sig_caught()) {
-		errf(err, errlen, "interrupted");
-		rc = EXPORT_INTERRUPTED;
-		goto out;
-	}
-	struct output f;
-	sig_hold(1);
-	if (output_open_atomic(&f, o->export_out, what, err, errlen) < 0) {
-		sig_hold(0);
-		goto out;
-	}
-	errno = 0;
-	int w = om_write(f.f, &in, OM_EXPORT, sig_caught);
-	if (w == 0 && output_flush(&f, err, errlen) < 0)
-		w = -1;
-	if (w < 0 && !f.failed)
-		errf(err, errlen, "%s %s: write error: %s", what, o->export_out,
-		     strerror(errno ? errno : EIO));
-	if (w || sig_caught()) {
-		output_discard(&f);
-		rc = w < 0 ? EXPORT_WRITE : EXPORT_INTERRUPTED;
-		if (w >= 0)
-			errf(err, errlen, "interrupted");
-	} else {
-		rc = output_close(&f, err, errlen) < 0 ? EXPORT_WRITE : 0;
-	}
-	sig_hold(0);
-out:
-	export_rec_done(&r);
-	return rc;
+	return om_export_stream(o->inputs[0], o->export_out, warn, warnlen, err, errlen);
 }
 
 /* ---- --compare -------------------------------------------------------- */

@@ -1,11 +1,14 @@
 #include "export_csv.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
 #include "output.h"
-#include "source.h"
+#include "phase.h"
+#include "record.h"
+#include "spool.h"
 #include "util.h"
 
 void export_csv_start(struct csv_stream *c, FILE *f)
@@ -43,30 +46,62 @@ int export_csv_write(FILE *f, const struct series *ser, const struct run_result 
 
 /* ---- --export-csv: the recording streamed into OUT ---------------------- */
 
-/* The sink: each sample a row, labelled with the name its run has at the
- * recording's end (a run's first sample may come before the event that
- * starts it); the first note (a line gone bad since the first read) kept. */
-struct stream {
-	struct csv_stream c;
-	struct source *src;
-	char note[600];
-};
+/* A row's label is the name its run has at the recording's end (a run's
+ * first sample may come before the event that starts it, its result comes
+ * after its last): the one read writes each row without it into a spool
+ * file beside OUT (spool.h), after "RUN PHASE " saying what the label
+ * needs, and the copy into OUT puts the label in.  So the recording is
+ * read (and every line checked) once, and the copy costs a memchr a row. */
 
-static void on_sample(void *ctx, const struct sample *s, const struct disktab *t)
+/* The label of run i as the replay names it (source_replay_run_name): the
+ * result's name, "run N" for a run only its events tell of, NULL past. */
+static const char *run_label(const struct run_result *res, size_t nres, size_t runs, size_t i,
+			     char *buf, size_t len)
 {
-	(void)t;
-	struct stream *st = ctx;
-	if (ferror(st->c.f))
-		return;
-	export_csv_sample(&st->c, s,
-			  s->run >= 0 ? source_replay_run_name(st->src, (size_t)s->run) : NULL);
+	if (i < nres)
+		return res[i].name;
+	if (i >= runs)
+		return NULL;
+	snprintf(buf, len, "run %zu", i + 1);
+	return buf;
 }
 
-static void on_note(void *ctx, const char *msg)
+/* The spooled rows into out with their labels: 0, or -1 (ferror). */
+static int csv_unspool(FILE *sp, FILE *out, const struct run_result *res, size_t nres,
+		       size_t runs)
 {
-	struct stream *st = ctx;
-	if (!st->note[0])
-		strlcpy_(st->note, msg, sizeof(st->note));
+	char *line = NULL, name[32];
+	size_t cap = 0;
+	ssize_t n;
+	if (fflush(sp) == EOF || fseek(sp, 0, SEEK_SET) != 0)
+		return -1;
+	while ((n = getline(&line, &cap, sp)) > 0) {
+		char *end;
+		long run = strtol(line, &end, 10);
+		long ph = strtol(end, &end, 10);
+		char *row = end + 1;
+		size_t len = (size_t)(line + n - row);
+		if (*end != ' ' || len < 3 || memcmp(line + n - 3, ",,\n", 3)) {
+			free(line);
+			errno = EIO; /* cannot happen: the spool is ours */
+			return -1;
+		}
+		/* csv_row's end for a run with a label (output.c) */
+		const char *label =
+		    run >= 0 ? run_label(res, nres, runs, (size_t)run, name, sizeof(name)) : NULL;
+		fwrite(row, 1, len - 3, out);
+		if (run >= 0 && label) {
+			fprintf(out, "%ld,", run + 1);
+			csv_field(out, label);
+			fprintf(out, ",%s\n", phase_name((enum phase)ph));
+		} else {
+			fputs(",,\n", out);
+		}
+		if (ferror(out))
+			break;
+	}
+	free(line);
+	return ferror(sp) || ferror(out) ? -1 : 0;
 }
 
 int export_csv_stream(const char *in, const char *out, char *warn, size_t warnlen, char *err,
@@ -74,18 +109,65 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 {
 	if (warnlen)
 		warn[0] = '\0';
-	struct runlog *log = runlog_new();
-	struct stream st = {0};
-	struct source_sink sink = {.ctx = &st, .sample = on_sample, .note = on_note};
-	/* the first read checks every line before OUT is made; speed 0: every
-	 * sample is due at once */
-	struct source *src = source_replay_new(in, 0, log, &sink, err, errlen);
-	int rc = EXPORT_INPUT;
+	struct recording *rec = recording_open(in, err, errlen);
+	if (!rec)
+		return EXPORT_INPUT;
+	struct record_item *it = xmalloc(sizeof(*it));
+	struct run_result *res = NULL;
+	size_t nres = 0, cap = 0, runs = 0;
+	uint64_t last_t = 0;
+	int rc = EXPORT_INPUT, werr = 0;
 	struct output o = {0};
-	if (!src)
+	struct csv_stream c;
+	char dir[4096];
+	spool_dir_of(out, dir, sizeof(dir));
+	/* a directory that is not there: the input is still read first, and
+	 * output_open_atomic says what is wrong with OUT */
+	errno = 0;
+	FILE *sp = spool_file(dir);
+	if (!sp)
+		werr = errno ? errno : EIO;
+	memset(&c, 0, sizeof(c));
+	c.f = sp;
+	for (;;) {
+		int r = recording_next(rec, it, err, errlen);
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			break;
+		if (it->kind == RECORD_SAMPLE) {
+			const struct sample *s = &it->sample;
+			if (c.n && s->t_ns < last_t) { /* as the replay's first read says it */
+				errf(err, errlen, "%s:%u: sample: time goes backwards", in, it->line);
+				goto out;
+			}
+			last_t = s->t_ns;
+			if (werr) {
+				c.n++;
+				continue;
+			}
+			fprintf(sp, "%d %d ", s->run, s->phase);
+			export_csv_sample(&c, s, NULL);
+			if (ferror(sp))
+				werr = errno ? errno : EIO;
+		} else if (it->kind == RECORD_EVENT) {
+			if (it->event.run >= 0 && (size_t)it->event.run + 1 > runs)
+				runs = (size_t)it->event.run + 1;
+		} else if (it->kind == RECORD_RESULT) {
+			if (nres == cap) {
+				cap = cap ? 2 * cap : 64;
+				res = xrealloc(res, cap * sizeof(*res));
+			}
+			res[nres++] = it->result;
+		}
+	}
+	if (!c.n) {
+		errf(err, errlen, "%s: no samples in the recording", in);
 		goto out;
-	st.src = src;
-	const char *w = source_replay_warning(src);
+	}
+	if (nres > runs)
+		runs = nres;
+	const char *w = recording_warning(rec);
 	if (w && warnlen)
 		strlcpy_(warn, w, warnlen);
 	if (sig_caught()) {
@@ -94,27 +176,23 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 		goto out;
 	}
 	/* from the temporary file's making to its link or removal a signal is
-	 * only noted (main.c's export_signal _exits otherwise) */
+	 * only noted (main.c's export_signal _exits otherwise; the spool has
+	 * no name) */
 	sig_hold(1);
 	if (output_open_atomic(&o, out, "--export-csv", err, errlen) < 0)
 		goto out; /* exists, or the directory is not there: nothing made */
 	errno = 0;
-	export_csv_start(&st.c, o.f);
-	while (!ferror(o.f) && !sig_caught() && source_step(src) == 0)
-		;
-	struct replay_pos pos;
-	source_replay_pos(src, &pos);
-	if (sig_caught()) {
+	csv_header(o.f);
+	if (werr || csv_unspool(sp, o.f, res, nres, runs) < 0) {
+		if (!werr)
+			werr = errno ? errno : EIO;
+		errf(err, errlen, "--export-csv %s: write error: %s", out, strerror(werr));
+		rc = EXPORT_WRITE;
+	} else if (sig_caught()) {
 		errf(err, errlen, "interrupted");
 		rc = EXPORT_INTERRUPTED;
-	} else if (ferror(o.f) || output_flush(&o, err, errlen) < 0) {
-		if (!o.failed)
-			errf(err, errlen, "--export-csv %s: write error: %s", out,
-			     strerror(errno ? errno : EIO));
+	} else if (output_flush(&o, err, errlen) < 0) {
 		rc = EXPORT_WRITE;
-	} else if (st.note[0] || st.c.n != pos.n) {
-		errf(err, errlen, "%s",
-		     st.note[0] ? st.note : "the recording changed while it was read");
 	} else {
 		rc = output_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;
 	}
@@ -122,7 +200,10 @@ out:
 	if (o.f)
 		output_discard(&o);
 	sig_hold(0);
-	source_free(src);
-	runlog_free(log);
+	if (sp)
+		fclose(sp);
+	free(res);
+	free(it);
+	recording_close(rec);
 	return rc;
 }

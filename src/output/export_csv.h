@@ -6,7 +6,7 @@
  * the same csv_row (output.c) for every sample, the first sample's time as
  * t = 0 and each row's rates from the sample before it.  A recording is
  * streamed: one sample (the one before) is all it holds, whatever the
- * recording's length.  Every write is checked; the module never prints.
+ * recording's length (the rows wait on disk, not in memory).  Every write is checked; the module never prints.
  */
 #ifndef LRUTOP_EXPORT_CSV_H
 #define LRUTOP_EXPORT_CSV_H
@@ -35,11 +35,13 @@ void export_csv_sample(struct csv_stream *c, const struct sample *s, const char 
 int export_csv_write(FILE *f, const struct series *ser, const struct run_result *runs, size_t nruns,
 		     char *err, size_t errlen);
 
-/* --export-csv OUT IN: the recording at in read once to check it (the
- * replay source), then OUT created new through a temporary file beside it
- * (output_open_atomic) and the second read streamed into it row by row;
- * a write error, a signal (sig_caught) or a line gone bad since the check
- * removes the temporary file: OUT is made whole or not at all.  warn: the
+/* --export-csv OUT IN: the recording at in read once, every line checked
+ * (as the replay's first read does), its rows spooled without their run
+ * labels into a nameless file beside OUT (spool.h); then OUT created new
+ * through a temporary file beside it (output_open_atomic) and the rows
+ * copied in with the labels the runs have at the recording's end; a
+ * write error or a signal (sig_caught) removes the temporary file: OUT is
+ * made whole or not at all, and not at all on an input error.  warn: the
  * reader's warning (a cut last line), "".  0, or EXPORT_INPUT /
  * EXPORT_WRITE / EXPORT_INTERRUPTED (export.h) + err. */
 int export_csv_stream(const char *in, const char *out, char *warn, size_t warnlen, char *err,

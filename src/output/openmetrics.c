@@ -1,5 +1,6 @@
 #include "openmetrics.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,8 @@
 
 #include "phase.h"
 #include "sample.h"
+#include "spool.h"
+#include "util.h"
 
 /* ---- the machine's series: one row per series, rows of a family together -- */
 
@@ -116,7 +119,7 @@ enum run_fig {
 	R_DEACT,
 	R_REFAULT,
 	R_MAJFLT,
-	R_OK,
+	R_SUCCEEDED,
 	R_PROBE_P50,
 	R_PROBE_P99,
 	R_PROBE_P999,
@@ -142,7 +145,7 @@ static const struct om_run_metric run_metrics[] = {
 	{"lrutop_run_deactivated_pages", NULL, "Pages deactivated during a run.", NULL, R_DEACT},
 	{"lrutop_run_refaulted_pages", NULL, "File pages refaulted during a run.", NULL, R_REFAULT},
 	{"lrutop_run_major_faults", NULL, "A run's major page faults.", NULL, R_MAJFLT},
-	{"lrutop_run_ok", NULL, "1 when a run succeeded, 0 when it failed or was cancelled.", NULL, R_OK},
+	{"lrutop_run_ok", NULL, "1 when a run succeeded, 0 when it failed or was cancelled.", NULL, R_SUCCEEDED},
 	{"lrutop_run_probe_latency_seconds", "seconds", "--probe: its read latency during a run, by quantile (when enough reads tell it).", "quantile=\"0.5\"", R_PROBE_P50},
 	{"lrutop_run_probe_latency_seconds", "seconds", NULL, "quantile=\"0.99\"", R_PROBE_P99},
 	{"lrutop_run_probe_latency_seconds", "seconds", NULL, "quantile=\"0.999\"", R_PROBE_P999},
@@ -378,6 +381,27 @@ static int point(const struct om_metric *m, const struct sample *s, const struct
 	return 0;
 }
 
+/* Row m's line for sample s, after its family's header when help is not
+ * NULL: 1 when it has a point there, 0 when not. */
+static int series_point(struct om_out *o, const struct om_metric *m, const char *help,
+			const struct sample *s, uint64_t sum_n, uint64_t sum_slow, long ts)
+{
+	uint64_t u = 0;
+	double d = 0;
+	int dbl = 0;
+	if (!point(m, s, o->in, &u, &d, &dbl, sum_n, sum_slow))
+		return 0;
+	if (help)
+		family(o, m->name, m->type, m->unit, help);
+	open_series(o, m->name);
+	labels(o, m->labels);
+	if (dbl)
+		put_num(o, d, dbl == 7 ? 7 : 15, ts);
+	else
+		put_u64(o, u, ts);
+	return 1;
+}
+
 /* One row of the table over the series: every sample that is the last of
  * its second (OM_EXPORT), or the newest (OM_TEXTFILE). */
 static void machine_series(struct om_out *o, const struct om_metric *m, const char *help)
@@ -400,18 +424,7 @@ static void machine_series(struct om_out *o, const struct om_metric *m, const ch
 			if (i + 1 < n && wall_of(in, series_at(in->ser, i + 1)->t_ns) == ts)
 				continue; /* the second's last sample stands for it */
 		}
-		uint64_t u = 0;
-		double d = 0;
-		int dbl = 0;
-		if (!point(m, s, in, &u, &d, &dbl, sum_n, sum_slow))
-			continue;
-		family(o, m->name, m->type, m->unit, help);
-		open_series(o, m->name);
-		labels(o, m->labels);
-		if (dbl)
-			put_num(o, d, dbl == 7 ? 7 : 15, ts);
-		else
-			put_u64(o, u, ts);
+		series_point(o, m, help, s, sum_n, sum_slow, ts);
 	}
 }
 
@@ -458,7 +471,7 @@ static int run_fig(const struct run_result *r, enum run_fig fig, double *v)
 	case R_MAJFLT:
 		*v = (double)r->majflt;
 		break;
-	case R_OK:
+	case R_SUCCEEDED:
 		*v = r->ok && !r->cancelled;
 		break;
 	case R_PROBE_P50:
@@ -578,11 +591,9 @@ static void strategy_counters(struct om_out *o, const char *name, const char *he
 
 /* What the codes of lrutop_run_phase mean, and the recording's machine:
  * at the first sample's time. */
-static void info_families(struct om_out *o)
+static void info_families(struct om_out *o, long ts)
 {
 	const struct om_input *in = o->in;
-	size_t n = series_len(in->ser);
-	long ts = n ? wall_of(in, series_at(in->ser, 0)->t_ns) : 0;
 	for (int p = 0; p < PHASE_COUNT; p++) {
 		char code[8];
 		snprintf(code, sizeof(code), "%d", p);
@@ -606,7 +617,8 @@ int om_write(FILE *f, const struct om_input *in, enum om_style style, int (*stop
 	struct om_out o = {.f = f, .in = in, .style = style};
 	if (!series_len(in->ser) && style == OM_EXPORT)
 		return ferror(f) ? -1 : 0;
-	info_families(&o);
+	size_t n = series_len(in->ser);
+	info_families(&o, n ? wall_of(in, series_at(in->ser, 0)->t_ns) : 0);
 	const char *help = NULL;
 	for (size_t k = 0; k < NMETRICS; k++) {
 		if (metrics[k].help)
@@ -624,4 +636,118 @@ int om_write(FILE *f, const struct om_input *in, enum om_style style, int (*stop
 	if (style == OM_EXPORT)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -1 : 0;
+}
+
+/* ---- OM_EXPORT streamed: a file a row, joined at the end ------------------ */
+
+/* OpenMetrics wants each family's points together, a recording gives them
+ * a moment at a time: each row of the table gets a spool file of its own
+ * (spool.h: no name, in OUT's directory), so the text is on disk, not in
+ * memory; om_stream_finish writes the headers and copies the rows in the
+ * table's order. */
+struct om_stream {
+	const struct om_input *in;
+	FILE *f[NMETRICS];
+	uint64_t nlines[NMETRICS];
+	struct sample pending; /* the newest sample: the last of its second? */
+	int have_pending;
+	size_t nsamples;
+	long pending_ts, ts0;
+	uint64_t sum_n, sum_slow; /* the probe's reads so far */
+	int failed;		  /* a row's file failed (ferror; errno as left) */
+};
+
+struct om_stream *om_stream_new(const char *dir, const struct om_input *in, char *err,
+				size_t errlen)
+{
+	struct om_stream *x = xcalloc(1, sizeof(*x));
+	x->in = in;
+	for (size_t k = 0; k < NMETRICS; k++) {
+		errno = 0;
+		x->f[k] = spool_file(dir);
+		if (!x->f[k]) {
+			errf(err, errlen, "%s: cannot make a temporary file: %s", dir,
+			     strerror(errno ? errno : EIO));
+			om_stream_free(x);
+			return NULL;
+		}
+	}
+	return x;
+}
+
+/* The pending sample's lines, one a row that has a point there. */
+static void stream_emit(struct om_stream *x)
+{
+	struct om_out o = {.in = x->in, .style = OM_EXPORT};
+	for (size_t k = 0; k < NMETRICS; k++) {
+		o.f = x->f[k];
+		x->nlines[k] += (uint64_t)series_point(&o, &metrics[k], NULL, &x->pending,
+						       x->sum_n, x->sum_slow, x->pending_ts);
+		if (ferror(o.f))
+			x->failed = 1;
+	}
+}
+
+int om_stream_sample(struct om_stream *x, const struct sample *s)
+{
+	if (x->failed)
+		return -1;
+	long ts = wall_of(x->in, s->t_ns);
+	/* the second's last sample stands for it (machine_series) */
+	if (x->have_pending && ts != x->pending_ts)
+		stream_emit(x);
+	if (!x->nsamples++)
+		x->ts0 = ts;
+	if (s->have & SAMPLE_HAVE_PROBE) {
+		x->sum_n += s->probe_n;
+		x->sum_slow += s->probe_slow;
+	}
+	x->pending = *s;
+	x->pending_ts = ts;
+	x->have_pending = 1;
+	return x->failed ? -1 : 0;
+}
+
+int om_stream_finish(struct om_stream *x, FILE *f, int (*stop)(void))
+{
+	if (x->have_pending) {
+		stream_emit(x);
+		x->have_pending = 0;
+	}
+	if (x->failed)
+		return -1;
+	struct om_out o = {.f = f, .in = x->in, .style = OM_EXPORT};
+	if (!x->nsamples) /* as om_write: nothing at all */
+		return ferror(f) ? -1 : 0;
+	info_families(&o, x->ts0);
+	const char *help = NULL;
+	for (size_t k = 0; k < NMETRICS; k++) {
+		if (metrics[k].help)
+			help = metrics[k].help;
+		if (x->nlines[k]) {
+			family(&o, metrics[k].name, metrics[k].type, metrics[k].unit, help);
+			if (spool_copy(x->f[k], f) < 0)
+				return -1;
+		}
+		if (ferror(f))
+			return -1;
+		if (stop && stop())
+			return 1;
+	}
+	runs_families(&o);
+	strategy_counters(&o, "lrutop_bursts_total",
+			  "Write-back bursts of the finished runs, by strategy.", 1);
+	strategy_counters(&o, "lrutop_runs_total", "Finished runs, by strategy.", 0);
+	fputs("# EOF\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+void om_stream_free(struct om_stream *x)
+{
+	if (!x)
+		return;
+	for (size_t k = 0; k < NMETRICS; k++)
+		if (x->f[k])
+			fclose(x->f[k]);
+	free(x);
 }

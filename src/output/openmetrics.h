@@ -30,9 +30,13 @@
  *    series, never zeros); a NaN figure is left out.
  *  - Label values are escaped (\\, \", \n) and other control bytes become
  *    '?'; label names and metric names are this module's constants.
- *  - The writer walks the input once per family (series_at by index), so
- *    the text is streamed, never held: memory is the series the caller
- *    holds.  Every write is checked by the caller (ferror); nothing prints.
+ *  - om_write walks a series once per family (series_at by index): memory
+ *    is the series the caller holds.  --export-openmetrics does not hold
+ *    one: om_export_stream reads the recording once (the reader, not a
+ *    history), each sample's lines going to the temporary file of its row
+ *    (om_stream), then writes the families in om_write's order and bytes;
+ *    memory is a sample and the files' buffers, whatever the recording's
+ *    length.  Every write is checked (ferror); nothing prints.
  */
 #ifndef LRUTOP_OPENMETRICS_H
 #define LRUTOP_OPENMETRICS_H
@@ -68,6 +72,32 @@ struct om_input {
  * each family: nonzero ends the writing early (a signal), and the function
  * returns 1.  0 when written; -1 when f failed (ferror, errno as left). */
 int om_write(FILE *f, const struct om_input *in, enum om_style style, int (*stop)(void));
+
+/* OM_EXPORT a sample at a time.  om_stream_new makes a temporary file a
+ * row of the table in dir (without a name: O_TMPFILE, else unlinked at
+ * once), NULL + err when it cannot; in is borrowed until om_stream_free
+ * (its host, page size, wall0_s and mono0_ns are used from the first
+ * sample on, its runs and limits by om_stream_finish).  om_stream_sample
+ * takes the samples in time order: 0, or -1 when a row's file failed
+ * (errno as left; later calls fail too).  om_stream_finish writes to f
+ * what om_write(f, in with the series of those samples, OM_EXPORT, stop)
+ * would: 0, 1 when stop ended it, -1 when a file failed. */
+struct om_stream;
+struct om_stream *om_stream_new(const char *dir, const struct om_input *in, char *err,
+				size_t errlen);
+int om_stream_sample(struct om_stream *x, const struct sample *s);
+int om_stream_finish(struct om_stream *x, FILE *f, int (*stop)(void));
+void om_stream_free(struct om_stream *x);
+
+/* --export-openmetrics OUT IN: the recording at in read once (every line
+ * checked, as the replay's first read does) into om_stream's files beside
+ * OUT, then OUT created new through a temporary file (output_open_atomic)
+ * and the families written into it; an input error leaves nothing, a
+ * write error or a signal (sig_caught) removes the temporary file.  warn:
+ * the reader's warning (a cut last line), "".  0, or EXPORT_INPUT /
+ * EXPORT_WRITE / EXPORT_INTERRUPTED (export.h) + err. */
+int om_export_stream(const char *in, const char *out, char *warn, size_t warnlen, char *err,
+		     size_t errlen);
 
 /* One label value, escaped as the text formats want it. */
 void om_label_value(FILE *f, const char *s);

@@ -41,6 +41,144 @@ static int get_double(const json_t *j, double *out)
 	return 0;
 }
 
+/* ---- a line's allocations: a bump arena ---------------------------------- */
+
+/* jansson allocates every value, key and hash bucket of a parsed line
+ * (malloc/free were a quarter of a line's decode).  While the reader
+ * parses and checks a line, jansson's allocations come from the
+ * recording's arena instead: a bump pointer, reset for the next line, and
+ * nothing freed one by one.  The functions are process-wide
+ * (json_set_alloc_funcs) but the arena is the calling thread's and only
+ * while a line is parsed (arena_cur): any other allocation, the writer's
+ * or another thread's, is malloc/free as before, and so is one that does
+ * not fit (a line near RECORD_LINE_MAX): free() tells the two apart by
+ * the address. */
+#define ARENA_SIZE (256u * 1024)
+
+struct arena {
+	char *base;
+	size_t used;
+	unsigned spilled; /* allocations that did not fit: malloc'd */
+};
+
+static _Thread_local struct arena *arena_cur;
+
+static void *arena_malloc(size_t n)
+{
+	struct arena *a = arena_cur;
+	if (a) {
+		size_t at = (a->used + 15) & ~(size_t)15;
+		if (n <= ARENA_SIZE && at <= ARENA_SIZE - n) {
+			a->used = at + n;
+			return a->base + at;
+		}
+		a->spilled++;
+	}
+	return malloc(n);
+}
+
+static void arena_free(void *p)
+{
+	struct arena *a = arena_cur;
+	if (a && (char *)p >= a->base && (char *)p < a->base + ARENA_SIZE)
+		return; /* the arena's: reset with the line */
+	free(p);
+}
+
+/* Parses with the arena: jansson's allocations from here to arena_end. */
+static void arena_begin(struct arena *a)
+{
+	a->used = 0;
+	a->spilled = 0;
+	arena_cur = a;
+}
+
+/* Ends the line: o's tree is dropped; only what spilled is freed. */
+static void arena_end(struct arena *a, json_t *o)
+{
+	if (a->spilled)
+		json_decref(o); /* the arena's parts are no-ops in arena_free */
+	arena_cur = NULL;
+}
+
+/* ---- a sample line's keys: one pass over the object ----------------------- */
+
+/* A sample line is ~100 keys: looking each up (json_object_get: a hash of
+ * the key and a walk of its bucket) cost as much as reading them once.
+ * The line's object is walked once and each key of the format put in its
+ * slot by a small open-addressed table of the keys packed into 32 bits
+ * (every key is at most 4 bytes); the checks then read the slots in the
+ * format's order, so a bad line gives the same sentence as before. */
+enum {
+	S_K,
+	S_T,
+	S_RUN,
+	S_PH,
+	S_ST,
+	S_HV,
+	S_DK,
+	S_DKN,
+	S_DKT,
+	S_FIELD0, /* record_fields[i] is slot S_FIELD0 + i */
+};
+#define KEYTAB_SIZE 512 /* a power of two, > 4 × the keys */
+
+struct keytab {
+	uint32_t key[KEYTAB_SIZE]; /* packed, 0: empty */
+	uint16_t slot[KEYTAB_SIZE];
+	size_t nslots;
+};
+
+/* The key's bytes (1 to 4) as a number; 0 for any other length. */
+static uint32_t key_pack(const char *k, size_t n)
+{
+	if (n < 1 || n > 4)
+		return 0;
+	uint32_t v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = v << 8 | (unsigned char)k[i];
+	return v;
+}
+
+static unsigned key_hash(uint32_t v)
+{
+	return (unsigned)((v * 2654435761u) >> 23) & (KEYTAB_SIZE - 1);
+}
+
+static void keytab_add(struct keytab *t, const char *k, unsigned slot)
+{
+	uint32_t v = key_pack(k, strlen(k));
+	unsigned h = key_hash(v);
+	while (t->key[h] && t->key[h] != v)
+		h = (h + 1) & (KEYTAB_SIZE - 1);
+	t->key[h] = v;
+	t->slot[h] = (uint16_t)slot;
+}
+
+static void keytab_init(struct keytab *t)
+{
+	static const char *const fixed[S_FIELD0] = {"k",  "t",	"run", "ph", "st",
+						    "hv", "dk", "dkn", "dkt"};
+	memset(t, 0, sizeof(*t));
+	for (unsigned i = 0; i < S_FIELD0; i++)
+		keytab_add(t, fixed[i], i);
+	for (size_t i = 0; i < record_nfields; i++)
+		keytab_add(t, record_fields[i].key, (unsigned)(S_FIELD0 + i));
+	t->nslots = S_FIELD0 + record_nfields;
+}
+
+/* The slot of key k (n bytes), -1 for a key the format does not have. */
+static int keytab_find(const struct keytab *t, const char *k, size_t n)
+{
+	uint32_t v = key_pack(k, n);
+	if (!v)
+		return -1;
+	for (unsigned h = key_hash(v); t->key[h]; h = (h + 1) & (KEYTAB_SIZE - 1))
+		if (t->key[h] == v)
+			return t->slot[h];
+	return -1;
+}
+
 /* ---- reader ----------------------------------------------------------- */
 
 #define CHUNK 65536
@@ -65,6 +203,9 @@ struct recording {
 	int nstrats;
 	struct disktab prev; /* the last table read, for the row deltas */
 	int have_prev;
+	struct arena arena;  /* a line's jansson values */
+	struct keytab keys;  /* a sample line's keys → slots */
+	json_t **slot;	     /* the line's value of each slot, NULL: absent */
 };
 
 static int rd_fail(struct recording *r, char *err, size_t errlen, unsigned line, const char *fmt,
@@ -285,6 +426,12 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 	ssize_t m = pread(fd, magic, 2, 0);
 	struct recording *r = xcalloc(1, sizeof(*r));
 	r->path = xstrdup(path);
+	r->arena.base = xmalloc(ARENA_SIZE);
+	keytab_init(&r->keys);
+	r->slot = xcalloc(r->keys.nslots, sizeof(*r->slot));
+	/* the same two functions every time: they hand out the arena only
+	 * while a line is parsed (arena_begin), malloc/free otherwise */
+	json_set_alloc_funcs(arena_malloc, arena_free);
 	r->gzip = m == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 	r->gz = gzdopen(fd, "rb");
 	if (!r->gz) {
@@ -351,19 +498,20 @@ const char *recording_warning(const struct recording *r)
 	return r->warning[0] ? r->warning : NULL;
 }
 
-/* obj[key] as an int64 (any integer); -1 when missing or not an integer. */
-static int get_int(const json_t *o, const char *key, json_int_t *out)
+/* j as an int64 (any integer); -1 when missing or not an integer. */
+static int get_int(const json_t *j, json_int_t *out)
 {
-	const json_t *j = json_object_get(o, key);
 	if (!json_is_integer(j))
 		return -1;
 	*out = json_integer_value(j);
 	return 0;
 }
 
-#define NEED_INT(o, key, v, lo, hi)                                                                \
+/* NEED_INT reads obj[key]; NEED_J a value already looked up (a slot) */
+#define NEED_INT(o, key, v, lo, hi) NEED_J(json_object_get(o, key), key, v, lo, hi)
+#define NEED_J(j, key, v, lo, hi)                                                                  \
 	do {                                                                                       \
-		if (get_int(o, key, &(v)) != 0)                                                    \
+		if (get_int(j, &(v)) != 0)                                                         \
 			return rd_fail(r, err, errlen, r->line,                                    \
 				       "%s: \"%s\" missing or not an integer", kind, key);         \
 		if ((v) < (lo) || (v) > (hi))                                                      \
@@ -376,8 +524,9 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 		    size_t errlen)
 {
 	const char *kind = "sample";
-	json_t *dk = json_object_get(o, "dk"), *dkn = json_object_get(o, "dkn");
+	json_t *dk = r->slot[S_DK], *dkn = r->slot[S_DKN];
 	struct disktab *t = &it->disks;
+	(void)o;
 
 	if (!json_is_object(dk))
 		return rd_fail(r, err, errlen, r->line, "sample: \"dk\" is not an object");
@@ -451,8 +600,8 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 				       "sample: row for unlisted device %.32s", key);
 	}
 	json_int_t dt = 0;
-	if (json_object_get(o, "dkt")) {
-		NEED_INT(o, "dkt", dt, INT64_MIN, INT64_MAX);
+	if (r->slot[S_DKT]) {
+		NEED_J(r->slot[S_DKT], "dkt", dt, INT64_MIN, INT64_MAX);
 	}
 	t->t_ns = it->sample.t_ns + (uint64_t)dt;
 	it->have_disks = 1;
@@ -468,27 +617,28 @@ static int rd_sample(struct recording *r, json_t *o, struct record_item *it, cha
 	struct sample *s = &it->sample;
 	json_int_t v;
 
-	NEED_INT(o, "t", v, INT64_MIN, INT64_MAX);
+	json_t **sl = r->slot;
+	NEED_J(sl[S_T], "t", v, INT64_MIN, INT64_MAX);
 	s->t_ns = (uint64_t)v;
-	NEED_INT(o, "run", v, INT16_MIN, INT16_MAX);
+	NEED_J(sl[S_RUN], "run", v, INT16_MIN, INT16_MAX);
 	s->run = (int16_t)v;
-	NEED_INT(o, "ph", v, 0, r->nphases >= 0 ? r->nphases - 1 : PHASE_COUNT - 1);
+	NEED_J(sl[S_PH], "ph", v, 0, r->nphases >= 0 ? r->nphases - 1 : PHASE_COUNT - 1);
 	s->phase = r->nphases >= 0 ? r->phase_map[v] : (int8_t)v;
 	if (s->phase < 0)
 		return rd_fail(r, err, errlen, r->line, "sample: phase %lld has an unknown name",
 			       (long long)v);
-	NEED_INT(o, "st", v, 0, UINT8_MAX);
+	NEED_J(sl[S_ST], "st", v, 0, UINT8_MAX);
 	s->strategy = (uint8_t)v;
 	if (r->nstrats >= 0)
 		s->strategy = v < r->nstrats ? r->strat_map[v] : RECORD_STRATEGY_UNKNOWN;
-	NEED_INT(o, "hv", v, 0, UINT32_MAX);
+	NEED_J(sl[S_HV], "hv", v, 0, UINT32_MAX);
 	s->have = (uint32_t)v & HAVE_KNOWN;
 	for (size_t i = 0; i < record_nfields; i++) {
 		const struct field *f = &record_fields[i];
 		char *p = (char *)s + f->off;
 		if (!(s->have & f->group))
 			continue;
-		json_t *j = json_object_get(o, f->key);
+		json_t *j = sl[S_FIELD0 + i];
 		if (f->type == F_F32) {
 			double d;
 			if (!j || get_double(j, &d) != 0)
@@ -497,20 +647,21 @@ static int rd_sample(struct recording *r, json_t *o, struct record_item *it, cha
 			float x = (float)d;
 			memcpy(p, &x, sizeof(x));
 		} else if (f->type == F_U32) {
-			NEED_INT(o, f->key, v, 0, UINT32_MAX);
+			NEED_J(j, f->key, v, 0, UINT32_MAX);
 			uint32_t x = (uint32_t)v;
 			memcpy(p, &x, sizeof(x));
 		} else if (f->type == F_U8) {
-			NEED_INT(o, f->key, v, 0, UINT8_MAX);
+			NEED_J(j, f->key, v, 0, UINT8_MAX);
 			uint8_t x = (uint8_t)v;
 			memcpy(p, &x, sizeof(x));
-		} else {
-			NEED_INT(o, f->key, v, INT64_MIN, INT64_MAX);
-			uint64_t x = (uint64_t)v;
+		} else if (json_is_integer(j)) { /* most fields: no range to check */
+			uint64_t x = (uint64_t)json_integer_value(j);
 			memcpy(p, &x, sizeof(x));
+		} else {
+			NEED_J(j, f->key, v, INT64_MIN, INT64_MAX); /* the sentence */
 		}
 	}
-	if (json_object_get(o, "dk"))
+	if (sl[S_DK])
 		return rd_disks(r, o, it, err, errlen);
 	return 0;
 }
@@ -819,10 +970,25 @@ int recording_next(struct recording *r, struct record_item *it, char *err, size_
 		}
 		if (n == 0)
 			continue; /* a blank line carries nothing */
+		arena_begin(&r->arena);
 		json_t *o = rd_json(r, line, n, err, errlen);
-		if (!o)
+		if (!o) {
+			arena_end(&r->arena, NULL);
 			return -1;
-		const char *k = json_string_value(json_object_get(o, "k"));
+		}
+		/* every key in its slot, in one walk (a later duplicate wins, as
+		 * in jansson's object) */
+		memset(r->slot, 0, r->keys.nslots * sizeof(*r->slot));
+		const char *key;
+		size_t key_len;
+		json_t *val;
+		json_object_keylen_foreach(o, key, key_len, val)
+		{
+			int sl = keytab_find(&r->keys, key, key_len);
+			if (sl >= 0 && strlen(key) == key_len)
+				r->slot[sl] = val;
+		}
+		const char *k = json_string_value(r->slot[S_K]);
 		memset(it, 0, sizeof(*it));
 		it->line = r->line;
 		int got = 1;
@@ -838,7 +1004,7 @@ int recording_next(struct recording *r, struct record_item *it, char *err, size_
 			it->kind = RECORD_MAP, rc = rd_map(r, o, it, err, errlen);
 		else
 			got = 0, rc = 0; /* a kind from a newer minor version */
-		json_decref(o);
+		arena_end(&r->arena, o);
 		if (rc != 0)
 			return -1;
 		if (got)
@@ -903,6 +1069,8 @@ void recording_close(struct recording *r)
 		free(r->h.argv[i]);
 	free(r->h.argv);
 	free(r->buf);
+	free(r->arena.base);
+	free(r->slot);
 	free(r->path);
 	free(r);
 }

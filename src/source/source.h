@@ -213,4 +213,13 @@ double source_compare_interval(const struct source *src);
 /* The recordings' warnings (a cut last line), NULL when none. */
 const char *source_compare_warning(const struct source *src);
 
+/* What a recording's session set up, as the replay's first read gives it
+ * to log: the baseline, the runs' memory limit (the recorded --mem-limit,
+ * else cg_limit: the first run cgroup limit a sample saw, 0 none) and
+ * their disk limit (runlog_common_limit of res).  For a reader of the
+ * recording that does not replay it (--export-openmetrics). */
+struct record_header;
+void source_replay_setup(struct runlog *log, const struct record_header *h,
+			 const struct run_result *res, size_t nres, uint64_t cg_limit);
+
 #endif

@@ -436,25 +436,29 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 		strlcpy_(p->warning, w, sizeof(p->warning));
 	p->runs_total = runs > p->nres ? runs : p->nres;
 
+	source_replay_setup(p->src.log, recording_header(p->hdr_rec), p->res, p->nres, cg_limit);
+	return 0;
+}
+
+void source_replay_setup(struct runlog *log, const struct record_header *h,
+			 const struct run_result *res, size_t nres, uint64_t cg_limit)
+{
 	/* what the session set up: the baseline and the runs' memory limit */
-	struct runlog *log = p->src.log;
-	const struct record_header *h = recording_header(p->hdr_rec);
 	const char *b = argv_value(h, "--baseline");
 	if (b)
 		strlcpy_(log->baseline, b, sizeof(log->baseline));
-	else if (p->nres)
+	else if (nres)
 		strlcpy_(log->baseline, /* a sweep's: the first run's label, as live */
-			 p->res[0].strategy && !p->res[0].sweep_param ? p->res[0].strategy->name
-								      : p->res[0].name,
+			 res[0].strategy && !res[0].sweep_param ? res[0].strategy->name
+								: res[0].name,
 			 sizeof(log->baseline));
 	const char *ml = argv_value(h, "--mem-limit");
 	uint64_t lim = 0;
 	log->mem_limit = ml && parse_size(ml, &lim) == 0 ? lim : cg_limit;
 	/* the disk limit in effect is what every run's label says ("@32M");
 	 * the command line's may not have been enforced (not root) */
-	const char *dl = runlog_common_limit(p->res, p->nres);
+	const char *dl = runlog_common_limit(res, nres);
 	log->disk_limit = dl && parse_size(dl + 1, &lim) == 0 ? lim : 0;
-	return 0;
 }
 
 static int open_playback(struct replay *p, char *err, size_t errlen)

@@ -1,0 +1,52 @@
+#include "spool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void spool_dir_of(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(out, len, ".");
+	else if (slash == path)
+		snprintf(out, len, "/");
+	else
+		snprintf(out, len, "%.*s", (int)(slash - path), path);
+}
+
+FILE *spool_file(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && errno != ENOENT && errno != ENOTDIR && errno != EACCES) {
+		/* a file system without O_TMPFILE: a name for an instant */
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/.lrutop-spool.XXXXXX", dir);
+		fd = mkostemp(path, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(path);
+	}
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "w+");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+int spool_copy(FILE *f, FILE *out)
+{
+	char buf[65536];
+	if (fflush(f) == EOF || fseek(f, 0, SEEK_SET) != 0)
+		return -1;
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			return -1;
+	return ferror(f) || ferror(out) ? -1 : 0;
+}
