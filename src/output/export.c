@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "export_csv.h"
+#include "export_reduce.h"
 #include "export_results.h"
 #include "openmetrics.h"
 #include "output.h"
@@ -186,11 +187,11 @@ static const struct svg_theme *svg_theme_by_name(const char *name, char *err, si
 
 /* The time range and the run the options ask for, checked against the
  * recording. */
-static int svg_range(const struct options *o, const struct export_rec *r, struct svg_opts *so,
-		     char *err, size_t errlen)
+static int svg_range(const struct options *o, const struct export_rec *r,
+		     const struct reduce_info *ri, struct svg_opts *so, char *err, size_t errlen)
 {
-	size_t n = series_len(r->ser);
-	uint64_t t0 = series_at(r->ser, 0)->t_ns, t1 = series_at(r->ser, n - 1)->t_ns;
+	/* the recording's ends, not the (reduced) history's */
+	uint64_t t0 = ri->t_first, t1 = ri->t_last;
 	double len_s = (double)(t1 - t0) / 1e9;
 	so->run = -1;
 	if (o->run) {
@@ -236,12 +237,64 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 	so.width = o->svg_w;
 	so.height = o->svg_h;
 	so.view = o->svg_runs == 2 ? SVG_SWEEP : o->svg_runs ? SVG_RUNS : SVG_OVERVIEW;
+	/* read once, reduced to the picture's columns over the range drawn
+	 * (export_reduce.h); a long recording drawn for its runs (--run, the
+	 * Runs view) is read again, reduced over those runs alone */
 	struct export_rec r;
-	if (export_load(&r, o->inputs[0], warn, warnlen, err, errlen) < 0)
+	struct reduce_info ri;
+	struct reduce_opts ro = {.cols = svg_plot_columns(&so), .from_s = o->from_s, .to_s = o->to_s};
+	if (o->run)
+		ro.from_s = ro.to_s = -1;
+	if (export_load_reduced(&r, o->inputs[0], &ro, &ri, warn, warnlen, err, errlen) < 0)
 		return EXPORT_INPUT;
 	int rc = EXPORT_INPUT;
 	struct membuf m = {0};
-	if (svg_range(o, &r, &so, err, errlen) < 0 || membuf_open(&m, err, errlen) < 0)
+	struct reduce_range *rg = NULL;
+	if (svg_range(o, &r, &ri, &so, err, errlen) < 0)
+		goto out;
+	if (ri.reduced && (o->run || so.view == SVG_RUNS)) {
+		size_t nr = 0;
+		rg = xcalloc(r.log->nresults + 1, sizeof(*rg));
+		if (so.view != SVG_RUNS) {
+			rg[nr++] = (struct reduce_range){so.from_ns, so.to_ns};
+		} else { /* the runs the view has room for: the last shown */
+			size_t fit = svg_runs_rows(&so), want = 0;
+			for (size_t i = r.log->nresults; i-- > 0 && want < fit;) {
+				const struct run_result *res = &r.log->results[i];
+				if ((so.run >= 0 && (size_t)so.run != i) || !res->finished ||
+				    !res->t_copy_ns || !(res->elapsed_s > 0))
+					continue;
+				want++;
+				uint64_t b = res->t_end_ns ? res->t_end_ns : ri.t_last;
+				rg[nr++] = (struct reduce_range){res->t_start_ns, b};
+			}
+			for (size_t i = 0; i < nr / 2; i++) { /* oldest first */
+				struct reduce_range t = rg[i];
+				rg[i] = rg[nr - 1 - i];
+				rg[nr - 1 - i] = t;
+			}
+		}
+		ro.ranges = rg;
+		ro.nranges = nr;
+		export_rec_done(&r);
+		export_reduce_done(&ri);
+		if (nr && export_load_reduced(&r, o->inputs[0], &ro, &ri, warn, warnlen, err,
+					      errlen) < 0) {
+			free(rg);
+			return EXPORT_INPUT;
+		}
+		if (!nr) { /* no run to draw: the whole, for svg_write to say so */
+			ro.ranges = NULL;
+			if (export_load_reduced(&r, o->inputs[0], &ro, &ri, warn, warnlen, err,
+						errlen) < 0) {
+				free(rg);
+				return EXPORT_INPUT;
+			}
+		}
+		if (svg_range(o, &r, &ri, &so, err, errlen) < 0)
+			goto out;
+	}
+	if (membuf_open(&m, err, errlen) < 0)
 		goto out;
 	struct svg_input in = {
 	    .ser = r.ser,
@@ -254,7 +307,15 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 	    .disk = r.hdr.device,
 	    .mglru = r.hdr.mglru,
 	    .mem_limit = r.log->mem_limit,
+	    .reduced = ri.reduced,
+	    .nsamples = ri.in_range,
+	    .bursts = ri.marks,
+	    .nbursts = ri.nmarks,
 	};
+	/* no limit in the header: the runs' cgroups say it, every sample's
+	 * (a reduced history holds some of them) */
+	if (ri.reduced && !in.mem_limit)
+		in.mem_limit = ri.cg_limit_max;
 	char e[400];
 	if (svg_write(m.f, &in, &so, e, sizeof(e)) < 0) {
 		errf(err, errlen, "--export-svg %s: %s", r.path, e);
@@ -263,7 +324,9 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 	rc = membuf_save(&m, o->export_out, "--export-svg", err, errlen);
 out:
 	membuf_done(&m);
+	free(rg);
 	export_rec_done(&r);
+	export_reduce_done(&ri);
 	return rc;
 }
 

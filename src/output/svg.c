@@ -200,6 +200,7 @@ struct ctx {
 	uint64_t t0, t1; /* time range drawn (Overview) */
 	size_t i0, i1;	 /* samples in it: [i0, i1] */
 	int clip;	 /* clipPath ids given out */
+	int reduced;	 /* svg_input.reduced: a px a column, marks merged */
 };
 
 static void text(struct ctx *c, double x, double y, double size, const char *anchor,
@@ -247,6 +248,13 @@ static void triangle(struct ctx *c, double x, double y, double size, uint32_t co
 	    -size * 0.9, size, (unsigned)colour);
 }
 
+/* The ▼ of a reduced picture's px: n bursts (data-n). */
+static void triangle_n(struct ctx *c, double x, double y, double size, uint32_t colour, unsigned n)
+{
+	put(&c->w, "<path data-n=\"%u\" d=\"M%.1f %.1fl%.1f %.1fh%.1fz\" fill=\"#%06x\"/>\n", n, x,
+	    y, -size / 2, -size * 0.9, size, (unsigned)colour);
+}
+
 /* Opens a group clipped to a plot rectangle (values above the scale are
  * clipped, never wrapped, as on screen). */
 /* A clipped column's mark: a small upward wedge whose tip is at (x, y). */
@@ -271,13 +279,18 @@ static void clip_begin(struct ctx *c, double x, double y, double w, double h)
  * their order), so a long recording's path stays small enough for a
  * renderer (libxml2 stops at 10 MB in one attribute) and still shows
  * every spike.  Writes indices into keep; returns how many. */
-static size_t decimate(const double *xs, const double *ys, size_t i, size_t j, size_t *keep)
+static size_t decimate(const double *xs, const double *ys, size_t i, size_t j, size_t *keep,
+		       int reduced)
 {
-	size_t n = 0;
+	size_t n = 0, first = i;
+	/* a reduced series (svg_input.reduced): whole px, and of each only
+	 * the lowest and the highest (the stretch's ends kept too), so a
+	 * picture of any length stays under a megabyte */
+	double per = reduced ? 1 : 2;
 	while (i < j) {
-		double col = floor(xs[i] * 2);
+		double col = floor(xs[i] * per);
 		size_t k = i, lo = i, hi = i;
-		while (k < j && floor(xs[k] * 2) == col) {
+		while (k < j && floor(xs[k] * per) == col) {
 			if (ys[k] < ys[lo])
 				lo = k;
 			if (ys[k] > ys[hi])
@@ -285,6 +298,10 @@ static size_t decimate(const double *xs, const double *ys, size_t i, size_t j, s
 			k++;
 		}
 		size_t pick[4] = {i, lo < hi ? lo : hi, lo < hi ? hi : lo, k - 1};
+		if (reduced) {
+			pick[0] = i == first ? i : pick[1];
+			pick[3] = k == j ? k - 1 : pick[2];
+		}
 		for (int p = 0; p < 4; p++)
 			if (!n || keep[n - 1] < pick[p])
 				keep[n++] = pick[p];
@@ -305,7 +322,7 @@ static void polyline(struct ctx *c, const double *xs, const double *ys, size_t n
 		size_t j = i;
 		while (j < n && !isnan(ys[j]))
 			j++;
-		size_t m = decimate(xs, ys, i, j, keep);
+		size_t m = decimate(xs, ys, i, j, keep, c->reduced);
 		for (size_t k = 0; k < m; k++) {
 			size_t p = keep[k];
 			if (k == 0)
@@ -337,7 +354,7 @@ static void band(struct ctx *c, const double *xs, const double *lo, const double
 		size_t j = i;
 		while (j < n && !isnan(lo[j]) && !isnan(hi[j]))
 			j++;
-		size_t m = j - i >= 2 ? decimate(xs, hi, i, j, keep) : 0;
+		size_t m = j - i >= 2 ? decimate(xs, hi, i, j, keep, c->reduced) : 0;
 		if (m >= 2) {
 			put(&c->w,
 			    "<path fill=\"#%06x\" fill-opacity=\"%.2f\" stroke=\"none\" d=\"",
@@ -635,14 +652,46 @@ static void events(struct ctx *c, const struct plot *pl, double lane0, double la
 	char(*rtext)[2][48] = xcalloc(cap, sizeof(*rtext));
 	size_t nr = 0, np = 0;
 	double fs = 24 * c->u;
+	if (c->reduced) /* a path of each kind, a px once */
+		for (int start = 1; start >= 0; start--) {
+			int n = 0;
+			double px = -1;
+			for (int i = 0; i < pl->nmarks; i++) {
+				const struct plot_mark *e = &pl->marks[i];
+				if (e->t_ns < c->t0 || e->t_ns > c->t1 ||
+				    (e->phase == PHASE_PREPARE) != start)
+					continue;
+				n++;
+			}
+			if (!n)
+				continue;
+			put(&c->w,
+			    "<path class=\"phase\" data-n=\"%d\" fill=\"none\" stroke=\"#%06x\" "
+			    "stroke-width=\"%.1f\"%s d=\"",
+			    n, (unsigned)c->th->marker, (start ? 2.0 : 1.4) * c->u,
+			    start ? "" : " stroke-dasharray=\"6 5\"");
+			for (int i = 0; i < pl->nmarks; i++) {
+				const struct plot_mark *e = &pl->marks[i];
+				if (e->t_ns < c->t0 || e->t_ns > c->t1 ||
+				    (e->phase == PHASE_PREPARE) != start)
+					continue;
+				double x = x_of(c, e->t_ns);
+				if (floor(x) == px)
+					continue;
+				px = floor(x);
+				put(&c->w, "M%.1f %.1fV%.1f", x, top, bottom);
+			}
+			put(&c->w, "\"/>\n");
+		}
 	for (int i = 0; i < pl->nmarks; i++) {
 		const struct plot_mark *e = &pl->marks[i];
 		if (e->t_ns < c->t0 || e->t_ns > c->t1)
 			continue;
 		double x = x_of(c, e->t_ns);
 		int start = e->phase == PHASE_PREPARE;
-		line(c, x, top, x, bottom, c->th->marker, (start ? 2.0 : 1.4) * c->u,
-		     start ? NULL : "6 5");
+		if (!c->reduced)
+			line(c, x, top, x, bottom, c->th->marker, (start ? 2.0 : 1.4) * c->u,
+			     start ? NULL : "6 5");
 		if (start && e->run >= 0 && (size_t)e->run < in->nruns && nr < cap) {
 			run_label(in, (size_t)e->run, rtext[nr][0], sizeof(rtext[nr][0]), 0);
 			const char *name = in->runs[e->run].name;
@@ -808,11 +857,16 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	frame(c, y_disk, dh);
 	/* clipped columns (above this axis, one for both here): a small
 	 * mark above the frame in the series' colour */
+	double px_rd = -1, px_wr = -1; /* reduced: a px marked once */
 	for (size_t k = 0; k < n; k++) {
-		if (rd[k] > dscale)
+		if (rd[k] > dscale && !(c->reduced && floor(xs[k]) == px_rd)) {
 			clip_mark(c, xs[k], y_disk - 4 * u, th->read);
-		if (wr[k] > dscale)
+			px_rd = floor(xs[k]);
+		}
+		if (wr[k] > dscale && !(c->reduced && floor(xs[k]) == px_wr)) {
 			clip_mark(c, xs[k], y_disk - 4 * u, th->write);
+			px_wr = floor(xs[k]);
+		}
 	}
 
 	/* --- memory: a stack, active(file) at the bottom --- */
@@ -891,9 +945,28 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 		for (int j = 0; j < 2; j++)
 			line(c, c->L - 12 * u, y_mem + (14 + 10 * j) * u, c->L + 12 * u,
 			     y_mem + (6 + 10 * j) * u, th->text, 2.5 * u, NULL);
-	for (size_t k = 0; k < n; k++)
-		if (burst[k] > 0)
-			triangle(c, xs[k], y_mem - 3 * u, 20 * u, th->burst);
+	if (!c->reduced) {
+		for (size_t k = 0; k < n; k++)
+			if (burst[k] > 0)
+				triangle(c, xs[k], y_mem - 3 * u, 20 * u, th->burst);
+	} else { /* every burst counted: the columns' counts, a px a ▼ */
+		const struct svg_burst *b = c->in->bursts;
+		for (size_t k = 0; k < c->in->nbursts;) {
+			if (b[k].t_ns < c->t0 || b[k].t_ns > c->t1) {
+				k++;
+				continue;
+			}
+			double x = x_of(c, b[k].t_ns);
+			unsigned cnt = 0;
+			size_t k2 = k;
+			for (; k2 < c->in->nbursts && b[k2].t_ns <= c->t1 &&
+			       floor(x_of(c, b[k2].t_ns)) == floor(x);
+			     k2++)
+				cnt += b[k2].n;
+			triangle_n(c, x, y_mem - 3 * u, 20 * u, th->burst, cnt);
+			k = k2;
+		}
+	}
 
 	/* --- reclaim: log scale, so deactivate is not lost beside scan --- */
 	int ehi = rmax > 0 ? (int)ceil(log10(rmax * 1.0001)) : 3;
@@ -950,6 +1023,20 @@ static int overview(struct ctx *c, const struct svg_opts *o)
  * iostat figure.  Writes are left out: a flush's write-back would stand
  * in for the sawtooth (rw_cp's is a comb of 150 MiB/s spikes under a
  * 32 MiB/s read). */
+/* The rows the Runs view has room for at height H (px-at-1920 u). */
+static size_t runs_fit(double H, double u)
+{
+	double top = 185 * u, bottom_axis = 100 * u, gap = 22 * u;
+	double avail = H - top - bottom_axis;
+	return (size_t)((avail + gap) / (70 * u + gap));
+}
+
+size_t svg_runs_rows(const struct svg_opts *o)
+{
+	double W = o->width ? o->width : 1920, H = o->height ? o->height : 1080;
+	return runs_fit(H, fmin(W / 1920.0, H / 1080.0));
+}
+
 static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t errlen)
 {
 	const struct svg_input *in = c->in;
@@ -969,7 +1056,7 @@ static int runs_view(struct ctx *c, const struct svg_opts *o, char *err, size_t 
 	}
 	double top = 185 * u, bottom_axis = 100 * u, gap = 22 * u, label_w = 520 * u;
 	double avail = c->H - top - bottom_axis;
-	size_t fit = (size_t)((avail + gap) / (70 * u + gap));
+	size_t fit = runs_fit(c->H, u);
 	size_t skip = nrows > fit && fit > 0 ? nrows - fit : 0;
 	size_t shown = nrows - skip;
 	double rh = (avail - gap * (double)(shown - 1)) / (double)shown;
@@ -1116,7 +1203,7 @@ static int draw(struct ctx *c, const struct svg_opts *o, char *err, size_t errle
 	} else {
 		char what[96];
 		snprintf(what, sizeof(what), "%.1f s, %zu samples", (double)(c->t1 - c->t0) / 1e9,
-			 i1 - i0 + 1);
+			 c->in->reduced && c->in->nsamples ? c->in->nsamples : i1 - i0 + 1);
 		header(c, &ro, 1, what);
 		rc = overview(c, &ro);
 	}
@@ -1124,6 +1211,15 @@ static int draw(struct ctx *c, const struct svg_opts *o, char *err, size_t errle
 		return -1;
 	put(&c->w, "</svg>\n");
 	return 0;
+}
+
+size_t svg_plot_columns(const struct svg_opts *o)
+{
+	double W = o->width ? o->width : 1920, H = o->height ? o->height : 1080;
+	double u = fmin(W / 1920.0, H / 1080.0);
+	/* svg_write's L and R */
+	double w = (W - 50 * u) - 150 * u;
+	return w >= 1 ? (size_t)w : 1;
 }
 
 int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, char *err,
@@ -1140,6 +1236,7 @@ int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, cha
 			eff.mem_limit = smp->cg_limit;
 	}
 	c.in = &eff;
+	c.reduced = in->reduced;
 	c.th = o->theme ? o->theme : &svg_theme_light;
 	c.W = o->width ? o->width : 1920;
 	c.H = o->height ? o->height : 1080;

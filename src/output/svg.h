@@ -40,6 +40,13 @@ struct svg_theme {
 };
 extern const struct svg_theme svg_theme_light;
 
+/* A picture's column of demotion bursts, from a reduced recording
+ * (export_reduce.h): at t_ns (the first one's), n of them. */
+struct svg_burst {
+	uint64_t t_ns;
+	unsigned n;
+};
+
 /* What to draw.  Events and runs are plain arrays (the session's today; a
  * recording's tomorrow).  Header facts may be NULL or "". */
 struct svg_input {
@@ -52,6 +59,16 @@ struct svg_input {
 	int mglru; /* the recording's kernel ran MGLRU: "active" = 2 youngest gens */
 	uint64_t mem_limit; /* bytes; 0: the largest cgroup limit the samples
 			     * carry, none without one */
+	/* A reduced series (export_reduce.h: a bounded subset of a long
+	 * recording's samples, reduced != 0): nsamples is how many the
+	 * recording has in the range (the header's count), the bursts are
+	 * bursts[0..nbursts) (counted per column, not from the series), and
+	 * the Overview is drawn at a px a column: marks that share a px are
+	 * one element whose data-n says how many it stands for. */
+	int reduced;
+	size_t nsamples;
+	const struct svg_burst *bursts;
+	size_t nbursts;
 };
 
 enum svg_view { SVG_OVERVIEW, SVG_RUNS, SVG_SWEEP };
@@ -68,6 +85,12 @@ struct svg_opts {
  * draw in the range, a size out of [320, 16384], a write error). */
 int svg_write(FILE *f, const struct svg_input *in, const struct svg_opts *o, char *err,
 	      size_t errlen);
+
+/* The Overview's plot width, px, for a picture of o's size: the columns a
+ * recording is reduced to (export_reduce.h). */
+size_t svg_plot_columns(const struct svg_opts *o);
+/* The Runs view's rows at o's size: the last so many shown runs are drawn. */
+size_t svg_runs_rows(const struct svg_opts *o);
 
 /* --view sweep (svg_sweep.c): elapsed and bursts against a sweep's
  * parameter, from the runs alone (no samples needed); svg_write calls it
