@@ -589,6 +589,17 @@ static void strategy_counters(struct om_out *o, const char *name, const char *he
 	}
 }
 
+/* What only the run log knows, after the machine's series: the runs'
+ * families and the per-strategy counters (the export and the stream end
+ * alike). */
+static void result_families(struct om_out *o)
+{
+	runs_families(o);
+	strategy_counters(o, "lrutop_bursts_total",
+			  "Write-back bursts of the finished runs, by strategy.", 1);
+	strategy_counters(o, "lrutop_runs_total", "Finished runs, by strategy.", 0);
+}
+
 /* What the codes of lrutop_run_phase mean, and the recording's machine:
  * at the first sample's time. */
 static void info_families(struct om_out *o, long ts)
@@ -629,10 +640,7 @@ int om_write(FILE *f, const struct om_input *in, enum om_style style, int (*stop
 		if (stop && stop())
 			return 1;
 	}
-	runs_families(&o);
-	strategy_counters(&o, "lrutop_bursts_total",
-			  "Write-back bursts of the finished runs, by strategy.", 1);
-	strategy_counters(&o, "lrutop_runs_total", "Finished runs, by strategy.", 0);
+	result_families(&o);
 	if (style == OM_EXPORT)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -1 : 0;
@@ -734,10 +742,7 @@ int om_stream_finish(struct om_stream *x, FILE *f, int (*stop)(void))
 		if (stop && stop())
 			return 1;
 	}
-	runs_families(&o);
-	strategy_counters(&o, "lrutop_bursts_total",
-			  "Write-back bursts of the finished runs, by strategy.", 1);
-	strategy_counters(&o, "lrutop_runs_total", "Finished runs, by strategy.", 0);
+	result_families(&o);
 	fputs("# EOF\n", f);
 	return ferror(f) ? -1 : 0;
 }
