@@ -148,13 +148,7 @@ int export_load(struct export_rec *r, const char *path, char *warn, size_t warnl
 	r->ser = l.ser = series_new(pos.n);
 	while (source_step(src) == 0)
 		;
-	r->hdr = *source_replay_header(src);
-	r->hdr.argc = 0;
-	r->hdr.argv = NULL;
-	const char *w = source_replay_warning(src);
-	if (w && warnlen)
-		strlcpy_(warn, w, warnlen);
-	source_free(src);
+	export_rec_take(r, src, warn, warnlen);
 	if (l.note[0] || series_len(r->ser) != pos.n) {
 		errf(err, errlen, "%s",
 		     l.note[0] ? l.note : "the recording changed while it was read");
@@ -471,4 +465,28 @@ out:
 	for (int i = 0; i < loaded; i++)
 		export_rec_done(&r[i]);
 	return rc;
+}
+
+void export_rec_take(struct export_rec *r, struct source *src, char *warn, size_t warnlen)
+{
+	r->hdr = *source_replay_header(src);
+	r->hdr.argc = 0;
+	r->hdr.argv = NULL;
+	const char *w = source_replay_warning(src);
+	if (w && warnlen)
+		strlcpy_(warn, w, warnlen);
+	source_free(src);
+}
+
+int export_next(struct recording *rec, struct record_item *it, const char *path,
+		uint64_t *last_t, size_t *nsamples, char *err, size_t errlen)
+{
+	int r = recording_next(rec, it, err, errlen);
+	if (r > 0 && it->kind == RECORD_SAMPLE) {
+		if (*nsamples && it->sample.t_ns < *last_t) /* as the replay's first read says it */
+			return errf(err, errlen, "%s:%u: sample: time goes backwards", path, it->line);
+		*last_t = it->sample.t_ns;
+		++*nsamples;
+	}
+	return r;
 }

@@ -41,6 +41,17 @@ struct export_rec {
 int export_load(struct export_rec *r, const char *path, char *warn, size_t warnlen, char *err,
 		size_t errlen);
 void export_rec_done(struct export_rec *r);
+/* The end of a read through the replay source src: r->hdr (argc/argv
+ * cleared: the recording is closed), the reader's warning into warn;
+ * src is freed. */
+struct source;
+void export_rec_take(struct export_rec *r, struct source *src, char *warn, size_t warnlen);
+/* recording_next for the exports that stream the reader, with the
+ * replay's order check: a sample earlier than the one before it is a bad
+ * line (-1 + "PATH:LINE: sample: time goes backwards"); *nsamples counts
+ * the samples, *last_t is the newest one's time. */
+int export_next(struct recording *rec, struct record_item *it, const char *path,
+		uint64_t *last_t, size_t *nsamples, char *err, size_t errlen);
 
 /* The exit status each returns on failure (err says why): */
 #define EXPORT_INPUT 2 /* a usage or input error: nothing was created */

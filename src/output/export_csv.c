@@ -114,7 +114,7 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 		return EXPORT_INPUT;
 	struct record_item *it = xmalloc(sizeof(*it));
 	struct run_result *res = NULL;
-	size_t nres = 0, cap = 0, runs = 0;
+	size_t nres = 0, cap = 0, runs = 0, nsamples = 0;
 	uint64_t last_t = 0;
 	int rc = EXPORT_INPUT, werr = 0;
 	struct output o = {0};
@@ -130,18 +130,13 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 	memset(&c, 0, sizeof(c));
 	c.f = sp;
 	for (;;) {
-		int r = recording_next(rec, it, err, errlen);
+		int r = export_next(rec, it, in, &last_t, &nsamples, err, errlen);
 		if (r < 0)
 			goto out;
 		if (r == 0)
 			break;
 		if (it->kind == RECORD_SAMPLE) {
 			const struct sample *s = &it->sample;
-			if (c.n && s->t_ns < last_t) { /* as the replay's first read says it */
-				errf(err, errlen, "%s:%u: sample: time goes backwards", in, it->line);
-				goto out;
-			}
-			last_t = s->t_ns;
 			if (werr) {
 				c.n++;
 				continue;

@@ -44,19 +44,13 @@ int om_export_stream(const char *inp, const char *out, char *warn, size_t warnle
 	int rc = EXPORT_INPUT, werr = 0;
 	struct output o = {0};
 	for (;;) {
-		int r = recording_next(rec, it, err, errlen);
+		int r = export_next(rec, it, inp, &last_t, &n, err, errlen);
 		if (r < 0)
 			goto out;
 		if (r == 0)
 			break;
 		if (it->kind == RECORD_SAMPLE) {
 			const struct sample *s = &it->sample;
-			if (n && s->t_ns < last_t) { /* as the replay's first read says it */
-				errf(err, errlen, "%s:%u: sample: time goes backwards", inp, it->line);
-				goto out;
-			}
-			last_t = s->t_ns;
-			n++;
 			if ((s->have & SAMPLE_HAVE_CG) && !cg_limit && s->cg_limit < (1ull << 60))
 				cg_limit = s->cg_limit;
 			errno = 0;

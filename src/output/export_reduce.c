@@ -295,13 +295,7 @@ int export_load_reduced(struct export_rec *r, const char *path, const struct red
 	while (source_step(src) == 0)
 		;
 	bucket_flush(d);
-	r->hdr = *source_replay_header(src);
-	r->hdr.argc = 0;
-	r->hdr.argv = NULL;
-	const char *w = source_replay_warning(src);
-	if (w && warnlen)
-		strlcpy_(warn, w, warnlen);
-	source_free(src);
+	export_rec_take(r, src, warn, warnlen);
 	info->n = d->idx;
 	info->reduced = d->reduced;
 	int bad = d->note[0] || d->idx != pos.n ||
