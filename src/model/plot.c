@@ -131,9 +131,10 @@ static uint64_t fit_col(struct plot *p, double interval, double need)
 static void window(struct plot *p, const struct model *m, const struct plot_opts *o, long end,
 		   int n)
 {
-	const struct sample *e = series_at(m->series, (size_t)end);
-	const struct sample *oldest = series_at(m->series, 0);
-	uint64_t t_end = e->t_ns;
+	/* times, not pointers: the finds below read other blocks of the
+	 * history (series.h) */
+	uint64_t t_end = series_at(m->series, (size_t)end)->t_ns;
+	uint64_t t_oldest = series_at(m->series, 0)->t_ns;
 	p->fit = 0;
 	if (!o->no_fit && !o->scrolled && m->runs.state != RUNS_NONE && m->log->nresults &&
 	    m->log->results[0].t_start_ns) {
@@ -142,8 +143,8 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 		/* a little margin on both sides, so the edges read */
 		double span = (double)(t1 > t0 ? t1 - t0 : 1) * 1.04 + 1e9 * m->interval;
 		t0 = t0 > (uint64_t)(span * 0.01) ? t0 - (uint64_t)(span * 0.01) : 0;
-		if (t0 < oldest->t_ns)
-			t0 = oldest->t_ns;
+		if (t0 < t_oldest)
+			t0 = t_oldest;
 		if (t1 > t0) {
 			uint64_t cw = fit_col(p, m->interval, span / n);
 			p->fit = 1;
@@ -154,10 +155,8 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 	if (!p->fit && o->zoom == 0) {
 		for (int i = 0; i < n; i++)
 			p->lo[i] = p->hi[i] = end - (n - 1 - i) >= 0 ? end - (n - 1 - i) : -1;
-		const struct sample *f =
-		    p->lo[0] >= 0 ? series_at(m->series, (size_t)p->lo[0]) : oldest;
-		p->col_ns =
-		    n > 1 ? (double)(t_end - f->t_ns) / (p->lo[0] >= 0 ? n - 1 : end + 1) : 1e9;
+		uint64_t t_f = p->lo[0] >= 0 ? series_at(m->series, (size_t)p->lo[0])->t_ns : t_oldest;
+		p->col_ns = n > 1 ? (double)(t_end - t_f) / (p->lo[0] >= 0 ? n - 1 : end + 1) : 1e9;
 		if (!(p->col_ns > 0))
 			p->col_ns = m->interval * 1e9;
 		p->t0_ns = t_end - (uint64_t)(p->col_ns * (n - 1));
@@ -185,7 +184,7 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 		long hi = nb < 0 ? len - 1 : nb - 1;
 		if (hi > end)
 			hi = end;
-		if (a > t_end || b <= oldest->t_ns || hi < 0) {
+		if (a > t_end || b <= t_oldest || hi < 0) {
 			p->lo[i] = p->hi[i] = -1; /* the future, or before the history */
 			continue;
 		}
@@ -206,7 +205,8 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 static void column(struct plot *p, const struct series *ser, int i, int cg)
 {
 	long lo = p->lo[i], hi = p->hi[i];
-	const struct sample *b = series_at(ser, (size_t)hi);
+	/* a copy: the burst walk below reads other blocks of the history */
+	const struct sample bs = *series_at(ser, (size_t)hi), *b = &bs;
 	const struct sample *a = lo >= 1 ? series_at(ser, (size_t)lo - 1) : NULL;
 	struct rates r;
 	rates_compute(a, b, &r);
@@ -601,15 +601,15 @@ static void ticks(struct plot *p, const struct series *ser, const struct runlog 
  * newest shown sample's MemTotal. */
 static void scope(struct plot *p, const struct series *ser, int mem_system)
 {
-	const struct sample *cg_ref = NULL;
-	for (int i = p->n - 1; i >= 0 && !mem_system && !cg_ref; i--) {
+	uint64_t cg_limit = 0;
+	for (int i = p->n - 1; i >= 0 && !mem_system && !cg_limit; i--) {
 		const struct sample *s = p->hi[i] >= 0 ? series_at(ser, (size_t)p->hi[i]) : NULL;
-		if (s && (s->have & SAMPLE_HAVE_CG) && s->cg_limit)
-			cg_ref = s;
+		if (s && (s->have & SAMPLE_HAVE_CG))
+			cg_limit = s->cg_limit;
 	}
-	p->cg = cg_ref != NULL;
+	p->cg = cg_limit != 0;
 	const struct sample *now = p->end >= 0 ? series_at(ser, (size_t)p->end) : NULL;
-	p->mem_total = p->cg				      ? (double)cg_ref->cg_limit / 1024.0
+	p->mem_total = p->cg				      ? (double)cg_limit / 1024.0
 		       : now && (now->have & SAMPLE_HAVE_MEM) ? (double)now->mem_total
 							      : NAN;
 }

@@ -3,19 +3,98 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sample_pack.h"
 #include "util.h"
 
-struct series {
-	struct sample *ring;
-	size_t cap, head, len; /* head: slot the next push writes */
-	unsigned long long pushed;
+/*
+ * The history is blocks of SERIES_BLOCK samples, numbered from the first
+ * push (sample n is in block n / SERIES_BLOCK).  The newest two blocks are
+ * kept as they are, so the samples every tick reads (the newest, the one
+ * before) cost a pointer; older blocks are packed (sample_pack.h, each
+ * block starting from zeros so it unpacks on its own) into a pool of small
+ * chunks, and a read of one unpacks its whole block into one of a few
+ * slots, the least recently used giving way.  Chunks freed by the oldest
+ * block are taken again first, so the memory the pool touches is what the
+ * packed history holds, not the pool's size; the pool is sized for the
+ * worst case (no word compresses), so the history always holds its
+ * capacity.
+ */
+#define SERIES_BLOCK 64
+#define CHUNK 256
+#define BLOCK_MAX (SERIES_BLOCK * SAMPLE_PACK_MAX)
+#define BLOCK_CHUNKS ((BLOCK_MAX + CHUNK - 1) / CHUNK)
+/* Unpacked blocks kept.  A pointer from series_at stays valid while fewer
+ * than SLOTS other packed blocks are read after its own; sanitizer builds
+ * keep two, in memory of their own that is freed when a slot gives way, so
+ * a pointer held too long is a use after free the tests see. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SLOTS 2
+#define SLOT_FRESH 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SLOTS 2
+#define SLOT_FRESH 1
+#endif
+#endif
+#ifndef SLOTS
+#define SLOTS 4
+#define SLOT_FRESH 0
+#endif
+
+struct block {
+	uint32_t chunk; /* the first of its chunks; next[] chains the rest */
+	uint32_t len;	/* packed bytes */
+	uint64_t t_first;
 };
+
+struct slot {
+	unsigned long long blk; /* block number + 1; 0: empty */
+	unsigned long long used;
+	struct sample *smp;
+};
+
+struct series {
+	size_t cap;
+	unsigned long long pushed, first; /* first: the oldest sample held */
+	struct sample *raw[2];		  /* block b, for the newest two, is raw[b & 1] */
+	/* packed blocks, [pk_first, pk_end), in a ring of nblk descriptors */
+	struct block *blk;
+	size_t nblk;
+	unsigned long long pk_first, pk_end;
+	uint8_t *pool;
+	uint32_t *next, free_head, nchunks;
+	uint32_t fresh; /* chunks from here on were never taken */
+	uint8_t *scratch; /* a block packed, or gathered from its chunks */
+	/* the unpacked blocks: mutable through a const series (a read fills
+	 * them) */
+	struct cache {
+		struct slot slot[SLOTS];
+		unsigned long long tick;
+	} *cache;
+};
+
+#define NO_CHUNK UINT32_MAX
 
 struct series *series_new(size_t capacity)
 {
 	struct series *s = xcalloc(1, sizeof(*s));
 	s->cap = capacity ? capacity : 1;
-	s->ring = xcalloc(s->cap, sizeof(*s->ring));
+	for (int i = 0; i < 2; i++)
+		s->raw[i] = xcalloc(SERIES_BLOCK, sizeof(struct sample));
+	/* at most cap / BLOCK + 2 blocks hold a sample still in the history,
+	 * two of them raw */
+	s->nblk = s->cap / SERIES_BLOCK + 2;
+	s->blk = xcalloc(s->nblk, sizeof(*s->blk));
+	s->nchunks = (uint32_t)(s->nblk * BLOCK_CHUNKS);
+	s->pool = xcalloc(s->nchunks, CHUNK);
+	/* untouched until taken, like the pool: the chunks given back are
+	 * the free list, the rest are fresh */
+	s->next = xcalloc(s->nchunks, sizeof(*s->next));
+	s->free_head = NO_CHUNK;
+	s->scratch = xmalloc(BLOCK_MAX);
+	s->cache = xcalloc(1, sizeof(*s->cache));
+	for (int i = 0; i < SLOTS && !SLOT_FRESH; i++)
+		s->cache->slot[i].smp = xcalloc(SERIES_BLOCK, sizeof(struct sample));
 	return s;
 }
 
@@ -23,22 +102,97 @@ void series_free(struct series *s)
 {
 	if (!s)
 		return;
-	free(s->ring);
+	for (int i = 0; i < 2; i++)
+		free(s->raw[i]);
+	for (int i = 0; i < SLOTS; i++)
+		free(s->cache->slot[i].smp);
+	free(s->cache);
+	free(s->scratch);
+	free(s->next);
+	free(s->pool);
+	free(s->blk);
 	free(s);
+}
+
+static struct block *blk_of(const struct series *s, unsigned long long b)
+{
+	return &s->blk[b % s->nblk];
+}
+
+/* The oldest packed block gives its chunks back (first to be taken
+ * again) and leaves the unpacked slots. */
+static void drop_oldest(struct series *s)
+{
+	struct block *b = blk_of(s, s->pk_first);
+	uint32_t c = b->chunk;
+	while (c != NO_CHUNK) {
+		uint32_t n = s->next[c];
+		s->next[c] = s->free_head;
+		s->free_head = c;
+		c = n;
+	}
+	for (int i = 0; i < SLOTS; i++) {
+		struct slot *sl = &s->cache->slot[i];
+		if (sl->blk == s->pk_first + 1) {
+			sl->blk = 0;
+			if (SLOT_FRESH) {
+				free(sl->smp);
+				sl->smp = NULL;
+			}
+		}
+	}
+	s->pk_first++;
+}
+
+/* Block b (raw, about to be reused) packed into the pool. */
+static void pack_block(struct series *s, unsigned long long b)
+{
+	const struct sample *in = s->raw[b & 1];
+	size_t len = 0;
+	for (int i = 0; i < SERIES_BLOCK; i++)
+		len += sample_pack(i > 1 ? &in[i - 2] : NULL, i ? &in[i - 1] : NULL, &in[i],
+				   s->scratch + len);
+	struct block *d = blk_of(s, b);
+	d->len = (uint32_t)len;
+	d->t_first = in[0].t_ns;
+	d->chunk = NO_CHUNK;
+	uint32_t *link = &d->chunk;
+	for (size_t off = 0; off < len; off += CHUNK) {
+		/* the pool holds every block at its worst: never empty */
+		uint32_t c = s->free_head;
+		if (c != NO_CHUNK)
+			s->free_head = s->next[c];
+		else
+			c = s->fresh++;
+		size_t n = len - off < CHUNK ? len - off : CHUNK;
+		memcpy(s->pool + (size_t)c * CHUNK, s->scratch + off, n);
+		s->next[c] = NO_CHUNK;
+		*link = c;
+		link = &s->next[c];
+	}
+	s->pk_end = b + 1;
 }
 
 void series_push(struct series *s, const struct sample *smp)
 {
-	s->ring[s->head] = *smp;
-	s->head = (s->head + 1) % s->cap;
-	if (s->len < s->cap)
-		s->len++;
+	unsigned long long n = s->pushed, b = n / SERIES_BLOCK;
+	if (n % SERIES_BLOCK == 0 && b >= 2) {
+		/* raw[b & 1] holds block b - 2: pack it first */
+		if (s->pk_first == s->pk_end)
+			s->pk_first = s->pk_end = b - 2;
+		pack_block(s, b - 2);
+	}
+	s->raw[b & 1][n % SERIES_BLOCK] = *smp;
 	s->pushed++;
+	if (s->pushed - s->first > s->cap)
+		s->first = s->pushed - s->cap;
+	while (s->pk_first < s->pk_end && (s->pk_first + 1) * SERIES_BLOCK <= s->first)
+		drop_oldest(s);
 }
 
 size_t series_len(const struct series *s)
 {
-	return s->len;
+	return (size_t)(s->pushed - s->first);
 }
 
 size_t series_capacity(const struct series *s)
@@ -51,19 +205,58 @@ unsigned long long series_pushed(const struct series *s)
 	return s->pushed;
 }
 
+/* Packed block b unpacked into a slot (the least recently used). */
+static const struct sample *unpacked(const struct series *s, unsigned long long b)
+{
+	struct cache *c = s->cache;
+	struct slot *sl = &c->slot[0];
+	for (int i = 0; i < SLOTS; i++) {
+		if (c->slot[i].blk == b + 1) {
+			c->slot[i].used = ++c->tick;
+			return c->slot[i].smp;
+		}
+		if (c->slot[i].used < sl->used)
+			sl = &c->slot[i];
+	}
+	if (SLOT_FRESH) {
+		free(sl->smp);
+		sl->smp = xcalloc(SERIES_BLOCK, sizeof(struct sample));
+	}
+	const struct block *d = blk_of(s, b);
+	size_t off = 0;
+	for (uint32_t k = d->chunk; k != NO_CHUNK; k = s->next[k], off += CHUNK) {
+		size_t n = d->len - off < CHUNK ? d->len - off : CHUNK;
+		memcpy(s->scratch + off, s->pool + (size_t)k * CHUNK, n);
+	}
+	const uint8_t *p = s->scratch;
+	size_t left = d->len;
+	for (int i = 0; i < SERIES_BLOCK; i++) {
+		size_t used = sample_unpack(i > 1 ? &sl->smp[i - 2] : NULL, i ? &sl->smp[i - 1] : NULL, p,
+					    left, &sl->smp[i]);
+		p += used;
+		left -= used;
+	}
+	sl->blk = b + 1;
+	sl->used = ++c->tick;
+	return sl->smp;
+}
+
 const struct sample *series_at(const struct series *s, size_t i)
 {
-	if (i >= s->len)
+	if (i >= series_len(s))
 		return NULL;
-	size_t oldest = (s->head + s->cap - s->len) % s->cap;
-	return &s->ring[(oldest + i) % s->cap];
+	unsigned long long n = s->first + i, b = n / SERIES_BLOCK;
+	if (b >= s->pk_end)
+		return &s->raw[b & 1][n % SERIES_BLOCK];
+	return &unpacked(s, b)[n % SERIES_BLOCK];
 }
 
 const struct sample *series_back(const struct series *s, size_t back)
 {
-	if (back >= s->len)
+	size_t len = series_len(s);
+	if (back >= len)
 		return NULL;
-	return series_at(s, s->len - 1 - back);
+	return series_at(s, len - 1 - back);
 }
 
 size_t series_capacity_for(double seconds, double interval)
@@ -78,16 +271,43 @@ size_t series_capacity_for(double seconds, double interval)
 	return (size_t)n + 1;
 }
 
+/* The time of block b's first sample, without unpacking it. */
+static uint64_t t_first(const struct series *s, unsigned long long b)
+{
+	if (b >= s->pk_end)
+		return s->raw[b & 1][0].t_ns;
+	return blk_of(s, b)->t_first;
+}
+
 long series_find(const struct series *s, uint64_t t_ns)
 {
-	long lo = 0, hi = (long)s->len - 1, ans = -1;
-	while (lo <= hi) {
-		long mid = lo + (hi - lo) / 2;
+	size_t len = series_len(s);
+	if (!len || series_back(s, 0)->t_ns < t_ns)
+		return -1;
+	/* the last block that starts before t_ns (its first sample may have
+	 * left the history: then the answer is still at or after index 0) */
+	unsigned long long lo = s->first / SERIES_BLOCK, hi = (s->pushed - 1) / SERIES_BLOCK;
+	if (t_first(s, lo) >= t_ns)
+		return 0;
+	while (lo < hi) {
+		unsigned long long mid = lo + (hi - lo + 1) / 2;
+		if (t_first(s, mid) < t_ns)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	/* the answer is in block lo, or is the first sample of the next */
+	long a = (long)((lo * SERIES_BLOCK > s->first ? lo * SERIES_BLOCK : s->first) - s->first);
+	long b = (long)((lo + 1) * SERIES_BLOCK - s->first) - 1, ans = b + 1;
+	if (b >= (long)len)
+		b = (long)len - 1;
+	while (a <= b) {
+		long mid = a + (b - a) / 2;
 		if (series_at(s, (size_t)mid)->t_ns >= t_ns) {
 			ans = mid;
-			hi = mid - 1;
+			b = mid - 1;
 		} else {
-			lo = mid + 1;
+			a = mid + 1;
 		}
 	}
 	return ans;
