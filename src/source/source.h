@@ -171,6 +171,9 @@ struct replay_pos {
 	double t_s, len_s;    /* position and length, seconds from the first sample */
 	double speed;	      /* 0: as fast as possible */
 	int paused, at_end;
+	/* the last jump's samples delivered from the spool (the rest it read
+	 * from the recording); 0 without a spool */
+	size_t spooled;
 };
 void source_replay_pos(const struct source *src, struct replay_pos *out);
 /* Seeks so that sample index (0-based, clamped) is the newest delivered:

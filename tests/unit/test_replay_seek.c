@@ -31,7 +31,9 @@
 #include "testutil.h"
 
 #define NS 5000
-#define W  300
+/* the window: 300 (inside a mark's 1024: most jumps read the JSON), 3000
+ * (across marks: most of it comes from the spool) */
+static size_t W = 300;
 #define T0 1000000000ull
 #define DT 100000000ull
 
@@ -130,8 +132,10 @@ static void on_sample(void *ctx, const struct sample *s, const struct disktab *t
 {
 	struct model *m = ctx;
 	series_push(m->ser, s);
-	assert_non_null(t);
-	m->disks = *t;
+	/* a jump delivers most of the window from the spool, without tables;
+	 * the last two samples come with theirs (check_at compares the last) */
+	if (t)
+		m->disks = *t;
 }
 
 static void on_reset(void *ctx)
@@ -157,11 +161,16 @@ static struct source *open_model(const char *path, struct model *m, struct runlo
 /* The state after a seek to idx, against what the recording holds and what
  * a replay read from the top (ref) has. */
 static void check_at(struct source *src, const struct model *m, const struct runlog *log,
-		     struct source *ref, const struct runlog *rlog, size_t idx)
+		     struct source *ref, const struct runlog *rlog, size_t idx, int jumped)
 {
 	struct replay_pos q;
 	source_replay_pos(src, &q);
 	assert_int_equal(q.pos, idx + 1);
+	/* a jump whose window reaches back past a mark took those samples
+	 * from the spool (none of them is the last two) */
+	size_t s0 = idx + 1 > W ? idx + 1 - W : 0, mk = idx >= 1 ? (idx - 1) / 1024 * 1024 : 0;
+	if (jumped)
+		assert_int_equal(q.spooled, mk > s0 ? mk - s0 : 0);
 	size_t len = idx + 1 < W ? idx + 1 : W;
 	assert_int_equal(series_len(m->ser), len);
 	for (size_t i = 0; i < len; i++) {
@@ -203,23 +212,25 @@ static void seeks(const char *path)
 	/* End, Home, the middle (the third device's first sample), one back
 	 * from the end, either side of the second mark, a run's copy phase */
 	static const size_t at[] = {NS - 1, 0,	  2500,	 NS - 2, 1023, 1024, 1025,
-				    2047,   2048, W - 1, W,	 1110, 2600, 599};
+				    2047,   2048, 299,    300,	 1110, 2600, 2999, 3000, 4097, 599};
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		int r0 = m.resets;
 		source_replay_seek(src, at[i]);
-		check_at(src, &m, log, ref, rlog, at[i]);
+		check_at(src, &m, log, ref, rlog, at[i], m.resets != r0);
 	}
 	/* a step forwards within the window: delivered on, no reset */
 	int resets = m.resets;
 	source_replay_seek(src, 599 + W / 2);
 	assert_int_equal(m.resets, resets);
-	check_at(src, &m, log, ref, rlog, 599 + W / 2);
-	/* forwards by more than the window: a jump */
+	check_at(src, &m, log, ref, rlog, 599 + W / 2, 0);
+	/* forwards by more than the window: a jump (a wide window reaches
+	 * 3999 by delivering on) */
 	source_replay_seek(src, 3999);
-	assert_int_equal(m.resets, resets + 1);
-	check_at(src, &m, log, ref, rlog, 3999);
+	assert_int_equal(m.resets, resets + (3999 - (599 + W / 2) > W));
+	check_at(src, &m, log, ref, rlog, 3999, m.resets != resets);
 	/* and the playback goes on from there, sample by sample */
 	assert_int_equal(source_step(src), 0);
-	check_at(src, &m, log, ref, rlog, 4000);
+	check_at(src, &m, log, ref, rlog, 4000, 0);
 	source_free(src);
 	source_free(ref);
 	series_free(m.ser);
@@ -240,11 +251,33 @@ static void test_seek_gzip(void **state)
 	seeks(gz);
 }
 
+static void test_seek_wide(void **state)
+{
+	(void)state;
+	W = 3000;
+	/* End from the start: 3000 - 2 samples back to mark 4096 */
+	struct runlog *log = runlog_new();
+	struct model m;
+	struct source *src = open_model(plain, &m, log, W);
+	source_replay_set_window(src, W);
+	source_replay_seek(src, NS - 1);
+	struct replay_pos q;
+	source_replay_pos(src, &q);
+	assert_int_equal(q.spooled, 4096 - (NS - W));
+	source_free(src);
+	series_free(m.ser);
+	runlog_free(log);
+	seeks(plain);
+	seeks(gz);
+	W = 300;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_seek_plain),
 	    cmocka_unit_test(test_seek_gzip),
+	    cmocka_unit_test(test_seek_wide),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -16,6 +16,9 @@ void spool_dir_of(const char *path, char *out, size_t len);
 /* A file without a name in dir, open to write and then read back ("w+");
  * NULL + errno when it cannot be made. */
 FILE *spool_file(const char *dir);
+/* A spool file for work on path: in path's directory, else in $TMPDIR,
+ * /var/tmp or /tmp (the first that takes one); NULL when none does. */
+FILE *spool_file_near(const char *path);
 /* f (a spool file) from its start appended to out: 0, or -1 when either
  * failed (ferror; errno as left). */
 int spool_copy(FILE *f, FILE *out);

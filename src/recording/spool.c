@@ -39,6 +39,20 @@ FILE *spool_file(const char *dir)
 	return f;
 }
 
+FILE *spool_file_near(const char *path)
+{
+	char dir[4096];
+	spool_dir_of(path, dir, sizeof(dir));
+	const char *tmp = getenv("TMPDIR");
+	const char *dirs[] = {dir, tmp && *tmp ? tmp : "/var/tmp", "/var/tmp", "/tmp"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		FILE *f = spool_file(dirs[i]);
+		if (f)
+			return f;
+	}
+	return NULL;
+}
+
 int spool_copy(FILE *f, FILE *out)
 {
 	char buf[65536];
