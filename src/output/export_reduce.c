@@ -292,6 +292,9 @@ int export_load_reduced(struct export_rec *r, const char *path, const struct red
 	r->ser = d->ser = series_new(cap);
 	d->len_s = pos.len_s;
 	d->want_rg = d->reduced || ro->ranges || ro->from_s >= 0 || ro->to_s >= 0;
+	/* the samples from the first read's spool, not the JSON a second
+	 * time (falls back to the JSON without one) */
+	source_replay_samples_only(src);
 	while (source_step(src) == 0)
 		;
 	bucket_flush(d);

@@ -175,6 +175,12 @@ struct replay_pos {
 	 * from the recording); 0 without a spool */
 	size_t spooled;
 };
+/* From here on the playback delivers only samples (no disk table, no
+ * map) with their events and results, read from the first read's packed
+ * spool instead of the recording's JSON: what an export that draws the
+ * samples needs, at a small part of a JSON line's cost.  Before the first
+ * step only, and not with seeks; -1 (nothing changes) without a spool. */
+int source_replay_samples_only(struct source *src);
 void source_replay_pos(const struct source *src, struct replay_pos *out);
 /* Seeks so that sample index (0-based, clamped) is the newest delivered:
  * forwards by delivering the items between, backwards by a reset of the

@@ -72,6 +72,12 @@ struct replay {
 	uint64_t *spool_off; /* spool_off[k]: where sample k * MARK_EVERY starts */
 	size_t spool_len, nspool_off, spool_cap;
 	size_t spooled; /* samples the last jump took from the spool */
+	/* samples only (source_replay_samples_only): the playback reads the
+	 * spool, block by block */
+	int spool_play;
+	uint8_t *play_buf;
+	size_t play_cap, play_off, play_len, play_aux;
+	struct sample play_s[3];
 	struct sample spool_last[2]; /* the last two packed, by index & 1 */
 	struct run_result *res; /* the results, in the order written */
 	size_t nres;
@@ -234,9 +240,66 @@ static void deliver(struct replay *p, const struct record_item *it)
 	}
 }
 
+static size_t deliver_aux(struct replay *p, size_t a, size_t limit);
+
+/* The next block of the spool into play_buf: 0, or -1 (a note said why). */
+static int play_block(struct replay *p, size_t k)
+{
+	uint64_t off = p->spool_off[k];
+	size_t len = (size_t)((k + 1 < p->nspool_off ? p->spool_off[k + 1] : p->spool_len) - off);
+	if (len > p->play_cap)
+		p->play_buf = xrealloc(p->play_buf, p->play_cap = len);
+	p->play_off = 0;
+	p->play_len = len;
+	if (pread(fileno(p->spool), p->play_buf, len, (off_t)off) == (ssize_t)len)
+		return 0;
+	if (p->src.sink.note)
+		p->src.sink.note(p->src.sink.ctx, "cannot read the replay's spool back");
+	return -1;
+}
+
+/* A step of a samples-only playback: sample pos from the spool, then the
+ * events and results read after it. */
+static int spool_step(struct replay *p)
+{
+	size_t i = p->pos, j = i % MARK_EVERY;
+	if (p->eof || i >= p->n || (j == 0 && play_block(p, i / MARK_EVERY) < 0)) {
+		p->eof = 1;
+		return -1;
+	}
+	if (i == 0)
+		p->play_aux = deliver_aux(p, 0, 0); /* a recording started mid-run */
+	struct sample *s = p->play_s;
+	size_t n = sample_unpack(j >= 2 ? &s[(j - 2) % 3] : NULL, j >= 1 ? &s[(j - 1) % 3] : NULL,
+				 p->play_buf + p->play_off, p->play_len - p->play_off, &s[j % 3]);
+	if (!n) {
+		p->eof = 1;
+		return -1;
+	}
+	p->play_off += n;
+	if (p->src.sink.sample)
+		p->src.sink.sample(p->src.sink.ctx, &s[j % 3], NULL);
+	p->pos = i + 1;
+	p->play_aux = deliver_aux(p, p->play_aux, p->pos);
+	if (p->pos >= p->n)
+		p->eof = 1;
+	return 0;
+}
+
+int source_replay_samples_only(struct source *src)
+{
+	struct replay *p = rp_of(src);
+	if (!p->spool || p->pos)
+		return -1;
+	p->spool_play = 1;
+	return 0;
+}
+
 static int rp_step(struct source *src)
 {
 	struct replay *p = rp_of(src);
+	if (p->spool_play)
+		return spool_step(p);
 	if (!p->have_next && (p->eof || !read_item(p))) {
 		p->eof = 1;
 		arm(p);
@@ -341,6 +404,7 @@ static void rp_free(struct source *src)
 	if (p->spool)
 		fclose(p->spool);
 	free(p->spool_off);
+	free(p->play_buf);
 	free(p);
 }
 

@@ -272,12 +272,55 @@ static void test_seek_wide(void **state)
 	W = 300;
 }
 
+/* A samples-only playback (the spool) delivers the samples, events and
+ * results a playback of the JSON does, in the same order, byte for byte. */
+static void samples_only(const char *path)
+{
+	struct runlog *log = runlog_new(), *rlog = runlog_new();
+	struct model m, rm;
+	struct source *src = open_model(path, &m, log, NS);
+	struct source *ref = open_model(path, &rm, rlog, NS);
+	assert_int_equal(source_replay_samples_only(src), 0);
+	size_t steps = 0;
+	while (source_step(src) == 0) {
+		assert_int_equal(source_step(ref), 0);
+		steps++;
+		/* the events so far, as they came */
+		assert_int_equal(log->nevents, rlog->nevents);
+		assert_int_equal(log->nresults, rlog->nresults);
+	}
+	assert_int_equal(source_step(ref), -1);
+	assert_int_equal(steps, NS);
+	assert_int_equal(series_len(m.ser), NS);
+	for (size_t i = 0; i < NS; i++)
+		assert_memory_equal(series_at(m.ser, i), series_at(rm.ser, i), sizeof(struct sample));
+	assert_memory_equal(log->events, rlog->events, log->nevents * sizeof(log->events[0]));
+	for (size_t i = 0; i < log->nresults; i++)
+		assert_memory_equal(&log->results[i], &rlog->results[i], sizeof(log->results[i]));
+	/* only before the first step */
+	assert_int_equal(source_replay_samples_only(ref), -1);
+	source_free(src);
+	source_free(ref);
+	series_free(m.ser);
+	series_free(rm.ser);
+	runlog_free(log);
+	runlog_free(rlog);
+}
+
+static void test_samples_only(void **state)
+{
+	(void)state;
+	samples_only(plain);
+	samples_only(gz);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_seek_plain),
 	    cmocka_unit_test(test_seek_gzip),
 	    cmocka_unit_test(test_seek_wide),
+	    cmocka_unit_test(test_samples_only),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
