@@ -251,5 +251,10 @@ check "$T whole: exit 0, every sample drawn (no data-n)" \
 lr=$(py labels "$tmp/red.svg")
 lw=$(py labels "$tmp/whole.svg")
 check "$T the axes' labels are the same ($lr)" '[ -n "$lr" ] && [ "$lr" = "$lw" ]' "whole: '$lw'"
+# the line under the title: the span (the time axis) and the samples
+sub() { grep -o '<text[^>]*>[^<]*</text>' "$1" | sed -n 2p | sed 's/<[^>]*>//g'; }
+sr=$(sub "$tmp/red.svg")
+sw=$(sub "$tmp/whole.svg")
+check "$T the same span and samples ($sr)" '[ -n "$sr" ] && [ "$sr" = "$sw" ]' "whole: '$sw'"
 py expect "$tmp/full.jsonl" "$tmp/expect.full"
 py svg "$T reduced:" "$tmp/red.svg" "$tmp/expect.full"
