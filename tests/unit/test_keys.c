@@ -152,8 +152,8 @@ static const struct action *runs_for(const struct keymap *const *layers, size_t 
 }
 
 /* How the help must write the keys of e that run it: its keys_help when
- * all do, else those keys by name (the test's own names). */
-static void own_keys(const struct action *e, const struct keymap *const *layers, size_t n,
+ * all do (returns 1), else those keys by name (the test's own names). */
+static int own_keys(const struct action *e, const struct keymap *const *layers, size_t n,
 		     char *buf, size_t len)
 {
 	static const struct {
@@ -178,6 +178,7 @@ static void own_keys(const struct action *e, const struct keymap *const *layers,
 	}
 	if (all)
 		snprintf(buf, len, "%s", e->keys_help);
+	return all;
 }
 
 /* The help overlay drawn for the app's current mode: h opens it; it lists
@@ -210,7 +211,7 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 	for (size_t j = 0; j < own->n; j++)
 		assert_int_equal(count_rows(&g, own->actions[j].help), 1);
 	assert_int_equal(count_rows(&g, own->any_help), 1);
-	int shown = 0, hidden = 0;
+	int shown = 0, hidden = 0, partial = 0;
 	for (size_t i = 0; i < nl; i++) {
 		const struct keymap *km = layers[i];
 		assert_true(find_row(&g, km->title) >= 0);
@@ -232,11 +233,14 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 				print_error("%s: %s on %d rows\n", km->name, e->name, rows);
 			assert_int_equal(rows, 1);
 			char want[64];
-			own_keys(e, layers, nl, want, sizeof(want));
+			int all = own_keys(e, layers, nl, want, sizeof(want));
 			char *row = row_text(&g, find_row(&g, e->help));
 			if (!strstr(row, want))
 				print_error("%s: %s: '%s' not in '%s'\n", km->name, e->name, want, row);
 			assert_non_null(strstr(row, want));
+			if (!all) /* not the keys an upper table takes */
+				assert_null(strstr(row, e->keys_help));
+			partial += !all;
 			free(row);
 			shown++;
 		}
@@ -246,6 +250,8 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 	assert_true(shown > 0);
 	if (mode == named("replay") || mode == &talk_keymap) /* they take keys of the global's */
 		assert_true(hidden > 0);
+	if (mode == &talk_keymap) /* Home: the global Home End is End alone */
+		assert_true(partial > 0);
 	if (absent) /* a modal mode: the keys under it are not listed */
 		assert_int_equal(find_row(&g, absent), -1);
 	/* any other key closes it, and does only that */
@@ -275,6 +281,12 @@ static void test_help_per_mode(void **state)
 
 	replay_app(&a);
 	help_shows(&a, named("replay"), NULL);
+	/* what the help says runs is what runs: space is the replay's pause
+	 * (its playback), not the live display's */
+	int was = a.model.replay.paused;
+	assert_int_equal(keys_dispatch(&a, ' ', 200), REDRAW_VIEW);
+	assert_int_not_equal(a.model.replay.paused, was);
+	assert_false(a.ui.paused);
 	assert_int_equal(keys_dispatch(&a, 'j', 200), REDRAW_STATUS);
 	assert_true(a.ui.prompt);
 	help_shows(&a, named("prompt"), "next colour theme");
