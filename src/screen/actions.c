@@ -650,12 +650,23 @@ static const char *key_name(int key, char *buf, size_t len)
 		int key;
 		const char *name;
 	} names[] = {
-	    {' ', "space"},	    {SKEY_LEFT, "\xe2\x86\x90"}, {SKEY_RIGHT, "\xe2\x86\x92"},
-	    {SKEY_UP, "Up"},	    {SKEY_DOWN, "Down"},	      {SKEY_PGUP, "PgUp"},
-	    {SKEY_PGDN, "PgDn"},    {SKEY_HOME, "Home"},	      {SKEY_END, "End"},
-	    {SKEY_ENTER, "Enter"},  {'\n', "Enter"},	      {'\r', "Enter"},
-	    {SKEY_ESC, "Esc"},	    {SKEY_BACKSPACE, "Bksp"},      {127, "Bksp"},
-	    {8, "Bksp"},	    {12, "^L"},
+	    {' ', "space"},
+	    {SKEY_LEFT, "\xe2\x86\x90"},
+	    {SKEY_RIGHT, "\xe2\x86\x92"},
+	    {SKEY_UP, "Up"},
+	    {SKEY_DOWN, "Down"},
+	    {SKEY_PGUP, "PgUp"},
+	    {SKEY_PGDN, "PgDn"},
+	    {SKEY_HOME, "Home"},
+	    {SKEY_END, "End"},
+	    {SKEY_ENTER, "Enter"},
+	    {'\n', "Enter"},
+	    {'\r', "Enter"},
+	    {SKEY_ESC, "Esc"},
+	    {SKEY_BACKSPACE, "Bksp"},
+	    {127, "Bksp"},
+	    {8, "Bksp"},
+	    {12, "^L"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(names); i++)
 		if (names[i].key == key)

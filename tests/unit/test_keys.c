@@ -153,15 +153,15 @@ static const struct action *runs_for(const struct keymap *const *layers, size_t 
 
 /* How the help must write the keys of e that run it: its keys_help when
  * all do (returns 1), else those keys by name (the test's own names). */
-static int own_keys(const struct action *e, const struct keymap *const *layers, size_t n,
-		     char *buf, size_t len)
+static int own_keys(const struct action *e, const struct keymap *const *layers, size_t n, char *buf,
+		    size_t len)
 {
 	static const struct {
 		int key;
 		const char *name;
-	} names[] = {{' ', "space"},	     {SKEY_LEFT, "\xe2\x86\x90"}, {SKEY_RIGHT, "\xe2\x86\x92"},
-		     {SKEY_HOME, "Home"},    {SKEY_END, "End"},	     {SKEY_UP, "Up"},
-		     {SKEY_DOWN, "Down"},    {SKEY_PGUP, "PgUp"},	     {SKEY_PGDN, "PgDn"}};
+	} names[] = {{' ', "space"},	  {SKEY_LEFT, "\xe2\x86\x90"}, {SKEY_RIGHT, "\xe2\x86\x92"},
+		     {SKEY_HOME, "Home"}, {SKEY_END, "End"},	       {SKEY_UP, "Up"},
+		     {SKEY_DOWN, "Down"}, {SKEY_PGUP, "PgUp"},	       {SKEY_PGDN, "PgDn"}};
 	int all = 1;
 	buf[0] = '\0';
 	for (int k = 0; k < ACTION_KEYS && e->keys[k]; k++) {
@@ -223,8 +223,8 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 			int rows = count_rows(&g, e->help);
 			if (!runs) { /* every key of it is an upper table's */
 				if (rows)
-					print_error("%s: %s shown, its keys are others'\n", km->name,
-						    e->name);
+					print_error("%s: %s shown, its keys are others'\n",
+						    km->name, e->name);
 				assert_int_equal(rows, 0);
 				hidden++;
 				continue;
@@ -236,7 +236,8 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 			int all = own_keys(e, layers, nl, want, sizeof(want));
 			char *row = row_text(&g, find_row(&g, e->help));
 			if (!strstr(row, want))
-				print_error("%s: %s: '%s' not in '%s'\n", km->name, e->name, want, row);
+				print_error("%s: %s: '%s' not in '%s'\n", km->name, e->name, want,
+					    row);
 			assert_non_null(strstr(row, want));
 			if (!all) /* not the keys an upper table takes */
 				assert_null(strstr(row, e->keys_help));
