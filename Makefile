@@ -115,7 +115,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblrutop.a $(HDRS) | $(BUILD) need-te
 $(BUILD)/bench/%: bench/%.c $(BUILD)/liblrutop.a $(HDRS) | $(BUILD)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(INCS) -o $@ $< $(BUILD)/liblrutop.a $(PKG_LIBS) -lm
 
-tests: $(BUILD)/lrutop $(UNIT_BINS)
+# tests/sh/export_long.sh writes its long recording with the bench's generator
+tests: $(BUILD)/lrutop $(UNIT_BINS) $(BUILD)/bench/record_size
 
 # Each fuzz target is one libFuzzer binary built from its own sources:
 # tests/fuzz/fuzz_X.c and what its "fuzz-sources:" line names, linked with

@@ -129,8 +129,10 @@ static void reduce_one(struct reducer *d, const struct sample *s, long b)
 	}
 	d->last.idx = d->idx;
 	d->last.s = *s;
-	if (!d->have_prev)
+	if (!d->have_prev) { /* the recording's first: the time axis starts at it */
+		keep_one(d, &d->last);
 		return;
+	}
 	if (!d->prev_in) { /* the first of a range, and the one before it */
 		struct kept k = {.idx = d->idx - 1, .s = d->prev};
 		keep_one(d, &k);

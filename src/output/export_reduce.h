@@ -17,7 +17,8 @@
  *    (marks: every burst is counted, none is dropped);
  *  - both samples of the bucket's first and last change of run or phase;
  *  - the first sample of the range, and the last one before it (the rate
- *    of the first column needs it).
+ *    of the first column needs it); the recording's first sample when
+ *    the range starts with it (the time axis starts there, as export_load's).
  * At most 11 samples a bucket.  A recording of no more samples than cols
  * keeps every sample (reduced 0): the picture is the one of export_load.
  *

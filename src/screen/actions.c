@@ -1,5 +1,6 @@
 #include "actions.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "app.h"
@@ -614,6 +615,94 @@ void keys_help_refresh(struct app *a)
 	}
 	u->help_maps[k++] = &km_screen;
 	u->help_nmaps = (int)k;
+}
+
+/* Where km is in the dispatch order (order[]), the count when nowhere. */
+static size_t rank(const struct keymap *km)
+{
+	size_t i = 0;
+	while (i < ARRAY_LEN(order) && order[i] != km)
+		i++;
+	return i;
+}
+
+/* key reaches a table the help lists before ui.help_maps[t] in the
+ * dispatch order (the screen's above all).  The help's own table says what
+ * keys do while the overlay is open, the others what they do once it is
+ * closed: it takes no key of theirs, nor they of it. */
+static int shadowed(const struct ui *u, int t, int key)
+{
+	const struct keymap *km = u->help_maps[t];
+	if (km == &km_help)
+		return 0;
+	for (int i = 0; i < u->help_nmaps; i++) {
+		const struct keymap *up = u->help_maps[i];
+		if (up != &km_help && rank(up) < rank(km) && bound(up, key))
+			return 1;
+	}
+	return 0;
+}
+
+/* A key as the help writes it ("space", "Home", "q"). */
+static const char *key_name(int key, char *buf, size_t len)
+{
+	static const struct {
+		int key;
+		const char *name;
+	} names[] = {
+	    {' ', "space"},
+	    {SKEY_LEFT, "\xe2\x86\x90"},
+	    {SKEY_RIGHT, "\xe2\x86\x92"},
+	    {SKEY_UP, "Up"},
+	    {SKEY_DOWN, "Down"},
+	    {SKEY_PGUP, "PgUp"},
+	    {SKEY_PGDN, "PgDn"},
+	    {SKEY_HOME, "Home"},
+	    {SKEY_END, "End"},
+	    {SKEY_ENTER, "Enter"},
+	    {'\n', "Enter"},
+	    {'\r', "Enter"},
+	    {SKEY_ESC, "Esc"},
+	    {SKEY_BACKSPACE, "Bksp"},
+	    {127, "Bksp"},
+	    {8, "Bksp"},
+	    {12, "^L"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		if (names[i].key == key)
+			return names[i].name;
+	if (key > ' ' && key < 127)
+		snprintf(buf, len, "%c", key);
+	else
+		snprintf(buf, len, "#%d", key); /* no table binds one yet */
+	return buf;
+}
+
+const char *keys_help_text(const struct ui *u, int t, size_t k, char *buf, size_t len)
+{
+	const struct action *e = &u->help_maps[t]->actions[k];
+	int own = 0, all = 1;
+	for (int j = 0; j < ACTION_KEYS && e->keys[j]; j++)
+		if (shadowed(u, t, e->keys[j]))
+			all = 0;
+		else
+			own++;
+	if (!own || all)
+		return own ? e->keys_help : NULL;
+	/* some are another table's: the names of the rest, each once */
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int j = 0; j < ACTION_KEYS && e->keys[j]; j++) {
+		char one[8];
+		const char *nm = key_name(e->keys[j], one, sizeof(one));
+		if (shadowed(u, t, e->keys[j]) || strstr(buf, nm))
+			continue;
+		int w = snprintf(buf + at, len - at, "%s%s", at ? " " : "", nm);
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+	}
+	return buf;
 }
 
 size_t action_count(void)

@@ -82,6 +82,15 @@ int keys_dispatch(struct app *a, int key, int width);
  * the layers under it down to the first modal one, then the screen's. */
 void keys_help_refresh(struct app *a);
 
+/* How the help overlay writes the keys of entry k of ui.help_maps[t]:
+ * each key is listed once, under the table whose handler runs for it in
+ * the current mode (the first in the dispatch order that binds it; the
+ * help's own table aside, it is about the open overlay).  The entry's
+ * keys_help when all its keys are its own there, the names of those that
+ * are (in buf) when some are an upper table's, NULL when none is. */
+struct ui;
+const char *keys_help_text(const struct ui *u, int t, size_t k, char *buf, size_t len);
+
 /* The global table (every mode's keys), as before the modes had tables. */
 size_t action_count(void);
 const struct action *action_at(size_t i);

@@ -249,9 +249,11 @@ static const char *help_line(const struct model *m, const struct ui *u, int i, c
 			snprintf(buf, len, "%s:", km->title);
 			return buf;
 		}
-		for (size_t k = 0; k < km->n; k++)
-			if (i-- == 0) {
-				const char *keys = km->actions[k].keys_help;
+		for (size_t k = 0; k < km->n; k++) {
+			/* a key an upper table takes is listed there */
+			char kb[48];
+			const char *keys = keys_help_text(u, t, k, kb, sizeof(kb));
+			if (keys && i-- == 0) {
 				int pad = HELP_KEY_W; /* in columns: "← →" is 3, not 7 bytes */
 				for (const char *p = keys; *p; p++)
 					pad -= (*p & 0xc0) != 0x80;
@@ -260,6 +262,7 @@ static const char *help_line(const struct model *m, const struct ui *u, int i, c
 				*is_key = 1;
 				return buf;
 			}
+		}
 		if (km->any_help && i-- == 0) {
 			snprintf(buf, len, "%-*s %s", HELP_KEY_W, "", km->any_help);
 			return buf;

@@ -1,7 +1,8 @@
 /*
  * Tests for the key tables (actions.c, talk.c's): every entry of every
- * mode's table is complete and listed by the help overlay drawn for that
- * mode (the real views into a grid); no key means two things in two
+ * mode's table is complete; the help overlay drawn for a mode (the real
+ * views into a grid) lists every key handled in it once, with the help of
+ * the handler that runs for it; no key means two things in two
  * tables unless the upper one says it overrides; the dispatch order of the
  * layers and the reactions the handlers report.  Real apps: a live one
  * with no runs, a replay of a real recording (examples/), a talk.
@@ -23,6 +24,7 @@
 #include "screen.h"
 #include "talk.h"
 #include "talk_script.h"
+#include "util.h"
 #include "views.h"
 
 #define REC LRUTOP_SRCDIR "/examples/copy-64M.jsonl.gz"
@@ -117,11 +119,80 @@ static void test_tables(void **state)
 	assert_null(action_for_key('X'));
 }
 
-/* The help overlay drawn for the app's current mode: h opens it; every
- * entry of every table it lists is on screen with its keys, and the
- * table of the mode is one of them. */
+static const struct keymap *named(const char *name)
+{
+	for (size_t i = 0; i < keymap_count(); i++)
+		if (!strcmp(keymap_at(i)->name, name))
+			return keymap_at(i);
+	fail_msg("no table %s", name);
+	return NULL;
+}
+
+/* Rows of the grid that hold needle. */
+static int count_rows(const struct grid *g, const char *needle)
+{
+	int n = 0;
+	for (int y = 0; y < g->h; y++) {
+		char *t = row_text(g, y);
+		n += strstr(t, needle) != NULL;
+		free(t);
+	}
+	return n;
+}
+
+/* The entry of the first of layers[0..n) that binds key (the dispatch
+ * order, top first: its handler is the one that runs), NULL when none. */
+static const struct action *runs_for(const struct keymap *const *layers, size_t n, int key)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < layers[i]->n; j++)
+			if (is_key(&layers[i]->actions[j], key))
+				return &layers[i]->actions[j];
+	return NULL;
+}
+
+/* How the help must write the keys of e that run it: its keys_help when
+ * all do (returns 1), else those keys by name (the test's own names). */
+static int own_keys(const struct action *e, const struct keymap *const *layers, size_t n, char *buf,
+		    size_t len)
+{
+	static const struct {
+		int key;
+		const char *name;
+	} names[] = {{' ', "space"},	  {SKEY_LEFT, "\xe2\x86\x90"}, {SKEY_RIGHT, "\xe2\x86\x92"},
+		     {SKEY_HOME, "Home"}, {SKEY_END, "End"},	       {SKEY_UP, "Up"},
+		     {SKEY_DOWN, "Down"}, {SKEY_PGUP, "PgUp"},	       {SKEY_PGDN, "PgDn"}};
+	int all = 1;
+	buf[0] = '\0';
+	for (int k = 0; k < ACTION_KEYS && e->keys[k]; k++) {
+		if (runs_for(layers, n, e->keys[k]) != e) {
+			all = 0;
+			continue;
+		}
+		char one[2] = {(char)e->keys[k], 0};
+		const char *nm = one;
+		for (size_t i = 0; i < ARRAY_LEN(names); i++)
+			if (names[i].key == e->keys[k])
+				nm = names[i].name;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "", nm);
+	}
+	if (all)
+		snprintf(buf, len, "%s", e->keys_help);
+	return all;
+}
+
+/* The help overlay drawn for the app's current mode: h opens it; it lists
+ * the help's own keys, and of the mode's tables (the layers a key goes
+ * through with the help closed, down to the first modal one) each key
+ * once, on the row of the entry whose handler runs for it, with the help
+ * text of that entry; an entry none of whose keys runs it is not there.
+ * The mode's own table is one of those listed. */
 static void help_shows(struct app *a, const struct keymap *mode, const char *absent)
 {
+	const struct keymap *layers[KEYS_LAYERS_MAX];
+	size_t n = keys_layers(a, layers, KEYS_LAYERS_MAX), nl = 0;
+	while (nl < n && !layers[nl++]->modal) /* the mode's: those a key can reach */
+		;
 	assert_int_equal(keys_dispatch(a, 'h', 200), REDRAW_VIEW);
 	assert_true(a->ui.help);
 	int listed = 0;
@@ -134,25 +205,54 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 	grid_init(&g, 200, 100);
 	views_draw(&v, &a->model, &a->ui, &g);
 	assert_true(find_row(&g, "Help") >= 0);
-	for (int i = 0; i < a->ui.help_nmaps; i++) {
-		const struct keymap *km = a->ui.help_maps[i];
+	/* the help's own table: what q and any other key do while it is open */
+	const struct keymap *own = named("help");
+	assert_ptr_equal(a->ui.help_maps[0], own);
+	for (size_t j = 0; j < own->n; j++)
+		assert_int_equal(count_rows(&g, own->actions[j].help), 1);
+	assert_int_equal(count_rows(&g, own->any_help), 1);
+	int shown = 0, hidden = 0, partial = 0;
+	for (size_t i = 0; i < nl; i++) {
+		const struct keymap *km = layers[i];
 		assert_true(find_row(&g, km->title) >= 0);
 		for (size_t j = 0; j < km->n; j++) {
-			int y = find_row(&g, km->actions[j].help);
-			if (y < 0)
-				print_error("%s: %s not in the help\n", km->name,
-					    km->actions[j].name);
-			assert_true(y >= 0);
-			char *row = row_text(&g, y);
-			if (!strstr(row, km->actions[j].keys_help))
-				print_error("%s: %s: '%s' not in '%s'\n", km->name,
-					    km->actions[j].name, km->actions[j].keys_help, row);
-			assert_non_null(strstr(row, km->actions[j].keys_help));
+			const struct action *e = &km->actions[j];
+			int runs = 0; /* keys of e whose handler is e's */
+			for (int k = 0; k < ACTION_KEYS && e->keys[k]; k++)
+				runs += runs_for(layers, nl, e->keys[k]) == e;
+			int rows = count_rows(&g, e->help);
+			if (!runs) { /* every key of it is an upper table's */
+				if (rows)
+					print_error("%s: %s shown, its keys are others'\n",
+						    km->name, e->name);
+				assert_int_equal(rows, 0);
+				hidden++;
+				continue;
+			}
+			if (rows != 1)
+				print_error("%s: %s on %d rows\n", km->name, e->name, rows);
+			assert_int_equal(rows, 1);
+			char want[64];
+			int all = own_keys(e, layers, nl, want, sizeof(want));
+			char *row = row_text(&g, find_row(&g, e->help));
+			if (!strstr(row, want))
+				print_error("%s: %s: '%s' not in '%s'\n", km->name, e->name, want,
+					    row);
+			assert_non_null(strstr(row, want));
+			if (!all) /* not the keys an upper table takes */
+				assert_null(strstr(row, e->keys_help));
+			partial += !all;
 			free(row);
+			shown++;
 		}
 		if (km->any_help)
 			assert_true(find_row(&g, km->any_help) >= 0);
 	}
+	assert_true(shown > 0);
+	if (mode == named("replay") || mode == &talk_keymap) /* they take keys of the global's */
+		assert_true(hidden > 0);
+	if (mode == &talk_keymap) /* Home: the global Home End is End alone */
+		assert_true(partial > 0);
 	if (absent) /* a modal mode: the keys under it are not listed */
 		assert_int_equal(find_row(&g, absent), -1);
 	/* any other key closes it, and does only that */
@@ -162,15 +262,6 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 	assert_int_equal((int)a->ui.view, view);
 	grid_done(&g);
 	views_done(&v);
-}
-
-static const struct keymap *named(const char *name)
-{
-	for (size_t i = 0; i < keymap_count(); i++)
-		if (!strcmp(keymap_at(i)->name, name))
-			return keymap_at(i);
-	fail_msg("no table %s", name);
-	return NULL;
 }
 
 static void test_help_per_mode(void **state)
@@ -191,6 +282,12 @@ static void test_help_per_mode(void **state)
 
 	replay_app(&a);
 	help_shows(&a, named("replay"), NULL);
+	/* what the help says runs is what runs: space is the replay's pause
+	 * (its playback), not the live display's */
+	int was = a.model.replay.paused;
+	assert_int_equal(keys_dispatch(&a, ' ', 200), REDRAW_VIEW);
+	assert_int_not_equal(a.model.replay.paused, was);
+	assert_false(a.ui.paused);
 	assert_int_equal(keys_dispatch(&a, 'j', 200), REDRAW_STATUS);
 	assert_true(a.ui.prompt);
 	help_shows(&a, named("prompt"), "next colour theme");
