@@ -10,8 +10,10 @@
  * hour at 10 Hz) pushed through series_push into a history of N
  * (series_new(N)), then N more, so the ring is full and old blocks leave
  * as new ones come; the process's VmRSS (/proc/self/status) before
- * series_new, when it is full (that difference / N: bytes a sample) and at
- * the end (growth after full: the history must not grow).  The samples
+ * series_new, when it is full (that difference / N: bytes a sample), at
+ * the end (growth after full: the history must not grow) and after every
+ * sample was read once (the unpacked blocks' slots touched, as a view that
+ * scrolls over it all touches them).  The samples
  * are FILE's (a recording, e.g. record_size --out's, whose counters move
  * as during a copy; it needs 2N samples), or without --from a synthetic
  * stream in which a few counters move by the same step every tick (packs
@@ -156,6 +158,12 @@ static int bytes_a_sample(long n, const char *from)
 		series_push(ser, &st.s);
 	}
 	long rss1 = vm_kib("VmRSS");
+	/* every sample read once, as a view scrolled over it all would: the
+	 * unpacked blocks' slots are touched too */
+	uint64_t sum = 0;
+	for (size_t i = 0; i < series_len(ser); i++)
+		sum += series_at(ser, i)->t_ns;
+	long rss2 = vm_kib("VmRSS");
 	if (pushed < 2 * n) {
 		fprintf(stderr, "history: %s has %ld samples, %ld wanted\n", from, pushed, 2 * n);
 		return 2;
@@ -169,9 +177,12 @@ static int bytes_a_sample(long n, const char *from)
 	       n != 36000 ? "" : (rss_full - rss0) <= 3686 ? "PASS" : "FAIL");
 	printf("%-34s %12ld %12s  %s\n", "  then N more, RSS growth KiB", rss1 - rss_full, "<= 256",
 	       rss1 - rss_full <= 256 ? "PASS" : "FAIL");
-	printf("%-34s %12.1f %12s  %s\n", "process VmRSS after, MiB", (double)rss1 / 1024.0, "",
+	double all = (double)(rss2 - rss0) * 1024.0 / (double)n;
+	printf("%-34s %12.0f %12s  %s\n", "  then all read, B/sample", all, "<= 100",
+	       all <= 100 ? "PASS" : "FAIL");
+	printf("%-34s %12.1f %12s  %s\n", "process VmRSS after, MiB", (double)rss2 / 1024.0, "",
 	       "");
-	if (series_len(ser) != (size_t)n || series_back(ser, 0)->t_ns != st.s.t_ns) {
+	if (series_len(ser) != (size_t)n || series_back(ser, 0)->t_ns != st.s.t_ns || !sum) {
 		fprintf(stderr, "history: the series lost samples\n");
 		return 1;
 	}

@@ -603,7 +603,11 @@ static void scope(struct plot *p, const struct series *ser, int mem_system)
 {
 	uint64_t cg_limit = 0;
 	for (int i = p->n - 1; i >= 0 && !mem_system && !cg_limit; i--) {
-		const struct sample *s = p->hi[i] >= 0 ? series_at(ser, (size_t)p->hi[i]) : NULL;
+		/* (most windows have no run: their blocks are passed by packed) */
+		const struct sample *s =
+		    p->hi[i] >= 0 && series_may_have(ser, (size_t)p->hi[i], SAMPLE_HAVE_CG)
+			? series_at(ser, (size_t)p->hi[i])
+			: NULL;
 		if (s && (s->have & SAMPLE_HAVE_CG))
 			cg_limit = s->cg_limit;
 	}

@@ -12,8 +12,9 @@
  * kept as they are, so the samples every tick reads (the newest, the one
  * before) cost a pointer; older blocks are packed (sample_pack.h, each
  * block starting from zeros so it unpacks on its own) into a pool of small
- * chunks, and a read of one unpacks its whole block into one of a few
- * slots, the least recently used giving way.  Chunks freed by the oldest
+ * chunks, and a read of one unpacks its whole block into one of
+ * SLOTS slots, the least recently used giving way (eight: the 200x50
+ * Overview's window at one sample a braille column spans seven blocks).  Chunks freed by the oldest
  * block are taken again first, so the memory the pool touches is what the
  * packed history holds, not the pool's size; the pool is sized for the
  * worst case (no word compresses), so the history always holds its
@@ -24,7 +25,8 @@
 #define BLOCK_MAX (SERIES_BLOCK * SAMPLE_PACK_MAX)
 #define BLOCK_CHUNKS ((BLOCK_MAX + CHUNK - 1) / CHUNK)
 /* Unpacked blocks kept.  A pointer from series_at stays valid while fewer
- * than SLOTS other packed blocks are read after its own; sanitizer builds
+ * than SLOTS other packed blocks are read after its own (series.h says
+ * eight: keep SLOTS there in step); sanitizer builds
  * keep two, in memory of their own that is freed when a slot gives way, so
  * a pointer held too long is a use after free the tests see. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -37,7 +39,7 @@
 #endif
 #endif
 #ifndef SLOTS
-#define SLOTS 4
+#define SLOTS 8
 #define SLOT_FRESH 0
 #endif
 
@@ -45,6 +47,7 @@ struct block {
 	uint32_t chunk; /* the first of its chunks; next[] chains the rest */
 	uint32_t len;	/* packed bytes */
 	uint64_t t_first;
+	uint32_t have_or; /* its samples' have bits, or'd */
 };
 
 struct slot {
@@ -57,6 +60,7 @@ struct series {
 	size_t cap;
 	unsigned long long pushed, first; /* first: the oldest sample held */
 	struct sample *raw[2];		  /* block b, for the newest two, is raw[b & 1] */
+	uint32_t raw_or[2];		  /* their have bits, or'd */
 	/* packed blocks, [pk_first, pk_end), in a ring of nblk descriptors */
 	struct block *blk;
 	size_t nblk;
@@ -93,8 +97,12 @@ struct series *series_new(size_t capacity)
 	s->free_head = NO_CHUNK;
 	s->scratch = xmalloc(BLOCK_MAX);
 	s->cache = xcalloc(1, sizeof(*s->cache));
-	for (int i = 0; i < SLOTS && !SLOT_FRESH; i++)
-		s->cache->slot[i].smp = xcalloc(SERIES_BLOCK, sizeof(struct sample));
+	/* one allocation (mapped, so a slot's pages count once it is used) */
+	if (!SLOT_FRESH) {
+		struct sample *all = xcalloc((size_t)SLOTS * SERIES_BLOCK, sizeof(struct sample));
+		for (int i = 0; i < SLOTS; i++)
+			s->cache->slot[i].smp = all + (size_t)i * SERIES_BLOCK;
+	}
 	return s;
 }
 
@@ -104,8 +112,11 @@ void series_free(struct series *s)
 		return;
 	for (int i = 0; i < 2; i++)
 		free(s->raw[i]);
-	for (int i = 0; i < SLOTS; i++)
-		free(s->cache->slot[i].smp);
+	if (SLOT_FRESH)
+		for (int i = 0; i < SLOTS; i++)
+			free(s->cache->slot[i].smp);
+	else
+		free(s->cache->slot[0].smp);
 	free(s->cache);
 	free(s->scratch);
 	free(s->next);
@@ -155,6 +166,7 @@ static void pack_block(struct series *s, unsigned long long b)
 	struct block *d = blk_of(s, b);
 	d->len = (uint32_t)len;
 	d->t_first = in[0].t_ns;
+	d->have_or = s->raw_or[b & 1];
 	d->chunk = NO_CHUNK;
 	uint32_t *link = &d->chunk;
 	for (size_t off = 0; off < len; off += CHUNK) {
@@ -182,6 +194,9 @@ void series_push(struct series *s, const struct sample *smp)
 			s->pk_first = s->pk_end = b - 2;
 		pack_block(s, b - 2);
 	}
+	if (n % SERIES_BLOCK == 0)
+		s->raw_or[b & 1] = 0;
+	s->raw_or[b & 1] |= smp->have;
 	s->raw[b & 1][n % SERIES_BLOCK] = *smp;
 	s->pushed++;
 	if (s->pushed - s->first > s->cap)
@@ -249,6 +264,14 @@ const struct sample *series_at(const struct series *s, size_t i)
 	if (b >= s->pk_end)
 		return &s->raw[b & 1][n % SERIES_BLOCK];
 	return &unpacked(s, b)[n % SERIES_BLOCK];
+}
+
+int series_may_have(const struct series *s, size_t i, uint32_t bits)
+{
+	if (i >= series_len(s))
+		return 0;
+	unsigned long long b = (s->first + i) / SERIES_BLOCK;
+	return ((b >= s->pk_end ? s->raw_or[b & 1] : blk_of(s, b)->have_or) & bits) != 0;
 }
 
 const struct sample *series_back(const struct series *s, size_t back)

@@ -1,10 +1,20 @@
 /*
- * series — the history: a preallocated ring of samples, oldest evicted first.
+ * series — the history: a ring of samples, oldest evicted first, kept
+ * packed (series.c: all but the newest two blocks of 64 samples, each
+ * sample as its difference from the one before, sample_pack.h), ~90 bytes
+ * a sample where struct sample is 704.
  *
- * Invariants: the ring is allocated once by series_new and never grows, so
- * pushing a sample allocates nothing; index 0 is the oldest sample still
- * held, series_len()-1 the newest.  Views read the series; only the sampling
- * loop (or a replay reader) pushes.
+ * Invariants: everything is allocated by series_new and never grows, so
+ * pushing a sample allocates nothing (the pool for packed blocks is sized
+ * for the worst case; its pages are touched as the history fills);
+ * index 0 is the oldest sample still held, series_len()-1 the newest;
+ * what series_at returns is the sample pushed, byte for byte.  A pointer
+ * from series_at / series_back is good until the next push and until
+ * eight other packed blocks have been read: a walk may hold a pair (the
+ * sample before and the sample) but copies what it keeps across other
+ * reads (sanitizer builds keep two blocks and free what gives way, so the
+ * tests catch a pointer held too long).  Views read the series; only the
+ * sampling loop (or a replay reader) pushes.
  */
 #ifndef LRUTOP_SERIES_H
 #define LRUTOP_SERIES_H
@@ -23,6 +33,10 @@ size_t series_len(const struct series *s);
 size_t series_capacity(const struct series *s);
 /* i in [0, len): 0 oldest.  NULL when out of range. */
 const struct sample *series_at(const struct series *s, size_t i);
+/* 0 when no sample near index i (its block of the history) has any of
+ * the SAMPLE_HAVE_* bits: a walk that looks for one can pass it by
+ * without unpacking it.  1 when one may. */
+int series_may_have(const struct series *s, size_t i, uint32_t bits);
 /* back in [0, len): 0 newest.  NULL when out of range. */
 const struct sample *series_back(const struct series *s, size_t back);
 /* Index of the first sample taken at or after t_ns (the sample whose
