@@ -133,8 +133,8 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 {
 	/* times, not pointers: the finds below read other blocks of the
 	 * history (series.h) */
-	uint64_t t_end = series_at(m->series, (size_t)end)->t_ns;
-	uint64_t t_oldest = series_at(m->series, 0)->t_ns;
+	uint64_t t_end = series_t(m->series, (size_t)end);
+	uint64_t t_oldest = series_t(m->series, 0);
 	p->fit = 0;
 	if (!o->no_fit && !o->scrolled && m->runs.state != RUNS_NONE && m->log->nresults &&
 	    m->log->results[0].t_start_ns) {
@@ -155,7 +155,7 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 	if (!p->fit && o->zoom == 0) {
 		for (int i = 0; i < n; i++)
 			p->lo[i] = p->hi[i] = end - (n - 1 - i) >= 0 ? end - (n - 1 - i) : -1;
-		uint64_t t_f = p->lo[0] >= 0 ? series_at(m->series, (size_t)p->lo[0])->t_ns : t_oldest;
+		uint64_t t_f = p->lo[0] >= 0 ? series_t(m->series, (size_t)p->lo[0]) : t_oldest;
 		p->col_ns = n > 1 ? (double)(t_end - t_f) / (p->lo[0] >= 0 ? n - 1 : end + 1) : 1e9;
 		if (!(p->col_ns > 0))
 			p->col_ns = m->interval * 1e9;
@@ -275,8 +275,8 @@ static void rotate(struct plot *p)
  * before lo, and hi).  0, 0 for a column without samples. */
 static void column_key(const struct plot *p, const struct series *ser, int i, uint64_t *k)
 {
-	k[0] = p->lo[i] >= 1 ? series_at(ser, (size_t)p->lo[i] - 1)->t_ns : 1;
-	k[1] = p->hi[i] >= 0 ? series_at(ser, (size_t)p->hi[i])->t_ns : 0;
+	k[0] = p->lo[i] >= 1 ? series_t(ser, (size_t)p->lo[i] - 1) : 1;
+	k[1] = p->hi[i] >= 0 ? series_t(ser, (size_t)p->hi[i]) : 0;
 }
 
 /* Rows [i, i + len) of every series: NAN (0 for PLOT_COPY and
@@ -780,8 +780,8 @@ void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, s
 	p->fit = 0;
 	for (int i = 0; i < n; i++)
 		p->lo[i] = p->hi[i] = (long)i0 + i;
-	p->t0_ns = series_at(src->ser, i0)->t_ns;
-	p->col_ns = n > 1 ? (double)(series_at(src->ser, i1)->t_ns - p->t0_ns) / (n - 1) : 1e9;
+	p->t0_ns = series_t(src->ser, i0);
+	p->col_ns = n > 1 ? (double)(series_t(src->ser, i1) - p->t0_ns) / (n - 1) : 1e9;
 	memset(&p->as_read, 0, sizeof(p->as_read));
 	memset(&p->as_write, 0, sizeof(p->as_write));
 	memset(&p->as_reclaim, 0, sizeof(p->as_reclaim));
@@ -913,9 +913,10 @@ static uint64_t scale_key(const struct series *ser, double interval, const struc
 		uint64_t end = r->t_copy_ns + span + (uint64_t)(2 * interval * 1e9);
 		limit = end > limit ? end : limit;
 	}
-	const struct sample *old = series_at(ser, 0), *now = series_back(ser, 0);
-	h = mix(h, old ? old->t_ns : 0);
-	return mix(h, now && now->t_ns < limit ? now->t_ns : 1);
+	size_t len = series_len(ser);
+	uint64_t now = len ? series_t(ser, len - 1) : 0;
+	h = mix(h, series_t(ser, 0));
+	return mix(h, now && now < limit ? now : 1);
 }
 
 void plot_runs_build(struct plot_runs *pr, const struct series *ser, double interval,
@@ -980,7 +981,7 @@ double plot_series_interval(const struct series *ser)
 	size_t len = ser ? series_len(ser) : 0;
 	if (len < 2)
 		return 0;
-	return (double)(series_back(ser, 0)->t_ns - series_at(ser, 0)->t_ns) / 1e9 /
+	return (double)(series_t(ser, len - 1) - series_t(ser, 0)) / 1e9 /
 	       (double)(len - 1);
 }
 

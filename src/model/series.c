@@ -13,17 +13,17 @@
  * before) cost a pointer; older blocks are packed (sample_pack.h, each
  * block starting from zeros so it unpacks on its own) into a pool of small
  * chunks, and a read of one unpacks its whole block into one of
- * SLOTS slots, the least recently used giving way (eight: the 200x50
- * Overview's window at one sample a braille column spans seven blocks).  Chunks freed by the oldest
+ * SLOTS slots, the least recently used giving way.  Every sample's time
+ * is kept apart as well (8 bytes), so a find or a time axis unpacks
+ * nothing.  Chunks freed by the oldest
  * block are taken again first, so the memory the pool touches is what the
  * packed history holds, not the pool's size; the pool is sized for the
  * worst case (no word compresses), so the history always holds its
  * capacity.
  */
-#define SERIES_BLOCK 64
-#define CHUNK 256
+#define SERIES_BLOCK 32
+#define CHUNK 4096
 #define BLOCK_MAX (SERIES_BLOCK * SAMPLE_PACK_MAX)
-#define BLOCK_CHUNKS ((BLOCK_MAX + CHUNK - 1) / CHUNK)
 /* Unpacked blocks kept.  A pointer from series_at stays valid while fewer
  * than SLOTS other packed blocks are read after its own (series.h says
  * eight: keep SLOTS there in step); sanitizer builds
@@ -44,9 +44,8 @@
 #endif
 
 struct block {
-	uint32_t chunk; /* the first of its chunks; next[] chains the rest */
-	uint32_t len;	/* packed bytes */
-	uint64_t t_first;
+	uint32_t chunk, off; /* where it starts: next[] chains the chunks on */
+	uint32_t len;	     /* packed bytes */
 	uint32_t have_or; /* its samples' have bits, or'd */
 };
 
@@ -59,6 +58,8 @@ struct slot {
 struct series {
 	size_t cap;
 	unsigned long long pushed, first; /* first: the oldest sample held */
+	uint64_t *t; /* every sample's t_ns, by number % cap: finds and time
+		      * axes read no block */
 	struct sample *raw[2];		  /* block b, for the newest two, is raw[b & 1] */
 	uint32_t raw_or[2];		  /* their have bits, or'd */
 	/* packed blocks, [pk_first, pk_end), in a ring of nblk descriptors */
@@ -68,6 +69,7 @@ struct series {
 	uint8_t *pool;
 	uint32_t *next, free_head, nchunks;
 	uint32_t fresh; /* chunks from here on were never taken */
+	uint32_t tail, tail_off; /* the chunk the next block is written into */
 	uint8_t *scratch; /* a block packed, or gathered from its chunks */
 	/* the unpacked blocks: mutable through a const series (a read fills
 	 * them) */
@@ -83,18 +85,22 @@ struct series *series_new(size_t capacity)
 {
 	struct series *s = xcalloc(1, sizeof(*s));
 	s->cap = capacity ? capacity : 1;
+	s->t = xcalloc(s->cap, sizeof(*s->t));
 	for (int i = 0; i < 2; i++)
 		s->raw[i] = xcalloc(SERIES_BLOCK, sizeof(struct sample));
 	/* at most cap / BLOCK + 2 blocks hold a sample still in the history,
 	 * two of them raw */
 	s->nblk = s->cap / SERIES_BLOCK + 2;
 	s->blk = xcalloc(s->nblk, sizeof(*s->blk));
-	s->nchunks = (uint32_t)(s->nblk * BLOCK_CHUNKS);
+	/* the blocks follow each other in one chain of chunks (no chunk
+	 * half-empty between two blocks): at worst every block at its
+	 * worst, and the chunk being filled */
+	s->nchunks = (uint32_t)((s->nblk * BLOCK_MAX + CHUNK - 1) / CHUNK + 2);
 	s->pool = xcalloc(s->nchunks, CHUNK);
 	/* untouched until taken, like the pool: the chunks given back are
 	 * the free list, the rest are fresh */
 	s->next = xcalloc(s->nchunks, sizeof(*s->next));
-	s->free_head = NO_CHUNK;
+	s->free_head = s->tail = NO_CHUNK;
 	s->scratch = xmalloc(BLOCK_MAX);
 	s->cache = xcalloc(1, sizeof(*s->cache));
 	/* one allocation (mapped, so a slot's pages count once it is used) */
@@ -122,6 +128,7 @@ void series_free(struct series *s)
 	free(s->next);
 	free(s->pool);
 	free(s->blk);
+	free(s->t);
 	free(s);
 }
 
@@ -134,9 +141,11 @@ static struct block *blk_of(const struct series *s, unsigned long long b)
  * again) and leaves the unpacked slots. */
 static void drop_oldest(struct series *s)
 {
-	struct block *b = blk_of(s, s->pk_first);
-	uint32_t c = b->chunk;
-	while (c != NO_CHUNK) {
+	/* its chunks up to the one the next block starts in (or the one
+	 * being filled): blocks leave in the order they came */
+	uint32_t c = blk_of(s, s->pk_first)->chunk;
+	uint32_t keep = s->pk_first + 1 < s->pk_end ? blk_of(s, s->pk_first + 1)->chunk : s->tail;
+	while (c != keep && c != NO_CHUNK) {
 		uint32_t n = s->next[c];
 		s->next[c] = s->free_head;
 		s->free_head = c;
@@ -165,22 +174,29 @@ static void pack_block(struct series *s, unsigned long long b)
 				   s->scratch + len);
 	struct block *d = blk_of(s, b);
 	d->len = (uint32_t)len;
-	d->t_first = in[0].t_ns;
 	d->have_or = s->raw_or[b & 1];
-	d->chunk = NO_CHUNK;
-	uint32_t *link = &d->chunk;
-	for (size_t off = 0; off < len; off += CHUNK) {
-		/* the pool holds every block at its worst: never empty */
-		uint32_t c = s->free_head;
-		if (c != NO_CHUNK)
-			s->free_head = s->next[c];
-		else
-			c = s->fresh++;
-		size_t n = len - off < CHUNK ? len - off : CHUNK;
-		memcpy(s->pool + (size_t)c * CHUNK, s->scratch + off, n);
-		s->next[c] = NO_CHUNK;
-		*link = c;
-		link = &s->next[c];
+	for (size_t off = 0; off < len;) {
+		if (s->tail == NO_CHUNK || s->tail_off == CHUNK) {
+			/* the pool holds every block at its worst: never empty */
+			uint32_t c = s->free_head;
+			if (c != NO_CHUNK)
+				s->free_head = s->next[c];
+			else
+				c = s->fresh++;
+			s->next[c] = NO_CHUNK;
+			if (s->tail != NO_CHUNK)
+				s->next[s->tail] = c;
+			s->tail = c;
+			s->tail_off = 0;
+		}
+		if (off == 0) {
+			d->chunk = s->tail;
+			d->off = s->tail_off;
+		}
+		size_t n = len - off < CHUNK - s->tail_off ? len - off : CHUNK - s->tail_off;
+		memcpy(s->pool + (size_t)s->tail * CHUNK + s->tail_off, s->scratch + off, n);
+		s->tail_off += (uint32_t)n;
+		off += n;
 	}
 	s->pk_end = b + 1;
 }
@@ -198,6 +214,7 @@ void series_push(struct series *s, const struct sample *smp)
 		s->raw_or[b & 1] = 0;
 	s->raw_or[b & 1] |= smp->have;
 	s->raw[b & 1][n % SERIES_BLOCK] = *smp;
+	s->t[n % s->cap] = smp->t_ns;
 	s->pushed++;
 	if (s->pushed - s->first > s->cap)
 		s->first = s->pushed - s->cap;
@@ -238,10 +255,11 @@ static const struct sample *unpacked(const struct series *s, unsigned long long 
 		sl->smp = xcalloc(SERIES_BLOCK, sizeof(struct sample));
 	}
 	const struct block *d = blk_of(s, b);
-	size_t off = 0;
-	for (uint32_t k = d->chunk; k != NO_CHUNK; k = s->next[k], off += CHUNK) {
-		size_t n = d->len - off < CHUNK ? d->len - off : CHUNK;
-		memcpy(s->scratch + off, s->pool + (size_t)k * CHUNK, n);
+	uint32_t k = d->chunk, at = d->off;
+	for (size_t off = 0; off < d->len; k = s->next[k], at = 0) {
+		size_t n = d->len - off < CHUNK - at ? d->len - off : CHUNK - at;
+		memcpy(s->scratch + off, s->pool + (size_t)k * CHUNK + at, n);
+		off += n;
 	}
 	const uint8_t *p = s->scratch;
 	size_t left = d->len;
@@ -294,43 +312,21 @@ size_t series_capacity_for(double seconds, double interval)
 	return (size_t)n + 1;
 }
 
-/* The time of block b's first sample, without unpacking it. */
-static uint64_t t_first(const struct series *s, unsigned long long b)
+uint64_t series_t(const struct series *s, size_t i)
 {
-	if (b >= s->pk_end)
-		return s->raw[b & 1][0].t_ns;
-	return blk_of(s, b)->t_first;
+	return i < series_len(s) ? s->t[(s->first + i) % s->cap] : 0;
 }
 
 long series_find(const struct series *s, uint64_t t_ns)
 {
-	size_t len = series_len(s);
-	if (!len || series_back(s, 0)->t_ns < t_ns)
-		return -1;
-	/* the last block that starts before t_ns (its first sample may have
-	 * left the history: then the answer is still at or after index 0) */
-	unsigned long long lo = s->first / SERIES_BLOCK, hi = (s->pushed - 1) / SERIES_BLOCK;
-	if (t_first(s, lo) >= t_ns)
-		return 0;
-	while (lo < hi) {
-		unsigned long long mid = lo + (hi - lo + 1) / 2;
-		if (t_first(s, mid) < t_ns)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	/* the answer is in block lo, or is the first sample of the next */
-	long a = (long)((lo * SERIES_BLOCK > s->first ? lo * SERIES_BLOCK : s->first) - s->first);
-	long b = (long)((lo + 1) * SERIES_BLOCK - s->first) - 1, ans = b + 1;
-	if (b >= (long)len)
-		b = (long)len - 1;
-	while (a <= b) {
-		long mid = a + (b - a) / 2;
-		if (series_at(s, (size_t)mid)->t_ns >= t_ns) {
+	long lo = 0, hi = (long)series_len(s) - 1, ans = -1;
+	while (lo <= hi) {
+		long mid = lo + (hi - lo) / 2;
+		if (series_t(s, (size_t)mid) >= t_ns) {
 			ans = mid;
-			b = mid - 1;
+			hi = mid - 1;
 		} else {
-			a = mid + 1;
+			lo = mid + 1;
 		}
 	}
 	return ans;

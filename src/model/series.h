@@ -1,6 +1,6 @@
 /*
  * series — the history: a ring of samples, oldest evicted first, kept
- * packed (series.c: all but the newest two blocks of 64 samples, each
+ * packed (series.c: all but the newest two blocks of 32 samples, each
  * sample as its difference from the one before, sample_pack.h), ~90 bytes
  * a sample where struct sample is 704.
  *
@@ -33,6 +33,9 @@ size_t series_len(const struct series *s);
 size_t series_capacity(const struct series *s);
 /* i in [0, len): 0 oldest.  NULL when out of range. */
 const struct sample *series_at(const struct series *s, size_t i);
+/* Sample i's t_ns without reading the sample (0 when out of range): what
+ * finds, time axes and column keys need. */
+uint64_t series_t(const struct series *s, size_t i);
 /* 0 when no sample near index i (its block of the history) has any of
  * the SAMPLE_HAVE_* bits: a walk that looks for one can pass it by
  * without unpacking it.  1 when one may. */

@@ -798,7 +798,7 @@ static int overview(struct ctx *c, const struct svg_opts *o)
 	double mem_scale_kb = pl.mem_top;
 	int mem_cut = pl.mem_cut;
 	for (size_t k = 0; k < n; k++) {
-		xs[k] = x_of(c, series_at(ser, c->i0 + k)->t_ns);
+		xs[k] = x_of(c, series_t(ser, c->i0 + k));
 		af[k] = plot_col(&pl, PLOT_AF)[k];
 		inf[k] = plot_col(&pl, PLOT_IF)[k];
 		fr[k] = plot_col(&pl, PLOT_FREE)[k];

@@ -164,7 +164,11 @@ int strip_residency_draw(struct res_strip *rs, const struct model *m, const long
 	int any = 0;
 	const char *method = NULL;
 	for (int i = 0; i < n; i++) {
-		const struct sample *s = hi[i] >= 0 ? series_at(m->series, (size_t)hi[i]) : NULL;
+		/* a block of the history without residency is passed by packed */
+		const struct sample *s =
+		    hi[i] >= 0 && series_may_have(m->series, (size_t)hi[i], SAMPLE_HAVE_RES)
+			? series_at(m->series, (size_t)hi[i])
+			: NULL;
 		pagecache_pct(s, &p);
 		col(rs, R_SRC)[i] = p.src_cached;
 		col(rs, R_DST)[i] = p.dst_cached;
