@@ -178,7 +178,9 @@ void burst_run_figures_in(const struct series *ser, uint64_t t_copy_ns, uint64_t
 	struct buckets bk[2]; /* reads, writes */
 	memset(bk, 0, sizeof(bk));
 	bk[0].win_s = bk[1].win_s = (double)window_ns / 1e9;
-	const struct sample *first = NULL, *last = NULL, *prev = NULL;
+	/* indices, not pointers, for the ends: the walk reads on (series.h) */
+	const struct sample *prev = NULL;
+	long i_first = -1, i_last = -1;
 	uint64_t peak = 0;
 	for (size_t i = 0; i < series_len(ser); i++) {
 		const struct sample *b = series_at(ser, i);
@@ -188,9 +190,9 @@ void burst_run_figures_in(const struct series *ser, uint64_t t_copy_ns, uint64_t
 		}
 		if (b->t_ns > t_end_ns)
 			break;
-		if (!first)
-			first = prev ? prev : b;
-		last = b;
+		if (i_first < 0)
+			i_first = prev ? (long)i - 1 : (long)i;
+		i_last = (long)i;
 		uint64_t af =
 		    (b->have & SAMPLE_HAVE_CG) ? b->cg_active_file / 1024 : b->active_file;
 		peak = af > peak ? af : peak;
@@ -225,7 +227,9 @@ void burst_run_figures_in(const struct series *ser, uint64_t t_copy_ns, uint64_t
 	    nat[0] && nat[1] && at[1] > 0 ? (at[0] / nat[0]) / (at[1] / nat[1]) : NAN;
 	r->read_buckets = bk[0].n;
 	r->bucket_s = bk[0].n ? bk[0].dt_sum / bk[0].n : NAN;
-	if (first && last && first != last) {
+	if (i_first >= 0 && i_last > i_first) {
+		const struct sample fs = *series_at(ser, (size_t)i_first), *first = &fs;
+		const struct sample *last = series_at(ser, (size_t)i_last);
 		int own = (first->have & last->have & SAMPLE_HAVE_CG_DEACT) != 0;
 		int64_t d = own ? rate_delta(first->cg_pgdeactivate, last->cg_pgdeactivate)
 				: rate_delta(first->pgdeactivate, last->pgdeactivate);
