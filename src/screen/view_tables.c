@@ -136,7 +136,7 @@ void vmstat_draw(const struct model *m, const struct ui *u, struct grid *g, int 
 	grid_text(g, 0, y++, -1, ROLE_AXIS, compact ? vm_hdr2c : vm_hdr2);
 	int rows = h - 2;
 	long end = view_end(m, u);
-	const struct sample *first = series_at(m->series, 0);
+	uint64_t t_first = series_t(m->series, 0); /* a time: the rows read on */
 	/* Newest line at the bottom once the page is full; until then the
 	 * lines start at the top, as vmstat's own output does. */
 	int lines = end < 1 ? 0 : end < rows ? (int)end : rows;
@@ -163,7 +163,7 @@ void vmstat_draw(const struct model *m, const struct ui *u, struct grid *g, int 
 			grid_printf(g, 0, y + k, ROLE_DEFAULT,
 				    "%6.1f %4u %2u %6llu %8llu %8llu %8llu %4ld %4ld %5ld %5ld %6ld "
 				    "%6ld %3ld %3ld %3ld %3ld %3ld",
-				    (double)(b->t_ns - first->t_ns) / 1e9, b->procs_running,
+				    (double)(b->t_ns - t_first) / 1e9, b->procs_running,
 				    b->procs_blocked, swpd, fr, in, ac, round_l(r.swpin_kbs),
 				    round_l(r.swpout_kbs), round_l(r.pgpgin_kbs),
 				    round_l(r.pgpgout_kbs), round_l(r.intr_s), round_l(r.ctxt_s),
