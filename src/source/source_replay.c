@@ -242,7 +242,7 @@ static void deliver(struct replay *p, const struct record_item *it)
 
 static size_t deliver_aux(struct replay *p, size_t a, size_t limit);
 
-/* The next block of the spool into play_buf: 0, or -1 (a note said why). */
+/* Block k of the spool into play_buf: 0, or -1 when it cannot be read. */
 static int play_block(struct replay *p, size_t k)
 {
 	uint64_t off = p->spool_off[k];
@@ -251,11 +251,20 @@ static int play_block(struct replay *p, size_t k)
 		p->play_buf = xrealloc(p->play_buf, p->play_cap = len);
 	p->play_off = 0;
 	p->play_len = len;
-	if (pread(fileno(p->spool), p->play_buf, len, (off_t)off) == (ssize_t)len)
-		return 0;
-	if (p->src.sink.note)
-		p->src.sink.note(p->src.sink.ctx, "cannot read the replay's spool back");
-	return -1;
+	return pread(fileno(p->spool), p->play_buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
+}
+
+/* Sample j of the block in play_buf, the samples before it unpacked
+ * already: unpacked into play_s[j % 3]; NULL when it does not unpack. */
+static const struct sample *play_sample(struct replay *p, size_t j)
+{
+	struct sample *s = p->play_s;
+	size_t n = sample_unpack(j >= 2 ? &s[(j - 2) % 3] : NULL, j >= 1 ? &s[(j - 1) % 3] : NULL,
+				 p->play_buf + p->play_off, p->play_len - p->play_off, &s[j % 3]);
+	if (!n)
+		return NULL;
+	p->play_off += n;
+	return &s[j % 3];
 }
 
 /* A step of a samples-only playback: sample pos from the spool, then the
@@ -263,22 +272,22 @@ static int play_block(struct replay *p, size_t k)
 static int spool_step(struct replay *p)
 {
 	size_t i = p->pos, j = i % MARK_EVERY;
-	if (p->eof || i >= p->n || (j == 0 && play_block(p, i / MARK_EVERY) < 0)) {
+	if (p->eof || i >= p->n) {
 		p->eof = 1;
 		return -1;
 	}
 	if (i == 0)
 		p->play_aux = deliver_aux(p, 0, 0); /* a recording started mid-run */
-	struct sample *s = p->play_s;
-	size_t n = sample_unpack(j >= 2 ? &s[(j - 2) % 3] : NULL, j >= 1 ? &s[(j - 1) % 3] : NULL,
-				 p->play_buf + p->play_off, p->play_len - p->play_off, &s[j % 3]);
-	if (!n) {
+	const struct sample *smp =
+	    j == 0 && play_block(p, i / MARK_EVERY) < 0 ? NULL : play_sample(p, j);
+	if (!smp) {
+		if (p->src.sink.note)
+			p->src.sink.note(p->src.sink.ctx, "cannot read the replay's spool back");
 		p->eof = 1;
 		return -1;
 	}
-	p->play_off += n;
 	if (p->src.sink.sample)
-		p->src.sink.sample(p->src.sink.ctx, &s[j % 3], NULL);
+		p->src.sink.sample(p->src.sink.ctx, smp, NULL);
 	p->pos = i + 1;
 	p->play_aux = deliver_aux(p, p->play_aux, p->pos);
 	if (p->pos >= p->n)
@@ -683,40 +692,20 @@ static size_t deliver_aux(struct replay *p, size_t a, size_t limit)
  * -1 when the spool cannot be read back. */
 static int spool_deliver(struct replay *p, size_t s0, size_t end, size_t *a)
 {
-	uint8_t *buf = NULL;
-	size_t cap = 0;
-	int rc = 0;
-	for (size_t k = s0 / MARK_EVERY; k * MARK_EVERY < end && rc == 0; k++) {
-		uint64_t off = p->spool_off[k];
-		size_t len = (size_t)((k + 1 < p->nspool_off ? p->spool_off[k + 1] : p->spool_len) - off);
-		if (len > cap)
-			buf = xrealloc(buf, cap = len);
-		if (pread(fileno(p->spool), buf, len, (off_t)off) != (ssize_t)len) {
-			rc = -1;
-			break;
-		}
-		struct sample s[3];
-		const uint8_t *q = buf;
-		size_t left = len;
-		for (size_t j = 0, i = k * MARK_EVERY; j < MARK_EVERY && i < end; j++, i++) {
-			size_t n = sample_unpack(j >= 2 ? &s[(j - 2) % 3] : NULL,
-						 j >= 1 ? &s[(j - 1) % 3] : NULL, q, left, &s[j % 3]);
-			if (!n) {
-				rc = -1;
-				break;
-			}
-			q += n;
-			left -= n;
-			if (i < s0)
-				continue;
-			if (p->src.sink.sample)
-				p->src.sink.sample(p->src.sink.ctx, &s[j % 3], NULL);
-			p->pos = i + 1;
-			*a = deliver_aux(p, *a, i + 1);
-		}
+	for (size_t i = s0 / MARK_EVERY * MARK_EVERY; i < end; i++) {
+		size_t j = i % MARK_EVERY;
+		const struct sample *smp =
+		    j == 0 && play_block(p, i / MARK_EVERY) < 0 ? NULL : play_sample(p, j);
+		if (!smp)
+			return -1;
+		if (i < s0)
+			continue;
+		if (p->src.sink.sample)
+			p->src.sink.sample(p->src.sink.ctx, smp, NULL);
+		p->pos = i + 1;
+		*a = deliver_aux(p, *a, i + 1);
 	}
-	free(buf);
-	return rc;
+	return 0;
 }
 
 /* A seek by the index: the model reset, then the last window samples up to

@@ -158,6 +158,17 @@ static struct source *open_model(const char *path, struct model *m, struct runlo
 	return src;
 }
 
+static void close_pair(struct source *src, struct source *ref, struct model *m, struct model *rm,
+		       struct runlog *log, struct runlog *rlog)
+{
+	source_free(src);
+	source_free(ref);
+	series_free(m->ser);
+	series_free(rm->ser);
+	runlog_free(log);
+	runlog_free(rlog);
+}
+
 /* The state after a seek to idx, against what the recording holds and what
  * a replay read from the top (ref) has. */
 static void check_at(struct source *src, const struct model *m, const struct runlog *log,
@@ -231,12 +242,7 @@ static void seeks(const char *path)
 	/* and the playback goes on from there, sample by sample */
 	assert_int_equal(source_step(src), 0);
 	check_at(src, &m, log, ref, rlog, 4000, 0);
-	source_free(src);
-	source_free(ref);
-	series_free(m.ser);
-	series_free(rm.ser);
-	runlog_free(log);
-	runlog_free(rlog);
+	close_pair(src, ref, &m, &rm, log, rlog);
 }
 
 static void test_seek_plain(void **state)
@@ -299,12 +305,7 @@ static void samples_only(const char *path)
 		assert_memory_equal(&log->results[i], &rlog->results[i], sizeof(log->results[i]));
 	/* only before the first step */
 	assert_int_equal(source_replay_samples_only(ref), -1);
-	source_free(src);
-	source_free(ref);
-	series_free(m.ser);
-	series_free(rm.ser);
-	runlog_free(log);
-	runlog_free(rlog);
+	close_pair(src, ref, &m, &rm, log, rlog);
 }
 
 static void test_samples_only(void **state)

@@ -98,6 +98,20 @@ static void stream_sample(uint64_t *x, uint64_t k, struct sample *s)
 	s->t_ns = 1000000000ull + k * 100000000ull + rnd(x) % 1000;
 }
 
+/* cur packed against prev2 and prev, then back: n bytes, cur again */
+static size_t roundtrip(const struct sample *prev2, const struct sample *prev,
+			const struct sample *cur)
+{
+	uint8_t buf[SAMPLE_PACK_MAX];
+	struct sample back;
+	size_t n = sample_pack(prev2, prev, cur, buf);
+	assert_true(n >= 1 && n <= SAMPLE_PACK_MAX);
+	memset(&back, 0x5a, sizeof(back));
+	assert_int_equal(sample_unpack(prev2, prev, buf, n, &back), n);
+	assert_memory_equal(&back, cur, sizeof(back));
+	return n;
+}
+
 static void test_pack_roundtrip(void **state)
 {
 	(void)state;
@@ -124,20 +138,14 @@ static void test_pack_roundtrip(void **state)
 	}
 	/* every word at its worst: all bits set against zeros */
 	memset(&cur, 0xff, sizeof(cur));
-	size_t n = sample_pack(NULL, NULL, &cur, buf);
-	assert_true(n <= SAMPLE_PACK_MAX);
-	assert_int_equal(sample_unpack(NULL, NULL, buf, n, &back), n);
-	assert_memory_equal(&back, &cur, sizeof(cur));
+	size_t n = roundtrip(NULL, NULL, &cur);
 	/* and every word at its worst against a prediction: the time
 	 * extrapolated past 2^64, page counts that do not divide */
 	memset(&prev2, 0, sizeof(prev2));
 	memset(&prev, 0x80, sizeof(prev));
 	for (int k = 0; k < 3; k++) {
 		memset(&cur, k == 0 ? 0x7f : k == 1 ? 0x01 : 0xff, sizeof(cur));
-		n = sample_pack(&prev2, &prev, &cur, buf);
-		assert_true(n <= SAMPLE_PACK_MAX);
-		assert_int_equal(sample_unpack(&prev2, &prev, buf, n, &back), n);
-		assert_memory_equal(&back, &cur, sizeof(cur));
+		roundtrip(&prev2, &prev, &cur);
 	}
 	/* a steady interval costs nothing; whole pages cost their count */
 	memset(&prev2, 0, sizeof(prev2));
@@ -148,16 +156,11 @@ static void test_pack_roundtrip(void **state)
 	cur = prev;
 	cur.t_ns = 1200;
 	cur.cg_usage += 64 * 4096;
-	n = sample_pack(&prev2, &prev, &cur, buf);
-	/* the time on its interval: unchanged in the bitmap's second byte */
-	assert_int_equal(n, 4); /* mask, bitmap byte 0, zigzag(64) << 1 in two */
-	assert_int_equal(sample_unpack(&prev2, &prev, buf, n, &back), n);
-	assert_memory_equal(&back, &cur, sizeof(cur));
+	/* the time on its interval: unchanged; mask, bitmap byte 0 (the
+	 * time's bit went), zigzag(64) << 1 in two */
+	assert_int_equal(roundtrip(&prev2, &prev, &cur), 4);
 	cur.cg_usage += 1; /* not whole pages: the pages, then the bytes */
-	n = sample_pack(&prev2, &prev, &cur, buf);
-	assert_int_equal(n, 5);
-	assert_int_equal(sample_unpack(&prev2, &prev, buf, n, &back), n);
-	assert_memory_equal(&back, &cur, sizeof(cur));
+	assert_int_equal(roundtrip(&prev2, &prev, &cur), 5);
 	/* unpacking into prev itself works (out may be prev) */
 	memset(&prev, 0, sizeof(prev));
 	prev.t_ns = 5;
