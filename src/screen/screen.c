@@ -42,6 +42,10 @@ struct screen {
 	enum palette_depth depth;
 	unsigned char pattern[ROLE_COUNT]; /* palette_look's */
 	char sgr[ROLE_COUNT][SGR_CAP];
+	/* from a role of the same attributes: its colour alone (setaf; op
+	 * and setab for the terminal's own foreground) */
+	char col[ROLE_COUNT][SGR_CAP];
+	unsigned char attrs[ROLE_COUNT]; /* bold 1, reverse 2, dim 4 */
 	/* a space in this role looks the same in the SGR of any other such
 	 * role (no reverse: every role has the one background), so a blank
 	 * cell keeps the SGR of its neighbour: fewer SGR changes to send */
@@ -92,10 +96,24 @@ static void setup_colors(struct screen *s, const struct theme *th)
 			sgr_cat(q, enter_reverse_mode);
 		if (st->dim && s->depth == PALETTE_MONO)
 			sgr_cat(q, enter_dim_mode);
-		if (colour && look.fg[r] >= 0)
+		s->attrs[r] = (unsigned char)((st->bold ? 1 : 0) | (st->reverse ? 2 : 0) |
+					      (st->dim && s->depth == PALETTE_MONO ? 4 : 0));
+		char *c = s->col[r];
+		c[0] = '\0';
+		if (colour && look.fg[r] >= 0) {
 			sgr_cat(q, tiparm(set_a_foreground, look.fg[r]));
-		if (colour && bg >= 0)
+			sgr_cat(c, tiparm(set_a_foreground, look.fg[r]));
+		} else if (colour) {
+			sgr_cat(c, orig_pair);
+		}
+		if (colour && bg >= 0) {
 			sgr_cat(q, tiparm(set_a_background, bg));
+			if (look.fg[r] < 0)
+				sgr_cat(c, tiparm(set_a_background, bg));
+		}
+		/* no op on this terminal: the whole string */
+		if (colour && look.fg[r] < 0 && (!orig_pair || orig_pair == (char *)-1))
+			strcpy(c, q);
 		s->plain_blank[r] = !st->reverse;
 		s->pattern[r] = look.pattern[r];
 	}
@@ -197,6 +215,15 @@ void screen_close(struct screen *s)
 		endwin();
 		s->open = 0;
 	}
+}
+
+void screen_resume(struct screen *s)
+{
+	if (s->open)
+		return;
+	s->open = 1;
+	refresh(); /* curses' own state back: modes, alternate screen, a blank */
+	screen_invalidate(s);
 }
 
 void screen_free(struct screen *s)
@@ -329,7 +356,8 @@ static void out_span(struct screen *s, const struct cell *row, int y, int x0, in
 		uint32_t ch = cell_glyph(s, x, &row[x], role);
 		int keep = ch == ' ' && s->cur >= 0 && s->plain_blank[role] && s->plain_blank[s->cur];
 		if ((int)role != s->cur && !keep) {
-			out_str(s, s->sgr[role]);
+			int same = s->cur >= 0 && s->attrs[s->cur] == s->attrs[role];
+			out_str(s, same ? s->col[role] : s->sgr[role]);
 			s->cur = (int)role;
 		}
 		char u[4];
