@@ -48,6 +48,9 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen);
  * keep attributes only); the next draw repaints every cell. */
 void screen_theme(struct screen *s, const struct theme *th);
 void screen_close(struct screen *s);
+/* After screen_close (a suspend): the terminal set up again, the next
+ * draw repaints every cell. */
+void screen_resume(struct screen *s);
 void screen_free(struct screen *s);
 void screen_size(struct screen *s, int *w, int *h);
 /* 1 if the terminal can show UTF-8 (braille, box drawing). */
