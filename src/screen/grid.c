@@ -7,6 +7,8 @@
 
 #include "util.h"
 
+_Static_assert(sizeof(struct cell) == 4, "a cell is four bytes: rows compare with memcmp");
+
 void grid_init(struct grid *g, int w, int h)
 {
 	g->w = w > 0 ? w : 0;
