@@ -64,10 +64,16 @@ struct screen {
 	int dirty_cap;
 };
 
-/* Appends terminfo string cap (NULL or absent: nothing) to dst. */
+/* A terminfo string the terminal has: neither absent nor cancelled. */
+static int cap_ok(const char *cap)
+{
+	return cap && cap != (const char *)-1;
+}
+
+/* Appends terminfo string cap (absent: nothing) to dst. */
 static void sgr_cat(char *dst, const char *cap)
 {
-	if (cap && cap != (char *)-1 && strlen(dst) + strlen(cap) < SGR_CAP)
+	if (cap_ok(cap) && strlen(dst) + strlen(cap) < SGR_CAP)
 		strcat(dst, cap);
 }
 
@@ -84,7 +90,7 @@ static void setup_colors(struct screen *s, const struct theme *th)
 	int on = th->term_bg ? palette_index(s->depth, 0x000000) : bg;
 	struct palette_look look;
 	palette_resolve(s->depth, th->rgb, th->term_fg, on, &look);
-	int colour = s->depth != PALETTE_MONO && set_a_foreground && set_a_background;
+	int colour = s->depth != PALETTE_MONO && cap_ok(set_a_foreground) && cap_ok(set_a_background);
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_style *st = palette_style((enum role)r);
 		char *q = s->sgr[r];
@@ -112,7 +118,7 @@ static void setup_colors(struct screen *s, const struct theme *th)
 				sgr_cat(c, tiparm(set_a_background, bg));
 		}
 		/* no op on this terminal: the whole string */
-		if (colour && look.fg[r] < 0 && (!orig_pair || orig_pair == (char *)-1))
+		if (colour && look.fg[r] < 0 && !cap_ok(orig_pair))
 			strcpy(c, q);
 		s->plain_blank[r] = !st->reverse;
 		s->pattern[r] = look.pattern[r];
@@ -189,7 +195,7 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
 	}
 	s->fd = STDOUT_FILENO;
 	/* the cup of xterm, tmux, screen, the Linux console and most others */
-	s->ansi_cup = cursor_address && strcmp(cursor_address, "\033[%i%p1%d;%p2%dH") == 0;
+	s->ansi_cup = cap_ok(cursor_address) && strcmp(cursor_address, "\033[%i%p1%d;%p2%dH") == 0;
 	s->skip_corner = auto_right_margin && !eat_newline_glitch;
 	struct theme th;
 	theme_default(&th);
@@ -330,7 +336,7 @@ static void out_bytes(struct screen *s, const char *b, size_t n)
 
 static void out_str(struct screen *s, const char *str)
 {
-	if (str && str != (char *)-1)
+	if (cap_ok(str))
 		out_bytes(s, str, strlen(str));
 }
 
