@@ -17,8 +17,8 @@
 /* Bytes of a frame collected before one write(2): a busy 200x50 frame of
  * the Overview is 1-3 KB, a whole repaint ~40 KB (a few writes). */
 #define OUT_CAP 16384
-/* Unchanged cells a span of changed ones runs on over rather than moving
- * the cursor: a cup is 6-9 bytes, a cell 1-3. */
+/* Bytes of unchanged cells a span of changed ones runs on over rather
+ * than moving the cursor on: a cuf is 3-5 bytes, a cell 1-3. */
 #define SPAN_GAP 4
 /* One role's whole SGR string: sgr0, bold, rev, dim, setaf, setab. */
 #define SGR_CAP 96
@@ -52,6 +52,8 @@ struct screen {
 	unsigned char plain_blank[ROLE_COUNT];
 	int cur;	 /* the role whose SGR the terminal has, -1: unknown */
 	int ansi_cup;	 /* cup is CSI row;col H: formatted here, not by tiparm */
+	int ansi_cuf;	 /* cuf is CSI n C: a move on along the row */
+	int cy, cx;	 /* where the cursor is after the last span, cx -1: unknown */
 	int skip_corner; /* am without xenl: the bottom-right cell would scroll */
 	int fd;
 	char out[OUT_CAP];
@@ -196,6 +198,9 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
 	s->fd = STDOUT_FILENO;
 	/* the cup of xterm, tmux, screen, the Linux console and most others */
 	s->ansi_cup = cap_ok(cursor_address) && strcmp(cursor_address, "\033[%i%p1%d;%p2%dH") == 0;
+	s->ansi_cuf = s->ansi_cup && cap_ok(parm_right_cursor) &&
+		      strcmp(parm_right_cursor, "\033[%p1%dC") == 0;
+	s->cx = -1;
 	s->skip_corner = auto_right_margin && !eat_newline_glitch;
 	struct theme th;
 	theme_default(&th);
@@ -340,23 +345,29 @@ static void out_str(struct screen *s, const char *str)
 		out_bytes(s, str, strlen(str));
 }
 
-static void out_cup(struct screen *s, int y, int x)
+/* The cursor to (x, y): on along the row from the last span's end when
+ * that is shorter, else an address. */
+static void out_move(struct screen *s, int y, int x)
 {
 	if (!s->ansi_cup) {
 		out_str(s, tiparm(cursor_address, y, x));
 		return;
 	}
 	char b[24];
-	int n = snprintf(b, sizeof(b), "\033[%d;%dH", y + 1, x + 1);
+	int n;
+	if (s->ansi_cuf && y == s->cy && s->cx >= 0 && x > s->cx)
+		n = snprintf(b, sizeof(b), "\033[%dC", x - s->cx);
+	else
+		n = snprintf(b, sizeof(b), "\033[%d;%dH", y + 1, x + 1);
 	out_bytes(s, b, (size_t)n);
 }
 
 /* Cells [x0, x1) of row y: one cursor address, then each cell's glyph
  * after its role's SGR when that differs from the terminal's (a blank
  * keeps any SGR without reverse). */
-static void out_span(struct screen *s, const struct cell *row, int y, int x0, int x1)
+static void out_span(struct screen *s, const struct cell *row, int y, int x0, int x1, int w)
 {
-	out_cup(s, y, x0);
+	out_move(s, y, x0);
 	for (int x = x0; x < x1; x++) {
 		unsigned role = row[x].role < ROLE_COUNT ? row[x].role : ROLE_DEFAULT;
 		uint32_t ch = cell_glyph(s, x, &row[x], role);
@@ -369,6 +380,17 @@ static void out_span(struct screen *s, const struct cell *row, int y, int x0, in
 		char u[4];
 		out_bytes(s, u, (size_t)utf8_encode(ch, u));
 	}
+	s->cy = y;
+	s->cx = x1 < w ? x1 : -1; /* at the edge: a wrap pending, or not */
+}
+
+/* What writing an unchanged cell costs: its UTF-8 bytes, and more than a
+ * move when its role is another than the one before it. */
+static int gap_bytes(const struct cell *row, int i)
+{
+	if (row[i].role != row[i - 1].role && row[i].ch && row[i].ch != ' ')
+		return SPAN_GAP + 1;
+	return row[i].ch < 0x80 ? 1 : row[i].ch < 0x800 ? 2 : 3;
 }
 
 /* Row y's cells that differ from was (all when was is NULL), in spans
@@ -386,10 +408,10 @@ static void out_row(struct screen *s, const struct cell *row, const struct cell 
 				end = i + 1;
 				gap = 0;
 			} else {
-				gap++;
+				gap += gap_bytes(row, i);
 			}
 		}
-		out_span(s, row, y, x, end);
+		out_span(s, row, y, x, end, w);
 		x = end;
 	}
 }
@@ -410,6 +432,7 @@ void screen_draw(struct screen *s, const struct grid *g)
 		/* a new size (SIGWINCH) or a forgotten screen (theme, ^L):
 		 * repainted whole, not only where our frames differ */
 		s->cur = -1;
+		s->cx = -1;
 		out_str(s, exit_attribute_mode);
 		out_str(s, clear_screen);
 	}
