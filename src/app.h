@@ -155,6 +155,9 @@ struct frontend {
 	void (*woke)(void *ctx, int changed);
 	/* Before each wait (the TUI redraws when dirty). */
 	void (*present)(void *ctx);
+	/* SIGTSTP, when the front end caught it (sig_catch): stop until
+	 * SIGCONT, the terminal left as found meanwhile. */
+	void (*suspend)(void *ctx);
 };
 /* The one loop (event_loop.c): a first sample at once, then one per tick of
  * the source until q, a signal, -n, an output error or the front end says

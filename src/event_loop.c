@@ -29,8 +29,33 @@ static int take_sample(struct app *a, const struct frontend *fe)
 	return fe->end_with_runs && a->model.runs.state != RUNS_NONE && !app_runs_pending(a);
 }
 
+/* The signals the self-pipe holds; 1 when one changed the model. */
+static int take_signals(struct app *a, const struct frontend *fe)
+{
+	int changed = 0;
+	for (int sig; (sig = sig_next()) != 0;) {
+		if (sig == SIGCHLD) {
+			changed |= app_poll_runs(a);
+		} else if (sig == SIGTSTP && fe->suspend) {
+			fe->suspend(fe->ctx);
+			changed = 1;
+		} else if (sig != SIGTSTP && !a->signal) {
+			a->signal = sig; /* main exits 128 + sig */
+			a->quit = 1;
+		}
+	}
+	return changed;
+}
+
 int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen)
 {
+	/* The wait lets SIGWINCH in, which the TUI blocks everywhere else
+	 * (tui.c): a resize always ends the wait with EINTR, even when it
+	 * came while a frame was drawn, so the keyboard need not be read on
+	 * every wake-up to catch it. */
+	sigset_t wait_mask;
+	sigprocmask(SIG_SETMASK, NULL, &wait_mask);
+	sigdelset(&wait_mask, SIGWINCH);
 	int stop = take_sample(a, fe);
 	while (!a->quit && !stop) {
 		if (fe->present)
@@ -45,22 +70,20 @@ int app_loop(struct app *a, const struct frontend *fe, char *err, size_t errlen)
 			[P_PROBE] = {.fd = source_probe_fd(a->src), .events = POLLIN}, /* --probe */
 			[P_INPUT] = {.fd = fe->input_fd, .events = POLLIN},
 		};
-		int r = poll(pfd, fe->input_fd >= 0 ? P_N : P_INPUT, -1);
+		int r = ppoll(pfd, fe->input_fd >= 0 ? P_N : P_INPUT, NULL, &wait_mask);
 		if (r < 0 && errno != EINTR)
 			return errf(err, errlen, "poll: %s", strerror(errno));
 		int changed = 0;
-		/* The input is read on every wake-up: ncurses turns SIGWINCH into
-		 * a key, and that signal only shows up here as EINTR. */
-		if (fe->input && fe->input(fe->ctx, r > 0 ? pfd[P_INPUT].revents : 0))
+		/* The input when it is readable, and after EINTR: ncurses turns
+		 * SIGWINCH into a key, and that signal only shows up here so.
+		 * Not on a tick's wake-up: each read costs curses a poll. */
+		short in = r > 0 && fe->input_fd >= 0 ? pfd[P_INPUT].revents : 0;
+		if (fe->input && (r < 0 || in) && fe->input(fe->ctx, in))
 			changed = 1;
-		for (int sig; (sig = sig_next()) != 0;) {
-			if (sig == SIGCHLD) {
-				changed |= app_poll_runs(a);
-			} else if (!a->signal) {
-				a->signal = sig; /* main exits 128 + sig */
-				a->quit = 1;
-			}
-		}
+		/* the pipe when it holds a signal (or one came during the wait),
+		 * not a read a turn for none */
+		if (r < 0 || (pfd[P_SIG].revents & POLLIN))
+			changed |= take_signals(a, fe);
 		if (r > 0 && pfd[P_RUNS].revents)
 			changed |= app_poll_runs(a);
 		if (r > 0 && pfd[P_PROBE].revents)

@@ -9,7 +9,8 @@
 #include "util.h"
 
 static int sig_pipe[2] = {-1, -1};
-static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
+/* SIGTSTP only once sig_catch'ed (the TUI), but blocked around fork too */
+static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGTSTP};
 
 static void on_signal(int signo)
 {
@@ -22,18 +23,25 @@ static void on_signal(int signo)
 	errno = saved;
 }
 
-int sig_install(char *err, size_t errlen)
+int sig_catch(int signo, char *err, size_t errlen)
 {
-	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) < 0)
-		return errf(err, errlen, "signal pipe: %s", strerror(errno));
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	if (sigaction(signo, &sa, NULL) < 0)
+		return errf(err, errlen, "sigaction: %s", strerror(errno));
+	return 0;
+}
+
+int sig_install(char *err, size_t errlen)
+{
+	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+		return errf(err, errlen, "signal pipe: %s", strerror(errno));
 	for (size_t i = 0; i < ARRAY_LEN(handled); i++)
-		if (sigaction(handled[i], &sa, NULL) < 0)
-			return errf(err, errlen, "sigaction: %s", strerror(errno));
+		if (handled[i] != SIGTSTP && sig_catch(handled[i], err, errlen) < 0)
+			return -1;
 	/* A closed pipe or terminal must become an error return, not a kill. */
 	signal(SIGPIPE, SIG_IGN);
 	return 0;

@@ -14,6 +14,9 @@
 /* Installs handlers for INT, TERM, HUP and CHLD writing to the self-pipe.
  * 0 or -1. */
 int sig_install(char *err, size_t errlen);
+/* Catches signo the same way (the TUI's SIGTSTP, so that it stops
+ * between two frames and repaints after: event_loop.c).  0 or -1. */
+int sig_catch(int signo, char *err, size_t errlen);
 int sig_fd(void);
 /* Next pending signal number, or 0 when none. */
 int sig_next(void);

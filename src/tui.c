@@ -13,6 +13,7 @@
 #include "app.h"
 #include "grid.h"
 #include "screen.h"
+#include "sigpipe.h"
 #include "strategy.h"
 #include "talk.h"
 #include "util.h"
@@ -77,12 +78,36 @@ static void tui_present(void *ctx)
 	t->dirty = 0;
 }
 
+/* ^Z: the terminal as it was found, stopped as the shell expects (SIGTSTP
+ * at its default), and after SIGCONT set up and repainted: screen.c
+ * draws itself, so curses' own handler, which repaints what it believes
+ * is shown, would leave the screen blank. */
+static void tui_suspend(void *ctx)
+{
+	struct tui *t = ctx;
+	char e[128];
+	screen_close(t->scr);
+	signal(SIGTSTP, SIG_DFL);
+	raise(SIGTSTP);
+	sig_catch(SIGTSTP, e, sizeof(e));
+	screen_resume(t->scr);
+	t->dirty = 1;
+}
+
 int tui_run(struct app *a, char *err, size_t errlen)
 {
 	struct tui t = {.a = a, .dirty = 1};
+	/* before newterm: curses leaves SIGTSTP alone when it finds it caught */
+	if (sig_catch(SIGTSTP, err, errlen) < 0)
+		return -1;
 	t.scr = screen_open(a->opt->ascii, getenv("NO_COLOR") != NULL, err, errlen);
 	if (!t.scr)
 		return -1;
+	/* SIGWINCH only inside the loop's wait (event_loop.c) */
+	sigset_t winch, was;
+	sigemptyset(&winch);
+	sigaddset(&winch, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &winch, &was);
 	screen_theme(t.scr, &a->ui.theme);
 	t.theme_gen = a->ui.theme_gen;
 	if (!screen_utf8(t.scr))
@@ -99,8 +124,10 @@ int tui_run(struct app *a, char *err, size_t errlen)
 		.sampled = tui_sampled,
 		.woke = tui_woke,
 		.present = tui_present,
+		.suspend = tui_suspend,
 	};
 	int rc = app_loop(a, &fe, err, errlen);
+	sigprocmask(SIG_SETMASK, &was, NULL);
 	grid_done(&t.g);
 	views_done(&t.views);
 	screen_free(t.scr);

@@ -7,6 +7,8 @@
 
 #include "util.h"
 
+_Static_assert(sizeof(struct cell) == 4, "a cell is four bytes: rows compare with memcmp");
+
 void grid_init(struct grid *g, int w, int h)
 {
 	g->w = w > 0 ? w : 0;
@@ -32,22 +34,6 @@ void grid_resize(struct grid *g, int w, int h)
 void grid_clear(struct grid *g)
 {
 	memset(g->cells, 0, (size_t)g->w * (size_t)g->h * sizeof(struct cell));
-}
-
-struct cell *grid_at(struct grid *g, int x, int y)
-{
-	if (x < 0 || y < 0 || x >= g->w || y >= g->h)
-		return NULL;
-	return &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
-}
-
-void grid_put(struct grid *g, int x, int y, uint32_t ch, enum role role)
-{
-	struct cell *c = grid_at(g, x, y);
-	if (c) {
-		c->ch = ch;
-		c->role = (uint8_t)role;
-	}
 }
 
 int utf8_decode(const char *s, uint32_t *cp)

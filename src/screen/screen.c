@@ -1,6 +1,8 @@
 #include "screen.h"
 
+#include <errno.h>
 #include <langinfo.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -12,15 +14,50 @@
 #include "theme.h"
 #include "util.h"
 
+/* Bytes of a frame collected before one write(2): a busy 200x50 frame of
+ * the Overview is 1-3 KB, a whole repaint ~40 KB (a few writes). */
+#define OUT_CAP 16384
+/* Bytes of unchanged cells a span of changed ones runs on over rather
+ * than moving the cursor on: a cuf is 3-5 bytes, a cell 1-3. */
+#define SPAN_GAP 4
+/* One role's whole SGR string: sgr0, bold, rev, dim, setaf, setab. */
+#define SGR_CAP 96
+
+/* Frames go to the terminal from here, not through curses' doupdate: the
+ * grid already knows which cells changed (grid_dirty_rows and a cell
+ * compare against the frame shown), so what doupdate would redo — its own
+ * diff, a cost model over cursor movements (_nc_tiparm for each
+ * candidate) and an SGR built per colour change — is three quarters of
+ * what the TUI spent (perf, bench/README.md).  Each role's SGR is made
+ * once from terminfo when the colours are set; a span of changed cells is
+ * one cursor address and its glyphs.  curses keeps the rest: the terminal
+ * modes, keys, resize, and endwin (it believes the screen blank; nothing
+ * but screen_key's get_wch after a resize makes it draw, and a resize
+ * repaints everything after it). */
 struct screen {
 	SCREEN *sp; /* newterm's, freed by delscreen */
 	int open;
 	int utf8;
 	int ascii;
 	enum palette_depth depth;
-	attr_t attr[ROLE_COUNT];
-	short pair[ROLE_COUNT];
 	unsigned char pattern[ROLE_COUNT]; /* palette_look's */
+	char sgr[ROLE_COUNT][SGR_CAP];
+	/* from a role of the same attributes: its colour alone (setaf; op
+	 * and setab for the terminal's own foreground) */
+	char col[ROLE_COUNT][SGR_CAP];
+	unsigned char attrs[ROLE_COUNT]; /* bold 1, reverse 2, dim 4 */
+	/* a space in this role looks the same in the SGR of any other such
+	 * role (no reverse: every role has the one background), so a blank
+	 * cell keeps the SGR of its neighbour: fewer SGR changes to send */
+	unsigned char plain_blank[ROLE_COUNT];
+	int cur;	 /* the role whose SGR the terminal has, -1: unknown */
+	int ansi_cup;	 /* cup is CSI row;col H: formatted here, not by tiparm */
+	int ansi_cuf;	 /* cuf is CSI n C: a move on along the row */
+	int cy, cx;	 /* where the cursor is after the last span, cx -1: unknown */
+	int skip_corner; /* am without xenl: the bottom-right cell would scroll */
+	int fd;
+	char out[OUT_CAP];
+	size_t len;
 	/* the last frame sent, which the terminal shows: a row equal to it
 	 * is skipped whole, in a changed row only the changed cells are sent;
 	 * empty (cells NULL) after screen_invalidate */
@@ -29,10 +66,24 @@ struct screen {
 	int dirty_cap;
 };
 
-/* Colour pairs from a theme: role r is pair r + 1, its colour on the
- * theme's background (or the terminal's), each at the colour
+/* A terminfo string the terminal has: neither absent nor cancelled. */
+static int cap_ok(const char *cap)
+{
+	return cap && cap != (const char *)-1;
+}
+
+/* Appends terminfo string cap (absent: nothing) to dst. */
+static void sgr_cat(char *dst, const char *cap)
+{
+	if (cap_ok(cap) && strlen(dst) + strlen(cap) < SGR_CAP)
+		strcat(dst, cap);
+}
+
+/* Each role's SGR from a theme: the attributes of its style, its colour
+ * on the theme's background (or the terminal's), each at the colour
  * palette_resolve gives it at the terminal's depth (the nearest, unless a
- * series of its chart has that one), and its pattern. */
+ * series of its chart has that one), and its pattern.  sgr0 first, so a
+ * role's string sets all of the terminal's state whatever it had. */
 static void setup_colors(struct screen *s, const struct theme *th)
 {
 	int bg = th->term_bg ? -1 : palette_index(s->depth, th->bg);
@@ -41,24 +92,40 @@ static void setup_colors(struct screen *s, const struct theme *th)
 	int on = th->term_bg ? palette_index(s->depth, 0x000000) : bg;
 	struct palette_look look;
 	palette_resolve(s->depth, th->rgb, th->term_fg, on, &look);
+	int colour = s->depth != PALETTE_MONO && cap_ok(set_a_foreground) && cap_ok(set_a_background);
 	for (int r = 0; r < ROLE_COUNT; r++) {
 		const struct role_style *st = palette_style((enum role)r);
-		attr_t a = 0;
+		char *q = s->sgr[r];
+		q[0] = '\0';
+		sgr_cat(q, exit_attribute_mode);
 		if (st->bold)
-			a |= A_BOLD;
+			sgr_cat(q, enter_bold_mode);
 		if (st->reverse)
-			a |= A_REVERSE;
+			sgr_cat(q, enter_reverse_mode);
 		if (st->dim && s->depth == PALETTE_MONO)
-			a |= A_DIM;
-		s->attr[r] = a;
-		s->pair[r] = 0;
+			sgr_cat(q, enter_dim_mode);
+		s->attrs[r] = (unsigned char)((st->bold ? 1 : 0) | (st->reverse ? 2 : 0) |
+					      (st->dim && s->depth == PALETTE_MONO ? 4 : 0));
+		char *c = s->col[r];
+		c[0] = '\0';
+		if (colour && look.fg[r] >= 0) {
+			sgr_cat(q, tiparm(set_a_foreground, look.fg[r]));
+			sgr_cat(c, tiparm(set_a_foreground, look.fg[r]));
+		} else if (colour) {
+			sgr_cat(c, orig_pair);
+		}
+		if (colour && bg >= 0) {
+			sgr_cat(q, tiparm(set_a_background, bg));
+			if (look.fg[r] < 0)
+				sgr_cat(c, tiparm(set_a_background, bg));
+		}
+		/* no op on this terminal: the whole string */
+		if (colour && look.fg[r] < 0 && !cap_ok(orig_pair))
+			strcpy(c, q);
+		s->plain_blank[r] = !st->reverse;
 		s->pattern[r] = look.pattern[r];
-		if (s->depth == PALETTE_MONO)
-			continue;
-		short pair = (short)(r + 1);
-		if (init_extended_pair(pair, look.fg[r], bg) == OK)
-			s->pair[r] = pair;
 	}
+	s->cur = -1;
 }
 
 int screen_check(char *err, size_t errlen)
@@ -116,10 +183,10 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
 	 * doupdate to cut a frame short for typed keys; ours are small */
 	typeahead(-1);
 	/* Until the first endwin, ncurses 6.4 flushes its output after every
-	 * cursor movement (lib_mvcur.c: _endwin == ewInitial), which made a
-	 * frame some thirty write(2)s, each waking the terminal.  One
-	 * endwin/refresh cycle here makes a frame one write (or a few, for
-	 * one longer than ncurses' buffer). */
+	 * cursor movement (lib_mvcur.c: _endwin == ewInitial): a repaint of
+	 * its own (the blank screen get_wch refreshes after a resize) would
+	 * be some thirty write(2)s.  One endwin/refresh cycle here makes it
+	 * one write, and leaves the terminal set up for screen_draw. */
 	endwin();
 	refresh();
 	s->depth = PALETTE_MONO;
@@ -128,6 +195,13 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen)
 		s->depth = COLORS > 256 ? PALETTE_DIRECT : COLORS >= 256 ? PALETTE_256 : COLORS >= 16 ? PALETTE_16
 			 : COLORS >= 8 ? PALETTE_8 : PALETTE_MONO;
 	}
+	s->fd = STDOUT_FILENO;
+	/* the cup of xterm, tmux, screen, the Linux console and most others */
+	s->ansi_cup = cap_ok(cursor_address) && strcmp(cursor_address, "\033[%i%p1%d;%p2%dH") == 0;
+	s->ansi_cuf = s->ansi_cup && cap_ok(parm_right_cursor) &&
+		      strcmp(parm_right_cursor, "\033[%p1%dC") == 0;
+	s->cx = -1;
+	s->skip_corner = auto_right_margin && !eat_newline_glitch;
 	struct theme th;
 	theme_default(&th);
 	setup_colors(s, &th);
@@ -140,12 +214,27 @@ void screen_theme(struct screen *s, const struct theme *th)
 	screen_invalidate(s);
 }
 
+static void out_flush(struct screen *s);
+static void out_str(struct screen *s, const char *str);
+
 void screen_close(struct screen *s)
 {
 	if (s && s->open) {
+		/* curses believes the attributes normal: make them so */
+		out_str(s, exit_attribute_mode);
+		out_flush(s);
 		endwin();
 		s->open = 0;
 	}
+}
+
+void screen_resume(struct screen *s)
+{
+	if (s->open)
+		return;
+	s->open = 1;
+	refresh(); /* curses' own state back: modes, alternate screen, a blank */
+	screen_invalidate(s);
 }
 
 void screen_free(struct screen *s)
@@ -210,22 +299,121 @@ static uint32_t pattern_glyph(uint32_t ch, int x)
 	return ch;
 }
 
-static void put_cell(struct screen *s, int x, int y, const struct cell *c)
+/* What the terminal is sent for cell c at column x: a code point, ASCII
+ * when the terminal is not UTF-8. */
+static uint32_t cell_glyph(const struct screen *s, int x, const struct cell *c, unsigned role)
 {
-	unsigned role = c->role < ROLE_COUNT ? c->role : ROLE_DEFAULT;
 	uint32_t ch = c->ch ? c->ch : ' ';
 	if (s->pattern[role])
 		ch = pattern_glyph(ch, x);
-	wchar_t wc[2] = {(wchar_t)ch, 0};
 	if (ch < 0x20 || ch == 0x7f)
-		wc[0] = ' ';
-	else if (ch >= 0x80 && s->ascii)
-		wc[0] = s->pattern[role] && (ch >> 8 == 0x28 || (ch >= 0x2580 && ch <= 0x25a0))
+		return ' ';
+	if (ch >= 0x80 && s->ascii)
+		return s->pattern[role] && (ch >> 8 == 0x28 || (ch >= 0x2580 && ch <= 0x25a0))
 			? ':'
-			: ascii_standin(ch);
-	cchar_t cc;
-	setcchar(&cc, wc, s->attr[role], s->pair[role], NULL);
-	mvadd_wch(y, x, &cc);
+			: (uint32_t)ascii_standin(ch);
+	return ch;
+}
+
+/* Sends what the frame collected; a terminal gone (EIO, EPIPE) loses it,
+ * and the loop sees the hang-up on its input. */
+static void out_flush(struct screen *s)
+{
+	size_t done = 0;
+	while (done < s->len) {
+		ssize_t n = write(s->fd, s->out + done, s->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	s->len = 0;
+}
+
+static void out_bytes(struct screen *s, const char *b, size_t n)
+{
+	if (s->len + n > sizeof(s->out))
+		out_flush(s);
+	memcpy(s->out + s->len, b, n);
+	s->len += n;
+}
+
+static void out_str(struct screen *s, const char *str)
+{
+	if (cap_ok(str))
+		out_bytes(s, str, strlen(str));
+}
+
+/* The cursor to (x, y): on along the row from the last span's end when
+ * that is shorter, else an address. */
+static void out_move(struct screen *s, int y, int x)
+{
+	if (!s->ansi_cup) {
+		out_str(s, tiparm(cursor_address, y, x));
+		return;
+	}
+	char b[24];
+	int n;
+	if (s->ansi_cuf && y == s->cy && s->cx >= 0 && x > s->cx)
+		n = snprintf(b, sizeof(b), "\033[%dC", x - s->cx);
+	else
+		n = snprintf(b, sizeof(b), "\033[%d;%dH", y + 1, x + 1);
+	out_bytes(s, b, (size_t)n);
+}
+
+/* Cells [x0, x1) of row y: one cursor address, then each cell's glyph
+ * after its role's SGR when that differs from the terminal's (a blank
+ * keeps any SGR without reverse). */
+static void out_span(struct screen *s, const struct cell *row, int y, int x0, int x1, int w)
+{
+	out_move(s, y, x0);
+	for (int x = x0; x < x1; x++) {
+		unsigned role = row[x].role < ROLE_COUNT ? row[x].role : ROLE_DEFAULT;
+		uint32_t ch = cell_glyph(s, x, &row[x], role);
+		int keep = ch == ' ' && s->cur >= 0 && s->plain_blank[role] && s->plain_blank[s->cur];
+		if ((int)role != s->cur && !keep) {
+			int same = s->cur >= 0 && s->attrs[s->cur] == s->attrs[role];
+			out_str(s, same ? s->col[role] : s->sgr[role]);
+			s->cur = (int)role;
+		}
+		char u[4];
+		out_bytes(s, u, (size_t)utf8_encode(ch, u));
+	}
+	s->cy = y;
+	s->cx = x1 < w ? x1 : -1; /* at the edge: a wrap pending, or not */
+}
+
+/* What writing an unchanged cell costs: its UTF-8 bytes, and more than a
+ * move when its role is another than the one before it. */
+static int gap_bytes(const struct cell *row, int i)
+{
+	if (row[i].role != row[i - 1].role && row[i].ch && row[i].ch != ' ')
+		return SPAN_GAP + 1;
+	return row[i].ch < 0x80 ? 1 : row[i].ch < 0x800 ? 2 : 3;
+}
+
+/* Row y's cells that differ from was (all when was is NULL), in spans
+ * that run over short stretches of unchanged cells. */
+static void out_row(struct screen *s, const struct cell *row, const struct cell *was, int y, int w)
+{
+	for (int x = 0; x < w;) {
+		if (was && row[x].ch == was[x].ch && row[x].role == was[x].role) {
+			x++;
+			continue;
+		}
+		int end = x + 1, gap = 0;
+		for (int i = end; i < w && gap <= SPAN_GAP; i++) {
+			if (!was || row[i].ch != was[i].ch || row[i].role != was[i].role) {
+				end = i + 1;
+				gap = 0;
+			} else {
+				gap += gap_bytes(row, i);
+			}
+		}
+		out_span(s, row, y, x, end, w);
+		x = end;
+	}
 }
 
 void screen_draw(struct screen *s, const struct grid *g)
@@ -238,27 +426,29 @@ void screen_draw(struct screen *s, const struct grid *g)
 		s->dirty_cap = g->h;
 	}
 	int same = s->shown.cells && s->shown.w == g->w && s->shown.h == g->h;
-	/* a new size (SIGWINCH) or a forgotten screen (theme, ^L): the
-	 * terminal is repainted whole, not only where our frames differ */
-	if (!same)
-		clearok(curscr, TRUE);
 	if (grid_dirty_rows(g, &s->shown, s->dirty) == 0)
-		return; /* nothing changed: no curses work, no write */
+		return; /* nothing changed: no write */
+	if (!same) {
+		/* a new size (SIGWINCH) or a forgotten screen (theme, ^L):
+		 * repainted whole, not only where our frames differ */
+		s->cur = -1;
+		s->cx = -1;
+		out_str(s, exit_attribute_mode);
+		out_str(s, clear_screen);
+	}
+	int cw = g->w < w ? g->w : w;
 	for (int y = 0; y < g->h && y < h; y++) {
 		if (!s->dirty[y])
 			continue;
 		const struct cell *row = g->cells + (size_t)y * (size_t)g->w;
 		struct cell *was = same ? s->shown.cells + (size_t)y * (size_t)g->w : NULL;
-		for (int x = 0; x < g->w && x < w; x++)
-			if (!was || row[x].ch != was[x].ch || row[x].role != was[x].role)
-				put_cell(s, x, y, &row[x]);
+		out_row(s, row, was, y, y == h - 1 && s->skip_corner ? cw - 1 : cw);
 		if (was) /* only the rows that changed are copied */
 			memcpy(was, row, (size_t)g->w * sizeof(*row));
 	}
 	if (!same)
 		grid_copy(&s->shown, g);
-	wnoutrefresh(stdscr);
-	doupdate();
+	out_flush(s);
 }
 
 int screen_key(struct screen *s)
@@ -302,5 +492,4 @@ int screen_key(struct screen *s)
 void screen_invalidate(struct screen *s)
 {
 	grid_done(&s->shown);
-	clearok(curscr, TRUE);
 }

@@ -1,8 +1,10 @@
 /*
  * screen — the only module that talks to the terminal (curses).
  *
- * It copies a grid to the terminal, maps colour roles to curses pairs at the
- * depth the terminal offers, reads keys, and restores the terminal.
+ * It copies a grid to the terminal, maps colour roles to SGR strings from
+ * terminfo at the depth the terminal offers, reads keys, and restores the
+ * terminal.  curses sets the terminal up, reads keys and restores it; the
+ * frames are written here (a diff against the frame shown, one write).
  *
  * Invariants: screen_close is idempotent and safe on every exit path; after
  * it the terminal is in the state it was found in.  In ASCII mode (--ascii,
@@ -48,14 +50,18 @@ struct screen *screen_open(int ascii, int nocolor, char *err, size_t errlen);
  * keep attributes only); the next draw repaints every cell. */
 void screen_theme(struct screen *s, const struct theme *th);
 void screen_close(struct screen *s);
+/* After screen_close (a suspend): the terminal set up again, the next
+ * draw repaints every cell. */
+void screen_resume(struct screen *s);
 void screen_free(struct screen *s);
 void screen_size(struct screen *s, int *w, int *h);
 /* 1 if the terminal can show UTF-8 (braille, box drawing). */
 int screen_utf8(const struct screen *s);
 /* Sends g to the terminal: only the rows that differ from the last frame
- * sent, and in them the cells that changed (grid_dirty_rows), in one write
- * in the common case; nothing at all when no row changed.  A new size or a
- * screen_invalidate/screen_theme repaints every cell. */
+ * sent, and in them the spans of cells that changed (grid_dirty_rows, then
+ * cell by cell), each span one cursor address; one write(2) for a frame
+ * under 16 KB, nothing at all when no row changed.  A new size or a
+ * screen_invalidate/screen_theme clears and repaints every cell. */
 void screen_draw(struct screen *s, const struct grid *g);
 /* Forgets what the terminal shows: the next draw sends every cell (^L). */
 void screen_invalidate(struct screen *s);

@@ -15,7 +15,6 @@ void views_init(struct views *v)
 {
 	memset(v, 0, sizeof(*v));
 	canvas_init(&v->overview.disk);
-	canvas_init(&v->overview.mem);
 	canvas_init(&v->overview.reclaim);
 	plot_init(&v->overview.plot);
 	canvas_init(&v->runs.canvas);
@@ -24,7 +23,6 @@ void views_init(struct views *v)
 void views_done(struct views *v)
 {
 	canvas_done(&v->overview.disk);
-	canvas_done(&v->overview.mem);
 	canvas_done(&v->overview.reclaim);
 	strip_residency_done(&v->overview.res);
 	canvas_done(&v->overview.probe);

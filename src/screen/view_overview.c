@@ -226,7 +226,6 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	int frozen = u->paused || (m->replay.on && (m->replay.paused || m->replay.at_end));
 
 	canvas_reset(&ov->disk, gl, pw, disk_rows);
-	canvas_reset(&ov->mem, gl, pw, mem_rows);
 	canvas_reset(&ov->reclaim, gl, pw, rec_rows);
 	int n = ov->disk.dw;
 	double *tmp = scratch(ov, n);
@@ -352,7 +351,7 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		/* a stacked area: active(file) at the bottom, then inactive(file),
 		 * other/anon; headroom/free is the space left up to the limit.
 		 * One value per cell: its last dot column. */
-		int xd = ov->mem.xdots, cells = ov->mem.cw;
+		int xd = ov->disk.xdots, cells = pw; /* chart_stack draws cells, no canvas */
 		static const enum plot_series which[3] = {PLOT_AF, PLOT_IF, PLOT_ANON};
 		static const enum plot_series gwhich[5] = {PLOT_G0, PLOT_G1, PLOT_G2, PLOT_G3,
 							   PLOT_ANON};

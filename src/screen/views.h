@@ -21,7 +21,7 @@
 #define VIEW_MIN_H 15
 
 struct overview {
-	struct canvas disk, mem, reclaim;
+	struct canvas disk, reclaim; /* the memory stack is drawn by cells (chart_stack) */
 	struct plot plot; /* what the charts show (plot.h): the view renders it */
 	double *buf;	  /* scratch: the memory stack's cells, the probe strip's */
 	int cap;

@@ -112,8 +112,10 @@ io_in_front() {
 	check "$T2 burst marks drawn" '[ "$bursts" -ge 1 ] && [ "$marks" -ge 1 ]' \
 		"bursts $bursts, ▼ on the strip row: $marks"
 	# the read half's rows by colour: the read swatch's colour (the first
-	# ■ of the disk legend) per cell; rows top..top+h-1, h = the rows down
-	# to the 0 label
+	# ■ of the disk legend) per drawn cell, "." for a blank one (screen.c
+	# sends a blank in its neighbour's colour, which a blank does not
+	# show: only a glyph is the run's read); rows top..top+h-1, h = the
+	# rows down to the 0 label
 	zero=$(awk -v t="$top" 'NR >= t && $1 ~ /^0│/ { print NR; exit }' "$tmp/io.cap")
 	[ -n "$zero" ] || zero=$top
 	h=$((zero - top + 1))
@@ -124,11 +126,15 @@ io_in_front() {
 				if ($1 =~ /(?:^|;)38;5;(\d+)/) { $fg = $1 }
 				elsif ($1 =~ /(?:^|;)(3[0-7])(?:;|$)/) { $fg = $1 }
 				elsif ($1 =~ /(?:^|;)(39|0)?$/) { $fg = "-" }
-			} elsif ($2 ne "\n") { push @cells, $fg }
+			} elsif ($2 ne "\n") { push @cells, $2 eq " " ? "." : $fg }
 		}
 		print join(" ", @cells), "\n";
 	' <"$tmp/io.cape" >"$tmp/io.fg"
-	rdc=$(sed -n "${title}p" "$tmp/io.cape" | perl -CS -ne 'print $1 if /\e\[38;5;(\d+)m\x{25a0}/')
+	# the read swatch's colour: the first ■ of the title line, by cell (an
+	# SGR need not stand right before it: the blank before it may already
+	# have that colour)
+	sw=$(sed -n "${title}p" "$tmp/io.cap" | perl -CS -ne 'print index($_, "\x{25a0}") + 1')
+	rdc=$(awk -v t="$title" -v n="$sw" 'NR == t && n > 0 && $n != "." { print $n }' "$tmp/io.fg")
 	# per cell column: the highest read-half row in the read colour
 	prof=$(awk -v t="$top" -v h="$h" -v c="$rdc" 'NR >= t && NR < t + h {
 			for (i = 8; i <= NF; i++) if ($i == c && !(i in hi)) hi[i] = NR - t }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The real TUI, driven in tmux (DESIGN.md §6): views, help, pause/scroll,
 # interval keys, resize (including below the minimum size), --ascii,
-# NO_COLOR, and a restored terminal after q and after SIGTERM.
+# NO_COLOR, ^Z and fg, and a restored terminal after q and after SIGTERM.
 #
 # Each pane runs "lrutop; echo EXIT=$?; stty -a; sleep" so that after lrutop
 # ends we can read its exit status and the terminal modes it left behind.
@@ -290,5 +290,38 @@ c=$(tm capture-pane -e -p -t "$k" | sgr_colours | sort -u | tr '\n' ' ')
 [ -n "$c" ] && ok "$T colour by default" || notok "$T colour by default" "no SGR colour in capture -e"
 tm send-keys -t "$k" q
 quit "NO_COLOR q" "$n"
+
+# ==== session 5: ^Z and fg ===============================================
+# screen.c writes the frames itself, so after SIGCONT it must repaint every
+# row, also those that did not change while it was stopped: the rows with
+# an axis line are as many after fg as before ^Z.  An interactive shell, so
+# that lrutop is a job in a process group of its own (SIGTSTP from the
+# terminal stops no process of an orphaned group).
+z=$S-suspend
+tm new-session -d -s "$z" -x 100 -y 30 "env PS1='PROMPT\$ ' sh -i"
+tm send-keys -t "$z" "$run_env $LR" Enter
+axis_rows() { tm_cap "$1" | grep -c '│'; }
+if tm_wait "$z" "Reclaim" 15 && tm_until "$z" 10 "[ \$(axis_rows $z) -ge 10 ]" >/dev/null; then
+	before=$(axis_rows "$z")
+	zpid=$(pgrep -P "$(tm list-panes -t "$z" -F '#{pane_pid}')" | head -n 1)
+	tm send-keys -t "$z" C-z
+	if wait_for 10 "[ \"\$(awk '{ print \$3 }' /proc/$zpid/stat 2>/dev/null)\" = T ]" &&
+		tm_wait "$z" "PROMPT" 10 >/dev/null && ! tm_has "$z" "Reclaim"; then
+		ok "$T ^Z: stopped, the shell's screen back"
+	else
+		notok "$T ^Z: stopped, the shell's screen back" "state $(awk '{ print $3 }' "/proc/$zpid/stat" 2>/dev/null): $(show "$z" 3)"
+	fi
+	tm send-keys -t "$z" fg Enter
+	if tm_wait "$z" "Reclaim" 10 && wait_for 10 "[ \$(axis_rows $z) -eq $before ]"; then
+		ok "$T fg: every row repainted"
+	else
+		notok "$T fg: every row repainted" "$(axis_rows "$z") rows with an axis line, $before before ^Z: $(show "$z" 6)"
+	fi
+	tm send-keys -t "$z" q
+	wait_for 10 "[ ! -d /proc/$zpid ]" && tm send-keys -t "$z" 'echo FG=$?' Enter
+	tm_wait "$z" "FG=0" 10 && ok "$T fg, q: exit 0" || notok "$T fg, q: exit 0" "$(show "$z" 3)"
+else
+	notok "$T ^Z: TUI started" "$(show "$z" 3)"
+fi
 
 exit 0
