@@ -56,6 +56,7 @@ struct screen {
 	int cy, cx;	 /* where the cursor is after the last span, cx -1: unknown */
 	int skip_corner; /* am without xenl: the bottom-right cell would scroll */
 	int fd;
+	int lost; /* a write of a frame failed: draw the next one whole */
 	char out[OUT_CAP];
 	size_t len;
 	/* the last frame sent, which the terminal shows: a row equal to it
@@ -324,8 +325,12 @@ static void out_flush(struct screen *s)
 		ssize_t n = write(s->fd, s->out + done, s->len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0) {
+			/* what the terminal shows is not known now: the next
+			 * frame is drawn whole (screen_present) */
+			s->lost = 1;
 			break;
+		}
 		done += (size_t)n;
 	}
 	s->len = 0;
@@ -449,6 +454,10 @@ void screen_draw(struct screen *s, const struct grid *g)
 	if (!same)
 		grid_copy(&s->shown, g);
 	out_flush(s);
+	if (s->lost) {
+		s->lost = 0;
+		screen_invalidate(s);
+	}
 }
 
 int screen_key(struct screen *s)
