@@ -43,7 +43,9 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS   := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
-ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS)
+# -pthread: the reader parses a recording's lines on worker threads
+# (recording_read_ahead); every link line, the fuzz targets' too, has it
+ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -pthread
 # Recursive (=): only the need-* checks expand them, once each.
 PKG_MISSING = $(shell for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
 TEST_PKG_MISSING = $(shell for p in $(TEST_PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
@@ -61,7 +63,7 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
-FUZZ_FLAGS := -g -O1 $(WARN) -fsanitize=fuzzer,address,undefined \
+FUZZ_FLAGS := -g -O1 $(WARN) -pthread -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -D_GNU_SOURCE $(INCS)
 
 # The ./lrutop copy is made for the default build directory only.

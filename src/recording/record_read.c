@@ -4,6 +4,8 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -91,6 +93,18 @@ static void arena_begin(struct arena *a)
 	a->used = 0;
 	a->spilled = 0;
 	arena_cur = a;
+}
+
+/* Drops a tree parsed into a (on any thread): only what spilled is freed,
+ * and arena_free must see a's range to leave the rest alone. */
+static void arena_drop(struct arena *a, json_t *o)
+{
+	if (!o || !a->spilled)
+		return;
+	struct arena *was = arena_cur;
+	arena_cur = a;
+	json_decref(o);
+	arena_cur = was;
 }
 
 /* Ends the line: o's tree is dropped; only what spilled is freed. */
@@ -206,6 +220,7 @@ struct recording {
 	struct arena arena;  /* a line's jansson values */
 	struct keytab keys;  /* a sample line's keys → slots */
 	json_t **slot;	     /* the line's value of each slot, NULL: absent */
+	struct ahead *ahead; /* recording_read_ahead's pipeline, NULL: off */
 };
 
 static int rd_fail(struct recording *r, char *err, size_t errlen, unsigned line, const char *fmt,
@@ -308,13 +323,14 @@ static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_
 	}
 }
 
-/* Parses one line as a JSON object; NULL + error naming the line. */
-static json_t *rd_json(struct recording *r, const char *line, size_t n, char *err, size_t errlen)
+/* What json_loadb made of line r->line (j, or NULL and je): the object, or
+ * NULL + error naming the line.  Apart from the parse, which the
+ * read-ahead does on another thread. */
+static json_t *rd_json_check(struct recording *r, json_t *j, const json_error_t *je, char *err,
+			     size_t errlen)
 {
-	json_error_t je;
-	json_t *j = json_loadb(line, n, 0, &je);
 	if (!j) {
-		rd_fail(r, err, errlen, r->line, "not JSON (%s at column %d)", je.text, je.column);
+		rd_fail(r, err, errlen, r->line, "not JSON (%s at column %d)", je->text, je->column);
 		return NULL;
 	}
 	if (!json_is_object(j)) {
@@ -323,6 +339,20 @@ static json_t *rd_json(struct recording *r, const char *line, size_t n, char *er
 		return NULL;
 	}
 	return j;
+}
+
+/* Parses one line as a JSON object; NULL + error naming the line. */
+static json_t *rd_json(struct recording *r, const char *line, size_t n, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *j = json_loadb(line, n, 0, &je);
+	return rd_json_check(r, j, &je, err, errlen);
+}
+
+/* The (decompressed) offset of the next line rd_line would give. */
+static uint64_t rd_offset(const struct recording *r)
+{
+	return r->got - (r->len - r->pos);
 }
 
 static void copy_str(char *dst, size_t n, const json_t *o, const char *key)
@@ -941,82 +971,363 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	return rd_probe(r, json_object_get(o, "probe"), x, err, errlen);
 }
 
-int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen)
+/* The end of the items: rd_line's 0 (the end) or 2 (a cut last line),
+ * with the warning that says what was cut. */
+static int rd_end(struct recording *r, int rc)
 {
-	if (r->failed)
-		return errf(err, errlen, "%s", r->error);
+	if (rc == 2)
+		/* a crash mid-line: what came before replays */
+		snprintf(r->warning, sizeof(r->warning),
+			 "%s:%u: truncated last line (the recording was cut short); the "
+			 "rest replays",
+			 r->path, r->line);
+	else if (r->cut && !r->warning[0])
+		snprintf(r->warning, sizeof(r->warning),
+			 "%s:%u: gzip stream cut short after the last complete line "
+			 "(the recording was cut short); the rest replays",
+			 r->path, r->line);
+	return 0;
+}
+
+/* Line r->line, parsed into o: its item in *it.  1 an item, 0 a kind from
+ * a newer minor version (skipped), -1 + err. */
+static int rd_item(struct recording *r, json_t *o, struct record_item *it, char *err,
+		   size_t errlen)
+{
+	/* every key in its slot, in one walk (a later duplicate wins, as in
+	 * jansson's object) */
+	memset(r->slot, 0, r->keys.nslots * sizeof(*r->slot));
+	const char *key;
+	size_t key_len;
+	json_t *val;
+	json_object_keylen_foreach(o, key, key_len, val)
+	{
+		int sl = keytab_find(&r->keys, key, key_len);
+		if (sl >= 0 && strlen(key) == key_len)
+			r->slot[sl] = val;
+	}
+	const char *k = json_string_value(r->slot[S_K]);
+	memset(it, 0, sizeof(*it));
+	it->line = r->line;
+	int rc;
+	if (!k)
+		rc = rd_fail(r, err, errlen, r->line, "no \"k\" (line kind)");
+	else if (!strcmp(k, "sample"))
+		it->kind = RECORD_SAMPLE, rc = rd_sample(r, o, it, err, errlen);
+	else if (!strcmp(k, "event"))
+		it->kind = RECORD_EVENT, rc = rd_event(r, o, it, err, errlen);
+	else if (!strcmp(k, "result"))
+		it->kind = RECORD_RESULT, rc = rd_result(r, o, it, err, errlen);
+	else if (!strcmp(k, "pcmap"))
+		it->kind = RECORD_MAP, rc = rd_map(r, o, it, err, errlen);
+	else
+		return 0; /* a kind from a newer minor version */
+	return rc != 0 ? -1 : 1;
+}
+
+/* recording_next on the caller's thread alone: read, parse, convert. */
+static int rd_next_here(struct recording *r, struct record_item *it, char *err, size_t errlen)
+{
 	for (;;) {
 		char *line;
 		size_t n;
 		int rc = rd_line(r, &line, &n, err, errlen);
 		if (rc < 0)
 			return -1;
-		if (rc == 0) {
-			if (r->cut && !r->warning[0])
-				snprintf(
-				    r->warning, sizeof(r->warning),
-				    "%s:%u: gzip stream cut short after the last complete line "
-				    "(the recording was cut short); the rest replays",
-				    r->path, r->line);
-			return 0;
-		}
-		if (rc == 2) {
-			/* a crash mid-line: what came before replays */
-			snprintf(r->warning, sizeof(r->warning),
-				 "%s:%u: truncated last line (the recording was cut short); the "
-				 "rest replays",
-				 r->path, r->line);
-			return 0;
-		}
+		if (rc != 1)
+			return rd_end(r, rc);
 		if (n == 0)
 			continue; /* a blank line carries nothing */
 		arena_begin(&r->arena);
 		json_t *o = rd_json(r, line, n, err, errlen);
-		if (!o) {
-			arena_end(&r->arena, NULL);
-			return -1;
-		}
-		/* every key in its slot, in one walk (a later duplicate wins, as
-		 * in jansson's object) */
-		memset(r->slot, 0, r->keys.nslots * sizeof(*r->slot));
-		const char *key;
-		size_t key_len;
-		json_t *val;
-		json_object_keylen_foreach(o, key, key_len, val)
-		{
-			int sl = keytab_find(&r->keys, key, key_len);
-			if (sl >= 0 && strlen(key) == key_len)
-				r->slot[sl] = val;
-		}
-		const char *k = json_string_value(r->slot[S_K]);
-		memset(it, 0, sizeof(*it));
-		it->line = r->line;
-		int got = 1;
-		if (!k)
-			rc = rd_fail(r, err, errlen, r->line, "no \"k\" (line kind)");
-		else if (!strcmp(k, "sample"))
-			it->kind = RECORD_SAMPLE, rc = rd_sample(r, o, it, err, errlen);
-		else if (!strcmp(k, "event"))
-			it->kind = RECORD_EVENT, rc = rd_event(r, o, it, err, errlen);
-		else if (!strcmp(k, "result"))
-			it->kind = RECORD_RESULT, rc = rd_result(r, o, it, err, errlen);
-		else if (!strcmp(k, "pcmap"))
-			it->kind = RECORD_MAP, rc = rd_map(r, o, it, err, errlen);
-		else
-			got = 0, rc = 0; /* a kind from a newer minor version */
+		int got = o ? rd_item(r, o, it, err, errlen) : -1;
 		arena_end(&r->arena, o);
-		if (rc != 0)
-			return -1;
-		if (got)
-			return 1;
+		if (got != 0)
+			return got;
 	}
+}
+
+/* ---- read-ahead: the lines parsed on other threads ----------------------- */
+
+/* A line's parse (json_loadb) is three quarters of its cost and needs
+ * nothing but the line, so it can run ahead on the other cores; reading
+ * (inflating, finding the newlines) and the conversion stay on the
+ * caller's thread, the conversion because a disk row is a delta against
+ * the table before.  The caller reads lines into a ring of slots (each
+ * with its own copy of the line and its own arena), workers parse the
+ * slots in order, and recording_next takes the slot at the head (parsing
+ * it itself when no worker has started on it, rather than wait), converts
+ * it with arena_cur on the slot's arena (so jansson's frees of it stay
+ * no-ops) and gives it back.  What a line has to say — its error, the cut
+ * last line — is said when its slot reaches the head, so the items, the
+ * errors and the warning are those the caller's thread alone would give.
+ * Everything is allocated when the read-ahead starts; a slot's copy grows
+ * only for a line longer than any before. */
+#define AHEAD_SLOTS 16	      /* lines read ahead, at most */
+#define AHEAD_THREADS_MAX 8
+#define AHEAD_LINE0 4096      /* a slot's copy at first (a sample line is ~1.4 kB) */
+
+struct slot {
+	char *text; /* the line's copy */
+	size_t cap, n;
+	int rc;	       /* rd_line's: 1 a line, 2 a cut last line, 0 the end, -1 an error */
+	unsigned line; /* its number */
+	uint64_t off;  /* where the line after it starts (recording_mark) */
+	json_t *o;     /* the parse, in arena; NULL: not JSON (je), or nothing to parse */
+	json_error_t je;
+	int parsed; /* under mu */
+	struct arena arena;
+};
+
+struct ahead {
+	pthread_mutex_t mu;
+	pthread_cond_t work; /* a slot to parse, or stop */
+	pthread_cond_t done; /* a slot parsed */
+	pthread_t tid[AHEAD_THREADS_MAX];
+	int want, nthreads;
+	int idle, waiting, stop; /* under mu */
+	/* slot[q % AHEAD_SLOTS] holds line q of the read-ahead: [head, tail)
+	 * are read, [head, parse) taken by a parser.  parse and tail change
+	 * under mu; head and the rest are the caller's alone. */
+	uint64_t head, parse, tail;
+	int reading_done;   /* the last slot read was the end or an error */
+	unsigned read_line; /* the reader's line count (r->line is the items') */
+	uint64_t off;	    /* where the line after the last one taken starts */
+	char end_error[512]; /* the reader's error (rc -1) */
+	struct slot slot[AHEAD_SLOTS];
+};
+
+/* json_loadb into the slot's own arena (on whichever thread). */
+static void slot_parse(struct slot *s)
+{
+	if (s->rc != 1 || !s->n)
+		return;
+	arena_begin(&s->arena);
+	s->o = json_loadb(s->text, s->n, 0, &s->je);
+	arena_cur = NULL;
+}
+
+static void *ahead_work(void *arg)
+{
+	struct ahead *a = arg;
+	pthread_mutex_lock(&a->mu);
+	for (;;) {
+		while (!a->stop && a->parse == a->tail) {
+			a->idle++;
+			pthread_cond_wait(&a->work, &a->mu);
+			a->idle--;
+		}
+		if (a->stop)
+			break;
+		struct slot *s = &a->slot[a->parse++ % AHEAD_SLOTS];
+		pthread_mutex_unlock(&a->mu);
+		slot_parse(s);
+		pthread_mutex_lock(&a->mu);
+		s->parsed = 1;
+		if (a->waiting)
+			pthread_cond_signal(&a->done);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+/* Starts the workers not running: how many run. */
+static int ahead_start(struct ahead *a)
+{
+	sigset_t all, was;
+	/* a worker takes no signal: the program's handlers run where they did */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &was);
+	a->stop = 0;
+	while (a->nthreads < a->want &&
+	       pthread_create(&a->tid[a->nthreads], NULL, ahead_work, a) == 0)
+		a->nthreads++;
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	return a->nthreads;
+}
+
+/* Joins the workers; a slot one of them took is parsed by then. */
+static void ahead_stop(struct ahead *a)
+{
+	if (!a->nthreads)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->stop = 1;
+	pthread_cond_broadcast(&a->work);
+	pthread_mutex_unlock(&a->mu);
+	for (int i = 0; i < a->nthreads; i++)
+		pthread_join(a->tid[i], NULL);
+	a->nthreads = 0;
+}
+
+/* Empties the ring (no worker running): the reader starts afresh. */
+static void ahead_drop(struct ahead *a)
+{
+	for (uint64_t q = a->head; q < a->tail; q++) {
+		struct slot *s = &a->slot[q % AHEAD_SLOTS];
+		arena_drop(&s->arena, s->o);
+		s->o = NULL;
+	}
+	a->head = a->parse = a->tail = 0;
+	a->reading_done = 0;
+}
+
+static void ahead_free(struct ahead *a)
+{
+	if (!a)
+		return;
+	ahead_stop(a);
+	ahead_drop(a);
+	for (int i = 0; i < AHEAD_SLOTS; i++) {
+		free(a->slot[i].text);
+		free(a->slot[i].arena.base);
+	}
+	pthread_cond_destroy(&a->work);
+	pthread_cond_destroy(&a->done);
+	pthread_mutex_destroy(&a->mu);
+	free(a);
+}
+
+/* Reads the next line into slot s: its copy, number and end. */
+static void ahead_read(struct recording *r, struct slot *s)
+{
+	struct ahead *a = r->ahead;
+	char *line;
+	size_t n = 0;
+	s->rc = rd_line(r, &line, &n, a->end_error, sizeof(a->end_error));
+	s->n = s->rc == 1 ? n : 0;
+	if (s->n > s->cap) {
+		while (s->cap < s->n)
+			s->cap *= 2;
+		s->text = xrealloc(s->text, s->cap);
+	}
+	if (s->n)
+		memcpy(s->text, line, s->n);
+	s->line = r->line;
+	s->off = rd_offset(r);
+	s->o = NULL;
+	s->parsed = 0;
+	if (s->rc != 1) {
+		a->reading_done = 1;
+		r->failed = 0; /* said when the slot is taken */
+	}
+}
+
+/* Reads lines into the free slots, each handed to the workers at once;
+ * only when half the ring is free, so that workers that have caught up
+ * are woken for a few lines, not one at a time. */
+static void ahead_fill(struct recording *r)
+{
+	struct ahead *a = r->ahead;
+	if (a->reading_done || a->tail - a->head > AHEAD_SLOTS / 2)
+		return;
+	unsigned items_line = r->line;
+	r->line = a->read_line;
+	while (!a->reading_done && a->tail - a->head < AHEAD_SLOTS) {
+		ahead_read(r, &a->slot[a->tail % AHEAD_SLOTS]);
+		pthread_mutex_lock(&a->mu);
+		a->tail++;
+		if (a->idle)
+			pthread_cond_signal(&a->work);
+		pthread_mutex_unlock(&a->mu);
+	}
+	a->read_line = r->line;
+	r->line = items_line;
+}
+
+/* The slot at the head, parsed. */
+static struct slot *ahead_take(struct recording *r)
+{
+	struct ahead *a = r->ahead;
+	ahead_fill(r);
+	struct slot *s = &a->slot[a->head % AHEAD_SLOTS];
+	pthread_mutex_lock(&a->mu);
+	if (a->parse == a->head) {
+		/* no worker has it: parsing it here is sooner than waiting */
+		a->parse++;
+		pthread_mutex_unlock(&a->mu);
+		slot_parse(s);
+		s->parsed = 1;
+		return s;
+	}
+	while (!s->parsed) {
+		a->waiting = 1;
+		pthread_cond_wait(&a->done, &a->mu);
+		a->waiting = 0;
+	}
+	pthread_mutex_unlock(&a->mu);
+	return s;
+}
+
+/* recording_next with the read-ahead: the items of rd_next_here, from the
+ * slots.  The workers stop at the end or an error (a seek starts them). */
+static int rd_next_ahead(struct recording *r, struct record_item *it, char *err, size_t errlen)
+{
+	struct ahead *a = r->ahead;
+	for (;;) {
+		struct slot *s = ahead_take(r);
+		r->line = s->line;
+		a->off = s->off;
+		if (s->rc != 1) { /* stays at the head: the next call says it again */
+			ahead_stop(a);
+			if (s->rc >= 0)
+				return rd_end(r, s->rc);
+			r->failed = 1;
+			strlcpy_(r->error, a->end_error, sizeof(r->error));
+			return errf(err, errlen, "%s", r->error);
+		}
+		int got = 0;
+		if (s->n) {
+			arena_cur = &s->arena;
+			json_t *o = rd_json_check(r, s->o, &s->je, err, errlen);
+			got = o ? rd_item(r, o, it, err, errlen) : -1;
+			arena_end(&s->arena, o);
+		}
+		s->o = NULL;
+		a->head++;
+		if (got < 0)
+			ahead_stop(a);
+		if (got != 0)
+			return got;
+	}
+}
+
+int recording_read_ahead(struct recording *r, int threads)
+{
+	if (threads <= 0 || r->ahead)
+		return 0;
+	struct ahead *a = xcalloc(1, sizeof(*a));
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->work, NULL);
+	pthread_cond_init(&a->done, NULL);
+	for (int i = 0; i < AHEAD_SLOTS; i++) {
+		a->slot[i].cap = AHEAD_LINE0;
+		a->slot[i].text = xmalloc(AHEAD_LINE0);
+		a->slot[i].arena.base = xmalloc(ARENA_SIZE);
+	}
+	a->want = threads < AHEAD_THREADS_MAX ? threads : AHEAD_THREADS_MAX;
+	a->read_line = r->line;
+	a->off = rd_offset(r);
+	if (!ahead_start(a)) {
+		ahead_free(a);
+		return -1;
+	}
+	r->ahead = a;
+	return 0;
+}
+
+int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen)
+{
+	if (r->failed)
+		return errf(err, errlen, "%s", r->error);
+	return r->ahead ? rd_next_ahead(r, it, err, errlen) : rd_next_here(r, it, err, errlen);
 }
 
 /* ---- marks: where to read on from (the replay's seek index) ------------ */
 
 void recording_mark(const struct recording *r, struct record_mark *m)
 {
-	m->off = r->got - (r->len - r->pos);
+	m->off = r->ahead ? r->ahead->off : rd_offset(r);
 	m->line = r->line;
 	m->ndev = r->have_prev ? r->prev.n : -1;
 	m->t_ns = r->prev.t_ns;
@@ -1038,6 +1349,10 @@ int recording_seek(struct recording *r, const struct record_mark *m, char *err, 
 {
 	if (r->failed)
 		return errf(err, errlen, "%s", r->error);
+	if (r->ahead) { /* what was read ahead is from before the seek */
+		ahead_stop(r->ahead);
+		ahead_drop(r->ahead);
+	}
 	errno = 0;
 	if (gzseek(r->gz, (z_off_t)m->off, SEEK_SET) != (z_off_t)m->off) {
 		int code = Z_OK;
@@ -1056,6 +1371,11 @@ int recording_seek(struct recording *r, const struct record_mark *m, char *err, 
 	r->prev.t_ns = m->t_ns;
 	if (m->ndev > 0)
 		memcpy(r->prev.dev, m->dev, (size_t)m->ndev * sizeof(*m->dev));
+	if (r->ahead) {
+		r->ahead->read_line = r->line;
+		r->ahead->off = m->off;
+		ahead_start(r->ahead); /* none: the caller parses each line itself */
+	}
 	return 0;
 }
 
@@ -1063,6 +1383,7 @@ void recording_close(struct recording *r)
 {
 	if (!r)
 		return;
+	ahead_free(r->ahead); /* first: a worker may still be parsing */
 	if (r->gz)
 		gzclose(r->gz);
 	for (int i = 0; i < r->h.argc; i++)
