@@ -1056,7 +1056,7 @@ static int rd_next_here(struct recording *r, struct record_item *it, char *err, 
  * the table before.  The caller reads lines into a ring of slots (each
  * with its own copy of the line and its own arena), workers parse the
  * slots in order, and recording_next takes the slot at the head (parsing
- * it itself when no worker has started on it, rather than wait), converts
+ * the next unstarted one itself while it waits for it), converts
  * it with arena_cur on the slot's arena (so jansson's frees of it stay
  * no-ops) and gives it back.  What a line has to say — its error, the cut
  * last line — is said when its slot reaches the head, so the items, the
@@ -1235,22 +1235,25 @@ static void ahead_fill(struct recording *r)
 	r->line = items_line;
 }
 
-/* The slot at the head, parsed. */
+/* The slot at the head, parsed.  While a worker parses it, the caller
+ * parses the next line no worker has started rather than sleep: a wait
+ * and a wake-up a line cost more than the caller's part of it, and with
+ * the caller as a parser, one worker keeps two cores busy. */
 static struct slot *ahead_take(struct recording *r)
 {
 	struct ahead *a = r->ahead;
 	ahead_fill(r);
 	struct slot *s = &a->slot[a->head % AHEAD_SLOTS];
 	pthread_mutex_lock(&a->mu);
-	if (a->parse == a->head) {
-		/* no worker has it: parsing it here is sooner than waiting */
-		a->parse++;
-		pthread_mutex_unlock(&a->mu);
-		slot_parse(s);
-		s->parsed = 1;
-		return s;
-	}
 	while (!s->parsed) {
+		if (a->parse < a->tail) {
+			struct slot *p = &a->slot[a->parse++ % AHEAD_SLOTS];
+			pthread_mutex_unlock(&a->mu);
+			slot_parse(p);
+			pthread_mutex_lock(&a->mu);
+			p->parsed = 1;
+			continue;
+		}
 		a->waiting = 1;
 		pthread_cond_wait(&a->done, &a->mu);
 		a->waiting = 0;
