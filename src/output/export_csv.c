@@ -112,7 +112,7 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 	struct recording *rec = recording_open(in, err, errlen);
 	if (!rec)
 		return EXPORT_INPUT;
-	recording_read_ahead(rec, RECORD_READ_THREADS);
+	recording_read_ahead(rec, recording_read_threads());
 	struct record_item *it = xmalloc(sizeof(*it));
 	struct run_result *res = NULL;
 	size_t nres = 0, cap = 0, runs = 0, nsamples = 0;

@@ -22,7 +22,7 @@ int om_export_stream(const char *inp, const char *out, char *warn, size_t warnle
 	struct recording *rec = recording_open(inp, err, errlen);
 	if (!rec)
 		return EXPORT_INPUT;
-	recording_read_ahead(rec, RECORD_READ_THREADS);
+	recording_read_ahead(rec, recording_read_threads());
 	const struct record_header *h = recording_header(rec);
 	struct runlog *log = runlog_new();
 	struct record_item *it = xmalloc(sizeof(*it));

@@ -182,9 +182,12 @@ int recording_next(struct recording *r, struct record_item *it, char *err, size_
  * when already on), -1 when no thread could be started (the handle reads
  * on as before). */
 int recording_read_ahead(struct recording *r, int threads);
-/* The parsers a whole-file read asks for (bench/README.md: "History and
- * exports" measured 1 and 2 on two cores). */
-#define RECORD_READ_THREADS 2
+/* The workers worth starting for a whole-file read here: the online CPUs
+ * but one, at most 3 (0 on one CPU: no read-ahead).  The caller parses too when its line is not ready, so
+ * one worker keeps two cores busy (a second made it slower: three threads
+ * on two cores, bench/README.md "History and exports"), and the caller's
+ * own part (reading, converting: ~30 %) leaves no use for a fourth. */
+int recording_read_threads(void);
 /* "FILE:LINE: truncated last line (the recording was cut short); the rest
  * replays", or NULL when the file ended cleanly (so far).  Borrowed. */
 const char *recording_warning(const struct recording *r);

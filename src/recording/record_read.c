@@ -1319,6 +1319,12 @@ int recording_read_ahead(struct recording *r, int threads)
 	return 0;
 }
 
+int recording_read_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	return n < 0 ? 0 : n > 3 ? 3 : (int)n;
+}
+
 int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen)
 {
 	if (r->failed)

@@ -507,7 +507,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 	size_t cap_t = 0, cap_ev = 0, cap_res = 0, cap_aux = 0, cap_marks = 0;
 	uint64_t cg_limit = 0;
 	size_t runs = 0;
-	recording_read_ahead(p->hdr_rec, RECORD_READ_THREADS);
+	recording_read_ahead(p->hdr_rec, recording_read_threads());
 	keep_mark(p, &cap_marks);
 	for (;;) {
 		int rc = recording_next(p->hdr_rec, &p->it, err, errlen);
