@@ -73,11 +73,34 @@ static int cap_ok(const char *cap)
 	return cap && cap != (const char *)-1;
 }
 
-/* Appends terminfo string cap (absent: nothing) to dst. */
+/* The length of a terminfo padding at p ("$<5>", "$<2.5*>": a delay for
+ * tputs to make, not bytes for the terminal), 0 when p is none. */
+static size_t pad_len(const char *p)
+{
+	if (p[0] != '$' || p[1] != '<')
+		return 0;
+	size_t n = 2;
+	while (p[n] && strchr("0123456789.*/", p[n]))
+		n++;
+	return p[n] == '>' && n > 2 ? n + 1 : 0;
+}
+
+/* Appends terminfo string cap (absent: nothing) to dst, without its
+ * paddings: no terminal lrutop draws on needs the delays. */
 static void sgr_cat(char *dst, const char *cap)
 {
-	if (cap_ok(cap) && strlen(dst) + strlen(cap) < SGR_CAP)
-		strcat(dst, cap);
+	if (!cap_ok(cap))
+		return;
+	size_t d = strlen(dst);
+	for (const char *p = cap; *p && d + 1 < SGR_CAP;) {
+		size_t pad = pad_len(p);
+		if (pad) {
+			p += pad;
+			continue;
+		}
+		dst[d++] = *p++;
+	}
+	dst[d] = '\0';
 }
 
 /* Each role's SGR from a theme: the attributes of its style, its colour
@@ -346,8 +369,20 @@ static void out_bytes(struct screen *s, const char *b, size_t n)
 
 static void out_str(struct screen *s, const char *str)
 {
-	if (cap_ok(str))
-		out_bytes(s, str, strlen(str));
+	if (!cap_ok(str))
+		return;
+	/* a run at a time, the paddings left out (sgr_cat) */
+	for (const char *p = str; *p;) {
+		size_t pad = pad_len(p), n = 0;
+		if (pad) {
+			p += pad;
+			continue;
+		}
+		while (p[n] && !pad_len(p + n))
+			n++;
+		out_bytes(s, p, n);
+		p += n;
+	}
 }
 
 /* The cursor to (x, y): on along the row from the last span's end when

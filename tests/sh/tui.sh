@@ -291,6 +291,20 @@ c=$(tm capture-pane -e -p -t "$k" | sgr_colours | sort -u | tr '\n' ' ')
 tm send-keys -t "$k" q
 quit "NO_COLOR q" "$n"
 
+# ==== session 4b: a terminal whose terminfo has paddings ===================
+# vt100's strings carry delays ("$<5>") for tputs; screen.c writes the
+# strings itself, so it must leave them out, not print them.
+v=$S-vt100
+tm_start "$v" 80 24 "env TERM=vt100 LANG=C.UTF-8 $LR"
+if tm_wait "$v" "Reclaim" 10 >/dev/null; then
+	pads=$(tm_cap "$v" | grep -c '\$<')
+	[ "$pads" -eq 0 ] && ok "$T TERM=vt100: no terminfo padding on screen" ||
+		notok "$T TERM=vt100: no terminfo padding on screen" "$pads rows with \$<: $(show "$v")"
+else
+	notok "$T TERM=vt100: no terminfo padding on screen" "no overview: $(show "$v")"
+fi
+quit "TERM=vt100 q" "$v"
+
 # ==== session 5: ^Z and fg ===============================================
 # screen.c writes the frames itself, so after SIGCONT it must repaint every
 # row, also those that did not change while it was stopped: the rows with
