@@ -47,7 +47,8 @@
  * Errors follow STYLE.md rule 3: -1 / NULL and one sentence in the caller's
  * buffer — the writer's start with "--record FILE: ", the reader's with
  * "FILE:LINE: ".  Neither prints nor exits.  The reader never holds more
- * than one line (at most RECORD_LINE_MAX bytes) of the file in memory.
+ * than one line (at most RECORD_LINE_MAX bytes) of the file in memory,
+ * or with recording_read_ahead the 16 lines after the item it gave.
  * The writer allocates on every line (jansson builds a tree); recording is
  * opt-in, the plain monitor loop does not pay for it.
  */

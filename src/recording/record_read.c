@@ -54,7 +54,9 @@ static int get_double(const json_t *j, double *out)
  * while a line is parsed (arena_cur): any other allocation, the writer's
  * or another thread's, is malloc/free as before, and so is one that does
  * not fit (a line near RECORD_LINE_MAX): free() tells the two apart by
- * the address. */
+ * the address.  With the read-ahead a line is parsed into its slot's
+ * arena on a worker and converted with arena_cur on that arena on the
+ * caller's thread, so the caller's frees of it are no-ops too. */
 #define ARENA_SIZE (256u * 1024)
 
 struct arena {
