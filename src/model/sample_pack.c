@@ -168,3 +168,29 @@ size_t sample_unpack(const struct sample *prev2, const struct sample *prev, cons
 	memcpy(out, w, sizeof(*out));
 	return (size_t)(p - in);
 }
+
+void sample_chain_reset(struct sample_chain *c)
+{
+	c->n = 0;
+}
+
+/* The two samples before the next one, NULL where the block has none. */
+static const struct sample *chain_back(const struct sample_chain *c, size_t back)
+{
+	return c->n >= back ? &c->s[(c->n - back) % 3] : NULL;
+}
+
+size_t sample_chain_pack(struct sample_chain *c, const struct sample *cur, uint8_t *out)
+{
+	size_t n = sample_pack(chain_back(c, 2), chain_back(c, 1), cur, out);
+	c->s[c->n++ % 3] = *cur;
+	return n;
+}
+
+const struct sample *sample_chain_unpack(struct sample_chain *c, const uint8_t *in, size_t n,
+					 size_t *used)
+{
+	struct sample *out = &c->s[c->n % 3];
+	*used = sample_unpack(chain_back(c, 2), chain_back(c, 1), in, n, out);
+	return *used ? &c->s[c->n++ % 3] : NULL;
+}

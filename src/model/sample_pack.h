@@ -42,4 +42,22 @@ size_t sample_pack(const struct sample *prev2, const struct sample *prev, const 
 size_t sample_unpack(const struct sample *prev2, const struct sample *prev, const uint8_t *in,
 		     size_t n, struct sample *out);
 
+/* A block of packed samples written or read in order from its start:
+ * each packed against the two before it in the block (the first against
+ * zeros).  The chain keeps those two, so a writer and a reader agree. */
+struct sample_chain {
+	struct sample s[3];
+	size_t n; /* samples so far in the block */
+};
+/* A new block: its first sample is packed against zeros. */
+void sample_chain_reset(struct sample_chain *c);
+/* cur, the block's next sample, packed into out (SAMPLE_PACK_MAX bytes);
+ * returns the bytes written. */
+size_t sample_chain_pack(struct sample_chain *c, const struct sample *cur, uint8_t *out);
+/* The block's next sample unpacked from in (n bytes available), *used the
+ * bytes it took; NULL when in is cut short or malformed (the chain is then
+ * as before).  The sample is the chain's until the next call. */
+const struct sample *sample_chain_unpack(struct sample_chain *c, const uint8_t *in, size_t n,
+					 size_t *used);
+
 #endif

@@ -414,7 +414,9 @@ static void out_span(struct screen *s, const struct cell *row, int y, int x0, in
 		int keep = ch == ' ' && s->cur >= 0 && s->plain_blank[role] && s->plain_blank[s->cur];
 		if ((int)role != s->cur && !keep) {
 			int same = s->cur >= 0 && s->attrs[s->cur] == s->attrs[role];
-			out_str(s, same ? s->col[role] : s->sgr[role]);
+			/* made without paddings (sgr_cat): as they are */
+			const char *sgr = same ? s->col[role] : s->sgr[role];
+			out_bytes(s, sgr, strlen(sgr));
 			s->cur = (int)role;
 		}
 		char u[4];

@@ -77,8 +77,8 @@ struct replay {
 	int spool_play;
 	uint8_t *play_buf;
 	size_t play_cap, play_off, play_len, play_aux;
-	struct sample play_s[3];
-	struct sample spool_last[2]; /* the last two packed, by index & 1 */
+	struct sample_chain play_chain; /* the block being played */
+	struct sample_chain spool_chain; /* the block being packed */
 	struct run_result *res; /* the results, in the order written */
 	size_t nres;
 	int has_runs;
@@ -251,20 +251,19 @@ static int play_block(struct replay *p, size_t k)
 		p->play_buf = xrealloc(p->play_buf, p->play_cap = len);
 	p->play_off = 0;
 	p->play_len = len;
+	sample_chain_reset(&p->play_chain);
 	return pread(fileno(p->spool), p->play_buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
 }
 
-/* Sample j of the block in play_buf, the samples before it unpacked
- * already: unpacked into play_s[j % 3]; NULL when it does not unpack. */
-static const struct sample *play_sample(struct replay *p, size_t j)
+/* The next sample of the block in play_buf; NULL when it does not
+ * unpack. */
+static const struct sample *play_sample(struct replay *p)
 {
-	struct sample *s = p->play_s;
-	size_t n = sample_unpack(j >= 2 ? &s[(j - 2) % 3] : NULL, j >= 1 ? &s[(j - 1) % 3] : NULL,
-				 p->play_buf + p->play_off, p->play_len - p->play_off, &s[j % 3]);
-	if (!n)
-		return NULL;
+	size_t n;
+	const struct sample *smp = sample_chain_unpack(&p->play_chain, p->play_buf + p->play_off,
+						       p->play_len - p->play_off, &n);
 	p->play_off += n;
-	return &s[j % 3];
+	return smp;
 }
 
 /* A step of a samples-only playback: sample pos from the spool, then the
@@ -279,7 +278,7 @@ static int spool_step(struct replay *p)
 	if (i == 0)
 		p->play_aux = deliver_aux(p, 0, 0); /* a recording started mid-run */
 	const struct sample *smp =
-	    j == 0 && play_block(p, i / MARK_EVERY) < 0 ? NULL : play_sample(p, j);
+	    j == 0 && play_block(p, i / MARK_EVERY) < 0 ? NULL : play_sample(p);
 	if (!smp) {
 		if (p->src.sink.note)
 			p->src.sink.note(p->src.sink.ctx, "cannot read the replay's spool back");
@@ -490,16 +489,15 @@ static void spool_put(struct replay *p, const struct sample *smp, size_t i)
 			p->spool_off = xrealloc(p->spool_off, p->spool_cap * sizeof(*p->spool_off));
 		}
 		p->spool_off[p->nspool_off++] = p->spool_len;
+		sample_chain_reset(&p->spool_chain);
 	}
 	uint8_t buf[SAMPLE_PACK_MAX];
-	size_t n = sample_pack(j >= 2 ? &p->spool_last[i & 1] : NULL,
-			       j >= 1 ? &p->spool_last[(i - 1) & 1] : NULL, smp, buf);
+	size_t n = sample_chain_pack(&p->spool_chain, smp, buf);
 	if (fwrite(buf, 1, n, p->spool) != n) {
 		spool_drop(p);
 		return;
 	}
 	p->spool_len += n;
-	p->spool_last[i & 1] = *smp;
 }
 
 static int index_file(struct replay *p, char *err, size_t errlen)
@@ -696,7 +694,7 @@ static int spool_deliver(struct replay *p, size_t s0, size_t end, size_t *a)
 	for (size_t i = s0 / MARK_EVERY * MARK_EVERY; i < end; i++) {
 		size_t j = i % MARK_EVERY;
 		const struct sample *smp =
-		    j == 0 && play_block(p, i / MARK_EVERY) < 0 ? NULL : play_sample(p, j);
+		    j == 0 && play_block(p, i / MARK_EVERY) < 0 ? NULL : play_sample(p);
 		if (!smp)
 			return -1;
 		if (i < s0)
