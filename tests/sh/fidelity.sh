@@ -72,16 +72,21 @@ rows() { # data rows in the CSV (complete lines only)
 
 # wait_row N: poll (10 ms) until the CSV has >= N data rows, then read the
 # counters at once.  Alignment: lrutop takes a sample and writes its row
-# immediately after, so the sample was taken after our last *negative* check
-# and before our positive one.  The counter it read therefore lies between
-# S_LO (read just before the last negative check) and S_HI (read just after
-# the positive one); likewise M_LO/M_HI for meminfo.  Usually S_LO == S_HI
-# (the disk is idle for those ~10 ms); if a writeback burst lands in the gap
-# the bracket still holds, so the comparison below stays exact and robust.
-# If the row is already there at the first look there is no lower bracket:
-# wait for the next row instead.  Sets ROW (the row index it stopped at).
+# after it, so the sample was taken before our positive check and, unless
+# lrutop was held up between its reads and its write for longer than our
+# polls, after the readings we took a few negative checks before.  On a
+# loaded machine (the check runs suites side by side, and ASan builds) that
+# hold-up can exceed one 10 ms poll, and a disk or a page cache busy with
+# other suites moves in it, so the bracket reaches back WIN polls (>= 100 ms):
+# S_LO is the oldest diskstats reading in that window (the counter only
+# grows), M_LO every meminfo reading in it (';'-separated, the comparison
+# takes each field's min and max), S_HI/M_HI the readings just after the
+# positive check.  If the row is already there at the first look there is no
+# lower bracket: wait for the next row instead.  Sets ROW (the row index it
+# stopped at).
+WIN=10
 wait_row() {
-	_want=$1 _neg=0
+	_want=$1 _neg=0 _sw="" _mw="" _n=0
 	_deadline=$(($(now_cs) + 1000))
 	while :; do
 		sect
@@ -93,9 +98,19 @@ wait_row() {
 			mem
 			S_HI=$SECT M_HI=$MEM ROW=$ROWS
 			[ $_neg -eq 1 ] && [ "$ROW" -eq "$_want" ] && return 0
-			_want=$((ROWS + 1)) _neg=0 # no bracket: take the next row
+			_want=$((ROWS + 1)) _neg=0 _sw="" _mw="" _n=0 # no bracket: take the next row
 		else
-			_neg=1 S_LO=$_s M_LO=$_m
+			# the window: the last WIN readings, oldest first
+			_sw="$_sw $_s" _mw="$_mw;$_m" _n=$((_n + 1))
+			if [ $_n -gt $WIN ]; then
+				_sw=${_sw# }
+				_sw=" ${_sw#* }"
+				_mw=${_mw#;}
+				_mw=";${_mw#*;}"
+				_n=$WIN
+			fi
+			_neg=1 S_LO=${_sw# }
+			S_LO=${S_LO%% *} M_LO=${_mw#;}
 		fi
 		[ "$(now_cs)" -ge "$_deadline" ] && return 1
 		proc_gone "$pid" && return 1
@@ -189,29 +204,36 @@ else
 fi
 
 # ---- memory --------------------------------------------------------------
-# The row's values were read between our M_LO and M_HI snapshots (~10 ms
-# apart).  Tolerance: max(1 %, 4 MiB) around that bracket.  The 4 MiB floor
-# is there because this machine is shared (parallel builds, other tests that
-# drop caches): Active(file) can be as small as ~15 MiB, where 1 % is 150 KiB
-# — less than one compiler run touches in a few milliseconds.
-set -- $MB_LO
-[ $# -eq 5 ] || set -- $MB_HI
-memres=$(awk -v diag="$aux/memdiag" -F, -v b="$B" -v lo="$*" -v hi="$MB_HI" '
+# The row's values were read within the window of M_LO's readings and M_HI
+# (see wait_row).  Tolerance: max(1 %, 4 MiB) around the range they span.
+# The 4 MiB floor is there because this machine is shared (parallel builds,
+# other tests that drop caches): Active(file) can be as small as ~15 MiB,
+# where 1 % is 150 KiB — less than one compiler run touches in a few
+# milliseconds.
+memres=$(awk -v diag="$aux/memdiag" -F, -v b="$B" -v lo="$MB_LO" -v hi="$MB_HI" '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	NR - 1 == b {
 		n = split("mem_free_kb active_kb inactive_kb active_file_kb inactive_file_kb", name, " ")
-		split(lo, l, " "); split(hi, h, " ")
+		split(hi, h, " ")
+		for (k = 1; k <= n; k++) l[k] = u[k] = h[k]
+		nr = split(lo, rd, ";")
+		for (j = 1; j <= nr; j++)
+			if (split(rd[j], x, " ") == n)
+				for (k = 1; k <= n; k++) {
+					if (x[k] + 0 < l[k] + 0) l[k] = x[k]
+					if (x[k] + 0 > u[k] + 0) u[k] = x[k]
+				}
 		for (k = 1; k <= n; k++) {
 			if (!(name[k] in col)) { bad = bad " " name[k] "=missing"; continue }
 			v = $col[name[k]]
-			mn = l[k] < h[k] ? l[k] : h[k]; mx = l[k] < h[k] ? h[k] : l[k]
+			mn = l[k]; mx = u[k]
 			tol = mx * 0.01; if (tol < 4096) tol = 4096
 			if (v == "" || v < mn - tol || v > mx + tol)
 				bad = bad sprintf(" %s=%s (meminfo %d..%d, tol %d)", name[k], v, mn, mx, tol)
 		}
 		found = 1
 		printf "# row %d:", b > diag
-		for (k = 1; k <= n; k++) printf " %s=%s[%s..%s]", name[k], $col[name[k]], l[k], h[k] > diag
+		for (k = 1; k <= n; k++) printf " %s=%s[%s..%s]", name[k], $col[name[k]], l[k], u[k] > diag
 		printf "\n" > diag
 	}
 	END { if (!found) print "row " b " missing"; else print bad }' "$csv")
