@@ -66,14 +66,27 @@ io_in_front() {
 	setsid sh -c 'while :; do dd if="$1" of=/dev/null bs=1M iflag=direct status=none || exit 1; done' \
 		sh "$base/big" </dev/null >/dev/null 2>&1 &
 	nbpid=$!
-	sec0=$(awk -v d="$dk" '$3 == d { print $6 }' /proc/diskstats)
-	t0=$(now_cs)
-	lrt_newdir
-	timeout 120 "$LRUTOP" --batch -q --demo -s mm_sync_cp --size 160M --dir "$d" \
-		--record "$tmp/io.jsonl" --results "$tmp/io-res.csv" </dev/null >"$tmp/io.out" 2>"$tmp/io.err"
-	rc=$?
-	sec1=$(awk -v d="$dk" '$3 == d { print $6 }' /proc/diskstats)
-	t1=$(now_cs)
+	# How many bursts a 160M copy has beside the reader varies (0 to 7 seen;
+	# 0 about once in twenty runs on a loaded machine): the marks need a run
+	# that burst, so up to three runs, the last one's recording kept.
+	tries=0 bursts=0
+	while [ $tries -lt 3 ]; do
+		tries=$((tries + 1))
+		sec0=$(awk -v d="$dk" '$3 == d { print $6 }' /proc/diskstats)
+		t0=$(now_cs)
+		lrt_newdir
+		rm -f "$tmp/io.jsonl" "$tmp/io-res.csv"
+		timeout 120 "$LRUTOP" --batch -q --demo -s mm_sync_cp --size 160M --dir "$d" \
+			--record "$tmp/io.jsonl" --results "$tmp/io-res.csv" </dev/null >"$tmp/io.out" 2>"$tmp/io.err"
+		rc=$?
+		sec1=$(awk -v d="$dk" '$3 == d { print $6 }' /proc/diskstats)
+		t1=$(now_cs)
+		rm -rf "$d"
+		[ "$rc" -eq 0 ] || break
+		bursts=$(awk -F, '$1 == "mm_sync_cp@32M" { print $18 }' "$tmp/io-res.csv")
+		[ "${bursts:-0}" -ge 1 ] && break
+		echo "# run $tries: mm_sync_cp had no burst beside the reader; again"
+	done
 	stop_nb
 	rm -f "$base/big"
 	rm -rf "$d"
@@ -88,7 +101,7 @@ io_in_front() {
 		'BEGIN { printf "%d", (b - a) * 512 / 1048576 / (t / 100) }')
 	echo "# disk $dk read $mbs MiB/s during the demo (the run: 32 MiB/s at most)"
 	check "$T2 the neighbour read at full speed" '[ "$mbs" -ge 256 ]' "$mbs MiB/s"
-	bursts=$(awk -F, '$1 == "mm_sync_cp@32M" { print $18 }' "$tmp/io-res.csv")
+	echo "# run $tries of 3: bursts $bursts"
 
 	tm_start io 100 30 "TERM=xterm-256color '$LRUTOP' --replay '$tmp/io.jsonl'"
 	if ! tm_wait io "s 1× end" 40; then
@@ -108,9 +121,8 @@ io_in_front() {
 	check "$T2 read scale within 2x the limit" '[ "$title" -gt 0 ] && [ "$scale" -gt 0 ] && [ "$scale" -le 64 ]' \
 		"top label '$(sed -n "${top}p" "$tmp/io.cap" | cut -c1-7)' (want <= 64)"
 	marks=$(sed -n "$((title + 2))p" "$tmp/io.cap" | grep -o '▼' | wc -l)
-	# (how many bursts a 160M copy has beside the reader varies: 1 to 7)
 	check "$T2 burst marks drawn" '[ "$bursts" -ge 1 ] && [ "$marks" -ge 1 ]' \
-		"bursts $bursts, ▼ on the strip row: $marks"
+		"bursts $bursts (in $tries runs), ▼ on the strip row: $marks"
 	# the read half's rows by colour: the read swatch's colour (the first
 	# ■ of the disk legend) per drawn cell, "." for a blank one (screen.c
 	# sends a blank in its neighbour's colour, which a blank does not
