@@ -201,8 +201,10 @@ void recording_close(struct recording *r);
  * one between two items (m zeroed the first time; its rows are replaced);
  * recording_seek on a handle of the same file makes the next
  * recording_next read the item that followed it.  A plain file seeks at
- * once; gzip rewinds and inflates up to the offset (zlib's gzseek), which
- * costs what reading that far costs, less the JSON.  recording_seek: 0, or
+ * once; gzip inflates from the access point before the offset when the
+ * handle has an index (recording_use_index: at most RECORD_INDEX_SPAN bytes),
+ * else rewinds and inflates up to it (zlib's gzseek), which costs what
+ * reading that far costs, less the JSON.  recording_seek: 0, or
  * -1 + "FILE:LINE: cannot seek: REASON" (the file shrank). */
 struct record_mark {
 	uint64_t off;
@@ -212,6 +214,17 @@ struct record_mark {
 	struct disk_counters *dev;
 };
 void recording_mark(const struct recording *r, struct record_mark *m);
+/* Access points into a gzip recording (gzindex.h), one every span bytes of
+ * its JSON (RECORD_INDEX_SPAN: a seek inflates at most that much), built
+ * from r's file on a thread of their own while the caller reads on; NULL
+ * for a plain file or when no thread starts.  recording_use_index lends them to a handle of the
+ * same file (r's or another's): its seeks wait for the build, then start
+ * from the point before the mark.  The job outlives the handles it is lent
+ * to (gzindex_job_free). */
+#define RECORD_INDEX_SPAN (4u << 20)
+struct gzindex_job;
+struct gzindex_job *recording_index(const struct recording *r, uint64_t span);
+void recording_use_index(struct recording *r, struct gzindex_job *j);
 void recording_mark_free(struct record_mark *m);
 int recording_seek(struct recording *r, const struct record_mark *m, char *err, size_t errlen);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "gzindex.h"
 #include "record_format.h"
 #include "strategy.h"
 #include "sweep.h"
@@ -203,6 +204,9 @@ struct recording {
 	char *path;
 	gzFile gz;
 	int gzip;
+	int fd;			   /* gz's descriptor (pread by the index's readers) */
+	struct gzindex_job *zjob; /* lent by recording_use_index: seeks use its points */
+	struct gzread *zr;	   /* after such a seek: reads come from here, not gz */
 	unsigned line; /* lines consumed so far */
 	char *buf;     /* [pos, len) is read but not consumed */
 	size_t cap, len, pos;
@@ -262,6 +266,20 @@ static int rd_fill(struct recording *r, char *err, size_t errlen)
 			r->buf = xrealloc(r->buf, want);
 			r->cap = want;
 		}
+	}
+	if (r->zr) {
+		char why[200] = "";
+		long got = gzread_read(r->zr, r->buf + r->len, r->cap - r->len, &r->cut, why,
+				       sizeof(why));
+		if (got < 0)
+			return rd_fail(r, err, errlen, r->line + 1, "%s", why);
+		if (got == 0) {
+			r->eof = 1;
+			return 0;
+		}
+		r->len += (size_t)got;
+		r->got += (uint64_t)got;
+		return 1;
 	}
 	errno = 0;
 	int n = gzread(r->gz, r->buf + r->len, (unsigned)(r->cap - r->len));
@@ -465,6 +483,7 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 	 * while a line is parsed (arena_begin), malloc/free otherwise */
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	r->gzip = m == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	r->fd = fd;
 	r->gz = gzdopen(fd, "rb");
 	if (!r->gz) {
 		errf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOMEM));
@@ -1350,6 +1369,16 @@ void recording_mark(const struct recording *r, struct record_mark *m)
 	}
 }
 
+struct gzindex_job *recording_index(const struct recording *r, uint64_t span)
+{
+	return r->gzip ? gzindex_start(r->fd, span) : NULL;
+}
+
+void recording_use_index(struct recording *r, struct gzindex_job *j)
+{
+	r->zjob = j;
+}
+
 void recording_mark_free(struct record_mark *m)
 {
 	free(m->dev);
@@ -1364,8 +1393,15 @@ int recording_seek(struct recording *r, const struct record_mark *m, char *err, 
 		ahead_stop(r->ahead);
 		ahead_drop(r->ahead);
 	}
-	errno = 0;
-	if (gzseek(r->gz, (z_off_t)m->off, SEEK_SET) != (z_off_t)m->off) {
+	const struct gzindex *ix = r->gzip ? gzindex_wait(r->zjob) : NULL;
+	if (ix) {
+		char why[200] = "";
+		struct gzread *z = gzread_open(ix, r->fd, m->off, why, sizeof(why));
+		if (!z)
+			return rd_fail(r, err, errlen, m->line + 1, "cannot seek: %s", why);
+		gzread_close(r->zr);
+		r->zr = z; /* gz is left where it was: it reads no more */
+	} else if ((errno = 0, gzseek(r->gz, (z_off_t)m->off, SEEK_SET)) != (z_off_t)m->off) {
 		int code = Z_OK;
 		const char *msg = gzerror(r->gz, &code);
 		return rd_fail(r, err, errlen, m->line + 1, "cannot seek: %s",
@@ -1395,6 +1431,7 @@ void recording_close(struct recording *r)
 	if (!r)
 		return;
 	ahead_free(r->ahead); /* first: a worker may still be parsing */
+	gzread_close(r->zr);
 	if (r->gz)
 		gzclose(r->gz);
 	for (int i = 0; i < r->h.argc; i++)

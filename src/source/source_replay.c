@@ -11,7 +11,8 @@
  * forwards by more than W, resets the model, delivers the events and
  * results before the first of the last W samples from memory, moves the
  * reader to the mark before that sample (record.h: plain files at once;
- * gzip inflates up to it), reads on (parsed, not delivered) to it and
+ * gzip inflates from the access point before it, a thread builds them
+ * when the window is set: record.h), reads on (parsed, not delivered) to it and
  * delivers from there: what the history ends up holding is what a replay
  * from the top would have left in it, at a cost set by W, not by where in
  * the recording the seek goes.
@@ -33,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gzindex.h"
 #include "options.h"
 #include "record.h"
 #include "sample_pack.h"
@@ -46,6 +48,7 @@ struct replay {
 	char *path;
 	struct recording *hdr_rec; /* the first read's handle: owns the header */
 	struct recording *rec;	   /* the playback's */
+	struct gzindex_job *zjob;  /* gzip: access points for rec's seeks */
 	struct record_item it;	   /* the item read last */
 	int have_next;		   /* it holds a sample not delivered yet */
 	int eof;
@@ -300,6 +303,9 @@ int source_replay_samples_only(struct source *src)
 	if (!p->spool || p->pos)
 		return -1;
 	p->spool_play = 1;
+	recording_use_index(p->rec, NULL); /* no seeks: no access points */
+	gzindex_job_free(p->zjob);
+	p->zjob = NULL;
 	return 0;
 }
 
@@ -401,6 +407,7 @@ static void rp_free(struct source *src)
 		close(p->tfd);
 	recording_close(p->rec);
 	recording_close(p->hdr_rec);
+	gzindex_job_free(p->zjob); /* after the handles it was lent to */
 	free(p->t);
 	free(p->ev);
 	free(p->aux);
@@ -592,6 +599,8 @@ static int open_playback(struct replay *p, char *err, size_t errlen)
 {
 	recording_close(p->rec);
 	p->rec = recording_open(p->path, err, errlen);
+	if (p->rec)
+		recording_use_index(p->rec, p->zjob);
 	p->have_next = p->eof = 0;
 	p->told_error = 0;
 	return p->rec ? 0 : -1;
@@ -614,6 +623,10 @@ struct source *source_replay_new(const char *path, double speed, struct runlog *
 	}
 	p->spool = spool_file_near(path);
 	p->hdr_rec = recording_open(path, err, errlen);
+	/* a paced playback is watched and may jump: in gzip the jumps start
+	 * from access points, built while the first read goes (record.h) */
+	if (p->hdr_rec && speed > 0)
+		p->zjob = recording_index(p->hdr_rec, RECORD_INDEX_SPAN);
 	if (!p->hdr_rec || index_file(p, err, errlen) < 0 || open_playback(p, err, errlen) < 0)
 		goto fail;
 	rebase(p);
@@ -835,7 +848,14 @@ const char *source_replay_run_name(struct source *src, size_t i)
 
 void source_replay_set_window(struct source *src, size_t n)
 {
-	rp_of(src)->window = n;
+	struct replay *p = rp_of(src);
+	p->window = n;
+	/* a window means jumps: in gzip from access points (source_replay_new
+	 * started them for a paced playback) */
+	if (n && !p->zjob && p->rec) {
+		p->zjob = recording_index(p->rec, RECORD_INDEX_SPAN);
+		recording_use_index(p->rec, p->zjob);
+	}
 }
 
 void source_replay_set_speed(struct source *src, double speed)

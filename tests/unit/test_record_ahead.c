@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "gzindex.h"
 #include "record.h"
 #include "sampler.h"
 #include "strategy.h"
@@ -187,13 +188,25 @@ static void slurp(const char *path, struct text *t)
 	fclose(f);
 }
 
+/* t into path: plain (gzip 0), one gzip write (1), or a line at a time
+ * with a sync flush after each, as the recorder writes (2). */
 static void spill(const char *path, const struct text *t, int gzip)
 {
 	unlink(path);
 	if (gzip) {
 		gzFile g = gzopen(path, "wb");
 		assert_non_null(g);
-		assert_int_equal(gzwrite(g, t->p, (unsigned)t->n), (int)t->n);
+		if (gzip == 2) { /* line by line, flushed as the recorder flushes */
+			for (size_t at = 0; at < t->n;) {
+				const char *nl = memchr(t->p + at, '\n', t->n - at);
+				size_t k = nl ? (size_t)(nl - (t->p + at)) + 1 : t->n - at;
+				assert_int_equal(gzwrite(g, t->p + at, (unsigned)k), (int)k);
+				assert_int_equal(gzflush(g, Z_SYNC_FLUSH), Z_OK);
+				at += k;
+			}
+		} else {
+			assert_int_equal(gzwrite(g, t->p, (unsigned)t->n), (int)t->n);
+		}
 		assert_int_equal(gzclose(g), Z_OK);
 		return;
 	}
@@ -494,6 +507,60 @@ static void test_seek(void **state)
 	}
 }
 
+/* gzip with access points (recording_index, a small span: many points):
+ * seeks to marks all over the file, in a scrambled order, read on as a
+ * handle that seeks with zlib's gzseek does, item for item and error for
+ * error; to the end, too.  A plain file has no index. */
+static void test_seek_indexed(void **state)
+{
+	(void)state;
+	char err[600], path[128];
+	int rc;
+	make_plain();
+	tpath(path, sizeof(path), "ix.jsonl.gz");
+	spill(path, &plain, 2);
+	struct recording *a, *b;
+	int base = base_threads;
+	open_both(path, 1, &a, &b);
+	struct gzindex_job *j = recording_index(b, 4096);
+	assert_non_null(j);
+	recording_use_index(b, j);
+	enum { NM = 24 };
+	struct record_mark ma[NM] = {{0}};
+	int nm = 0, n = 0;
+	for (;;) {
+		if (n % 13 == 0 && nm < NM)
+			recording_mark(a, &ma[nm++]);
+		if (next_both(a, b, NULL, 0) <= 0)
+			break;
+		n++;
+	}
+	assert_true(nm >= 10);
+	const struct gzindex *ix = gzindex_wait(j);
+	assert_non_null(ix);
+	assert_true(gzindex_points(ix) >= 10);
+	for (int k = 0; k < 3 * nm; k++) {
+		int i = (k * 7 + 3) % nm;
+		assert_int_equal(recording_seek(a, &ma[i], err, sizeof(err)), 0);
+		assert_int_equal(recording_seek(b, &ma[i], err, sizeof(err)), 0);
+		for (int s = 0; s < 1 + k % 20; s++)
+			next_both(a, b, NULL, 0);
+	}
+	assert_int_equal(recording_seek(a, &ma[nm / 2], err, sizeof(err)), 0);
+	assert_int_equal(recording_seek(b, &ma[nm / 2], err, sizeof(err)), 0);
+	assert_true(rest_both(a, b, &rc, err, sizeof(err)) > 0);
+	assert_int_equal(rc, 0);
+	for (int i = 0; i < nm; i++)
+		recording_mark_free(&ma[i]);
+	recording_close(a);
+	recording_close(b);
+	gzindex_job_free(j);
+	assert_threads(base);
+	unlink(path);
+	assert_null(recording_index(a = recording_open(rec_path, err, sizeof(err)), 4096));
+	recording_close(a);
+}
+
 /* Closed with lines read ahead, parsed or being parsed: no thread stays
  * (ASan: nothing leaks, the spilled parts of a tree included). */
 static void test_close_mid_file(void **state)
@@ -523,6 +590,7 @@ int main(void)
 	    cmocka_unit_test(test_clean),     cmocka_unit_test(test_blank_lines),
 	    cmocka_unit_test(test_bad_line),  cmocka_unit_test(test_long_lines),
 	    cmocka_unit_test(test_cut),	      cmocka_unit_test(test_seek),
+	    cmocka_unit_test(test_seek_indexed),
 	    cmocka_unit_test(test_close_mid_file),
 	};
 	base_threads = threads_now();

@@ -1,0 +1,54 @@
+/*
+ * gzindex — access points into a gzip file, so a read can start near any
+ * offset of the uncompressed data instead of inflating from the top (what
+ * gzseek does).  One pass over the file records, every `span` bytes of
+ * output, a deflate block boundary: where it is in the file (byte and bit),
+ * where in the output, and the 32 KiB of output before it (the dictionary
+ * the next blocks may refer back into), kept compressed.  A reader then
+ * starts at the last point at or before the offset asked for and inflates
+ * only the rest.  Members one after another (gzip files appended to) are
+ * followed as gzread follows them; bytes after the last member that are no
+ * gzip header end the data, as they do for gzread.  The scheme is zlib's
+ * examples/zran.c.
+ */
+#ifndef LRUTOP_GZINDEX_H
+#define LRUTOP_GZINDEX_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct gzindex;
+struct gzread;
+struct gzindex_job;
+
+/* Index the gzip data of fd (read with pread: fd's offset is left alone),
+ * a point every span output bytes.  *stop, when not NULL, is polled: set,
+ * the build ends early with NULL.  NULL + err when the data is not gzip or
+ * is corrupt; a stream cut short is indexed up to the cut. */
+struct gzindex *gzindex_build(int fd, uint64_t span, const atomic_int *stop, char *err,
+			      size_t errlen);
+void gzindex_free(struct gzindex *ix);
+/* Points recorded, and the output bytes indexed (for the bench/tests). */
+size_t gzindex_points(const struct gzindex *ix);
+uint64_t gzindex_size(const struct gzindex *ix);
+/* Bytes the index holds (windows compressed). */
+size_t gzindex_bytes(const struct gzindex *ix);
+
+/* gzindex_build of file (a descriptor, duplicated: the caller's may close
+ * first) on a thread of its own: NULL when no thread starts.  _wait joins it: the index,
+ * or NULL when the build failed.  _free stops a build still going. */
+struct gzindex_job *gzindex_start(int file, uint64_t span);
+const struct gzindex *gzindex_wait(struct gzindex_job *j);
+void gzindex_job_free(struct gzindex_job *j);
+
+/* A reader of fd's uncompressed data from offset off on (ix from the same
+ * file); NULL + err when off is past the indexed data or zlib fails. */
+struct gzread *gzread_open(const struct gzindex *ix, int fd, uint64_t off, char *err,
+			   size_t errlen);
+/* Up to n bytes into buf: > 0 bytes, 0 at the end (*cut set when the data
+ * stopped inside a member), -1 error (err says what). */
+long gzread_read(struct gzread *z, void *buf, size_t n, int *cut, char *err, size_t errlen);
+void gzread_close(struct gzread *z);
+
+#endif

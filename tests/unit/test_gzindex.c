@@ -1,0 +1,303 @@
+/*
+ * Tests for gzindex.c (access points into a gzip file) over real gzip files
+ * written with zlib's gz* writer: three members one after another (the
+ * second and third appended, as gzopen "ab" does), sync flushes in the
+ * first (the recorder's), lines of mixed text and noise so blocks vary in
+ * size and bit alignment, a span of 64 KiB so there are dozens of points.
+ *  - the index covers every byte (its size is the data's) with points;
+ *  - a read from any offset (every point's, one before and after it, the
+ *    member boundaries, the end, 300 pseudo-random ones) gives the same
+ *    bytes as the data from that offset, up to the end of the data;
+ *  - a file cut short is indexed up to the cut and a read from a point
+ *    near the cut ends with the cut said; bytes after the last member that
+ *    are no gzip header end the data (as for gzread); a corrupt file or a
+ *    plain one is no index; a stop set ends a build; a job on a thread
+ *    gives the index a build in line gives.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "gzindex.h"
+#include "testutil.h"
+
+TU_TMPDIR_SUITE("gzindex")
+
+#define SPAN (64u << 10)
+
+static unsigned char *data; /* the uncompressed bytes of the whole file */
+static size_t ndata;
+static size_t member_at[3]; /* where each member's data starts */
+
+static uint32_t rnd_state = 12345;
+static uint32_t rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return rnd_state >> 8;
+}
+
+/* n bytes of lines: JSON-ish text that compresses, with noise in it */
+static void gen(unsigned char *out, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		char line[256];
+		int k = snprintf(line, sizeof(line), "{\"k\":\"sample\",\"t\":%u,\"v\":[%u,%u,%u]}\n",
+				 rnd(), rnd() % 1000, rnd() % 100000, rnd());
+		if (rnd() % 7 == 0)
+			for (int j = 10; j < k - 2; j++)
+				line[j] = (char)(33 + rnd() % 90);
+		for (int j = 0; j < k && i < n; j++)
+			out[i++] = (unsigned char)line[j];
+	}
+}
+
+/* path: the members (sizes given) written one after another */
+static void write_gz(const char *path, const size_t *sizes, int nm)
+{
+	unlink(path);
+	size_t at = 0;
+	for (int m = 0; m < nm; m++) {
+		gzFile g = gzopen(path, m == 0 ? "wb6" : "ab6");
+		assert_non_null(g);
+		member_at[m] = at;
+		size_t left = sizes[m];
+		while (left > 0) {
+			size_t k = 5000 + rnd() % 60000;
+			if (k > left)
+				k = left;
+			assert_int_equal(gzwrite(g, data + at, (unsigned)k), (int)k);
+			if (m == 0 && rnd() % 3 == 0)
+				assert_int_equal(gzflush(g, Z_SYNC_FLUSH), Z_OK);
+			at += k;
+			left -= k;
+		}
+		assert_int_equal(gzclose(g), Z_OK);
+	}
+}
+
+static int setup_data(void **state)
+{
+	(void)state;
+	ndata = 5u << 20;
+	data = malloc(ndata);
+	gen(data, ndata);
+	return setup(state);
+}
+
+static int teardown_data(void **state)
+{
+	free(data);
+	return teardown(state);
+}
+
+static char path[128];
+static const size_t sizes[3] = {3u << 20, (2u << 20) - 12345, 12345};
+
+static struct gzindex *build_file(int *fdp)
+{
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	char err[200] = "";
+	struct gzindex *ix = gzindex_build(fd, SPAN, NULL, err, sizeof(err));
+	if (!ix)
+		fail_msg("no index: %s", err);
+	*fdp = fd;
+	return ix;
+}
+
+/* The bytes from off to the end read through the index: those of data. */
+static void read_from(const struct gzindex *ix, int fd, size_t off, size_t end, int want_cut)
+{
+	char err[200] = "";
+	struct gzread *z = gzread_open(ix, fd, off, err, sizeof(err));
+	if (!z)
+		fail_msg("open at %zu: %s", off, err);
+	static unsigned char buf[100000];
+	size_t at = off;
+	int cut = 0;
+	for (;;) {
+		size_t want = 1 + rnd() % sizeof(buf);
+		long n = gzread_read(z, buf, want, &cut, err, sizeof(err));
+		if (n < 0)
+			fail_msg("read at %zu (from %zu): %s", at, off, err);
+		if (n == 0)
+			break;
+		assert_true(at + (size_t)n <= end);
+		if (memcmp(buf, data + at, (size_t)n) != 0)
+			fail_msg("bytes differ in [%zu, %zu) read from %zu", at, at + (size_t)n, off);
+		at += (size_t)n;
+	}
+	assert_int_equal(at, end);
+	assert_int_equal(cut, want_cut);
+	gzread_close(z);
+}
+
+static void test_every_offset(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "%s/m.gz", dir);
+	write_gz(path, sizes, 3);
+	int fd;
+	struct gzindex *ix = build_file(&fd);
+	assert_int_equal(gzindex_size(ix), ndata);
+	size_t np = gzindex_points(ix);
+	/* a point every 64 KiB or so (at a block's end past the span) */
+	assert_true(np >= ndata / SPAN / 2);
+	assert_true(np <= ndata / SPAN + 2);
+	assert_true(gzindex_bytes(ix) < np * 32768);
+	size_t offs[] = {0, 1, member_at[1] - 1, member_at[1], member_at[1] + 1, member_at[2] - 1,
+			 member_at[2], member_at[2] + 1, ndata - 1, ndata};
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		read_from(ix, fd, offs[i], ndata, 0);
+	/* every point's own offset and its neighbours: a few bytes each */
+	char err[200];
+	for (uint64_t o = SPAN; o < ndata; o += SPAN / 3) {
+		struct gzread *z = gzread_open(ix, fd, o, err, sizeof(err));
+		assert_non_null(z);
+		unsigned char b[3000];
+		int cut = 0;
+		long n = gzread_read(z, b, sizeof(b), &cut, err, sizeof(err));
+		assert_true(n > 0);
+		assert_memory_equal(b, data + o, (size_t)n);
+		gzread_close(z);
+	}
+	for (int i = 0; i < 300; i++) {
+		size_t o = rnd() % ndata;
+		struct gzread *z = gzread_open(ix, fd, o, err, sizeof(err));
+		assert_non_null(z);
+		unsigned char b[5000];
+		int cut = 0;
+		long n = gzread_read(z, b, sizeof(b), &cut, err, sizeof(err));
+		assert_true(n > 0);
+		assert_memory_equal(b, data + o, (size_t)n);
+		gzread_close(z);
+	}
+	/* past the end: no reader */
+	assert_null(gzread_open(ix, fd, ndata + 1, err, sizeof(err)));
+	assert_non_null(strstr(err, "past the data"));
+	gzindex_free(ix);
+	close(fd);
+}
+
+static void test_cut_and_garbage(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "%s/c.gz", dir);
+	size_t one[1] = {ndata};
+	write_gz(path, one, 1);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	/* cut at two thirds */
+	assert_int_equal(truncate(path, st.st_size * 2 / 3), 0);
+	int fd;
+	struct gzindex *ix = build_file(&fd);
+	uint64_t got = gzindex_size(ix);
+	assert_true(got > ndata / 2 && got < ndata);
+	assert_true(gzindex_points(ix) > 10);
+	read_from(ix, fd, (size_t)got - 100000, (size_t)got, 1);
+	read_from(ix, fd, 0, (size_t)got, 1);
+	gzindex_free(ix);
+	close(fd);
+
+	/* whole again, then bytes that are no member after it */
+	write_gz(path, one, 1);
+	FILE *f = fopen(path, "ab");
+	assert_non_null(f);
+	fputs("this is not gzip\n", f);
+	fclose(f);
+	ix = build_file(&fd);
+	assert_int_equal(gzindex_size(ix), ndata);
+	read_from(ix, fd, ndata - 70000, ndata, 0);
+	gzindex_free(ix);
+	close(fd);
+}
+
+static void test_not_an_index(void **state)
+{
+	(void)state;
+	char err[200];
+	/* corrupt: bytes in the middle flipped; the build fails (bad data or
+	 * the member's check) */
+	snprintf(path, sizeof(path), "%s/x.gz", dir);
+	size_t one[1] = {1u << 20};
+	write_gz(path, one, 1);
+	int fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	unsigned char junk[64];
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)rnd();
+	assert_int_equal(pwrite(fd, junk, sizeof(junk), st.st_size / 2), (ssize_t)sizeof(junk));
+	err[0] = '\0';
+	assert_null(gzindex_build(fd, SPAN, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "corrupt gzip data"));
+	close(fd);
+
+	/* a plain file */
+	snprintf(path, sizeof(path), "%s/p.txt", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(data, 1, 100000, f);
+	fclose(f);
+	fd = open(path, O_RDONLY);
+	assert_null(gzindex_build(fd, SPAN, NULL, err, sizeof(err)));
+	close(fd);
+
+	/* a stop set: no index */
+	snprintf(path, sizeof(path), "%s/s.gz", dir);
+	write_gz(path, sizes, 2);
+	fd = open(path, O_RDONLY);
+	atomic_int stop;
+	atomic_init(&stop, 1);
+	assert_null(gzindex_build(fd, SPAN, &stop, err, sizeof(err)));
+	close(fd);
+}
+
+static void test_job(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "%s/j.gz", dir);
+	write_gz(path, sizes, 3);
+	int fd;
+	struct gzindex *ix = build_file(&fd);
+	struct gzindex_job *j = gzindex_start(fd, SPAN);
+	close(fd); /* the job has its own descriptor */
+	assert_non_null(j);
+	const struct gzindex *jx = gzindex_wait(j);
+	assert_non_null(jx);
+	assert_ptr_equal(gzindex_wait(j), jx);
+	assert_int_equal(gzindex_points(jx), gzindex_points(ix));
+	assert_int_equal(gzindex_size(jx), gzindex_size(ix));
+	fd = open(path, O_RDONLY);
+	read_from(jx, fd, member_at[1] + 777, ndata, 0);
+	close(fd);
+	gzindex_job_free(j);
+	gzindex_free(ix);
+	/* freed while it builds: stopped and joined, nothing left running */
+	fd = open(path, O_RDONLY);
+	j = gzindex_start(fd, SPAN);
+	close(fd);
+	gzindex_job_free(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_every_offset),
+	    cmocka_unit_test(test_cut_and_garbage),
+	    cmocka_unit_test(test_not_an_index),
+	    cmocka_unit_test(test_job),
+	};
+	return cmocka_run_group_tests_name("gzindex", tests, setup_data, teardown_data);
+}
