@@ -175,7 +175,9 @@ static int run_export(const struct options *o)
 		if (!nl)
 			break;
 	}
-	int sig = sig_caught();
+	/* a signal held while OUT was linked into place (or the table written)
+	 * came too late to stop it: the export is whole, and it succeeded */
+	int sig = rc ? sig_caught() : 0;
 	if (sig) {
 		const char *abbrev = sigabbrev_np(sig);
 		fprintf(stderr, "lrutop: interrupted (SIG%s)\n", abbrev ? abbrev : "?");
