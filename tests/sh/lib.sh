@@ -148,9 +148,11 @@ tm_child() {
 	_pp=$(tm list-panes -t "$1" -F '#{pane_pid}' 2>/dev/null | head -n 1)
 	[ -n "$_pp" ] && pgrep -P "$_pp" | head -n 1
 }
-# tm_stty_sane NAME (once END-OF-STTY shows): after the program exited,
-# stty -a shows icanon and echo (not -icanon / -echo).
+# tm_stty_sane NAME: after the program exited, stty -a shows icanon and
+# echo (not -icanon / -echo).  It waits (10 s at most) for END-OF-STTY
+# first: EXIT= shows before stty has printed.
 tm_stty_sane() {
+	wait_for 10 "tm_has '$1' END-OF-STTY" 0.05 || return 1
 	_w=$(tm_cap "$1" | tr ' ;' '\n\n')
 	printf '%s\n' "$_w" | grep -qx icanon && printf '%s\n' "$_w" | grep -qx echo &&
 		! printf '%s\n' "$_w" | grep -qx -- -icanon && ! printf '%s\n' "$_w" | grep -qx -- -echo
