@@ -335,12 +335,16 @@ tm kill-session -t "$s" 2>/dev/null
 T="$Q TUI Runs view:"
 lrt_newdir
 s=runs$$
-tm_start "$s" 120 40 "$run_env '$LRUTOP' -s rw_cp,mw_cp,cfr_cp --size 128M -i 0.1 --dir '$d'"
+# 512M at 0.05 s: each copy spans several samples (128M at 0.1 s took one
+# interval, and cfr_cp, from the page cache, sometimes none: an empty chart)
+tm_start "$s" 120 40 "$run_env '$LRUTOP' -s rw_cp,mw_cp,cfr_cp --size 512M -i 0.05 --dir '$d'"
 wait_for 5 '[ -n "$(tm_child "$s")" ]' && pids="$pids $(tm_child "$s")"
 if tm_until "$s" 90 'progress "$s" | grep -q "all 3 runs done"' 0.1; then
 	ok "$T all 3 runs done"
 	tm send-keys -t "$s" 4
 	if tm_wait "$s" "Runs:" 5; then
+		# the title comes first: the capture waits for the table's last row
+		tm_until "$s" 10 "[ \$(tm_cap '$s' | grep -Ec '^ (rw_cp|mw_cp|cfr_cp) +[0-9]+ ') -ge 3 ]" >/dev/null
 		tm_cap "$s" >"$tmp/cap4"
 		cp "$tmp/cap4" "$BUILD/runs-120x40.txt" 2>/dev/null || echo "# could not save $BUILD/runs-120x40.txt"
 		check "$T title 'Runs'" 'grep -q "^ *Runs" "$tmp/cap4"' "$(head -n 3 "$tmp/cap4" | oneline)"
@@ -416,6 +420,7 @@ if tm_until "$s" 60 'progress "$s" | grep -q "all 2 runs done"' 0.1; then
 	fi
 	tm send-keys -t "$s" 4
 	if tm_wait "$s" "Runs:" 5; then
+		tm_until "$s" 10 "[ \$(tm_cap '$s' | grep -Ec '^ (rw_cp|cp) +[0-9]+ ') -ge 2 ]" >/dev/null
 		tm_cap "$s" >"$tmp/cap4b"
 		# (the picker's rw_cp is the second run of rw_cp: #2)
 		check "$T Runs view: chart rows 'rw_cp #1', 'cp #1', 'rw_cp #2'" \
