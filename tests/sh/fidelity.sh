@@ -148,6 +148,60 @@ rows
 wait_row $((ROWS + 2)) || fail_all "no 2 further CSV rows after dd within 10 s"
 B=$ROW S1_LO=$S_LO S1_HI=$S_HI MB_LO=$M_LO MB_HI=$M_HI
 
+# ---- memory --------------------------------------------------------------
+# The row's values were read within the window of M_LO's readings and M_HI
+# (see wait_row).  Tolerance: max(1 %, 4 MiB) around the range they span.
+# The 4 MiB floor is there because this machine is shared (parallel builds,
+# other tests that drop caches): Active(file) can be as small as ~15 MiB,
+# where 1 % is 150 KiB — less than one compiler run touches in a few
+# milliseconds.
+# A suite beside this one writing a file into the page cache and removing it
+# can move Inactive by tens of MiB within one poll (seen: 32 MiB in the row,
+# 61..71 MiB in every reading around it), so up to three rows are compared,
+# each in its own bracket: one within is a pass, a wrong column fails all.
+mem_check() { # ROW LO HI: "" when the row is within the readings, else what is off
+	awk -v diag="$aux/memdiag" -F, -v b="$1" -v lo="$2" -v hi="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	NR - 1 == b {
+		n = split("mem_free_kb active_kb inactive_kb active_file_kb inactive_file_kb", name, " ")
+		split(hi, h, " ")
+		for (k = 1; k <= n; k++) l[k] = u[k] = h[k]
+		nr = split(lo, rd, ";")
+		for (j = 1; j <= nr; j++)
+			if (split(rd[j], x, " ") == n)
+				for (k = 1; k <= n; k++) {
+					if (x[k] + 0 < l[k] + 0) l[k] = x[k]
+					if (x[k] + 0 > u[k] + 0) u[k] = x[k]
+				}
+		for (k = 1; k <= n; k++) {
+			if (!(name[k] in col)) { bad = bad " " name[k] "=missing"; continue }
+			v = $col[name[k]]
+			mn = l[k]; mx = u[k]
+			tol = mx * 0.01; if (tol < 4096) tol = 4096
+			if (v == "" || v < mn - tol || v > mx + tol)
+				bad = bad sprintf(" %s=%s (meminfo %d..%d, tol %d)", name[k], v, mn, mx, tol)
+		}
+		found = 1
+		printf "# row %d:", b >> diag
+		for (k = 1; k <= n; k++) printf " %s=%s[%s..%s]", name[k], $col[name[k]], l[k], u[k] >> diag
+		printf "\n" >> diag
+	}
+	END { if (!found) print "row " b " missing"; else print bad }' "$csv"
+}
+memres="" memok=""
+_r=$B _lo=$MB_LO _hi=$MB_HI
+for _try in 1 2 3; do
+	_m=$(mem_check "$_r" "$_lo" "$_hi")
+	if [ -z "$_m" ]; then
+		memok=1
+		break
+	fi
+	memres="$memres row $_r:$_m;"
+	[ $_try -lt 3 ] && wait_row $((_r + 1)) || break
+	_r=$ROW _lo=$M_LO _hi=$M_HI
+done
+[ -s "$aux/memdiag" ] && cat "$aux/memdiag"
+
 kill -INT "$pid"
 if wait_for 10 "proc_gone $pid" 0.02; then
 	wait "$pid"
@@ -203,42 +257,7 @@ else
 		notok "$T disk: at least ${DD_MIB} MiB" "$detail"
 fi
 
-# ---- memory --------------------------------------------------------------
-# The row's values were read within the window of M_LO's readings and M_HI
-# (see wait_row).  Tolerance: max(1 %, 4 MiB) around the range they span.
-# The 4 MiB floor is there because this machine is shared (parallel builds,
-# other tests that drop caches): Active(file) can be as small as ~15 MiB,
-# where 1 % is 150 KiB — less than one compiler run touches in a few
-# milliseconds.
-memres=$(awk -v diag="$aux/memdiag" -F, -v b="$B" -v lo="$MB_LO" -v hi="$MB_HI" '
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	NR - 1 == b {
-		n = split("mem_free_kb active_kb inactive_kb active_file_kb inactive_file_kb", name, " ")
-		split(hi, h, " ")
-		for (k = 1; k <= n; k++) l[k] = u[k] = h[k]
-		nr = split(lo, rd, ";")
-		for (j = 1; j <= nr; j++)
-			if (split(rd[j], x, " ") == n)
-				for (k = 1; k <= n; k++) {
-					if (x[k] + 0 < l[k] + 0) l[k] = x[k]
-					if (x[k] + 0 > u[k] + 0) u[k] = x[k]
-				}
-		for (k = 1; k <= n; k++) {
-			if (!(name[k] in col)) { bad = bad " " name[k] "=missing"; continue }
-			v = $col[name[k]]
-			mn = l[k]; mx = u[k]
-			tol = mx * 0.01; if (tol < 4096) tol = 4096
-			if (v == "" || v < mn - tol || v > mx + tol)
-				bad = bad sprintf(" %s=%s (meminfo %d..%d, tol %d)", name[k], v, mn, mx, tol)
-		}
-		found = 1
-		printf "# row %d:", b > diag
-		for (k = 1; k <= n; k++) printf " %s=%s[%s..%s]", name[k], $col[name[k]], l[k], u[k] > diag
-		printf "\n" > diag
-	}
-	END { if (!found) print "row " b " missing"; else print bad }' "$csv")
-[ -s "$aux/memdiag" ] && cat "$aux/memdiag"
-[ -z "$memres" ] && ok "$T memory: last row matches /proc/meminfo" ||
+[ -n "$memok" ] && ok "$T memory: last row matches /proc/meminfo" ||
 	notok "$T memory: last row matches /proc/meminfo" "$memres"
 
 # ---- shape ---------------------------------------------------------------
