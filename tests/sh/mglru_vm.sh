@@ -45,9 +45,9 @@ trap 'exit 2' INT TERM HUP
 # shellcheck disable=SC2016
 if ! tools/vm/run -q --kernel "$kernel" --lrutop "$LRUTOP" --lru-gen y --layout root --out "$tmp" \
 	--timeout "${VM_TIMEOUT:-300}" -c '
-	run() { lrutop --batch -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M \
-		--results $OUT/res$1.csv --record $OUT/rec$1.jsonl >$OUT/out$1 2>$OUT/err$1; }
-	mount -t tmpfs -o size=1m none /sys/kernel/debug && { run 2; umount /sys/kernel/debug; }
+	run() { n=$1; shift; lrutop --batch -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M "$@" \
+		--results $OUT/res$n.csv --record $OUT/rec$n.jsonl >$OUT/out$n 2>$OUT/err$n; }
+	mount -t tmpfs -o size=1m none /sys/kernel/debug && { run 2 --repeat 2; umount /sys/kernel/debug; }
 	grep -q debugfs /proc/mounts && echo "debugfs mounted before" >$OUT/pre
 	run ""
 	echo $? >$OUT/rc
@@ -62,10 +62,13 @@ check "$T said" "[ '$rc' = 0 ] && head -n 1 '$tmp/err' | grep -q '^lrutop: note:
 check "$T drawn" "[ ! -e '$tmp/pre' ] && grep -q '\"k\":\"sample\",.*\"lg0\":' '$tmp/rec.jsonl'" \
 	"no generations in the recording"
 check "$T unmounted" "[ ! -s '$tmp/mounts' ]" "left: $(cat "$tmp/mounts" 2>/dev/null)"
-# the bursts column of --results (FILE STRATEGY)
+# the bursts column of --results (FILE STRATEGY [max|min]): the first row's,
+# or the most / fewest over the strategy's rows (--repeat)
 bursts() {
-	awk -F, -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "bursts") c = i; next }
-		$1 == s { print $c; exit }' "$1"
+	awk -F, -v s="$2" -v how="${3:-}" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "bursts") c = i; next }
+		$1 == s { if (how == "") { print $c; exit }
+			if (v == "" || (how == "max" ? $c + 0 > v + 0 : $c + 0 < v + 0)) v = $c }
+		END { if (how != "") print v }' "$1"
 }
 b=$(bursts "$tmp/res.csv" mm_sync_cp)
 check "$T bursts-mm_sync_cp" "[ '${b:-0}' -ge 1 ]" "mm_sync_cp bursts: '$b'"
@@ -74,6 +77,10 @@ check "$T bursts-rw_cp" "[ '$b' = 0 ]" "rw_cp bursts: '$b'"
 check "$T lists-said" "grep -q 'no debugfs lru_gen: the chart shows the lists' '$tmp/err2' &&
 	head -n 1 '$tmp/rec2.jsonl' | grep -q 'no /sys/kernel/debug/lru_gen' &&
 	! grep -q '\"lg0\":' '$tmp/rec2.jsonl'" "stderr: $(head -n 2 "$tmp/err2" 2>/dev/null)"
-bm=$(bursts "$tmp/res2.csv" mm_sync_cp)
-br=$(bursts "$tmp/res2.csv" rw_cp)
-check "$T lists-bursts" "[ '${bm:-0}' -ge 1 ] && [ '$br' = 0 ]" "mm_sync_cp '$bm', rw_cp '$br'"
+# the lists' rule is the coarser one: under TCG, beside other suites, one
+# mm_sync_cp run in twenty or so had none, so two runs of each (--repeat 2)
+# and one of mm_sync_cp's must burst, neither of rw_cp's
+bm=$(bursts "$tmp/res2.csv" mm_sync_cp max)
+br=$(bursts "$tmp/res2.csv" rw_cp max)
+check "$T lists-bursts" "[ '${bm:-0}' -ge 1 ] && [ '$br' = 0 ]" \
+	"mm_sync_cp at most '$bm', rw_cp at most '$br': $(tr '\n' '|' <"$tmp/res2.csv" | cut -c1-300)"
