@@ -352,12 +352,14 @@ else
 	skip "$T @RATE in failures, -d OTHER --disk-limit" "no blkio throttle to use here"
 fi
 # --cmd 'sh -c "cp {src} {dst}; sleep 300 &"' left the sleep running (no cgroup)
-printf 'cp "$1" "$2"; exec sleep 317 &\n' >"$tmp/bgc.sh"
+# (the sleep's length is this suite's own: the other build's may run beside)
+zz=317.$$
+printf 'cp "$1" "$2"; exec sleep %s &\n' "$zz" >"$tmp/bgc.sh"
 lrt_newdir
 run --batch -q --cmd "sh $tmp/bgc.sh {src} {dst}" --size 4M --dir "$d"
 check "$T a --cmd's background child does not outlive lrutop" \
-	'[ "$rc" -eq 0 ] && ! pgrep -f "sleep 317" >/dev/null' "exit $rc; $(pgrep -af 'sleep 317')"
-for p in $(pgrep -f "sleep 317"); do kill "$p"; done # what the check found, by id
+	'[ "$rc" -eq 0 ] && ! pgrep -fx "sleep $zz" >/dev/null' "exit $rc; $(pgrep -afx "sleep $zz")"
+for p in $(pgrep -fx "sleep $zz"); do kill "$p"; done # what the check found, by id
 # the truncated-line warning was "lrutop: FILE:N: ..." from exports, "lrutop: warning: ..." from --replay
 head -c -20 "$R" >"$tmp/cut.jsonl"
 run --export-csv "$tmp/cut.csv" "$tmp/cut.jsonl"

@@ -88,8 +88,9 @@ if ! command -v tmux >/dev/null 2>&1; then
 	skip "$T TUI replay" "tmux not installed"
 	exit 0
 fi
-# at its pace: the map is there while the run is (none after it)
-tm_start rp 100 30 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay '$tmp/r.jsonl'"
+# at a quarter of its pace: the map is there while the run is (none after
+# it), and a 64M run can be over in 0.2 s, which polls under load can miss
+tm_start rp 100 30 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay '$tmp/r.jsonl' --speed 0.25"
 tm_wait rp "REPLAY" 10 >/dev/null
 check "$T TUI replay at 100x30: the map's rows, cached cells in the source's" \
 	"tm_until rp 15 \"tm_cap rp | grep -Eq '^ +src│.*[█▄]'\"" "$(tm_cap rp | tail -n 8)"

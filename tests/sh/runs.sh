@@ -23,7 +23,9 @@ trap '_r_cleanup' EXIT
 trap 'exit 2' INT TERM HUP
 
 # run ARGS...: lrutop in batch mode with a bounded run time; sets $rc.
-run() { lrt_run 80 "$@"; }
+# (a hang guard only: 1G copies under 64M beside the other build's can take
+# longer than 80 s on a loaded disk)
+run() { lrt_run 300 "$@"; }
 # _r_get CSV STRATEGY COLUMN: the column (by header name) of the first row
 # of that strategy; prints "NOROW" when there is no such row.
 _r_get() {

@@ -171,9 +171,12 @@ check "$T rehearse: a fallback it did not write is refused (exit 2, FILE:LINE)" 
 check "$T rehearse: ... and left as it was" '[ "$(file_sum "$tmp/plain.jsonl.gz")" = "$psum" ]' changed
 
 # ---- c during the live run: the fallback plays -----------------------------
-cat >"$tmp/cancel.talk" <<'S'
+# the sleeper's length is this suite's own (the other build's talk.sh may
+# have its sleeper running beside it)
+zz=987.$$
+cat >"$tmp/cancel.talk" <<S
 caption Foxtrot live
-run rw_cp --size 4M --no-verify --cmd 'sleep 987' --name sleeper fallback fb.jsonl.gz
+run rw_cp --size 4M --no-verify --cmd 'sleep $zz' --name sleeper fallback fb.jsonl.gz
 wait
 caption Golf after the fallback
 pause
@@ -190,7 +193,7 @@ check "$T fallback: the recording was only read" '[ "$(file_sum "$tmp/fb.jsonl.g
 tm send-keys -t $c q
 if ended $c 0; then ok "$T fallback: exit 0"; else notok "$T fallback: exit 0" "$(show $c 4)"; fi
 check "$T fallback: the live run's scratch directory is gone" scratch_empty "$(ls "$scratch")"
-check "$T fallback: no sleeper left" '! pgrep -f "^sleep 987$" >/dev/null' "$(pgrep -af '^sleep 987$')"
+check "$T fallback: no sleeper left" '! pgrep -fx "sleep $zz" >/dev/null' "$(pgrep -afx "sleep $zz")"
 
 # ---- q during a rehearsal: exit 1, the old fallback stays, no .part -------
 q=quitrehearsal
