@@ -267,33 +267,27 @@ static int rd_fill(struct recording *r, char *err, size_t errlen)
 			r->cap = want;
 		}
 	}
-	if (r->zr) {
+	long n;
+	if (r->zr) { /* after a seek by the access points */
 		char why[200] = "";
-		long got = gzread_read(r->zr, r->buf + r->len, r->cap - r->len, &r->cut, why,
-				       sizeof(why));
-		if (got < 0)
+		n = gzread_read(r->zr, r->buf + r->len, r->cap - r->len, &r->cut, why, sizeof(why));
+		if (n < 0)
 			return rd_fail(r, err, errlen, r->line + 1, "%s", why);
-		if (got == 0) {
-			r->eof = 1;
-			return 0;
+	} else {
+		errno = 0;
+		n = gzread(r->gz, r->buf + r->len, (unsigned)(r->cap - r->len));
+		int code = Z_OK;
+		const char *msg = gzerror(r->gz, &code);
+		if (n < 0 || (code != Z_OK && code != Z_BUF_ERROR)) {
+			if (code == Z_ERRNO)
+				return rd_fail(r, err, errlen, r->line + 1, "read error: %s",
+					       strerror(errno ? errno : EIO));
+			return rd_fail(r, err, errlen, r->line + 1, "corrupt gzip data (%s)",
+				       msg && *msg ? msg : "zlib failed");
 		}
-		r->len += (size_t)got;
-		r->got += (uint64_t)got;
-		return 1;
+		if (code == Z_BUF_ERROR)
+			r->cut = 1;
 	}
-	errno = 0;
-	int n = gzread(r->gz, r->buf + r->len, (unsigned)(r->cap - r->len));
-	int code = Z_OK;
-	const char *msg = gzerror(r->gz, &code);
-	if (n < 0 || (code != Z_OK && code != Z_BUF_ERROR)) {
-		if (code == Z_ERRNO)
-			return rd_fail(r, err, errlen, r->line + 1, "read error: %s",
-				       strerror(errno ? errno : EIO));
-		return rd_fail(r, err, errlen, r->line + 1, "corrupt gzip data (%s)",
-			       msg && *msg ? msg : "zlib failed");
-	}
-	if (code == Z_BUF_ERROR)
-		r->cut = 1;
 	if (n == 0) {
 		r->eof = 1;
 		return 0;
