@@ -8,6 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 
 T=replay
+# the bench's generator for the long gzip recording below (before the
+# scratch directory: BUILD is relative to the tree)
+GEN=$(cd "${BUILD:-build}" 2>/dev/null && pwd)/bench/record_size
 lrt_scratch replay
 
 # ---- the same run, live and replayed ------------------------------------------
@@ -136,3 +139,45 @@ tm_start "$s" 130 30 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay r.j
 wait_for 10 "tm_has $s EXIT="
 check "$T TUI --replay with --csv: exit 2" 'tm_has "$s" EXIT=2 && tm_has "$s" "lrutop: --csv: with --replay only in --batch"' "$(tm_cap $s | head -n 3)"
 check "$T TUI --replay with --csv: no file" '[ ! -e no.csv ]'
+
+# ---- a long gzip recording: its jumps land where the plain one's do ---------
+# 30k samples from the bench's generator (~40 MB of text: its access points
+# are 4 MiB apart, record.h), gzip as the recorder writes it and the same
+# text plain; the same keys in both (paused, End, j 2000, Home), and after
+# each the screen below the header is the plain one's.
+if [ ! -x "$GEN" ]; then
+	skip "$T TUI gzip jumps" "no $GEN (make tests builds it)"
+	exit 0
+fi
+"$GEN" --out long.jsonl.gz -n 30000 >gen.out 2>&1 && gzip -dc long.jsonl.gz >long.jsonl
+check "$T TUI gzip jumps: the recordings" '[ -s long.jsonl ]' "$(head -c 300 gen.out)"
+# body NAME: the screen without its header row (it names the file)
+body() { tm_cap "$1" | sed 1d; }
+for f in long.jsonl long.jsonl.gz; do
+	s=lg
+	tm_start "$s" 130 30 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay $f"
+	tm_wait "$s" "REPLAY" 60 >/dev/null
+	tm send-keys -t "$s" ' '
+	tm_wait "$s" "paused" 10 >/dev/null
+	tm send-keys -t "$s" End
+	tm_until "$s" 10 "hdr $s | grep -Eq 't = ([0-9.]+) s / \\1 s'" >/dev/null
+	body "$s" >"$f.end"
+	tm send-keys -t "$s" j
+	tm_wait "$s" "jump to" 5 >/dev/null
+	tm send-keys -t "$s" 2000 Enter
+	tm_until "$s" 10 "hdr $s | grep -Eq 't = 2000\\.[0-9] s / '" >/dev/null
+	body "$s" >"$f.j"
+	hdr "$s" >"$f.jh"
+	tm send-keys -t "$s" Home
+	tm_until "$s" 10 "hdr $s | grep -q 't = 0.0 s / '" >/dev/null
+	body "$s" >"$f.home"
+	tm send-keys -t "$s" q
+	wait_for 10 "tm_has $s EXIT="
+	tm kill-session -t "$s" 2>/dev/null
+done
+check "$T TUI gzip jumps: j 2000 lands at 2000 s" 'grep -q "t = 2000\.[0-9] s / " long.jsonl.gz.jh' "$(cat long.jsonl.gz.jh)"
+for k in end j home; do
+	check "$T TUI gzip jumps: the screen after $k is the plain recording's" \
+		'[ -s long.jsonl.$k ] && cmp -s long.jsonl.$k long.jsonl.gz.$k' \
+		"$(diff long.jsonl.$k long.jsonl.gz.$k | head -n 6 | cut -c1-120 | tr '\n' '|')"
+done
