@@ -88,6 +88,19 @@ static void on_note(void *ctx, const char *msg)
 	app_status(ctx, msg);
 }
 
+/* The first read of a long recording before the TUI's first frame: a
+ * line on the terminal that says how far it is, gone when it ends. */
+static void on_loading(void *ctx, double done, size_t samples)
+{
+	struct app *a = ctx;
+	if (!a->opening || done >= 1) /* replay_init takes the line away */
+		return;
+	a->opening = 2;
+	fprintf(stderr, "\rlrutop: reading %s: %2.0f %% (%zu samples)\033[K", a->opt->replay,
+		done * 100, samples);
+	fflush(stderr);
+}
+
 /* A replay seeks backwards: the model starts over (the run log the source
  * has emptied already). */
 static void on_reset(void *ctx)
@@ -372,7 +385,11 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	const struct options *opt = a->opt;
 	struct model *m = &a->model;
 	double speed = opt->speed > 0 ? opt->speed : opt->batch ? 0 : 1;
+	a->opening = !opt->batch && isatty(STDERR_FILENO);
 	struct source *src = source_replay_new(opt->replay, speed, a->log, sink, err, errlen);
+	if (a->opening == 2) /* also before an error: its line starts clean */
+		fputs("\r\033[K", stderr);
+	a->opening = 0;
 	if (!src)
 		return -1;
 	const struct record_header *h = source_replay_header(src);
@@ -473,6 +490,7 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 		.result = on_result,
 		.note = on_note,
 		.reset = on_reset,
+		.loading = on_loading,
 	}, msink, tee;
 	/* the source pushes into the recording tee, which forwards to the
 	 * metrics file's, which forwards to sink */

@@ -49,6 +49,8 @@ struct app {
 	size_t runs_not_done; /* runs app_stop_runs cut short or dropped */
 	int stopped;
 	int init_failed; /* app_init failed after creating outputs: app_done removes them */
+	int opening;	 /* --replay's first read before the TUI: its progress on stderr
+			  * (1: may be said, 2: said, to be taken away) */
 	int exit_code;
 };
 

@@ -192,6 +192,9 @@ int recording_read_threads(void);
 /* "FILE:LINE: truncated last line (the recording was cut short); the rest
  * replays", or NULL when the file ended cleanly (so far).  Borrowed. */
 const char *recording_warning(const struct recording *r);
+/* How far into the file the reading is (its bytes, compressed for gzip;
+ * read ahead included) and the file's size (0: unknown). */
+void recording_position(const struct recording *r, uint64_t *done, uint64_t *size);
 /* Closes and frees; NULL is a no-op. */
 void recording_close(struct recording *r);
 

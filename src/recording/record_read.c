@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -1361,6 +1362,14 @@ void recording_mark(const struct recording *r, struct record_mark *m)
 		m->dev = xcalloc((size_t)m->ndev, sizeof(*m->dev));
 		memcpy(m->dev, r->prev.dev, (size_t)m->ndev * sizeof(*m->dev));
 	}
+}
+
+void recording_position(const struct recording *r, uint64_t *done, uint64_t *size)
+{
+	struct stat st;
+	z_off_t o = r->gz ? gzoffset(r->gz) : -1;
+	*done = o > 0 ? (uint64_t)o : 0;
+	*size = fstat(r->fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
 }
 
 struct gzindex_job *recording_index(const struct recording *r, uint64_t span)

@@ -109,6 +109,11 @@ static void tee_note(void *ctx, const char *msg)
 	TEE_EACH((struct sink_tee *)ctx, note, msg);
 }
 
+static void tee_loading(void *ctx, double done, size_t samples)
+{
+	TEE_EACH((struct sink_tee *)ctx, loading, done, samples);
+}
+
 static void tee_reset(void *ctx)
 {
 	struct sink_tee *t = ctx;
@@ -136,5 +141,6 @@ void sink_tee_init(struct sink_tee *t, const struct source_sink *before,
 	    .result = tee_result,
 	    .note = tee_note,
 	    .reset = tee_reset,
+	    .loading = tee_loading,
 	};
 }

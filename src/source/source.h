@@ -44,6 +44,10 @@ struct source_sink {
 	 * result (the run log is already empty); they come again from the
 	 * start of the recording. */
 	void (*reset)(void *ctx);
+	/* A replay's first read (source_replay_new): the share of the file
+	 * read so far (0..1) and the samples in it, about every 0.2 s while it
+	 * lasts, then done = 1 once (only after at least one call before). */
+	void (*loading)(void *ctx, double done, size_t samples);
 };
 
 /* A tee: every item goes to `next`; `before` sees it first and `after`

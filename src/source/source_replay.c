@@ -507,11 +507,32 @@ static void spool_put(struct replay *p, const struct sample *smp, size_t i)
 	p->spool_len += n;
 }
 
+/* The first read's progress for the sink, every 0.2 s (a mark's 1024
+ * samples apart, ~25 ms of reading, is when the clock is looked at). */
+struct loading {
+	uint64_t last_ns;
+	int told;
+};
+
+static void say_loading(struct replay *p, struct loading *l)
+{
+	uint64_t now = mono_ns();
+	if (!p->src.sink.loading || now - l->last_ns < 200000000ull)
+		return;
+	l->last_ns = now;
+	l->told = 1;
+	uint64_t done, size;
+	recording_position(p->hdr_rec, &done, &size);
+	double f = size ? (double)done / (double)size : 0;
+	p->src.sink.loading(p->src.sink.ctx, f < 1 ? f : 0.999, p->n);
+}
+
 static int index_file(struct replay *p, char *err, size_t errlen)
 {
 	size_t cap_t = 0, cap_ev = 0, cap_res = 0, cap_aux = 0, cap_marks = 0;
 	uint64_t cg_limit = 0;
 	size_t runs = 0;
+	struct loading shown = {mono_ns(), 0};
 	recording_read_ahead(p->hdr_rec, recording_read_threads());
 	keep_mark(p, &cap_marks);
 	for (;;) {
@@ -531,8 +552,10 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 					    p->path, p->it.line);
 			spool_put(p, &p->it.sample, p->n);
 			p->t[p->n++] = p->it.sample.t_ns;
-			if (p->n % MARK_EVERY == 0)
+			if (p->n % MARK_EVERY == 0) {
 				keep_mark(p, &cap_marks);
+				say_loading(p, &shown);
+			}
 			if ((p->it.sample.have & SAMPLE_HAVE_CG) && !cg_limit &&
 			    p->it.sample.cg_limit < (1ull << 60))
 				cg_limit = p->it.sample.cg_limit;
@@ -561,6 +584,8 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 			break;
 		}
 	}
+	if (shown.told && p->src.sink.loading)
+		p->src.sink.loading(p->src.sink.ctx, 1.0, p->n);
 	if (!p->n)
 		return errf(err, errlen, "%s: no samples in the recording", p->path);
 	if (p->spool && fflush(p->spool) == EOF)

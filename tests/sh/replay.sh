@@ -156,6 +156,7 @@ body() { tm_cap "$1" | sed 1d; }
 for f in long.jsonl long.jsonl.gz; do
 	s=lg
 	tm_start "$s" 130 30 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay $f"
+	tm pipe-pane -o -t "$s" "cat >>'$PWD/$f.tty'"
 	tm_wait "$s" "REPLAY" 60 >/dev/null
 	tm send-keys -t "$s" ' '
 	tm_wait "$s" "paused" 10 >/dev/null
@@ -175,6 +176,14 @@ for f in long.jsonl long.jsonl.gz; do
 	wait_for 10 "tm_has $s EXIT="
 	tm kill-session -t "$s" 2>/dev/null
 done
+# the first read of 30k lines takes a second or so (~25 µs a line): long
+# enough for the line that says how far it is (every 0.2 s), taken away
+# before the first frame
+check "$T TUI: a long first read says how far it is" \
+	'grep -aq "lrutop: reading long.jsonl.gz: *[0-9]* % ([0-9]* samples)" long.jsonl.gz.tty' \
+	"$(head -c 200 long.jsonl.gz.tty | od -c | head -n 4 | tr '\n' '|')"
+check "$T TUI: ... and the first frame does not show it" '! grep -q "lrutop: reading" long.jsonl.gz.end' \
+	"$(head -n 2 long.jsonl.gz.end)"
 check "$T TUI gzip jumps: j 2000 lands at 2000 s" 'grep -q "t = 2000\.[0-9] s / " long.jsonl.gz.jh' "$(cat long.jsonl.gz.jh)"
 for k in end j home; do
 	check "$T TUI gzip jumps: the screen after $k is the plain recording's" \

@@ -248,17 +248,22 @@ static void tl_reset(void *c)
 {
 	tl(c, 'x');
 }
+static void tl_loading(void *c, double done, size_t samples)
+{
+	(void)done, (void)samples;
+	tl(c, 'l');
+}
 
 static void test_sink_tee(void **state)
 {
 	(void)state;
 	static char b = 'B', n = 'N', a = 'A';
-	struct source_sink sb = {&b, tl_sample, tl_map, tl_event, tl_result, tl_note, tl_reset};
+	struct source_sink sb = {&b, tl_sample, tl_map, tl_event, tl_result, tl_note, tl_reset, tl_loading};
 	struct source_sink sn = sb, sa = sb;
 	sn.ctx = &n;
 	sa.ctx = &a;
-	/* six callbacks and the ctx: update sink_tee (source.c) and this */
-	assert_int_equal(sizeof(struct source_sink), sizeof(void *) + 6 * sizeof(sb.reset));
+	/* seven callbacks and the ctx: update sink_tee (source.c) and this */
+	assert_int_equal(sizeof(struct source_sink), sizeof(void *) + 7 * sizeof(sb.reset));
 
 	struct sink_tee t;
 	struct source_sink out;
@@ -274,7 +279,8 @@ static void test_sink_tee(void **state)
 	out.result(out.ctx, &rr);
 	out.note(out.ctx, "x");
 	out.reset(out.ctx);
-	assert_string_equal(tlog.buf, "BsNsAsBmNmAmBeNeAeBrNrArBnNnAnBxNxAx");
+	out.loading(out.ctx, 0.5, 10);
+	assert_string_equal(tlog.buf, "BsNsAsBmNmAmBeNeAeBrNrArBnNnAnBxNxAxBlNlAl");
 
 	/* no before, an after with only a sample callback */
 	struct source_sink only = {.ctx = &a, .sample = tl_sample};
