@@ -183,6 +183,10 @@ int recording_next(struct recording *r, struct record_item *it, char *err, size_
  * when already on), -1 when no thread could be started (the handle reads
  * on as before). */
 int recording_read_ahead(struct recording *r, int threads);
+/* After the last item (recording_next gave 0): the read-ahead's threads
+ * joined and its buffers (16 lines' copies and jansson arenas, 4 MiB)
+ * freed, for a handle that is kept open but not read on. */
+void recording_read_ahead_end(struct recording *r);
 /* The workers worth starting for a whole-file read here: the online CPUs
  * but one, at most 3 (0 on one CPU: no read-ahead).  The caller parses too when its line is not ready, so
  * one worker keeps two cores busy (a second made it slower: three threads

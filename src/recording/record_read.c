@@ -1335,6 +1335,12 @@ int recording_read_ahead(struct recording *r, int threads)
 	return 0;
 }
 
+void recording_read_ahead_end(struct recording *r)
+{
+	ahead_free(r->ahead);
+	r->ahead = NULL;
+}
+
 int recording_read_threads(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;

@@ -584,6 +584,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 			break;
 		}
 	}
+	recording_read_ahead_end(p->hdr_rec); /* it keeps the header, reads no more */
 	if (shown.told && p->src.sink.loading)
 		p->src.sink.loading(p->src.sink.ctx, 1.0, p->n);
 	if (!p->n)

@@ -323,6 +323,18 @@ static int compare(const char *path, int *rc, char *err, size_t errlen)
 		open_both(path, workers[w], &a, &b);
 		int got = rest_both(a, b, rc, err, errlen);
 		assert_threads(base); /* they stop at the end */
+		/* at the end its buffers freed (ASan: nothing leaks, nothing
+		 * used after), the handle says the same: the end again, the
+		 * warning */
+		if (*rc == 0) {
+			recording_read_ahead_end(b);
+			char again[600];
+			assert_int_equal(next_both(a, b, again, sizeof(again)), 0);
+			const char *wa = recording_warning(a), *wb = recording_warning(b);
+			assert_true(!wa == !wb);
+			if (wa)
+				assert_string_equal(wa, wb);
+		}
 		assert_true(n < 0 || got == n);
 		n = got;
 		recording_close(a);
