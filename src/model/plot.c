@@ -126,8 +126,8 @@ static uint64_t fit_col(struct plot *p, double interval, double need)
  * `end`.  Fit (the default while runs are shown, not scrolled back): from
  * the first run's start to the runs' expected end, a sample stretched over
  * several columns or several in one (once the queue is done, the window
- * ends with the last run); else the last n samples (zoom 0) or
- * n·2^zoom. */
+ * ends with the last run), at most as long as the history holds; else the
+ * last n samples (zoom 0) or n·2^zoom. */
 static void window(struct plot *p, const struct model *m, const struct plot_opts *o, long end,
 		   int n)
 {
@@ -140,6 +140,17 @@ static void window(struct plot *p, const struct model *m, const struct plot_opts
 	    m->log->results[0].t_start_ns) {
 		uint64_t t0 = m->log->results[0].t_start_ns;
 		uint64_t t1 = runs_expected_end(m, t_end);
+		/* runs longer than the history holds (a day's replay: thousands
+		 * of runs, an hour kept) would squeeze what is held into a
+		 * sliver at the left: the window is then as long as the history,
+		 * from its oldest sample (or the first run's start), and slides
+		 * with it once it is full */
+		uint64_t holds = (uint64_t)((double)series_capacity(m->series) * m->interval * 1e9);
+		uint64_t from = t0 > t_oldest ? t0 : t_oldest;
+		if (holds && t1 > from && t1 - from > holds) {
+			t0 = from;
+			t1 = from + holds;
+		}
 		/* a little margin on both sides, so the edges read */
 		double span = (double)(t1 > t0 ? t1 - t0 : 1) * 1.04 + 1e9 * m->interval;
 		t0 = t0 > (uint64_t)(span * 0.01) ? t0 - (uint64_t)(span * 0.01) : 0;

@@ -389,6 +389,39 @@ static void test_cache_fit(void **state)
 	synth_free(&y);
 }
 
+/* A queue far longer than the history holds (a day's replay: thousands
+ * of runs, an hour kept): the fitted window is as long as the history
+ * (4096 samples at 0.25 s: 1024 s), not the queue's ~14 h, so what is held
+ * fills the width; a short queue keeps its fit to the runs. */
+static void test_fit_long_queue(void **state)
+{
+	(void)state;
+	struct synth y;
+	synth_make(&y, 1200, 400, 600, 10, 10, 0); /* one 50 s run done */
+	y.m.runs.state = RUNS_RUNNING;
+	y.m.runs.queue_next = 2;
+	y.m.runs.queue_len = 1000;
+	struct plot p;
+	plot_init(&p);
+	struct plot_opts o = {.xdots = 2};
+	int n = 160;
+	plot_build(&p, &y.m, &o, 1199, n);
+	double holds = 4096 * 0.25e9, w = p.col_ns * n;
+	assert_true(p.fit);
+	if (!(w >= holds * 0.9 && w <= holds * 1.25))
+		fail_msg("window %.0f s for a history of %.0f s", w / 1e9, holds / 1e9);
+	assert_true(p.t0_ns <= T0 + 400 * DT); /* from the run's start on */
+	/* three runs queued: fitted to them (less than the history) */
+	y.m.runs.queue_len = 3;
+	plot_build(&p, &y.m, &o, 1199, n);
+	w = p.col_ns * n;
+	assert_true(p.fit);
+	if (!(w < holds * 0.5))
+		fail_msg("window %.0f s for three runs", w / 1e9);
+	plot_done(&p);
+	synth_free(&y);
+}
+
 static void test_phase_table(void **state)
 {
 	(void)state;
@@ -1191,6 +1224,7 @@ int main(void)
 	    cmocka_unit_test(test_cache),
 	    cmocka_unit_test(test_cache_moves),
 	    cmocka_unit_test(test_cache_fit),
+	    cmocka_unit_test(test_fit_long_queue),
 	    cmocka_unit_test(test_phase_table),
 	    cmocka_unit_test(test_runs_blocks),
 	    cmocka_unit_test(test_tui_and_svg_agree),
