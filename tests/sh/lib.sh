@@ -126,8 +126,17 @@ tm_cleanup() {
 # through a shell that afterwards prints EXIT=<status> and the tty modes, then
 # idles so the pane (and what it shows) survives the program.
 tm_start() {
-	tm new-session -d -s "$1" -x "$2" -y "$3" \
-		"$4; echo EXIT=\$?; stty -a; echo END-OF-STTY; sleep 300"
+	# killing a suite's last session makes its tmux server exit; a
+	# new-session that reaches it on its way out fails ("server exited
+	# unexpectedly"): then again, once it has gone (a new one starts)
+	_tm_n=0 _tm_s=$1
+	until tm new-session -d -s "$1" -x "$2" -y "$3" \
+		"$4; echo EXIT=\$?; stty -a; echo END-OF-STTY; sleep 300"; do
+		_tm_n=$((_tm_n + 1))
+		[ $_tm_n -lt 5 ] || return 1
+		wait_for 2 '! tm list-sessions >/dev/null 2>&1 || tm has-session -t "$_tm_s" 2>/dev/null' 0.05
+		tm has-session -t "$_tm_s" 2>/dev/null && return 0
+	done
 }
 tm_cap() { tm capture-pane -p -t "$1" 2>/dev/null; }
 # tm_has NAME FIXED-STRING: the pane currently shows the string.
