@@ -677,6 +677,8 @@ static int rd_sample(struct recording *r, json_t *o, struct record_item *it, cha
 	s->strategy = (uint8_t)v;
 	if (r->nstrats >= 0)
 		s->strategy = v < r->nstrats ? r->strat_map[v] : RECORD_STRATEGY_UNKNOWN;
+	else if ((size_t)v >= strategy_count()) /* no list: this build's indexes */
+		s->strategy = RECORD_STRATEGY_UNKNOWN;
 	NEED_J(sl[S_HV], "hv", v, 0, UINT32_MAX);
 	s->have = (uint32_t)v & HAVE_KNOWN;
 	for (size_t i = 0; i < record_nfields; i++) {
