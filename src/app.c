@@ -93,7 +93,7 @@ static void on_note(void *ctx, const char *msg)
 static void on_loading(void *ctx, double done, size_t samples)
 {
 	struct app *a = ctx;
-	if (!a->opening || done >= 1) /* replay_init takes the line away */
+	if (!a->opening) /* replay_init takes the line away */
 		return;
 	a->opening = 2;
 	fprintf(stderr, "\rlrutop: reading %s: %2.0f %% (%zu samples)\033[K", a->opt->replay,

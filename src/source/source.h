@@ -46,7 +46,8 @@ struct source_sink {
 	void (*reset)(void *ctx);
 	/* A replay's first read (source_replay_new): the share of the file
 	 * read so far (0..1) and the samples in it, about every 0.2 s while it
-	 * lasts, then done = 1 once (only after at least one call before). */
+	 * lasts (the caller knows when it has ended: source_replay_new
+	 * returned). */
 	void (*loading)(void *ctx, double done, size_t samples);
 };
 

@@ -11,8 +11,8 @@
  * forwards by more than W, resets the model, delivers the events and
  * results before the first of the last W samples from memory, moves the
  * reader to the mark before that sample (record.h: plain files at once;
- * gzip inflates from the access point before it, a thread builds them
- * when the window is set: record.h), reads on (parsed, not delivered) to it and
+ * gzip inflates from the access point before it, which a thread finds
+ * during the first read of a paced playback: record.h), reads on (parsed, not delivered) to it and
  * delivers from there: what the history ends up holding is what a replay
  * from the top would have left in it, at a cost set by W, not by where in
  * the recording the seek goes.
@@ -509,18 +509,12 @@ static void spool_put(struct replay *p, const struct sample *smp, size_t i)
 
 /* The first read's progress for the sink, every 0.2 s (a mark's 1024
  * samples apart, ~25 ms of reading, is when the clock is looked at). */
-struct loading {
-	uint64_t last_ns;
-	int told;
-};
-
-static void say_loading(struct replay *p, struct loading *l)
+static void say_loading(struct replay *p, uint64_t *last_ns)
 {
 	uint64_t now = mono_ns();
-	if (!p->src.sink.loading || now - l->last_ns < 200000000ull)
+	if (!p->src.sink.loading || now - *last_ns < 200000000ull)
 		return;
-	l->last_ns = now;
-	l->told = 1;
+	*last_ns = now;
 	uint64_t done, size;
 	recording_position(p->hdr_rec, &done, &size);
 	double f = size ? (double)done / (double)size : 0;
@@ -532,7 +526,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 	size_t cap_t = 0, cap_ev = 0, cap_res = 0, cap_aux = 0, cap_marks = 0;
 	uint64_t cg_limit = 0;
 	size_t runs = 0;
-	struct loading shown = {mono_ns(), 0};
+	uint64_t said_ns = mono_ns();
 	recording_read_ahead(p->hdr_rec, recording_read_threads());
 	keep_mark(p, &cap_marks);
 	for (;;) {
@@ -554,7 +548,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 			p->t[p->n++] = p->it.sample.t_ns;
 			if (p->n % MARK_EVERY == 0) {
 				keep_mark(p, &cap_marks);
-				say_loading(p, &shown);
+				say_loading(p, &said_ns);
 			}
 			if ((p->it.sample.have & SAMPLE_HAVE_CG) && !cg_limit &&
 			    p->it.sample.cg_limit < (1ull << 60))
@@ -585,8 +579,6 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 		}
 	}
 	recording_read_ahead_end(p->hdr_rec); /* it keeps the header, reads no more */
-	if (shown.told && p->src.sink.loading)
-		p->src.sink.loading(p->src.sink.ctx, 1.0, p->n);
 	if (!p->n)
 		return errf(err, errlen, "%s: no samples in the recording", p->path);
 	if (p->spool && fflush(p->spool) == EOF)
