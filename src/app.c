@@ -115,6 +115,7 @@ static void on_reset(void *ctx)
 	m->map.src.n = m->map.dst.n = 0;
 	a->t0_ns = 0;
 	a->stats_key = (size_t)-1;
+	m->jumps++;
 }
 
 static void on_record_failed(void *ctx, const char *msg)
@@ -223,6 +224,7 @@ void app_switch_source(struct app *a, const struct app_source *s)
 	a->log = s->log;
 	m->log = s->log;
 	m->series = s->ser;
+	m->jumps++; /* another history: the plot starts afresh */
 	m->interval = s->interval;
 	m->disks_cur = -1;
 	m->disks_n = 0;
@@ -649,6 +651,7 @@ void app_replay_seek(struct app *a, size_t index)
 	if (!a->model.replay.on)
 		return;
 	source_replay_seek(a->src, index);
+	a->model.jumps++; /* forwards within the history too (model.h) */
 	app_poll_runs(a);
 }
 

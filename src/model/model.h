@@ -24,6 +24,11 @@ struct compare;
 
 struct model {
 	struct series *series;
+	/* Times the history stopped following on from itself: a replay's
+	 * seek (forwards too: its frames were drawn from other samples), its
+	 * reset, another source (a talk's next stage).  The Overview's plot
+	 * starts afresh on a new count (plot_opts.jumps). */
+	unsigned long jumps;
 	struct disktab disks[2]; /* previous and current, see disks_cur */
 	int disks_cur;		 /* index of the newer table; -1 before the first */
 	int disks_n;		 /* how many tables have been read (0, 1, 2+) */

@@ -606,6 +606,27 @@ static void ticks(struct plot *p, const struct series *ser, const struct runlog 
 
 /* ---- builds -------------------------------------------------------------- */
 
+/* Everything a build keeps for the next, as a new plot has it: the
+ * autoscales, the memory axis' unit, the split and own-bytes states, the
+ * fitted column, the column cache.  A paused replay's frames take their
+ * scales from copies of the state (frozen_scale), so what the frames
+ * played before a jump left there would otherwise hold every frame after
+ * it: a paused Home's disk top the 500 the copies had set, not a new
+ * plot's 1.5, for as long as it stays paused. */
+static void fresh(struct plot *p)
+{
+	memset(&p->as_read, 0, sizeof(p->as_read));
+	memset(&p->as_write, 0, sizeof(p->as_write));
+	memset(&p->as_reclaim, 0, sizeof(p->as_reclaim));
+	memset(&p->as_deact, 0, sizeof(p->as_deact));
+	memset(&p->as_mem, 0, sizeof(p->as_mem));
+	p->mem_unit = 0;
+	p->split_state = 0;
+	p->own_state[0] = p->own_state[1] = 0;
+	p->fit_col = 0;
+	p->old_valid = 0;
+}
+
 /* The memory chart's scope: a run's cgroup while any shown sample has one
  * (so a finished run stays readable on its own scale), unless the system
  * was asked for.  Its top: the newest such sample's limit, else the
@@ -752,6 +773,10 @@ static void finish(struct plot *p, const struct plot_src *src, int frozen, int m
 void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o, long end, int n)
 {
 	ensure(p, n > 0 ? n : 1);
+	if (o->jumps != p->jumps) { /* another history: nothing carries over */
+		fresh(p);
+		p->jumps = o->jumps;
+	}
 	p->n = n;
 	p->end = end;
 	p->nmarks = p->nticks = 0;
@@ -793,15 +818,7 @@ void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, s
 		p->lo[i] = p->hi[i] = (long)i0 + i;
 	p->t0_ns = series_t(src->ser, i0);
 	p->col_ns = n > 1 ? (double)(series_t(src->ser, i1) - p->t0_ns) / (n - 1) : 1e9;
-	memset(&p->as_read, 0, sizeof(p->as_read));
-	memset(&p->as_write, 0, sizeof(p->as_write));
-	memset(&p->as_reclaim, 0, sizeof(p->as_reclaim));
-	memset(&p->as_deact, 0, sizeof(p->as_deact));
-	memset(&p->as_mem, 0, sizeof(p->as_mem));
-	p->mem_unit = 0;
-	p->split_state = 0;
-	p->own_state[0] = p->own_state[1] = 0;
-	p->old_valid = 0;
+	fresh(p);
 	finish(p, src, 0, 0);
 	mem_peak(p, src->ser, i0, i1);
 	mem_scale(p, 0, p->mem_peak > 0 ? p->mem_peak : NAN);

@@ -21,6 +21,9 @@
  * so a column is known by the times of the samples it reads).  Zoomed
  * windows sit on a grid of whole columns since time 0, so a window that
  * moves on keeps its columns' samples and computes only the new ones.
+ * The scales follow the builds before (hysteresis, the split, the fitted
+ * column) only while the history follows on from itself: after a jump
+ * (plot_opts.jumps) a build is what a new plot of the same window gives.
  */
 #ifndef LRUTOP_PLOT_H
 #define LRUTOP_PLOT_H
@@ -78,6 +81,10 @@ struct plot_opts {
 	int mem_system; /* the memory chart shows the system, not the run's cgroup */
 	int frozen;	/* paused / a replay paused or at its end: scales hold */
 	int xdots;	/* columns a time-axis cell holds (the TUI's dots per cell) */
+	/* the history's jumps so far (model.h: jumps): on a new count every
+	 * state kept between builds starts afresh, so the picture after a
+	 * replay's jump is a new plot's of that window */
+	unsigned long jumps;
 };
 
 /* A run event inside the window: col is the column that shows it. */
@@ -135,7 +142,9 @@ struct plot {
 	struct plot_tick ticks[PLOT_MAX_TICKS];
 	int nticks;
 
-	/* state kept between builds */
+	/* state kept between builds (all of it forgotten at a jump: fresh()
+	 * in plot.c) */
+	unsigned long jumps; /* plot_opts.jumps of the last build */
 	struct autoscale as_read, as_write, as_reclaim, as_deact;
 	struct autoscale as_mem; /* the cut memory axis, in mem_unit KiB */
 	double mem_unit;	 /* 1024 (MiB steps) or 1048576 (GiB steps) */

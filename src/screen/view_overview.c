@@ -231,8 +231,13 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	double *tmp = scratch(ov, n);
 	long end = view_end(m, u);
 	struct plot *p = &ov->plot;
-	struct plot_opts po = {u->zoom, u->no_fit, u->paused && u->scroll, u->mem_system, frozen,
-			       ov->disk.xdots};
+	struct plot_opts po = {.zoom = u->zoom,
+			       .no_fit = u->no_fit,
+			       .scrolled = u->paused && u->scroll,
+			       .mem_system = u->mem_system,
+			       .frozen = frozen,
+			       .xdots = ov->disk.xdots,
+			       .jumps = m->jumps};
 	plot_build(p, m, &po, end, n);
 	const struct sample *now = end >= 0 ? series_at(m->series, (size_t)end) : NULL;
 	int cg = p->cg;

@@ -1059,6 +1059,160 @@ static void test_runs_scale_kept(void **state)
 	source_free(src);
 	mf_model_free(&m, log);
 }
+
+/* ---- a replay's jumps ---------------------------------------------------- */
+
+/* The sink as app.c's: samples into the model's history; a reset (a seek
+ * backwards) starts a new history and counts a jump. */
+static void jump_sample(void *ctx, const struct sample *s, const struct disktab *t)
+{
+	(void)t;
+	struct model *m = ctx;
+	series_push(m->series, s);
+}
+
+static void jump_reset(void *ctx)
+{
+	struct model *m = ctx;
+	size_t cap = series_capacity(m->series);
+	series_free(m->series);
+	m->series = series_new(cap);
+	m->jumps++;
+}
+
+/* The model's runs and replay position after the source moved, as
+ * app.c's refresh_runs takes them. */
+static void jump_refresh(struct model *m, struct source *src)
+{
+	struct replay_pos rp;
+	source_progress(src, &m->runs);
+	source_replay_pos(src, &rp);
+	m->replay.paused = rp.paused;
+	m->replay.at_end = rp.at_end;
+	m->replay.t_s = rp.t_s;
+}
+
+/* One frame of the Overview (w×30) as the TUI draws it after the source
+ * moved, with the plot v has kept, and again with a new plot: the screen
+ * and every scale the same.  Returns the read top. */
+static double jump_frame(struct views *v, struct model *m, struct source *src, const struct ui *u,
+			 int w, const char *what)
+{
+	jump_refresh(m, src);
+	struct views nv;
+	views_init(&nv);
+	struct grid g, ng;
+	grid_init(&g, w, 30);
+	grid_init(&ng, w, 30);
+	overview_draw(&v->overview, m, u, &g, 0, 30);
+	overview_draw(&nv.overview, m, u, &ng, 0, 30);
+	const struct plot *p = &v->overview.plot, *q = &nv.overview.plot;
+	char *a = grid_dump(&g), *b = grid_dump(&ng);
+	if (strcmp(a, b) != 0)
+		fail_msg(
+		    "%s (t = %.2f s): the screen is not a new plot's:\n%s\n-- a new plot's:\n%s",
+		    what, m->replay.t_s, a, b);
+	free(a);
+	free(b);
+	assert_true(p->n == q->n && p->t0_ns == q->t0_ns && p->col_ns == q->col_ns);
+	assert_true(p->fit == q->fit && p->split == q->split && p->cg == q->cg);
+	assert_true(p->read_max == q->read_max && p->write_max == q->write_max);
+	assert_true(p->reclaim_max == q->reclaim_max && p->deact_max == q->deact_max);
+	assert_true(same(p->mem_top, q->mem_top) && p->mem_cut == q->mem_cut);
+	assert_true(p->nclip_read == q->nclip_read && p->nclip_write == q->nclip_write &&
+		    p->nclip_reclaim == q->nclip_reclaim);
+	assert_true(p->own_read == q->own_read && p->own_write == q->own_write);
+	double top = p->read_max;
+	grid_done(&g);
+	grid_done(&ng);
+	views_done(&nv);
+	return top;
+}
+
+/* Frames of the demo recording at w columns, one a sample, while the
+ * playback goes on to sample `to` (the scales follow the copies). */
+static void jump_play(struct views *v, struct model *m, struct source *src, const struct ui *u,
+		      int w, size_t to)
+{
+	struct grid g;
+	grid_init(&g, w, 30);
+	source_replay_pause(src, 0);
+	while (series_len(m->series) < to && source_step(src) == 0) {
+		jump_refresh(m, src);
+		overview_draw(&v->overview, m, u, &g, 0, 30);
+	}
+	assert_int_equal(series_len(m->series), to);
+	source_replay_pause(src, 1);
+	grid_done(&g);
+}
+
+/* The demo recording played (a frame a sample), paused, a jump to the
+ * start and a jump back to where it was paused, two frames after each:
+ * every one is what a new plot of the same window draws.  Before the fix
+ * the start's disk top kept the copies' (the paused frames read the kept
+ * autoscale), as replay.sh's Home on a fresh machine did (500 for 1.5).
+ * Then on a narrow screen of the last samples (f): played on through
+ * mm_sync_cp's bursts, paused, a jump to the end, forwards within the
+ * history (no reset): the quiet last copy's deactivate scale, not the
+ * bursts' (the count of jumps is what says so: no reset did). */
+static void test_jump_is_fresh(void **state)
+{
+	(void)state;
+	char path[512], err[512];
+	snprintf(path, sizeof(path), "%s/examples/demo-2008.jsonl.gz", LRUTOP_SRCDIR);
+	struct model m;
+	struct runlog *log;
+	memset(&m, 0, sizeof(m));
+	mf_model(&m, &log, 4096, 0.25, "vda");
+	struct source_sink sink = {.ctx = &m, .sample = jump_sample, .reset = jump_reset};
+	struct source *src = source_replay_new(path, 0, log, &sink, err, sizeof(err));
+	if (!src)
+		fail_msg("%s", err);
+	source_replay_set_window(src, series_capacity(m.series));
+	m.replay.on = 1;
+	struct views v;
+	views_init(&v);
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_BRAILLE;
+	/* played to 30 s: into mm_sync_cp's copy, the second of three */
+	size_t at = 120;
+	jump_play(&v, &m, src, &u, 100, at);
+	double played = v.overview.plot.read_max;
+	(void)jump_frame(&v, &m, src, &u, 100, "paused");
+	/* Home: the start, a sample of it (a seek backwards: a reset) */
+	source_replay_seek(src, 0);
+	m.jumps++; /* as app_replay_seek */
+	double home = jump_frame(&v, &m, src, &u, 100, "Home");
+	assert_true(jump_frame(&v, &m, src, &u, 100, "Home, the next frame") == home);
+	if (!(home < played))
+		fail_msg("the start's disk top %g, the copies' %g", home, played);
+	/* back where it was paused: forwards within the history (no reset) */
+	source_replay_seek(src, at - 1);
+	m.jumps++;
+	assert_int_equal(series_len(m.series), at);
+	(void)jump_frame(&v, &m, src, &u, 100, "back");
+	(void)jump_frame(&v, &m, src, &u, 100, "back, the next frame");
+
+	/* the last 40 samples (28 columns: 20 cells of plot), played on to
+	 * 33 s (mm_sync_cp's end), then End (mm_sync_madv_cp: no bursts) */
+	u.no_fit = 1;
+	jump_play(&v, &m, src, &u, 28, 132);
+	double bursts = v.overview.plot.deact_max;
+	size_t len = series_len(m.series);
+	source_replay_seek(src, (size_t)-1); /* End: clamped to the last sample */
+	m.jumps++;
+	assert_true(series_len(m.series) > len); /* read on, not reset */
+	(void)jump_frame(&v, &m, src, &u, 28, "End");
+	if (!(v.overview.plot.deact_max < bursts))
+		fail_msg("the quiet end's deactivate top %g, the bursts' %g",
+			 v.overview.plot.deact_max, bursts);
+	(void)jump_frame(&v, &m, src, &u, 28, "End, the next frame");
+	views_done(&v);
+	source_free(src);
+	mf_model_free(&m, log);
+}
+
 /* ---- the run's own I/O in front, robust scales, clipped marks ------------ */
 
 /* n samples, copy [c0, c1) of run 0 reading own MiB a sample from its
@@ -1236,6 +1390,7 @@ int main(void)
 	    cmocka_unit_test(test_runs_scale_kept),
 	    cmocka_unit_test(test_run_io_in_front),
 	    cmocka_unit_test(test_robust_scale_clip_marks),
+	    cmocka_unit_test(test_jump_is_fresh),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
