@@ -142,4 +142,19 @@ void sweep_plot_build(struct sweep_plot *p, const struct sweep_table *t);
 /* The base label of a sweep run (its name without the sweep suffix). */
 void sweep_base_label(char *buf, size_t len, const struct run_result *r);
 
+/* What one run ran with: the limits the session gave every run (the run
+ * log's mem_limit and disk_limit) with its sweep's value in place of the
+ * option it sweeps.  The one answer to "this run's configuration" the
+ * exports give (--export-json, --export-markdown, the OpenMetrics run
+ * info): the run log's limit of a sweep is one value for all (live the
+ * largest, the Runs view's scale; a replay's the first cgroup's). */
+struct run_setting {
+	uint64_t mem_limit;	/* bytes, 0 none */
+	uint64_t disk_limit;	/* bytes/s, 0 none */
+	enum sweep_param param; /* the parameter its sweep set, SWEEP_NONE */
+	uint64_t value;		/* and its value (bytes, bytes/s), 0 none */
+};
+void sweep_run_setting(const struct run_result *r, uint64_t mem_limit, uint64_t disk_limit,
+		       struct run_setting *out);
+
 #endif

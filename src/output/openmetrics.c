@@ -10,6 +10,7 @@
 #include "phase.h"
 #include "sample.h"
 #include "spool.h"
+#include "sweep.h"
 #include "util.h"
 
 /* ---- the machine's series: one row per series, rows of a family together -- */
@@ -518,21 +519,29 @@ static const char *verified_word(int v)
 static void runs_families(struct om_out *o)
 {
 	const struct om_input *in = o->in;
-	char mem[24], disk[24], rep[16];
-	snprintf(mem, sizeof(mem), "%" PRIu64, in->mem_limit);
-	snprintf(disk, sizeof(disk), "%" PRIu64, in->disk_limit);
+	char mem[24], disk[24], rep[16], sw[48];
 	for (size_t i = 0; i < in->nruns; i++) {
 		const struct run_result *r = &in->runs[i];
 		if (!r->finished)
 			continue;
+		/* the run's own limits: a sweep's value, not the session's one */
+		struct run_setting set;
+		sweep_run_setting(r, in->mem_limit, in->disk_limit, &set);
+		snprintf(mem, sizeof(mem), "%" PRIu64, set.mem_limit);
+		snprintf(disk, sizeof(disk), "%" PRIu64, set.disk_limit);
 		family(o, "lrutop_run_info", "gauge", NULL,
 		       "A finished run: its strategy (label), repeat, limits (bytes, bytes/s), "
-		       "kernel and whether its copy was verified.");
+		       "the value its sweep set, kernel and whether its copy was verified.");
 		run_series(o, "lrutop_run_info", i, r, NULL);
 		snprintf(rep, sizeof(rep), "%d", r->repeat);
 		label(o, "repeat", rep);
 		label(o, "mem_limit", mem);
 		label(o, "disk_limit", disk);
+		if (set.param) { /* --results's sweep column: PARAM=VALUE */
+			snprintf(sw, sizeof(sw), "%s=%" PRIu64, sweep_param_name(set.param),
+				 set.value);
+			label(o, "sweep", sw);
+		}
 		label(o, "kernel", in->kernel);
 		label(o, "verified", verified_word(r->verified));
 		put_u64(o, 1, run_ts(o, r));

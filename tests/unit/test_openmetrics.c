@@ -265,6 +265,46 @@ static void test_textfile_shape(void **state)
 	series_free(ser);
 }
 
+/* A --sweep's runs in lrutop_run_info: each its own limit and the value
+ * its sweep set, not the run log's one limit (issue 26 finding 3). */
+static void test_run_info_sweep(void **state)
+{
+	(void)state;
+	struct series *ser = real_series(2);
+	struct run_result runs[2];
+	two_runs(runs, series_at(ser, 1)->t_ns);
+	for (int i = 0; i < 2; i++) {
+		runs[i].sweep_param = 1; /* SWEEP_MEM_LIMIT */
+		runs[i].sweep_value = (8u << 20) << i;
+	}
+	struct om_input in = {.ser = ser,
+			      .runs = runs,
+			      .nruns = 2,
+			      .host = "h",
+			      .kernel = "6.1",
+			      .device = "vda",
+			      .mem_limit = 16u << 20, /* the session's: the largest */
+			      .disk_limit = 0};
+	char *t = write_text(&in, OM_TEXTFILE);
+	assert_int_equal(count(t, "lrutop_run_info{run=\"1\",strategy=\"a\\\"b\",repeat=\"1\","
+				  "mem_limit=\"8388608\",disk_limit=\"0\",sweep=\"mem-limit=8388608\","),
+			 1);
+	assert_int_equal(count(t, "lrutop_run_info{run=\"2\",strategy=\"rw_cp\",repeat=\"1\","
+				  "mem_limit=\"16777216\",disk_limit=\"0\",sweep=\"mem-limit=16777216\","),
+			 1);
+	free(t);
+	/* a run outside a sweep: the session's limit, no sweep label */
+	runs[0].sweep_param = runs[1].sweep_param = 0;
+	in.disk_limit = 30u << 20;
+	t = write_text(&in, OM_TEXTFILE);
+	assert_int_equal(count(t, "lrutop_run_info{run=\"1\",strategy=\"a\\\"b\",repeat=\"1\","
+				  "mem_limit=\"16777216\",disk_limit=\"31457280\",kernel="),
+			 1);
+	assert_null(strstr(t, "sweep="));
+	free(t);
+	series_free(ser);
+}
+
 static void test_write_error(void **state)
 {
 	(void)state;
@@ -289,7 +329,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_label_escaping), cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_wall_parse),	   cmocka_unit_test(test_export_shape),
-	    cmocka_unit_test(test_textfile_shape), cmocka_unit_test(test_write_error),
+	    cmocka_unit_test(test_textfile_shape), cmocka_unit_test(test_run_info_sweep),
+	    cmocka_unit_test(test_write_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -268,13 +268,39 @@ static void test_bisect(void **state)
 	assert_int_equal(sweep_bisect_next(&t, 0, &c, 2, next, &b), 2);
 }
 
+/* A run's own setting: its sweep's value in place of the option it
+ * sweeps, the session's limits for the rest (and for a run outside a
+ * sweep, or a parameter this build does not know). */
+static void test_run_setting(void **state)
+{
+	(void)state;
+	struct run_result r = run("a", 8 * M, 1, 1.0, 0);
+	struct run_setting set;
+	sweep_run_setting(&r, 64 * M, 30 * M, &set);
+	assert_true(set.mem_limit == 8 * M && set.disk_limit == 30 * M);
+	assert_true(set.param == SWEEP_MEM_LIMIT && set.value == 8 * M);
+	r.sweep_param = SWEEP_DISK_LIMIT;
+	sweep_run_setting(&r, 64 * M, 0, &set);
+	assert_true(set.mem_limit == 64 * M && set.disk_limit == 8 * M);
+	r.sweep_param = SWEEP_BS;
+	sweep_run_setting(&r, 64 * M, 30 * M, &set);
+	assert_true(set.mem_limit == 64 * M && set.disk_limit == 30 * M);
+	assert_true(set.param == SWEEP_BS && set.value == 8 * M);
+	r.sweep_param = SWEEP_NONE;
+	sweep_run_setting(&r, 64 * M, 30 * M, &set);
+	assert_true(set.param == SWEEP_NONE && set.value == 0 && set.mem_limit == 64 * M);
+	r.sweep_param = SWEEP_NPARAM;
+	sweep_run_setting(&r, 64 * M, 30 * M, &set);
+	assert_true(set.param == SWEEP_NONE && set.mem_limit == 64 * M);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_list), cmocka_unit_test(test_parse_range),
 	    cmocka_unit_test(test_parse_bad),  cmocka_unit_test(test_until),
 	    cmocka_unit_test(test_labels),     cmocka_unit_test(test_table),
-	    cmocka_unit_test(test_bisect),
+	    cmocka_unit_test(test_bisect),     cmocka_unit_test(test_run_setting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
