@@ -25,8 +25,12 @@
 
 #include "runlog.h"
 
-#define SWEEP_MAX_VALUES     64
-#define SWEEP_MAX_STRATEGIES 16 /* columns of the sweep table */
+#define SWEEP_MAX_VALUES 64
+/* Columns of the sweep table: every label a live queue can have (the 13
+ * strategies and RUN_CONFIG_MAX_CMDS --cmds, 29: test_sweep checks it);
+ * a recording with more is drawn up to this and says how many it left
+ * out (sweep_table.dropped). */
+#define SWEEP_MAX_STRATEGIES 32
 
 enum sweep_param {
 	SWEEP_NONE,
@@ -85,6 +89,7 @@ struct sweep_table {
 	enum sweep_param param;
 	int geometric; /* the values are a geometric range (log x axis) */
 	int nv, ns;
+	int dropped; /* the sweep's labels past SWEEP_MAX_STRATEGIES: not in it */
 	uint64_t v[SWEEP_MAX_VALUES]; /* ascending */
 	char strat[SWEEP_MAX_STRATEGIES][32];
 	struct sweep_cell cell[SWEEP_MAX_VALUES][SWEEP_MAX_STRATEGIES];
@@ -100,7 +105,8 @@ size_t sweep_table_build(struct sweep_table *t, const struct sweep_spec *sp,
 /* Whether a row has any run. */
 int sweep_row_used(const struct sweep_table *t, int vi);
 /* The table batch prints: a title line, column heads, one row per value
- * that has runs. */
+ * that has runs; then a line saying how many labels it has no column for
+ * (dropped), if any. */
 void sweep_table_print(FILE *f, const struct sweep_table *t);
 
 /* The bisection of one strategy (column s; -1: one without runs yet,
