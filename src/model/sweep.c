@@ -20,20 +20,6 @@ void sweep_base_label(char *buf, size_t len, const struct run_result *r)
 	snprintf(buf, len, "%.*s", (int)l, r->name);
 }
 
-void sweep_run_setting(const struct run_result *r, uint64_t mem_limit, uint64_t disk_limit,
-		       struct run_setting *out)
-{
-	*out = (struct run_setting){.mem_limit = mem_limit, .disk_limit = disk_limit};
-	if (r->sweep_param <= SWEEP_NONE || r->sweep_param >= SWEEP_NPARAM)
-		return;
-	out->param = (enum sweep_param)r->sweep_param;
-	out->value = r->sweep_value;
-	if (out->param == SWEEP_MEM_LIMIT)
-		out->mem_limit = r->sweep_value;
-	else if (out->param == SWEEP_DISK_LIMIT)
-		out->disk_limit = r->sweep_value;
-}
-
 static int value_index(const struct sweep_table *t, uint64_t v)
 {
 	for (int i = 0; i < t->nv; i++)
