@@ -89,7 +89,7 @@ struct sweep_table {
 	enum sweep_param param;
 	int geometric; /* the values are a geometric range (log x axis) */
 	int nv, ns;
-	int dropped; /* the sweep's labels past SWEEP_MAX_STRATEGIES: not in it */
+	int dropped;		      /* the sweep's labels past SWEEP_MAX_STRATEGIES: not in it */
 	uint64_t v[SWEEP_MAX_VALUES]; /* ascending */
 	char strat[SWEEP_MAX_STRATEGIES][32];
 	struct sweep_cell cell[SWEEP_MAX_VALUES][SWEEP_MAX_STRATEGIES];

@@ -258,8 +258,8 @@ static struct runlog *sweep_log(int param, uint64_t common)
 	for (int rep = 0; rep < 2; rep++)
 		for (int i = 0; i < 3; i++) {
 			char name[32];
-			snprintf(name, sizeof(name), "rw_cp@%c%s", param == SWEEP_MEM_LIMIT ? 'm' : 'd',
-				 lab[i]);
+			snprintf(name, sizeof(name), "rw_cp@%c%s",
+				 param == SWEEP_MEM_LIMIT ? 'm' : 'd', lab[i]);
 			struct run_result *r = add(l, name, 1, 1.0 + i);
 			r->strategy = strategy_find("rw_cp");
 			r->cmd = -1;

@@ -319,11 +319,13 @@ static void test_probe_summary(void **state)
 			 "150",
 			 h);
 		assert_int_equal(count(t, want), 1);
-		snprintf(want, sizeof want,
-			 "lrutop_run_probe_latency_seconds{%srun=\"2\",strategy=\"rw_cp\",quantile=", h);
+		snprintf(
+		    want, sizeof want,
+		    "lrutop_run_probe_latency_seconds{%srun=\"2\",strategy=\"rw_cp\",quantile=", h);
 		assert_int_equal(count(t, want), 2); /* 0.5 and 1.0 of 20 reads */
 		/* a run's points together: run 1's _count before run 2's first */
-		snprintf(want, sizeof want, "lrutop_run_probe_latency_seconds_count{%srun=\"1\"", h);
+		snprintf(want, sizeof want, "lrutop_run_probe_latency_seconds_count{%srun=\"1\"",
+			 h);
 		const char *c1 = strstr(t, want);
 		snprintf(want, sizeof want, "lrutop_run_probe_latency_seconds{%srun=\"2\"", h);
 		const char *q2 = strstr(t, want);
@@ -355,12 +357,14 @@ static void test_run_info_sweep(void **state)
 			      .mem_limit = 16u << 20, /* the session's: the largest */
 			      .disk_limit = 0};
 	char *t = write_text(&in, OM_TEXTFILE);
-	assert_int_equal(count(t, "lrutop_run_info{run=\"1\",strategy=\"a\\\"b\",repeat=\"1\","
-				  "mem_limit=\"8388608\",disk_limit=\"0\",sweep=\"mem-limit=8388608\","),
-			 1);
-	assert_int_equal(count(t, "lrutop_run_info{run=\"2\",strategy=\"rw_cp\",repeat=\"1\","
-				  "mem_limit=\"16777216\",disk_limit=\"0\",sweep=\"mem-limit=16777216\","),
-			 1);
+	assert_int_equal(
+	    count(t, "lrutop_run_info{run=\"1\",strategy=\"a\\\"b\",repeat=\"1\","
+		     "mem_limit=\"8388608\",disk_limit=\"0\",sweep=\"mem-limit=8388608\","),
+	    1);
+	assert_int_equal(
+	    count(t, "lrutop_run_info{run=\"2\",strategy=\"rw_cp\",repeat=\"1\","
+		     "mem_limit=\"16777216\",disk_limit=\"0\",sweep=\"mem-limit=16777216\","),
+	    1);
 	free(t);
 	/* a run outside a sweep: the session's limit, no sweep label */
 	runs[0].sweep_param = runs[1].sweep_param = 0;

@@ -586,8 +586,7 @@ int main(void)
 	    cmocka_unit_test(test_scroll),	 cmocka_unit_test(test_medians),
 	    cmocka_unit_test(test_long_label),
 	    cmocka_unit_test(test_own_read_scale),
-	    cmocka_unit_test(test_sweep_table),
-	    cmocka_unit_test(test_sweep_many),
+	    cmocka_unit_test(test_sweep_table),	 cmocka_unit_test(test_sweep_many),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -389,10 +389,10 @@ static void test_columns_dropped(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_list), cmocka_unit_test(test_parse_range),
-	    cmocka_unit_test(test_parse_bad),  cmocka_unit_test(test_until),
-	    cmocka_unit_test(test_labels),     cmocka_unit_test(test_table),
-	    cmocka_unit_test(test_bisect),     cmocka_unit_test(test_run_setting),
+	    cmocka_unit_test(test_parse_list),	  cmocka_unit_test(test_parse_range),
+	    cmocka_unit_test(test_parse_bad),	  cmocka_unit_test(test_until),
+	    cmocka_unit_test(test_labels),	  cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_bisect),	  cmocka_unit_test(test_run_setting),
 	    cmocka_unit_test(test_columns_queue), cmocka_unit_test(test_columns_dropped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
