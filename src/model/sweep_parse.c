@@ -1,6 +1,7 @@
-/* --sweep and --sweep-until: the parameters' names and labels, and the two
- * parsers (no statistics here, so the option and recording parsers and
- * their fuzz targets need only this file; sweep.c builds the table). */
+/* --sweep and --sweep-until: the parameters' names and labels, a run's
+ * setting, and the two parsers (no statistics here, so the option and
+ * recording parsers, the OpenMetrics text and their fuzz targets need only
+ * this file; sweep.c builds the table). */
 #include "sweep.h"
 
 #include <errno.h>
@@ -64,6 +65,20 @@ void sweep_suffix(char *buf, size_t len, enum sweep_param p, uint64_t v)
 	char s[24];
 	sweep_value_str(s, sizeof(s), v);
 	snprintf(buf, len, "@%c%s", p > SWEEP_NONE && p < SWEEP_NPARAM ? params[p].prefix : '?', s);
+}
+
+void sweep_run_setting(const struct run_result *r, uint64_t mem_limit, uint64_t disk_limit,
+		       struct run_setting *out)
+{
+	*out = (struct run_setting){.mem_limit = mem_limit, .disk_limit = disk_limit};
+	if (r->sweep_param <= SWEEP_NONE || r->sweep_param >= SWEEP_NPARAM)
+		return;
+	out->param = (enum sweep_param)r->sweep_param;
+	out->value = r->sweep_value;
+	if (out->param == SWEEP_MEM_LIMIT)
+		out->mem_limit = r->sweep_value;
+	else if (out->param == SWEEP_DISK_LIMIT)
+		out->disk_limit = r->sweep_value;
 }
 
 /* A geometric value rounded so that its label is short and exact: to a

@@ -369,4 +369,118 @@ run --replay "$tmp/cut.jsonl" --batch -q --speed 16
 check "$T --replay's cut-line warning says 'warning:' too" \
 	'grep -Eq "^lrutop: warning: .*cut.jsonl:[0-9]+: truncated last line" "$tmp/err"' "exit $rc; $(show "$tmp/err")"
 
+# ---- part 14: exports that say what each run was ----
+# (issue 26; docs/adversarial.md, part 14)
+# jval FILE NAME KEY: the key of the --export-json result NAME ("-" none;
+# a key holding an object: its "value")
+jval() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+for r in d["results"]:
+    if r["name"] == sys.argv[2]:
+        v = r.get(sys.argv[3])
+        print(v.get("value") if isinstance(v, dict) else v)
+        break
+else:
+    print("-")' "$@" 2>/dev/null
+}
+
+# ---- finding 3: a sweep's every result says its own limit ----
+# lrutop --batch -q -s rw_cp --size 32M --sweep mem-limit=8M,16M,32M --record sw.jsonl \
+#   --export-json sw.json --export-markdown sw.md   then --replay sw.jsonl --export-json r.json:
+# every result said mem_limit_bytes 33554432 (live: the last) / 8388608 (replay: the first),
+# the Markdown "memory limit 32M" for all, lrutop_run_info mem_limit="8388608" for all
+T="p14.3 sweep limits"
+if lrt_cgroot >/dev/null; then
+	lrt_newdir
+	run --batch -q -s rw_cp --size 32M --sweep mem-limit=8M,16M,32M --dir "$d" \
+		--record "$tmp/p14sw.jsonl" --export-json "$tmp/p14sw.json" --export-markdown "$tmp/p14sw.md"
+	check "$T: the sweep ran, exit 0" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/err")"
+	run --replay "$tmp/p14sw.jsonl" --batch -q --export-json "$tmp/p14r.json" \
+		--export-markdown "$tmp/p14r.md"
+	check "$T: its replay, exit 0" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/err")"
+	run --export-openmetrics "$tmp/p14sw.om" "$tmp/p14sw.jsonl"
+	for v in 8M:8388608 16M:16777216 32M:33554432; do
+		lab=rw_cp@m${v%%:*} b=${v#*:}  # (not $n: notok sets it)
+		for j in p14sw p14r; do
+			got=$(jval "$tmp/$j.json" "$lab" mem_limit_bytes)/$(jval "$tmp/$j.json" "$lab" sweep)
+			check "$T: $j.json: $lab says mem_limit_bytes $b and its sweep value" \
+				'[ "$got" = "$b/$b" ]' "got $got"
+			check "$T: $j.md: $lab's row has its ${v%%:*}" \
+				'grep -qF "| \`$lab\` | ${v%%:*} |" "$tmp/$j.md"' "$(grep -F "$lab" "$tmp/$j.md")"
+		done
+		check "$T: lrutop_run_info of $lab: mem_limit=\"$b\"" \
+			'grep -q "^lrutop_run_info{.*strategy=\"$lab\",.*mem_limit=\"$b\"," "$tmp/p14sw.om"' \
+			"$(grep "strategy=\"$lab\"" "$tmp/p14sw.om" | grep run_info)"
+	done
+	check "$T: the Markdown gives no one memory limit for all" \
+		'! grep -q "memory limit" "$tmp/p14sw.md" "$tmp/p14r.md"' "$(head -n 1 "$tmp/p14sw.md")"
+else
+	skip "$T" "no memory cgroup to limit runs in here"
+fi
+# the same for a parameter no limit carries: --sweep bs=4K,64K gave no word of each bs
+lrt_newdir
+run --batch -q -s rw_cp --size 4M --sweep bs=4K,64K --dir "$d" --export-json "$tmp/p14bs.json"
+got=$(jval "$tmp/p14bs.json" rw_cp@b4K sweep)/$(jval "$tmp/p14bs.json" rw_cp@b64K sweep)
+check "$T: --sweep bs: each result's sweep value (4096, 65536)" \
+	'[ "$rc" -eq 0 ] && [ "$got" = "4096/65536" ]' "exit $rc, got $got; $(show "$tmp/err")"
+
+# ---- finding 4: --probe's OpenMetrics pass promtool check metrics ----
+# lrutop --batch -q -s rw_cp --size 32M --probe cold --record p.jsonl --metrics-file $PWD/m.prom;
+# lrutop --export-openmetrics p.om p.jsonl: promtool check metrics said of both
+#   lrutop_run_probe_latency_seconds non-summary metrics should not have "quantile" label
+T="p14.4 probe openmetrics"
+if command -v promtool >/dev/null 2>&1; then
+	# two 1 s --cmds: run 1's figures (~20-100 reads: a p50) reach the file
+	# while run 2 holds still and sleeps
+	printf 'sleep 1 && cp "$1" "$2"\n' >"$tmp/p14nap.sh"
+	lrt_newdir
+	PM=$tmp/p14.prom
+	timeout -k 5 120 "$LRUTOP" --batch -q --probe cold --size 8M --dir "$d" \
+		--cmd "sh $tmp/p14nap.sh {src} {dst}" --name nap1 --cmd "sh $tmp/p14nap.sh {src} {dst}" --name nap2 \
+		--record "$tmp/p14p.jsonl" --metrics-file "$PM" </dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	if wait_for 60 'grep -q "^lrutop_run_info{run=\"1\"" "$PM" 2>/dev/null'; then
+		cp "$PM" "$tmp/p14snap.prom"
+	else
+		cp "$PM" "$tmp/p14snap.prom" 2>/dev/null || : >"$tmp/p14snap.prom"
+	fi
+	wait "$bg"
+	rc=$?
+	bg=""
+	check "$T: the probe's runs, exit 0" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/err")"
+	run --export-openmetrics "$tmp/p14p.om" "$tmp/p14p.jsonl"
+	for f in p14snap.prom p14p.om; do
+		check "$T: $f has run 1's probe quantiles" \
+			'grep -q "^lrutop_run_probe_latency_seconds{.*run=\"1\",strategy=\"nap1\",quantile=\"0.5\"} " "$tmp/$f"' \
+			"$(grep -m 3 probe "$tmp/$f" | tr '\n' '|')"
+		promtool check metrics <"$tmp/$f" >"$tmp/p14lint" 2>&1
+		lint=$?
+		check "$T: promtool check metrics passes on $f" '[ "$lint" -eq 0 ]' \
+			"$(head -n 3 "$tmp/p14lint" | tr '\n' '|')"
+	done
+else
+	skip "$T" "promtool not installed (Debian package prometheus; make deps)"
+fi
+
+# ---- finding 6: the 17th queue entry of a sweep is drawn ----
+# lrutop --batch -q -s all --cmd 'cp {src} {dst}' --name c1 ... --name c4 --sweep size=1M,2M --record s.jsonl;
+# lrutop --export-svg s.svg --view sweep s.jsonl: c4 was in neither the table nor the picture, no word
+# (one value here: the 17 runs are what matters)
+T="p14.6 sweep of 17"
+lrt_newdir
+RUN_TO=180
+run --batch -q -s all --cmd "cp {src} {dst}" --name c1 --cmd "cp {src} {dst}" --name c2 \
+	--cmd "cp {src} {dst}" --name c3 --cmd "cp {src} {dst}" --name c4 --sweep size=1M \
+	--dir "$d" --record "$tmp/p14s17.jsonl"
+RUN_TO=60
+heads=$(sed -n '/^sweep of size/{n;p;q}' "$tmp/out" | tr -s ' ')
+check "$T: exit 0, the table's heads name all 17, c4 last" \
+	'[ "$rc" -eq 0 ] && [ "$(echo "$heads" | wc -w)" -eq 18 ] && [ "$(echo "$heads" | awk "{ print \$NF }")" = c4 ]' \
+	"exit $rc; heads: $heads; $(show "$tmp/err")"
+run --export-svg "$tmp/p14s17.svg" --view sweep "$tmp/p14s17.jsonl"
+check "$T: --view sweep: a legend entry and a line each, c4's too" \
+	'[ "$rc" -eq 0 ] && grep -q ">c4</text>" "$tmp/p14s17.svg" && [ "$(grep -c "<polyline " "$tmp/p14s17.svg")" -eq 34 ]' \
+	"exit $rc; $(grep -c "<polyline " "$tmp/p14s17.svg" 2>/dev/null) lines; $(show "$tmp/err")"
+
 exit 0
