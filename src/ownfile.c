@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -207,7 +208,7 @@ int ownfile_id_at(int dirfd, const char *name, struct ownfile_id *id)
 	memset(id, 0, sizeof(*id));
 	if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_BTIME, &st) < 0)
 		return -1;
-	id->dev = ((uint64_t)st.stx_dev_major << 32) | st.stx_dev_minor;
+	id->dev = (uint64_t)makedev(st.stx_dev_major, st.stx_dev_minor); /* as st_dev */
 	id->ino = st.stx_ino;
 	if (st.stx_mask & STATX_BTIME) {
 		id->have_btime = 1;

@@ -97,7 +97,7 @@ void ownfile_forget(struct ownfile *of);
 /* Which file a name was, without a descriptor: the second proof is the
  * birth time (have_btime 0 where the filesystem keeps none). */
 struct ownfile_id {
-	uint64_t dev, ino;
+	uint64_t dev, ino; /* dev as stat's st_dev */
 	int64_t btime_s;
 	uint32_t btime_ns;
 	int have_btime;
