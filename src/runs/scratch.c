@@ -339,7 +339,7 @@ fail:
 	free(buf);
 	if (fd >= 0)
 		close(fd);
-	unlinkat(s->dir_fd, "src", 0);
+	scratch_remove_file(s, "src"); /* only while it is the file made above */
 	return -1;
 }
 
