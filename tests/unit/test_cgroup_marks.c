@@ -210,11 +210,13 @@ static void test_marks_judged(void **state)
 	    {"subtree-4194411", "not a marker of lrutop's"},
 	    {"subtree-4194412", "not a regular file"},
 	};
-	mark_text(text, sizeof text, DEAD + 1, 1, top + 1, "memory io", "memory io");
+	/* the machine's real top: "enabled -" even where the marker is bad, so
+	 * that no fault of the code under test can turn a controller off there */
+	mark_text(text, sizeof text, DEAD + 1, 1, top + 1, "-", "memory io");
 	put_mark(run, bad[0].name, text, 0600);
 	char dotted[4200];
 	snprintf(dotted, sizeof dotted, "%s/.", top);
-	mark_text(text, sizeof text, DEAD + 2, 1, dotted, "memory io", "memory io");
+	mark_text(text, sizeof text, DEAD + 2, 1, dotted, "-", "memory io");
 	put_mark(run, bad[1].name, text, 0600);
 	mark_text(text, sizeof text, DEAD + 3, 1, cg, "memory io", "memory io");
 	put_mark(run, bad[2].name, text, 0600);
@@ -298,7 +300,7 @@ static void test_marks_run_dir(void **state)
 	snprintf(run, sizeof run, "%s/run", dir);
 	assert_int_equal(mkdir(run, 0700), 0);
 	assert_int_equal(chmod(run, 0777), 0);
-	mark_text(text, sizeof text, DEAD, 1, "/tmp", "memory", "memory");
+	mark_text(text, sizeof text, DEAD, 1, dir, "memory", "memory"); /* the test's own */
 	put_mark(run, "subtree-4194400", text, 0600);
 	cgroup_home_init(&h, "", run);
 	cgroup_home_sweep(&h, NULL, NULL);

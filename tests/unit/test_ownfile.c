@@ -150,8 +150,9 @@ static void test_same_number(void **state)
 	ino_t was = ino_of(path);
 	assert_int_equal(unlink(path), 0);
 	int reused = stranger_at(path, was);
-	printf("# the stranger's file %s the number of lrutop's (%s)\n",
-	       reused ? "has" : "does not have", reused ? "a filesystem unlike this one" : "held open");
+	printf("# the stranger's file %s\n", reused ? "got the inode number of lrutop's"
+						     : "did not get the inode number of lrutop's "
+						       "(held open)");
 	assert_int_equal(ownfile_is_ours(&of), 0);
 	assert_int_equal(ownfile_remove(&of), 0);
 	assert_string_equal(get(path, buf, sizeof buf), "USER DATA\n");
