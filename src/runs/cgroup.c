@@ -776,12 +776,14 @@ size_t cgroup_home_take_warnings(struct cgroup_home *h, char *out, size_t len)
 {
 	size_t l = strlcpy_(out, h->warning, len);
 
+	if (l >= len)
+		l = len - 1;
 	if (h->warnings_lost && l + 1 < len)
 		l += (size_t)snprintf(out + l, len - l, "%s%u more warnings about %s not said",
 				      l ? "\n" : "", h->warnings_lost, h->run_dir);
 	h->warning[0] = '\0';
 	h->warnings_lost = 0;
-	return l < len ? l : len - 1;
+	return strlen(out);
 }
 
 static void ctl_words(unsigned set, char *out, size_t len)
