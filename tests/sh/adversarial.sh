@@ -438,7 +438,8 @@ fi
 # The number is made to come back as far as the filesystem gives it: the
 # stranger's file is made beside PATH under new names until one has it
 # (ext4 hands it out again within a few tries once lrutop's file is
-# closed), then renamed onto PATH.
+# closed), then renamed onto PATH — after lrutop's first rewrite (at its
+# first sample), so that a whole second passes before its next.
 T="26.2 --metrics-file"
 cat >"$tmp/reuse.py" <<'PY'
 import os, sys
@@ -461,18 +462,23 @@ os.rename(keep, path)
 for c in cands:
     if c != keep:
         os.unlink(c)
-print("the same inode number" if hit else "another inode number", len(cands))
+print("the inode number of lrutop's, after %d files" % len(cands) if hit else
+      "another inode number (none of %d files got lrutop's)" % len(cands))
 PY
 mkdir "$tmp/mf"
 "$LRUTOP" --batch -q -n 12 -i 0.25 --metrics-file "$tmp/mf/e.prom" </dev/null >"$tmp/mf/out" 2>"$tmp/mf/err" &
 bg=$!
+ino() { stat -c %i "$tmp/mf/e.prom" 2>/dev/null; }
 if wait_for 20 '[ -e "$tmp/mf/e.prom" ] || proc_gone $bg'; then
+	i0=$(ino)
+	wait_for 10 '[ "$(ino)" != "$i0" ] || proc_gone $bg'
 	how=$(python3 "$tmp/reuse.py" "$tmp/mf/e.prom")
 	wait $bg
 	rc=$?
 	bg=""
 	check "$T: lrutop ran (exit 0)" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/mf/err")"
-	check "$T: the user's file at PATH ($how) is left alone" \
+	echo "# $T: the stranger's file has $how"
+	check "$T: the user's file at PATH is left alone" \
 		'[ "$(cat "$tmp/mf/e.prom" 2>/dev/null)" = "USER DATA" ]' "$(ls -A "$tmp/mf" | tr '\n' ' ')"
 	check "$T: said once, not written any more" \
 		'[ "$(grep -c "e.prom: replaced or removed by someone else; no longer written" "$tmp/mf/err")" -eq 1 ]' \
