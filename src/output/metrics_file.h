@@ -31,15 +31,15 @@
 #include "source.h"
 
 struct metrics_file {
-	const char *path; /* NULL: off (only forwards) */
+	const char *path;   /* NULL: off (only forwards) */
 	struct ownfile cur; /* the file at PATH, once made */
 	struct ownfile tmp; /* the next one, while it is written */
 	const struct model *model;
 	struct sink_tee tee; /* the next sink, then the file */
-	uint64_t last_ns; /* the sample time of the last write */
-	int due;	  /* a run finished since: write at the next sample */
-	int failing;	  /* the last write failed (said once) */
-	int lost;	  /* PATH is no longer ours: writing stopped */
+	uint64_t last_ns;    /* the sample time of the last write */
+	int due;	     /* a run finished since: write at the next sample */
+	int failing;	     /* the last write failed (said once) */
+	int lost;	     /* PATH is no longer ours: writing stopped */
 	/* the sentence of the latest failure and how many times writing
 	 * started failing: batch has no status line, it says each on stderr */
 	char error[600];

@@ -25,9 +25,9 @@ FILE *output_create(const char *path, const char *what, char *err, size_t errlen
  * — only if the path still names the file we created (own: its proof,
  * until output_close is done with it). */
 struct output {
-	FILE *f;	  /* NULL: not open */
-	const char *path; /* as given */
-	const char *what; /* "--csv" */
+	FILE *f;	    /* NULL: not open */
+	const char *path;   /* as given */
+	const char *what;   /* "--csv" */
 	struct ownfile own; /* path, or the temporary file of output_open_atomic */
 	int failed;	    /* a write failed: nothing more is written */
 	int atomic;	    /* output_open_atomic: own is the temporary file beside path */

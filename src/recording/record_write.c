@@ -61,7 +61,7 @@ struct recorder {
 	char *path;
 	struct ownfile own; /* the file made at path (recorder_take_file) */
 	int fd;		    /* plain: written directly; gzip: owned by gz */
-	gzFile gz; /* NULL for plain */
+	gzFile gz;	    /* NULL for plain */
 	uint64_t bytes;
 	char *buf; /* one dumped line */
 	size_t cap;

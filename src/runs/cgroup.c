@@ -998,7 +998,8 @@ static int mark_open(const struct cgroup_home *h, int dir, const char *name, int
 	}
 	n = st.st_size < (off_t)sizeof buf ? read(fd, buf, sizeof buf - 1) : -1;
 	if (n <= 0 || (buf[n] = '\0', mark_parse(buf, m) < 0)) {
-		errf(why, whylen, "not a marker of lrutop's (\"%s\", pid, start, boot, dir, enabled, uses)",
+		errf(why, whylen,
+		     "not a marker of lrutop's (\"%s\", pid, start, boot, dir, enabled, uses)",
 		     MARK_MAGIC);
 		goto bad;
 	}
@@ -1062,8 +1063,9 @@ static void mark_set_aside(struct cgroup_home *h, int dir, const char *name, con
 		int rc = renameat2(dir, name, dir, aside, RENAME_NOREPLACE);
 		if (rc < 0 && errno == EINVAL) { /* no NOREPLACE here: look first */
 			struct stat st;
-			rc = fstatat(dir, aside, &st, AT_SYMLINK_NOFOLLOW) == 0 ? (errno = EEXIST, -1)
-										: renameat(dir, name, dir, aside);
+			rc = fstatat(dir, aside, &st, AT_SYMLINK_NOFOLLOW) == 0
+				 ? (errno = EEXIST, -1)
+				 : renameat(dir, name, dir, aside);
 		}
 		if (rc == 0) {
 			home_warn(h, "%s/%s: %s; moved aside to %s, nothing done by it", h->run_dir,
@@ -1152,7 +1154,8 @@ static int lock_marks(const struct cgroup_home *h, struct marks_lock *mk, char *
 	if (mk->fd >= 0)
 		fchmod(mk->fd, 0600);
 	else if (errno == EEXIST)
-		mk->fd = openat(mk->dir, "lock", O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		mk->fd = openat(mk->dir, "lock",
+				O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (mk->fd < 0 || fstat(mk->fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
 	    (st.st_mode & 022)) {
 		int refused = mk->fd >= 0 || errno == ELOOP;
@@ -1200,7 +1203,8 @@ static int top_write(const struct cgroup_home *h, const char *top, const char *w
 	int d = open(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd = -1, rc = -1;
 
 	if (d >= 0 && fstatfs(d, &sf) == 0 && (long)sf.f_type == h->top_magic)
-		fd = openat(d, "cgroup.subtree_control", O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(d, "cgroup.subtree_control",
+			    O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && fstatfs(fd, &sf) == 0 && (long)sf.f_type == h->top_magic)
 		rc = write_all_fd(fd, what, strlen(what));
 	if (fd >= 0)
@@ -1307,8 +1311,8 @@ static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 	if (geteuid() != 0)
 		return errf(err, errlen, "not root");
 	if (lock_marks(h, &mk, e, sizeof e) < 0)
-		return errf(err, errlen, "%s/cgroup.subtree_control is changed only with a marker: %s",
-			    top, e);
+		return errf(err, errlen,
+			    "%s/cgroup.subtree_control is changed only with a marker: %s", top, e);
 	marks_restore(h, &mk, 0);
 	for (size_t c = 0; c < ARRAY_LEN(ctls); c++)
 		if ((want & ctls[c].bit) && !ctl_lists(top, "cgroup.subtree_control", ctls[c].name))

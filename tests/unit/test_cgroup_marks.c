@@ -95,8 +95,8 @@ static char *read_file(const char *path, char *buf, size_t len)
 }
 
 /* A marker's text as lrutop writes it. */
-static void mark_text(char *out, size_t len, long pid, unsigned long long start,
-		      const char *mdir, const char *enabled, const char *uses)
+static void mark_text(char *out, size_t len, long pid, unsigned long long start, const char *mdir,
+		      const char *enabled, const char *uses)
 {
 	snprintf(out, len,
 		 "lrutop-subtree 1\npid %ld\nstart %llu\nboot %s\ndir %s\nenabled %s\nuses %s\n",

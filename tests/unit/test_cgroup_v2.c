@@ -971,10 +971,11 @@ static void test_home_not_cgroup2(void **state)
 	long dead = 1048601; /* 4x above PID_MAX_LIMIT (4194304): no such process */
 	char boot[64];
 	scratch_boot_id(boot, sizeof boot);
-	snprintf(text, sizeof text,
-		 "lrutop-subtree 1\npid %ld\nstart 1\nboot %s\ndir %s/sys/fs/cgroup\nenabled memory "
-		 "io\nuses memory io\n",
-		 dead * 4, boot, root);
+	snprintf(
+	    text, sizeof text,
+	    "lrutop-subtree 1\npid %ld\nstart 1\nboot %s\ndir %s/sys/fs/cgroup\nenabled memory "
+	    "io\nuses memory io\n",
+	    dead * 4, boot, root);
 	snprintf(name, sizeof name, "run/lrutop/subtree-%ld", dead * 4);
 	put(name, text);
 	char dir[4096];

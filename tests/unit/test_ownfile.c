@@ -120,7 +120,7 @@ static void test_own_writes(void **state)
 	assert_int_equal(access(moved, F_OK), -1);
 	assert_int_equal(of.made, 0);
 	assert_string_equal(get(second, buf, sizeof buf), "a,b\n"); /* the other name stays */
-	assert_int_equal(ownfile_remove(&of), 0);		      /* idempotent */
+	assert_int_equal(ownfile_remove(&of), 0);		    /* idempotent */
 
 	/* an existing name, a dangling symlink: never made over */
 	assert_int_equal(ownfile_create(&of, second, O_WRONLY, 0644), -1);
@@ -151,8 +151,8 @@ static void test_same_number(void **state)
 	assert_int_equal(unlink(path), 0);
 	int reused = stranger_at(path, was);
 	printf("# the stranger's file %s\n", reused ? "got the inode number of lrutop's"
-						     : "did not get the inode number of lrutop's "
-						       "(held open)");
+						    : "did not get the inode number of lrutop's "
+						      "(held open)");
 	assert_int_equal(ownfile_is_ours(&of), 0);
 	assert_int_equal(ownfile_remove(&of), 0);
 	assert_string_equal(get(path, buf, sizeof buf), "USER DATA\n");
