@@ -438,8 +438,10 @@ fi
 # The number is made to come back as far as the filesystem gives it: the
 # stranger's file is made beside PATH under new names until one has it
 # (ext4 hands it out again within a few tries once lrutop's file is
-# closed), then renamed onto PATH — after lrutop's first rewrite (at its
-# first sample), so that a whole second passes before its next.
+# closed), then renamed onto PATH — right after one of lrutop's rewrites,
+# so that a second passes before its next; lrutop runs 10 s, so that
+# rewrites are due after the stranger's file is there however late the
+# suite's shell gets to it on a loaded machine.
 T="26.2 --metrics-file"
 cat >"$tmp/reuse.py" <<'PY'
 import os, sys
@@ -448,7 +450,7 @@ d = os.path.dirname(path)
 ino = os.lstat(path).st_ino
 os.unlink(path)
 cands, hit = [], None
-for k in range(3000):
+for k in range(500):
     c = os.path.join(d, ".cand.%d" % k)
     fd = os.open(c, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     os.write(fd, b"USER DATA\n")
@@ -466,7 +468,7 @@ print("the inode number of lrutop's, after %d files" % len(cands) if hit else
       "another inode number (none of %d files got lrutop's)" % len(cands))
 PY
 mkdir "$tmp/mf"
-"$LRUTOP" --batch -q -n 12 -i 0.25 --metrics-file "$tmp/mf/e.prom" </dev/null >"$tmp/mf/out" 2>"$tmp/mf/err" &
+"$LRUTOP" --batch -q -n 40 -i 0.25 --metrics-file "$tmp/mf/e.prom" </dev/null >"$tmp/mf/out" 2>"$tmp/mf/err" &
 bg=$!
 ino() { stat -c %i "$tmp/mf/e.prom" 2>/dev/null; }
 if wait_for 20 '[ -e "$tmp/mf/e.prom" ] || proc_gone $bg'; then
