@@ -483,4 +483,125 @@ check "$T: --view sweep: a legend entry and a line each, c4's too" \
 	'[ "$rc" -eq 0 ] && grep -q ">c4</text>" "$tmp/p14s17.svg" && [ "$(grep -c "<polyline " "$tmp/p14s17.svg")" -eq 34 ]' \
 	"exit $rc; $(grep -c "<polyline " "$tmp/p14s17.svg" 2>/dev/null) lines; $(show "$tmp/err")"
 
+# ---- part 14: markers and ownership ----
+# 26.1: a marker under /run/lrutop was trusted with any path.  As root:
+#   printf 'lrutop-subtree 1\npid 999991\nstart 1\nboot B\ndir /tmp/m\nenabled debugfs\nuses debugfs\n' >/run/lrutop/mount-999991
+#   printf '... pid 999992 ... dir /tmp/cg\nenabled memory io\nuses memory io\n' >/run/lrutop/subtree-999992
+#   lrutop --batch -q -n 1
+# was exit 0 with the tmpfs at /tmp/m unmounted and /tmp/cg's plain
+# cgroup.subtree_control overwritten ("-io").  Here in a mount namespace of
+# its own with a tmpfs on /run: the machine's /run/lrutop (another lrutop's
+# live markers) is neither seen nor changed, and everything goes with the
+# namespace; pids 999991/999992 are above this machine's pid_max.  A valid
+# live marker (this script's shell, the cgroup2 top, the 0644 of lrutop
+# before) must be left exactly as it was.
+T="26.1 markers"
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null 2>&1; then
+	skip "$T" "needs root and unshare (a mount namespace of its own)"
+elif [ "$(cat /proc/sys/kernel/pid_max)" -gt 999991 ]; then
+	skip "$T" "pid_max is $(cat /proc/sys/kernel/pid_max): the reproducer's pids could exist"
+else
+	mkdir -p "$tmp/mk/m" "$tmp/mk/cg"
+	echo keep >"$tmp/mk/cg/cgroup.subtree_control"
+	cat >"$tmp/mk/ns.sh" <<'NS'
+# in the namespace: $1 lrutop, $2 the block's directory; says key=value
+L=$1 D=$2
+mount --make-rprivate / && mount -t tmpfs -o mode=0755,size=1m tmpfs /run || exit 3
+mkdir -m 0700 /run/lrutop && mount -t tmpfs -o size=64k tmpfs "$D/m" || exit 3
+B=$(cat /proc/sys/kernel/random/boot_id)
+printf 'lrutop-subtree 1\npid 999991\nstart 1\nboot %s\ndir %s\nenabled debugfs\nuses debugfs\n' "$B" "$D/m" >/run/lrutop/mount-999991
+printf 'lrutop-subtree 1\npid 999992\nstart 1\nboot %s\ndir %s\nenabled memory io\nuses memory io\n' "$B" "$D/cg" >/run/lrutop/subtree-999992
+top=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -n "$top" ]; then
+	st=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
+	printf 'lrutop-subtree 1\npid %s\nstart %s\nboot %s\ndir %s\nenabled -\nuses memory\n' $$ "$st" "$B" "$top" >"/run/lrutop/subtree-$$"
+	chmod 0644 "/run/lrutop/subtree-$$"
+	cp -p "/run/lrutop/subtree-$$" "$D/live.want"
+fi
+timeout -k 5 60 "$L" --batch -q -n 1 </dev/null >"$D/out" 2>"$D/err"
+echo "rc=$?"
+grep -q " $D/m " /proc/mounts && echo mounted=yes || echo mounted=no
+echo "cg=$(cat "$D/cg/cgroup.subtree_control")"
+echo "files=$(ls /run/lrutop | tr '\n' ' ')"
+if [ -n "$top" ]; then
+	cmp -s "$D/live.want" "/run/lrutop/subtree-$$" && echo "live=same $(stat -c %a "/run/lrutop/subtree-$$")" || echo live=changed
+else
+	echo "live=same 644"
+fi
+NS
+	unshare -m sh "$tmp/mk/ns.sh" "$LRUTOP" "$tmp/mk" >"$tmp/mk/said" 2>&1
+	said() { sed -n "s/^$1=//p" "$tmp/mk/said"; }
+	check "$T: lrutop ran (exit 0)" '[ "$(said rc)" = 0 ]' "$(show "$tmp/mk/said") $(show "$tmp/mk/err")"
+	check "$T: a debugfs marker naming another tmpfs unmounts nothing" '[ "$(said mounted)" = yes ]' "$(show "$tmp/mk/said")"
+	check "$T: a top marker naming a plain directory writes nothing there" '[ "$(said cg)" = keep ]' "$(show "$tmp/mk/said")"
+	check "$T: both set aside as NAME.bad" \
+		'said files | grep -q "mount-999991.bad " && said files | grep -q "subtree-999992.bad "' "$(show "$tmp/mk/said")"
+	check "$T: one warning naming each, and why" \
+		'[ "$(grep -c "^lrutop: warning: /run/lrutop/" "$tmp/mk/err")" -eq 2 ] &&
+		 grep -q "^lrutop: warning: /run/lrutop/mount-999991: its dir $tmp/mk/m is not /sys/kernel/debug; moved aside to mount-999991.bad, nothing done by it$" "$tmp/mk/err" &&
+		 grep -q "^lrutop: warning: /run/lrutop/subtree-999992: its dir $tmp/mk/cg is not the top of the cgroup2 hierarchy" "$tmp/mk/err"' \
+		"$(show "$tmp/mk/err")"
+	check "$T: a valid live marker is left as it was" '[ "$(said live)" = "same 644" ]' "$(show "$tmp/mk/said")"
+fi
+
+# 26.2: --metrics-file wrote over, then deleted, a file someone else put at
+# PATH when the new file got the inode number of the one lrutop had closed
+# (3 of 3 tries):
+#   (lrutop --batch -q -n 12 -i 0.25 --metrics-file $PWD/e.prom &); sleep 1.5
+#   rm e.prom; echo 'USER DATA' > e.prom; sleep 0.8; head -c 20 e.prom; sleep 3; ls e.prom
+# The number is made to come back as far as the filesystem gives it: the
+# stranger's file is made beside PATH under new names until one has it
+# (ext4 hands it out again within a few tries once lrutop's file is
+# closed), then renamed onto PATH — right after one of lrutop's rewrites,
+# so that a second passes before its next; lrutop runs 10 s, so that
+# rewrites are due after the stranger's file is there however late the
+# suite's shell gets to it on a loaded machine.
+T="26.2 --metrics-file"
+cat >"$tmp/reuse.py" <<'PY'
+import os, sys
+path = sys.argv[1]
+d = os.path.dirname(path)
+ino = os.lstat(path).st_ino
+os.unlink(path)
+cands, hit = [], None
+for k in range(500):
+    c = os.path.join(d, ".cand.%d" % k)
+    fd = os.open(c, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    os.write(fd, b"USER DATA\n")
+    os.close(fd)
+    cands.append(c)
+    if os.lstat(c).st_ino == ino:
+        hit = c
+        break
+keep = hit or cands[-1]
+os.rename(keep, path)
+for c in cands:
+    if c != keep:
+        os.unlink(c)
+print("the inode number of lrutop's, after %d files" % len(cands) if hit else
+      "another inode number (none of %d files got lrutop's)" % len(cands))
+PY
+mkdir "$tmp/mf"
+"$LRUTOP" --batch -q -n 40 -i 0.25 --metrics-file "$tmp/mf/e.prom" </dev/null >"$tmp/mf/out" 2>"$tmp/mf/err" &
+bg=$!
+ino() { stat -c %i "$tmp/mf/e.prom" 2>/dev/null; }
+if wait_for 20 '[ -e "$tmp/mf/e.prom" ] || proc_gone $bg'; then
+	i0=$(ino)
+	wait_for 10 '[ "$(ino)" != "$i0" ] || proc_gone $bg'
+	how=$(python3 "$tmp/reuse.py" "$tmp/mf/e.prom")
+	wait $bg
+	rc=$?
+	bg=""
+	check "$T: lrutop ran (exit 0)" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/mf/err")"
+	echo "# $T: the stranger's file has $how"
+	check "$T: the user's file at PATH is left alone" \
+		'[ "$(cat "$tmp/mf/e.prom" 2>/dev/null)" = "USER DATA" ]' "$(ls -A "$tmp/mf" | tr '\n' ' ')"
+	check "$T: said once, not written any more" \
+		'[ "$(grep -c "e.prom: replaced or removed by someone else; no longer written" "$tmp/mf/err")" -eq 1 ]' \
+		"$(show "$tmp/mf/err")"
+	check "$T: no temporary file left" '! ls -A "$tmp/mf" | grep -q "^\.e\.prom\."' "$(ls -A "$tmp/mf" | tr '\n' ' ')"
+else
+	notok "$T: PATH made" "not there after 20 s; $(show "$tmp/mf/err")"
+fi
+
 exit 0
