@@ -26,13 +26,10 @@ void options_init(struct options *o)
 
 int parse_size(const char *s, uint64_t *out)
 {
-	/* strtod would also skip blanks and take signs, "inf" and hex */
-	if (!s || !((*s >= '0' && *s <= '9') || *s == '.') || strpbrk(s, "xX"))
-		return -1;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
+	/* the number by the options' one rule (decimal_prefix), then a suffix */
+	const char *end;
+	double v;
+	if (!s || decimal_prefix(s, &v, &end) < 0)
 		return -1;
 	const char *num_end = end;
 	double mul = 1;
@@ -84,19 +81,10 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* A plain decimal number: strtod alone also takes blanks, a sign, hex
- * ("0x10" is 16) and "inf". */
-static int plain_decimal(const char *s)
-{
-	return ((*s >= '0' && *s <= '9') || *s == '.') && !strpbrk(s, "xXpP");
-}
-
 int parse_interval(const char *s, double *out, char *err, size_t errlen)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (!plain_decimal(s) || errno || end == s || *end || !isfinite(v))
+	double v;
+	if (decimal_parse(s, &v) < 0)
 		return errf(err, errlen, "-i %s: not a number of seconds", s);
 	if (v < INTERVAL_MIN || v > INTERVAL_MAX)
 		return errf(err, errlen, "-i %s: interval must be between %.2f and %.0f seconds", s,
@@ -122,31 +110,22 @@ static int parse_long(const char *opt, const char *s, long min, long *out, char 
 
 int parse_clock(const char *s, double *out)
 {
-	double v = 0;
-	int parts = 0;
-	while (s && *s) {
-		if (!((*s >= '0' && *s <= '9') || *s == '.'))
-			return -1;
-		char *end;
-		errno = 0;
-		double x = strtod(s, &end);
-		if (errno || end == s || !isfinite(x) || x < 0 || ++parts > 3)
-			return -1;
-		if (*end == ':' && (x != floor(x) || !end[1]))
-			return -1;
-		if (parts > 1 && x >= 60)
+	double v = 0, x;
+	const char *end;
+	for (int parts = 1; s; parts++) {
+		/* [h:]m:ss: whole hours and minutes, seconds and minutes below 60 */
+		if (parts > 3 || decimal_prefix(s, &x, &end) < 0 || (parts > 1 && x >= 60))
 			return -1;
 		v = v * 60 + x;
-		if (!*end)
-			break;
-		if (*end != ':')
+		if (!*end) {
+			*out = v;
+			return 0;
+		}
+		if (*end != ':' || x != floor(x) || !end[1])
 			return -1;
 		s = end + 1;
 	}
-	if (!parts)
-		return -1;
-	*out = v;
-	return 0;
+	return -1;
 }
 
 static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
@@ -156,33 +135,6 @@ static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, si
 	if (*out == 0)
 		return errf(err, errlen, "%s %s: must be larger than zero", opt, s);
 	return 0;
-}
-
-/* --from / --to: seconds from the recording's start, "90", "12.5" or "1:30". */
-static int parse_offset(const char *opt, const char *s, double *out, char *err, size_t errlen)
-{
-	char *end;
-	double min = 0, v;
-	const char *arg = s;
-	errno = 0;
-	const char *colon = strchr(s, ':');
-	if (colon) {
-		long m = strtol(s, &end, 10);
-		if (errno || end != colon || m < 0 || s[0] < '0' || s[0] > '9')
-			goto bad;
-		min = (double)m;
-		s = colon + 1;
-	}
-	if (!((*s >= '0' && *s <= '9') || *s == '.'))
-		goto bad;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || (colon && v >= 60))
-		goto bad;
-	*out = min * 60 + v;
-	return 0;
-bad:
-	return errf(err, errlen, "%s %s: not a time (seconds from the start: 90, 12.5 or 1:30)",
-		    opt, arg);
 }
 
 /* --size WIDTHxHEIGHT of --export-svg, pixels: what svg_write draws, 320 to
@@ -468,13 +420,13 @@ static int set_replay_at(struct options_pass *p, const struct options_entry *e, 
 
 static int set_speed(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
-	char *end;
+	const char *end;
+	double v;
 	(void)e;
-	errno = 0;
-	p->o->speed = strtod(arg, &end);
-	if (!plain_decimal(arg) || errno || end == arg || (*end && strcmp(end, "x")) ||
-	    !(p->o->speed >= 0.25 && p->o->speed <= 16))
+	if (decimal_prefix(arg, &v, &end) < 0 || (*end && strcmp(end, "x")) ||
+	    !(v >= 0.25 && v <= 16))
 		return ERR(p, "--speed %s: a factor from 0.25 to 16", arg);
+	p->o->speed = v;
 	return 0;
 }
 
@@ -514,9 +466,13 @@ static int set_view(struct options_pass *p, const struct options_entry *e, const
 	return 0;
 }
 
+/* --from / --to: seconds from the recording's start, "90", "12.5" or "1:30". */
 static int set_offset(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
-	return parse_offset(say(e), arg, FIELD(p, e, double), p->err, p->errlen);
+	if (parse_clock(arg, FIELD(p, e, double)) < 0)
+		return ERR(p, "%s %s: not a time (seconds from the start: 90, 12.5 or 1:30)",
+			   say(e), arg);
+	return 0;
 }
 
 static int set_run(struct options_pass *p, const struct options_entry *e, const char *arg)
