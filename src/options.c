@@ -164,11 +164,17 @@ static int parse_wxh(const char *s, int *w, int *h, char *err, size_t errlen)
 
 /* ---- one parse ------------------------------------------------------------ */
 
+/* Rows of the table at most (a static assertion below the table). */
+#define OPTIONS_ROWS_MAX 96
+
 /* What options_parse carries from the handlers to the checks after the loop. */
 struct options_pass {
 	struct options *o;
 	char *err;
 	size_t errlen;
+	unsigned char given[OPTIONS_ROWS_MAX]; /* per row of the table: given on the line */
+	char as_given[40];    /* the option being taken, as given: "-h" or "--help" */
+	char act[40];	      /* the action's (--help, --version, ...) as given, "" none */
 	int exp_action;	      /* --export-svg / --export-csv / --compare, 0 = none */
 	const char *exp_name; /* its option, "" none */
 	const char *size_arg; /* --size: a byte size, or WxH with --export-svg */
@@ -194,9 +200,13 @@ static int set_true(struct options_pass *p, const struct options_entry *e, const
 	return 0;
 }
 
+/* --help, --version, --list-*: one of them (the last would win silently). */
 static int set_action(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)arg;
+	if (p->act[0])
+		return ERR(p, "%s: not with %s (one at a time)", p->as_given, p->act);
+	snprintf(p->act, sizeof(p->act), "%s", p->as_given);
 	p->o->action = (enum options_action)e->val;
 	return 0;
 }
@@ -336,8 +346,6 @@ static int set_bs(struct options_pass *p, const struct options_entry *e, const c
 static int set_sweep(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	if (p->o->sweep.param)
-		return ERR(p, "--sweep: given twice (one parameter a session)");
 	return sweep_parse(arg, parse_size, &p->o->sweep, p->err, p->errlen);
 }
 
@@ -437,10 +445,8 @@ static int set_export(struct options_pass *p, const struct options_entry *e, con
 {
 	const char *n = say(e);
 	int act = e->val;
-	if (p->exp_action && p->exp_action != act)
+	if (p->exp_action) /* another of them: the same one twice is refused before */
 		return ERR(p, "%s: not with %s (one at a time)", n, p->exp_name);
-	if (p->exp_action)
-		return ERR(p, "%s: given twice", n);
 	if (!*arg)
 		return ERR(p, "%s: empty file name", n);
 	p->exp_action = act;
@@ -522,8 +528,8 @@ static const struct options_entry table[] = {
 	ROW("sweep-until", R, 0, "COND", OPTG_RUNS, "bisect the sweep to where COND first holds per\nstrategy: bursts, rdcv or elapsed, >= > <= <, a number", U | OPTW_NOPICK, NULL, 0, 0, set_sweep_until),
 	ROW("no-drop-caches", N, 0, NULL, OPTG_RUNS, "do not drop caches before a run", U, NULL, OFF(no_drop_caches), 0, set_true),
 	ROW("no-verify", N, 0, NULL, OPTG_RUNS, "do not compare the copy with the source", U, NULL, OFF(no_verify), 0, set_true),
-	ROW("cmd", R, 0, "'PROG ARGS'", OPTG_RUNS, "one more run: PROG ({src} {dst} substituted), repeatable", L, NULL, 0, 0, set_cmd),
-	ROW("name", R, 0, "NAME", OPTG_RUNS, "label of the i-th --cmd (default: its program)", U | OPTW_NOPICK, NULL, 0, 0, set_name),
+	ROW("cmd", R, 0, "'PROG ARGS'", OPTG_RUNS, "one more run: PROG ({src} {dst} substituted), repeatable", L | OPTW_MULTI, NULL, 0, 0, set_cmd),
+	ROW("name", R, 0, "NAME", OPTG_RUNS, "label of the i-th --cmd (default: its program)", U | OPTW_NOPICK | OPTW_MULTI, NULL, 0, 0, set_name),
 	ROW("stall-timeout", R, 0, "SEC", OPTG_RUNS, "fail a copy without progress for SEC s (30; 0: never)", U, NULL, 0, 0, set_stall),
 	ROW("prealloc", N, 0, NULL, OPTG_RUNS, "mm_*: fallocate the copy (label +prealloc), not sparse", U, NULL, OFF(prealloc), 0, set_true),
 	ROW("demo", optional_argument, 0, "NAME", OPTG_RUNS, "the talk: rw_cp, mm_sync_cp, mm_sync_madv_cp; NAME 2008\n(default: 40M cgroup, disk at 32M/s) or today (64M,\nfull-speed disk); the options above override it", L, NULL, 0, 0, set_demo),
@@ -572,6 +578,7 @@ static const struct options_entry table[] = {
 #undef U
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))
+_Static_assert(NTABLE <= OPTIONS_ROWS_MAX, "options_pass.given: raise OPTIONS_ROWS_MAX");
 
 const struct options_entry *options_table(size_t *n)
 {
@@ -647,9 +654,17 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 			return ERR(p,
 				   "--run %ld: not with --from/--to (a run is its own time range)",
 				   o->run);
+		/* the sweep picture draws every run's result: no run of it alone */
+		if (o->svg_runs == 2 && o->run)
+			return ERR(p,
+				   "--run %ld: not with --view sweep (the sweep picture draws "
+				   "every run)",
+				   o->run);
 		if (o->svg_runs && (o->from_s >= 0 || o->to_s >= 0))
-			return ERR(p, "%s: only for the Overview (the Runs view takes --run N)",
-				   o->from_s >= 0 ? "--from" : "--to");
+			return ERR(p, "%s: only for the Overview (%s)",
+				   o->from_s >= 0 ? "--from" : "--to",
+				   o->svg_runs == 2 ? "the sweep picture draws every run"
+						    : "the Runs view takes --run N");
 		if (o->from_s >= 0 && o->to_s >= 0 && o->to_s <= o->from_s)
 			return ERR(p, "--to %g: not after --from %g", o->to_s, o->from_s);
 	}
@@ -715,19 +730,15 @@ static int validate(struct options_pass *p, char **pos, int npos)
  * the first only runs use and of those the first the picker ignores; and
  * for an export, the first it does not take and the first svg-only one
  * (named as given: "-m" or "--mem-limit"). */
-static void mark(struct options_pass *p, const struct options_entry *e, int as_long)
+static void mark(struct options_pass *p, const struct options_entry *e)
 {
 	struct options *o = p->o;
 	char *slot = e->what & OPTW_EITHER   ? NULL
 		     : e->what & OPTW_SVG    ? p->svg
 		     : e->what & OPTW_EXPORT ? NULL
 					     : p->other;
-	if (slot && !slot[0]) {
-		if (as_long)
-			snprintf(slot, sizeof(p->other), "%s", e->name);
-		else
-			snprintf(slot, sizeof(p->other), "-%c", e->flag);
-	}
+	if (slot && !slot[0])
+		snprintf(slot, sizeof(p->other), "%s", p->as_given);
 	if (e->what & OPTW_RUN && !o->run_opt)
 		o->run_opt = say(e);
 	if (e->what & OPTW_LIVE && !o->live_opt)
@@ -839,7 +850,15 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			return errf(err, errlen, "%s: unknown option (see --help)",
 				    argv[optind - 1]);
 		}
-		mark(&p, e, li >= 0);
+		if (li >= 0)
+			snprintf(p.as_given, sizeof(p.as_given), "%s", e->name);
+		else
+			snprintf(p.as_given, sizeof(p.as_given), "-%c", e->flag);
+		/* one rule for every option: once, unless the table says it adds */
+		if (p.given[e - table] && !(e->what & OPTW_MULTI))
+			return errf(err, errlen, "%s given twice", p.as_given);
+		p.given[e - table] = 1;
+		mark(&p, e);
 		if (e->set(&p, e, e->has_arg == no_argument ? NULL : optarg) < 0)
 			return -1;
 	}

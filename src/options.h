@@ -131,6 +131,10 @@ enum options_group {
 #define OPTW_EXPORT 16u /* an export or a comparison takes it */
 #define OPTW_EITHER 32u /* means one thing for runs, another for --export-svg */
 #define OPTW_SECRET 64u /* a tool for tests: not in --help, --list-options or the man page */
+/* Given again, it adds one more (--cmd, --name).  Any other option given
+ * twice is a usage error ("--results given twice"): nothing is taken
+ * silently over something else. */
+#define OPTW_MULTI 128u
 
 struct options_pass; /* the state of one options_parse (options.c) */
 

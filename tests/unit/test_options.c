@@ -340,6 +340,36 @@ static void test_numbers(void **state)
 	assert_near(o.speed, 0.5, 0.0);
 }
 
+/* Two actions, or a picture of the sweep with one run: one line, not the
+ * last action silently nor --run ignored (issue 26, 9). */
+static void test_option_pairs(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(PARSE(&o, err, "--help", "--version"), -1);
+	assert_string_equal(err, "--version: not with --help (one at a time)");
+	assert_int_equal(PARSE(&o, err, "-V", "--list-strategies"), -1);
+	assert_string_equal(err, "--list-strategies: not with -V (one at a time)");
+	assert_int_equal(PARSE(&o, err, "--list-themes", "-h"), -1);
+	assert_string_equal(err, "-h: not with --list-themes (one at a time)");
+	assert_int_equal(
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "sweep", "--run", "2", "r.jsonl"), -1);
+	assert_string_equal(err,
+			    "--run 2: not with --view sweep (the sweep picture draws every run)");
+	assert_int_equal(
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "sweep", "--to", "5", "r.jsonl"), -1);
+	assert_string_equal(err, "--to: only for the Overview (the sweep picture draws every run)");
+	assert_int_equal(
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "runs", "--from", "5", "r.jsonl"), -1);
+	assert_string_equal(err, "--from: only for the Overview (the Runs view takes --run N)");
+	/* --run is the Runs view's row and the Overview's time range */
+	assert_int_equal(
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "runs", "--run", "2", "r.jsonl"), 0);
+	assert_int_equal(PARSE(&o, err, "--export-svg", "o.svg", "--run", "2", "r.jsonl"), 0);
+	assert_int_equal(o.run, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +382,7 @@ int main(void)
 	    cmocka_unit_test(test_options_errors),
 	    cmocka_unit_test(test_options_reparse),
 	    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test(test_option_pairs),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

@@ -2,8 +2,8 @@
  * Tests for the options table (options.h): that getopt's options, --help
  * and --list-options are all made from it and agree, that a few messages
  * name an option as it was given, and that options_run_config hands a
- * session what the command line said.  tests/sh/options_table.sh holds the
- * same table to the man page.
+ * session what the command line said and that each option is given once
+ * (unless its row says it adds).  tests/sh/options_table.sh holds the same table to the man page.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -164,6 +164,111 @@ static void test_messages(void **state)
 	assert_string_equal(o.live_opt, "--src");
 }
 
+/* A value for each option that takes one, good for its handler.  An
+ * option added without one here fails test_once: it must say whether it
+ * is given once or adds (OPTW_MULTI). */
+static const char *const sample[][2] = {
+    {"--interval", "1"},
+    {"--count", "3"},
+    {"--device", "vda"},
+    {"--history", "60"},
+    {"--strategies", "rw_cp"},
+    {"--src", "/etc/hostname"},
+    {"--size", "1M"},
+    {"--dir", "/tmp"},
+    {"--mem-limit", "64M"},
+    {"--disk-limit", "30M"},
+    {"--probe", "cold"},
+    {"--repeat", "2"},
+    {"--baseline", "rw_cp"},
+    {"--bs", "4K"},
+    {"--sweep", "bs=4K,8K"},
+    {"--sweep-until", "bursts>=1"},
+    {"--cmd", "true"},
+    {"--name", "t"},
+    {"--stall-timeout", "5"},
+    {"--csv", "x.csv"},
+    {"--metrics-file", "m.prom"},
+    {"--results", "r.csv"},
+    {"--export-json", "r.json"},
+    {"--export-markdown", "r.md"},
+    {"--theme", "light"},
+    {"--glyphs", "ascii"},
+    {"--record", "r.jsonl"},
+    {"--replay", "r.jsonl"},
+    {"--replay-at", "1"},
+    {"--speed", "2"},
+    {"--talk", "t.talk"},
+    {"--export-svg", "o.svg"},
+    {"--export-csv", "o.csv"},
+    {"--export-openmetrics", "o.prom"},
+    {"--compare", "a.jsonl"},
+    {"--view", "runs"},
+    {"--from", "1"},
+    {"--to", "2"},
+    {"--run", "1"},
+};
+
+static const char *sample_of(const struct options_entry *e)
+{
+	for (size_t i = 0; i < sizeof(sample) / sizeof(sample[0]); i++)
+		if (e->name && !strcmp(sample[i][0], e->name))
+			return sample[i][1];
+	return NULL;
+}
+
+/* One rule for every option (issue 26, 9): given twice, it is refused
+ * with "OPT given twice", named as given the second time -- unless its
+ * row says it adds one more (--cmd, --name), and those take both.  The
+ * first value was taken silently over, or the last, before: --results
+ * twice wrote the second file. */
+static void test_once(void **state)
+{
+	(void)state;
+	size_t n, multi = 0;
+	const struct options_entry *t = options_table(&n);
+	struct options o;
+	char err[256], want[64], f[4];
+	for (size_t i = 0; i < n; i++) {
+		const struct options_entry *e = &t[i];
+		if (!e->set)
+			continue;
+		const char *v = e->has_arg == required_argument ? sample_of(e) : NULL;
+		if (e->has_arg == required_argument && !v)
+			fail_msg("%s: no sample value in test_options_table.c", e->name);
+		snprintf(f, sizeof(f), "-%c", e->flag);
+		/* long, short, and the short one then the long one */
+		const char *forms[3][2] = {{e->name, e->name}, {f, f}, {f, e->name}};
+		for (int k = 0; k < 3; k++) {
+			const char *a = forms[k][0], *b = forms[k][1];
+			if ((!e->name && (k != 1)) || (!e->flag && k))
+				continue;
+			int rc = v ? tu_parse(&o, err, sizeof(err), a, v, b, v, NULL)
+				   : tu_parse(&o, err, sizeof(err), a, b, NULL);
+			if (e->what & OPTW_MULTI) {
+				if (rc != 0)
+					fail_msg("%s twice: refused (\"%s\")", a, err);
+				continue;
+			}
+			snprintf(want, sizeof(want), "%s given twice", b);
+			if (rc != -1 || strcmp(err, want))
+				fail_msg("%s %s %s: %d \"%s\", want \"%s\"", a, b, v ? v : "", rc,
+					 err, want);
+		}
+		multi += !!(e->what & OPTW_MULTI);
+	}
+	assert_int_equal(multi, 2); /* --cmd and --name, and no more unseen */
+	/* --cmd and --name add: two commands, two labels */
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--cmd", "true", "--name", "a", "--cmd",
+				  "false", "--name", "b", NULL),
+			 0);
+	assert_int_equal(o.ncmds, 2);
+	assert_int_equal(o.nnames, 2);
+	/* the --demo preset fills what was not given: not "given twice" */
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--demo", "--mem-limit", "32M", NULL), 0);
+	assert_int_equal(o.mem_limit, 32ull << 20);
+}
+
 /* What a session is handed is what the command line said. */
 static void test_run_config(void **state)
 {
@@ -229,6 +334,7 @@ int main(void)
 	    cmocka_unit_test(test_list_and_help),
 	    cmocka_unit_test(test_messages),
 	    cmocka_unit_test(test_run_config),
+	    cmocka_unit_test(test_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
