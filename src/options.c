@@ -679,21 +679,38 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 	return 0;
 }
 
-/* --sweep beside the options it sweeps. */
-static int sweep_check(const struct options *o, char *err, size_t errlen)
+/* The row getopt takes the long option NAME ("--bs") from, NULL if none. */
+static const struct options_entry *row_named(const char *name)
 {
-	const struct sweep_spec *sw = &o->sweep;
+	for (size_t i = 0; i < NTABLE; i++)
+		if (table[i].set && table[i].name && !strcmp(table[i].name, name))
+			return &table[i];
+	return NULL;
+}
+
+/* --sweep beside the options it sweeps: a parameter's name is its
+ * option's (sweep_param_name "bs", --bs), so one rule holds for each, and
+ * a value given beside the sweep is never ignored. */
+static int sweep_check(struct options_pass *p)
+{
+	const struct sweep_spec *sw = &p->o->sweep;
 	if (sw->until.set && !sw->param)
-		return errf(err, errlen, "--sweep-until: only with --sweep PARAM=...");
+		return ERR(p, "--sweep-until: only with --sweep PARAM=...");
 	if (sw->until.set && sw->n < 2)
-		return errf(err, errlen, "--sweep-until: the sweep needs two values at least");
-	const char *p = sweep_param_name(sw->param);
-	if ((sw->param == SWEEP_MEM_LIMIT && o->mem_limit) ||
-	    (sw->param == SWEEP_DISK_LIMIT && o->disk_limit) || (sw->param == SWEEP_SIZE && o->size))
-		return errf(err, errlen, "--sweep %s: not with --%s too (the sweep sets it)", p, p);
-	if (sw->param == SWEEP_SIZE && o->src)
-		return errf(err, errlen, "--sweep size: not with --src (the scratch source is made "
-					 "at each size)");
+		return ERR(p, "--sweep-until: the sweep needs two values at least");
+	if (!sw->param)
+		return 0;
+	const char *name = sweep_param_name(sw->param);
+	char opt[32];
+	snprintf(opt, sizeof(opt), "--%s", name);
+	const struct options_entry *e = row_named(opt);
+	if (!e) /* test_options_table holds every parameter to a row */
+		return ERR(p, "--sweep %s: no option of that name", name);
+	if (p->given[e - table])
+		return ERR(p, "--sweep %s: not with %s too (the sweep sets it)", name, opt);
+	if (sw->param == SWEEP_SIZE && p->o->src)
+		return ERR(p, "--sweep size: not with --src (the scratch source is made "
+			      "at each size)");
 	return 0;
 }
 
@@ -713,7 +730,7 @@ static int validate(struct options_pass *p, char **pos, int npos)
 	if (!p->exp_action && p->size_arg &&
 	    size_opt("--size", p->size_arg, &o->size, p->err, p->errlen) < 0)
 		return -1;
-	if (sweep_check(o, p->err, p->errlen) < 0)
+	if (sweep_check(p) < 0)
 		return -1;
 	if (o->replay && o->live_opt)
 		return ERR(p, "%s: not with --replay (the recording holds the run)", o->live_opt);

@@ -2,8 +2,9 @@
  * Tests for the options table (options.h): that getopt's options, --help
  * and --list-options are all made from it and agree, that a few messages
  * name an option as it was given, and that options_run_config hands a
- * session what the command line said and that each option is given once
- * (unless its row says it adds).  tests/sh/options_table.sh holds the same table to the man page.
+ * session what the command line said, that each option is given once
+ * (unless its row says it adds) and that --sweep refuses the option it
+ * sets.  tests/sh/options_table.sh holds the same table to the man page.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include "options.h"
 #include "optparse.h"
 #include "run_config.h"
+#include "sweep.h"
 
 /* buf holds line as a whole line. */
 static int has_line(const char *buf, const char *line)
@@ -269,6 +271,60 @@ static void test_once(void **state)
 	assert_int_equal(o.mem_limit, 32ull << 20);
 }
 
+/* --sweep PARAM refuses the option PARAM names beside it, for every
+ * parameter by one rule: each parameter's name is an option of the table
+ * that takes a value.  --sweep bs=4K,8K --bs 64K ran at 4K and 8K before,
+ * saying nothing (issue 26, 8). */
+static void test_sweep_rule(void **state)
+{
+	(void)state;
+	static const char *const cases[][3] = {
+	    {"mem-limit=8M,16M", "--mem-limit", "8M"}, {"mem-limit=8M,16M", "-m", "8M"},
+	    {"disk-limit=2M,4M", "--disk-limit", "2M"}, {"bs=4K,8K", "--bs", "64K"},
+	    {"size=1M,2M", "--size", "1M"},
+	};
+	size_t n;
+	const struct options_entry *t = options_table(&n);
+	struct options o;
+	char err[256], want[128], opt[32];
+	for (int p = SWEEP_NONE + 1; p < SWEEP_NPARAM; p++) {
+		const char *name = sweep_param_name((enum sweep_param)p);
+		snprintf(opt, sizeof(opt), "--%s", name);
+		int row = 0, tested = 0;
+		for (size_t i = 0; i < n; i++)
+			row |= t[i].set && t[i].name && !strcmp(t[i].name, opt) &&
+			       t[i].has_arg == required_argument;
+		if (!row)
+			fail_msg("--sweep %s: no option %s in the table", name, opt);
+		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+			if (strncmp(cases[c][0], name, strlen(name)) || cases[c][0][strlen(name)] != '=')
+				continue;
+			snprintf(want, sizeof(want), "--sweep %s: not with %s too (the sweep sets it)",
+				 name, opt);
+			/* either order */
+			assert_int_equal(tu_parse(&o, err, sizeof(err), "--sweep", cases[c][0],
+						  cases[c][1], cases[c][2], NULL),
+					 -1);
+			assert_string_equal(err, want);
+			assert_int_equal(tu_parse(&o, err, sizeof(err), cases[c][1], cases[c][2],
+						  "--sweep", cases[c][0], NULL),
+					 -1);
+			assert_string_equal(err, want);
+			/* the sweep alone is taken */
+			assert_int_equal(tu_parse(&o, err, sizeof(err), "--sweep", cases[c][0], NULL),
+					 0);
+			assert_int_equal(o.sweep.param, p);
+			tested++;
+		}
+		if (!tested)
+			fail_msg("--sweep %s: no case here", name);
+	}
+	/* an option the sweep does not set is taken beside it */
+	assert_int_equal(tu_parse(&o, err, sizeof(err), "--sweep", "bs=4K,8K", "-m", "64M", NULL),
+			 0);
+	assert_int_equal(o.mem_limit, 64ull << 20);
+}
+
 /* What a session is handed is what the command line said. */
 static void test_run_config(void **state)
 {
@@ -335,6 +391,7 @@ int main(void)
 	    cmocka_unit_test(test_messages),
 	    cmocka_unit_test(test_run_config),
 	    cmocka_unit_test(test_once),
+	    cmocka_unit_test(test_sweep_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
