@@ -216,6 +216,18 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 	return 0;
 }
 
+int sweep_values_most(const struct sweep_spec *sp)
+{
+	int n = sp->n;
+	if (!sp->until.set || n <= 2)
+		return n;
+	/* both ends, then one value a halving of the n - 1 steps between */
+	int most = 2;
+	for (int gap = n - 1; gap > 1; gap = (gap + 1) / 2)
+		most++;
+	return most < n ? most : n;
+}
+
 static const char *const metric_names[] = {"bursts", "rdcv", "elapsed"};
 static const char *const op_names[] = {">=", ">", "<=", "<"};
 

@@ -71,6 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_REQUIRE(o.bs > 0 && o.bs <= 1024 * 1024 * 1024);
 		FUZZ_REQUIRE(!o.device || o.device[0]);
 		FUZZ_REQUIRE(o.count >= 0);
+		FUZZ_REQUIRE(sweep_values_most(&o.sweep) >= 0 &&
+			     sweep_values_most(&o.sweep) <= o.sweep.n);
 	} else {
 		FUZZ_REQUIRE(rc == -1 && err[0] && !strchr(err, '\n'));
 	}
