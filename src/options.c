@@ -622,6 +622,10 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 	}
 	if (other[0])
 		return ERR(p, "%s: %s does not go with it", name, other);
+	/* -t colours a picture or the TUI's --compare; a CSV or a metrics
+	 * text would ignore it */
+	if ((action == ACTION_EXPORT_CSV || action == ACTION_EXPORT_OPENMETRICS) && o->theme)
+		return ERR(p, "%s: -t does not go with it (no colours)", name);
 	if (action != ACTION_EXPORT_SVG && (svg[0] || p->size_arg))
 		return ERR(p, "%s: only with --export-svg", svg[0] ? svg : "--size");
 	if (action == ACTION_COMPARE) {
@@ -732,6 +736,13 @@ static int validate(struct options_pass *p, char **pos, int npos)
 		return -1;
 	if (sweep_check(p) < 0)
 		return -1;
+	/* options one of which the other would silently make moot */
+	if (!p->exp_action && p->size_arg && o->src)
+		return ERR(p, "--size %s: not with --src (the copy is of FILE, at its own size)",
+			   p->size_arg);
+	if (o->ascii && o->glyphs >= 0 && o->glyphs != CHART_ASCII)
+		return ERR(p, "--glyphs %s: not with --ascii (its charts are ASCII)",
+			   o->glyphs == CHART_BRAILLE ? "braille" : "blocks");
 	if (o->replay && o->live_opt)
 		return ERR(p, "%s: not with --replay (the recording holds the run)", o->live_opt);
 	if (o->rehearse && !o->talk)
@@ -793,6 +804,9 @@ struct run_config *options_run_config(const struct options *o, struct run_config
 
 int options_check_runs(const struct options *o, char *err, size_t errlen)
 {
+	/* the TUI's end prints the tables whole: -q would leave nothing out */
+	if (o->quiet && !o->batch)
+		return errf(err, errlen, "-q: only in batch mode (--batch, or stdout not a terminal)");
 	/* written when the batch ends (main checks the paths: export_results.h) */
 	if ((o->export_json || o->export_md) && !o->batch)
 		return errf(err, errlen,

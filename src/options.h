@@ -169,7 +169,7 @@ int parse_interval(const char *s, double *out, char *err, size_t errlen);
 /* After --demo and the batch decision: run options without anything to run
  * (-s, --cmd, --demo) are a usage error in batch mode (in the TUI they seed
  * the picker, except --baseline and --name); more --name than --cmd is one
- * too.  0 or -1 + err. */
+ * too, and so is -q in the TUI.  0 or -1 + err. */
 int options_check_runs(const struct options *o, char *err, size_t errlen);
 
 /* The run configuration the options give (what session_init takes): c,

@@ -341,6 +341,16 @@ check "usage: --from 0x10: not a time" \
 usage_err "--export-svg --view sweep --run 2" --export-svg "$tmp/s.svg" --view sweep --run 2 "$tmp/none.jsonl"
 check "usage: --view sweep --run 2: refused, not ignored; no SVG" \
 	'[ "$msg" = "lrutop: --run 2: not with --view sweep (the sweep picture draws every run)" ] && [ ! -e "$tmp/s.svg" ]' "$msg"
+# options that the other makes moot: refused, not one of them ignored
+usage_err "--src with --size" --batch -s rw_cp --src /etc/hostname --size 8M --dir "$base"
+check "usage: --src with --size: says why" \
+	'[ "$msg" = "lrutop: --size 8M: not with --src (the copy is of FILE, at its own size)" ]' "$msg"
+usage_err "--ascii --glyphs braille" --batch -n 1 --ascii --glyphs braille
+check "usage: --ascii --glyphs braille: says why" \
+	'[ "$msg" = "lrutop: --glyphs braille: not with --ascii (its charts are ASCII)" ]' "$msg"
+usage_err "--export-csv -t" --export-csv "$tmp/t.csv" -t light "$tmp/none.jsonl"
+check "usage: --export-csv -t: no colours to take" \
+	'[ "$msg" = "lrutop: --export-csv: -t does not go with it (no colours)" ]' "$msg"
 
 # stdout that cannot be written -------------------------------------------
 # out_err NAME WANT ARGS...: exit 1, stderr exactly "lrutop: write error: WANT"
@@ -557,6 +567,17 @@ if command -v tmux >/dev/null 2>&1; then
 		fi
 		tm kill-session -t "$s" 2>/dev/null
 	done
+	# -q in the TUI was ignored (the tables are printed whole at its end)
+	tm_start tq 120 20 "TERM=xterm-256color '$LRUTOP' -q -n 2 2>'$tmp/tqerr'"
+	if wait_for 10 "tm_has tq END-OF-STTY"; then
+		st=$(tm_cap tq | sed -n 's/^EXIT=\([0-9]*\).*/\1/p')
+		check "TUI -q: EXIT=2, 'lrutop: -q: only in batch mode ...'" \
+			'[ "$st" = 2 ] && [ "$(cat "$tmp/tqerr")" = "lrutop: -q: only in batch mode (--batch, or stdout not a terminal)" ]' \
+			"EXIT=$st; stderr: $(tr '\n' '|' <"$tmp/tqerr")"
+	else
+		notok "TUI -q: EXIT=2" "did not end: $(tm_cap tq | grep -v '^$' | head -n 3 | tr '\n' '|')"
+	fi
+	tm kill-session -t tq 2>/dev/null
 	# a signal: 128 + N and one line, as in batch mode; terminal restored;
 	# SIGTERM during a run also removes its scratch directory
 	for sig in INT:130 TERM:143 HUP:129; do

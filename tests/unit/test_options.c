@@ -340,8 +340,9 @@ static void test_numbers(void **state)
 	assert_near(o.speed, 0.5, 0.0);
 }
 
-/* Two actions, or a picture of the sweep with one run: one line, not the
- * last action silently nor --run ignored (issue 26, 9). */
+/* Two actions, a picture of the sweep with one run, an option the other
+ * makes moot: one line, not the last action silently nor --run, --size,
+ * --glyphs, -t or -q ignored (issue 26, 9). */
 static void test_option_pairs(void **state)
 {
 	(void)state;
@@ -363,6 +364,24 @@ static void test_option_pairs(void **state)
 	assert_int_equal(
 	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "runs", "--from", "5", "r.jsonl"), -1);
 	assert_string_equal(err, "--from: only for the Overview (the Runs view takes --run N)");
+	/* one option that the other makes moot, either way round */
+	assert_int_equal(PARSE(&o, err, "--src", "/etc/hostname", "--size", "8M"), -1);
+	assert_string_equal(err, "--size 8M: not with --src (the copy is of FILE, at its own size)");
+	assert_int_equal(PARSE(&o, err, "--size", "8M", "--src", "/etc/hostname"), -1);
+	assert_int_equal(PARSE(&o, err, "--glyphs", "blocks", "--ascii"), -1);
+	assert_string_equal(err, "--glyphs blocks: not with --ascii (its charts are ASCII)");
+	assert_int_equal(PARSE(&o, err, "--ascii", "--glyphs", "ascii"), 0);
+	assert_int_equal(PARSE(&o, err, "--export-csv", "o.csv", "-t", "light", "r.jsonl"), -1);
+	assert_string_equal(err, "--export-csv: -t does not go with it (no colours)");
+	assert_int_equal(
+	    PARSE(&o, err, "--export-openmetrics", "o.prom", "--theme", "light", "r.jsonl"), -1);
+	assert_int_equal(PARSE(&o, err, "--export-svg", "o.svg", "-t", "light", "r.jsonl"), 0);
+	/* -q: batch mode only (decided after the parse: options_check_runs) */
+	assert_int_equal(PARSE(&o, err, "-q", "-n", "1"), 0);
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), -1);
+	assert_string_equal(err, "-q: only in batch mode (--batch, or stdout not a terminal)");
+	o.batch = 1;
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
 	/* --run is the Runs view's row and the Overview's time range */
 	assert_int_equal(
 	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "runs", "--run", "2", "r.jsonl"), 0);
