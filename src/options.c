@@ -806,7 +806,8 @@ int options_check_runs(const struct options *o, char *err, size_t errlen)
 {
 	/* the TUI's end prints the tables whole: -q would leave nothing out */
 	if (o->quiet && !o->batch)
-		return errf(err, errlen, "-q: only in batch mode (--batch, or stdout not a terminal)");
+		return errf(err, errlen,
+			    "-q: only in batch mode (--batch, or stdout not a terminal)");
 	/* written when the batch ends (main checks the paths: export_results.h) */
 	if ((o->export_json || o->export_md) && !o->batch)
 		return errf(err, errlen,

@@ -94,7 +94,8 @@ void preset_apply(const struct preset *p, struct options *o, struct cgroup_home 
 		o->strategies = p->strategies;
 	/* a parameter --sweep sets is the sweep's, as a value the command
 	 * line gives is its own (options.c refuses both together) */
-	int sw_mem = o->sweep.param == SWEEP_MEM_LIMIT, sw_disk = o->sweep.param == SWEEP_DISK_LIMIT;
+	int sw_mem = o->sweep.param == SWEEP_MEM_LIMIT,
+	    sw_disk = o->sweep.param == SWEEP_DISK_LIMIT;
 	if (!o->mem_limit && p->mem_limit && !sw_mem) {
 		if (cgroup_home_available(cgroups, why, sizeof(why)) == 0)
 			o->mem_limit = p->mem_limit;

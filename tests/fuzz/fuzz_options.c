@@ -32,7 +32,8 @@ static void check_word(const char *w)
 
 	double d;
 	if (decimal_parse(w, &d) == 0) {
-		FUZZ_REQUIRE(w[strspn(w, "0123456789.")] == '\0' && strchr(w, '.') == strrchr(w, '.'));
+		FUZZ_REQUIRE(w[strspn(w, "0123456789.")] == '\0' &&
+			     strchr(w, '.') == strrchr(w, '.'));
 		FUZZ_REQUIRE(isfinite(d) && d >= 0);
 	}
 	if (parse_size(w, &sz) == 0) {
@@ -44,8 +45,8 @@ static void check_word(const char *w)
 		}
 	}
 	if (parse_interval(w, &iv, err, sizeof(err)) == 0)
-		FUZZ_REQUIRE(iv >= INTERVAL_MIN && iv <= INTERVAL_MAX && decimal_parse(w, &d) == 0 &&
-			     d == iv);
+		FUZZ_REQUIRE(iv >= INTERVAL_MIN && iv <= INTERVAL_MAX &&
+			     decimal_parse(w, &d) == 0 && d == iv);
 	else
 		FUZZ_REQUIRE(!strncmp(err, "-i ", 3) && !strchr(err, '\n'));
 }

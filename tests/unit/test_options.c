@@ -278,8 +278,8 @@ static void test_options_check_runs(void **state)
 static void test_numbers(void **state)
 {
 	(void)state;
-	static const char *const bad[] = {"0x10", "1e1",  "1E1", "inf", "nan", " 1",   "1 ",
-					  "+1",	  "-1",	  "",	 ".",	"1..2", "1.2.3", "0x1p3"};
+	static const char *const bad[] = {"0x10", "1e1", "1E1", "inf", "nan",  " 1",	"1 ",
+					  "+1",	  "-1",	 "",	".",   "1..2", "1.2.3", "0x1p3"};
 	struct options o;
 	char err[256], arg[64];
 	double d;
@@ -300,8 +300,9 @@ static void test_numbers(void **state)
 			     "--speed");
 		expect_error(PARSE(&o, err, "--replay", "r.jsonl", "--replay-at", (char *)w), err,
 			     "--replay-at");
-		expect_error(PARSE(&o, err, "--export-svg", "o.svg", "--from", (char *)w, "r.jsonl"),
-			     err, "--from");
+		expect_error(
+		    PARSE(&o, err, "--export-svg", "o.svg", "--from", (char *)w, "r.jsonl"), err,
+		    "--from");
 		expect_error(PARSE(&o, err, "-n", (char *)w), err, "-n");
 		expect_error(PARSE(&o, err, "--repeat", (char *)w), err, "--repeat");
 		snprintf(arg, sizeof(arg), "bursts>=%s", w);
@@ -355,18 +356,21 @@ static void test_option_pairs(void **state)
 	assert_int_equal(PARSE(&o, err, "--list-themes", "-h"), -1);
 	assert_string_equal(err, "-h: not with --list-themes (one at a time)");
 	assert_int_equal(
-	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "sweep", "--run", "2", "r.jsonl"), -1);
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "sweep", "--run", "2", "r.jsonl"),
+	    -1);
 	assert_string_equal(err,
 			    "--run 2: not with --view sweep (the sweep picture draws every run)");
 	assert_int_equal(
 	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "sweep", "--to", "5", "r.jsonl"), -1);
 	assert_string_equal(err, "--to: only for the Overview (the sweep picture draws every run)");
 	assert_int_equal(
-	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "runs", "--from", "5", "r.jsonl"), -1);
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "runs", "--from", "5", "r.jsonl"),
+	    -1);
 	assert_string_equal(err, "--from: only for the Overview (the Runs view takes --run N)");
 	/* one option that the other makes moot, either way round */
 	assert_int_equal(PARSE(&o, err, "--src", "/etc/hostname", "--size", "8M"), -1);
-	assert_string_equal(err, "--size 8M: not with --src (the copy is of FILE, at its own size)");
+	assert_string_equal(err,
+			    "--size 8M: not with --src (the copy is of FILE, at its own size)");
 	assert_int_equal(PARSE(&o, err, "--size", "8M", "--src", "/etc/hostname"), -1);
 	assert_int_equal(PARSE(&o, err, "--glyphs", "blocks", "--ascii"), -1);
 	assert_string_equal(err, "--glyphs blocks: not with --ascii (its charts are ASCII)");

@@ -279,8 +279,10 @@ static void test_sweep_rule(void **state)
 {
 	(void)state;
 	static const char *const cases[][3] = {
-	    {"mem-limit=8M,16M", "--mem-limit", "8M"}, {"mem-limit=8M,16M", "-m", "8M"},
-	    {"disk-limit=2M,4M", "--disk-limit", "2M"}, {"bs=4K,8K", "--bs", "64K"},
+	    {"mem-limit=8M,16M", "--mem-limit", "8M"},
+	    {"mem-limit=8M,16M", "-m", "8M"},
+	    {"disk-limit=2M,4M", "--disk-limit", "2M"},
+	    {"bs=4K,8K", "--bs", "64K"},
 	    {"size=1M,2M", "--size", "1M"},
 	};
 	size_t n;
@@ -297,10 +299,11 @@ static void test_sweep_rule(void **state)
 		if (!row)
 			fail_msg("--sweep %s: no option %s in the table", name, opt);
 		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-			if (strncmp(cases[c][0], name, strlen(name)) || cases[c][0][strlen(name)] != '=')
+			if (strncmp(cases[c][0], name, strlen(name)) ||
+			    cases[c][0][strlen(name)] != '=')
 				continue;
-			snprintf(want, sizeof(want), "--sweep %s: not with %s too (the sweep sets it)",
-				 name, opt);
+			snprintf(want, sizeof(want),
+				 "--sweep %s: not with %s too (the sweep sets it)", name, opt);
 			/* either order */
 			assert_int_equal(tu_parse(&o, err, sizeof(err), "--sweep", cases[c][0],
 						  cases[c][1], cases[c][2], NULL),
@@ -311,8 +314,8 @@ static void test_sweep_rule(void **state)
 					 -1);
 			assert_string_equal(err, want);
 			/* the sweep alone is taken */
-			assert_int_equal(tu_parse(&o, err, sizeof(err), "--sweep", cases[c][0], NULL),
-					 0);
+			assert_int_equal(
+			    tu_parse(&o, err, sizeof(err), "--sweep", cases[c][0], NULL), 0);
 			assert_int_equal(o.sweep.param, p);
 			tested++;
 		}

@@ -402,7 +402,8 @@ static void test_values_most(void **state)
 	for (int nv = 2; nv <= SWEEP_MAX_VALUES; nv++) {
 		size_t l = (size_t)snprintf(arg, sizeof(arg), "mem-limit=");
 		for (int i = 0; i < nv; i++)
-			l += (size_t)snprintf(arg + l, sizeof(arg) - l, "%s%dM", i ? "," : "", 4 + i);
+			l += (size_t)snprintf(arg + l, sizeof(arg) - l, "%s%dM", i ? "," : "",
+					      4 + i);
 		struct sweep_spec sp;
 		assert_int_equal(parse(arg, &sp, err), 0);
 		assert_int_equal(sp.n, nv);
@@ -420,12 +421,13 @@ static void test_values_most(void **state)
 					break;
 				for (int j = 0; j < k; j++) {
 					assert_true(n < SWEEP_MAX_VALUES);
-					r[n++] = run("a", sp.v[next[j]], 1, 1.0, next[j] >= from ? 3 : 0);
+					r[n++] = run("a", sp.v[next[j]], 1, 1.0,
+						     next[j] >= from ? 3 : 0);
 				}
 			}
 			if ((int)n > most)
-				fail_msg("%d values, holding from %d: %zu runs, bound %d", nv, from, n,
-					 most);
+				fail_msg("%d values, holding from %d: %zu runs, bound %d", nv, from,
+					 n, most);
 			seen = (int)n > seen ? (int)n : seen;
 		}
 		assert_int_equal(seen, most);
