@@ -67,6 +67,10 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 		char *err, size_t errlen);
 /* Parses "bursts>=1", "rdcv>0.5", "elapsed<=3" (blanks allowed). */
 int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t errlen);
+/* How many of sp's values one entry of the queue runs at most (each
+ * --repeat times): all of them, or with --sweep-until both ends and one
+ * value a halving of the bracket (the session's bound on a bisection). */
+int sweep_values_most(const struct sweep_spec *sp);
 /* qsort order of two uint64_t sweep values, smallest first. */
 int sweep_cmp_value(const void *a, const void *b);
 

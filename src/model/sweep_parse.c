@@ -4,7 +4,6 @@
  * this file; sweep.c builds the table). */
 #include "sweep.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,10 +159,8 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 			      errlen) < 0)
 			return -1;
 		const char *f = colon + 2;
-		char *end;
-		errno = 0;
-		double fac = strtod(f, &end);
-		if (!(*f >= '0' && *f <= '9') || errno || *end || !isfinite(fac))
+		double fac;
+		if (decimal_parse(f, &fac) < 0) /* the options' one rule: "x0x2" is no factor */
 			return errf(err, errlen, "--sweep %s: x%s is not a factor", arg, f);
 		if (!(fac > 1))
 			return errf(err, errlen, "--sweep %s: the factor must be above 1", arg);
@@ -219,6 +216,18 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 	return 0;
 }
 
+int sweep_values_most(const struct sweep_spec *sp)
+{
+	int n = sp->n;
+	if (!sp->until.set || n <= 2)
+		return n;
+	/* both ends, then one value a halving of the n - 1 steps between */
+	int most = 2;
+	for (int gap = n - 1; gap > 1; gap = (gap + 1) / 2)
+		most++;
+	return most < n ? most : n;
+}
+
 static const char *const metric_names[] = {"bursts", "rdcv", "elapsed"};
 static const char *const op_names[] = {">=", ">", "<=", "<"};
 
@@ -248,12 +257,14 @@ int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t e
 	s += strlen(op_names[op]);
 	while (*s == ' ')
 		s++;
-	char *end;
-	errno = 0;
-	double t = strtod(s, &end);
-	while (end && *end == ' ')
+	/* a number as every option takes one (decimal_prefix): "0x10" and
+	 * "1e1" are not, as -i 0x10 is not */
+	const char *end;
+	double t;
+	int bad = decimal_prefix(s, &t, &end) < 0;
+	while (!bad && *end == ' ')
 		end++;
-	if (!((*s >= '0' && *s <= '9') || *s == '.') || errno || *end || !isfinite(t))
+	if (bad || *end)
 		return errf(err, errlen, "--sweep-until %s: not a number after %s", arg,
 			    op_names[op]);
 	*c = (struct sweep_cond){

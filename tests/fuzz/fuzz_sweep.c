@@ -11,6 +11,8 @@
  */
 #include "fuzz.h"
 
+#include <math.h>
+
 #include "options.h"
 #include "sweep.h"
 
@@ -38,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err[0] = '\0';
 	rc = sweep_until_parse(buf, &c, err, sizeof(err));
 	FUZZ_REQUIRE(rc == 0 ? c.set && c.text[0] : rc == -1 && err[0]);
+	/* the threshold is a plain decimal, as every option's number */
+	FUZZ_REQUIRE(rc != 0 || (isfinite(c.threshold) && c.threshold >= 0));
 	free(buf);
 	return 0;
 }

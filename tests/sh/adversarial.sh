@@ -604,4 +604,55 @@ else
 	notok "$T: PATH made" "not there after 20 s; $(show "$tmp/mf/err")"
 fi
 
+# ---- part 14: options that follow one rule (findings 8, 9) ----
+# ---- 8: --sweep PARAM refuses PARAM's own option, every PARAM -------------
+# lrutop --batch -q -s rw_cp --sweep bs=4K --bs 64K --size 1M   ran at 4K, exit 0,
+# no word (-m, --disk-limit and --size beside their sweeps were refused)
+T="p14-8 sweep"
+lrt_newdir
+refused "$T --sweep bs=4K --bs 64K" "--sweep bs: not with --bs too \(the sweep sets it\)$" \
+	--batch -q -s rw_cp --sweep bs=4K --bs 64K --size 1M --dir "$d"
+check "$T nothing ran: --dir empty, no table" 'lrt_empty "$d" && [ ! -s "$tmp/out" ]' "$(ls -A "$d") $(show "$tmp/out")"
+refused "$T --bs 64K before --sweep bs" "--sweep bs: not with --bs too" \
+	--batch -q -s rw_cp --bs 64K --sweep bs=4K,8K --size 1M --dir "$d"
+refused "$T -m beside --sweep mem-limit (as before)" "--sweep mem-limit: not with --mem-limit too" \
+	--batch -q -s rw_cp -m 64M --sweep mem-limit=8M,16M --size 1M --dir "$d"
+
+# ---- 9: exit codes, options given twice, numbers, --view sweep --run -------
+T="p14-9 options"
+# lrutop --batch -q -s all --repeat 100 --sweep bs=4K,8K --sweep-until 'bursts>=1' --size 1M
+#   was exit 1 ("at most 1024 runs" at the first step); every value: exit 2
+lrt_newdir
+refused "$T a too-big --sweep-until session" "at most 1024 runs in one session \(this sweep can take 2600\)$" \
+	--batch -q -s all --repeat 100 --sweep bs=4K,8K --sweep-until 'bursts>=1' --size 1M --dir "$d"
+check "$T a too-big --sweep-until session: nothing made in --dir" 'lrt_empty "$d"' "$(ls -A "$d")"
+# --sweep-until, --export-json, --export-markdown, --results, --metrics-file
+# twice took the last silently (--sweep twice was refused)
+for o in --sweep-until --export-json --export-markdown --results --metrics-file; do
+	a=$tmp/twice1 b=$tmp/twice2
+	[ "$o" = --sweep-until ] && a='bursts>=1' b='bursts>=2'
+	lrt_newdir
+	refused "$T $o twice" "$o given twice$" \
+		--batch -q -s rw_cp --sweep bs=4K,8K --size 1M --dir "$d" "$o" "$a" "$o" "$b"
+	check "$T $o twice: no file made, --dir empty" '[ ! -e "$tmp/twice1" ] && [ ! -e "$tmp/twice2" ] && lrt_empty "$d"' \
+		"$(ls "$tmp" | grep twice) $(ls -A "$d")"
+	rm -f "$tmp/twice1" "$tmp/twice2" # what a build that took them made
+done
+# lrutop --sweep-until 'bursts>=0x10' was taken (16) while -i 0x10 was refused
+refused "$T --sweep-until 'bursts>=0x10'" "--sweep-until bursts>=0x10: not a number after >=$" \
+	--batch -q -s rw_cp --sweep bs=4K,8K --sweep-until 'bursts>=0x10' --size 1M --dir "$d"
+refused "$T --sweep ...:x0x2" "x0x2 is not a factor" --batch -q -s rw_cp --sweep bs=4K..64K:x0x2 --size 1M --dir "$d"
+refused "$T --replay-at 0x10" "--replay-at 0x10: not a time" --batch --replay "$R" --replay-at 0x10
+# lrutop --export-svg s.svg --view sweep --run 2 SWEEP.jsonl drew every run, --run ignored
+lrt_newdir
+run --batch -q -s rw_cp --sweep bs=64K,1M --size 1M --no-verify -i 0.05 --dir "$d" --record "$tmp/sw.jsonl"
+check "$T a recording of a sweep to draw" '[ "$rc" -eq 0 ] && [ "$(grep -c "\"k\":\"result\"" "$tmp/sw.jsonl")" -eq 2 ]' \
+	"exit $rc; $(show "$tmp/err")"
+refused "$T --export-svg --view sweep --run 2" "--run 2: not with --view sweep \(the sweep picture draws every run\)$" \
+	--export-svg "$tmp/p14.svg" --view sweep --run 2 "$tmp/sw.jsonl"
+check "$T --view sweep --run 2: no SVG made" '[ ! -e "$tmp/p14.svg" ]'
+rm -f "$tmp/p14.svg" # what a build that ignored --run made
+run --export-svg "$tmp/p14.svg" --view sweep "$tmp/sw.jsonl"
+check "$T --view sweep without --run: drawn" '[ "$rc" -eq 0 ] && grep -q "<svg" "$tmp/p14.svg"' "exit $rc; $(show "$tmp/err")"
+
 exit 0

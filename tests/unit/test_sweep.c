@@ -386,6 +386,54 @@ static void test_columns_dropped(void **state)
 	free(txt);
 }
 
+/* sweep_values_most, the bound the session refuses a too-big bisection
+ * by, against the bisection itself: for every grid of 2 to 64 values and
+ * every place the condition could start to hold (or none), the values
+ * sweep_bisect_next asks for are at most the bound, and for some place
+ * exactly it.  Without --sweep-until every value runs. */
+static void test_values_most(void **state)
+{
+	(void)state;
+	static struct run_result r[SWEEP_MAX_VALUES];
+	static struct sweep_table t;
+	char arg[512], err[256];
+	struct sweep_cond c;
+	assert_int_equal(sweep_until_parse("bursts>=1", &c, err, sizeof(err)), 0);
+	for (int nv = 2; nv <= SWEEP_MAX_VALUES; nv++) {
+		size_t l = (size_t)snprintf(arg, sizeof(arg), "mem-limit=");
+		for (int i = 0; i < nv; i++)
+			l += (size_t)snprintf(arg + l, sizeof(arg) - l, "%s%dM", i ? "," : "",
+					      4 + i);
+		struct sweep_spec sp;
+		assert_int_equal(parse(arg, &sp, err), 0);
+		assert_int_equal(sp.n, nv);
+		assert_int_equal(sweep_values_most(&sp), nv);
+		sp.until = c;
+		int most = sweep_values_most(&sp), seen = 0;
+		for (int from = 0; from <= nv; from++) {
+			size_t n = 0;
+			int next[2], k;
+			struct sweep_bracket b;
+			for (;;) {
+				sweep_table_build(&t, &sp, r, n, 0);
+				k = sweep_bisect_next(&t, t.ns ? 0 : -1, &c, 1, next, &b);
+				if (!k)
+					break;
+				for (int j = 0; j < k; j++) {
+					assert_true(n < SWEEP_MAX_VALUES);
+					r[n++] = run("a", sp.v[next[j]], 1, 1.0,
+						     next[j] >= from ? 3 : 0);
+				}
+			}
+			if ((int)n > most)
+				fail_msg("%d values, holding from %d: %zu runs, bound %d", nv, from,
+					 n, most);
+			seen = (int)n > seen ? (int)n : seen;
+		}
+		assert_int_equal(seen, most);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +442,7 @@ int main(void)
 	    cmocka_unit_test(test_labels),	  cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_bisect),	  cmocka_unit_test(test_run_setting),
 	    cmocka_unit_test(test_columns_queue), cmocka_unit_test(test_columns_dropped),
+	    cmocka_unit_test(test_values_most),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
