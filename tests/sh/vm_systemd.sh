@@ -150,7 +150,7 @@ seen_ok() {
 	fi
 }
 # results_ok NAME FILE OK STRATEGY...: each strategy's line in the -q table
-# has OK in its ok column (yes: verified; -: the demo does not verify)
+# has OK in its ok column (yes: verified; -: not verified, --no-verify or the demo)
 results_ok() {
 	_n=$1 _f=$2 _w=$3
 	shift 3
@@ -181,15 +181,18 @@ fmax=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^file=/) { v = substr($i, 6) +
 gone mem-limit
 
 # ---- --disk-limit 8M ----
+# 32M, not verified (as vm.sh's guest): 4 s at 8 MiB/s; reading both files
+# back through the same throttle was 16 s of the guest's time, and the
+# copies under --mem-limit above are verified
 lrt_fresh out err
-"$LRUTOP" --batch -q -s rw_cp --size 64M --disk-limit 8M --dir "$SCRATCH/disk" >out 2>err &
+"$LRUTOP" --batch -q -s rw_cp --size 32M --disk-limit 8M --no-verify --dir "$SCRATCH/disk" >out 2>err &
 lp=$!
 watch_runs $lp >seen
 wait $lp
 st=$?
 [ $st -eq 0 ] && ok "$T disk-limit: exit 0" || notok "$T disk-limit: exit 0" "exit $st: $(head -c 400 err)"
 seen_ok disk-limit seen max "$vdb,rbps=8388608"
-results_ok disk-limit out yes rw_cp@8M
+results_ok disk-limit out - rw_cp@8M
 rate=$(awk '$1 == "rw_cp@8M" && $2 == 1 { print $11; exit }' out)
 awk -v r="$rate" 'BEGIN { exit !(r != "" && r + 0 <= 8.5) }' && ok "$T disk-limit: rw_cp at most 8.5 MiB/s ($rate)" ||
 	notok "$T disk-limit: rw_cp at most 8.5 MiB/s" "${rate:-no rate}: $(head -c 300 out)"
@@ -234,8 +237,9 @@ else
 fi
 
 # ---- --demo (2008: 40M cgroup, 32M/s disk), a small source for TCG ----
+# (32M: the limits are what is asserted here, not a sawtooth)
 lrt_fresh out err
-"$LRUTOP" --demo --batch -q --size 64M --dir "$SCRATCH/demo" >out 2>err &
+"$LRUTOP" --demo --batch -q --size 32M --dir "$SCRATCH/demo" >out 2>err &
 lp=$!
 watch_runs $lp >seen
 wait $lp
