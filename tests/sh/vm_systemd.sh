@@ -262,7 +262,7 @@ SCRATCH=$SCRATCH/scope sh ./systemd-scope.sh 2>&1 |
 echo "# guest done"
 GUEST
 
-VM_TIMEOUT=${VM_TIMEOUT:-480} "$tool" run "$tmp/guest.sh" tests/sh/lib.sh tests/vm/systemd-scope.sh >"$tmp/out" 2>"$tmp/err"
+VM_TIMEOUT=${VM_TIMEOUT:-1200} "$tool" run "$tmp/guest.sh" tests/sh/lib.sh tests/vm/systemd-scope.sh >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out"
 sed 's/^/# /' "$tmp/err"
