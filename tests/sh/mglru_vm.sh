@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/run: once
+# tests/run: vm
 # MGLRU for real (issue 14 §3): Debian's 6.1 kernel under qemu
 # (tools/vm/run, cgroup v2) with /sys/kernel/mm/lru_gen/enabled on and
 # debugfs not mounted.  lrutop --batch, as root, runs rw_cp and mm_sync_cp

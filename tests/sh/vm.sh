@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/run: once
 # tests/run: timeout 1800
+# tests/run: vm
 # cgroup v2 for real (issue 14 §2): Debian's kernel booted under qemu by
 # tools/vm/run — cgroup v2 only, laid out as systemd lays it out, MGLRU on
 # or off — and lrutop's scenarios asserted inside it by tests/vm/guest.sh:

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/run: once
 # tests/run: timeout 1800
+# tests/run: vm
 # lrutop where most users start it: as root in a login session's scope
 # (/user.slice/user-0.slice/session-N.scope) of a real systemd, cgroup v2
 # only.  tools/vm/systemd-guest boots Debian 12 (systemd as PID 1) in qemu
