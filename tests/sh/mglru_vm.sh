@@ -46,7 +46,7 @@ trap 'exit 2' INT TERM HUP
 # shellcheck disable=SC2016
 if ! tools/vm/run -q --kernel "$kernel" --lrutop "$LRUTOP" --lru-gen y --layout root --out "$tmp" \
 	--timeout "${VM_TIMEOUT:-600}" -c '
-	run() { n=$1; shift; lrutop --batch -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M "$@" \
+	run() { n=$1; shift; lrutop --batch --stall-timeout 0 -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M "$@" \
 		--results $OUT/res$n.csv --record $OUT/rec$n.jsonl >$OUT/out$n 2>$OUT/err$n; }
 	mount -t tmpfs -o size=1m none /sys/kernel/debug && { run 2 --repeat 2; umount /sys/kernel/debug; }
 	grep -q debugfs /proc/mounts && echo "debugfs mounted before" >$OUT/pre

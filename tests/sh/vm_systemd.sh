@@ -168,7 +168,7 @@ mkdir -p "$SCRATCH/mem" "$SCRATCH/disk" "$SCRATCH/fail" "$SCRATCH/kill" "$SCRATC
 
 # ---- --mem-limit 32M ----
 lrt_fresh out err
-"$LRUTOP" --batch -q -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M --dir "$SCRATCH/mem" >out 2>err &
+"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M --dir "$SCRATCH/mem" >out 2>err &
 lp=$!
 watch_runs $lp >seen
 wait $lp
@@ -186,7 +186,7 @@ gone mem-limit
 # back through the same throttle was 16 s of the guest's time, and the
 # copies under --mem-limit above are verified
 lrt_fresh out err
-"$LRUTOP" --batch -q -s rw_cp --size 32M --disk-limit 8M --no-verify --dir "$SCRATCH/disk" >out 2>err &
+"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp --size 32M --disk-limit 8M --no-verify --dir "$SCRATCH/disk" >out 2>err &
 lp=$!
 watch_runs $lp >seen
 wait $lp
@@ -210,7 +210,7 @@ lrt_empty "$SCRATCH/fail" && ok "$T failed run: its scratch directory removed" |
 
 # ---- SIGKILL mid-run, then the next start ----
 lrt_fresh out err
-"$LRUTOP" --batch -q -s mm_sync_cp --size 64M --mem-limit 32M --disk-limit 8M --dir "$SCRATCH/kill" >out 2>err &
+"$LRUTOP" --batch -q --stall-timeout 0 -s mm_sync_cp --size 64M --mem-limit 32M --disk-limit 8M --dir "$SCRATCH/kill" >out 2>err &
 lp=$!
 # (cgroup files have no size: read them)
 if wait_for 120 '[ -n "$(find $cg -type d -name "lrutop-$lp-*" 2>/dev/null | while read -r d; do cat "$d/cgroup.procs"; done)" ] || proc_gone $lp' 0.2 && ! proc_gone $lp; then
@@ -219,7 +219,7 @@ if wait_for 120 '[ -n "$(find $cg -type d -name "lrutop-$lp-*" 2>/dev/null | whi
 	{ wait $lp; } 2>/dev/null # not the shell's "Killed" line
 	echo "# SIGKILLed lrutop $lp mid-run; left before the next start: $(traces | tr '\n' ' ')"
 	lrt_fresh out2 err2
-	"$LRUTOP" --batch -q -s rw_cp --size 4M --mem-limit 32M --dir "$SCRATCH/kill" >out2 2>err2
+	"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp --size 4M --mem-limit 32M --dir "$SCRATCH/kill" >out2 2>err2
 	st=$?
 	echo "# the next start said: $(head -c 300 err2)"
 	[ $st -eq 0 ] && ok "$T SIGKILL: the next start exits 0" || notok "$T SIGKILL: the next start exits 0" "exit $st: $(head -c 400 err2)"
@@ -240,7 +240,7 @@ fi
 # ---- --demo (2008: 40M cgroup, 32M/s disk), a small source for TCG ----
 # (32M: the limits are what is asserted here, not a sawtooth)
 lrt_fresh out err
-"$LRUTOP" --demo --batch -q --size 32M --dir "$SCRATCH/demo" >out 2>err &
+"$LRUTOP" --demo --batch -q --stall-timeout 0 --size 32M --dir "$SCRATCH/demo" >out 2>err &
 lp=$!
 watch_runs $lp >seen
 wait $lp
