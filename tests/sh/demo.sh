@@ -86,24 +86,30 @@ case "$BUILD" in
 esac
 
 # -- the run, and its cgroups' own read bytes ---------------------------------
-t0=$(now_cs)
-"$LRUTOP" --batch -q --demo --dir "$base" --results "$tmp/r.csv" \
-	</dev/null >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-: >"$tmp/own"
-while ! proc_gone "$pid"; do
-	for c in "$io"/lrutop-"$pid"-*; do
-		[ -d "$c" ] || continue
-		b=$(awk '$2 == "Read" { s += $3 } END { print s + 0 }' \
-			"$c/blkio.throttle.io_service_bytes" 2>/dev/null) || continue
-		echo "$(now_cs) ${c##*-} $b" >>"$tmp/own"
+# demo_run: the preset, its results in $tmp/r.csv, its runs' own read bytes
+# polled into $tmp/own; sets rc and wall
+demo_run() {
+	rm -f "$tmp/r.csv"
+	t0=$(now_cs)
+	"$LRUTOP" --batch -q --demo --dir "$base" --results "$tmp/r.csv" \
+		</dev/null >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	: >"$tmp/own"
+	while ! proc_gone "$pid"; do
+		for c in "$io"/lrutop-"$pid"-*; do
+			[ -d "$c" ] || continue
+			b=$(awk '$2 == "Read" { s += $3 } END { print s + 0 }' \
+				"$c/blkio.throttle.io_service_bytes" 2>/dev/null) || continue
+			echo "$(now_cs) ${c##*-} $b" >>"$tmp/own"
+		done
+		sleep 0.25 # the poll period of the byte counts, not a synchronisation
 	done
-	sleep 0.25 # the poll period of the byte counts, not a synchronisation
-done
-wait "$pid"
-rc=$?
-pid=""
-wall=$((($(now_cs) - t0) / 100))
+	wait "$pid"
+	rc=$?
+	pid=""
+	wall=$((($(now_cs) - t0) / 100))
+}
+demo_run
 
 check "$T: exit 0, three results" \
 	'[ "$rc" -eq 0 ] && [ "$(grep -c "@32M,1," "$tmp/r.csv")" -eq 3 ]' \
@@ -168,13 +174,42 @@ check "$T: mm_sync_cp's own read rate saws, rw_cp's is flat (cgroup MAD/median >
 # cgio.h), whatever a neighbour reads from the disk, over the whole sample
 # intervals of the copy.  The issue's figure: mm_sync_cp's at least twice
 # rw_cp's (measured at 32M/s: 0.79-0.83 against 0.16, 4.9-5.1x; at 30M/s
-# the read-ahead aliasing of preset.c made it 1.4-2.2x).
-ratio=$(awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-echo "# rdCV mm_sync_cp / rw_cp: $ratio, rd@burst ${rdb_mm_sync_cp:--}"
-check "$T: mm_sync_cp's rdCV at least 2x rw_cp's (results, from the runs' cgroups)" \
-	'awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && a >= 2 * b) }"' \
-	"rdCV mm_sync_cp '$cv_mm_sync_cp', rw_cp '$cv_rw_cp' ($ratio x)"
-# mm_sync_madv_cp reads flat too (0.16-0.31 measured, against 0.71-0.85)
-check "$T: mm_sync_madv_cp's rdCV under 0.6x mm_sync_cp's" \
-	'awk -v a="$cv_mm_sync_cp" -v b="$cv_mm_sync_madv_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && b < a * 0.6) }"' \
-	"rdCV mm_sync_cp '$cv_mm_sync_cp', mm_sync_madv_cp '$cv_mm_sync_madv_cp'"
+# the read-ahead aliasing of preset.c made it 1.4-2.2x); mm_sync_madv_cp
+# reads flat too (0.16-0.31 measured, against 0.71-0.85).
+# A neighbour that holds the flat copies' own I/O up (tools/check-under-load's
+# sync() loop: journal commits the copy's writes wait for) makes their reads
+# really jerky, and a CV (not a robust spread) says so: rw_cp 0.43-0.56,
+# mm_sync_cp 0.62-0.67.  So a miss runs the demo once more, saying why; a
+# second miss is a failure unless this suite's own polls of rw_cp's cgroup
+# saw its reads held up (their CV over 0.35; 0.22 on a quiet machine),
+# which is said as a skip: the figure is a quiet disk's.
+rdcv_judge() { # sets rd_bad ("" when both figures hold) and ratio
+	ratio=$(awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+	echo "# rdCV mm_sync_cp / rw_cp: $ratio, rd@burst ${rdb_mm_sync_cp:--}"
+	rd_bad=""
+	awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { exit !(a + 0 > 0 && b != "" && a >= 2 * b) }' ||
+		rd_bad="rdCV mm_sync_cp '$cv_mm_sync_cp', rw_cp '$cv_rw_cp' ($ratio x, want >= 2)"
+	awk -v a="$cv_mm_sync_cp" -v b="$cv_mm_sync_madv_cp" 'BEGIN { exit !(a + 0 > 0 && b != "" && b < a * 0.6) }' ||
+		rd_bad="$rd_bad${rd_bad:+; }rdCV mm_sync_cp '$cv_mm_sync_cp', mm_sync_madv_cp '$cv_mm_sync_madv_cp' (want < 0.6x)"
+}
+rdcv_judge
+own1_cv=nan
+if [ -n "$rd_bad" ]; then
+	own1_cv=$(own_read 1 cv)
+	echo "# retry: $rd_bad; rw_cp's own reads (this suite's polls of its cgroup): CV $own1_cv, MAD/median $(own_read 1 mad)"
+	demo_run
+	for s in rw_cp mm_sync_cp mm_sync_madv_cp; do
+		eval "cv_$s=\$(col $s 13) rdb_$s=\$(col $s 20)"
+	done
+	awk -F, 'NR > 1 { printf "# run 2: %s rdCV %s bursts %s\n", $1, $13, $18 }' "$tmp/r.csv"
+	rdcv_judge
+fi
+own_rw_cv=$(own_read 1 cv)
+rdname="$T: mm_sync_cp's rdCV at least 2x rw_cp's, mm_sync_madv_cp's under 0.6x (results, from the runs' cgroups)"
+if [ -z "$rd_bad" ]; then
+	ok "$rdname"
+elif [ "$rc" -eq 0 ] && awk -v a="$own1_cv" -v b="$own_rw_cv" 'BEGIN { exit !(a != "nan" && b != "nan" && a > 0.35 && b > 0.35) }'; then
+	skip "$rdname" "in both runs rw_cp's own reads were held up from outside (their CV $own1_cv, $own_rw_cv in this suite's polls; 0.22 quiet): $rd_bad"
+else
+	notok "$rdname" "$rd_bad (rw_cp's own reads: CV $own_rw_cv)"
+fi

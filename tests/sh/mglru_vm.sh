@@ -1,5 +1,6 @@
 #!/bin/sh
 # tests/run: once
+# tests/run: vm
 # MGLRU for real (issue 14 §3): Debian's 6.1 kernel under qemu
 # (tools/vm/run, cgroup v2) with /sys/kernel/mm/lru_gen/enabled on and
 # debugfs not mounted.  lrutop --batch, as root, runs rw_cp and mm_sync_cp
@@ -44,8 +45,8 @@ trap 'exit 2' INT TERM HUP
 # another test's, vm.sh's).  The script is the guest's: $OUT is its own.
 # shellcheck disable=SC2016
 if ! tools/vm/run -q --kernel "$kernel" --lrutop "$LRUTOP" --lru-gen y --layout root --out "$tmp" \
-	--timeout "${VM_TIMEOUT:-300}" -c '
-	run() { n=$1; shift; lrutop --batch -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M "$@" \
+	--timeout "${VM_TIMEOUT:-600}" -c '
+	run() { n=$1; shift; lrutop --batch --stall-timeout 0 -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M "$@" \
 		--results $OUT/res$n.csv --record $OUT/rec$n.jsonl >$OUT/out$n 2>$OUT/err$n; }
 	mount -t tmpfs -o size=1m none /sys/kernel/debug && { run 2 --repeat 2; umount /sys/kernel/debug; }
 	grep -q debugfs /proc/mounts && echo "debugfs mounted before" >$OUT/pre

@@ -67,10 +67,13 @@ io_in_front() {
 		sh "$base/big" </dev/null >/dev/null 2>&1 &
 	nbpid=$!
 	# How many bursts a 160M copy has beside the reader varies (0 to 7 seen;
-	# 0 about once in twenty runs on a loaded machine): the marks need a run
-	# that burst, so up to three runs, the last one's recording kept.
+	# 0 once in four runs on a fresh machine): a run without one is run once
+	# more, saying so, the last one's recording kept.  If that one has none
+	# either, its replay must draw no mark (the marks are the run's bursts)
+	# and the marks are asserted on a recording that has bursts, the demo's
+	# in examples/.
 	tries=0 bursts=0
-	while [ $tries -lt 3 ]; do
+	while [ $tries -lt 2 ]; do
 		tries=$((tries + 1))
 		sec0=$(awk -v d="$dk" '$3 == d { print $6 }' /proc/diskstats)
 		t0=$(now_cs)
@@ -85,7 +88,7 @@ io_in_front() {
 		[ "$rc" -eq 0 ] || break
 		bursts=$(awk -F, '$1 == "mm_sync_cp@32M" { print $18 }' "$tmp/io-res.csv")
 		[ "${bursts:-0}" -ge 1 ] && break
-		echo "# run $tries: mm_sync_cp had no burst beside the reader; again"
+		[ $tries -lt 2 ] && echo "# retry: run $tries: mm_sync_cp had no burst beside the reader (its burst marks need one)"
 	done
 	stop_nb
 	rm -f "$base/big"
@@ -101,7 +104,7 @@ io_in_front() {
 		'BEGIN { printf "%d", (b - a) * 512 / 1048576 / (t / 100) }')
 	echo "# disk $dk read $mbs MiB/s during the demo (the run: 32 MiB/s at most)"
 	check "$T2 the neighbour read at full speed" '[ "$mbs" -ge 256 ]' "$mbs MiB/s"
-	echo "# run $tries of 3: bursts $bursts"
+	echo "# run $tries of 2: bursts $bursts"
 
 	tm_start io 100 30 "TERM=xterm-256color '$LRUTOP' --replay '$tmp/io.jsonl'"
 	if ! tm_wait io "s 1× end" 40; then
@@ -121,8 +124,14 @@ io_in_front() {
 	check "$T2 read scale within 2x the limit" '[ "$title" -gt 0 ] && [ "$scale" -gt 0 ] && [ "$scale" -le 64 ]' \
 		"top label '$(sed -n "${top}p" "$tmp/io.cap" | cut -c1-7)' (want <= 64)"
 	marks=$(sed -n "$((title + 2))p" "$tmp/io.cap" | grep -o '▼' | wc -l)
-	check "$T2 burst marks drawn" '[ "$bursts" -ge 1 ] && [ "$marks" -ge 1 ]' \
-		"bursts $bursts (in $tries runs), ▼ on the strip row: $marks"
+	if [ "${bursts:-0}" -ge 1 ]; then
+		check "$T2 burst marks drawn" '[ "$marks" -ge 1 ]' \
+			"bursts $bursts (in $tries runs), ▼ on the strip row: $marks"
+	else
+		check "$T2 no burst, no mark drawn" '[ "$marks" -eq 0 ]' \
+			"bursts ${bursts:-?} (in $tries runs), yet ▼ on the strip row: $marks"
+		marks_of_demo
+	fi
 	# the read half's rows by colour: the read swatch's colour (the first
 	# ■ of the disk legend) per drawn cell, "." for a blank one (screen.c
 	# sends a blank in its neighbour's colour, which a blank does not
@@ -159,6 +168,26 @@ io_in_front() {
 	check "$T2 the run's read saws in front" \
 		'[ -n "$rdc" ] && [ "$ncol" -ge 30 ] && [ "$nup" -ge 5 ] && [ "$nlow" -ge 3 ]' \
 		"read colour '$rdc', profile $prof"
+}
+
+# marks_of_demo: the 2008 demo's recording (examples/, mm_sync_cp with
+# bursts) replayed at 100x30 to its end draws burst marks on the disk
+# chart's strip row
+marks_of_demo() {
+	_r=examples/demo-2008.jsonl.gz
+	_b=$(gzip -dc "$_r" | sed -n 's/.*"k":"result","name":"mm_sync_cp@32M".*"bursts":\([0-9]*\).*/\1/p')
+	tm_start demo 100 30 "TERM=xterm-256color '$LRUTOP' --replay '$_r' --speed 16"
+	if ! tm_wait demo "16× end" 40; then
+		notok "$T2 burst marks drawn ($_r)" "the replay did not reach its end: $(tm_cap demo | head -3 | tr '\n' '|')"
+		tm kill-session -t demo 2>/dev/null
+		return 0
+	fi
+	tm_cap demo >"$tmp/demo.cap"
+	tm kill-session -t demo 2>/dev/null
+	_t=$(grep -n "^ Disk [a-z0-9]* MiB/s" "$tmp/demo.cap" | head -n 1 | cut -d: -f1)
+	_m=$(sed -n "$((${_t:-0} + 2))p" "$tmp/demo.cap" | grep -o '▼' | wc -l)
+	check "$T2 burst marks drawn ($_r: its mm_sync_cp had ${_b:-?} bursts)" \
+		'[ -n "$_t" ] && [ "${_b:-0}" -ge 1 ] && [ "$_m" -ge 1 ]' "▼ on the strip row: $_m"
 }
 
 # Its figures are a picture's scale and marks, not memory safety: the
@@ -198,7 +227,9 @@ check "$T the neighbour was reclaiming during rw_cp's copy" '[ "$peak" -ge 4096 
 br=$(col "$tmp/rw-res.csv" rw_cp 18)
 check "$T rw_cp 0 bursts" '[ "$(echo $br)" = "0 0" ]' "bursts $(echo $br)"
 
-if wait_for 50 "proc_gone $bg" 0.1; then
+# a hang guard, not a figure: 1G twice under 64M beside the hog of
+# tools/check-under-load, ASan's build, took more than 50 s
+if wait_for 300 "proc_gone $bg" 0.1; then
 	wait "$bg"
 	rc=$?
 	bg=""
@@ -208,5 +239,5 @@ if wait_for 50 "proc_gone $bg" 0.1; then
 	check "$T neighbour's mm_sync_cp runs burst" \
 		'[ -n "$bm" ] && (for b in $bm; do [ "$b" -gt 0 ] || exit 1; done)' "bursts '$bm'"
 else
-	notok "$T neighbour ok" "still running after 50 s"
+	notok "$T neighbour ok" "still running after 300 s"
 fi

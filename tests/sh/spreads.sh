@@ -69,11 +69,20 @@ esac
 # flatness is rw_cp's): mm_sync_cp's figures beside it are in the man
 # page's note and in the commit that made the buckets.
 head -c $((160 * 1048576)) /dev/urandom >"$base/src160"
-for i in 0.1 0.25 1; do
-	run "$i" 160 rw_cp
+# bucket_ok / flat_ok: the figures of the run at interval $i
+bucket_ok() {
+	[ "$rc" -eq 0 ] && [ "$(grep -c "@30M,1," "$base/r$i.csv")" -eq 1 ] &&
+		awk -v n="${note%% s}" -v w="$want" 'BEGIN { split(w, r, " "); k = split(n, b, "-"); exit !(k >= 1 && b[1] + 0 >= r[1] && b[k] + 0 <= r[2]) }'
+}
+flat_ok() { awk -v a="$rw" 'BEGIN { exit !(a != "" && a < 0.4) }'; }
+one() { # INTERVAL: the run, its rc, rdCV and the bucket the note names
+	rm -f "$base/r$1.csv"
+	run "$1" 160 rw_cp
 	rc=$?
-	rw=$(cv rw_cp "$i")
+	rw=$(cv rw_cp "$1")
 	note=$(sed -n 's/^  rdCV, wrCV, rd@b: over buckets of \([0-9.-]* s\).*/\1/p' "$base/out")
+}
+for i in 0.1 0.25 1; do
 	# 8 MiB windows at 30M: 8 samples (0.8 s), 4 (1 s), 1 (1 s); the
 	# note gives the runs' mean bucket, the remainder joined to the last
 	case $i in
@@ -81,9 +90,14 @@ for i in 0.1 0.25 1; do
 	0.25) want="0.98 1.25" ;;
 	*) want="0.98 1.25" ;;
 	esac
-	check "$T: -i $i: exit 0, the result, the bucket named ($note)" \
-		'[ "$rc" -eq 0 ] && [ "$(grep -c "@30M,1," "$base/r$i.csv")" -eq 1 ] && awk -v n="${note%% s}" -v w="$want" "BEGIN { split(w, r, \" \"); k = split(n, b, \"-\"); exit !(k >= 1 && b[1] + 0 >= r[1] && b[k] + 0 <= r[2]) }"' \
+	one "$i"
+	# the buckets are whole samples: ticks a busy machine delays (beside
+	# the hog at load 16, -i 0.1's were 0.74 s) move them; once more then
+	if ! bucket_ok || ! flat_ok; then
+		echo "# retry: -i $i: exit $rc, buckets of ${note:-?} (want $want s), rdCV ${rw:-?} (want < 0.4): ticks held up?"
+		one "$i"
+	fi
+	check "$T: -i $i: exit 0, the result, the bucket named ($note)" bucket_ok \
 		"exit $rc; out: $(show "$base/out"); stderr: $(show "$base/err")"
-	check "$T: -i $i: rw_cp reads flat at 30M (rdCV $rw < 0.4)" \
-		'awk -v a="$rw" "BEGIN { exit !(a != \"\" && a < 0.4) }"' "rdCV '$rw'"
+	check "$T: -i $i: rw_cp reads flat at 30M (rdCV $rw < 0.4)" flat_ok "rdCV '$rw'"
 done

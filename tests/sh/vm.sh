@@ -1,5 +1,7 @@
 #!/bin/sh
 # tests/run: once
+# tests/run: timeout 1800
+# tests/run: vm
 # cgroup v2 for real (issue 14 §2): Debian's kernel booted under qemu by
 # tools/vm/run — cgroup v2 only, laid out as systemd lays it out, MGLRU on
 # or off — and lrutop's scenarios asserted inside it by tests/vm/guest.sh:
@@ -36,7 +38,7 @@ fi
 tmp=$(mktemp -d /tmp/lrutop-vm.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM HUP
-vm() { tools/vm/run -q --kernel "$kernel" --lrutop "$LRUTOP" --timeout "${VM_TIMEOUT:-300}" "$@"; }
+vm() { tools/vm/run -q --kernel "$kernel" --lrutop "$LRUTOP" --timeout "${VM_TIMEOUT:-600}" "$@"; }
 
 # 1. the tool and the session scenarios in one boot (a boot is the most of
 # a run under TCG): guest.sh session from the session scope, then the
@@ -84,7 +86,7 @@ tools/vm-run --lrutop "$LRUTOP" -- -s rw_cp --record "$tmp/exists" >"$tmp/out" 2
 rc=$?
 check "$T vm-run: an existing --record FILE is refused before the VM boots" \
 	'[ "$rc" -eq 125 ] && grep -q "already exists" "$tmp/err"' "exit $rc: $(head -c 300 "$tmp/err")"
-tools/vm-run --kernel "$kernel" --lrutop "$LRUTOP" --mem 512M --disk-mbps 30 --timeout "${VM_TIMEOUT:-300}" \
+tools/vm-run --kernel "$kernel" --lrutop "$LRUTOP" --mem 512M --disk-mbps 30 --timeout "${VM_TIMEOUT:-600}" \
 	-- -q -s rw_cp --size 32M --record "$tmp/a.jsonl.gz" --results="$tmp/a.csv" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "$T vm-run: exit 0, the recording and results came back" \

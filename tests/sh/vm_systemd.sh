@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/run: once
 # tests/run: timeout 1800
+# tests/run: vm
 # lrutop where most users start it: as root in a login session's scope
 # (/user.slice/user-0.slice/session-N.scope) of a real systemd, cgroup v2
 # only.  tools/vm/systemd-guest boots Debian 12 (systemd as PID 1) in qemu
@@ -150,7 +151,7 @@ seen_ok() {
 	fi
 }
 # results_ok NAME FILE OK STRATEGY...: each strategy's line in the -q table
-# has OK in its ok column (yes: verified; -: the demo does not verify)
+# has OK in its ok column (yes: verified; -: not verified, --no-verify or the demo)
 results_ok() {
 	_n=$1 _f=$2 _w=$3
 	shift 3
@@ -167,7 +168,7 @@ mkdir -p "$SCRATCH/mem" "$SCRATCH/disk" "$SCRATCH/fail" "$SCRATCH/kill" "$SCRATC
 
 # ---- --mem-limit 32M ----
 lrt_fresh out err
-"$LRUTOP" --batch -q -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M --dir "$SCRATCH/mem" >out 2>err &
+"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M --dir "$SCRATCH/mem" >out 2>err &
 lp=$!
 watch_runs $lp >seen
 wait $lp
@@ -181,15 +182,18 @@ fmax=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^file=/) { v = substr($i, 6) +
 gone mem-limit
 
 # ---- --disk-limit 8M ----
+# 32M, not verified (as vm.sh's guest): 4 s at 8 MiB/s; reading both files
+# back through the same throttle was 16 s of the guest's time, and the
+# copies under --mem-limit above are verified
 lrt_fresh out err
-"$LRUTOP" --batch -q -s rw_cp --size 64M --disk-limit 8M --dir "$SCRATCH/disk" >out 2>err &
+"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp --size 32M --disk-limit 8M --no-verify --dir "$SCRATCH/disk" >out 2>err &
 lp=$!
 watch_runs $lp >seen
 wait $lp
 st=$?
 [ $st -eq 0 ] && ok "$T disk-limit: exit 0" || notok "$T disk-limit: exit 0" "exit $st: $(head -c 400 err)"
 seen_ok disk-limit seen max "$vdb,rbps=8388608"
-results_ok disk-limit out yes rw_cp@8M
+results_ok disk-limit out - rw_cp@8M
 rate=$(awk '$1 == "rw_cp@8M" && $2 == 1 { print $11; exit }' out)
 awk -v r="$rate" 'BEGIN { exit !(r != "" && r + 0 <= 8.5) }' && ok "$T disk-limit: rw_cp at most 8.5 MiB/s ($rate)" ||
 	notok "$T disk-limit: rw_cp at most 8.5 MiB/s" "${rate:-no rate}: $(head -c 300 out)"
@@ -206,7 +210,7 @@ lrt_empty "$SCRATCH/fail" && ok "$T failed run: its scratch directory removed" |
 
 # ---- SIGKILL mid-run, then the next start ----
 lrt_fresh out err
-"$LRUTOP" --batch -q -s mm_sync_cp --size 64M --mem-limit 32M --disk-limit 8M --dir "$SCRATCH/kill" >out 2>err &
+"$LRUTOP" --batch -q --stall-timeout 0 -s mm_sync_cp --size 64M --mem-limit 32M --disk-limit 8M --dir "$SCRATCH/kill" >out 2>err &
 lp=$!
 # (cgroup files have no size: read them)
 if wait_for 120 '[ -n "$(find $cg -type d -name "lrutop-$lp-*" 2>/dev/null | while read -r d; do cat "$d/cgroup.procs"; done)" ] || proc_gone $lp' 0.2 && ! proc_gone $lp; then
@@ -215,7 +219,7 @@ if wait_for 120 '[ -n "$(find $cg -type d -name "lrutop-$lp-*" 2>/dev/null | whi
 	{ wait $lp; } 2>/dev/null # not the shell's "Killed" line
 	echo "# SIGKILLed lrutop $lp mid-run; left before the next start: $(traces | tr '\n' ' ')"
 	lrt_fresh out2 err2
-	"$LRUTOP" --batch -q -s rw_cp --size 4M --mem-limit 32M --dir "$SCRATCH/kill" >out2 2>err2
+	"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp --size 4M --mem-limit 32M --dir "$SCRATCH/kill" >out2 2>err2
 	st=$?
 	echo "# the next start said: $(head -c 300 err2)"
 	[ $st -eq 0 ] && ok "$T SIGKILL: the next start exits 0" || notok "$T SIGKILL: the next start exits 0" "exit $st: $(head -c 400 err2)"
@@ -234,8 +238,9 @@ else
 fi
 
 # ---- --demo (2008: 40M cgroup, 32M/s disk), a small source for TCG ----
+# (32M: the limits are what is asserted here, not a sawtooth)
 lrt_fresh out err
-"$LRUTOP" --demo --batch -q --size 64M --dir "$SCRATCH/demo" >out 2>err &
+"$LRUTOP" --demo --batch -q --stall-timeout 0 --size 32M --dir "$SCRATCH/demo" >out 2>err &
 lp=$!
 watch_runs $lp >seen
 wait $lp
@@ -258,7 +263,7 @@ SCRATCH=$SCRATCH/scope sh ./systemd-scope.sh 2>&1 |
 echo "# guest done"
 GUEST
 
-VM_TIMEOUT=${VM_TIMEOUT:-480} "$tool" run "$tmp/guest.sh" tests/sh/lib.sh tests/vm/systemd-scope.sh >"$tmp/out" 2>"$tmp/err"
+VM_TIMEOUT=${VM_TIMEOUT:-1200} "$tool" run "$tmp/guest.sh" tests/sh/lib.sh tests/vm/systemd-scope.sh >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out"
 sed 's/^/# /' "$tmp/err"

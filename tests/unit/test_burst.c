@@ -362,7 +362,11 @@ static int old_v1_rule(const struct sample *a, const struct sample *b)
 	return d > 0 && (double)d / dt >= BURST_PER_S * (double)b->cg_limit / 4096.0;
 }
 
-static void test_real_series(void **state)
+/* One real mm_sync_cp copy of 1 GiB in a LIMIT cgroup, sampled every
+ * TICK: the new rule's bursts, the old v1 rule's over the same samples,
+ * the samples of the copy and the cgroup version.  Returns 0, or -1
+ * without a cgroup (the caller skips). */
+static int real_run(int *bursts, int *old_out, int *n_out, int *version)
 {
 	struct cgroup cg;
 	struct scratch s;
@@ -376,11 +380,10 @@ static void test_real_series(void **state)
 	char err[512], dst[4096];
 	uint64_t t_copy = 0, next;
 	int r, done = 0;
-	(void)state;
 
 	if (cgroup_available(err, sizeof err) < 0) {
 		printf("skipped: %s\n", err);
-		skip();
+		return -1;
 	}
 	if (scratch_open(&s, "/var/tmp", err, sizeof err) < 0 ||
 	    scratch_make_input(&s, 1024 * MIB, NULL, NULL, err, sizeof err) < 0)
@@ -446,19 +449,45 @@ static void test_real_series(void **state)
 	}
 	printf("cgroup v%d, %d samples of the copy: %d bursts (the old v1 rule: %d)\n", cg.version,
 	       n, fig.bursts, old);
-	assert_true(fig.bursts > 0);
-	if (cg.version == 1) {
-		/* The same samples: within a fifth (or 2) of the old count.
-		 * The old one can only be higher when neighbours deactivate. */
-		int tol = old / 5 > 2 ? old / 5 : 2;
-		assert_true(fig.bursts >= old - tol && fig.bursts <= old + tol);
-	}
+	*bursts = fig.bursts;
+	*old_out = old;
+	*n_out = n;
+	*version = cg.version;
 	worker_done(&w);
 	sampler_free(sm);
 	series_free(ser);
 	assert_int_equal(cgroup_remove(&cg, err, sizeof err), 0);
 	scratch_own_current(&s, "dst"); /* the worker made it: it may go */
 	scratch_remove(&s);
+	return 0;
+}
+
+static void test_real_series(void **state)
+{
+	int bursts, old, n, version;
+	(void)state;
+
+	if (real_run(&bursts, &old, &n, &version) < 0)
+		skip();
+	assert_true(bursts > 0);
+	if (version != 1)
+		return;
+	/* The same samples: within a fifth (or 2) of the old count.  The old
+	 * rule counts the system's pgdeactivate, so only it can be higher
+	 * when a neighbour deactivates (another suite's copy under a limit):
+	 * then once more, saying so. */
+	int tol = old / 5 > 2 ? old / 5 : 2;
+	assert_true(bursts <= old + tol);
+	if (bursts < old - tol) {
+		printf("# retry: the old v1 rule counted %d bursts, the run's own %d: a neighbour "
+		       "deactivated pages meanwhile\n",
+		       old, bursts);
+		if (real_run(&bursts, &old, &n, &version) < 0)
+			skip();
+		tol = old / 5 > 2 ? old / 5 : 2;
+		assert_true(bursts > 0);
+		assert_true(bursts >= old - tol && bursts <= old + tol);
+	}
 }
 
 int main(void)

@@ -50,7 +50,9 @@ gone() { # unit: wait (bounded) until systemd no longer has it active
 
 before=$(snap)
 check "in a session scope" grep -q '^0::/user.slice/user-0.slice/session-.*\.scope$' /proc/self/cgroup
-"$LRUTOP" --batch -q -s rw_cp,mm_sync_cp --size 64M --mem-limit 32M --disk-limit 8M --dir "$D" \
+# 32M, not verified: 4 s a copy at 8 MiB/s under TCG (the copies in the
+# guest's other scenarios are verified)
+"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp,mm_sync_cp --size 32M --mem-limit 32M --disk-limit 8M --no-verify --dir "$D" \
 	--results "$D/r.csv" >/dev/null 2>"$D/err" &
 pid=$!
 f=$(waitcg $pid)
@@ -65,7 +67,7 @@ wait $pid
 rc=$?
 check "exit 0 (stderr: $(head -c 300 "$D/err"))" [ $rc -eq 0 ]
 t=$(awk -F, '$1 == "rw_cp@8M" { print $3 }' "$D/r.csv")
-check "rw_cp@8M at most 8.5 MiB/s (64 MiB in ${t:-?} s)" awk -v t="${t:-0}" 'BEGIN { exit !(t > 0 && 64 / t <= 8.5) }'
+check "rw_cp@8M at most 8.5 MiB/s (32 MiB in ${t:-?} s)" awk -v t="${t:-0}" 'BEGIN { exit !(t > 0 && 32 / t <= 8.5) }'
 check "systemd removed the scope" gone lrutop-$pid.scope
 check "nothing left" [ -z "$(left)" ]
 check "controllers as they were ($before)" [ "$(snap)" = "$before" ]
@@ -89,16 +91,16 @@ check "SIGKILL, the next start: systemd removed the scope" gone lrutop-$pid.scop
 check "SIGKILL, the next start: nothing left" [ -z "$(left)" ]
 check "SIGKILL, the next start: controllers as they were" [ "$(snap)" = "$before" ]
 
-"$LRUTOP" --batch -q -s rw_cp --size 32M --disk-limit 16M --dir "$D" >/dev/null 2>"$D/err4"
+"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp --size 32M --disk-limit 16M --dir "$D" >/dev/null 2>"$D/err4"
 rc=$?
 check "--disk-limit alone: exit 0 (stderr: $(head -c 300 "$D/err4"))" [ $rc -eq 0 ]
-"$LRUTOP" --batch -q -s rw_cp --size 32M --mem-limit 32M --probe cold --dir "$D" --results "$D/p.csv" \
+"$LRUTOP" --batch -q --stall-timeout 0 -s rw_cp --size 32M --mem-limit 32M --probe cold --dir "$D" --results "$D/p.csv" \
 	>/dev/null 2>"$D/err5"
 rc=$?
 check "--probe with --mem-limit: exit 0 (stderr: $(head -c 300 "$D/err5"))" [ $rc -eq 0 ]
 check "--probe with --mem-limit: a result" grep -q '^rw_cp,1,' "$D/p.csv"
 check "--disk-limit, --probe: nothing left" [ -z "$(left)" ]
-"$LRUTOP" --batch -q --demo=2008 --size 48M -s rw_cp --dir "$D" >/dev/null 2>"$D/derr"
+"$LRUTOP" --batch -q --stall-timeout 0 --demo=2008 --size 48M -s rw_cp --dir "$D" >/dev/null 2>"$D/derr"
 rc=$?
 check "--demo: exit 0 with its limits (stderr: $(head -c 300 "$D/derr"))" sh -c "[ $rc -eq 0 ] && [ ! -s '$D/derr' ]"
 check "--demo: nothing left" [ -z "$(left)" ]
