@@ -10,8 +10,8 @@
 # preset was measured on, neighbours read 1.5-10x as much as the copies),
 # so the test reads each run's own bytes from its blkio cgroup while it
 # runs and asserts the sawtooth on that rate (MAD / median, >= 2x); and
-# lrutop's rdCV comes from the same cgroup bytes (cgio.h): mm_sync_cp's
-# must be at least twice rw_cp's whatever the neighbours do.
+# lrutop's rd/cp (sawtooth.h) must say mm_sync_cp read its source about
+# twice, rw_cp once, and agree with those cgroup bytes.
 #
 # Expensive (~50 s on a 2-core machine): once per tests/run, and an ASan
 # build (BUILD *asan*) runs the preset on a 32 MiB source only.
@@ -170,18 +170,17 @@ check "$T: mm_sync_cp's own read rate saws, rw_cp's is flat (cgroup MAD/median >
 
 # lrutop's rdCV is the copy's own read rate (its blkio cgroup's bytes,
 # cgio.h), whatever a neighbour reads from the disk, over the whole sample
-# intervals of the copy.  The issue's figure: mm_sync_cp's at least twice
-# rw_cp's (measured at 32M/s: 0.79-0.83 against 0.16, 4.9-5.1x; at 30M/s
-# the read-ahead aliasing of preset.c made it 1.4-2.2x).
+# intervals of the copy.  It is said, not asserted: mm_sync_cp's at least
+# twice rw_cp's held on a quiet machine (32M/s: 0.79-0.83 against 0.16,
+# 4.9-5.1x; bench/sawtooth under load 3-9: 0.73-0.76 against 0.16-0.23),
+# not under load 15-20, where rw_cp's own reads came two windows at a time
+# (0 and 64 MiB in turn, the ticks on time: the reads were late, not the
+# samples): rw_cp 0.24-0.71 against 0.47-0.65, and in this test 0.41
+# against 0.68 (mm_sync_madv_cp 0.78).  rd/cp below separated them at
+# every load measured (3-21).
 ratio=$(awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-echo "# rdCV mm_sync_cp / rw_cp: $ratio, rd@burst ${rdb_mm_sync_cp:--}"
-check "$T: mm_sync_cp's rdCV at least 2x rw_cp's (results, from the runs' cgroups)" \
-	'awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && a >= 2 * b) }"' \
-	"rdCV mm_sync_cp '$cv_mm_sync_cp', rw_cp '$cv_rw_cp' ($ratio x)"
-# mm_sync_madv_cp reads flat too (0.16-0.31 measured, against 0.71-0.85)
-check "$T: mm_sync_madv_cp's rdCV under 0.6x mm_sync_cp's" \
-	'awk -v a="$cv_mm_sync_cp" -v b="$cv_mm_sync_madv_cp" "BEGIN { exit !(a + 0 > 0 && b != \"\" && b < a * 0.6) }"' \
-	"rdCV mm_sync_cp '$cv_mm_sync_cp', mm_sync_madv_cp '$cv_mm_sync_madv_cp'"
+echo "# rdCV rw_cp ${cv_rw_cp:--}, mm_sync_cp ${cv_mm_sync_cp:--} ($ratio x)," \
+	"mm_sync_madv_cp ${cv_mm_sync_madv_cp:--}; rd@burst ${rdb_mm_sync_cp:--}; $(uptime)"
 
 # rd/cp (sawtooth.h, read_ratio): the bytes each run read per byte it
 # copied.  mm_sync_cp's fault read-around reads again what the 40M cgroup
