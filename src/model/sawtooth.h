@@ -1,22 +1,30 @@
 /*
- * sawtooth — the sawtooth in one number: rd/cp, the bytes a run read from
- * the disk for each byte it copied.
+ * sawtooth — the one number that tells mm_sync_cp's run from rw_cp's at
+ * every sampling interval, throttled or not: rd/cp, the bytes a run read
+ * from the disk for each byte it copied.
  *
- * mm_sync_cp's active list saws, and the pages it demotes and loses
- * before it is done with them it reads again: under the 2008 demo's 40M
- * cgroup it read the 320M source 1.84-2.44 times, rw_cp 1.00-1.08 and
- * mm_sync_madv_cp 1.00-1.61 (docs/output.md has the table: -i 0.1, 0.25
- * and 1 with --disk-limit 30M, 32M and none, three runs each).  Under a
- * disk limit that is why it takes twice as long: the throttle lets its
- * bytes through at the limit either way.  What the samples of the read
- * rate show of it depends on the interval: the throttle lets reads
- * through one read-ahead window (8 MiB) at a time, so a flat copy's 0.1 s
- * samples hold 0 or 1 window and its 1 s samples 3 or 4, while
- * mm_sync_cp's stalls and catch-ups last under a second.  rdCV, the share
- * of samples below half the median rate, the periodogram's peak and the
- * lag of the bytes behind a steady copy each failed to separate the two
- * at one interval or more; a count of bytes over the whole copy has no
- * interval in it.
+ * What it counts is what memory pressure costs a copy's reads.  A mapped
+ * copy's page fault reads a window around the faulting page, half of it
+ * behind (mm/filemap.c, do_sync_mmap_readahead: "mmap read-around"), and
+ * a read-ahead only reads pages that are not cached; in the 2008 demo's
+ * 40M cgroup the pages behind the copy are gone, so mm_sync_cp reads its
+ * source about twice: 1.84-2.80 against rw_cp's 1.00-1.13 over -i 0.1,
+ * 0.25 and 1 with --disk-limit 30M, 32M and none (docs/output.md has the
+ * table, six runs a setting).  MADV_SEQUENTIAL reads ahead only
+ * (mm_sync_madv_cp 1.00-1.64); without a cgroup mm_sync_cp reads its file
+ * once (1.00).  It is not the demotion bursts (a 160M source at 30M:
+ * rd/cp 2.11 with none), but under a disk limit it is why mm_sync_cp
+ * takes twice rw_cp's time: the throttle lets its bytes through at the
+ * limit either way.
+ *
+ * The shape of the read rate does not separate the two at every interval:
+ * the throttle lets reads through one read-ahead window (8 MiB) at a time,
+ * so a flat copy's 0.1 s samples hold 0 or 1 window and its 1 s samples 3
+ * or 4, while mm_sync_cp's stalls and catch-ups last under a second, and
+ * on a loaded machine rw_cp's own reads come late and in pairs.  rdCV, the
+ * share of samples below half the median rate, the periodogram's peak and
+ * the lag of the bytes behind a steady copy each failed at most settings;
+ * a count of bytes over the whole copy has no interval in it.
  *
  * The bytes are the worker's own, from its rusage: ru_inblock, the
  * kernel's read_bytes of the task (and of the children a --cmd waited
