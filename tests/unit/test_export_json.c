@@ -239,14 +239,17 @@ static void test_markdown(void **state)
 			assert_string_equal(c[3], "2.000");
 			assert_string_equal(c[4], "1.00");
 			assert_string_equal(c[6], "3/3");
+			assert_string_equal(head[10], "rd/cp");
+			assert_string_equal(c[10], "1.00"); /* read its 32 MiB once */
 		} else if (!strcmp(c[0], "`mm_sync_cp`")) {
 			assert_string_equal(c[1], "2.000"); /* one run: no ± */
 			assert_string_equal(c[6], "1/3");
+			assert_string_equal(c[10], "2.00");
 		} else {
 			assert_string_equal(c[0], "`a\\|b?`"); /* '|' escaped: still one row */
 		}
 	}
-	assert_int_equal(nhead, 13);
+	assert_int_equal(nhead, 14);
 	assert_int_equal(rows, 3);
 	assert_int_equal(probe_rows, 1);
 	free(buf);
