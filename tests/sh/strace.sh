@@ -146,7 +146,7 @@ timeout 60 "$LRUTOP" --batch -q -s mm_sync_cp,rw_cp --prealloc --src "$tmp/src" 
 rc=$?
 check "--prealloc: runs (exit 0)" '[ "$rc" -eq 0 ]' "exit $rc: $(cat "$tmp/err")"
 check "--prealloc: results CSV labels mm_sync_cp+prealloc, verified" \
-	'grep -q "^mm_sync_cp+prealloc,1,.*,yes,[0-9.]*,[0-9]*,[0-9.]*,[0-9]*,,,,,,,,,,\$" "$tmp/res.csv"' "$(cat "$tmp/res.csv")"
+	'grep -q "^mm_sync_cp+prealloc,1,.*,yes,[0-9.]*,[0-9]*,[0-9.]*,[0-9]*,,,,,,,,,,,[0-9.]*\$" "$tmp/res.csv"' "$(cat "$tmp/res.csv")"
 check "--prealloc: rw_cp keeps its name" 'grep -q "^rw_cp,1," "$tmp/res.csv"' "$(cat "$tmp/res.csv")"
 check "--prealloc: the table shows the label" 'grep -q "^mm_sync_cp+prealloc " "$tmp/out"' \
 	"$(cat "$tmp/out")"
