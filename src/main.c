@@ -49,6 +49,20 @@ static void say_line(const char *msg)
 	say("", msg, strlen(msg));
 }
 
+/* What cgroup_home found wrong with the markers in /run/lrutop (each set
+ * aside, nothing done by it), one warning a line. */
+static void say_cgroup_warnings(struct cgroup_home *cgroups)
+{
+	char w[4400];
+	cgroup_home_take_warnings(cgroups, w, sizeof(w));
+	for (char *line = w, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		say("warning: ", line, nl ? (size_t)(nl - line) : strlen(line));
+		if (!nl)
+			break;
+	}
+}
+
 static int fail(int code, const char *msg)
 {
 	say_line(msg);
@@ -272,6 +286,7 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	if (!opt.replay && opt.action == ACTION_RUN &&
 	    session_sweep_stale(opt.dir, cgroups, swept, sizeof(swept)) > 0)
 		say_line(swept);
+	say_cgroup_warnings(cgroups);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);
 	/* --talk: the whole script is checked before anything runs */
@@ -376,5 +391,6 @@ int main(int argc, char **argv)
 	/* the run cgroups went with app_done: a controller lrutop enabled
 	 * goes back off (a SIGKILL leaves that to the next start) */
 	cgroup_home_done(&cgroups);
+	say_cgroup_warnings(&cgroups); /* markers found bad later (a limit, the exit) */
 	return rc;
 }

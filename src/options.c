@@ -26,13 +26,10 @@ void options_init(struct options *o)
 
 int parse_size(const char *s, uint64_t *out)
 {
-	/* strtod would also skip blanks and take signs, "inf" and hex */
-	if (!s || !((*s >= '0' && *s <= '9') || *s == '.') || strpbrk(s, "xX"))
-		return -1;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
+	/* the number by the options' one rule (decimal_prefix), then a suffix */
+	const char *end;
+	double v;
+	if (!s || decimal_prefix(s, &v, &end) < 0)
 		return -1;
 	const char *num_end = end;
 	double mul = 1;
@@ -84,19 +81,10 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* A plain decimal number: strtod alone also takes blanks, a sign, hex
- * ("0x10" is 16) and "inf". */
-static int plain_decimal(const char *s)
-{
-	return ((*s >= '0' && *s <= '9') || *s == '.') && !strpbrk(s, "xXpP");
-}
-
 int parse_interval(const char *s, double *out, char *err, size_t errlen)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (!plain_decimal(s) || errno || end == s || *end || !isfinite(v))
+	double v;
+	if (decimal_parse(s, &v) < 0)
 		return errf(err, errlen, "-i %s: not a number of seconds", s);
 	if (v < INTERVAL_MIN || v > INTERVAL_MAX)
 		return errf(err, errlen, "-i %s: interval must be between %.2f and %.0f seconds", s,
@@ -122,31 +110,22 @@ static int parse_long(const char *opt, const char *s, long min, long *out, char 
 
 int parse_clock(const char *s, double *out)
 {
-	double v = 0;
-	int parts = 0;
-	while (s && *s) {
-		if (!((*s >= '0' && *s <= '9') || *s == '.'))
-			return -1;
-		char *end;
-		errno = 0;
-		double x = strtod(s, &end);
-		if (errno || end == s || !isfinite(x) || x < 0 || ++parts > 3)
-			return -1;
-		if (*end == ':' && (x != floor(x) || !end[1]))
-			return -1;
-		if (parts > 1 && x >= 60)
+	double v = 0, x;
+	const char *end;
+	for (int parts = 1; s; parts++) {
+		/* [h:]m:ss: whole hours and minutes, seconds and minutes below 60 */
+		if (parts > 3 || decimal_prefix(s, &x, &end) < 0 || (parts > 1 && x >= 60))
 			return -1;
 		v = v * 60 + x;
-		if (!*end)
-			break;
-		if (*end != ':')
+		if (!*end) {
+			*out = v;
+			return 0;
+		}
+		if (*end != ':' || x != floor(x) || !end[1])
 			return -1;
 		s = end + 1;
 	}
-	if (!parts)
-		return -1;
-	*out = v;
-	return 0;
+	return -1;
 }
 
 static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
@@ -156,33 +135,6 @@ static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, si
 	if (*out == 0)
 		return errf(err, errlen, "%s %s: must be larger than zero", opt, s);
 	return 0;
-}
-
-/* --from / --to: seconds from the recording's start, "90", "12.5" or "1:30". */
-static int parse_offset(const char *opt, const char *s, double *out, char *err, size_t errlen)
-{
-	char *end;
-	double min = 0, v;
-	const char *arg = s;
-	errno = 0;
-	const char *colon = strchr(s, ':');
-	if (colon) {
-		long m = strtol(s, &end, 10);
-		if (errno || end != colon || m < 0 || s[0] < '0' || s[0] > '9')
-			goto bad;
-		min = (double)m;
-		s = colon + 1;
-	}
-	if (!((*s >= '0' && *s <= '9') || *s == '.'))
-		goto bad;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || (colon && v >= 60))
-		goto bad;
-	*out = min * 60 + v;
-	return 0;
-bad:
-	return errf(err, errlen, "%s %s: not a time (seconds from the start: 90, 12.5 or 1:30)",
-		    opt, arg);
 }
 
 /* --size WIDTHxHEIGHT of --export-svg, pixels: what svg_write draws, 320 to
@@ -212,11 +164,17 @@ static int parse_wxh(const char *s, int *w, int *h, char *err, size_t errlen)
 
 /* ---- one parse ------------------------------------------------------------ */
 
+/* Rows of the table at most (a static assertion below the table). */
+#define OPTIONS_ROWS_MAX 96
+
 /* What options_parse carries from the handlers to the checks after the loop. */
 struct options_pass {
 	struct options *o;
 	char *err;
 	size_t errlen;
+	unsigned char given[OPTIONS_ROWS_MAX]; /* per row of the table: given on the line */
+	char as_given[40];    /* the option being taken, as given: "-h" or "--help" */
+	char act[40];	      /* the action's (--help, --version, ...) as given, "" none */
 	int exp_action;	      /* --export-svg / --export-csv / --compare, 0 = none */
 	const char *exp_name; /* its option, "" none */
 	const char *size_arg; /* --size: a byte size, or WxH with --export-svg */
@@ -242,9 +200,13 @@ static int set_true(struct options_pass *p, const struct options_entry *e, const
 	return 0;
 }
 
+/* --help, --version, --list-*: one of them (the last would win silently). */
 static int set_action(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)arg;
+	if (p->act[0])
+		return ERR(p, "%s: not with %s (one at a time)", p->as_given, p->act);
+	snprintf(p->act, sizeof(p->act), "%s", p->as_given);
 	p->o->action = (enum options_action)e->val;
 	return 0;
 }
@@ -384,8 +346,6 @@ static int set_bs(struct options_pass *p, const struct options_entry *e, const c
 static int set_sweep(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	if (p->o->sweep.param)
-		return ERR(p, "--sweep: given twice (one parameter a session)");
 	return sweep_parse(arg, parse_size, &p->o->sweep, p->err, p->errlen);
 }
 
@@ -468,13 +428,13 @@ static int set_replay_at(struct options_pass *p, const struct options_entry *e, 
 
 static int set_speed(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
-	char *end;
+	const char *end;
+	double v;
 	(void)e;
-	errno = 0;
-	p->o->speed = strtod(arg, &end);
-	if (!plain_decimal(arg) || errno || end == arg || (*end && strcmp(end, "x")) ||
-	    !(p->o->speed >= 0.25 && p->o->speed <= 16))
+	if (decimal_prefix(arg, &v, &end) < 0 || (*end && strcmp(end, "x")) ||
+	    !(v >= 0.25 && v <= 16))
 		return ERR(p, "--speed %s: a factor from 0.25 to 16", arg);
+	p->o->speed = v;
 	return 0;
 }
 
@@ -485,10 +445,8 @@ static int set_export(struct options_pass *p, const struct options_entry *e, con
 {
 	const char *n = say(e);
 	int act = e->val;
-	if (p->exp_action && p->exp_action != act)
+	if (p->exp_action) /* another of them: the same one twice is refused before */
 		return ERR(p, "%s: not with %s (one at a time)", n, p->exp_name);
-	if (p->exp_action)
-		return ERR(p, "%s: given twice", n);
 	if (!*arg)
 		return ERR(p, "%s: empty file name", n);
 	p->exp_action = act;
@@ -514,9 +472,13 @@ static int set_view(struct options_pass *p, const struct options_entry *e, const
 	return 0;
 }
 
+/* --from / --to: seconds from the recording's start, "90", "12.5" or "1:30". */
 static int set_offset(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
-	return parse_offset(say(e), arg, FIELD(p, e, double), p->err, p->errlen);
+	if (parse_clock(arg, FIELD(p, e, double)) < 0)
+		return ERR(p, "%s %s: not a time (seconds from the start: 90, 12.5 or 1:30)",
+			   say(e), arg);
+	return 0;
 }
 
 static int set_run(struct options_pass *p, const struct options_entry *e, const char *arg)
@@ -566,8 +528,8 @@ static const struct options_entry table[] = {
 	ROW("sweep-until", R, 0, "COND", OPTG_RUNS, "bisect the sweep to where COND first holds per\nstrategy: bursts, rdcv or elapsed, >= > <= <, a number", U | OPTW_NOPICK, NULL, 0, 0, set_sweep_until),
 	ROW("no-drop-caches", N, 0, NULL, OPTG_RUNS, "do not drop caches before a run", U, NULL, OFF(no_drop_caches), 0, set_true),
 	ROW("no-verify", N, 0, NULL, OPTG_RUNS, "do not compare the copy with the source", U, NULL, OFF(no_verify), 0, set_true),
-	ROW("cmd", R, 0, "'PROG ARGS'", OPTG_RUNS, "one more run: PROG ({src} {dst} substituted), repeatable", L, NULL, 0, 0, set_cmd),
-	ROW("name", R, 0, "NAME", OPTG_RUNS, "label of the i-th --cmd (default: its program)", U | OPTW_NOPICK, NULL, 0, 0, set_name),
+	ROW("cmd", R, 0, "'PROG ARGS'", OPTG_RUNS, "one more run: PROG ({src} {dst} substituted), repeatable", L | OPTW_MULTI, NULL, 0, 0, set_cmd),
+	ROW("name", R, 0, "NAME", OPTG_RUNS, "label of the i-th --cmd (default: its program)", U | OPTW_NOPICK | OPTW_MULTI, NULL, 0, 0, set_name),
 	ROW("stall-timeout", R, 0, "SEC", OPTG_RUNS, "fail a copy without progress for SEC s (30; 0: never)", U, NULL, 0, 0, set_stall),
 	ROW("prealloc", N, 0, NULL, OPTG_RUNS, "mm_*: fallocate the copy (label +prealloc), not sparse", U, NULL, OFF(prealloc), 0, set_true),
 	ROW("demo", optional_argument, 0, "NAME", OPTG_RUNS, "the talk: rw_cp, mm_sync_cp, mm_sync_madv_cp; NAME 2008\n(default: 40M cgroup, disk at 32M/s) or today (64M,\nfull-speed disk); the options above override it", L, NULL, 0, 0, set_demo),
@@ -616,6 +578,7 @@ static const struct options_entry table[] = {
 #undef U
 
 #define NTABLE (sizeof(table) / sizeof(table[0]))
+_Static_assert(NTABLE <= OPTIONS_ROWS_MAX, "options_pass.given: raise OPTIONS_ROWS_MAX");
 
 const struct options_entry *options_table(size_t *n)
 {
@@ -659,6 +622,10 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 	}
 	if (other[0])
 		return ERR(p, "%s: %s does not go with it", name, other);
+	/* -t colours a picture or the TUI's --compare; a CSV or a metrics
+	 * text would ignore it */
+	if ((action == ACTION_EXPORT_CSV || action == ACTION_EXPORT_OPENMETRICS) && o->theme)
+		return ERR(p, "%s: -t does not go with it (no colours)", name);
 	if (action != ACTION_EXPORT_SVG && (svg[0] || p->size_arg))
 		return ERR(p, "%s: only with --export-svg", svg[0] ? svg : "--size");
 	if (action == ACTION_COMPARE) {
@@ -691,9 +658,17 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 			return ERR(p,
 				   "--run %ld: not with --from/--to (a run is its own time range)",
 				   o->run);
+		/* the sweep picture draws every run's result: no run of it alone */
+		if (o->svg_runs == 2 && o->run)
+			return ERR(p,
+				   "--run %ld: not with --view sweep (the sweep picture draws "
+				   "every run)",
+				   o->run);
 		if (o->svg_runs && (o->from_s >= 0 || o->to_s >= 0))
-			return ERR(p, "%s: only for the Overview (the Runs view takes --run N)",
-				   o->from_s >= 0 ? "--from" : "--to");
+			return ERR(p, "%s: only for the Overview (%s)",
+				   o->from_s >= 0 ? "--from" : "--to",
+				   o->svg_runs == 2 ? "the sweep picture draws every run"
+						    : "the Runs view takes --run N");
 		if (o->from_s >= 0 && o->to_s >= 0 && o->to_s <= o->from_s)
 			return ERR(p, "--to %g: not after --from %g", o->to_s, o->from_s);
 	}
@@ -708,21 +683,38 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 	return 0;
 }
 
-/* --sweep beside the options it sweeps. */
-static int sweep_check(const struct options *o, char *err, size_t errlen)
+/* The row getopt takes the long option NAME ("--bs") from, NULL if none. */
+static const struct options_entry *row_named(const char *name)
 {
-	const struct sweep_spec *sw = &o->sweep;
+	for (size_t i = 0; i < NTABLE; i++)
+		if (table[i].set && table[i].name && !strcmp(table[i].name, name))
+			return &table[i];
+	return NULL;
+}
+
+/* --sweep beside the options it sweeps: a parameter's name is its
+ * option's (sweep_param_name "bs", --bs), so one rule holds for each, and
+ * a value given beside the sweep is never ignored. */
+static int sweep_check(struct options_pass *p)
+{
+	const struct sweep_spec *sw = &p->o->sweep;
 	if (sw->until.set && !sw->param)
-		return errf(err, errlen, "--sweep-until: only with --sweep PARAM=...");
+		return ERR(p, "--sweep-until: only with --sweep PARAM=...");
 	if (sw->until.set && sw->n < 2)
-		return errf(err, errlen, "--sweep-until: the sweep needs two values at least");
-	const char *p = sweep_param_name(sw->param);
-	if ((sw->param == SWEEP_MEM_LIMIT && o->mem_limit) ||
-	    (sw->param == SWEEP_DISK_LIMIT && o->disk_limit) || (sw->param == SWEEP_SIZE && o->size))
-		return errf(err, errlen, "--sweep %s: not with --%s too (the sweep sets it)", p, p);
-	if (sw->param == SWEEP_SIZE && o->src)
-		return errf(err, errlen, "--sweep size: not with --src (the scratch source is made "
-					 "at each size)");
+		return ERR(p, "--sweep-until: the sweep needs two values at least");
+	if (!sw->param)
+		return 0;
+	const char *name = sweep_param_name(sw->param);
+	char opt[32];
+	snprintf(opt, sizeof(opt), "--%s", name);
+	const struct options_entry *e = row_named(opt);
+	if (!e) /* test_options_table holds every parameter to a row */
+		return ERR(p, "--sweep %s: no option of that name", name);
+	if (p->given[e - table])
+		return ERR(p, "--sweep %s: not with %s too (the sweep sets it)", name, opt);
+	if (sw->param == SWEEP_SIZE && p->o->src)
+		return ERR(p, "--sweep size: not with --src (the scratch source is made "
+			      "at each size)");
 	return 0;
 }
 
@@ -742,8 +734,15 @@ static int validate(struct options_pass *p, char **pos, int npos)
 	if (!p->exp_action && p->size_arg &&
 	    size_opt("--size", p->size_arg, &o->size, p->err, p->errlen) < 0)
 		return -1;
-	if (sweep_check(o, p->err, p->errlen) < 0)
+	if (sweep_check(p) < 0)
 		return -1;
+	/* options one of which the other would silently make moot */
+	if (!p->exp_action && p->size_arg && o->src)
+		return ERR(p, "--size %s: not with --src (the copy is of FILE, at its own size)",
+			   p->size_arg);
+	if (o->ascii && o->glyphs >= 0 && o->glyphs != CHART_ASCII)
+		return ERR(p, "--glyphs %s: not with --ascii (its charts are ASCII)",
+			   o->glyphs == CHART_BRAILLE ? "braille" : "blocks");
 	if (o->replay && o->live_opt)
 		return ERR(p, "%s: not with --replay (the recording holds the run)", o->live_opt);
 	if (o->rehearse && !o->talk)
@@ -759,19 +758,15 @@ static int validate(struct options_pass *p, char **pos, int npos)
  * the first only runs use and of those the first the picker ignores; and
  * for an export, the first it does not take and the first svg-only one
  * (named as given: "-m" or "--mem-limit"). */
-static void mark(struct options_pass *p, const struct options_entry *e, int as_long)
+static void mark(struct options_pass *p, const struct options_entry *e)
 {
 	struct options *o = p->o;
 	char *slot = e->what & OPTW_EITHER   ? NULL
 		     : e->what & OPTW_SVG    ? p->svg
 		     : e->what & OPTW_EXPORT ? NULL
 					     : p->other;
-	if (slot && !slot[0]) {
-		if (as_long)
-			snprintf(slot, sizeof(p->other), "%s", e->name);
-		else
-			snprintf(slot, sizeof(p->other), "-%c", e->flag);
-	}
+	if (slot && !slot[0])
+		snprintf(slot, sizeof(p->other), "%s", p->as_given);
 	if (e->what & OPTW_RUN && !o->run_opt)
 		o->run_opt = say(e);
 	if (e->what & OPTW_LIVE && !o->live_opt)
@@ -809,6 +804,10 @@ struct run_config *options_run_config(const struct options *o, struct run_config
 
 int options_check_runs(const struct options *o, char *err, size_t errlen)
 {
+	/* the TUI's end prints the tables whole: -q would leave nothing out */
+	if (o->quiet && !o->batch)
+		return errf(err, errlen,
+			    "-q: only in batch mode (--batch, or stdout not a terminal)");
 	/* written when the batch ends (main checks the paths: export_results.h) */
 	if ((o->export_json || o->export_md) && !o->batch)
 		return errf(err, errlen,
@@ -883,7 +882,15 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			return errf(err, errlen, "%s: unknown option (see --help)",
 				    argv[optind - 1]);
 		}
-		mark(&p, e, li >= 0);
+		if (li >= 0)
+			snprintf(p.as_given, sizeof(p.as_given), "%s", e->name);
+		else
+			snprintf(p.as_given, sizeof(p.as_given), "-%c", e->flag);
+		/* one rule for every option: once, unless the table says it adds */
+		if (p.given[e - table] && !(e->what & OPTW_MULTI))
+			return errf(err, errlen, "%s given twice", p.as_given);
+		p.given[e - table] = 1;
+		mark(&p, e);
 		if (e->set(&p, e, e->has_arg == no_argument ? NULL : optarg) < 0)
 			return -1;
 	}

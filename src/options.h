@@ -131,6 +131,10 @@ enum options_group {
 #define OPTW_EXPORT 16u /* an export or a comparison takes it */
 #define OPTW_EITHER 32u /* means one thing for runs, another for --export-svg */
 #define OPTW_SECRET 64u /* a tool for tests: not in --help, --list-options or the man page */
+/* Given again, it adds one more (--cmd, --name).  Any other option given
+ * twice is a usage error ("--results given twice"): nothing is taken
+ * silently over something else. */
+#define OPTW_MULTI 128u
 
 struct options_pass; /* the state of one options_parse (options.c) */
 
@@ -165,7 +169,7 @@ int parse_interval(const char *s, double *out, char *err, size_t errlen);
 /* After --demo and the batch decision: run options without anything to run
  * (-s, --cmd, --demo) are a usage error in batch mode (in the TUI they seed
  * the picker, except --baseline and --name); more --name than --cmd is one
- * too.  0 or -1 + err. */
+ * too, and so is -q in the TUI.  0 or -1 + err. */
 int options_check_runs(const struct options *o, char *err, size_t errlen);
 
 /* The run configuration the options give (what session_init takes): c,

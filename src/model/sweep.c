@@ -39,6 +39,23 @@ static int strat_index(struct sweep_table *t, const char *name, int add)
 	return t->ns++;
 }
 
+/* Whether a run before r[i] of the table's sweep had label base but no
+ * column either: a label past the columns is counted once.  Only a
+ * recording with more labels than a live queue can have gets here. */
+static int dropped_before(const struct sweep_table *t, const struct run_result *r, size_t i,
+			  const char *base)
+{
+	for (size_t j = 0; j < i; j++) {
+		char b[32];
+		if (r[j].sweep_param != (int)t->param || !r[j].finished)
+			continue;
+		sweep_base_label(b, sizeof(b), &r[j]);
+		if (!strcmp(b, base))
+			return 1;
+	}
+	return 0;
+}
+
 /* A percentile bootstrap of one sample's median: compare_bootstrap's
  * ratio with a constant denominator is the resampled median itself. */
 static int median_ci(const double *v, size_t n, uint64_t seed, double *lo, double *hi)
@@ -70,7 +87,8 @@ size_t sweep_table_build(struct sweep_table *t, const struct sweep_spec *sp,
 			t->v[t->nv++] = r[i].sweep_value;
 		char base[32];
 		sweep_base_label(base, sizeof(base), &r[i]);
-		strat_index(t, base, 1);
+		if (strat_index(t, base, 1) < 0 && !dropped_before(t, r, i, base))
+			t->dropped++;
 	}
 	qsort(t->v, (size_t)t->nv, sizeof(t->v[0]), sweep_cmp_value);
 	/* a replay: geometric when the values step by one factor */
@@ -165,6 +183,9 @@ void sweep_table_print(FILE *f, const struct sweep_table *t)
 		}
 		fputc('\n', f);
 	}
+	if (t->dropped)
+		fprintf(f, "(%d more strateg%s not shown: the table has %d columns)\n", t->dropped,
+			t->dropped == 1 ? "y" : "ies", SWEEP_MAX_STRATEGIES);
 }
 
 static double metric_of(const struct sweep_cell *c, enum sweep_metric m)

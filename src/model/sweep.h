@@ -25,8 +25,12 @@
 
 #include "runlog.h"
 
-#define SWEEP_MAX_VALUES     64
-#define SWEEP_MAX_STRATEGIES 16 /* columns of the sweep table */
+#define SWEEP_MAX_VALUES 64
+/* Columns of the sweep table: every label a live queue can have (the 13
+ * strategies and RUN_CONFIG_MAX_CMDS --cmds, 29: test_sweep checks it);
+ * a recording with more is drawn up to this and says how many it left
+ * out (sweep_table.dropped). */
+#define SWEEP_MAX_STRATEGIES 32
 
 enum sweep_param {
 	SWEEP_NONE,
@@ -63,6 +67,10 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 		char *err, size_t errlen);
 /* Parses "bursts>=1", "rdcv>0.5", "elapsed<=3" (blanks allowed). */
 int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t errlen);
+/* How many of sp's values one entry of the queue runs at most (each
+ * --repeat times): all of them, or with --sweep-until both ends and one
+ * value a halving of the bracket (the session's bound on a bisection). */
+int sweep_values_most(const struct sweep_spec *sp);
 /* qsort order of two uint64_t sweep values, smallest first. */
 int sweep_cmp_value(const void *a, const void *b);
 
@@ -85,6 +93,7 @@ struct sweep_table {
 	enum sweep_param param;
 	int geometric; /* the values are a geometric range (log x axis) */
 	int nv, ns;
+	int dropped;		      /* the sweep's labels past SWEEP_MAX_STRATEGIES: not in it */
 	uint64_t v[SWEEP_MAX_VALUES]; /* ascending */
 	char strat[SWEEP_MAX_STRATEGIES][32];
 	struct sweep_cell cell[SWEEP_MAX_VALUES][SWEEP_MAX_STRATEGIES];
@@ -100,7 +109,8 @@ size_t sweep_table_build(struct sweep_table *t, const struct sweep_spec *sp,
 /* Whether a row has any run. */
 int sweep_row_used(const struct sweep_table *t, int vi);
 /* The table batch prints: a title line, column heads, one row per value
- * that has runs. */
+ * that has runs; then a line saying how many labels it has no column for
+ * (dropped), if any. */
 void sweep_table_print(FILE *f, const struct sweep_table *t);
 
 /* The bisection of one strategy (column s; -1: one without runs yet,
@@ -141,5 +151,20 @@ void sweep_plot_build(struct sweep_plot *p, const struct sweep_table *t);
 
 /* The base label of a sweep run (its name without the sweep suffix). */
 void sweep_base_label(char *buf, size_t len, const struct run_result *r);
+
+/* What one run ran with: the limits the session gave every run (the run
+ * log's mem_limit and disk_limit) with its sweep's value in place of the
+ * option it sweeps.  The one answer to "this run's configuration" the
+ * exports give (--export-json, --export-markdown, the OpenMetrics run
+ * info): the run log's limit of a sweep is one value for all (live the
+ * largest, the Runs view's scale; a replay's the first cgroup's). */
+struct run_setting {
+	uint64_t mem_limit;	/* bytes, 0 none */
+	uint64_t disk_limit;	/* bytes/s, 0 none */
+	enum sweep_param param; /* the parameter its sweep set, SWEEP_NONE */
+	uint64_t value;		/* and its value (bytes, bytes/s), 0 none */
+};
+void sweep_run_setting(const struct run_result *r, uint64_t mem_limit, uint64_t disk_limit,
+		       struct run_setting *out);
 
 #endif

@@ -1,9 +1,9 @@
-/* --sweep and --sweep-until: the parameters' names and labels, and the two
- * parsers (no statistics here, so the option and recording parsers and
- * their fuzz targets need only this file; sweep.c builds the table). */
+/* --sweep and --sweep-until: the parameters' names and labels, a run's
+ * setting, and the two parsers (no statistics here, so the option and
+ * recording parsers, the OpenMetrics text and their fuzz targets need only
+ * this file; sweep.c builds the table). */
 #include "sweep.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +64,20 @@ void sweep_suffix(char *buf, size_t len, enum sweep_param p, uint64_t v)
 	char s[24];
 	sweep_value_str(s, sizeof(s), v);
 	snprintf(buf, len, "@%c%s", p > SWEEP_NONE && p < SWEEP_NPARAM ? params[p].prefix : '?', s);
+}
+
+void sweep_run_setting(const struct run_result *r, uint64_t mem_limit, uint64_t disk_limit,
+		       struct run_setting *out)
+{
+	*out = (struct run_setting){.mem_limit = mem_limit, .disk_limit = disk_limit};
+	if (r->sweep_param <= SWEEP_NONE || r->sweep_param >= SWEEP_NPARAM)
+		return;
+	out->param = (enum sweep_param)r->sweep_param;
+	out->value = r->sweep_value;
+	if (out->param == SWEEP_MEM_LIMIT)
+		out->mem_limit = r->sweep_value;
+	else if (out->param == SWEEP_DISK_LIMIT)
+		out->disk_limit = r->sweep_value;
 }
 
 /* A geometric value rounded so that its label is short and exact: to a
@@ -145,10 +159,8 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 			      errlen) < 0)
 			return -1;
 		const char *f = colon + 2;
-		char *end;
-		errno = 0;
-		double fac = strtod(f, &end);
-		if (!(*f >= '0' && *f <= '9') || errno || *end || !isfinite(fac))
+		double fac;
+		if (decimal_parse(f, &fac) < 0) /* the options' one rule: "x0x2" is no factor */
 			return errf(err, errlen, "--sweep %s: x%s is not a factor", arg, f);
 		if (!(fac > 1))
 			return errf(err, errlen, "--sweep %s: the factor must be above 1", arg);
@@ -204,6 +216,18 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 	return 0;
 }
 
+int sweep_values_most(const struct sweep_spec *sp)
+{
+	int n = sp->n;
+	if (!sp->until.set || n <= 2)
+		return n;
+	/* both ends, then one value a halving of the n - 1 steps between */
+	int most = 2;
+	for (int gap = n - 1; gap > 1; gap = (gap + 1) / 2)
+		most++;
+	return most < n ? most : n;
+}
+
 static const char *const metric_names[] = {"bursts", "rdcv", "elapsed"};
 static const char *const op_names[] = {">=", ">", "<=", "<"};
 
@@ -233,12 +257,14 @@ int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t e
 	s += strlen(op_names[op]);
 	while (*s == ' ')
 		s++;
-	char *end;
-	errno = 0;
-	double t = strtod(s, &end);
-	while (end && *end == ' ')
+	/* a number as every option takes one (decimal_prefix): "0x10" and
+	 * "1e1" are not, as -i 0x10 is not */
+	const char *end;
+	double t;
+	int bad = decimal_prefix(s, &t, &end) < 0;
+	while (!bad && *end == ' ')
 		end++;
-	if (!((*s >= '0' && *s <= '9') || *s == '.') || errno || *end || !isfinite(t))
+	if (bad || *end)
 		return errf(err, errlen, "--sweep-until %s: not a number after %s", arg,
 			    op_names[op]);
 	*c = (struct sweep_cond){

@@ -12,6 +12,7 @@
 #include "sawtooth.h"
 #include "stats.h"
 #include "strategy.h"
+#include "sweep.h"
 #include "version.h"
 
 /* The format of the document: a new key is a new minor, not a new major. */
@@ -135,6 +136,17 @@ static json_t *stats_probe(const struct strategy_stats *s, int *bad)
 	return o;
 }
 
+/* --sweep: {"param": "bs", "value": 65536} (--results's sweep column) */
+static json_t *sweep_json(const struct run_setting *set, int *bad)
+{
+	json_t *o = json_object();
+	if (!o)
+		return *bad = 1, NULL;
+	put(o, "param", json_string(sweep_param_name(set->param)), bad);
+	put(o, "value", ju64(set->value), bad);
+	return o;
+}
+
 static json_t *result_json(const struct export_side *sd, int rec, const struct strategy_stats *s,
 			   int by_base, int *bad)
 {
@@ -200,8 +212,12 @@ static json_t *result_json(const struct export_side *sd, int rec, const struct s
 	put(o, "src_cached_end_pct", jnum(s->res_src_cached_med), bad);
 	put(o, "recently_evicted_end", jnum(s->res_recent_med), bad);
 	put(o, "probe", s->probe_runs ? stats_probe(s, bad) : json_null(), bad);
-	put(o, "mem_limit_bytes", jlimit(sd->mem_limit), bad);
-	put(o, "disk_limit_bytes_per_s", jlimit(sd->disk_limit), bad);
+	/* this strategy's runs' own: a sweep's value, not the session's one */
+	struct run_setting set;
+	export_setting_of(sd, s->name, &set);
+	put(o, "mem_limit_bytes", jlimit(set.mem_limit), bad);
+	put(o, "disk_limit_bytes_per_s", jlimit(set.disk_limit), bad);
+	put(o, "sweep", set.param ? sweep_json(&set, bad) : json_null(), bad);
 	put(o, "runs", runs, bad);
 	return o;
 }

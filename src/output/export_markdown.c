@@ -6,6 +6,7 @@
 
 #include "compare.h"
 #include "stats.h"
+#include "sweep.h"
 #include "util.h"
 
 /* A label as a table cell: in backticks, '|' escaped (GFM), control
@@ -32,10 +33,43 @@ static void text(FILE *f, const char *s)
 	}
 }
 
+/* The limits every finished run of sd had (0: none, or they differ — a
+ * sweep's: its column says each) and the parameter a sweep set
+ * (SWEEP_NONE: no sweep), from each run's own setting. */
+static void side_limits(const struct export_side *sd, uint64_t *mem, uint64_t *disk,
+			enum sweep_param *swept)
+{
+	int first = 1;
+	*mem = sd->mem_limit;
+	*disk = sd->disk_limit;
+	*swept = SWEEP_NONE;
+	for (size_t i = 0; i < sd->nruns; i++) {
+		struct run_setting set;
+		if (!sd->runs[i].finished)
+			continue;
+		sweep_run_setting(&sd->runs[i], sd->mem_limit, sd->disk_limit, &set);
+		if (set.param)
+			*swept = set.param;
+		if (first) {
+			*mem = set.mem_limit;
+			*disk = set.disk_limit;
+			first = 0;
+			continue;
+		}
+		if (set.mem_limit != *mem)
+			*mem = 0;
+		if (set.disk_limit != *disk)
+			*disk = 0;
+	}
+}
+
 /* "on `box`, kernel 6.18.0, disk vda (virtio), memory limit 64M" */
 static void where(FILE *f, const struct export_side *sd)
 {
 	char b[32];
+	uint64_t mem, disk;
+	enum sweep_param swept;
+	side_limits(sd, &mem, &disk, &swept);
 	fputs("Runs", f);
 	if (sd->host && *sd->host)
 		fputs(" on `", f), text(f, sd->host), fputc('`', f);
@@ -48,14 +82,16 @@ static void where(FILE *f, const struct export_side *sd)
 	}
 	if (sd->mglru)
 		fputs(", MGLRU", f);
-	if (sd->mem_limit) {
-		fmt_size(b, sizeof(b), sd->mem_limit);
+	if (mem) {
+		fmt_size(b, sizeof(b), mem);
 		fprintf(f, ", memory limit %s", b);
 	}
-	if (sd->disk_limit) {
-		fmt_size(b, sizeof(b), sd->disk_limit);
+	if (disk) {
+		fmt_size(b, sizeof(b), disk);
 		fprintf(f, ", disk limit %s/s", b);
 	}
+	if (swept)
+		fprintf(f, ", a sweep of %s", sweep_param_name(swept));
 	if (sd->path)
 		fputs(" (recording `", f), text(f, sd->path), fputs("`)", f);
 	fputs(":\n\n", f);
@@ -72,15 +108,28 @@ static void results_table(FILE *f, const struct export_side *sd, const struct st
 			  int ns)
 {
 	int by_base = stats_by_base(st, ns);
-	fputs("| Command | Mean [s] | Min [s] | Max [s] | Relative | Median [s] | OK runs | MiB/s "
+	uint64_t mem, disk;
+	enum sweep_param swept;
+	side_limits(sd, &mem, &disk, &swept);
+	/* a sweep: each row's value in a column of its own (the line above
+	 * says no limit that differs between the rows) */
+	fputs("| Command |", f);
+	if (swept)
+		fprintf(f, " %s |", sweep_param_name(swept));
+	fputs(" Mean [s] | Min [s] | Max [s] | Relative | Median [s] | OK runs | MiB/s "
 	      "| Bursts | rdCV | rd/cp | Peak active(file) | Refaults | Major faults |\n"
-	      "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+	      "|:---|",
 	      f);
+	if (swept)
+		fputs("---:|", f);
+	fputs("---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
 	for (int j = 0; j < ns; j++) {
 		const struct strategy_stats *s = &st[j];
 		struct export_spread sp;
 		export_spread_of(sd->runs, sd->nruns, s->name, &sp);
 		char mean[48], vs[16], peak[16];
+		struct run_setting set;
+		export_setting_of(sd, s->name, &set);
 		if (isnan(sp.mean))
 			snprintf(mean, sizeof(mean), "-");
 		else if (isnan(sp.stddev))
@@ -90,7 +139,15 @@ static void results_table(FILE *f, const struct export_side *sd, const struct st
 		stats_cells(s, vs, sizeof(vs), peak, sizeof(peak));
 		fputs("| ", f);
 		cell_name(f, s->name);
-		fprintf(f, " | %s |", mean);
+		fputs(" |", f);
+		if (swept && set.param == swept) {
+			char v[24];
+			sweep_value_str(v, sizeof(v), set.value);
+			fprintf(f, " %s%s |", v, swept == SWEEP_DISK_LIMIT ? "/s" : "");
+		} else if (swept) {
+			fputs(" - |", f);
+		}
+		fprintf(f, " %s |", mean);
 		num(f, "%.3f", s->elapsed_min);
 		num(f, "%.3f", s->elapsed_max);
 		num(f, "%.2f", by_base ? s->ratio_base : s->ratio);

@@ -42,6 +42,18 @@ void export_spread_of(const struct run_result *runs, size_t n, const char *name,
 	out->stddev = sqrt(var / (double)(k - 1));
 }
 
+void export_setting_of(const struct export_side *sd, const char *name, struct run_setting *out)
+{
+	static const struct run_result none;
+	const struct run_result *r = &none;
+	for (size_t i = 0; i < sd->nruns; i++)
+		if (sd->runs[i].finished && !strcmp(sd->runs[i].name, name)) {
+			r = &sd->runs[i];
+			break;
+		}
+	sweep_run_setting(r, sd->mem_limit, sd->disk_limit, out);
+}
+
 int export_results_check(const char *json, const char *md, const char *const others[3], char *err,
 			 size_t errlen)
 {

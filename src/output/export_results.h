@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "runlog.h"
+#include "sweep.h"
 
 struct compare;
 
@@ -30,8 +31,8 @@ struct export_side {
 	const char *host, *kernel, *disk, *disk_kind; /* "" unknown */
 	int mglru;
 	const char *started;  /* the recording's start (ISO 8601 UTC), NULL */
-	uint64_t mem_limit;   /* bytes, 0 none */
-	uint64_t disk_limit;  /* bytes/s, 0 none */
+	uint64_t mem_limit;   /* bytes, 0 none: every run's but a sweep's (export_setting_of) */
+	uint64_t disk_limit;  /* bytes/s, 0 none: the same */
 	const char *baseline; /* a label, "" or NULL: the first */
 	const struct run_result *runs;
 	size_t nruns;
@@ -46,6 +47,11 @@ struct export_spread {
 };
 void export_spread_of(const struct run_result *runs, size_t n, const char *name,
 		      struct export_spread *out);
+
+/* What the runs labelled name ran with: sweep_run_setting of the first
+ * finished one over the side's limits (a label is one value of a sweep:
+ * its runs share it).  The side's own limits when there is none. */
+void export_setting_of(const struct export_side *sd, const char *name, struct run_setting *out);
 
 /* Before anything runs or is read: json and md (either may be NULL) must
  * be new paths, neither the same file as the other nor as --results,

@@ -19,28 +19,24 @@ static void note(struct metrics_file *mf, const char *msg)
 		mf->tee.next.note(mf->tee.next.ctx, msg);
 }
 
-/* The model as text into the temporary file beside path.  0 or -1 + err;
- * no temporary file is left on -1. */
-static int write_tmp(struct metrics_file *mf, struct stat *made, char *err, size_t errlen)
+/* The model as text into a new temporary file beside path (mf->tmp).  0
+ * or -1 + err; no temporary file is left on -1. */
+static int write_tmp(struct metrics_file *mf, char *err, size_t errlen)
 {
 	const char *slash = strrchr(mf->path, '/');
 	size_t dl = slash ? (size_t)(slash - mf->path) + 1 : 0;
-	if ((size_t)snprintf(mf->tmp, sizeof(mf->tmp), "%.*s.%s.XXXXXX", (int)dl, mf->path,
-			     mf->path + dl) >= sizeof(mf->tmp))
+	char tmpl[PATH_MAX];
+	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%.*s.%s.XXXXXX", (int)dl, mf->path,
+			     mf->path + dl) >= sizeof(tmpl))
 		return errf(err, errlen, "--metrics-file %s: name too long", mf->path);
-	int fd = mkostemp(mf->tmp, O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		mf->tmp[0] = '\0';
-		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
-	}
-	fchmod(fd, 0644);
-	FILE *f = fdopen(fd, "w");
+	int fd = ownfile_create_temp(&mf->tmp, tmpl);
+	if (fd < 0)
+		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(errno));
+	FILE *f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		int e = errno;
 		close(fd);
-		unlink(mf->tmp);
-		mf->tmp[0] = '\0';
+		ownfile_remove(&mf->tmp);
 		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
 	}
 	const struct model *m = mf->model;
@@ -60,17 +56,12 @@ static int write_tmp(struct metrics_file *mf, struct stat *made, char *err, size
 	errno = 0;
 	int bad = om_write(f, &in, OM_TEXTFILE, NULL) < 0 || fflush(f) == EOF || ferror(f);
 	int e = errno;
-	if (!bad && fstat(fd, made) < 0) {
-		bad = 1;
-		e = errno;
-	}
 	if (fclose(f) == EOF && !bad) {
 		bad = 1;
 		e = errno;
 	}
 	if (bad) {
-		unlink(mf->tmp);
-		mf->tmp[0] = '\0';
+		ownfile_remove(&mf->tmp);
 		return errf(err, errlen, "--metrics-file %s: write error: %s", mf->path,
 			    strerror(e ? e : EIO));
 	}
@@ -78,29 +69,24 @@ static int write_tmp(struct metrics_file *mf, struct stat *made, char *err, size
 }
 
 /* A new file in place of path: linked the first time (an existing path is
- * not replaced), renamed over our own after.  -1 + err; lost set when path
- * is not ours any more. */
+ * not replaced), put in place of our own after (ownfile_replace: only
+ * while path is still ours).  -1 + err; lost set when path is not ours
+ * any more. */
 static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 {
-	struct stat st;
-	if (mf->made &&
-	    (lstat(mf->path, &st) != 0 || st.st_dev != mf->dev || st.st_ino != mf->ino)) {
+	if (mf->cur.made && !ownfile_is_ours(&mf->cur)) {
 		mf->lost = 1;
 		return errf(err, errlen,
 			    "--metrics-file %s: replaced or removed by someone else; no longer "
 			    "written",
 			    mf->path);
 	}
-	struct stat made;
-	if (write_tmp(mf, &made, err, errlen) < 0)
+	if (write_tmp(mf, err, errlen) < 0)
 		return -1;
-	int rc;
-	if (!mf->made) {
-		rc = link(mf->tmp, mf->path);
-		int e = errno;
-		unlink(mf->tmp);
-		if (rc < 0) {
-			mf->tmp[0] = '\0';
+	if (!mf->cur.made) {
+		if (ownfile_link(&mf->tmp, mf->path) != 0) {
+			int e = errno;
+			ownfile_remove(&mf->tmp);
 			return e == EEXIST
 				   ? errf(err, errlen,
 					  "--metrics-file %s: already exists (use a new path)",
@@ -108,17 +94,23 @@ static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 				   : errf(err, errlen, "--metrics-file %s: %s", mf->path,
 					  strerror(e));
 		}
-		mf->made = 1;
-	} else if ((rc = rename(mf->tmp, mf->path)) < 0) {
-		int e = errno;
-		unlink(mf->tmp);
-		mf->tmp[0] = '\0';
-		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
+		mf->cur = mf->tmp; /* the descriptor moves with it */
+		memset(&mf->tmp, 0, sizeof(mf->tmp));
+		return 0;
 	}
-	mf->tmp[0] = '\0';
-	mf->dev = made.st_dev;
-	mf->ino = made.st_ino;
-	return 0;
+	int rc = ownfile_replace(&mf->cur, &mf->tmp);
+	if (rc == 0)
+		return 0;
+	int e = errno;
+	ownfile_remove(&mf->tmp);
+	if (rc == OWNFILE_NOT_OURS) {
+		mf->lost = 1;
+		return errf(err, errlen,
+			    "--metrics-file %s: replaced or removed by someone else; no longer "
+			    "written",
+			    mf->path);
+	}
+	return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
 }
 
 /* Each second (and after a run's end), from the model the next sink has
@@ -193,12 +185,7 @@ int metrics_file_start(struct metrics_file *mf, const char *path, char *err, siz
 
 void metrics_file_done(struct metrics_file *mf)
 {
-	struct stat st;
-	if (mf->tmp[0])
-		unlink(mf->tmp);
-	mf->tmp[0] = '\0';
-	if (mf->made && lstat(mf->path, &st) == 0 && st.st_dev == mf->dev && st.st_ino == mf->ino)
-		unlink(mf->path); /* ours: stale values must not be served */
-	mf->made = 0;
+	ownfile_remove(&mf->tmp);
+	ownfile_remove(&mf->cur); /* ours: stale values must not be served */
 	mf->path = NULL;
 }

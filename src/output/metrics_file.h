@@ -9,9 +9,11 @@
  * Invariants: PATH is refused when it exists at the start; it is only ever
  * replaced by a whole new file (a temporary ".NAME.XXXXXX" beside it, which
  * the collector's *.prom glob does not match, then link the first time and
- * rename after), and only while PATH is still the file this made (else the
- * writing stops with one note).  metrics_file_done removes PATH (it would
- * serve stale values) and the temporary file.  A failed write is one note
+ * ownfile_replace after), and only while PATH is still the file this made
+ * (ownfile.h: its descriptor kept open, dev, ino and times compared; else
+ * the writing stops with one note and PATH is left as it is).
+ * metrics_file_done removes PATH (it would serve stale values) and the
+ * temporary file, each only if it is still ours.  A failed write is one note
  * to the next sink (the status line), not an end: the next second tries
  * again.  Nothing prints.  At most one write a second (and one after a
  * run ends), not every tick: the file is the collector's, scraped every
@@ -25,20 +27,19 @@
 #include <sys/types.h>
 
 #include "model.h"
+#include "ownfile.h"
 #include "source.h"
 
 struct metrics_file {
-	const char *path; /* NULL: off (only forwards) */
-	char tmp[PATH_MAX];
+	const char *path;   /* NULL: off (only forwards) */
+	struct ownfile cur; /* the file at PATH, once made */
+	struct ownfile tmp; /* the next one, while it is written */
 	const struct model *model;
 	struct sink_tee tee; /* the next sink, then the file */
-	int made; /* PATH is ours: dev/ino */
-	dev_t dev;
-	ino_t ino;
-	uint64_t last_ns; /* the sample time of the last write */
-	int due;	  /* a run finished since: write at the next sample */
-	int failing;	  /* the last write failed (said once) */
-	int lost;	  /* PATH is no longer ours: writing stopped */
+	uint64_t last_ns;    /* the sample time of the last write */
+	int due;	     /* a run finished since: write at the next sample */
+	int failing;	     /* the last write failed (said once) */
+	int lost;	     /* PATH is no longer ours: writing stopped */
 	/* the sentence of the latest failure and how many times writing
 	 * started failing: batch has no status line, it says each on stderr */
 	char error[600];

@@ -11,6 +11,7 @@
 #include "sawtooth.h"
 #include "sample.h"
 #include "spool.h"
+#include "sweep.h"
 #include "util.h"
 
 /* ---- the machine's series: one row per series, rows of a family together -- */
@@ -149,13 +150,26 @@ static const struct om_run_metric run_metrics[] = {
 	{"lrutop_run_refaulted_pages", NULL, "File pages refaulted during a run.", NULL, R_REFAULT},
 	{"lrutop_run_major_faults", NULL, "A run's major page faults.", NULL, R_MAJFLT},
 	{"lrutop_run_ok", NULL, "1 when a run succeeded, 0 when it failed or was cancelled.", NULL, R_SUCCEEDED},
-	{"lrutop_run_probe_latency_seconds", "seconds", "--probe: its read latency during a run, by quantile (when enough reads tell it).", "quantile=\"0.5\"", R_PROBE_P50},
-	{"lrutop_run_probe_latency_seconds", "seconds", NULL, "quantile=\"0.99\"", R_PROBE_P99},
-	{"lrutop_run_probe_latency_seconds", "seconds", NULL, "quantile=\"0.999\"", R_PROBE_P999},
-	{"lrutop_run_probe_latency_seconds", "seconds", NULL, "quantile=\"1\"", R_PROBE_MAX},
     /* clang-format on */
 };
 #define NRUN_METRICS (sizeof(run_metrics) / sizeof(run_metrics[0]))
+
+/* --probe's latency during a run: a summary family, not a gauge (a
+ * "quantile" label is a summary's own: promtool refuses it on anything
+ * else).  Per run its quantiles that enough reads tell, the maximum as
+ * quantile 1.0 (OpenMetrics' canonical rendering of 1), then NAME_count,
+ * the reads; no NAME_sum, which both text formats let a summary leave
+ * out: the probe keeps a histogram, not a sum. */
+#define PROBE_SUMMARY "lrutop_run_probe_latency_seconds"
+static const struct {
+	const char *quantile;
+	enum run_fig fig;
+} probe_quantiles[] = {
+    {"0.5", R_PROBE_P50},
+    {"0.99", R_PROBE_P99},
+    {"0.999", R_PROBE_P999},
+    {"1.0", R_PROBE_MAX},
+};
 
 const char *om_metric_name(size_t i)
 {
@@ -521,24 +535,57 @@ static const char *verified_word(int v)
 	return v == 1 ? "yes" : v == 0 ? "no" : v == -1 ? "unchecked" : "unverifiable";
 }
 
+/* The probe's summary, a run's points together (OpenMetrics: the points
+ * of one series are not interleaved with another's). */
+static void probe_summary(struct om_out *o)
+{
+	const struct om_input *in = o->in;
+	for (size_t i = 0; i < in->nruns; i++) {
+		const struct run_result *r = &in->runs[i];
+		if (!r->finished || !r->probe.n)
+			continue;
+		family(o, PROBE_SUMMARY, "summary", "seconds",
+		       "--probe: its read latency during a run, by quantile (when enough reads "
+		       "tell it; 1.0 the slowest), and its reads (_count).");
+		for (size_t q = 0; q < ARRAY_LEN(probe_quantiles); q++) {
+			double v;
+			if (!run_fig(r, probe_quantiles[q].fig, &v))
+				continue;
+			run_series(o, PROBE_SUMMARY, i, r, NULL);
+			label(o, "quantile", probe_quantiles[q].quantile);
+			put_dbl(o, v, run_ts(o, r));
+		}
+		run_series(o, PROBE_SUMMARY "_count", i, r, NULL);
+		put_u64(o, r->probe.n, run_ts(o, r));
+	}
+}
+
 static void runs_families(struct om_out *o)
 {
 	const struct om_input *in = o->in;
-	char mem[24], disk[24], rep[16];
-	snprintf(mem, sizeof(mem), "%" PRIu64, in->mem_limit);
-	snprintf(disk, sizeof(disk), "%" PRIu64, in->disk_limit);
+	char mem[24], disk[24], rep[16], sw[48];
 	for (size_t i = 0; i < in->nruns; i++) {
 		const struct run_result *r = &in->runs[i];
 		if (!r->finished)
 			continue;
+		/* the run's own limits: a sweep's value, not the session's one */
+		struct run_setting set;
+		sweep_run_setting(r, in->mem_limit, in->disk_limit, &set);
+		snprintf(mem, sizeof(mem), "%" PRIu64, set.mem_limit);
+		snprintf(disk, sizeof(disk), "%" PRIu64, set.disk_limit);
 		family(o, "lrutop_run_info", "gauge", NULL,
 		       "A finished run: its strategy (label), repeat, limits (bytes, bytes/s), "
-		       "kernel and whether its copy was verified.");
+		       "the value its sweep set, kernel and whether its copy was verified.");
 		run_series(o, "lrutop_run_info", i, r, NULL);
 		snprintf(rep, sizeof(rep), "%d", r->repeat);
 		label(o, "repeat", rep);
 		label(o, "mem_limit", mem);
 		label(o, "disk_limit", disk);
+		if (set.param) { /* --results's sweep column: PARAM=VALUE */
+			snprintf(sw, sizeof(sw), "%s=%" PRIu64, sweep_param_name(set.param),
+				 set.value);
+			label(o, "sweep", sw);
+		}
 		label(o, "kernel", in->kernel);
 		label(o, "verified", verified_word(r->verified));
 		put_u64(o, 1, run_ts(o, r));
@@ -558,6 +605,7 @@ static void runs_families(struct om_out *o)
 			put_dbl(o, v, run_ts(o, r));
 		}
 	}
+	probe_summary(o);
 }
 
 /* The counters of each strategy (label): bursts and runs so far, a point

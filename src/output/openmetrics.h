@@ -19,7 +19,10 @@
  *    without "# UNIT": promtool check metrics (2.42) lints with the
  *    Prometheus text parser, which wants the TYPE line to name the sample,
  *    and its OpenMetrics parser wants a UNIT to end the family's name.
- *    Info families are gauges named _info with the value 1.
+ *    Info families are gauges named _info with the value 1.  The probe's
+ *    latency during a run is a summary (quantile samples and _count, no
+ *    _sum): a "quantile" label is a summary's own, promtool refuses it on
+ *    a gauge.
  *  - Timestamps are whole seconds of wall time: the same promtool parses
  *    only integer timestamps (it reads them as milliseconds for the lint;
  *    create-blocks-from openmetrics reads seconds).  So an export keeps

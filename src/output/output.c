@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -12,9 +13,12 @@
 #include "strategy.h"
 #include "util.h"
 
-FILE *output_create(const char *path, const char *what, char *err, size_t errlen)
+/* Creates path new into own (ownfile.h) and opens it for stdio.  NULL +
+ * err; nothing is left then. */
+static FILE *create_own(struct ownfile *own, const char *path, const char *what, char *err,
+			size_t errlen)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = ownfile_create(own, path, O_WRONLY, 0644);
 	if (fd < 0) {
 		if (errno == EEXIST)
 			errf(err, errlen, "%s %s: already exists (use a new path)", what, path);
@@ -26,8 +30,16 @@ FILE *output_create(const char *path, const char *what, char *err, size_t errlen
 	if (!f) {
 		errf(err, errlen, "%s %s: %s", what, path, strerror(errno));
 		close(fd);
-		unlink(path);
+		ownfile_remove(own);
 	}
+	return f;
+}
+
+FILE *output_create(const char *path, const char *what, char *err, size_t errlen)
+{
+	struct ownfile own;
+	FILE *f = create_own(&own, path, what, err, errlen);
+	ownfile_forget(&own); /* the caller's from now on: it removes nothing */
 	return f;
 }
 
@@ -36,15 +48,8 @@ int output_open(struct output *o, const char *path, const char *what, char *err,
 	memset(o, 0, sizeof(*o));
 	o->path = path;
 	o->what = what;
-	o->f = output_create(path, what, err, errlen);
-	if (!o->f)
-		return -1;
-	struct stat st;
-	if (fstat(fileno(o->f), &st) == 0) {
-		o->dev = st.st_dev;
-		o->ino = st.st_ino;
-	}
-	return 0;
+	o->f = create_own(&o->own, path, what, err, errlen);
+	return o->f ? 0 : -1;
 }
 
 int output_open_atomic(struct output *o, const char *path, const char *what, char *err,
@@ -53,46 +58,27 @@ int output_open_atomic(struct output *o, const char *path, const char *what, cha
 	memset(o, 0, sizeof(*o));
 	o->path = path;
 	o->what = what;
+	o->atomic = 1;
 	struct stat st;
 	if (lstat(path, &st) == 0)
 		return errf(err, errlen, "%s %s: already exists (use a new path)", what, path);
 	const char *slash = strrchr(path, '/');
 	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
-	size_t n = dl + strlen(path + dl) + 16;
-	o->tmp = xmalloc(n);
-	snprintf(o->tmp, n, "%.*s.%s.XXXXXX", (int)dl, path, path + dl);
-	int fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		free(o->tmp);
-		o->tmp = NULL;
-		return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
-	}
-	fchmod(fd, 0644);
-	o->f = fdopen(fd, "w");
+	char tmpl[PATH_MAX];
+	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%.*s.%s.XXXXXX", (int)dl, path, path + dl) >=
+	    sizeof(tmpl))
+		return errf(err, errlen, "%s %s: %s", what, path, strerror(ENAMETOOLONG));
+	int fd = ownfile_create_temp(&o->own, tmpl);
+	if (fd < 0)
+		return errf(err, errlen, "%s %s: %s", what, path, strerror(errno));
+	o->f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
 	if (!o->f) {
 		int e = errno;
 		close(fd);
-		unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
+		ownfile_remove(&o->own);
 		return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
 	}
-	if (fstat(fd, &st) == 0) {
-		o->dev = st.st_dev;
-		o->ino = st.st_ino;
-	}
 	return 0;
-}
-
-/* The temporary file, if it is still ours; then forgotten. */
-static void drop_tmp(struct output *o)
-{
-	struct stat st;
-	if (o->tmp && lstat(o->tmp, &st) == 0 && st.st_dev == o->dev && st.st_ino == o->ino)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
 }
 
 static int write_error(struct output *o, int e, char *err, size_t errlen)
@@ -122,41 +108,45 @@ int output_close(struct output *o, char *err, size_t errlen)
 		return 0;
 	int rc = output_flush(o, err, errlen);
 	errno = 0;
-	if (rc == 0 && o->tmp && fsync(fileno(o->f)) < 0 && errno != EINVAL)
+	if (rc == 0 && o->atomic && fsync(fileno(o->f)) < 0 && errno != EINVAL)
 		rc = write_error(o, errno, err, errlen);
 	errno = 0;
 	if (fclose(o->f) == EOF && rc == 0)
 		rc = write_error(o, errno, err, errlen);
 	o->f = NULL;
-	if (o->tmp && rc == 0) {
+	if (o->atomic && rc == 0) {
 		/* link, not rename: a file made at path meanwhile is not replaced */
-		if (link(o->tmp, o->path) < 0)
+		int l = ownfile_link(&o->own, o->path);
+		if (l == OWNFILE_NOT_OURS)
+			rc = errf(err, errlen,
+				  "%s %s: its temporary file %s was replaced or removed by "
+				  "someone else",
+				  o->what, o->path, o->own.path);
+		else if (l < 0)
 			rc =
 			    errno == EEXIST
 				? errf(err, errlen, "%s %s: already exists (use a new path)",
 				       o->what, o->path)
 				: errf(err, errlen, "%s %s: %s", o->what, o->path, strerror(errno));
+		else
+			ownfile_forget(&o->own); /* OUT is whole: the user's now */
 	}
-	drop_tmp(o);
+	if (o->atomic)
+		ownfile_remove(&o->own); /* the temporary file, when it is left */
+	else
+		ownfile_forget(&o->own);
 	return rc;
 }
 
 void output_discard(struct output *o)
 {
-	if (o->tmp) {
-		if (o->f)
-			fclose(o->f);
-		o->f = NULL;
-		drop_tmp(o);
-		return;
-	}
 	if (o->f) {
 		fclose(o->f);
 		o->f = NULL;
-		struct stat st;
-		if (lstat(o->path, &st) == 0 && st.st_dev == o->dev && st.st_ino == o->ino)
-			unlink(o->path);
+		ownfile_remove(&o->own);
 	}
+	if (o->atomic)
+		ownfile_remove(&o->own);
 }
 
 /* dir part resolved, base name as given; "" when the directory is not there */

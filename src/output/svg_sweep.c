@@ -16,9 +16,42 @@
 
 #define SANS "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 
-/* Okabe-Ito, as svg.c's theme: one colour a strategy, in turn */
+/* Okabe-Ito, as svg.c's theme: one colour a strategy, in turn; past the
+ * eighth the colours come again with a dash pattern, so the table's every
+ * column (SWEEP_MAX_STRATEGIES) has a line of its own look */
 static const uint32_t line_colours[] = {0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7,
 					0xe69f00, 0x56b4e9, 0x1a1a1a, 0xf0e442};
+#define NCOLOURS ((int)ARRAY_LEN(line_colours))
+static const char *const line_dashes[] = {NULL, "12 6", "3 5", "14 5 3 5"};
+#define NDASHES ((int)ARRAY_LEN(line_dashes))
+_Static_assert(ARRAY_LEN(line_colours) * ARRAY_LEN(line_dashes) >= SWEEP_MAX_STRATEGIES,
+	       "a look for every column of the sweep table");
+
+static uint32_t colour_of(int s)
+{
+	return line_colours[s % NCOLOURS];
+}
+
+/* the dash pattern of strategy s, scaled by u; "" for a solid line */
+static void dash_of(char *buf, size_t len, int s, double u)
+{
+	const char *d = line_dashes[(s / NCOLOURS) % NDASHES];
+	size_t l = 0;
+	buf[0] = '\0';
+	if (!d)
+		return;
+	l += (size_t)snprintf(buf, len, " stroke-dasharray=\"");
+	for (const char *p = d; *p && l < len;) {
+		char *end;
+		double v = strtod(p, &end);
+		l += (size_t)snprintf(buf + l, len - l, "%s%.1f", p == d ? "" : " ", v * u);
+		p = end;
+		while (*p == ' ')
+			p++;
+	}
+	if (l < len)
+		snprintf(buf + l, len - l, "\"");
+}
 
 static void text(FILE *w, double x, double y, double size, const char *anchor, uint32_t colour,
 		 const char *s)
@@ -73,7 +106,9 @@ static void chart(FILE *w, const struct svg_theme *th, const struct sweep_table 
 	}
 	line(w, fr->left, fr->bottom, fr->right, fr->bottom, th->dim, 1.5 * u);
 	for (int s = 0; s < t->ns; s++) {
-		uint32_t c = line_colours[s % (int)ARRAY_LEN(line_colours)];
+		uint32_t c = colour_of(s);
+		char dash[96];
+		dash_of(dash, sizeof(dash), s, u);
 		int open = 0;
 		for (int i = 0; i < p->n; i++) {
 			const struct sweep_cell *cell = &t->cell[p->vi[i]][s];
@@ -88,9 +123,9 @@ static void chart(FILE *w, const struct svg_theme *th, const struct sweep_table 
 			if (!open)
 				fprintf(w,
 					"<polyline fill=\"none\" stroke=\"#%06x\" "
-					"stroke-width=\"%.1f\" "
+					"stroke-width=\"%.1f\"%s "
 					"points=\"",
-					c, 3 * u);
+					c, 3 * u, dash);
 			fprintf(w, "%.1f,%.1f ", x, y);
 			open = 1;
 		}
@@ -113,6 +148,53 @@ static void chart(FILE *w, const struct svg_theme *th, const struct sweep_table 
 				x, y, 6 * u, c);
 		}
 	}
+}
+
+#define LEGEND_ROW 34 /* px at 1920x1080 */
+
+/* The legend from y 118 on, a row of entries at a time that fits the
+ * width, "N more not shown" after them when the table has labels it has
+ * no column for.  Returns the rows it took. */
+static int legend(FILE *w, const struct svg_theme *th, const struct sweep_table *t, double u,
+		  double W)
+{
+	double lx = 50 * u, right = W - 50 * u;
+	int row = 0;
+	for (int s = 0; s <= t->ns; s++) {
+		char more[64] = "";
+		if (s == t->ns) {
+			if (!t->dropped)
+				break;
+			snprintf(more, sizeof(more), "%d more not shown", t->dropped);
+		}
+		const char *name = s < t->ns ? t->strat[s] : more;
+		double width = (36 + 14 * (double)strlen(name) + 40) * u;
+		if (lx > 50 * u && lx + width - 40 * u > right) {
+			lx = 50 * u;
+			row++;
+		}
+		double y = (118 + LEGEND_ROW * row) * u;
+		if (s == t->ns) {
+			text(w, lx, y + 13 * u, 22 * u, "start", th->dim, more);
+			break;
+		}
+		uint32_t c = colour_of(s);
+		char dash[96];
+		dash_of(dash, sizeof(dash), s, u);
+		if (!dash[0])
+			fprintf(w,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				"fill=\"#%06x\"/>\n",
+				lx, y, 28 * u, 12 * u, c);
+		else /* the line's own dashes */
+			fprintf(w,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#%06x\" stroke-width=\"%.1f\"%s/>\n",
+				lx, y + 6 * u, lx + 28 * u, y + 6 * u, c, 4 * u, dash);
+		text(w, lx + 36 * u, y + 13 * u, 22 * u, "start", th->text, name);
+		lx += width;
+	}
+	return row + 1;
 }
 
 int svg_sweep_draw(FILE *f, const struct svg_input *in, const struct svg_opts *o, double W,
@@ -148,18 +230,10 @@ int svg_sweep_draw(FILE *f, const struct svg_input *in, const struct svg_opts *o
 		 in->host ? in->host : "", in->kernel && in->kernel[0] ? "  " : "",
 		 in->kernel ? in->kernel : "");
 	text(w, 50 * u, 92 * u, 22 * u, "start", th->dim, facts);
-	/* the legend: a swatch and a name per strategy, left to right */
-	double lx = 50 * u;
-	for (int s = 0; s < t->ns; s++) {
-		uint32_t c = line_colours[s % (int)ARRAY_LEN(line_colours)];
-		fprintf(w,
-			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-			"fill=\"#%06x\"/>\n",
-			lx, 118 * u, 28 * u, 12 * u, c);
-		text(w, lx + 36 * u, 131 * u, 22 * u, "start", th->text, t->strat[s]);
-		lx += (36 + 14 * (double)strlen(t->strat[s]) + 40) * u;
-	}
-	double gap = 90 * u, top0 = 200 * u, bottom = H - 70 * u;
+	/* the legend: a swatch and a name per strategy, left to right, on as
+	 * many rows as the width needs; the charts start below it */
+	int rows = legend(w, th, t, u, W);
+	double gap = 90 * u, top0 = (200 + LEGEND_ROW * (rows - 1)) * u, bottom = H - 70 * u;
 	double ch = (bottom - top0 - gap) / 2;
 	struct frame fe = {150 * u, W - 60 * u, top0, top0 + ch};
 	struct frame fb = {150 * u, W - 60 * u, top0 + ch + gap, bottom};

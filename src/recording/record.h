@@ -130,6 +130,12 @@ int recorder_result(struct recorder *r, const struct run_result *res, char *err,
 int recorder_close(struct recorder *r, char *err, size_t errlen);
 /* Bytes handed to the file so far (compressed size for gzip, approximate). */
 uint64_t recorder_bytes(const struct recorder *r);
+/* Hands the proof of the file r made (ownfile.h) over to own, before
+ * recorder_close: whoever stops a recording and later renames or removes
+ * it asks own whether the path still names it.  Without this call
+ * recorder_close lets the proof go. */
+struct ownfile;
+void recorder_take_file(struct recorder *r, struct ownfile *own);
 
 /* ---- reader ---------------------------------------------------------- */
 

@@ -1,5 +1,6 @@
 #include "record_sink.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -70,6 +71,7 @@ int record_sink_start(struct record_sink *t, const char *path, enum record_compr
 {
 	if (t->rec)
 		return errf(err, errlen, "already recording to %s", t->path);
+	ownfile_forget(&t->file); /* a recording stopped before is the user's */
 	t->rec = recorder_open(path, z, h, err, errlen);
 	if (!t->rec)
 		return -1;
@@ -91,6 +93,7 @@ int record_sink_stop(struct record_sink *t, char *err, size_t errlen)
 {
 	if (!t->rec)
 		return 0;
+	recorder_take_file(t->rec, &t->file);
 	int rc = recorder_close(t->rec, err, errlen);
 	t->rec = NULL;
 	return rc;
@@ -100,9 +103,26 @@ void record_sink_discard(struct record_sink *t)
 {
 	if (!t->rec)
 		return;
-	recorder_close(t->rec, NULL, 0);
-	t->rec = NULL;
-	unlink(t->path); /* made with O_EXCL: ours */
+	record_sink_stop(t, NULL, 0);
+	record_sink_remove(t);
+}
+
+int record_sink_rename(struct record_sink *t, const char *path)
+{
+	if (t->rec) {
+		errno = EBUSY;
+		return -1;
+	}
+	int rc = ownfile_rename(&t->file, path);
+	if (rc == 0)
+		ownfile_forget(&t->file);
+	return rc;
+}
+
+void record_sink_remove(struct record_sink *t)
+{
+	if (!t->rec)
+		ownfile_remove(&t->file);
 }
 
 int record_sink_active(const struct record_sink *t)

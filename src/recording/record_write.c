@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "ownfile.h"
 #include "record_format.h"
 #include "strategy.h"
 #include "sweep.h"
@@ -58,8 +59,9 @@ static json_t *whole(json_t *o, int bad)
 
 struct recorder {
 	char *path;
-	int fd;	   /* plain: written directly; gzip: owned by gz */
-	gzFile gz; /* NULL for plain */
+	struct ownfile own; /* the file made at path (recorder_take_file) */
+	int fd;		    /* plain: written directly; gzip: owned by gz */
+	gzFile gz;	    /* NULL for plain */
 	uint64_t bytes;
 	char *buf; /* one dumped line */
 	size_t cap;
@@ -247,22 +249,16 @@ static int ends_with(const char *s, const char *suffix)
 struct recorder *recorder_open(const char *path, enum record_compress z,
 			       const struct record_header *h, char *err, size_t errlen)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	struct recorder *r = xcalloc(1, sizeof(*r));
+	int fd = ownfile_create(&r->own, path, O_WRONLY, 0644);
 	if (fd < 0) {
 		if (errno == EEXIST)
 			errf(err, errlen, "--record %s: already exists (use a new path)", path);
 		else
 			errf(err, errlen, "--record %s: %s", path, strerror(errno));
+		free(r);
 		return NULL;
 	}
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		errf(err, errlen, "--record %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(path);
-		return NULL;
-	}
-	struct recorder *r = xcalloc(1, sizeof(*r));
 	r->path = xstrdup(path);
 	r->fd = fd;
 	if (z == RECORD_GZIP || (z == RECORD_BY_NAME && ends_with(path, ".gz"))) {
@@ -284,10 +280,7 @@ fail:
 	if (r->gz)
 		gzclose(r->gz);
 	close(r->fd);
-	/* remove what we created, only if the path still names it */
-	struct stat now;
-	if (lstat(path, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
-		unlink(path);
+	ownfile_remove(&r->own); /* what we created, only if the path still names it */
 	free(r->buf);
 	free(r->path);
 	free(r);
@@ -515,6 +508,13 @@ uint64_t recorder_bytes(const struct recorder *r)
 	return r ? r->bytes : 0;
 }
 
+void recorder_take_file(struct recorder *r, struct ownfile *own)
+{
+	ownfile_forget(own);
+	*own = r->own; /* the descriptor moves with it */
+	memset(&r->own, 0, sizeof(r->own));
+}
+
 int recorder_close(struct recorder *r, char *err, size_t errlen)
 {
 	if (!r)
@@ -533,6 +533,7 @@ int recorder_close(struct recorder *r, char *err, size_t errlen)
 		rc = rec_fail(r, err, errlen, "write error: %s", strerror(errno));
 	if (close(r->fd) != 0 && rc == 0)
 		rc = rec_fail(r, err, errlen, "write error: %s", strerror(errno));
+	ownfile_forget(&r->own);
 	free(r->buf);
 	free(r->path);
 	free(r);

@@ -180,6 +180,16 @@ int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out);
  *    "-memory" / "-io" back, except for a controller another live lrutop
  *    still uses (its marker takes over the duty).  A controller that was on
  *    before lrutop is never turned off.
+ *
+ * A marker is acted on only when lrutop can vouch for it: a regular file
+ * of root's, mode 0600 (0644: lrutop before), named for the pid it holds,
+ * in a run_dir that is root's and writable by no one else and not a
+ * symbolic link, whose dir is absolute and canonical and is the cgroup2
+ * top (statfs: top_magic) or, for a debugfs marker, root +
+ * SAMPLER_DEBUGFS (unmounted only while statfs there says debugfs_magic).
+ * Anything else is renamed aside to NAME.bad with one warning
+ * (cgroup_home_take_warnings) and nothing is written or unmounted for it.
+ * Markers are written 0600 and fsynced, then renamed into place.
  */
 #define CGROUP_RUN_DIR "/run/lrutop"
 
@@ -204,6 +214,13 @@ struct cgroup_home {
 	unsigned enabled;	 /* CGROUP_CTL_* we wrote "+" for (the marker's "enabled") */
 	unsigned uses;		 /* CGROUP_CTL_* used at the top (the marker's "uses") */
 	char mount_marker[600];	 /* debugfs mounted or used: its marker, "" none */
+	/* the statfs magic a marker's dir must have before anything is
+	 * written there or unmounted: cgroup2's and debugfs' (init sets them;
+	 * a test's layout below root puts its own filesystem's) */
+	long top_magic, debugfs_magic;
+	char warning[4096];	/* markers set aside: lines not yet taken */
+	unsigned warnings_lost; /* lines that did not fit */
+	int run_dir_said;	/* run_dir is not lrutop's to use: said once */
 };
 
 #define CGROUP_CTL_MEMORY 1u
@@ -245,7 +262,8 @@ int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
  * lrutop-<pid>.scope units, in the slice of h's scope (SCOPE) or in the
  * one its user manager would put ours in. */
 int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored);
-/* The sampler's debugfs at dir, mounted by us (mounted) or found: a marker
+/* The sampler's debugfs at dir (root + SAMPLER_DEBUGFS: no other is
+ * marked), mounted by us (mounted) or found: a marker
  * run_dir/mount-PID (the same format and lock as a top's), so the last
  * lrutop that uses it unmounts it if an lrutop mounted it — at
  * cgroup_home_done, or after a SIGKILL at the next start's sweep — and one
@@ -262,6 +280,11 @@ int cgroup_sweep_scopes(const char *dir, long *pid_out);
 /* Restores what this process enabled (unless another live lrutop uses it)
  * and forgets its marker.  Run cgroups must be gone first.  Idempotent. */
 void cgroup_home_done(struct cgroup_home *h);
+/* What was found wrong with run_dir and the markers in it since the last
+ * call (a marker set aside, and why; a run_dir not lrutop's to use), one
+ * sentence a line for main to say as warnings, into out; then forgotten.
+ * Returns the length ("" none). */
+size_t cgroup_home_take_warnings(struct cgroup_home *h, char *out, size_t len);
 
 /* Removes the cgroup (and the io one beside it); tasks still inside are sent SIGKILL and awaited
  * (v2: cgroup.events "populated 0", v1: cgroup.procs empty, bounded).

@@ -92,7 +92,11 @@ void preset_apply(const struct preset *p, struct options *o, struct cgroup_home 
 	note[0] = '\0';
 	if (!o->strategies && !o->ncmds)
 		o->strategies = p->strategies;
-	if (!o->mem_limit && p->mem_limit) {
+	/* a parameter --sweep sets is the sweep's, as a value the command
+	 * line gives is its own (options.c refuses both together) */
+	int sw_mem = o->sweep.param == SWEEP_MEM_LIMIT,
+	    sw_disk = o->sweep.param == SWEEP_DISK_LIMIT;
+	if (!o->mem_limit && p->mem_limit && !sw_mem) {
 		if (cgroup_home_available(cgroups, why, sizeof(why)) == 0)
 			o->mem_limit = p->mem_limit;
 		else
@@ -101,7 +105,7 @@ void preset_apply(const struct preset *p, struct options *o, struct cgroup_home 
 				 "pressure",
 				 p->name, why);
 	}
-	if (!o->disk_limit && p->disk_limit) {
+	if (!o->disk_limit && p->disk_limit && !sw_disk) {
 		if (disk_throttle_ok(o, cgroups, why, sizeof(why)))
 			o->disk_limit = p->disk_limit;
 		else if (!note[0])
@@ -113,7 +117,7 @@ void preset_apply(const struct preset *p, struct options *o, struct cgroup_home 
 			strlcpy_(note + strlen(note), "; no disk throttle either",
 				 notelen - strlen(note));
 	}
-	if (!o->size && !o->src)
+	if (!o->size && !o->src && o->sweep.param != SWEEP_SIZE)
 		o->size = p->size && o->mem_limit     ? p->size
 			  : o->mem_limit && p->size_x ? p->size_x * o->mem_limit
 						      : p->size_nocg;
@@ -126,11 +130,15 @@ void preset_apply(const struct preset *p, struct options *o, struct cgroup_home 
 
 	/* a limit left out is named as such: the picture is not the 2008 one */
 	char mem[40] = "no memory pressure (no cgroup)", disk[32];
-	if (o->mem_limit) {
+	if (sw_mem)
+		snprintf(mem, sizeof(mem), "mem-limit swept");
+	else if (o->mem_limit) {
 		fmt_size(mem, sizeof(mem) - 4, o->mem_limit);
 		strcat(mem, " mem");
 	}
-	if (o->disk_limit) {
+	if (sw_disk)
+		snprintf(disk, sizeof(disk), "disk-limit swept");
+	else if (o->disk_limit) {
 		fmt_size(disk, sizeof(disk) - 7, o->disk_limit);
 		strcat(disk, "/s disk");
 	} else

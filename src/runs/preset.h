@@ -7,7 +7,8 @@
  * LRU lists only.  Every value in the table says how it was measured.
  *
  * Invariants: a value the user gave (-s/--cmd, --mem-limit, --disk-limit,
- * --size/--src, --glyphs) is never replaced; a limit this machine cannot
+ * --size/--src, --glyphs) is never replaced, nor the parameter --sweep
+ * sets (it is the sweep's); a limit this machine cannot
  * enforce (not root, no memory or blkio/io controller, --dir not on a
  * disk) is left out and the note says so — the demo still runs.
  */

@@ -339,7 +339,7 @@ fail:
 	free(buf);
 	if (fd >= 0)
 		close(fd);
-	unlinkat(s->dir_fd, "src", 0);
+	scratch_remove_file(s, "src"); /* only while it is the file made above */
 	return -1;
 }
 
@@ -357,25 +357,23 @@ static int file_index(const struct scratch *s, const char *name)
  * Async-signal-safe (scratch_remove runs on exit paths). */
 static int own_state(const struct scratch *s, size_t i)
 {
-	struct stat st;
+	struct ownfile_id now;
 
-	if (fstatat(s->dir_fd, s->files[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (ownfile_id_at(s->dir_fd, s->files[i], &now) < 0)
 		return errno == ENOENT ? 0 : -1;
-	return s->own[i] && (uint64_t)st.st_dev == s->own_dev[i] &&
-		       (uint64_t)st.st_ino == s->own_ino[i]
-		   ? 1
-		   : -1;
+	return s->own[i] && ownfile_id_same(&s->own_id[i], &now) ? 1 : -1;
 }
 
 int scratch_own(struct scratch *s, const char *name, uint64_t dev, uint64_t ino)
 {
 	int i = file_index(s, name);
+	struct ownfile_id now;
 
-	if (i < 0)
+	if (i < 0 || !s->made || ownfile_id_at(s->dir_fd, name, &now) < 0 || now.dev != dev ||
+	    now.ino != ino)
 		return -1;
 	s->own[i] = 1;
-	s->own_dev[i] = dev;
-	s->own_ino[i] = ino;
+	s->own_id[i] = now;
 	return 0;
 }
 

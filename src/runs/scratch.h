@@ -7,11 +7,15 @@
  *    filesystem (tmpfs and ramfs are refused: no disk I/O would happen);
  *  - every file lrutop creates in it is named through scratch_path() first,
  *    which records the name; once lrutop has made the file, scratch_own()
- *    records which file that is (st_dev, st_ino).  Only such a file is ever
- *    removed (scratch_remove, scratch_remove_file, scratch_unlink_own,
+ *    records which file that is (struct ownfile_id: st_dev, st_ino and the
+ *    birth time where the filesystem keeps one, so a stranger's file that
+ *    got a freed inode number is still told apart).  Only such a file is
+ *    ever removed (scratch_remove, scratch_remove_file, scratch_unlink_own,
  *    through a directory fd, so a renamed parent cannot redirect it): a
  *    stranger's file under a recorded name stays, and makes the rmdir of
- *    the directory fail;
+ *    the directory fail.  No descriptor is kept (dst is a worker's, made
+ *    in a child): the directory is lrutop's own (0700), so only its user
+ *    could put a file there at all;
  *  - the directory holds an owner marker from the start, so a later lrutop
  *    can tell a SIGKILLed owner's directory (scratch_sweep_stale) from a
  *    live one's and from anything lrutop did not make;
@@ -24,6 +28,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ownfile.h"
 
 #define SCRATCH_MAX_FILES 32
 #define SCRATCH_NAME_MAX  64
@@ -38,7 +44,7 @@ struct scratch {
 	char files[SCRATCH_MAX_FILES][SCRATCH_NAME_MAX]; /* names lrutop may create in dir */
 	/* files[i] is a file lrutop made, and this is it */
 	unsigned char own[SCRATCH_MAX_FILES];
-	uint64_t own_dev[SCRATCH_MAX_FILES], own_ino[SCRATCH_MAX_FILES];
+	struct ownfile_id own_id[SCRATCH_MAX_FILES];
 };
 
 /* Creates the private directory under parent_dir (NULL: "/var/tmp").
@@ -67,7 +73,9 @@ int scratch_make_input(struct scratch *s, uint64_t size,
 int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen);
 
 /* Records that the file lrutop made under the recorded name is (dev, ino),
- * e.g. the destination a worker created.  -1 for a name never recorded. */
+ * e.g. the destination a worker created: the file under name now, when it
+ * is (dev, ino), with its birth time.  -1 for a name never recorded, or
+ * when the file there now is not (dev, ino) (nothing is recorded then). */
 int scratch_own(struct scratch *s, const char *name, uint64_t dev, uint64_t ino);
 /* scratch_own() for whatever file is under name now (a child lrutop ran
  * made it, e.g. a --cmd's {dst}).  -1 when there is none. */

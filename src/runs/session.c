@@ -382,13 +382,17 @@ static int enqueue_sweep(struct session *s, const struct queued *q, size_t nq, c
 			 size_t errlen)
 {
 	const struct sweep_spec *sw = &s->cfg.sweep;
+	/* a bisection's runs are queued step by step: its bound is known now,
+	 * and refused now (exit 2), not at the step that would not fit */
+	size_t most = nq * (size_t)sweep_values_most(sw) * (size_t)s->cfg.repeat;
+	if (most > SESSION_MAX_RUNS)
+		return errf(err, errlen, "at most %d runs in one session (this sweep can take %zu)",
+			    SESSION_MAX_RUNS, most);
 	if (sw->until.set) {
 		memcpy(s->entries, q, nq * sizeof(*q));
 		s->nentries = nq;
 		return 0;
 	}
-	if (nq * (size_t)sw->n > SESSION_MAX_RUNS)
-		return errf(err, errlen, "at most %d runs in one session", SESSION_MAX_RUNS);
 	struct queued *all = xcalloc(SESSION_MAX_RUNS, sizeof(*all));
 	size_t n = 0;
 	for (int v = 0; v < sw->n; v++)

@@ -225,15 +225,19 @@ static int sweep_lines(const struct sweep_table *t, struct grid *g, int y)
 		return 3 + used;
 	int fit = (g->w - 2 - SW_VAL_W) / (SW_CELL_W + 2);
 	int ns = t->ns < fit ? t->ns : fit > 0 ? fit : 0;
-	char line[512];
+	char line[512], note[96] = "";
 	size_t l;
-	if (ns < t->ns)
-		snprintf(line, sizeof(line), "Sweep of %s: median elapsed, bursts, rdCV (%d of %d "
-			 "strategies: a wider terminal shows more)", sweep_param_name(t->param), ns,
-			 t->ns);
-	else
-		snprintf(line, sizeof(line), "Sweep of %s: median elapsed, bursts, rdCV per value",
-			 sweep_param_name(t->param));
+	int all = t->ns + t->dropped; /* dropped: a recording past the table's columns */
+	if (t->dropped)
+		snprintf(note, sizeof(note), " (%d of %d strategies: %d more not shown)", ns, all,
+			 all - ns);
+	else if (ns < t->ns)
+		snprintf(note, sizeof(note), " (%d of %d strategies: a wider terminal shows more)",
+			 ns, t->ns);
+	l = (size_t)snprintf(line, sizeof(line), "Sweep of %s: median elapsed, bursts, rdCV%s",
+			     sweep_param_name(t->param), note[0] ? note : " per value");
+	if (note[0] && l > (size_t)(g->w - 2)) /* the note whole: the heads say the rest */
+		snprintf(line, sizeof(line), "Sweep of %s%s", sweep_param_name(t->param), note);
 	grid_text(g, 1, y++, g->w - 2, ROLE_TITLE, line);
 	l = (size_t)snprintf(line, sizeof(line), "%-*s", SW_VAL_W, sweep_param_name(t->param));
 	for (int s = 0; s < ns && l < sizeof(line); s++)

@@ -151,23 +151,30 @@ static void rehearsal_close(struct talk *t, struct app *a, int good, const char 
 		return;
 	}
 	if (record_sink_stop(&a->rec, e, sizeof(e)) < 0) {
-		unlink(t->part);
+		record_sink_remove(&a->rec);
 		snprintf(msg, sizeof(msg), "%s:%u: rehearsal: %s", t->s->path, st->line, e);
 		talk_fail(t, a, msg);
 		return;
 	}
 	struct stat sb;
 	if (lstat(st->fallback, &sb) == 0 && !talk_made_by_rehearsal(st->fallback)) {
-		unlink(t->part);
+		record_sink_remove(&a->rec);
 		snprintf(msg, sizeof(msg), "%s:%u: rehearsal: fallback %s: appeared meanwhile and "
 			 "was not made by a rehearsal; left alone", t->s->path, st->line, st->fallback);
 		talk_fail(t, a, msg);
 		return;
 	}
-	if (rename(t->part, st->fallback) < 0) {
-		snprintf(msg, sizeof(msg), "%s:%u: rehearsal: %s: %s", t->s->path, st->line,
-			 st->fallback, strerror(errno));
-		unlink(t->part);
+	/* the .part only while it is still the recording this rehearsal made */
+	int rc = record_sink_rename(&a->rec, st->fallback);
+	if (rc < 0) {
+		if (rc == OWNFILE_NOT_OURS)
+			snprintf(msg, sizeof(msg), "%s:%u: rehearsal: %.300s was replaced or removed "
+				 "by someone else; fallback %s not written", t->s->path, st->line,
+				 t->part, st->fallback);
+		else
+			snprintf(msg, sizeof(msg), "%s:%u: rehearsal: %s: %s", t->s->path,
+				 st->line, st->fallback, strerror(errno));
+		record_sink_remove(&a->rec);
 		talk_fail(t, a, msg);
 		return;
 	}

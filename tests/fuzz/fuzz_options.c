@@ -1,7 +1,7 @@
 /*
  * The command line: options_parse over an argv, and parse_size /
  * parse_interval over each of its words.
- * fuzz-sources: src/options.c src/util.c src/runs/preset.c src/runs/cgroup.c src/runs/delegate.c src/runs/scratch.c src/runs/rundir.c src/sampling/sampler.c src/sampling/lru_gen.c src/sampling/machine.c src/sampling/device.c src/sampling/kvfile.c src/model/sweep_parse.c
+ * fuzz-sources: src/options.c src/util.c src/runs/preset.c src/runs/cgroup.c src/ownfile.c src/runs/delegate.c src/runs/scratch.c src/runs/rundir.c src/sampling/sampler.c src/sampling/lru_gen.c src/sampling/machine.c src/sampling/device.c src/sampling/kvfile.c src/model/sweep_parse.c
  * fuzz-libs: -lproc2
  *
  * Input: argv words separated by NUL or newline (argv[0] is "lrutop").
@@ -10,12 +10,17 @@
  * above zero.  parse_size accepts only words that start with a digit or '.'
  * and gives the same bytes as the plain number for a word of digits only;
  * parse_interval returns a value within its bounds or an error naming -i.
+ * Numbers by one rule (issue 26): decimal_parse takes only digits with at
+ * most one '.', parse_interval only what decimal_parse takes (the same
+ * value), parse_size no sign, blank, exponent or hex.
  */
 #include "fuzz.h"
 
 #include <errno.h>
+#include <math.h>
 
 #include "options.h"
+#include "util.h"
 
 #define MAX_ARGS 32
 
@@ -25,15 +30,23 @@ static void check_word(const char *w)
 	double iv;
 	char err[256] = "";
 
+	double d;
+	if (decimal_parse(w, &d) == 0) {
+		FUZZ_REQUIRE(w[strspn(w, "0123456789.")] == '\0' &&
+			     strchr(w, '.') == strrchr(w, '.'));
+		FUZZ_REQUIRE(isfinite(d) && d >= 0);
+	}
 	if (parse_size(w, &sz) == 0) {
 		FUZZ_REQUIRE((w[0] >= '0' && w[0] <= '9') || w[0] == '.');
+		FUZZ_REQUIRE(!strpbrk(w, "eExX+- \t"));
 		if (w[strspn(w, "0123456789")] == '\0' && strlen(w) < 20) {
 			errno = 0;
 			FUZZ_REQUIRE(strtoull(w, NULL, 10) == sz);
 		}
 	}
 	if (parse_interval(w, &iv, err, sizeof(err)) == 0)
-		FUZZ_REQUIRE(iv >= INTERVAL_MIN && iv <= INTERVAL_MAX);
+		FUZZ_REQUIRE(iv >= INTERVAL_MIN && iv <= INTERVAL_MAX &&
+			     decimal_parse(w, &d) == 0 && d == iv);
 	else
 		FUZZ_REQUIRE(!strncmp(err, "-i ", 3) && !strchr(err, '\n'));
 }
@@ -59,6 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_REQUIRE(o.bs > 0 && o.bs <= 1024 * 1024 * 1024);
 		FUZZ_REQUIRE(!o.device || o.device[0]);
 		FUZZ_REQUIRE(o.count >= 0);
+		FUZZ_REQUIRE(sweep_values_most(&o.sweep) >= 0 &&
+			     sweep_values_most(&o.sweep) <= o.sweep.n);
 	} else {
 		FUZZ_REQUIRE(rc == -1 && err[0] && !strchr(err, '\n'));
 	}

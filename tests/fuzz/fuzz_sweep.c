@@ -1,7 +1,7 @@
 /*
  * sweep_parse and sweep_until_parse: the --sweep and --sweep-until
  * arguments ("mem-limit=24M..96M:x2", "bs=4K,64K", "bursts>=1").
- * fuzz-sources: src/model/sweep.c src/model/sweep_parse.c src/model/units.c src/model/stats.c src/model/compare.c src/model/probe_acc.c src/model/histogram.c src/model/pagecache.c src/model/phase.c src/model/series.c src/model/sample_pack.c src/options.c src/util.c src/runs/preset.c src/runs/cgroup.c src/runs/delegate.c src/runs/scratch.c src/runs/rundir.c src/sampling/sampler.c src/sampling/lru_gen.c src/sampling/machine.c src/sampling/device.c src/sampling/kvfile.c src/sampling/residency.c
+ * fuzz-sources: src/model/sweep.c src/model/sweep_parse.c src/model/units.c src/model/stats.c src/model/compare.c src/model/probe_acc.c src/model/histogram.c src/model/pagecache.c src/model/phase.c src/model/series.c src/model/sample_pack.c src/options.c src/util.c src/runs/preset.c src/runs/cgroup.c src/ownfile.c src/runs/delegate.c src/runs/scratch.c src/runs/rundir.c src/sampling/sampler.c src/sampling/lru_gen.c src/sampling/machine.c src/sampling/device.c src/sampling/kvfile.c src/sampling/residency.c
  * fuzz-libs: -lproc2 -lm
  *
  * Contract: 0 gives 1..SWEEP_MAX_VALUES values, ascending and distinct,
@@ -10,6 +10,8 @@
  * own).  sweep_until_parse: 0 sets the condition and a text, -1 an error.
  */
 #include "fuzz.h"
+
+#include <math.h>
 
 #include "options.h"
 #include "sweep.h"
@@ -38,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err[0] = '\0';
 	rc = sweep_until_parse(buf, &c, err, sizeof(err));
 	FUZZ_REQUIRE(rc == 0 ? c.set && c.text[0] : rc == -1 && err[0]);
+	/* the threshold is a plain decimal, as every option's number */
+	FUZZ_REQUIRE(rc != 0 || (isfinite(c.threshold) && c.threshold >= 0));
 	free(buf);
 	return 0;
 }

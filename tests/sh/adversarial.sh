@@ -369,4 +369,290 @@ run --replay "$tmp/cut.jsonl" --batch -q --speed 16
 check "$T --replay's cut-line warning says 'warning:' too" \
 	'grep -Eq "^lrutop: warning: .*cut.jsonl:[0-9]+: truncated last line" "$tmp/err"' "exit $rc; $(show "$tmp/err")"
 
+# ---- part 14: exports that say what each run was ----
+# (issue 26; docs/adversarial.md, part 14)
+# jval FILE NAME KEY: the key of the --export-json result NAME ("-" none;
+# a key holding an object: its "value")
+jval() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+for r in d["results"]:
+    if r["name"] == sys.argv[2]:
+        v = r.get(sys.argv[3])
+        print(v.get("value") if isinstance(v, dict) else v)
+        break
+else:
+    print("-")' "$@" 2>/dev/null
+}
+
+# ---- finding 3: a sweep's every result says its own limit ----
+# lrutop --batch -q -s rw_cp --size 32M --sweep mem-limit=8M,16M,32M --record sw.jsonl \
+#   --export-json sw.json --export-markdown sw.md   then --replay sw.jsonl --export-json r.json:
+# every result said mem_limit_bytes 33554432 (live: the last) / 8388608 (replay: the first),
+# the Markdown "memory limit 32M" for all, lrutop_run_info mem_limit="8388608" for all
+T="p14.3 sweep limits"
+if lrt_cgroot >/dev/null; then
+	lrt_newdir
+	run --batch -q -s rw_cp --size 32M --sweep mem-limit=8M,16M,32M --dir "$d" \
+		--record "$tmp/p14sw.jsonl" --export-json "$tmp/p14sw.json" --export-markdown "$tmp/p14sw.md"
+	check "$T: the sweep ran, exit 0" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/err")"
+	run --replay "$tmp/p14sw.jsonl" --batch -q --export-json "$tmp/p14r.json" \
+		--export-markdown "$tmp/p14r.md"
+	check "$T: its replay, exit 0" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/err")"
+	run --export-openmetrics "$tmp/p14sw.om" "$tmp/p14sw.jsonl"
+	for v in 8M:8388608 16M:16777216 32M:33554432; do
+		lab=rw_cp@m${v%%:*} b=${v#*:}  # (not $n: notok sets it)
+		for j in p14sw p14r; do
+			got=$(jval "$tmp/$j.json" "$lab" mem_limit_bytes)/$(jval "$tmp/$j.json" "$lab" sweep)
+			check "$T: $j.json: $lab says mem_limit_bytes $b and its sweep value" \
+				'[ "$got" = "$b/$b" ]' "got $got"
+			check "$T: $j.md: $lab's row has its ${v%%:*}" \
+				'grep -qF "| \`$lab\` | ${v%%:*} |" "$tmp/$j.md"' "$(grep -F "$lab" "$tmp/$j.md")"
+		done
+		check "$T: lrutop_run_info of $lab: mem_limit=\"$b\"" \
+			'grep -q "^lrutop_run_info{.*strategy=\"$lab\",.*mem_limit=\"$b\"," "$tmp/p14sw.om"' \
+			"$(grep "strategy=\"$lab\"" "$tmp/p14sw.om" | grep run_info)"
+	done
+	check "$T: the Markdown gives no one memory limit for all" \
+		'! grep -q "memory limit" "$tmp/p14sw.md" "$tmp/p14r.md"' "$(head -n 1 "$tmp/p14sw.md")"
+else
+	skip "$T" "no memory cgroup to limit runs in here"
+fi
+# the same for a parameter no limit carries: --sweep bs=4K,64K gave no word of each bs
+lrt_newdir
+run --batch -q -s rw_cp --size 4M --sweep bs=4K,64K --dir "$d" --export-json "$tmp/p14bs.json"
+got=$(jval "$tmp/p14bs.json" rw_cp@b4K sweep)/$(jval "$tmp/p14bs.json" rw_cp@b64K sweep)
+check "$T: --sweep bs: each result's sweep value (4096, 65536)" \
+	'[ "$rc" -eq 0 ] && [ "$got" = "4096/65536" ]' "exit $rc, got $got; $(show "$tmp/err")"
+
+# ---- finding 4: --probe's OpenMetrics pass promtool check metrics ----
+# lrutop --batch -q -s rw_cp --size 32M --probe cold --record p.jsonl --metrics-file $PWD/m.prom;
+# lrutop --export-openmetrics p.om p.jsonl: promtool check metrics said of both
+#   lrutop_run_probe_latency_seconds non-summary metrics should not have "quantile" label
+T="p14.4 probe openmetrics"
+if command -v promtool >/dev/null 2>&1; then
+	# two 1 s --cmds: run 1's figures (~20-100 reads: a p50) reach the file
+	# while run 2 holds still and sleeps
+	printf 'sleep 1 && cp "$1" "$2"\n' >"$tmp/p14nap.sh"
+	lrt_newdir
+	PM=$tmp/p14.prom
+	timeout -k 5 120 "$LRUTOP" --batch -q --probe cold --size 8M --dir "$d" \
+		--cmd "sh $tmp/p14nap.sh {src} {dst}" --name nap1 --cmd "sh $tmp/p14nap.sh {src} {dst}" --name nap2 \
+		--record "$tmp/p14p.jsonl" --metrics-file "$PM" </dev/null >"$tmp/out" 2>"$tmp/err" &
+	bg=$!
+	if wait_for 60 'grep -q "^lrutop_run_info{run=\"1\"" "$PM" 2>/dev/null'; then
+		cp "$PM" "$tmp/p14snap.prom"
+	else
+		cp "$PM" "$tmp/p14snap.prom" 2>/dev/null || : >"$tmp/p14snap.prom"
+	fi
+	wait "$bg"
+	rc=$?
+	bg=""
+	check "$T: the probe's runs, exit 0" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/err")"
+	run --export-openmetrics "$tmp/p14p.om" "$tmp/p14p.jsonl"
+	for f in p14snap.prom p14p.om; do
+		check "$T: $f has run 1's probe quantiles" \
+			'grep -q "^lrutop_run_probe_latency_seconds{.*run=\"1\",strategy=\"nap1\",quantile=\"0.5\"} " "$tmp/$f"' \
+			"$(grep -m 3 probe "$tmp/$f" | tr '\n' '|')"
+		promtool check metrics <"$tmp/$f" >"$tmp/p14lint" 2>&1
+		lint=$?
+		check "$T: promtool check metrics passes on $f" '[ "$lint" -eq 0 ]' \
+			"$(head -n 3 "$tmp/p14lint" | tr '\n' '|')"
+	done
+else
+	skip "$T" "promtool not installed (Debian package prometheus; make deps)"
+fi
+
+# ---- finding 6: the 17th queue entry of a sweep is drawn ----
+# lrutop --batch -q -s all --cmd 'cp {src} {dst}' --name c1 ... --name c4 --sweep size=1M,2M --record s.jsonl;
+# lrutop --export-svg s.svg --view sweep s.jsonl: c4 was in neither the table nor the picture, no word
+# (one value here: the 17 runs are what matters)
+T="p14.6 sweep of 17"
+lrt_newdir
+RUN_TO=180
+run --batch -q -s all --cmd "cp {src} {dst}" --name c1 --cmd "cp {src} {dst}" --name c2 \
+	--cmd "cp {src} {dst}" --name c3 --cmd "cp {src} {dst}" --name c4 --sweep size=1M \
+	--dir "$d" --record "$tmp/p14s17.jsonl"
+RUN_TO=60
+heads=$(sed -n '/^sweep of size/{n;p;q}' "$tmp/out" | tr -s ' ')
+check "$T: exit 0, the table's heads name all 17, c4 last" \
+	'[ "$rc" -eq 0 ] && [ "$(echo "$heads" | wc -w)" -eq 18 ] && [ "$(echo "$heads" | awk "{ print \$NF }")" = c4 ]' \
+	"exit $rc; heads: $heads; $(show "$tmp/err")"
+run --export-svg "$tmp/p14s17.svg" --view sweep "$tmp/p14s17.jsonl"
+check "$T: --view sweep: a legend entry and a line each, c4's too" \
+	'[ "$rc" -eq 0 ] && grep -q ">c4</text>" "$tmp/p14s17.svg" && [ "$(grep -c "<polyline " "$tmp/p14s17.svg")" -eq 34 ]' \
+	"exit $rc; $(grep -c "<polyline " "$tmp/p14s17.svg" 2>/dev/null) lines; $(show "$tmp/err")"
+
+# ---- part 14: markers and ownership ----
+# 26.1: a marker under /run/lrutop was trusted with any path.  As root:
+#   printf 'lrutop-subtree 1\npid 999991\nstart 1\nboot B\ndir /tmp/m\nenabled debugfs\nuses debugfs\n' >/run/lrutop/mount-999991
+#   printf '... pid 999992 ... dir /tmp/cg\nenabled memory io\nuses memory io\n' >/run/lrutop/subtree-999992
+#   lrutop --batch -q -n 1
+# was exit 0 with the tmpfs at /tmp/m unmounted and /tmp/cg's plain
+# cgroup.subtree_control overwritten ("-io").  Here in a mount namespace of
+# its own with a tmpfs on /run: the machine's /run/lrutop (another lrutop's
+# live markers) is neither seen nor changed, and everything goes with the
+# namespace; pids 999991/999992 are above this machine's pid_max.  A valid
+# live marker (this script's shell, the cgroup2 top, the 0644 of lrutop
+# before) must be left exactly as it was.
+T="26.1 markers"
+if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null 2>&1; then
+	skip "$T" "needs root and unshare (a mount namespace of its own)"
+elif [ "$(cat /proc/sys/kernel/pid_max)" -gt 999991 ]; then
+	skip "$T" "pid_max is $(cat /proc/sys/kernel/pid_max): the reproducer's pids could exist"
+else
+	mkdir -p "$tmp/mk/m" "$tmp/mk/cg"
+	echo keep >"$tmp/mk/cg/cgroup.subtree_control"
+	cat >"$tmp/mk/ns.sh" <<'NS'
+# in the namespace: $1 lrutop, $2 the block's directory; says key=value
+L=$1 D=$2
+mount --make-rprivate / && mount -t tmpfs -o mode=0755,size=1m tmpfs /run || exit 3
+mkdir -m 0700 /run/lrutop && mount -t tmpfs -o size=64k tmpfs "$D/m" || exit 3
+B=$(cat /proc/sys/kernel/random/boot_id)
+printf 'lrutop-subtree 1\npid 999991\nstart 1\nboot %s\ndir %s\nenabled debugfs\nuses debugfs\n' "$B" "$D/m" >/run/lrutop/mount-999991
+printf 'lrutop-subtree 1\npid 999992\nstart 1\nboot %s\ndir %s\nenabled memory io\nuses memory io\n' "$B" "$D/cg" >/run/lrutop/subtree-999992
+top=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -n "$top" ]; then
+	st=$(sed 's/.*) //' /proc/$$/stat | cut -d' ' -f20)
+	printf 'lrutop-subtree 1\npid %s\nstart %s\nboot %s\ndir %s\nenabled -\nuses memory\n' $$ "$st" "$B" "$top" >"/run/lrutop/subtree-$$"
+	chmod 0644 "/run/lrutop/subtree-$$"
+	cp -p "/run/lrutop/subtree-$$" "$D/live.want"
+fi
+timeout -k 5 60 "$L" --batch -q -n 1 </dev/null >"$D/out" 2>"$D/err"
+echo "rc=$?"
+grep -q " $D/m " /proc/mounts && echo mounted=yes || echo mounted=no
+echo "cg=$(cat "$D/cg/cgroup.subtree_control")"
+echo "files=$(ls /run/lrutop | tr '\n' ' ')"
+if [ -n "$top" ]; then
+	cmp -s "$D/live.want" "/run/lrutop/subtree-$$" && echo "live=same $(stat -c %a "/run/lrutop/subtree-$$")" || echo live=changed
+else
+	echo "live=same 644"
+fi
+NS
+	unshare -m sh "$tmp/mk/ns.sh" "$LRUTOP" "$tmp/mk" >"$tmp/mk/said" 2>&1
+	said() { sed -n "s/^$1=//p" "$tmp/mk/said"; }
+	check "$T: lrutop ran (exit 0)" '[ "$(said rc)" = 0 ]' "$(show "$tmp/mk/said") $(show "$tmp/mk/err")"
+	check "$T: a debugfs marker naming another tmpfs unmounts nothing" '[ "$(said mounted)" = yes ]' "$(show "$tmp/mk/said")"
+	check "$T: a top marker naming a plain directory writes nothing there" '[ "$(said cg)" = keep ]' "$(show "$tmp/mk/said")"
+	check "$T: both set aside as NAME.bad" \
+		'said files | grep -q "mount-999991.bad " && said files | grep -q "subtree-999992.bad "' "$(show "$tmp/mk/said")"
+	check "$T: one warning naming each, and why" \
+		'[ "$(grep -c "^lrutop: warning: /run/lrutop/" "$tmp/mk/err")" -eq 2 ] &&
+		 grep -q "^lrutop: warning: /run/lrutop/mount-999991: its dir $tmp/mk/m is not /sys/kernel/debug; moved aside to mount-999991.bad, nothing done by it$" "$tmp/mk/err" &&
+		 grep -q "^lrutop: warning: /run/lrutop/subtree-999992: its dir $tmp/mk/cg is not the top of the cgroup2 hierarchy" "$tmp/mk/err"' \
+		"$(show "$tmp/mk/err")"
+	check "$T: a valid live marker is left as it was" '[ "$(said live)" = "same 644" ]' "$(show "$tmp/mk/said")"
+fi
+
+# 26.2: --metrics-file wrote over, then deleted, a file someone else put at
+# PATH when the new file got the inode number of the one lrutop had closed
+# (3 of 3 tries):
+#   (lrutop --batch -q -n 12 -i 0.25 --metrics-file $PWD/e.prom &); sleep 1.5
+#   rm e.prom; echo 'USER DATA' > e.prom; sleep 0.8; head -c 20 e.prom; sleep 3; ls e.prom
+# The number is made to come back as far as the filesystem gives it: the
+# stranger's file is made beside PATH under new names until one has it
+# (ext4 hands it out again within a few tries once lrutop's file is
+# closed), then renamed onto PATH — right after one of lrutop's rewrites,
+# so that a second passes before its next; lrutop runs 10 s, so that
+# rewrites are due after the stranger's file is there however late the
+# suite's shell gets to it on a loaded machine.
+T="26.2 --metrics-file"
+cat >"$tmp/reuse.py" <<'PY'
+import os, sys
+path = sys.argv[1]
+d = os.path.dirname(path)
+ino = os.lstat(path).st_ino
+os.unlink(path)
+cands, hit = [], None
+for k in range(500):
+    c = os.path.join(d, ".cand.%d" % k)
+    fd = os.open(c, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    os.write(fd, b"USER DATA\n")
+    os.close(fd)
+    cands.append(c)
+    if os.lstat(c).st_ino == ino:
+        hit = c
+        break
+keep = hit or cands[-1]
+os.rename(keep, path)
+for c in cands:
+    if c != keep:
+        os.unlink(c)
+print("the inode number of lrutop's, after %d files" % len(cands) if hit else
+      "another inode number (none of %d files got lrutop's)" % len(cands))
+PY
+mkdir "$tmp/mf"
+"$LRUTOP" --batch -q -n 40 -i 0.25 --metrics-file "$tmp/mf/e.prom" </dev/null >"$tmp/mf/out" 2>"$tmp/mf/err" &
+bg=$!
+ino() { stat -c %i "$tmp/mf/e.prom" 2>/dev/null; }
+if wait_for 20 '[ -e "$tmp/mf/e.prom" ] || proc_gone $bg'; then
+	i0=$(ino)
+	wait_for 10 '[ "$(ino)" != "$i0" ] || proc_gone $bg'
+	how=$(python3 "$tmp/reuse.py" "$tmp/mf/e.prom")
+	wait $bg
+	rc=$?
+	bg=""
+	check "$T: lrutop ran (exit 0)" '[ "$rc" -eq 0 ]' "exit $rc; $(show "$tmp/mf/err")"
+	echo "# $T: the stranger's file has $how"
+	check "$T: the user's file at PATH is left alone" \
+		'[ "$(cat "$tmp/mf/e.prom" 2>/dev/null)" = "USER DATA" ]' "$(ls -A "$tmp/mf" | tr '\n' ' ')"
+	check "$T: said once, not written any more" \
+		'[ "$(grep -c "e.prom: replaced or removed by someone else; no longer written" "$tmp/mf/err")" -eq 1 ]' \
+		"$(show "$tmp/mf/err")"
+	check "$T: no temporary file left" '! ls -A "$tmp/mf" | grep -q "^\.e\.prom\."' "$(ls -A "$tmp/mf" | tr '\n' ' ')"
+else
+	notok "$T: PATH made" "not there after 20 s; $(show "$tmp/mf/err")"
+fi
+
+# ---- part 14: options that follow one rule (findings 8, 9) ----
+# ---- 8: --sweep PARAM refuses PARAM's own option, every PARAM -------------
+# lrutop --batch -q -s rw_cp --sweep bs=4K --bs 64K --size 1M   ran at 4K, exit 0,
+# no word (-m, --disk-limit and --size beside their sweeps were refused)
+T="p14-8 sweep"
+lrt_newdir
+refused "$T --sweep bs=4K --bs 64K" "--sweep bs: not with --bs too \(the sweep sets it\)$" \
+	--batch -q -s rw_cp --sweep bs=4K --bs 64K --size 1M --dir "$d"
+check "$T nothing ran: --dir empty, no table" 'lrt_empty "$d" && [ ! -s "$tmp/out" ]' "$(ls -A "$d") $(show "$tmp/out")"
+refused "$T --bs 64K before --sweep bs" "--sweep bs: not with --bs too" \
+	--batch -q -s rw_cp --bs 64K --sweep bs=4K,8K --size 1M --dir "$d"
+refused "$T -m beside --sweep mem-limit (as before)" "--sweep mem-limit: not with --mem-limit too" \
+	--batch -q -s rw_cp -m 64M --sweep mem-limit=8M,16M --size 1M --dir "$d"
+
+# ---- 9: exit codes, options given twice, numbers, --view sweep --run -------
+T="p14-9 options"
+# lrutop --batch -q -s all --repeat 100 --sweep bs=4K,8K --sweep-until 'bursts>=1' --size 1M
+#   was exit 1 ("at most 1024 runs" at the first step); every value: exit 2
+lrt_newdir
+refused "$T a too-big --sweep-until session" "at most 1024 runs in one session \(this sweep can take 2600\)$" \
+	--batch -q -s all --repeat 100 --sweep bs=4K,8K --sweep-until 'bursts>=1' --size 1M --dir "$d"
+check "$T a too-big --sweep-until session: nothing made in --dir" 'lrt_empty "$d"' "$(ls -A "$d")"
+# --sweep-until, --export-json, --export-markdown, --results, --metrics-file
+# twice took the last silently (--sweep twice was refused)
+for o in --sweep-until --export-json --export-markdown --results --metrics-file; do
+	a=$tmp/twice1 b=$tmp/twice2
+	[ "$o" = --sweep-until ] && a='bursts>=1' b='bursts>=2'
+	lrt_newdir
+	refused "$T $o twice" "$o given twice$" \
+		--batch -q -s rw_cp --sweep bs=4K,8K --size 1M --dir "$d" "$o" "$a" "$o" "$b"
+	check "$T $o twice: no file made, --dir empty" '[ ! -e "$tmp/twice1" ] && [ ! -e "$tmp/twice2" ] && lrt_empty "$d"' \
+		"$(ls "$tmp" | grep twice) $(ls -A "$d")"
+	rm -f "$tmp/twice1" "$tmp/twice2" # what a build that took them made
+done
+# lrutop --sweep-until 'bursts>=0x10' was taken (16) while -i 0x10 was refused
+refused "$T --sweep-until 'bursts>=0x10'" "--sweep-until bursts>=0x10: not a number after >=$" \
+	--batch -q -s rw_cp --sweep bs=4K,8K --sweep-until 'bursts>=0x10' --size 1M --dir "$d"
+refused "$T --sweep ...:x0x2" "x0x2 is not a factor" --batch -q -s rw_cp --sweep bs=4K..64K:x0x2 --size 1M --dir "$d"
+refused "$T --replay-at 0x10" "--replay-at 0x10: not a time" --batch --replay "$R" --replay-at 0x10
+# lrutop --export-svg s.svg --view sweep --run 2 SWEEP.jsonl drew every run, --run ignored
+lrt_newdir
+run --batch -q -s rw_cp --sweep bs=64K,1M --size 1M --no-verify -i 0.05 --dir "$d" --record "$tmp/sw.jsonl"
+check "$T a recording of a sweep to draw" '[ "$rc" -eq 0 ] && [ "$(grep -c "\"k\":\"result\"" "$tmp/sw.jsonl")" -eq 2 ]' \
+	"exit $rc; $(show "$tmp/err")"
+refused "$T --export-svg --view sweep --run 2" "--run 2: not with --view sweep \(the sweep picture draws every run\)$" \
+	--export-svg "$tmp/p14.svg" --view sweep --run 2 "$tmp/sw.jsonl"
+check "$T --view sweep --run 2: no SVG made" '[ ! -e "$tmp/p14.svg" ]'
+rm -f "$tmp/p14.svg" # what a build that ignored --run made
+run --export-svg "$tmp/p14.svg" --view sweep "$tmp/sw.jsonl"
+check "$T --view sweep without --run: drawn" '[ "$rc" -eq 0 ] && grep -q "<svg" "$tmp/p14.svg"' "exit $rc; $(show "$tmp/err")"
+
 exit 0

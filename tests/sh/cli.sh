@@ -298,6 +298,60 @@ done
 usage_err "--name without --cmd" --batch -n 1 --name x
 check "usage: --name without --cmd: names it" 'printf "%s\n" "$msg" | grep -q "^lrutop: --name x: no --cmd"' "$msg"
 
+# Options given twice, numbers, pairs (issue 26, 9) -------------------------
+# One rule from the table (src/options.c): an option is given once unless
+# its row adds (--cmd, --name); a second is "OPT given twice", named as
+# given, and nothing is made.  The last one was taken silently before.
+for o in --results --csv --export-json --export-markdown --metrics-file --record; do
+	usage_err "$o twice" --batch -s rw_cp --size 1M --dir "$base" $o "$tmp/tw1" $o "$tmp/tw2"
+	check "usage: $o twice: 'lrutop: $o given twice', neither file made" \
+		'[ "$msg" = "lrutop: $o given twice" ] && [ ! -e "$tmp/tw1" ] && [ ! -e "$tmp/tw2" ]' "$msg"
+	rm -f "$tmp/tw1" "$tmp/tw2" # what a build that took them made
+done
+usage_err "--sweep-until twice" --batch -s rw_cp --sweep bs=4K,8K --sweep-until 'bursts>=1' \
+	--sweep-until 'bursts>=2' --dir "$base"
+check "usage: --sweep-until twice: says so" '[ "$msg" = "lrutop: --sweep-until given twice" ]' "$msg"
+usage_err "-i then --interval" --batch -n 1 -i 1 --interval 0.5
+check "usage: -i then --interval: named as given the second time" \
+	'[ "$msg" = "lrutop: --interval given twice" ]' "$msg"
+usage_err "-q -q" --batch -n 1 -q -q
+check "usage: -q -q: a flag too" '[ "$msg" = "lrutop: -q given twice" ]' "$msg"
+usage_err "--help --version" --help --version
+check "usage: --help --version: one action at a time" \
+	'[ "$msg" = "lrutop: --version: not with --help (one at a time)" ]' "$msg"
+# the preset's values are not given: --demo --mem-limit overrides it
+run --demo --mem-limit 32M --disk-limit 8M --list-options
+check "--demo --mem-limit 32M --disk-limit 8M: not 'given twice' (exit 0)" \
+	'[ "$rc" -eq 0 ] && [ ! -s "$err" ]' "exit $rc: $(head -n 2 "$err" | tr '\n' '|')"
+# numbers by one rule: what -i refuses, every option refuses
+for a in "--sweep-until bursts>=0x10" "--sweep-until bursts>=1e1" "--sweep mem-limit=8M..64M:x0x2" \
+	"--replay-at 0x10" "--replay-at 1e2" "--speed 1e0"; do
+	set -- $a
+	case $1 in
+	--sweep-until) set -- -s rw_cp --sweep bs=4K,8K "$@" --dir "$base" ;;
+	--sweep) set -- -s rw_cp "$@" --dir "$base" ;;
+	--replay-at | --speed) set -- --replay "$tmp/none.jsonl" "$@" ;;
+	esac
+	usage_err "$a" --batch "$@"
+	check "usage: $a: refused naming it" 'printf "%s\n" "$msg" | grep -q "^lrutop: ${a%% *}"' "$msg"
+done
+usage_err "--export-svg --from 0x10" --export-svg "$tmp/f.svg" --from 0x10 "$tmp/none.jsonl"
+check "usage: --from 0x10: not a time" \
+	'[ "$msg" = "lrutop: --from 0x10: not a time (seconds from the start: 90, 12.5 or 1:30)" ]' "$msg"
+usage_err "--export-svg --view sweep --run 2" --export-svg "$tmp/s.svg" --view sweep --run 2 "$tmp/none.jsonl"
+check "usage: --view sweep --run 2: refused, not ignored; no SVG" \
+	'[ "$msg" = "lrutop: --run 2: not with --view sweep (the sweep picture draws every run)" ] && [ ! -e "$tmp/s.svg" ]' "$msg"
+# options that the other makes moot: refused, not one of them ignored
+usage_err "--src with --size" --batch -s rw_cp --src /etc/hostname --size 8M --dir "$base"
+check "usage: --src with --size: says why" \
+	'[ "$msg" = "lrutop: --size 8M: not with --src (the copy is of FILE, at its own size)" ]' "$msg"
+usage_err "--ascii --glyphs braille" --batch -n 1 --ascii --glyphs braille
+check "usage: --ascii --glyphs braille: says why" \
+	'[ "$msg" = "lrutop: --glyphs braille: not with --ascii (its charts are ASCII)" ]' "$msg"
+usage_err "--export-csv -t" --export-csv "$tmp/t.csv" -t light "$tmp/none.jsonl"
+check "usage: --export-csv -t: no colours to take" \
+	'[ "$msg" = "lrutop: --export-csv: -t does not go with it (no colours)" ]' "$msg"
+
 # stdout that cannot be written -------------------------------------------
 # out_err NAME WANT ARGS...: exit 1, stderr exactly "lrutop: write error: WANT"
 # ($redir is how stdout is broken: full or closed)
@@ -513,6 +567,17 @@ if command -v tmux >/dev/null 2>&1; then
 		fi
 		tm kill-session -t "$s" 2>/dev/null
 	done
+	# -q in the TUI was ignored (the tables are printed whole at its end)
+	tm_start tq 120 20 "TERM=xterm-256color '$LRUTOP' -q -n 2 2>'$tmp/tqerr'"
+	if wait_for 10 "tm_has tq END-OF-STTY"; then
+		st=$(tm_cap tq | sed -n 's/^EXIT=\([0-9]*\).*/\1/p')
+		check "TUI -q: EXIT=2, 'lrutop: -q: only in batch mode ...'" \
+			'[ "$st" = 2 ] && [ "$(cat "$tmp/tqerr")" = "lrutop: -q: only in batch mode (--batch, or stdout not a terminal)" ]' \
+			"EXIT=$st; stderr: $(tr '\n' '|' <"$tmp/tqerr")"
+	else
+		notok "TUI -q: EXIT=2" "did not end: $(tm_cap tq | grep -v '^$' | head -n 3 | tr '\n' '|')"
+	fi
+	tm kill-session -t tq 2>/dev/null
 	# a signal: 128 + N and one line, as in batch mode; terminal restored;
 	# SIGTERM during a run also removes its scratch directory
 	for sig in INT:130 TERM:143 HUP:129; do

@@ -1,13 +1,14 @@
 #!/bin/sh
 # --export-openmetrics and --metrics-file against the real promtool
 # (Debian's prometheus package; docs/metrics.md).  A short real batch run
-# writes --metrics-file while it runs: the file appears, promtool check
-# metrics passes on it, it has no timestamps and, once the first run has
-# ended, that run's figures; at exit it is gone and no temporary file is
-# left beside it.  The recording of that run, and examples/demo-2008.jsonl.gz,
-# exported: promtool check metrics passes, the text ends in "# EOF", and
-# promtool tsdb create-blocks-from openmetrics makes blocks holding every
-# sample line of it.  An existing PATH or OUT is refused and untouched.
+# with --probe writes --metrics-file while it runs: the file appears,
+# promtool check metrics passes on it, it has no timestamps and, once the
+# first run has ended, that run's figures; at exit it is gone and no
+# temporary file is left beside it.  The recording of that run, and
+# examples/demo-2008.jsonl.gz, exported: promtool check metrics passes, the
+# text ends in "# EOF", and promtool tsdb create-blocks-from openmetrics
+# makes blocks holding every sample line of it; the probe's figures are a
+# summary family.  An existing PATH or OUT is refused and untouched.
 . "$(dirname "$0")/lib.sh"
 
 root=$(pwd)
@@ -59,8 +60,9 @@ R=$tmp/r.jsonl
 # the second run: a copy that takes 3 s (--cmd has no shell: a script)
 printf 'sleep 3 && cp "$1" "$2"\n' >"$tmp/nap.sh"
 # shellcheck disable=SC2086 # $limit is one option and its value, or nothing
+# --probe beside them: its figures are a summary family in both files
 timeout 120 "$LRUTOP" --batch -q -s rw_cp --cmd "sh $tmp/nap.sh {src} {dst}" --name nap $limit --size 32M \
-	--dir "$d" --record "$R" --metrics-file "$M" </dev/null >out 2>err &
+	--probe cold --dir "$d" --record "$R" --metrics-file "$M" </dev/null >out 2>err &
 pid=$!
 check "$T PATH appears while lrutop runs" 'wait_for 60 "[ -s \"$M\" ]"' "no $M"
 # the first run's end reaches the file while the second (3 s) runs
@@ -133,6 +135,14 @@ for rec in "$R" "$root/examples/demo-2008.jsonl.gz"; do
 		'grep -q "^lrutop_disk_read_bytes_total{" "$O" && grep -q "^lrutop_vmstat_pgscan_total{" "$O" && grep -q "^# TYPE lrutop_pressure_stalled_seconds_total counter" "$O"'
 	om_blocks "${T%:}" "$O"
 done
+# the nap run's 3 s of probe reads (issue 26 finding 4: a gauge with a
+# quantile label, which promtool check metrics refused)
+O=$tmp/$(basename "$R").om
+check "export: the probe's latency a summary: nap's p50 and its reads (_count)" \
+	'grep -q "^# TYPE lrutop_run_probe_latency_seconds summary$" "$O" &&
+	 grep -q "^lrutop_run_probe_latency_seconds{host=\"[^\"]*\",run=\"2\",strategy=\"nap\",quantile=\"0.5\"} [0-9.e-]* [0-9]*$" "$O" &&
+	 grep -q "^lrutop_run_probe_latency_seconds_count{host=\"[^\"]*\",run=\"2\",strategy=\"nap\"} [1-9][0-9]* [0-9]*$" "$O"' \
+	"$(grep run_probe "$O" | head -n 5 | tr '\n' '|')"
 check "export: the demo's bursts are counted" \
 	'grep -q "^lrutop_bursts_total{host=\"[^\"]*\",strategy=\"mm_sync_cp@32M\"} [1-9]" "$tmp/demo-2008.jsonl.gz.om"' \
 	"$(grep bursts_total "$tmp/demo-2008.jsonl.gz.om")"

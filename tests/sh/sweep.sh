@@ -3,8 +3,10 @@
 # one "lrutop:" line and exit 2; a real small sweep (rw_cp, 64M, bs at two
 # values, --repeat 2) labels each run with its value, interleaves the
 # values, writes one --results row per run with its value and prints the
-# sweep table; its recording replays the same table; a bisection over
-# --sweep size ends on a bracket.
+# sweep table; its recording replays the same table, and its exports give
+# each result its own value; with 17 labels every one is a column and the
+# Runs view counts them all; a bisection over --sweep size ends on a
+# bracket.
 . "$(dirname "$0")/lib.sh"
 
 tmp=$(mktemp -d /tmp/lrutop-sweep.XXXXXX) || exit 2
@@ -85,6 +87,49 @@ if command -v tmux >/dev/null 2>&1; then
 	check "replay in the TUI: q ends it with status 0" "tm_has sw EXIT=0" "$(tm_cap sw | tail -3 | tr '\n' '|')"
 else
 	skip "replay in the TUI: the Runs view shows the sweep table (80x24)" "no tmux"
+fi
+
+# the replay's --export-json and --export-markdown: each result its own
+# value (issue 26 finding 3: the sweep was not in them)
+run --batch -q --replay "$tmp/s.jsonl" --export-json "$tmp/s.json" --export-markdown "$tmp/s.md"
+vals=$(python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(r["name"], r["sweep"]["param"], r["sweep"]["value"])' "$tmp/s.json" 2>&1 | tr '\n' ' ')
+check "replay --export-json: each result its sweep's bs" \
+	'[ $rc -eq 0 ] && [ "$vals" = "rw_cp@b64K bs 65536 rw_cp@b1M bs 1048576 " ]' "rc=$rc: $vals $(errline)"
+check "replay --export-markdown: a bs column, each row its own value" \
+	'grep -q "^| Command | bs | Mean \[s\] |" "$tmp/s.md" && grep -qF "| \`rw_cp@b64K\` | 64K |" "$tmp/s.md" &&
+	 grep -qF "| \`rw_cp@b1M\` | 1M |" "$tmp/s.md"' "$(head -n 5 "$tmp/s.md" | tr '\n' '|')"
+
+# 17 labels (the 13 strategies and four --cmds of issue 26 finding 6: the
+# 17th was dropped with no word): the recording with 16 more results at
+# 64K, as --cmds c01..c16; every one a column of the batch table, and the
+# TUI's Runs view at 80 columns counts them all in its title
+python3 -c 'import json,sys
+lines = open(sys.argv[1]).read().splitlines()
+res = [l for l in lines if "\"k\":\"result\"" in l][0]
+for i in range(1, 17):
+    o = json.loads(res)
+    o.update(name="c%02d@b64K" % i, strategy=None, cmd=0)
+    lines.append(json.dumps(o))
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")' "$tmp/s.jsonl" "$tmp/s17.jsonl"
+run --batch -q --replay "$tmp/s17.jsonl"
+heads=$(sed -n '/^sweep of bs/{n;p;q}' "$tmp/out" | tr -s ' ')
+check "17 labels: the batch table has a column each, c16 last" \
+	'[ $rc -eq 0 ] && [ "$(echo "$heads" | wc -w)" -eq 18 ] && [ "$(echo "$heads" | awk "{ print \$NF }")" = c16 ]' \
+	"rc=$rc: $heads $(errline)"
+if command -v tmux >/dev/null 2>&1; then
+	tm_start s17 80 24 "env TERM=tmux-256color LANG=C.UTF-8 '$LRUTOP' --replay '$tmp/s17.jsonl'"
+	tm_wait s17 'lrutop' 10
+	tm send-keys -t s17 End
+	tm send-keys -t s17 4
+	check "17 labels in the TUI (80x24): the title says 3 of 17" \
+		"tm_until s17 10 \"tm_has s17 '(3 of 17 strategies: a wider terminal shows more)'\"" \
+		"$(tm_cap s17 | grep -m 1 Sweep)"
+	tm send-keys -t s17 q
+	tm_until s17 10 "! tm_alive s17"
+else
+	skip "17 labels in the TUI (80x24): the title says 3 of 17" "no tmux"
 fi
 
 # ---- 4. a bisection that must flip ---------------------------------------------

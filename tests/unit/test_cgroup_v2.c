@@ -52,8 +52,10 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <linux/magic.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -155,6 +157,15 @@ static int teardown(void **state)
 {
 	(void)state;
 	return tu_rmtree(root);
+}
+
+/* The statfs magic of the layout's filesystem: what its "top" is on, put
+ * in place of cgroup2's (cgroup_home's top_magic) for the layout. */
+static long layout_magic(void)
+{
+	struct statfs sf;
+	assert_int_equal(statfs(root, &sf), 0);
+	return (long)sf.f_type;
 }
 
 /* Debian 12 / Ubuntu 24.04: only the unified hierarchy is mounted. */
@@ -678,6 +689,9 @@ static void slurp_into(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+static void home_lab(struct cgroup_home *h, char *run, size_t runlen, char *top, size_t toplen);
+static int mounted_at(const char *dir);
+
 /* Nothing manages the tree and no ancestor enables memory: cgroup_home
  * writes its marker, then "+memory" at the top; cgroup_home_done writes
  * "-memory" back and forgets the marker.  A marker of a gone owner is
@@ -699,6 +713,7 @@ static void test_home_top(void **state)
 	put("run/.keep", "");
 	cgroup_home_init(&h, root, run);
 	h.no_systemd = 1;
+	h.top_magic = layout_magic();
 	int rc = cgroup_home_setup_from(&h, mi_v2, "0::/lab\n");
 	if (rc)
 		fail_msg("%s", h.why);
@@ -745,8 +760,8 @@ static void test_home_top(void **state)
 		 "io\nuses memory io\n",
 		 (int)dead, boot, root);
 	put(dead_mark + strlen(root) + 1, text);
+	home_lab(&h, run, sizeof run, top, sizeof top); /* the next lrutop, as it starts */
 	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
-	cgroup_home_init(&h, root, run);
 	long pid = 0;
 	int restored = -1;
 	cgroup_home_sweep(&h, &pid, &restored);
@@ -768,6 +783,7 @@ static void home_lab(struct cgroup_home *h, char *run, size_t runlen, char *top,
 	put("run/.keep", "");
 	cgroup_home_init(h, root, run);
 	h->no_systemd = 1;
+	h->top_magic = layout_magic();
 	assert_int_equal(cgroup_home_setup_from(h, mi_v2, "0::/lab\n"), 0);
 	assert_int_equal(h->mode, CGROUP_MODE_OWN);
 }
@@ -789,6 +805,7 @@ static pid_t second_home(const char *run, int *ready, int *go)
 		close(b[1]);
 		cgroup_home_init(&h, root, run);
 		h.no_systemd = 1;
+		h.top_magic = layout_magic();
 		if (cgroup_home_setup_from(&h, mi_v2, "0::/lab\n") == 0 &&
 		    cgroup_home_available(&h, err, sizeof err) == 0)
 			c = 'r';
@@ -923,7 +940,9 @@ static void test_home_other_boot(void **state)
 		 "lrutop-subtree 1\npid %d\nstart 1\nboot 00000000-other-boot\ndir "
 		 "%s/sys/fs/cgroup\nenabled memory io\nuses memory io\n",
 		 (int)getppid(), root);
-	put("run/lrutop/subtree-1", text);
+	char name[64];
+	snprintf(name, sizeof name, "run/lrutop/subtree-%d", (int)getppid());
+	put(name, text);
 	long pid = 0;
 	int restored = -1;
 	cgroup_home_sweep(&h, &pid, &restored);
@@ -931,6 +950,64 @@ static void test_home_other_boot(void **state)
 	slurp_into(top, buf, sizeof buf);
 	assert_string_equal(buf, "memory io\n");
 	assert_int_equal(markers_left(run), 0);
+}
+
+/* The layout's top is a plain directory, not cgroup2, when top_magic is
+ * left as cgroup_home_init sets it (cgroup2's): a gone owner's marker of it
+ * is set aside with one warning naming it, and nothing is written there.
+ * A debugfs marker whose directory is no debugfs (a tmpfs, statfs says so)
+ * has nothing mounted to give back: nothing is unmounted, it goes. */
+static void test_home_not_cgroup2(void **state)
+{
+	struct cgroup_home h;
+	char run[4096], top[4096], buf[1024], text[8192], name[64], w[4400];
+	(void)state;
+
+	if (geteuid() != 0)
+		skip();
+	home_lab(&h, run, sizeof run, top, sizeof top);
+	h.top_magic = CGROUP2_SUPER_MAGIC;
+	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
+	long dead = 1048601; /* 4x above PID_MAX_LIMIT (4194304): no such process */
+	char boot[64];
+	scratch_boot_id(boot, sizeof boot);
+	snprintf(
+	    text, sizeof text,
+	    "lrutop-subtree 1\npid %ld\nstart 1\nboot %s\ndir %s/sys/fs/cgroup\nenabled memory "
+	    "io\nuses memory io\n",
+	    dead * 4, boot, root);
+	snprintf(name, sizeof name, "run/lrutop/subtree-%ld", dead * 4);
+	put(name, text);
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/sys/kernel/debug", root);
+	put("sys/kernel/debug/.keep", "");
+	assert_int_equal(mount("none", dir, "tmpfs", 0, "size=64k"), 0);
+	snprintf(text, sizeof text,
+		 "lrutop-subtree 1\npid %ld\nstart 1\nboot %s\ndir %s\nenabled debugfs\nuses "
+		 "debugfs\n",
+		 dead * 4 + 1, boot, dir);
+	snprintf(name, sizeof name, "run/lrutop/mount-%ld", dead * 4 + 1);
+	put(name, text);
+	long pid = 0;
+	int restored = -1;
+	cgroup_home_sweep(&h, &pid, &restored);
+	int still = mounted_at(dir);
+	umount2(dir, MNT_DETACH);
+	assert_true(still);
+	assert_int_equal(restored, 0);
+	slurp_into(top, buf, sizeof buf);
+	assert_string_equal(buf, "memory io\n");
+	char path[8192];
+	snprintf(path, sizeof path, "%s/subtree-%ld.bad", run, dead * 4);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof path, "%s/mount-%ld", run, dead * 4 + 1);
+	assert_int_equal(access(path, F_OK), -1); /* valid, and moot */
+	cgroup_home_take_warnings(&h, w, sizeof w);
+	snprintf(text, sizeof text,
+		 "%s/subtree-%ld: its dir %s/sys/fs/cgroup is not a cgroup2 filesystem; moved "
+		 "aside to subtree-%ld.bad, nothing done by it",
+		 run, dead * 4, root, dead * 4);
+	assert_string_equal(w, text);
 }
 
 /* cgroup_home_done that cannot get the lock (another lrutop holds it past
@@ -984,6 +1061,7 @@ static pid_t second_mount(const char *run, const char *dir, int *ready, int *go)
 		close(a[0]);
 		close(b[1]);
 		cgroup_home_init(&h, root, run);
+		h.debugfs_magic = TMPFS_MAGIC;
 		if (cgroup_home_mark_mount(&h, dir, 1, err, sizeof err) == 0)
 			c = 'r';
 		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
@@ -1013,13 +1091,15 @@ static void test_home_mount(void **state)
 	if (geteuid() != 0)
 		skip(); /* to mount */
 	snprintf(run, sizeof run, "%s/run/lrutop", root);
-	snprintf(dir, sizeof dir, "%s/debug", root);
+	snprintf(dir, sizeof dir, "%s/sys/kernel/debug", root);
 	put("run/.keep", "");
+	put("sys/kernel/.keep", "");
 	assert_int_equal(mkdir(dir, 0755), 0);
 	assert_int_equal(mount("none", dir, "tmpfs", 0, "size=64k"), 0);
 	pid_t b = second_mount(run, dir, &ready, &go);
 	wait_ready(ready);
 	cgroup_home_init(&h, root, run);
+	h.debugfs_magic = TMPFS_MAGIC;
 	if (cgroup_home_mark_mount(&h, dir, 0, err, sizeof err) < 0)
 		fail_msg("%s", err);
 	assert_int_equal(write(go, "d", 1), 1);
@@ -1043,6 +1123,7 @@ static void test_home_mount(void **state)
 	close(go);
 	assert_true(mounted_at(dir));
 	cgroup_home_init(&h, root, run);
+	h.debugfs_magic = TMPFS_MAGIC;
 	long pid = 0;
 	cgroup_home_sweep(&h, &pid, NULL);
 	int still = mounted_at(dir);
@@ -1308,6 +1389,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_home_two, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_inherit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_other_boot, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_home_not_cgroup2, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_done_unlocked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_mount, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_scope, setup, teardown),

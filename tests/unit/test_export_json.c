@@ -28,6 +28,7 @@
 #include "runlog.h"
 #include "stats.h"
 #include "strategy.h"
+#include "sweep.h"
 
 #include "testutil.h"
 
@@ -256,6 +257,95 @@ static void test_markdown(void **state)
 	runlog_free(l);
 }
 
+/* A --sweep of mem-limit: the run log's limit is one value (live the
+ * largest, a replay's the first cgroup's), each result says its own
+ * (issue 26 finding 3: every result said the session's one).  A sweep of
+ * disk-limit beside a --mem-limit: the limit every run had stays. */
+static struct runlog *sweep_log(int param, uint64_t common)
+{
+	static const uint64_t v[3] = {8u << 20, 16u << 20, 32u << 20};
+	static const char *const lab[3] = {"8M", "16M", "32M"};
+	struct runlog *l = runlog_new();
+	for (int rep = 0; rep < 2; rep++)
+		for (int i = 0; i < 3; i++) {
+			char name[32];
+			snprintf(name, sizeof(name), "rw_cp@%c%s",
+				 param == SWEEP_MEM_LIMIT ? 'm' : 'd', lab[i]);
+			struct run_result *r = add(l, name, 1, 1.0 + i);
+			r->strategy = strategy_find("rw_cp");
+			r->cmd = -1;
+			r->sweep_param = param;
+			r->sweep_value = v[i];
+		}
+	snprintf(l->baseline, sizeof(l->baseline), "rw_cp@m8M");
+	l->mem_limit = param == SWEEP_MEM_LIMIT ? 32u << 20 : common;
+	return l;
+}
+
+static void test_sweep_settings(void **state)
+{
+	(void)state;
+	static const char *const names[3] = {"rw_cp@m8M", "rw_cp@m16M", "rw_cp@m32M"};
+	struct runlog *l = sweep_log(SWEEP_MEM_LIMIT, 0);
+	struct export_side sd = side_of(l);
+	size_t len = 0;
+	char *text = export_json_text(&sd, 1, NULL, &len);
+	assert_non_null(text);
+	json_error_t je;
+	json_t *doc = json_loads(text, 0, &je);
+	assert_non_null(doc);
+	for (int i = 0; i < 3; i++) {
+		json_t *r = result_named(doc, names[i]);
+		assert_true(num(r, "mem_limit_bytes") == (double)((8u << 20) << i));
+		assert_true(isnan(num(r, "disk_limit_bytes_per_s")));
+		json_t *sw = json_object_get(r, "sweep");
+		assert_string_equal(json_string_value(json_object_get(sw, "param")), "mem-limit");
+		assert_true(num(sw, "value") == (double)((8u << 20) << i));
+	}
+	json_decref(doc);
+	free(text);
+
+	char *buf = NULL;
+	len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(export_markdown_write(f, &sd, 1, NULL), 0);
+	fclose(f);
+	/* no one limit for all in the line above the table; a column */
+	assert_null(strstr(buf, "memory limit"));
+	assert_non_null(strstr(buf, ", a sweep of mem-limit"));
+	assert_non_null(strstr(buf, "| Command | mem-limit | Mean [s] |"));
+	assert_non_null(strstr(buf, "| `rw_cp@m8M` | 8M | 1.000 ± 0.000 |"));
+	assert_non_null(strstr(buf, "| `rw_cp@m16M` | 16M | 2.000 ± 0.000 |"));
+	assert_non_null(strstr(buf, "| `rw_cp@m32M` | 32M | 3.000 ± 0.000 |"));
+	int cols = 0;
+	for (const char *p = strstr(buf, "|:---"); p && *p != '\n'; p++)
+		cols += *p == '|';
+	assert_int_equal(cols, 16); /* 15 columns, the sweep's and rd/cp among them */
+	free(buf);
+	runlog_free(l);
+
+	/* disk-limit swept under -m 64M: each its rate, all the same memory */
+	l = sweep_log(SWEEP_DISK_LIMIT, 64u << 20);
+	sd = side_of(l);
+	text = export_json_text(&sd, 1, NULL, &len);
+	doc = json_loads(text, 0, &je);
+	assert_non_null(doc);
+	json_t *r = result_named(doc, "rw_cp@d16M");
+	assert_true(num(r, "disk_limit_bytes_per_s") == 16u << 20);
+	assert_true(num(r, "mem_limit_bytes") == 64u << 20);
+	json_decref(doc);
+	free(text);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(export_markdown_write(f, &sd, 1, NULL), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, ", memory limit 64M, a sweep of disk-limit"));
+	assert_null(strstr(buf, "disk limit "));
+	assert_non_null(strstr(buf, "| `rw_cp@d16M` | 16M/s |"));
+	free(buf);
+	runlog_free(l);
+}
+
 static void test_files(void **state)
 {
 	(void)state;
@@ -297,6 +387,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_markdown),
+	    cmocka_unit_test(test_sweep_settings),
 	    cmocka_unit_test_setup_teardown(test_files, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -145,6 +145,13 @@ static void two_runs(struct run_result runs[2], uint64_t t_end)
 	}
 	snprintf(runs[0].name, sizeof runs[0].name, "a\"b");
 	snprintf(runs[1].name, sizeof runs[1].name, "rw_cp");
+	/* --probe beside the first: 150 reads tell p50 and p99, not p99.9 */
+	snprintf(runs[0].probe.mode, sizeof runs[0].probe.mode, "cold");
+	runs[0].probe.n = 150;
+	runs[0].probe.p50_ns = 250000;
+	runs[0].probe.p99_ns = 4000000;
+	runs[0].probe.p999_ns = 9000000;
+	runs[0].probe.max_ns = 12000000;
 }
 
 static void test_export_shape(void **state)
@@ -193,7 +200,7 @@ static void test_export_shape(void **state)
 	/* every family once, its lines right after its header, in one block;
 	 * each sample line ends in an integer timestamp, non-decreasing per
 	 * series */
-	char fam[128] = "", seen[8192] = " ";
+	char fam[128] = "", type[16] = "", seen[8192] = " ";
 	char prev_series[512] = "";
 	long prev_ts = 0;
 	const char *l = t;
@@ -201,14 +208,20 @@ static void test_export_shape(void **state)
 		const char *nl = strchr(l, '\n');
 		assert_non_null(nl);
 		if (!strncmp(l, "# TYPE ", 7)) {
-			sscanf(l + 7, "%127s", fam);
+			assert_int_equal(sscanf(l + 7, "%127s %15s", fam, type), 2);
 			char key[132];
 			snprintf(key, sizeof key, " %s ", fam);
 			assert_null(strstr(seen, key));
 			strncat(seen, key + 1, sizeof(seen) - strlen(seen) - 1);
 		} else if (l[0] != '#') {
 			assert_int_equal(strncmp(l, fam, strlen(fam)), 0);
-			assert_true(l[strlen(fam)] == '{' || l[strlen(fam)] == ' ');
+			const char *after = l + strlen(fam);
+			if (!strcmp(type, "summary") && !strncmp(after, "_count", 6))
+				after += 6; /* a summary's own suffix */
+			assert_true(*after == '{' || *after == ' ');
+			/* a quantile is a summary's label, nothing else's */
+			if (strcmp(type, "summary"))
+				assert_null(memmem(l, (size_t)(nl - l), "quantile=", 9));
 			const char *sp = nl;
 			while (sp > l && sp[-1] != ' ')
 				sp--;
@@ -271,6 +284,106 @@ static void test_textfile_shape(void **state)
 	series_free(ser);
 }
 
+/* The probe's figures of a run are a summary (issue 26 finding 4: a
+ * gauge with a "quantile" label, which promtool check metrics refuses):
+ * the quantiles its reads tell, 1.0 the maximum, then _count, the reads,
+ * a run's lines together; the export's and the text file's alike. */
+static void test_probe_summary(void **state)
+{
+	(void)state;
+	struct series *ser = real_series(2);
+	struct run_result runs[2];
+	two_runs(runs, series_at(ser, 1)->t_ns);
+	runs[1].probe = runs[0].probe;
+	runs[1].probe.n = 20; /* p50 only */
+	struct om_input in = {.ser = ser,
+			      .runs = runs,
+			      .nruns = 2,
+			      .host = "h",
+			      .kernel = "6.1",
+			      .device = "vda",
+			      .wall0_s = 1700000000,
+			      .mono0_ns = series_at(ser, 0)->t_ns};
+	for (int style = 0; style < 2; style++) {
+		char *t = write_text(&in, style ? OM_TEXTFILE : OM_EXPORT);
+		const char *h = style ? "" : "host=\"h\",";
+		char want[256];
+		assert_int_equal(count(t, "# TYPE lrutop_run_probe_latency_seconds summary\n"), 1);
+		assert_int_equal(count(t, "# TYPE lrutop_run_probe_latency_seconds gauge"), 0);
+		snprintf(want, sizeof want,
+			 "lrutop_run_probe_latency_seconds{%srun=\"1\",strategy=\"a\\\"b\","
+			 "quantile=\"",
+			 h);
+		assert_int_equal(count(t, want), 3); /* 0.5, 0.99, 1.0: 150 reads tell no p99.9 */
+		snprintf(want, sizeof want,
+			 "lrutop_run_probe_latency_seconds{%srun=\"1\",strategy=\"a\\\"b\","
+			 "quantile=\"1.0\"} 0.012",
+			 h);
+		assert_int_equal(count(t, want), 1);
+		snprintf(want, sizeof want,
+			 "lrutop_run_probe_latency_seconds_count{%srun=\"1\",strategy=\"a\\\"b\"} "
+			 "150",
+			 h);
+		assert_int_equal(count(t, want), 1);
+		snprintf(
+		    want, sizeof want,
+		    "lrutop_run_probe_latency_seconds{%srun=\"2\",strategy=\"rw_cp\",quantile=", h);
+		assert_int_equal(count(t, want), 2); /* 0.5 and 1.0 of 20 reads */
+		/* a run's points together: run 1's _count before run 2's first */
+		snprintf(want, sizeof want, "lrutop_run_probe_latency_seconds_count{%srun=\"1\"",
+			 h);
+		const char *c1 = strstr(t, want);
+		snprintf(want, sizeof want, "lrutop_run_probe_latency_seconds{%srun=\"2\"", h);
+		const char *q2 = strstr(t, want);
+		assert_true(c1 && q2 && c1 < q2);
+		assert_null(strstr(t, "quantile=\"1\""));
+		free(t);
+	}
+	series_free(ser);
+}
+
+/* A --sweep's runs in lrutop_run_info: each its own limit and the value
+ * its sweep set, not the run log's one limit (issue 26 finding 3). */
+static void test_run_info_sweep(void **state)
+{
+	(void)state;
+	struct series *ser = real_series(2);
+	struct run_result runs[2];
+	two_runs(runs, series_at(ser, 1)->t_ns);
+	for (int i = 0; i < 2; i++) {
+		runs[i].sweep_param = 1; /* SWEEP_MEM_LIMIT */
+		runs[i].sweep_value = (8u << 20) << i;
+	}
+	struct om_input in = {.ser = ser,
+			      .runs = runs,
+			      .nruns = 2,
+			      .host = "h",
+			      .kernel = "6.1",
+			      .device = "vda",
+			      .mem_limit = 16u << 20, /* the session's: the largest */
+			      .disk_limit = 0};
+	char *t = write_text(&in, OM_TEXTFILE);
+	assert_int_equal(
+	    count(t, "lrutop_run_info{run=\"1\",strategy=\"a\\\"b\",repeat=\"1\","
+		     "mem_limit=\"8388608\",disk_limit=\"0\",sweep=\"mem-limit=8388608\","),
+	    1);
+	assert_int_equal(
+	    count(t, "lrutop_run_info{run=\"2\",strategy=\"rw_cp\",repeat=\"1\","
+		     "mem_limit=\"16777216\",disk_limit=\"0\",sweep=\"mem-limit=16777216\","),
+	    1);
+	free(t);
+	/* a run outside a sweep: the session's limit, no sweep label */
+	runs[0].sweep_param = runs[1].sweep_param = 0;
+	in.disk_limit = 30u << 20;
+	t = write_text(&in, OM_TEXTFILE);
+	assert_int_equal(count(t, "lrutop_run_info{run=\"1\",strategy=\"a\\\"b\",repeat=\"1\","
+				  "mem_limit=\"16777216\",disk_limit=\"31457280\",kernel="),
+			 1);
+	assert_null(strstr(t, "sweep="));
+	free(t);
+	series_free(ser);
+}
+
 static void test_write_error(void **state)
 {
 	(void)state;
@@ -295,7 +408,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_label_escaping), cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_wall_parse),	   cmocka_unit_test(test_export_shape),
-	    cmocka_unit_test(test_textfile_shape), cmocka_unit_test(test_write_error),
+	    cmocka_unit_test(test_textfile_shape), cmocka_unit_test(test_probe_summary),
+	    cmocka_unit_test(test_run_info_sweep), cmocka_unit_test(test_write_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -271,6 +271,128 @@ static void test_options_check_runs(void **state)
 	expect_error(options_check_runs(&o, err, sizeof(err)), err, "--name b: no --cmd");
 }
 
+/* Numbers by one rule (util.h decimal_prefix): every value parser takes a
+ * plain decimal and nothing strtod would also take.  --sweep-until
+ * 'bursts>=0x10' was taken (16) while -i 0x10 was refused (issue 26, 9),
+ * and so were --from 0x10, --replay-at 0x10 and --sweep ...:x0x2. */
+static void test_numbers(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {"0x10", "1e1", "1E1", "inf", "nan",  " 1",	"1 ",
+					  "+1",	  "-1",	 "",	".",   "1..2", "1.2.3", "0x1p3"};
+	struct options o;
+	char err[256], arg[64];
+	double d;
+	uint64_t u;
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		const char *w = bad[i];
+		d = 42;
+		if (decimal_parse(w, &d) == 0 || d != 42)
+			fail_msg("decimal_parse(\"%s\") accepted", w);
+		if (parse_interval(w, &d, err, sizeof(err)) == 0)
+			fail_msg("-i %s accepted", w);
+		if (parse_clock(w, &d) == 0)
+			fail_msg("parse_clock(\"%s\") accepted", w);
+		snprintf(arg, sizeof(arg), "%sK", w);
+		if (parse_size(w, &u) == 0 || parse_size(arg, &u) == 0)
+			fail_msg("parse_size(\"%s\") accepted", w);
+		expect_error(PARSE(&o, err, "--replay", "r.jsonl", "--speed", (char *)w), err,
+			     "--speed");
+		expect_error(PARSE(&o, err, "--replay", "r.jsonl", "--replay-at", (char *)w), err,
+			     "--replay-at");
+		expect_error(
+		    PARSE(&o, err, "--export-svg", "o.svg", "--from", (char *)w, "r.jsonl"), err,
+		    "--from");
+		expect_error(PARSE(&o, err, "-n", (char *)w), err, "-n");
+		expect_error(PARSE(&o, err, "--repeat", (char *)w), err, "--repeat");
+		snprintf(arg, sizeof(arg), "bursts>=%s", w);
+		if (!strchr(w, ' ')) /* COND may have blanks around its words */
+			expect_error(PARSE(&o, err, "--sweep", "bs=4K,8K", "--sweep-until", arg),
+				     err, "--sweep-until");
+		snprintf(arg, sizeof(arg), "mem-limit=8M..64M:x%s", w);
+		expect_error(PARSE(&o, err, "--sweep", arg), err, "--sweep");
+	}
+	/* what a number is: digits, at most one '.', one digit at least */
+	static const struct {
+		const char *s;
+		double v;
+	} good[] = {{"12", 12}, {"0.25", 0.25}, {".5", 0.5}, {"5.", 5}, {"007", 7}};
+	for (size_t i = 0; i < ARRAY_LEN(good); i++) {
+		assert_int_equal(decimal_parse(good[i].s, &d), 0);
+		assert_near(d, good[i].v, 0.0);
+		assert_int_equal(parse_clock(good[i].s, &d), 0);
+		assert_near(d, good[i].v, 0.0);
+	}
+	const char *end;
+	assert_int_equal(decimal_prefix("1.5K", &d, &end), 0);
+	assert_near(d, 1.5, 0.0);
+	assert_string_equal(end, "K");
+	assert_int_equal(decimal_prefix("1e3", &d, &end), 0); /* "1", then "e3" is not its */
+	assert_string_equal(end, "e3");
+	assert_int_equal(PARSE(&o, err, "--sweep", "bs=4K,8K", "--sweep-until", "bursts >= .5 "),
+			 0);
+	assert_near(o.sweep.until.threshold, 0.5, 0.0);
+	assert_int_equal(PARSE(&o, err, "--export-svg", "o.svg", "--from", "1:02:03", "--to",
+			       "3730.5", "r.jsonl"),
+			 0);
+	assert_near(o.from_s, 3723, 0.0);
+	assert_near(o.to_s, 3730.5, 0.0);
+	assert_int_equal(PARSE(&o, err, "--replay", "r.jsonl", "--speed", "0.5x"), 0);
+	assert_near(o.speed, 0.5, 0.0);
+}
+
+/* Two actions, a picture of the sweep with one run, an option the other
+ * makes moot: one line, not the last action silently nor --run, --size,
+ * --glyphs, -t or -q ignored (issue 26, 9). */
+static void test_option_pairs(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256];
+	assert_int_equal(PARSE(&o, err, "--help", "--version"), -1);
+	assert_string_equal(err, "--version: not with --help (one at a time)");
+	assert_int_equal(PARSE(&o, err, "-V", "--list-strategies"), -1);
+	assert_string_equal(err, "--list-strategies: not with -V (one at a time)");
+	assert_int_equal(PARSE(&o, err, "--list-themes", "-h"), -1);
+	assert_string_equal(err, "-h: not with --list-themes (one at a time)");
+	assert_int_equal(
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "sweep", "--run", "2", "r.jsonl"),
+	    -1);
+	assert_string_equal(err,
+			    "--run 2: not with --view sweep (the sweep picture draws every run)");
+	assert_int_equal(
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "sweep", "--to", "5", "r.jsonl"), -1);
+	assert_string_equal(err, "--to: only for the Overview (the sweep picture draws every run)");
+	assert_int_equal(
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "runs", "--from", "5", "r.jsonl"),
+	    -1);
+	assert_string_equal(err, "--from: only for the Overview (the Runs view takes --run N)");
+	/* one option that the other makes moot, either way round */
+	assert_int_equal(PARSE(&o, err, "--src", "/etc/hostname", "--size", "8M"), -1);
+	assert_string_equal(err,
+			    "--size 8M: not with --src (the copy is of FILE, at its own size)");
+	assert_int_equal(PARSE(&o, err, "--size", "8M", "--src", "/etc/hostname"), -1);
+	assert_int_equal(PARSE(&o, err, "--glyphs", "blocks", "--ascii"), -1);
+	assert_string_equal(err, "--glyphs blocks: not with --ascii (its charts are ASCII)");
+	assert_int_equal(PARSE(&o, err, "--ascii", "--glyphs", "ascii"), 0);
+	assert_int_equal(PARSE(&o, err, "--export-csv", "o.csv", "-t", "light", "r.jsonl"), -1);
+	assert_string_equal(err, "--export-csv: -t does not go with it (no colours)");
+	assert_int_equal(
+	    PARSE(&o, err, "--export-openmetrics", "o.prom", "--theme", "light", "r.jsonl"), -1);
+	assert_int_equal(PARSE(&o, err, "--export-svg", "o.svg", "-t", "light", "r.jsonl"), 0);
+	/* -q: batch mode only (decided after the parse: options_check_runs) */
+	assert_int_equal(PARSE(&o, err, "-q", "-n", "1"), 0);
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), -1);
+	assert_string_equal(err, "-q: only in batch mode (--batch, or stdout not a terminal)");
+	o.batch = 1;
+	assert_int_equal(options_check_runs(&o, err, sizeof(err)), 0);
+	/* --run is the Runs view's row and the Overview's time range */
+	assert_int_equal(
+	    PARSE(&o, err, "--export-svg", "o.svg", "--view", "runs", "--run", "2", "r.jsonl"), 0);
+	assert_int_equal(PARSE(&o, err, "--export-svg", "o.svg", "--run", "2", "r.jsonl"), 0);
+	assert_int_equal(o.run, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +404,8 @@ int main(void)
 	    cmocka_unit_test(test_options_values),
 	    cmocka_unit_test(test_options_errors),
 	    cmocka_unit_test(test_options_reparse),
+	    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test(test_option_pairs),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

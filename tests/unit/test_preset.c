@@ -141,12 +141,36 @@ static void test_overrides(void **state)
 	assert_null(o.strategies);
 }
 
+/* A parameter --sweep sets is the sweep's: the preset neither fills it
+ * (--demo --sweep mem-limit=... recorded the preset's 40M as the run's
+ * limit and said "40M mem") nor names a value for it. */
+static void test_swept(void **state)
+{
+	(void)state;
+	struct options o;
+	char err[256], note[400], desc[64];
+	assert_int_equal(PARSE(&o, err, "--demo", "--sweep", "mem-limit=8M,16M"), 0);
+	apply(&o, note, sizeof(note), desc, sizeof(desc));
+	assert_int_equal(o.mem_limit, 0);
+	assert_non_null(strstr(desc, "demo 2008: mem-limit swept, "));
+	assert_null(strstr(note, "memory cgroup")); /* the session checks the cgroup */
+	assert_int_equal(PARSE(&o, err, "--demo", "--sweep", "disk-limit=2M,4M"), 0);
+	apply(&o, note, sizeof(note), desc, sizeof(desc));
+	assert_int_equal(o.disk_limit, 0);
+	assert_non_null(strstr(desc, ", disk-limit swept"));
+	assert_null(strstr(note, "disk throttle"));
+	assert_int_equal(PARSE(&o, err, "--demo=today", "--sweep", "size=1M,2M"), 0);
+	apply(&o, note, sizeof(note), desc, sizeof(desc));
+	assert_int_equal(o.size, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_overrides),
+	    cmocka_unit_test(test_swept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,9 @@
  * suffix and the base label; sweep_table_build on hand-built runs (medians
  * per value and strategy, failed runs out of the medians, the interval only
  * from two OK runs); the bisection step by step on runs whose condition
- * flips, and its ALWAYS / NEVER / FAILED ends.
+ * flips, and its ALWAYS / NEVER / FAILED ends; a run's own setting
+ * (sweep_run_setting); a column for every label a live queue can have
+ * (the batch table and the picture), and the labels past the columns said.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,9 @@
 #include <string.h>
 
 #include "options.h"
+#include "run_config.h"
+#include "strategy.h"
+#include "svg.h"
 #include "sweep.h"
 
 #define M (1ull << 20)
@@ -268,13 +273,176 @@ static void test_bisect(void **state)
 	assert_int_equal(sweep_bisect_next(&t, 0, &c, 2, next, &b), 2);
 }
 
+/* A run's own setting: its sweep's value in place of the option it
+ * sweeps, the session's limits for the rest (and for a run outside a
+ * sweep, or a parameter this build does not know). */
+static void test_run_setting(void **state)
+{
+	(void)state;
+	struct run_result r = run("a", 8 * M, 1, 1.0, 0);
+	struct run_setting set;
+	sweep_run_setting(&r, 64 * M, 30 * M, &set);
+	assert_true(set.mem_limit == 8 * M && set.disk_limit == 30 * M);
+	assert_true(set.param == SWEEP_MEM_LIMIT && set.value == 8 * M);
+	r.sweep_param = SWEEP_DISK_LIMIT;
+	sweep_run_setting(&r, 64 * M, 0, &set);
+	assert_true(set.mem_limit == 64 * M && set.disk_limit == 8 * M);
+	r.sweep_param = SWEEP_BS;
+	sweep_run_setting(&r, 64 * M, 30 * M, &set);
+	assert_true(set.mem_limit == 64 * M && set.disk_limit == 30 * M);
+	assert_true(set.param == SWEEP_BS && set.value == 8 * M);
+	r.sweep_param = SWEEP_NONE;
+	sweep_run_setting(&r, 64 * M, 30 * M, &set);
+	assert_true(set.param == SWEEP_NONE && set.value == 0 && set.mem_limit == 64 * M);
+	r.sweep_param = SWEEP_NPARAM;
+	sweep_run_setting(&r, 64 * M, 30 * M, &set);
+	assert_true(set.param == SWEEP_NONE && set.mem_limit == 64 * M);
+}
+
+/* Every label of a live queue has a column: the 13 strategies and every
+ * --cmd, -s all with four --cmds the 17 of issue 26 finding 6 (the 17th
+ * was dropped with no word, and --sweep-until never bracketed it). */
+static void test_columns_queue(void **state)
+{
+	(void)state;
+	assert_true(strategy_count() + RUN_CONFIG_MAX_CMDS <= SWEEP_MAX_STRATEGIES);
+	static struct run_result r[2 * (SWEEP_MAX_STRATEGIES + 8)];
+	size_t n = 0;
+	for (size_t i = 0; i < strategy_count(); i++)
+		r[n++] = run(strategy_at(i)->name, 8 * M, 1, 1.0 + (double)i, 0);
+	for (int c = 1; c <= 4; c++) {
+		char name[8];
+		snprintf(name, sizeof(name), "c%d", c);
+		r[n++] = run(name, 8 * M, 1, 2.0, 0);
+	}
+	static struct sweep_table t;
+	sweep_table_build(&t, NULL, r, n, 0);
+	assert_int_equal(t.ns, (int)strategy_count() + 4);
+	assert_int_equal(t.dropped, 0);
+	assert_string_equal(t.strat[t.ns - 1], "c4");
+	assert_true(t.cell[0][t.ns - 1].elapsed_med == 2.0);
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+	sweep_table_print(f, &t);
+	fclose(f);
+	assert_non_null(strstr(txt, "  c4 "));
+	assert_null(strstr(txt, "not shown"));
+	free(txt);
+	struct svg_input in = {.runs = r, .nruns = n, .host = "h", .kernel = "k"};
+	struct svg_opts so = {.view = SVG_SWEEP, .run = -1};
+	txt = NULL;
+	f = open_memstream(&txt, &len);
+	char err[256];
+	assert_int_equal(svg_write(f, &in, &so, err, sizeof(err)), 0);
+	fclose(f);
+	for (size_t i = 0; i < strategy_count(); i++) {
+		char want[48];
+		snprintf(want, sizeof(want), ">%s</text>", strategy_at(i)->name);
+		assert_non_null(strstr(txt, want));
+	}
+	assert_non_null(strstr(txt, ">c4</text>"));
+	assert_null(strstr(txt, "not shown"));
+	/* the 9th on: a colour again, with dashes */
+	assert_non_null(strstr(txt, "stroke-dasharray="));
+	free(txt);
+}
+
+/* A recording with more labels than the table has columns: as many as
+ * it holds, and the rest said (each counted once), in the batch table
+ * and the picture. */
+static void test_columns_dropped(void **state)
+{
+	(void)state;
+	static struct run_result r[2 * (SWEEP_MAX_STRATEGIES + 8)];
+	size_t n = 0;
+	for (int rep = 0; rep < 2; rep++)
+		for (int i = 0; i < SWEEP_MAX_STRATEGIES + 8; i++) {
+			char name[8];
+			snprintf(name, sizeof(name), "s%02d", i);
+			r[n++] = run(name, (8 * M) << rep, 1, 1.0, 0);
+		}
+	static struct sweep_table t;
+	sweep_table_build(&t, NULL, r, n, 0);
+	assert_int_equal(t.ns, SWEEP_MAX_STRATEGIES);
+	assert_int_equal(t.dropped, 8);
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+	sweep_table_print(f, &t);
+	fclose(f);
+	assert_non_null(strstr(txt, "(8 more strategies not shown"));
+	free(txt);
+	struct svg_input in = {.runs = r, .nruns = n, .host = "h", .kernel = "k"};
+	struct svg_opts so = {.view = SVG_SWEEP, .run = -1};
+	txt = NULL;
+	f = open_memstream(&txt, &len);
+	char err[256];
+	assert_int_equal(svg_write(f, &in, &so, err, sizeof(err)), 0);
+	fclose(f);
+	assert_non_null(strstr(txt, ">s31</text>"));
+	assert_null(strstr(txt, ">s32</text>"));
+	assert_non_null(strstr(txt, ">8 more not shown</text>"));
+	free(txt);
+}
+
+/* sweep_values_most, the bound the session refuses a too-big bisection
+ * by, against the bisection itself: for every grid of 2 to 64 values and
+ * every place the condition could start to hold (or none), the values
+ * sweep_bisect_next asks for are at most the bound, and for some place
+ * exactly it.  Without --sweep-until every value runs. */
+static void test_values_most(void **state)
+{
+	(void)state;
+	static struct run_result r[SWEEP_MAX_VALUES];
+	static struct sweep_table t;
+	char arg[512], err[256];
+	struct sweep_cond c;
+	assert_int_equal(sweep_until_parse("bursts>=1", &c, err, sizeof(err)), 0);
+	for (int nv = 2; nv <= SWEEP_MAX_VALUES; nv++) {
+		size_t l = (size_t)snprintf(arg, sizeof(arg), "mem-limit=");
+		for (int i = 0; i < nv; i++)
+			l += (size_t)snprintf(arg + l, sizeof(arg) - l, "%s%dM", i ? "," : "",
+					      4 + i);
+		struct sweep_spec sp;
+		assert_int_equal(parse(arg, &sp, err), 0);
+		assert_int_equal(sp.n, nv);
+		assert_int_equal(sweep_values_most(&sp), nv);
+		sp.until = c;
+		int most = sweep_values_most(&sp), seen = 0;
+		for (int from = 0; from <= nv; from++) {
+			size_t n = 0;
+			int next[2], k;
+			struct sweep_bracket b;
+			for (;;) {
+				sweep_table_build(&t, &sp, r, n, 0);
+				k = sweep_bisect_next(&t, t.ns ? 0 : -1, &c, 1, next, &b);
+				if (!k)
+					break;
+				for (int j = 0; j < k; j++) {
+					assert_true(n < SWEEP_MAX_VALUES);
+					r[n++] = run("a", sp.v[next[j]], 1, 1.0,
+						     next[j] >= from ? 3 : 0);
+				}
+			}
+			if ((int)n > most)
+				fail_msg("%d values, holding from %d: %zu runs, bound %d", nv, from,
+					 n, most);
+			seen = (int)n > seen ? (int)n : seen;
+		}
+		assert_int_equal(seen, most);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_list), cmocka_unit_test(test_parse_range),
-	    cmocka_unit_test(test_parse_bad),  cmocka_unit_test(test_until),
-	    cmocka_unit_test(test_labels),     cmocka_unit_test(test_table),
-	    cmocka_unit_test(test_bisect),
+	    cmocka_unit_test(test_parse_list),	  cmocka_unit_test(test_parse_range),
+	    cmocka_unit_test(test_parse_bad),	  cmocka_unit_test(test_until),
+	    cmocka_unit_test(test_labels),	  cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_bisect),	  cmocka_unit_test(test_run_setting),
+	    cmocka_unit_test(test_columns_queue), cmocka_unit_test(test_columns_dropped),
+	    cmocka_unit_test(test_values_most),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
