@@ -110,8 +110,11 @@ struct run_figures {
 	int bursts;
 	/* rd@burst: the mean read rate over the buckets in which a burst
 	 * happened (any of its intervals), relative to the mean over the
-	 * others (the sawtooth in one number: < 1 when reads stall at
-	 * demotions); NAN without both */
+	 * others: < 1 when the reads slow down in the buckets the active list
+	 * is demoted in, which mm_sync_cp's did on the unthrottled disk
+	 * (median 0.75 at -i 0.25 and 1) and not under a throttle (median
+	 * 1.02-1.08: docs/output.md; the number that tells mm_sync_cp from
+	 * rw_cp is rd/cp, sawtooth.h); NAN without both */
 	double read_at_burst;
 	/* the read buckets' mean length, s (NAN without a read bucket), and
 	 * how many there were: what the results' note names */

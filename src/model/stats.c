@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pagecache.h"
+#include "sawtooth.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -56,6 +57,7 @@ static double get_refault(const struct run_result *r) { return (double)r->refaul
 static double get_wcv(const struct run_result *r) { return r->write_cv; }
 static double get_rcv(const struct run_result *r) { return r->read_cv; }
 static double get_rab(const struct run_result *r) { return r->read_at_burst; }
+static double get_rdcp(const struct run_result *r) { return sawtooth_read_ratio(r); }
 
 /* Median of a residency figure over the OK runs of s that had residency
  * (older recordings, --cmd runs without a source may not). */
@@ -149,6 +151,7 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		s->write_cv_med = field_median(runs, n, s, get_wcv, NULL, NULL);
 		s->read_cv_med = field_median(runs, n, s, get_rcv, NULL, NULL);
 		s->read_at_burst_med = field_median(runs, n, s, get_rab, NULL, NULL);
+		s->read_ratio_med = field_median(runs, n, s, get_rdcp, NULL, NULL);
 		s->res_dirty_med = res_median(runs, n, s, 0);
 		s->res_src_cached_med = res_median(runs, n, s, 1);
 		s->res_recent_med = res_median(runs, n, s, 2);
@@ -254,13 +257,14 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 	/* hyperfine's labels: the first figure of each group is the median */
 	fprintf(f, "%-*s %4s %-29s %s\n", w, "", "", "---------- elapsed ----------",
 		"--------- MiB/s ----------");
-	fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %8s %7s %8s %6s %9s %8s %8s %6s\n",
+	fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %8s %7s %8s %6s %5s %9s %8s %8s %6s\n",
 		w, "strategy", "runs", "median", "min", "max", "median", "min", "max",
-		STATS_RATIO_LABEL(by_base), "vs base", "majflt", "bursts", "peakAct", "refault", "dstDirty", "srcC%");
+		STATS_RATIO_LABEL(by_base), "vs base", "majflt", "bursts", "rd/cp", "peakAct",
+		"refault", "dstDirty", "srcC%");
 	int noisy = 0;
 	for (int i = 0; i < n; i++) {
 		const struct strategy_stats *s = &st[i];
-		char peak[16], vs[16], runs[16], c[10][24];
+		char peak[16], vs[16], runs[16], c[11][24];
 		stats_cells(s, vs, sizeof(vs), peak, sizeof(peak));
 		snprintf(runs, sizeof(runs), s->ok == s->runs ? "%d" : "%d/%d", s->ok, s->runs);
 		stats_num(c[0], sizeof(c[0]), "%.3fs", s->elapsed_med);
@@ -273,13 +277,14 @@ void stats_table(FILE *f, const struct strategy_stats *st, int n)
 		stats_num(c[7], sizeof(c[7]), "%.0f", s->majflt_med);
 		stats_num(c[8], sizeof(c[8]), "%.1f", s->bursts_med);
 		stats_num(c[9], sizeof(c[9]), "%.0f", s->refault_med);
+		stats_num(c[10], sizeof(c[10]), "%.2f", s->read_ratio_med);
 		char res[2][24] = {"-", "-"};
 		if (!isnan(s->res_dirty_med))
 			fmt_size(res[0], sizeof(res[0]), (uint64_t)s->res_dirty_med * 1024);
 		stats_num(res[1], sizeof(res[1]), "%.0f%%", s->res_src_cached_med);
-		fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %8s %7s %8s %6s %9s %8s %8s %6s%s%s\n",
-			w, s->name, runs, c[0], c[1], c[2], c[3], c[4], c[5], c[6], vs, c[7], c[8], peak,
-			c[9], res[0], res[1],
+		fprintf(f, "%-*s %4s %9s %9s %9s %8s %8s %8s %8s %7s %8s %6s %5s %9s %8s %8s %6s%s%s\n",
+			w, s->name, runs, c[0], c[1], c[2], c[3], c[4], c[5], c[6], vs, c[7], c[8],
+			c[10], peak, c[9], res[0], res[1],
 			s->fastest ? "  fastest" : "", s->noisy ? "  noisy" : "");
 		noisy |= s->noisy;
 	}

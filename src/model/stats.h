@@ -33,6 +33,7 @@ struct strategy_stats {
 	double mbs_med, mbs_min, mbs_max;
 	double majflt_med, minflt_med, bursts_med, peak_af_med, refault_med, write_cv_med;
 	double read_cv_med, read_at_burst_med; /* the sawtooth in numbers (the Runs view) */
+	double read_ratio_med;		       /* rd/cp (sawtooth.h) */
 	/* page-cache residency, medians over the OK runs that had it (NAN
 	 * none): the destination's peak dirty KiB, the source's cached % and
 	 * the recently evicted pages at the copy's end */

@@ -9,6 +9,7 @@
 #include "compare.h"
 #include "pagecache.h"
 #include "results.h"
+#include "sawtooth.h"
 #include "stats.h"
 #include "strategy.h"
 #include "sweep.h"
@@ -104,6 +105,7 @@ static json_t *run_json(const struct run_result *x, int *bad)
 	put(o, "bursts", json_integer(x->bursts), bad);
 	put(o, "verified", jstr(results_verified(x)), bad);
 	put(o, "rd_at_burst", jnum(x->read_at_burst), bad);
+	put(o, "read_ratio", nc ? json_null() : jnum(sawtooth_read_ratio(x)), bad);
 	put(o, "dst_dirty_peak_kb", x->res_have ? ju64(x->res_dst_dirty_peak_kb) : json_null(),
 	    bad);
 	put(o, "src_cached_end_pct",
@@ -201,6 +203,7 @@ static json_t *result_json(const struct export_side *sd, int rec, const struct s
 	put(o, "read_cv", jnum(s->read_cv_med), bad);
 	put(o, "write_cv", jnum(s->write_cv_med), bad);
 	put(o, "rd_at_burst", jnum(s->read_at_burst_med), bad);
+	put(o, "read_ratio", jnum(s->read_ratio_med), bad);
 	put(o, "peak_active_file_kb", jnum(s->peak_af_med), bad);
 	put(o, "refault_file", jnum(s->refault_med), bad);
 	put(o, "majflt", jnum(s->majflt_med), bad);

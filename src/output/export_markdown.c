@@ -117,12 +117,12 @@ static void results_table(FILE *f, const struct export_side *sd, const struct st
 	if (swept)
 		fprintf(f, " %s |", sweep_param_name(swept));
 	fputs(" Mean [s] | Min [s] | Max [s] | Relative | Median [s] | OK runs | MiB/s "
-	      "| Bursts | rdCV | Peak active(file) | Refaults | Major faults |\n"
+	      "| Bursts | rdCV | rd/cp | Peak active(file) | Refaults | Major faults |\n"
 	      "|:---|",
 	      f);
 	if (swept)
 		fputs("---:|", f);
-	fputs("---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
+	fputs("---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
 	for (int j = 0; j < ns; j++) {
 		const struct strategy_stats *s = &st[j];
 		struct export_spread sp;
@@ -156,6 +156,7 @@ static void results_table(FILE *f, const struct export_side *sd, const struct st
 		num(f, "%.1f", s->mbs_med);
 		num(f, "%.1f", s->bursts_med);
 		num(f, "%.2f", s->read_cv_med);
+		num(f, "%.2f", s->read_ratio_med); /* rd/cp (sawtooth.h) */
 		fprintf(f, " %s |", peak);
 		num(f, "%.0f", s->refault_med);
 		num(f, "%.0f", s->majflt_med);

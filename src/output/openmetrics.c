@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "phase.h"
+#include "sawtooth.h"
 #include "sample.h"
 #include "spool.h"
 #include "sweep.h"
@@ -116,6 +117,7 @@ enum run_fig {
 	R_BURSTS,
 	R_READ_CV,
 	R_WRITE_CV,
+	R_READ_RATIO,
 	R_PEAK_ACTIVE,
 	R_DEACT,
 	R_REFAULT,
@@ -142,6 +144,7 @@ static const struct om_run_metric run_metrics[] = {
 	{"lrutop_run_bursts", NULL, "A run's write-back bursts (the saw-tooth).", NULL, R_BURSTS},
 	{"lrutop_run_read_cv_ratio", "ratio", "A run's read rate: its coefficient of variation (rdCV).", NULL, R_READ_CV},
 	{"lrutop_run_write_cv_ratio", "ratio", "A run's write rate: its coefficient of variation (wrCV).", NULL, R_WRITE_CV},
+	{"lrutop_run_read_copy_ratio", "ratio", "The bytes a run read from the disk per byte it copied (rd/cp).", NULL, R_READ_RATIO},
 	{"lrutop_run_peak_active_file_bytes", "bytes", "The most active file memory during a run.", NULL, R_PEAK_ACTIVE},
 	{"lrutop_run_deactivated_pages", NULL, "Pages deactivated during a run.", NULL, R_DEACT},
 	{"lrutop_run_refaulted_pages", NULL, "File pages refaulted during a run.", NULL, R_REFAULT},
@@ -472,6 +475,9 @@ static int run_fig(const struct run_result *r, enum run_fig fig, double *v)
 		break;
 	case R_WRITE_CV:
 		*v = r->write_cv;
+		break;
+	case R_READ_RATIO:
+		*v = sawtooth_read_ratio(r);
 		break;
 	case R_PEAK_ACTIVE:
 		*v = (double)r->peak_active_file_kb * 1024;

@@ -5,6 +5,7 @@
 
 #include "pagecache.h"
 #include "phase.h"
+#include "sawtooth.h"
 #include "sweep.h"
 #include "util.h"
 
@@ -116,10 +117,10 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(r[i].name) > w)
 			w = (int)strlen(r[i].name);
-	fprintf(f, "%-*s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %9s %8s %7s %6s %8s %6s %8s %4s",
+	fprintf(f, "%-*s %3s %8s %7s %7s %5s %7s %8s %9s %9s %8s %5s %5s %5s %5s %9s %8s %7s %6s %8s %6s %8s %4s",
 		w, "strategy", "rep", "elapsed", "user", "sys", "%cpu", "majflt", "minflt",
-		"inblock", "oublock", "MiB/s", "rdCV", "wrCV", "rd@b", "peakAct", "deact", "refault",
-		"bursts", "dstDirty", "srcC%", "recEvict", "ok");
+		"inblock", "oublock", "MiB/s", "rd/cp", "rdCV", "wrCV", "rd@b", "peakAct", "deact",
+		"refault", "bursts", "dstDirty", "srcC%", "recEvict", "ok");
 	if (probe)
 		probe_header(f, r, n);
 	fputc('\n', f);
@@ -129,7 +130,10 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		strlcpy_(name, x->name, sizeof(name));
 		text_clean(name); /* a terminal gets no control character */
 		char peak[16], rcv[16], wcv[16], rab[16], el[16], us[16], sy[16], cpu[16], mbs[16];
+		char rdcp[16];
 		fmt_size(peak, sizeof(peak), x->peak_active_file_kb * 1024);
+		double ratio = sawtooth_read_ratio(x);
+		snprintf(rdcp, sizeof(rdcp), isnan(ratio) ? "-" : "%.2f", ratio);
 		snprintf(rcv, sizeof(rcv), isnan(x->read_cv) ? "-" : "%.2f", x->read_cv);
 		snprintf(wcv, sizeof(wcv), isnan(x->write_cv) ? "-" : "%.2f", x->write_cv);
 		snprintf(rab, sizeof(rab), isnan(x->read_at_burst) ? "-" : "%.2f", x->read_at_burst);
@@ -142,10 +146,10 @@ void results_table(FILE *f, const struct run_result *r, size_t n)
 		char res[48];
 		res_cells(res, sizeof(res), x);
 		fprintf(f,
-			"%-*s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %9s "
+			"%-*s %3d %8s %7s %7s %5s %7ld %8ld %9ld %9ld %8s %5s %5s %5s %5s %9s "
 			"%8llu %7llu %6d %s %4s",
 			w, name, x->repeat, el, us, sy, cpu, x->majflt, x->minflt, x->inblock,
-			x->oublock, mbs, rcv, wcv, rab, peak, (unsigned long long)x->pgdeactivate,
+			x->oublock, mbs, rdcp, rcv, wcv, rab, peak, (unsigned long long)x->pgdeactivate,
 			(unsigned long long)x->refault_file, x->bursts, res,
 			x->ok	       ? verified_str(x->verified)
 			: x->cancelled ? "cncl"
@@ -176,7 +180,7 @@ void results_csv_header(FILE *f)
 	      "bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,"
 	      "verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end,"
 	      "probe_mode,probe_p50_ms,probe_p99_ms,probe_p999_ms,probe_max_ms,probe_slow,"
-	      "probe_idle_p99_ms,probe_rise_ms,probe_n,sweep\n",
+	      "probe_idle_p99_ms,probe_rise_ms,probe_n,sweep,read_ratio\n",
 	      f);
 }
 
@@ -251,6 +255,10 @@ void results_csv_row(FILE *f, const struct run_result *x)
 			(unsigned long long)x->sweep_value);
 	else
 		fputc(',', f);
+	fputc(',', f);
+	double ratio = sawtooth_read_ratio(x); /* rd/cp: appended, the order is a contract */
+	if (!isnan(ratio))
+		fprintf(f, "%.4f", ratio);
 	fputc('\n', f);
 }
 

@@ -20,6 +20,7 @@
 #include "compare.h"
 #include "rates.h"
 #include "runlog.h"
+#include "sawtooth.h"
 #include "stats.h"
 #include "phase.h"
 #include "plot.h"
@@ -43,8 +44,9 @@ static void empty(struct grid *g, int y)
 /* The table's columns in the order shown; prio: which go first when the
  * screen is narrow (0 stays longest).  runs, the n behind the medians,
  * stays with them; vs base (the /base ratio as a percentage) is among the
- * first to go.  The sawtooth in numbers (rdCV, rd@burst) outranks the
- * fault counters. */
+ * first to go.  The sawtooth in numbers outranks the fault counters, rd/cp
+ * (sawtooth.h: it separates the strategies at every interval) first, then
+ * rd@burst and rdCV. */
 enum {
 	C_NAME,
 	C_RUNS,
@@ -55,6 +57,7 @@ enum {
 	C_VS,
 	C_MAJ,
 	C_BURSTS,
+	C_RDCP,
 	C_RCV,
 	C_WCV,
 	C_RAB,
@@ -70,7 +73,8 @@ static const struct {
     [C_EMED] = {"elapsed", "median", 8, 0}, [C_EMM] = {"", "min - max", 17, 13},
     [C_MBS] = {"MiB/s", "median", 7, 1},    [C_RATIO] = {"", "/fastest", 8, 2},
     [C_VS] = {"", "vs base", 7, 8},	    [C_MAJ] = {"", "majflt", 7, 12},
-    [C_BURSTS] = {"", "bursts", 6, 5},	    [C_RCV] = {"", "rdCV", 5, 4},
+    [C_BURSTS] = {"", "bursts", 6, 5},	    [C_RDCP] = {"", "rd/cp", 5, 2},
+    [C_RCV] = {"", "rdCV", 5, 4},
     [C_WCV] = {"", "wrCV", 5, 7},	    [C_RAB] = {"", "rd@burst", 8, 3},
     [C_PEAK] = {"", "peakAct", 8, 10},	    [C_REF] = {"", "refault", 8, 11},
 };
@@ -156,6 +160,7 @@ static void table(struct grid *g, int y, const struct strategy_stats *st, int ns
 		stats_num(c[C_MAJ], sizeof(c[C_MAJ]), "%.0f", s->majflt_med);
 		stats_num(c[C_BURSTS], sizeof(c[C_BURSTS]), "%.1f", s->bursts_med);
 		stats_num(c[C_REF], sizeof(c[C_REF]), "%.0f", s->refault_med);
+		stats_num(c[C_RDCP], sizeof(c[C_RDCP]), "%.2f", s->read_ratio_med);
 		stats_num(c[C_RCV], sizeof(c[C_RCV]), "%.2f", s->read_cv_med);
 		stats_num(c[C_WCV], sizeof(c[C_WCV]), "%.2f", s->write_cv_med);
 		stats_num(c[C_RAB], sizeof(c[C_RAB]), "%.2f", s->read_at_burst_med);
@@ -324,15 +329,18 @@ static void block_label(struct grid *g, int y, int rows, const struct run_result
 			 r->ok && r->verified == RUN_UNVERIFIABLE ? ", unverified" : "");
 		grid_text(g, 0, y + 1, LABEL_W - 1, ROLE_DIM, buf);
 	}
+	/* the sawtooth: rd/cp first, it means the same at every interval */
 	if (rows >= 3) {
-		snprintf(a, sizeof(a), isnan(r->read_cv) ? "-" : "%.2f", r->read_cv);
-		snprintf(b, sizeof(b), isnan(r->write_cv) ? "-" : "%.2f", r->write_cv);
-		snprintf(buf, sizeof(buf), "  rdCV %s  wrCV %s", a, b);
+		double ratio = sawtooth_read_ratio(r);
+		snprintf(a, sizeof(a), isnan(ratio) ? "-" : "%.2f", ratio);
+		snprintf(b, sizeof(b), isnan(r->read_cv) ? "-" : "%.2f", r->read_cv);
+		snprintf(buf, sizeof(buf), "  rd/cp %s  rdCV %s", a, b);
 		grid_text(g, 0, y + 2, LABEL_W - 1, ROLE_DIM, buf);
 	}
 	if (rows >= 4) {
-		snprintf(a, sizeof(a), isnan(r->read_at_burst) ? "-" : "%.2f", r->read_at_burst);
-		snprintf(buf, sizeof(buf), "  rd@burst %s", a);
+		snprintf(a, sizeof(a), isnan(r->write_cv) ? "-" : "%.2f", r->write_cv);
+		snprintf(b, sizeof(b), isnan(r->read_at_burst) ? "-" : "%.2f", r->read_at_burst);
+		snprintf(buf, sizeof(buf), "  wrCV %s  rd@b %s", a, b);
 		grid_text(g, 0, y + 3, LABEL_W - 1, ROLE_DIM, buf);
 	}
 	for (int j = 0; j < rows; j++)

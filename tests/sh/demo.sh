@@ -10,8 +10,8 @@
 # preset was measured on, neighbours read 1.5-10x as much as the copies),
 # so the test reads each run's own bytes from its blkio cgroup while it
 # runs and asserts the sawtooth on that rate (MAD / median, >= 2x); and
-# lrutop's rdCV comes from the same cgroup bytes (cgio.h): mm_sync_cp's
-# must be at least twice rw_cp's whatever the neighbours do.
+# lrutop's rd/cp (sawtooth.h) must say mm_sync_cp read its source about
+# twice, rw_cp once, and agree with those cgroup bytes.
 #
 # Expensive (~50 s on a 2-core machine): once per tests/run, and an ASan
 # build (BUILD *asan*) runs the preset on a 32 MiB source only.
@@ -80,6 +80,10 @@ case "$BUILD" in
 	check "$T (ASan, 32M source): the 2008 preset runs its three copies" \
 		'[ "$rc" -eq 0 ] && [ "$(grep -c "^[a-z_]*@32M,1," "$tmp/r.csv")" -eq 3 ]' \
 		"exit $rc; results: $(show "$tmp/r.csv"); stderr: $(show "$tmp/err")"
+	# rd/cp (sawtooth.h): read_ratio, the last column, is inblock x 512 / bytes
+	check "$T (ASan): each run's read_ratio is its inblock x 512 / bytes" \
+		'awk -F, "NR == 1 { ok = \$NF == \"read_ratio\"; next } { n++; if (\$NF == \"\" || \$11 <= 0) ok = 0; else { d = \$NF - \$9 * 512 / \$11; if (d > 0.0001 || d < -0.0001) ok = 0 } } END { exit !(ok && n == 3) }" "$tmp/r.csv"' \
+		"results: $(show "$tmp/r.csv")"
 	skip "$T: figures and 90 s" "ASan build: the figures are measured in the plain build"
 	exit 0
 	;;
@@ -116,14 +120,14 @@ check "$T: exit 0, three results" \
 	"exit $rc; results: $(show "$tmp/r.csv"); stderr: $(show "$tmp/err")"
 check "$T: done within 90 s (source included)" '[ "$wall" -lt 90 ]' "took $wall s"
 
-# results: strategy,repeat,elapsed_s,...,inblock(9),...,read_cv(13),...,bursts(18),verified,rd_at_burst(20)
+# results: strategy,repeat,elapsed_s,...,inblock(9),...,read_cv(13),...,bursts(18),verified,rd_at_burst(20),...,read_ratio(34)
 col() { awk -F, -v s="$1@32M" -v c="$2" '$1 == s { print $c }' "$tmp/r.csv"; }
 for s in rw_cp mm_sync_cp mm_sync_madv_cp; do
-	eval "b_$s=\$(col $s 18) cv_$s=\$(col $s 13) in_$s=\$(col $s 9) rdb_$s=\$(col $s 20)"
+	eval "b_$s=\$(col $s 18) cv_$s=\$(col $s 13) in_$s=\$(col $s 9) rdb_$s=\$(col $s 20) rr_$s=\$(col $s 34)"
 done
 # the figures, for whoever reads the log
 awk -F, -v w="$wall" 'NR == 1 { printf "# demo 2008 in %d s:", w; next }
-	{ printf " %s %.1fs rdCV %s bursts %s rd@b %s;", $1, $3, $13, $18, ($20 == "" ? "-" : $20) }
+	{ printf " %s %.1fs rd/cp %s rdCV %s bursts %s rd@b %s;", $1, $3, $34, $13, $18, ($20 == "" ? "-" : $20) }
 	END { print "" }' "$tmp/r.csv"
 check "$T: rw_cp flat (bursts <= 1)" '[ "${b_rw_cp:-9}" -le 1 ]' "bursts '$b_rw_cp'"
 check "$T: mm_sync_madv_cp flat (bursts <= 1)" '[ "${b_mm_sync_madv_cp:-9}" -le 1 ]' \
@@ -172,44 +176,43 @@ check "$T: mm_sync_cp's own read rate saws, rw_cp's is flat (cgroup MAD/median >
 
 # lrutop's rdCV is the copy's own read rate (its blkio cgroup's bytes,
 # cgio.h), whatever a neighbour reads from the disk, over the whole sample
-# intervals of the copy.  The issue's figure: mm_sync_cp's at least twice
-# rw_cp's (measured at 32M/s: 0.79-0.83 against 0.16, 4.9-5.1x; at 30M/s
-# the read-ahead aliasing of preset.c made it 1.4-2.2x); mm_sync_madv_cp
-# reads flat too (0.16-0.31 measured, against 0.71-0.85).
-# A neighbour that holds the flat copies' own I/O up (tools/check-under-load's
-# sync() loop: journal commits the copy's writes wait for) makes their reads
-# really jerky, and a CV (not a robust spread) says so: rw_cp 0.43-0.56,
-# mm_sync_cp 0.62-0.67.  So a miss runs the demo once more, saying why; a
-# second miss is a failure unless this suite's own polls of rw_cp's cgroup
-# saw its reads held up (their CV over 0.35; 0.22 on a quiet machine),
-# which is said as a skip: the figure is a quiet disk's.
-rdcv_judge() { # sets rd_bad ("" when both figures hold) and ratio
-	ratio=$(awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-	echo "# rdCV mm_sync_cp / rw_cp: $ratio, rd@burst ${rdb_mm_sync_cp:--}"
-	rd_bad=""
-	awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { exit !(a + 0 > 0 && b != "" && a >= 2 * b) }' ||
-		rd_bad="rdCV mm_sync_cp '$cv_mm_sync_cp', rw_cp '$cv_rw_cp' ($ratio x, want >= 2)"
-	awk -v a="$cv_mm_sync_cp" -v b="$cv_mm_sync_madv_cp" 'BEGIN { exit !(a + 0 > 0 && b != "" && b < a * 0.6) }' ||
-		rd_bad="$rd_bad${rd_bad:+; }rdCV mm_sync_cp '$cv_mm_sync_cp', mm_sync_madv_cp '$cv_mm_sync_madv_cp' (want < 0.6x)"
+# intervals of the copy.  It is said, not asserted: mm_sync_cp's at least
+# twice rw_cp's held on a quiet machine (32M/s: 0.79-0.83 against 0.16,
+# 4.9-5.1x; bench/sawtooth under load 3-9: 0.73-0.76 against 0.16-0.23),
+# not under load 15-20, where rw_cp's own reads came two windows at a time
+# (0 and 64 MiB in turn, the ticks on time: the reads were late, not the
+# samples): rw_cp 0.24-0.71 against 0.47-0.65, and in this test 0.41
+# against 0.68 (mm_sync_madv_cp 0.78).  rd/cp below separated them at
+# every load measured (3-21).
+ratio=$(awk -v a="$cv_mm_sync_cp" -v b="$cv_rw_cp" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+echo "# rdCV rw_cp ${cv_rw_cp:--}, mm_sync_cp ${cv_mm_sync_cp:--} ($ratio x)," \
+	"mm_sync_madv_cp ${cv_mm_sync_madv_cp:--}; rd@burst ${rdb_mm_sync_cp:--}; $(uptime)"
+
+# rd/cp (sawtooth.h, read_ratio): the bytes each run read per byte it
+# copied.  mm_sync_cp's fault read-around reads again what the 40M cgroup
+# evicted behind it: 1.89-2.08 at 32M and -i 0.25, rw_cp 1.00-1.03,
+# mm_sync_madv_cp 1.00-1.37 (docs/output.md, six runs under load 3-20,
+# where rdCV put rw_cp at 0.16-0.71).  And the runs' own blkio bytes, this
+# test's polls above (the last of each cgroup; a poll 0.25 s or more apart
+# on a loaded machine may miss the last window or two), say the same to
+# within 0.1 of the file.
+own_total() {
+	awk -v want="$1" '{ g = $2; if (!(g in idx)) idx[g] = ++k; if (idx[g] == want) b = $3 }
+		END { printf "%.3f\n", b / (320 * 1048576) }' "$tmp/own"
 }
-rdcv_judge
-own1_cv=nan
-if [ -n "$rd_bad" ]; then
-	own1_cv=$(own_read 1 cv)
-	echo "# retry: $rd_bad; rw_cp's own reads (this suite's polls of its cgroup): CV $own1_cv, MAD/median $(own_read 1 mad)"
-	demo_run
-	for s in rw_cp mm_sync_cp mm_sync_madv_cp; do
-		eval "cv_$s=\$(col $s 13) rdb_$s=\$(col $s 20)"
-	done
-	awk -F, 'NR > 1 { printf "# run 2: %s rdCV %s bursts %s\n", $1, $13, $18 }' "$tmp/r.csv"
-	rdcv_judge
-fi
-own_rw_cv=$(own_read 1 cv)
-rdname="$T: mm_sync_cp's rdCV at least 2x rw_cp's, mm_sync_madv_cp's under 0.6x (results, from the runs' cgroups)"
-if [ -z "$rd_bad" ]; then
-	ok "$rdname"
-elif [ "$rc" -eq 0 ] && awk -v a="$own1_cv" -v b="$own_rw_cv" 'BEGIN { exit !(a != "nan" && b != "nan" && a > 0.35 && b > 0.35) }'; then
-	skip "$rdname" "in both runs rw_cp's own reads were held up from outside (their CV $own1_cv, $own_rw_cv in this suite's polls; 0.22 quiet): $rd_bad"
-else
-	notok "$rdname" "$rd_bad (rw_cp's own reads: CV $own_rw_cv)"
-fi
+echo "# rd/cp rw_cp $rr_rw_cp, mm_sync_cp $rr_mm_sync_cp, mm_sync_madv_cp $rr_mm_sync_madv_cp;" \
+	"own blkio bytes / 320M: $(own_total 1), $(own_total 2), $(own_total 3)"
+check "$T: mm_sync_cp reads its source about twice, rw_cp once (rd/cp >= 1.5 and 1.5x rw_cp's; rw_cp <= 1.15)" \
+	'awk -v a="$rr_mm_sync_cp" -v b="$rr_rw_cp" "BEGIN { exit !(a != \"\" && b != \"\" && a >= 1.5 && a >= 1.5 * b && b <= 1.15) }"' \
+	"rd/cp mm_sync_cp '$rr_mm_sync_cp', rw_cp '$rr_rw_cp'"
+check "$T: mm_sync_madv_cp reads less than mm_sync_cp (rd/cp)" \
+	'awk -v a="$rr_mm_sync_cp" -v c="$rr_mm_sync_madv_cp" "BEGIN { exit !(a != \"\" && c != \"\" && c < a) }"' \
+	"rd/cp mm_sync_cp '$rr_mm_sync_cp', mm_sync_madv_cp '$rr_mm_sync_madv_cp'"
+for k in 1 2 3; do
+	case $k in 1) s=rw_cp ;; 2) s=mm_sync_cp ;; *) s=mm_sync_madv_cp ;; esac
+	eval "rr=\$rr_$s"
+	own=$(own_total $k)
+	check "$T: $s's rd/cp is what its blkio cgroup read ($rr against $own)" \
+		'awk -v a="$rr" -v b="$own" "BEGIN { d = a - b; exit !(a != \"\" && d <= 0.1 && d >= -0.1) }"' \
+		"rd/cp '$rr', own bytes / 320M '$own'"
+done

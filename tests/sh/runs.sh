@@ -36,7 +36,7 @@ _r_get() {
 }
 _r_num() { printf '%s\n' "$1" | grep -Eq '^[0-9]+(\.[0-9]+)?$'; }
 
-HDR='strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end,probe_mode,probe_p50_ms,probe_p99_ms,probe_p999_ms,probe_max_ms,probe_slow,probe_idle_p99_ms,probe_rise_ms,probe_n,sweep'
+HDR='strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end,probe_mode,probe_p50_ms,probe_p99_ms,probe_p999_ms,probe_max_ms,probe_slow,probe_idle_p99_ms,probe_rise_ms,probe_n,sweep,read_ratio'
 
 # 1. Quiet batch, two strategies, results CSV ------------------------------
 T="batch -q rw_cp,mm_sync_cp 32M:"

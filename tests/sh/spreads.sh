@@ -18,8 +18,14 @@
 # demo.sh (bursts; at 32M, where samples are whole windows, its rdCV).
 # Both strategies' rdCV come from the runs' own blkio bytes (--results).
 #
-# ~20 s (three 160 MiB copies by rw_cp at 30 MiB/s): once per tests/run;
-# an ASan build (BUILD *asan*) runs one small pair only.
+# What does separate the two at every interval is rd/cp (sawtooth.h, the
+# last --results column, read_ratio): the bytes a run read per byte it
+# copied.  Asserted here at -i 0.1, the interval where the issue found
+# rdCV failing: mm_sync_cp on the same 160 MiB reads it about twice
+# (2.11 measured; 1.84-2.24 on 320 MiB, docs/output.md), rw_cp once.
+#
+# ~30 s (three 160 MiB copies by rw_cp at 30 MiB/s, one by mm_sync_cp):
+# once per tests/run; an ASan build (BUILD *asan*) runs one small pair only.
 . "$(dirname "$0")/lib.sh"
 
 T=spreads
@@ -51,6 +57,8 @@ run() {
 }
 # cv STRATEGY INTERVAL: its rdCV; results: strategy(1),...,read_cv(13)
 cv() { awk -F, -v s="$1@30M" '$1 == s { print $13 }' "$base/r$2.csv"; }
+# rr STRATEGY FILE: its rd/cp, the last column (read_ratio)
+rr() { awk -F, -v s="$1@30M" 'NR == 1 && $NF != "read_ratio" { exit } $1 == s { print $NF }' "$2"; }
 
 case "$BUILD" in
 *asan*)
@@ -60,6 +68,9 @@ case "$BUILD" in
 	check "$T (ASan, 24M source): both copies, the bucket named under the table" \
 		'[ "$rc" -eq 0 ] && [ "$(grep -c "@30M,1," "$base/r0.1.csv")" -eq 2 ] && grep -q "^  rdCV, wrCV, rd@b: over buckets of [0-9.-]* s " "$base/out"' \
 		"exit $rc; out: $(show "$base/out"); stderr: $(show "$base/err")"
+	check "$T (ASan): both runs have their rd/cp" \
+		'[ -n "$(rr rw_cp "$base/r0.1.csv")" ] && [ -n "$(rr mm_sync_cp "$base/r0.1.csv")" ]' \
+		"results: $(show "$base/r0.1.csv")"
 	skip "$T: figures" "ASan build: the figures are measured in the plain build"
 	exit 0
 	;;
@@ -101,3 +112,14 @@ for i in 0.1 0.25 1; do
 		"exit $rc; out: $(show "$base/out"); stderr: $(show "$base/err")"
 	check "$T: -i $i: rw_cp reads flat at 30M (rdCV $rw < 0.4)" flat_ok "rdCV '$rw'"
 done
+
+# rd/cp at -i 0.1: mm_sync_cp beside the rw_cp run above (r0.1.csv)
+"$LRUTOP" --batch -q --demo -s mm_sync_cp --disk-limit 30M -i 0.1 --src "$base/src160" \
+	--dir "$base" --results "$base/rmm.csv" </dev/null >"$base/out" 2>"$base/err"
+rc=$?
+a=$(rr mm_sync_cp "$base/rmm.csv") b=$(rr rw_cp "$base/r0.1.csv")
+echo "# -i 0.1 at 30M: rd/cp mm_sync_cp $a, rw_cp $b; rdCV mm_sync_cp" \
+	"$(awk -F, '$1 == "mm_sync_cp@30M" { print $13 }' "$base/rmm.csv"), rw_cp $(cv rw_cp 0.1)"
+check "$T: -i 0.1: mm_sync_cp reads its source about twice, rw_cp once (rd/cp $a >= 1.5 and 1.5x $b; $b <= 1.15)" \
+	'[ "$rc" -eq 0 ] && awk -v a="$a" -v b="$b" "BEGIN { exit !(a != \"\" && b != \"\" && a >= 1.5 && a >= 1.5 * b && b <= 1.15) }"' \
+	"exit $rc; rd/cp mm_sync_cp '$a', rw_cp '$b'; stderr: $(show "$base/err")"

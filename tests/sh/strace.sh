@@ -146,10 +146,10 @@ timeout 60 "$LRUTOP" --batch -q -s mm_sync_cp,rw_cp --prealloc --src "$tmp/src" 
 rc=$?
 check "--prealloc: runs (exit 0)" '[ "$rc" -eq 0 ]' "exit $rc: $(cat "$tmp/err")"
 check "--prealloc: results CSV labels mm_sync_cp+prealloc, verified" \
-	'grep -q "^mm_sync_cp+prealloc,1,.*,yes,[0-9.]*,[0-9]*,[0-9.]*,[0-9]*,,,,,,,,,,\$" "$tmp/res.csv"' "$(cat "$tmp/res.csv")"
+	'grep -q "^mm_sync_cp+prealloc,1,.*,yes,[0-9.]*,[0-9]*,[0-9.]*,[0-9]*,,,,,,,,,,,[0-9.]*\$" "$tmp/res.csv"' "$(cat "$tmp/res.csv")"
 check "--prealloc: rw_cp keeps its name" 'grep -q "^rw_cp,1," "$tmp/res.csv"' "$(cat "$tmp/res.csv")"
 check "--prealloc: the table shows the label" 'grep -q "^mm_sync_cp+prealloc " "$tmp/out"' \
 	"$(cat "$tmp/out")"
 check "--prealloc: CSV header unchanged" \
-	'head -n 1 "$tmp/res.csv" | grep -qx "strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end,probe_mode,probe_p50_ms,probe_p99_ms,probe_p999_ms,probe_max_ms,probe_slow,probe_idle_p99_ms,probe_rise_ms,probe_n,sweep"' \
+	'head -n 1 "$tmp/res.csv" | grep -qx "strategy,repeat,elapsed_s,user_s,sys_s,cpu_pct,majflt,minflt,inblock,oublock,bytes,mbs,read_cv,write_cv,peak_active_file_kb,pgdeactivate,refault_file,bursts,verified,rd_at_burst,dst_dirty_peak_kb,src_cached_end_pct,recently_evicted_end,probe_mode,probe_p50_ms,probe_p99_ms,probe_p999_ms,probe_max_ms,probe_slow,probe_idle_p99_ms,probe_rise_ms,probe_n,sweep,read_ratio"' \
 	"$(head -n 1 "$tmp/res.csv")"

@@ -45,13 +45,13 @@ order=$(awk 'NF == 0 { exit } /^rw_cp@/ { printf "%s#%s ", $1, $2 }' "$tmp/live"
 check "sweep: runs labelled with their value, values interleaved" \
 	'[ "$order" = "rw_cp@b64K#1 rw_cp@b1M#1 rw_cp@b64K#2 rw_cp@b1M#2 " ]' "got: $order"
 rows=$(grep -c '^rw_cp@b' "$tmp/r.csv")
-vals=$(tail -n +2 "$tmp/r.csv" | awk -F, '{ print $1 " " $NF }' | sort | uniq -c |
+vals=$(tail -n +2 "$tmp/r.csv" | awk -F, '{ print $1 " " $(NF - 1) }' | sort | uniq -c |
 	awk '{ printf "%s:%s:%s ", $1, $2, $3 }')
 check "--results: one row per run, the value in its sweep column" \
 	'[ "$rows" -eq 4 ] && [ "$vals" = "2:rw_cp@b1M:bs=1048576 2:rw_cp@b64K:bs=65536 " ]' \
 	"rows=$rows vals=$vals"
-check "--results: the header names the sweep column" \
-	'head -n 1 "$tmp/r.csv" | grep -q ",sweep\$"'
+check "--results: the header names the sweep column (read_ratio after it)" \
+	'head -n 1 "$tmp/r.csv" | grep -q ",sweep,read_ratio\$"'
 sed -n '/^sweep of bs/,/^$/p' "$tmp/live" >"$tmp/table"
 t64=$(awk '$1 == "64K" { print $2, $3 }' "$tmp/table")
 t1m=$(awk '$1 == "1M" { print $2, $3 }' "$tmp/table")

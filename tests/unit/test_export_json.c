@@ -49,6 +49,7 @@ static struct run_result *add(struct runlog *l, const char *name, int ok, double
 	r->mbs = el > 0 ? 32.0 / el : 0;
 	r->read_cv = r->write_cv = r->read_at_burst = NAN;
 	r->bytes = 32u << 20;
+	r->inblock = 65536; /* rd/cp 1: the 32 MiB read once */
 	r->verified = -1;
 	int rep = 0;
 	for (size_t i = 0; i < l->nresults; i++)
@@ -61,7 +62,9 @@ static struct runlog *sample_log(void)
 {
 	struct runlog *l = runlog_new();
 	add(l, "rw_cp", 1, 1.0)->bursts = 0;
-	add(l, "mm_sync_cp", 1, 2.0)->bursts = 4;
+	struct run_result *mm = add(l, "mm_sync_cp", 1, 2.0);
+	mm->bursts = 4;
+	mm->inblock = 2 * 65536; /* rd/cp 2 */
 	add(l, "rw_cp", 1, 1.5);
 	struct run_result *f = add(l, "mm_sync_cp", 0, 0); /* failed before its copy */
 	snprintf(f->message, sizeof(f->message), "mm_sync_cp #2: SIGBUS");
@@ -146,10 +149,15 @@ static void test_json(void **state)
 	assert_true(isnan(num(mm, "stddev")));
 	assert_true(num(mm, "mean") == 2.0 && fabs(num(mm, "relative") - 2.0 / 1.5) < 1e-12);
 	assert_true(num(mm, "n_runs") == 3 && num(mm, "n_ok") == 1 && num(mm, "bursts") == 4);
+	/* rd/cp: the median over the OK runs, each run's own; none for a
+	 * run that never copied */
+	assert_true(num(mm, "read_ratio") == 2.0 && num(rw, "read_ratio") == 1.0);
 	json_t *runs = json_object_get(mm, "runs");
 	assert_int_equal(json_array_size(runs), 3);
+	assert_true(num(json_array_get(runs, 0), "read_ratio") == 2.0);
 	json_t *failed = json_array_get(runs, 1);
 	assert_true(json_is_null(json_object_get(failed, "elapsed_s")));
+	assert_true(json_is_null(json_object_get(failed, "read_ratio")));
 	assert_string_equal(json_string_value(json_object_get(failed, "verified")), "failed");
 	assert_string_equal(json_string_value(json_object_get(failed, "message")),
 			    "mm_sync_cp #2: SIGBUS");
@@ -232,14 +240,17 @@ static void test_markdown(void **state)
 			assert_string_equal(c[3], "2.000");
 			assert_string_equal(c[4], "1.00");
 			assert_string_equal(c[6], "3/3");
+			assert_string_equal(head[10], "rd/cp");
+			assert_string_equal(c[10], "1.00"); /* read its 32 MiB once */
 		} else if (!strcmp(c[0], "`mm_sync_cp`")) {
 			assert_string_equal(c[1], "2.000"); /* one run: no ± */
 			assert_string_equal(c[6], "1/3");
+			assert_string_equal(c[10], "2.00");
 		} else {
 			assert_string_equal(c[0], "`a\\|b?`"); /* '|' escaped: still one row */
 		}
 	}
-	assert_int_equal(nhead, 13);
+	assert_int_equal(nhead, 14);
 	assert_int_equal(rows, 3);
 	assert_int_equal(probe_rows, 1);
 	free(buf);
@@ -309,7 +320,7 @@ static void test_sweep_settings(void **state)
 	int cols = 0;
 	for (const char *p = strstr(buf, "|:---"); p && *p != '\n'; p++)
 		cols += *p == '|';
-	assert_int_equal(cols, 15); /* 14 columns, the sweep's among them */
+	assert_int_equal(cols, 16); /* 15 columns, the sweep's and rd/cp among them */
 	free(buf);
 	runlog_free(l);
 

@@ -140,6 +140,7 @@ static void two_runs(struct run_result runs[2], uint64_t t_end)
 		runs[i].bytes = 1u << 20;
 		runs[i].bursts = 2;
 		runs[i].read_cv = i ? NAN : 0.25;
+		runs[i].inblock = (i + 1) * 2048; /* rd/cp 1 and 2 of the 1 MiB */
 		runs[i].t_end_ns = t_end;
 	}
 	snprintf(runs[0].name, sizeof runs[0].name, "a\"b");
@@ -188,6 +189,11 @@ static void test_export_shape(void **state)
 	assert_int_equal(count(t, "lrutop_run_info{host=\"h\\\"x\",run=\"1\",strategy=\"a\\\"b\","),
 			 1);
 	assert_int_equal(count(t, "lrutop_run_read_cv_ratio{"), 1);
+	/* rd/cp of both runs, in its family with the unit its name ends in */
+	assert_int_equal(count(t, "# UNIT lrutop_run_read_copy_ratio ratio"), 1);
+	assert_int_equal(count(t, "lrutop_run_read_copy_ratio{"), 2);
+	assert_int_equal(
+	    count(t, "lrutop_run_read_copy_ratio{host=\"h\\\"x\",run=\"2\",strategy=\"rw_cp\"} 2 "), 1);
 	assert_int_equal(count(t, "lrutop_bursts_total{host=\"h\\\"x\",strategy=\"rw_cp\"} 2 "), 1);
 	assert_null(strstr(t, "NaN"));
 	assert_null(strstr(t, "nan"));

@@ -438,8 +438,8 @@ static void test_run_figures(void **state)
 	results_csv_row(f, &r);
 	fclose(f);
 	char want[64];
-	/* before the eight --probe cells and the sweep's, empty without them */
-	snprintf(want, sizeof(want), ",%llu,31.0,8,,,,,,,,,,\n", (unsigned long long)(120 * page / 1024));
+	/* before the eight --probe cells, the sweep's and rd/cp's, empty without them */
+	snprintf(want, sizeof(want), ",%llu,31.0,8,,,,,,,,,,,\n", (unsigned long long)(120 * page / 1024));
 	assert_non_null(strstr(buf, want));
 	assert_true(strlen(strstr(buf, want)) == strlen(want)); /* trailing */
 	free(buf);

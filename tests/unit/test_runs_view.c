@@ -88,6 +88,9 @@ static void build(struct fixture *f)
 		r->bursts = fig.bursts;
 		r->peak_active_file_kb = fig.peak_active_file_kb;
 		r->mbs = 400;
+		/* rd/cp: the sawtooth run read its 100 MiB twice */
+		r->bytes = 100 * MIB;
+		r->inblock = (run == SAW ? 2 : 1) * 100 * 2048;
 		if (run == SAW)
 			for (size_t i = first + 1; i < series_len(f->m.series); i++)
 				f->bursts += burst_between(series_at(f->m.series, i - 1),
@@ -260,9 +263,10 @@ static void test_areas_apart(void **state)
 	}
 }
 
-/* The header row: rdCV, wrCV and rd@burst at 100 columns and more, every
- * label whole (a word between spaces), nothing past the edge; at 80
- * columns the labels that fit are whole too. */
+/* The header row: rd/cp, rdCV and rd@burst at every width, wrCV at 100
+ * columns and more, every label whole (a word between spaces), nothing
+ * past the edge; at 80 columns the labels that fit are whole too.  The
+ * sawtooth run's block says its rd/cp. */
 static int has_word(const char *line, const char *w)
 {
 	size_t l = strlen(w);
@@ -276,7 +280,8 @@ static void test_table_header(void **state)
 {
 	(void)state;
 	static const int widths[] = {80, 100, 120, 160};
-	static const char *const always[] = {"strategy", "runs", "median", "/fastest", "rdCV", "rd@burst"};
+	static const char *const always[] = {"strategy", "runs",  "median",
+					     "/fastest", "rd/cp", "rdCV", "rd@burst"};
 	static const char *const wide[] = {"wrCV", "bursts", "vs base"};
 	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
 		struct fixture f;
@@ -295,10 +300,13 @@ static void test_table_header(void **state)
 		t = row_text(&f.g, y - 1); /* the group row */
 		assert_true(has_word(t, "elapsed") && has_word(t, "MiB/s"));
 		free(t);
-		/* the sawtooth run's figures under them: rd@burst 0.50 */
+		/* the sawtooth run's figures under them: rd@burst 0.50, rd/cp 2.00 */
 		t = row_text(&f.g, find_run(&f.g, "mm_sync_cp", 1));
 		assert_non_null(strstr(t, "0.50"));
+		assert_non_null(strstr(t, " 2.00 "));
 		free(t);
+		assert_true(find_row(&f.g, "  rd/cp 2.00  rdCV ") >= 0);
+		assert_true(find_row(&f.g, "  rd/cp 1.00  rdCV ") >= 0);
 		done(&f);
 	}
 }
