@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -233,7 +234,8 @@ struct gzindex *gzindex_build(int fd, uint64_t span, const atomic_int *stop, cha
 	if (!ok)
 		errf(err, errlen, "zlib failed");
 	while (ok) {
-		if (stop && atomic_load(stop)) {
+		/* as every read loop: a terminating signal ends it (record.h) */
+		if ((stop && atomic_load(stop)) || sig_caught()) {
 			ok = 0;
 			errf(err, errlen, "stopped");
 			break;
@@ -374,7 +376,14 @@ struct gzindex_job *gzindex_start(int file, uint64_t span)
 	j->fd = fd;
 	j->span = span;
 	atomic_init(&j->stop, 0);
-	if (pthread_create(&j->th, NULL, job_run, j) != 0) {
+	/* the build takes no signal: the handlers run on the threads they did,
+	 * whose system calls a signal interrupts (the build polls sig_caught) */
+	sigset_t all, was;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &was);
+	int started = pthread_create(&j->th, NULL, job_run, j) == 0;
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (!started) {
 		close(fd);
 		free(j);
 		return NULL;

@@ -24,7 +24,8 @@ struct gzindex_job;
 
 /* Index the gzip data of fd (read with pread: fd's offset is left alone),
  * a point every span output bytes.  *stop, when not NULL, is polled: set,
- * the build ends early with NULL.  NULL + err when the data is not gzip or
+ * the build ends early with NULL; so does a terminating signal
+ * (sig_caught, util.h), as every read loop of lrutop's does.  NULL + err when the data is not gzip or
  * is corrupt; a stream cut short is indexed up to the cut. */
 struct gzindex *gzindex_build(int fd, uint64_t span, const atomic_int *stop, char *err,
 			      size_t errlen);

@@ -48,7 +48,11 @@
  * buffer — the writer's start with "--record FILE: ", the reader's with
  * "FILE:LINE: ".  Neither prints nor exits.  The reader never holds more
  * than one line (at most RECORD_LINE_MAX bytes) of the file in memory,
- * or with recording_read_ahead the 16 lines after the item it gave.
+ * or with recording_read_ahead the 16 lines after the item it gave.  A run
+ * of blank lines counts as one line toward RECORD_LINE_MAX, and a
+ * terminating signal (sig_caught, util.h) ends any read with
+ * "FILE:LINE: interrupted": no file keeps a replay, an export or a
+ * --compare from honouring SIGTERM.
  * The writer allocates on every line (jansson builds a tree); recording is
  * opt-in, the plain monitor loop does not pay for it.
  */
@@ -169,7 +173,7 @@ const struct record_header *recording_header(const struct recording *r);
 /* 1 when the file is gzip-compressed. */
 int recording_is_gzip(const struct recording *r);
 /* The next item: 1 with *it filled, 0 at the end, -1 + "FILE:LINE: reason"
- * for a bad line (later calls return -1 again).  A cut last line (no
+ * for a bad line or a signal (later calls return -1 again).  A cut last line (no
  * newline at the end of the file, or a gzip stream that stops short) ends
  * the items with 0 and leaves a warning (recording_warning). */
 int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen);

@@ -208,7 +208,8 @@ struct recording {
 	int fd;			   /* gz's descriptor (pread by the index's readers) */
 	struct gzindex_job *zjob; /* lent by recording_use_index: seeks use its points */
 	struct gzread *zr;	   /* after such a seek: reads come from here, not gz */
-	unsigned line; /* lines consumed so far */
+	unsigned line;	/* lines consumed so far */
+	unsigned blank; /* blank lines in a row just before the next (RECORD_LINE_MAX at most) */
 	char *buf;     /* [pos, len) is read but not consumed */
 	size_t cap, len, pos;
 	uint64_t got; /* bytes gzread gave so far: buf[len] is at offset got */
@@ -249,11 +250,18 @@ static int rd_fail(struct recording *r, char *err, size_t errlen, unsigned line,
 	return errf(err, errlen, "%s", r->error);
 }
 
-/* Reads more bytes into the buffer: 1 some, 0 none (eof), -1 error. */
+/* Reads more bytes into the buffer: 1 some, 0 none (eof), -1 error.
+ * Every read loop comes here once its buffer (a chunk, a long line at
+ * most) is used up, whatever the lines were (blank, of a kind skipped),
+ * so this is where a terminating signal (sig_caught: SIGINT, SIGTERM,
+ * SIGHUP) ends the reading, as the exports' loops check it: "FILE:LINE:
+ * interrupted", and main exits 128 + N. */
 static int rd_fill(struct recording *r, char *err, size_t errlen)
 {
 	if (r->eof)
 		return 0;
+	if (sig_caught())
+		return rd_fail(r, err, errlen, r->line + 1, "interrupted");
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->len -= r->pos;
@@ -298,8 +306,24 @@ static int rd_fill(struct recording *r, char *err, size_t errlen)
 	return 1;
 }
 
+/* Counts the line rd_line is about to give: -1 + err past UINT_MAX lines
+ * (a line number would wrap). */
+static int rd_count(struct recording *r, char *err, size_t errlen)
+{
+	if (r->line == UINT_MAX)
+		return rd_fail(r, err, errlen, r->line, "more than %u lines (not a recording)",
+			       UINT_MAX);
+	r->line++;
+	return 0;
+}
+
 /* The next line without its newline: 1 (*line, *n), 0 at the end, 2 a last
- * line without newline (partial), -1 error. */
+ * line without newline (partial), -1 error.  A blank line after the
+ * header carries nothing and is passed over here (counted: the line
+ * numbers stay the file's), but a run of them counts as one line does
+ * toward RECORD_LINE_MAX: a megabyte of newlines is no more a recording
+ * than a megabyte without one (2e8 of them were 49 s of reading, deaf to
+ * SIGTERM). */
 static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_t errlen)
 {
 	size_t scanned = 0;
@@ -311,11 +335,22 @@ static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_
 			*line = r->buf + r->pos;
 			*n = (size_t)(nl - *line);
 			r->pos += *n + 1;
-			r->line++;
+			if (rd_count(r, err, errlen) < 0)
+				return -1;
 			if (*n > RECORD_LINE_MAX)
 				return rd_fail(r, err, errlen, r->line,
 					       "line longer than %u bytes (not a recording)",
 					       RECORD_LINE_MAX);
+			if (*n == 0 && r->line > 1) {
+				if (++r->blank > RECORD_LINE_MAX)
+					return rd_fail(
+					    r, err, errlen, r->line,
+					    "more than %u blank lines in a row (not a recording)",
+					    RECORD_LINE_MAX);
+				scanned = 0;
+				continue;
+			}
+			r->blank = 0;
 			return 1;
 		}
 		scanned = r->len - r->pos;
@@ -332,7 +367,8 @@ static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_
 			*line = r->buf + r->pos;
 			*n = r->len - r->pos;
 			r->pos = r->len;
-			r->line++;
+			if (rd_count(r, err, errlen) < 0)
+				return -1;
 			return 2;
 		}
 	}
@@ -1424,6 +1460,7 @@ int recording_seek(struct recording *r, const struct record_mark *m, char *err, 
 	r->pos = r->len = 0;
 	r->eof = r->cut = 0;
 	r->line = m->line;
+	r->blank = 0; /* a mark is taken after an item: no blank line is before it */
 	r->have_prev = m->ndev >= 0;
 	r->prev.n = m->ndev > 0 ? m->ndev : 0;
 	r->prev.t_ns = m->t_ns;

@@ -11,8 +11,9 @@
  *  - a file cut short is indexed up to the cut and a read from a point
  *    near the cut ends with the cut said; bytes after the last member that
  *    are no gzip header end the data (as for gzread); a corrupt file or a
- *    plain one is no index; a stop set ends a build; a job on a thread
- *    gives the index a build in line gives.
+ *    plain one is no index; a stop set ends a build, and so does a
+ *    terminating signal; a job on a thread gives the index a build in
+ *    line gives.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,13 +22,16 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "gzindex.h"
+#include "sigpipe.h"
 #include "testutil.h"
 
 TU_TMPDIR_SUITE("gzindex")
@@ -262,6 +266,51 @@ static void test_not_an_index(void **state)
 	close(fd);
 }
 
+/* In a child: a terminating signal caught by lrutop's handler (sig_install)
+ * stops a build as a stop set does, in line and on a job's thread (issue
+ * 26, 5: every read loop checks for a signal).  0, or the check that
+ * failed. */
+static int signal_child(void)
+{
+	char err[200] = "";
+	if (sig_install(err, sizeof(err)) < 0)
+		return 10;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 11;
+	raise(SIGTERM);
+	struct gzindex *ix = gzindex_build(fd, SPAN, NULL, err, sizeof(err));
+	if (ix || !strstr(err, "stopped"))
+		return 12;
+	struct gzindex_job *j = gzindex_start(fd, SPAN);
+	if (!j || gzindex_wait(j))
+		return 13;
+	gzindex_job_free(j);
+	close(fd);
+	return 0;
+}
+
+static void test_signal(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "%s/sig.gz", dir);
+	write_gz(path, sizes, 2);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(signal_child());
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fail_msg("child: %s %d", WIFEXITED(st) ? "check" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	/* here, with no signal, the same file builds */
+	int fd;
+	gzindex_free(build_file(&fd));
+	close(fd);
+}
+
 static void test_job(void **state)
 {
 	(void)state;
@@ -296,6 +345,7 @@ int main(void)
 	    cmocka_unit_test(test_cut_and_garbage),
 	    cmocka_unit_test(test_not_an_index),
 	    cmocka_unit_test(test_job),
+	    cmocka_unit_test(test_signal),
 	};
 	return cmocka_run_group_tests_name("gzindex", tests, setup_data, teardown_data);
 }
