@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -35,6 +36,7 @@ struct gzindex {
 struct gzread {
 	int fd;
 	uint64_t in_off; /* file offset of in[avail_in's end] */
+	uint64_t garbage; /* bytes after the last member that are none (an error) */
 	z_stream s;
 	int live;    /* s is initialised */
 	int raw;     /* inflating raw deflate (from a point): the trailer follows */
@@ -115,8 +117,26 @@ static void add_point(struct gzread *z)
 	z->last = z->out;
 }
 
+/* Bytes after the last member that are no gzip header: the file was
+ * appended to or is damaged, as much a bad file as a corrupt member
+ * (gzread would have stopped there, saying nothing).  -1 + err. */
+static int zr_garbage(struct gzread *z, char *err, size_t errlen)
+{
+	struct stat st;
+	uint64_t at = z->in_off - z->s.avail_in;
+	z->garbage = fstat(z->fd, &st) == 0 && (uint64_t)st.st_size > at
+			 ? (uint64_t)st.st_size - at
+			 : z->s.avail_in;
+	return errf(err, errlen,
+		    "%llu byte%s after the gzip data (from byte %llu) %s not gzip: the file was "
+		    "appended to or is damaged",
+		    (unsigned long long)z->garbage, z->garbage == 1 ? "" : "s",
+		    (unsigned long long)at, z->garbage == 1 ? "is" : "are");
+}
+
 /* After a member's end: its trailer (raw only: gzip mode reads it), then a
- * next member's header or the end of the data.  0 on, 1 the end, -1 error. */
+ * next member's header or the end of the data.  0 on, 1 the end, -1 error
+ * (bytes that are no member: zr_garbage). */
 static int zr_next_member(struct gzread *z, char *err, size_t errlen)
 {
 	unsigned need = z->raw ? 8 : 0;
@@ -133,8 +153,10 @@ static int zr_next_member(struct gzread *z, char *err, size_t errlen)
 	}
 	z->s.next_in += need;
 	z->s.avail_in -= need;
+	if (z->s.avail_in == 0)
+		return 1; /* the end */
 	if (z->s.avail_in < 2 || z->s.next_in[0] != 0x1f || z->s.next_in[1] != 0x8b)
-		return 1; /* the end, or bytes that are no member: gzread stops there too */
+		return zr_garbage(z, err, errlen);
 	if (inflateReset2(&z->s, 15 + 16) != Z_OK)
 		return errf(err, errlen, "zlib failed");
 	z->raw = 0;
@@ -194,6 +216,16 @@ static struct gzread *zr_new(int fd)
 	z->fd = fd;
 	z->s.next_in = z->in;
 	return z;
+}
+
+uint64_t gzread_offset(const struct gzread *z)
+{
+	return z->in_off - z->s.avail_in;
+}
+
+uint64_t gzread_garbage(const struct gzread *z)
+{
+	return z->garbage;
 }
 
 void gzread_close(struct gzread *z)
@@ -274,6 +306,16 @@ size_t gzindex_bytes(const struct gzindex *ix)
 struct gzread *gzread_open(const struct gzindex *ix, int fd, uint64_t off, char *err,
 			   size_t errlen)
 {
+	if (!ix) { /* from the top, inflating what is before off */
+		struct gzread *z = zr_new(fd);
+		z->skip = off;
+		z->live = inflateInit2(&z->s, 15 + 16) == Z_OK;
+		if (z->live)
+			return z;
+		gzread_close(z);
+		errf(err, errlen, "zlib failed");
+		return NULL;
+	}
 	if (off > ix->size) {
 		errf(err, errlen, "offset %llu is past the data (%llu bytes)",
 		     (unsigned long long)off, (unsigned long long)ix->size);

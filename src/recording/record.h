@@ -166,7 +166,10 @@ struct record_item {
 /* Opens a recording (gzip or plain, told apart by the gzip magic) and reads
  * its header.  NULL + err: a missing file, a directory, an empty file, a
  * first line that is not JSON or not a header ("FILE:1: ..."), an unknown
- * major version. */
+ * major version.  Bytes after a gzip file's last member that are no gzip
+ * member are an error where the reading reaches them ("FILE: N bytes after
+ * the gzip data (from byte OFF) are not gzip: ..."): a file appended to or
+ * damaged; a member cut short is the crash's warning. */
 struct recording *recording_open(const char *path, char *err, size_t errlen);
 /* The header (borrowed until recording_close). */
 const struct record_header *recording_header(const struct recording *r);
@@ -214,8 +217,8 @@ void recording_close(struct recording *r);
  * recording_next read the item that followed it.  A plain file seeks at
  * once; gzip inflates from the access point before the offset when the
  * handle has an index (recording_use_index: at most RECORD_INDEX_SPAN bytes),
- * else rewinds and inflates up to it (zlib's gzseek), which costs what
- * reading that far costs, less the JSON.  recording_seek: 0, or
+ * else from the top up to it, which costs what reading that far costs,
+ * less the JSON.  recording_seek: 0, or
  * -1 + "FILE:LINE: cannot seek: REASON" (the file shrank). */
 struct record_mark {
 	uint64_t off;

@@ -203,11 +203,14 @@ static int keytab_find(const struct keytab *t, const char *k, size_t n)
 
 struct recording {
 	char *path;
-	gzFile gz;
+	gzFile gz; /* a plain file's reader (zlib's, "direct"): NULL for gzip */
 	int gzip;
-	int fd;			   /* gz's descriptor (pread by the index's readers) */
+	int fd;			   /* the file (gz's; pread by zr and the index's readers) */
 	struct gzindex_job *zjob; /* lent by recording_use_index: seeks use its points */
-	struct gzread *zr;	   /* after such a seek: reads come from here, not gz */
+	/* a gzip file's reader (gzindex.h): from the top, or after a seek from
+	 * an access point.  Not zlib's gzread, which ends the data at bytes
+	 * after the last member that are no gzip without a word (issue 26, 10) */
+	struct gzread *zr;
 	unsigned line;	/* lines consumed so far */
 	unsigned blank; /* blank lines in a row just before the next (RECORD_LINE_MAX at most) */
 	char *buf;     /* [pos, len) is read but not consumed */
@@ -277,11 +280,12 @@ static int rd_fill(struct recording *r, char *err, size_t errlen)
 		}
 	}
 	long n;
-	if (r->zr) { /* after a seek by the access points */
+	if (r->zr) { /* gzip */
 		char why[200] = "";
 		n = gzread_read(r->zr, r->buf + r->len, r->cap - r->len, &r->cut, why, sizeof(why));
-		if (n < 0)
-			return rd_fail(r, err, errlen, r->line + 1, "%s", why);
+		if (n < 0) /* bytes after the data are the file's fault, on no line */
+			return rd_fail(r, err, errlen, gzread_garbage(r->zr) ? 0 : r->line + 1, "%s",
+				       why);
 	} else {
 		errno = 0;
 		n = gzread(r->gz, r->buf + r->len, (unsigned)(r->cap - r->len));
@@ -515,14 +519,21 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	r->gzip = m == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 	r->fd = fd;
-	r->gz = gzdopen(fd, "rb");
-	if (!r->gz) {
-		errf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOMEM));
-		close(fd);
-		recording_close(r);
+	why[0] = '\0';
+	if (r->gzip) {
+		r->zr = gzread_open(NULL, fd, 0, why, sizeof(why));
+	} else {
+		r->gz = gzdopen(fd, "rb");
+		if (r->gz)
+			gzbuffer(r->gz, CHUNK);
+		else
+			strlcpy_(why, strerror(errno ? errno : ENOMEM), sizeof(why));
+	}
+	if (!r->zr && !r->gz) {
+		errf(err, errlen, "%s: %s", path, why);
+		recording_close(r); /* closes fd */
 		return NULL;
 	}
-	gzbuffer(r->gz, CHUNK);
 
 	char *line;
 	size_t n;
@@ -1412,7 +1423,7 @@ void recording_position(const struct recording *r, uint64_t *done, uint64_t *siz
 {
 	struct stat st;
 	z_off_t o = r->gz ? gzoffset(r->gz) : -1;
-	*done = o > 0 ? (uint64_t)o : 0;
+	*done = r->zr ? gzread_offset(r->zr) : o > 0 ? (uint64_t)o : 0;
 	*size = fstat(r->fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
 }
 
@@ -1440,14 +1451,14 @@ int recording_seek(struct recording *r, const struct record_mark *m, char *err, 
 		ahead_stop(r->ahead);
 		ahead_drop(r->ahead);
 	}
-	const struct gzindex *ix = r->gzip ? gzindex_wait(r->zjob) : NULL;
-	if (ix) {
+	if (r->gzip) { /* from the access point before off, or from the top */
 		char why[200] = "";
-		struct gzread *z = gzread_open(ix, r->fd, m->off, why, sizeof(why));
+		struct gzread *z =
+		    gzread_open(gzindex_wait(r->zjob), r->fd, m->off, why, sizeof(why));
 		if (!z)
 			return rd_fail(r, err, errlen, m->line + 1, "cannot seek: %s", why);
 		gzread_close(r->zr);
-		r->zr = z; /* gz is left where it was: it reads no more */
+		r->zr = z;
 	} else if ((errno = 0, gzseek(r->gz, (z_off_t)m->off, SEEK_SET)) != (z_off_t)m->off) {
 		int code = Z_OK;
 		const char *msg = gzerror(r->gz, &code);
@@ -1481,7 +1492,9 @@ void recording_close(struct recording *r)
 	ahead_free(r->ahead); /* first: a worker may still be parsing */
 	gzread_close(r->zr);
 	if (r->gz)
-		gzclose(r->gz);
+		gzclose(r->gz); /* and fd */
+	else if (r->fd >= 0)
+		close(r->fd);
 	for (int i = 0; i < r->h.argc; i++)
 		free(r->h.argv[i]);
 	free(r->h.argv);

@@ -445,4 +445,42 @@ else
 fi
 tm_cleanup
 
+# ---- 14.10: bytes after a gzip member are an error, everywhere -------------
+# gzip -c r.jsonl >g.gz; echo junk >>g.gz; lrutop --replay g.gz --batch   exit 0, no word
+#   (zlib's gzread ends the data at bytes that are no member)
+T="14.10 gzip"
+mkdir "$tmp/gz"
+gzip -c "$R" >"$tmp/gz/ok.jsonl.gz"
+gsize=$(stat -c %s "$tmp/gz/ok.jsonl.gz")
+cp "$tmp/gz/ok.jsonl.gz" "$tmp/gz/junk.jsonl.gz"
+echo junk >>"$tmp/gz/junk.jsonl.gz"
+cp "$tmp/gz/ok.jsonl.gz" "$tmp/gz/nl.jsonl.gz"
+echo >>"$tmp/gz/nl.jsonl.gz"
+gj="junk.jsonl.gz: 5 bytes after the gzip data \(from byte $gsize\) are not gzip: the file was appended to or is damaged"
+mkdir "$tmp/gz/o"
+refused "$T --replay --batch" "$gj" --replay "$tmp/gz/junk.jsonl.gz" --batch -q --results "$tmp/gz/o/r.csv"
+refused "$T --replay --speed 8 (access points)" "$gj" --replay "$tmp/gz/junk.jsonl.gz" --batch -q --speed 8
+refused "$T --export-csv" "$gj" --export-csv "$tmp/gz/o/o.csv" "$tmp/gz/junk.jsonl.gz"
+refused "$T --export-svg" "$gj" --export-svg "$tmp/gz/o/o.svg" "$tmp/gz/junk.jsonl.gz"
+refused "$T --export-openmetrics" "$gj" --export-openmetrics "$tmp/gz/o/o.om" "$tmp/gz/junk.jsonl.gz"
+refused "$T --compare" "$gj" --compare "$R" "$tmp/gz/junk.jsonl.gz" --export-json "$tmp/gz/o/c.json"
+refused "$T one byte (echo >>FILE)" "nl.jsonl.gz: 1 byte after the gzip data \(from byte $gsize\) is not gzip" \
+	--export-csv "$tmp/gz/o/n.csv" "$tmp/gz/nl.jsonl.gz"
+check "$T nothing made" 'lrt_empty "$tmp/gz/o"' "$(ls -A "$tmp/gz/o" | tr '\n' ' ')"
+# the TUI says it before its first frame
+tm_start gz 100 30 "'$LRUTOP' --replay '$tmp/gz/junk.jsonl.gz' 2>&1"
+tm_wait gz "EXIT=" 20
+check "$T the TUI: exit 2 with the line, the terminal sane" \
+	'tm_has gz "EXIT=2" && tm_has gz "after the gzip data" && tm_stty_sane gz' \
+	"$(tm_cap gz | grep -v '^$' | tail -n 4 | tr '\n' '|')"
+tm_cleanup
+# what stays as it was: the whole file, and one cut short (the crash) is a warning
+run --replay "$tmp/gz/ok.jsonl.gz" --batch -q
+check "$T the same gzip without them: exit 0, nothing said" '[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]' \
+	"exit $rc; $(show "$tmp/err")"
+head -c -10 "$tmp/gz/ok.jsonl.gz" >"$tmp/gz/cut.jsonl.gz"
+run --replay "$tmp/gz/cut.jsonl.gz" --batch -q
+check "$T cut short: exit 0 and the warning" \
+	'[ "$rc" -eq 0 ] && one_line "warning: .*cut.jsonl.gz:[0-9]+: .*cut short"' "exit $rc; $(show "$tmp/err")"
+
 exit 0

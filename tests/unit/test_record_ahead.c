@@ -9,7 +9,8 @@
  * then copies with blank lines, a bad line in the middle (not JSON; JSON
  * the conversion refuses), a line too long, a run of blank lines as long
  * as a line may be and one longer, a cut last line, gzip streams made
- * from them and one cut short; a SIGTERM in the middle ends either read
+ * from them, one cut short and one with bytes after its member (an error);
+ * a SIGTERM in the middle ends either read
  * within what it had read (a child with lrutop's handler).  Also seeks (to a mark taken
  * ahead, to one taken by the plain handle, after the end) and closes in
  * the middle; the threads are counted in /proc/self/status, so a worker
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -593,6 +595,41 @@ static void test_cut(void **state)
 	gz.p = NULL, gz.n = gz.cap = 0;
 }
 
+/* Bytes after a gzip recording's member (issue 26, 10: zlib's gzread ended
+ * the data there without a word): every item, then the one error, which
+ * names the file (no line: they are on none) and says how many bytes from
+ * where, with or without read-ahead; no access points either. */
+static void test_gzip_garbage(void **state)
+{
+	(void)state;
+	char path[128], err[600], want[700];
+	int rc;
+	make_plain();
+	tpath(path, sizeof(path), "garbage.jsonl.gz");
+	spill(path, &plain, 2);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	FILE *f = fopen(path, "ab");
+	assert_non_null(f);
+	fputs("GARBAGE\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(compare(path, &rc, err, sizeof(err)), items_total);
+	assert_int_equal(rc, -1);
+	snprintf(want, sizeof(want),
+		 "%s: 8 bytes after the gzip data (from byte %lld) are not gzip: the file was "
+		 "appended to or is damaged",
+		 path, (long long)st.st_size);
+	assert_string_equal(err, want);
+	struct recording *r = recording_open(path, err, sizeof(err));
+	assert_non_null(r);
+	struct gzindex_job *j = recording_index(r, 4096);
+	assert_non_null(j);
+	assert_null(gzindex_wait(j));
+	gzindex_job_free(j);
+	recording_close(r);
+	unlink(path);
+}
+
 /* Marks taken in step, a seek back on both (each with the other's mark,
  * too), then reading on; a seek after the end starts the workers again. */
 static void test_seek(void **state)
@@ -729,6 +766,7 @@ int main(void)
 	    cmocka_unit_test(test_blank_run), cmocka_unit_test(test_signal),
 	    cmocka_unit_test(test_bad_line),  cmocka_unit_test(test_long_lines),
 	    cmocka_unit_test(test_cut),	      cmocka_unit_test(test_seek),
+	    cmocka_unit_test(test_gzip_garbage),
 	    cmocka_unit_test(test_seek_indexed),
 	    cmocka_unit_test(test_close_mid_file),
 	};
