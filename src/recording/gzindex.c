@@ -124,9 +124,8 @@ static int zr_garbage(struct gzread *z, char *err, size_t errlen)
 {
 	struct stat st;
 	uint64_t at = z->in_off - z->s.avail_in;
-	z->garbage = fstat(z->fd, &st) == 0 && (uint64_t)st.st_size > at
-			 ? (uint64_t)st.st_size - at
-			 : z->s.avail_in;
+	z->garbage = fstat(z->fd, &st) == 0 && (uint64_t)st.st_size > at ? (uint64_t)st.st_size - at
+									 : z->s.avail_in;
 	return errf(err, errlen,
 		    "%llu byte%s after the gzip data (from byte %llu) %s not gzip: the file was "
 		    "appended to or is damaged",

@@ -29,7 +29,12 @@
  *  - Counters are raw (never rates).  A group whose have bit is clear is
  *    not written, so a missing file replays as missing.  A uint64_t above
  *    INT64_MAX is stored as its two's-complement int64 (UINT64_MAX is -1),
- *    because JSON integers in jansson are signed 64-bit.
+ *    because JSON integers in jansson are signed 64-bit; the reader takes
+ *    that only where lrutop can write it (a cgroup's limit, any size
+ *    --mem-limit takes): every number has the range record_format.c gives
+ *    it (what the kernel or lrutop can produce), and a value outside is
+ *    a bad line.  A header figure not known (0) is left out, and read
+ *    back as 0.
  *  - Floats (PSI) are written with 9 significant digits, doubles (results)
  *    with 17: both survive write → read bit for bit.  A NaN is null, ±inf
  *    the strings "inf" / "-inf".

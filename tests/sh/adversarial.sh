@@ -445,6 +445,71 @@ else
 fi
 tm_cleanup
 
+# ---- 14.7: every number of a recording in the range the kernel can produce --
+# "mf":-5 became mem_free_kb 18446744073709551611 in CSV; "pms":1e300 inf in
+# OpenMetrics, CSV and the table; "pis":-50 was taken; header interval_s 0/-1,
+# page_size 0/3, cpus 0, mem_total_kb 0, minor -1 were accepted; elapsed_s
+# 1e308 passed "finite" and printed "inf ± inf".
+T="14.7 ranges"
+# edit OUT KIND PYTHON-EXPR: R with its header (KIND header) or its first
+# line of KIND as the object o, changed by EXPR
+edit() {
+	python3 - "$R" "$1" "$2" "$3" <<'EOF'
+import json, sys
+src, out, kind, expr = sys.argv[1:]
+done = False
+with open(out, "w") as f:
+    for i, l in enumerate(open(src).read().splitlines()):
+        o = json.loads(l)
+        if not done and (i == 0 if kind == "header" else o.get("k") == kind):
+            exec(expr)
+            l = json.dumps(o, separators=(",", ":"))
+            done = True
+        f.write(l + "\n")
+EOF
+}
+mkdir "$tmp/rg"
+ri=0
+# each edit, and where lrutop reads it: the one line, exit 2, nothing made
+for e in 'sample|o["mf"] = -5|sample: "mf": -5 is out of range \(0 to 9223372036854775807\)|--export-csv' \
+	'sample|o["pms"] = 1e300|sample: "pms": 1e\+300 is out of range \(0 to 100\)|--export-openmetrics' \
+	'sample|o["pis"] = -50|sample: "pis": -50 is out of range \(0 to 100\)|--replay' \
+	'header|o["interval_s"] = 0|header: "interval_s": 0 is out of range \(0.05 to 60\)|--replay' \
+	'header|o["interval_s"] = -1|header: "interval_s": -1 is out of range|--export-svg' \
+	'header|o["page_size"] = 0|header: "page_size": 0 is out of range \(a power of two, 4096 to 1048576\)|--export-csv' \
+	'header|o["page_size"] = 3|header: "page_size": 3 is out of range|--replay' \
+	'header|o["cpus"] = 0|header: "cpus": 0 is out of range \(1 to|--export-csv' \
+	'header|o["mem_total_kb"] = 0|header: "mem_total_kb": 0 is out of range|--compare' \
+	'header|o["minor"] = -1|header: "minor": -1 is out of range|--replay' \
+	'result|o["elapsed_s"] = 1e308|result: "elapsed_s": 1e\+308 is out of range \(0 to 3.15576e\+09\)|--compare'; do
+	ri=$((ri + 1))
+	_k=${e%%|*} _r=${e#*|}
+	_x=${_r%%|*} _r=${_r#*|}
+	_p=${_r%%|*} _how=${_r#*|}
+	case $_x in *'"p'[mi]'s"'*)
+		if ! grep -q '"pms":' "$R"; then
+			skip "$T $_x" "no PSI on this machine: its recording has no such key"
+			continue
+		fi ;;
+	esac
+	edit "$tmp/rg/v$ri.jsonl" "$_k" "$_x"
+	case $_how in
+	--replay) refused "$T --replay, $_x" "v$ri.jsonl:[0-9]+: $_p" --replay "$tmp/rg/v$ri.jsonl" --batch -q --results "$tmp/rg/o$ri.csv" ;;
+	--compare) refused "$T --compare, $_x" "v$ri.jsonl:[0-9]+: $_p" --compare "$R" "$tmp/rg/v$ri.jsonl" --export-json "$tmp/rg/o$ri.json" ;;
+	*) refused "$T $_how, $_x" "v$ri.jsonl:[0-9]+: $_p" "$_how" "$tmp/rg/o$ri.out" "$tmp/rg/v$ri.jsonl" ;;
+	esac
+	check "$T $_x: nothing made" '! ls "$tmp/rg"/o"$ri".* >/dev/null 2>&1' "$(ls "$tmp/rg" | tr '\n' ' ')"
+done
+# DESIGN.md: only an unknown major is refused; a newer minor is read, with
+# the fields this lrutop knows (a key it does not know is skipped)
+edit "$tmp/rg/minor99.jsonl" header 'o["minor"] = 99; o["from_minor_99"] = -7'
+run --replay "$tmp/rg/minor99.jsonl" --batch -q
+check "$T minor 99 (newer): replayed, exit 0, the run's row" \
+	'[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q "^rw_cp " "$tmp/out"' "exit $rc; $(show "$tmp/err")"
+# and what the kernel gives passes: this machine's recording, every field
+run --export-csv "$tmp/rg/own.csv" "$R"
+check "$T this machine's recording: every value in range, exit 0" '[ "$rc" -eq 0 ] && [ -s "$tmp/rg/own.csv" ]' \
+	"exit $rc; $(show "$tmp/err")"
 # ---- 14.10: bytes after a gzip member are an error, everywhere -------------
 # gzip -c r.jsonl >g.gz; echo junk >>g.gz; lrutop --replay g.gz --batch   exit 0, no word
 #   (zlib's gzread ends the data at bytes that are no member)
