@@ -370,7 +370,7 @@ check "$T --replay's cut-line warning says 'warning:' too" \
 	'grep -Eq "^lrutop: warning: .*cut.jsonl:[0-9]+: truncated last line" "$tmp/err"' "exit $rc; $(show "$tmp/err")"
 
 
-# ---- part 14: the reader keeps its promises (issue 26) ----------------------
+# ---- part 14: the reader keeps its promises (findings 5, 7, 10) ----
 # ---- 14.5: blank lines count toward the line limit; SIGTERM ends every read --
 # (head -1 REC; head -c 200000000 /dev/zero | tr '\0' '\n'; tail -n +2 REC) | gzip -1
 #   took 49 s to honour SIGTERM; 2e9 of them ran 474 s under timeout 120.
