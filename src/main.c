@@ -300,6 +300,14 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	if (app_init(&app, &opt, cgroups, err, sizeof(err)) < 0) {
 		app_done(&app);
 		talk_script_free(script);
+		/* a signal during a recording's first read ends it (record.h):
+		 * the signal's status, not a bad input's */
+		int sig = sig_caught();
+		if (sig) {
+			const char *abbrev = sigabbrev_np(sig);
+			fprintf(stderr, "lrutop: interrupted (SIG%s)\n", abbrev ? abbrev : "?");
+			return close_stdout(128 + sig, 0);
+		}
 		return fail(2, err);
 	}
 	app.ui.theme = theme;
@@ -370,7 +378,10 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 			opt.count, app.runs_not_done, app.runs_not_done == 1 ? "" : "s");
 		code = 1;
 	}
-	int sig = app.signal, stdout_errno = app.stdout_errno ? app.stdout_errno : stdout_err;
+	/* a signal the loop had not taken yet (a replay's read it ended came
+	 * first) ends it as one it took */
+	int sig = app.signal ? app.signal : sig_caught();
+	int stdout_errno = app.stdout_errno ? app.stdout_errno : stdout_err;
 	app_done(&app);
 	talk_free(app.talk);
 	if (rc < 0)

@@ -4,8 +4,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -34,6 +36,7 @@ struct gzindex {
 struct gzread {
 	int fd;
 	uint64_t in_off; /* file offset of in[avail_in's end] */
+	uint64_t garbage; /* bytes after the last member that are none (an error) */
 	z_stream s;
 	int live;    /* s is initialised */
 	int raw;     /* inflating raw deflate (from a point): the trailer follows */
@@ -114,8 +117,25 @@ static void add_point(struct gzread *z)
 	z->last = z->out;
 }
 
+/* Bytes after the last member that are no gzip header: the file was
+ * appended to or is damaged, as much a bad file as a corrupt member
+ * (gzread would have stopped there, saying nothing).  -1 + err. */
+static int zr_garbage(struct gzread *z, char *err, size_t errlen)
+{
+	struct stat st;
+	uint64_t at = z->in_off - z->s.avail_in;
+	z->garbage = fstat(z->fd, &st) == 0 && (uint64_t)st.st_size > at ? (uint64_t)st.st_size - at
+									 : z->s.avail_in;
+	return errf(err, errlen,
+		    "%llu byte%s after the gzip data (from byte %llu) %s not gzip: the file was "
+		    "appended to or is damaged",
+		    (unsigned long long)z->garbage, z->garbage == 1 ? "" : "s",
+		    (unsigned long long)at, z->garbage == 1 ? "is" : "are");
+}
+
 /* After a member's end: its trailer (raw only: gzip mode reads it), then a
- * next member's header or the end of the data.  0 on, 1 the end, -1 error. */
+ * next member's header or the end of the data.  0 on, 1 the end, -1 error
+ * (bytes that are no member: zr_garbage). */
 static int zr_next_member(struct gzread *z, char *err, size_t errlen)
 {
 	unsigned need = z->raw ? 8 : 0;
@@ -132,8 +152,10 @@ static int zr_next_member(struct gzread *z, char *err, size_t errlen)
 	}
 	z->s.next_in += need;
 	z->s.avail_in -= need;
+	if (z->s.avail_in == 0)
+		return 1; /* the end */
 	if (z->s.avail_in < 2 || z->s.next_in[0] != 0x1f || z->s.next_in[1] != 0x8b)
-		return 1; /* the end, or bytes that are no member: gzread stops there too */
+		return zr_garbage(z, err, errlen);
 	if (inflateReset2(&z->s, 15 + 16) != Z_OK)
 		return errf(err, errlen, "zlib failed");
 	z->raw = 0;
@@ -195,6 +217,16 @@ static struct gzread *zr_new(int fd)
 	return z;
 }
 
+uint64_t gzread_offset(const struct gzread *z)
+{
+	return z->in_off - z->s.avail_in;
+}
+
+uint64_t gzread_garbage(const struct gzread *z)
+{
+	return z->garbage;
+}
+
 void gzread_close(struct gzread *z)
 {
 	if (!z)
@@ -233,7 +265,8 @@ struct gzindex *gzindex_build(int fd, uint64_t span, const atomic_int *stop, cha
 	if (!ok)
 		errf(err, errlen, "zlib failed");
 	while (ok) {
-		if (stop && atomic_load(stop)) {
+		/* as every read loop: a terminating signal ends it (record.h) */
+		if ((stop && atomic_load(stop)) || sig_caught()) {
 			ok = 0;
 			errf(err, errlen, "stopped");
 			break;
@@ -272,6 +305,16 @@ size_t gzindex_bytes(const struct gzindex *ix)
 struct gzread *gzread_open(const struct gzindex *ix, int fd, uint64_t off, char *err,
 			   size_t errlen)
 {
+	if (!ix) { /* from the top, inflating what is before off */
+		struct gzread *z = zr_new(fd);
+		z->skip = off;
+		z->live = inflateInit2(&z->s, 15 + 16) == Z_OK;
+		if (z->live)
+			return z;
+		gzread_close(z);
+		errf(err, errlen, "zlib failed");
+		return NULL;
+	}
 	if (off > ix->size) {
 		errf(err, errlen, "offset %llu is past the data (%llu bytes)",
 		     (unsigned long long)off, (unsigned long long)ix->size);
@@ -374,7 +417,14 @@ struct gzindex_job *gzindex_start(int file, uint64_t span)
 	j->fd = fd;
 	j->span = span;
 	atomic_init(&j->stop, 0);
-	if (pthread_create(&j->th, NULL, job_run, j) != 0) {
+	/* the build takes no signal: the handlers run on the threads they did,
+	 * whose system calls a signal interrupts (the build polls sig_caught) */
+	sigset_t all, was;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &was);
+	int started = pthread_create(&j->th, NULL, job_run, j) == 0;
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (!started) {
 		close(fd);
 		free(j);
 		return NULL;

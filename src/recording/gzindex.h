@@ -8,8 +8,10 @@
  * starts at the last point at or before the offset asked for and inflates
  * only the rest.  Members one after another (gzip files appended to) are
  * followed as gzread follows them; bytes after the last member that are no
- * gzip header end the data, as they do for gzread.  The scheme is zlib's
- * examples/zran.c.
+ * gzip header are an error (gzread ends the data there without a word: a
+ * file appended to or damaged would read as whole).  The scheme is zlib's
+ * examples/zran.c.  Its reader is also the recording reader's for the
+ * whole of a gzip file (gzread_open without an index).
  */
 #ifndef LRUTOP_GZINDEX_H
 #define LRUTOP_GZINDEX_H
@@ -24,7 +26,8 @@ struct gzindex_job;
 
 /* Index the gzip data of fd (read with pread: fd's offset is left alone),
  * a point every span output bytes.  *stop, when not NULL, is polled: set,
- * the build ends early with NULL.  NULL + err when the data is not gzip or
+ * the build ends early with NULL; so does a terminating signal
+ * (sig_caught, util.h), as every read loop of lrutop's does.  NULL + err when the data is not gzip or
  * is corrupt; a stream cut short is indexed up to the cut. */
 struct gzindex *gzindex_build(int fd, uint64_t span, const atomic_int *stop, char *err,
 			      size_t errlen);
@@ -43,12 +46,21 @@ const struct gzindex *gzindex_wait(struct gzindex_job *j);
 void gzindex_job_free(struct gzindex_job *j);
 
 /* A reader of fd's uncompressed data from offset off on (ix from the same
- * file); NULL + err when off is past the indexed data or zlib fails. */
+ * file); NULL + err when off is past the indexed data or zlib fails.
+ * Without an index (ix NULL) it starts at the file's top and inflates the
+ * off bytes before the first it gives (a read past the data is then the
+ * first read's error). */
 struct gzread *gzread_open(const struct gzindex *ix, int fd, uint64_t off, char *err,
 			   size_t errlen);
 /* Up to n bytes into buf: > 0 bytes, 0 at the end (*cut set when the data
- * stopped inside a member), -1 error (err says what). */
+ * stopped inside a member), -1 error (err says what): corrupt data, a read
+ * error, or bytes after the last member that are no gzip member
+ * (gzread_garbage says how many). */
 long gzread_read(struct gzread *z, void *buf, size_t n, int *cut, char *err, size_t errlen);
+/* The file's bytes consumed so far (what a progress line shows). */
+uint64_t gzread_offset(const struct gzread *z);
+/* After that error: the bytes after the last member (0: not that error). */
+uint64_t gzread_garbage(const struct gzread *z);
 void gzread_close(struct gzread *z);
 
 #endif

@@ -29,7 +29,12 @@
  *  - Counters are raw (never rates).  A group whose have bit is clear is
  *    not written, so a missing file replays as missing.  A uint64_t above
  *    INT64_MAX is stored as its two's-complement int64 (UINT64_MAX is -1),
- *    because JSON integers in jansson are signed 64-bit.
+ *    because JSON integers in jansson are signed 64-bit; the reader takes
+ *    that only where lrutop can write it (a cgroup's limit, any size
+ *    --mem-limit takes): every number has the range record_format.c gives
+ *    it (what the kernel or lrutop can produce), and a value outside is
+ *    a bad line.  A header figure not known (0) is left out, and read
+ *    back as 0.
  *  - Floats (PSI) are written with 9 significant digits, doubles (results)
  *    with 17: both survive write → read bit for bit.  A NaN is null, ±inf
  *    the strings "inf" / "-inf".
@@ -48,7 +53,11 @@
  * buffer — the writer's start with "--record FILE: ", the reader's with
  * "FILE:LINE: ".  Neither prints nor exits.  The reader never holds more
  * than one line (at most RECORD_LINE_MAX bytes) of the file in memory,
- * or with recording_read_ahead the 16 lines after the item it gave.
+ * or with recording_read_ahead the 16 lines after the item it gave.  A run
+ * of blank lines counts as one line toward RECORD_LINE_MAX, and a
+ * terminating signal (sig_caught, util.h) ends any read with
+ * "FILE:LINE: interrupted": no file keeps a replay, an export or a
+ * --compare from honouring SIGTERM.
  * The writer allocates on every line (jansson builds a tree); recording is
  * opt-in, the plain monitor loop does not pay for it.
  */
@@ -168,14 +177,17 @@ struct record_item {
 /* Opens a recording (gzip or plain, told apart by the gzip magic) and reads
  * its header.  NULL + err: a missing file, a directory, an empty file, a
  * first line that is not JSON or not a header ("FILE:1: ..."), an unknown
- * major version. */
+ * major version.  Bytes after a gzip file's last member that are no gzip
+ * member are an error where the reading reaches them ("FILE: N bytes after
+ * the gzip data (from byte OFF) are not gzip: ..."): a file appended to or
+ * damaged; a member cut short is the crash's warning. */
 struct recording *recording_open(const char *path, char *err, size_t errlen);
 /* The header (borrowed until recording_close). */
 const struct record_header *recording_header(const struct recording *r);
 /* 1 when the file is gzip-compressed. */
 int recording_is_gzip(const struct recording *r);
 /* The next item: 1 with *it filled, 0 at the end, -1 + "FILE:LINE: reason"
- * for a bad line (later calls return -1 again).  A cut last line (no
+ * for a bad line or a signal (later calls return -1 again).  A cut last line (no
  * newline at the end of the file, or a gzip stream that stops short) ends
  * the items with 0 and leaves a warning (recording_warning). */
 int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen);
@@ -216,8 +228,8 @@ void recording_close(struct recording *r);
  * recording_next read the item that followed it.  A plain file seeks at
  * once; gzip inflates from the access point before the offset when the
  * handle has an index (recording_use_index: at most RECORD_INDEX_SPAN bytes),
- * else rewinds and inflates up to it (zlib's gzseek), which costs what
- * reading that far costs, less the JSON.  recording_seek: 0, or
+ * else from the top up to it, which costs what reading that far costs,
+ * less the JSON.  recording_seek: 0, or
  * -1 + "FILE:LINE: cannot seek: REASON" (the file shrank). */
 struct record_mark {
 	uint64_t off;

@@ -1,128 +1,279 @@
 #include "record_format.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "options.h" /* INTERVAL_MIN, INTERVAL_MAX: what -i takes */
+#include "record.h"
+#include "runlog.h"
 #include "util.h"
+
+/* ---- what a number may be ------------------------------------------------ */
+
+/* A century, the bound of every time (CLOCK_MONOTONIC since boot, a run's
+ * seconds): 3.16e18 ns, below INT64_MAX. */
+#define CENTURY_S  3155760000LL /* 100 × 365.25 × 86400 */
+#define CENTURY_MS (CENTURY_S * 1000)
+#define CENTURY_US (CENTURY_S * 1000000)
+#define CENTURY_NS (CENTURY_S * 1000000000)
+/* A result's rates and ratios, from the bounds of what they are made of:
+ * MiB/s is at most the most bytes a file has (INT64_MAX) in a nanosecond;
+ * %CPU two centuries of CPU (user + sys) in one; a CV of n rates (each
+ * >= 0) is at most sqrt(n - 1), n at most a century of the shortest
+ * interval (test_record_range checks the rounding); rd@b is a read rate
+ * over another, the smaller at least a sector in a century. */
+#define MBS_MAX	      ((double)INT64_MAX / 1048576.0 / 1e-9)
+#define CPU_PCT_MAX   (100.0 * 2 * (double)CENTURY_S / 1e-9)
+#define CV_MAX	      251228.0 /* ceil(sqrt(CENTURY_S / INTERVAL_MIN)) */
+#define RD_BURST_MAX  (MBS_MAX / (512.0 / 1048576.0 / (double)CENTURY_S))
+#define PAGE_SIZE_MAX (1 << 20) /* Linux's largest base page (hexagon) */
+
+#define RI(l, h)                                                                                   \
+	{                                                                                          \
+		.lo = (l), .hi = (h)                                                               \
+	}
+#define RR(l, h)                                                                                   \
+	{                                                                                          \
+		.rlo = (l), .rhi = (h), .real = 1                                                  \
+	}
+#define RR_NULL(l, h)                                                                              \
+	{                                                                                          \
+		.rlo = (l), .rhi = (h), .real = 1, .null_ok = 1                                    \
+	}
+#define COUNT	RI(0, INT64_MAX)	 /* a counter or a size: the kernel's unsigned long */
+#define POS	RI(1, INT64_MAX)	 /* one that is never 0 (MemTotal, a file's pages) */
+#define ANY_U64 RI(INT64_MIN, INT64_MAX) /* any uint64_t (two's complement) */
+#define U32R	RI(0, UINT32_MAX)	 /* the kernel's unsigned int */
+#define NS	RI(0, CENTURY_NS)	 /* a time, ns */
+#define US	RI(0, CENTURY_US)
+#define MS	RI(0, CENTURY_MS)
+#define PCT	RR(0, 100) /* a PSI avg10 share */
+#define FLAG	RI(0, 1)
 
 /* ---- the sample's fields ---------------------------------------------- */
 
-/* a row of the table: key, have bit, the member and its type */
-#define FIELD(k, g, m, t)                                                                          \
+/* a row of the table: key, have bit, the member, its type and its range
+ * (variadic: a range's braces hold commas) */
+#define FIELD(k, g, m, t, ...)                                                                     \
 	{                                                                                          \
-		k, g, offsetof(struct sample, m), t                                                \
+		k, g, offsetof(struct sample, m), t, __VA_ARGS__                                   \
 	}
-#define U64(k, g, m) FIELD(k, g, m, F_U64)
-#define U32(k, g, m) FIELD(k, g, m, F_U32)
-#define U8(k, g, m)  FIELD(k, g, m, F_U8)
-#define F32(k, g, m) FIELD(k, g, m, F_F32)
+#define U64(k, g, m, ...) FIELD(k, g, m, F_U64, __VA_ARGS__)
+#define U32(k, g, m, ...) FIELD(k, g, m, F_U32, __VA_ARGS__)
+#define U8(k, g, m, ...)  FIELD(k, g, m, F_U8, __VA_ARGS__)
+#define F32(k, g, m, ...) FIELD(k, g, m, F_F32, __VA_ARGS__)
 
 const struct field record_fields[] = {
-    U64("mt", SAMPLE_HAVE_MEM, mem_total),
-    U64("mf", SAMPLE_HAVE_MEM, mem_free),
-    U64("ma", SAMPLE_HAVE_MEM, mem_avail),
-    U64("ac", SAMPLE_HAVE_MEM, active),
-    U64("in", SAMPLE_HAVE_MEM, inactive),
-    U64("af", SAMPLE_HAVE_MEM, active_file),
-    U64("if", SAMPLE_HAVE_MEM, inactive_file),
-    U64("aa", SAMPLE_HAVE_MEM, active_anon),
-    U64("ia", SAMPLE_HAVE_MEM, inactive_anon),
-    U64("ca", SAMPLE_HAVE_MEM, cached),
-    U64("dy", SAMPLE_HAVE_MEM, dirty),
-    U64("wb", SAMPLE_HAVE_MEM, writeback),
-    U64("swt", SAMPLE_HAVE_MEM, swap_total),
-    U64("swf", SAMPLE_HAVE_MEM, swap_free),
+    U64("mt", SAMPLE_HAVE_MEM, mem_total, POS),
+    U64("mf", SAMPLE_HAVE_MEM, mem_free, COUNT),
+    U64("ma", SAMPLE_HAVE_MEM, mem_avail, COUNT),
+    U64("ac", SAMPLE_HAVE_MEM, active, COUNT),
+    U64("in", SAMPLE_HAVE_MEM, inactive, COUNT),
+    U64("af", SAMPLE_HAVE_MEM, active_file, COUNT),
+    U64("if", SAMPLE_HAVE_MEM, inactive_file, COUNT),
+    U64("aa", SAMPLE_HAVE_MEM, active_anon, COUNT),
+    U64("ia", SAMPLE_HAVE_MEM, inactive_anon, COUNT),
+    U64("ca", SAMPLE_HAVE_MEM, cached, COUNT),
+    U64("dy", SAMPLE_HAVE_MEM, dirty, COUNT),
+    U64("wb", SAMPLE_HAVE_MEM, writeback, COUNT),
+    U64("swt", SAMPLE_HAVE_MEM, swap_total, COUNT),
+    U64("swf", SAMPLE_HAVE_MEM, swap_free, COUNT),
 
-    U64("pga", SAMPLE_HAVE_VM, pgactivate),
-    U64("pgd", SAMPLE_HAVE_VM, pgdeactivate),
-    U64("sck", SAMPLE_HAVE_VM, pgscan_kswapd),
-    U64("scd", SAMPLE_HAVE_VM, pgscan_direct),
-    U64("stk", SAMPLE_HAVE_VM, pgsteal_kswapd),
-    U64("std", SAMPLE_HAVE_VM, pgsteal_direct),
-    U64("mjf", SAMPLE_HAVE_VM, pgmajfault),
-    U64("pgi", SAMPLE_HAVE_VM, pgpgin),
-    U64("pgo", SAMPLE_HAVE_VM, pgpgout),
-    U64("swi", SAMPLE_HAVE_VM, pswpin),
-    U64("swo", SAMPLE_HAVE_VM, pswpout),
+    U64("pga", SAMPLE_HAVE_VM, pgactivate, COUNT),
+    U64("pgd", SAMPLE_HAVE_VM, pgdeactivate, COUNT),
+    U64("sck", SAMPLE_HAVE_VM, pgscan_kswapd, COUNT),
+    U64("scd", SAMPLE_HAVE_VM, pgscan_direct, COUNT),
+    U64("stk", SAMPLE_HAVE_VM, pgsteal_kswapd, COUNT),
+    U64("std", SAMPLE_HAVE_VM, pgsteal_direct, COUNT),
+    U64("mjf", SAMPLE_HAVE_VM, pgmajfault, COUNT),
+    U64("pgi", SAMPLE_HAVE_VM, pgpgin, COUNT),
+    U64("pgo", SAMPLE_HAVE_VM, pgpgout, COUNT),
+    U64("swi", SAMPLE_HAVE_VM, pswpin, COUNT),
+    U64("swo", SAMPLE_HAVE_VM, pswpout, COUNT),
 
-    U64("scf", SAMPLE_HAVE_VMX, pgscan_file),
-    U64("sca", SAMPLE_HAVE_VMX, pgscan_anon),
-    U64("stf", SAMPLE_HAVE_VMX, pgsteal_file),
-    U64("sta", SAMPLE_HAVE_VMX, pgsteal_anon),
-    U64("rff", SAMPLE_HAVE_VMX, refault_file),
-    U64("acf", SAMPLE_HAVE_VMX, activate_file),
+    U64("scf", SAMPLE_HAVE_VMX, pgscan_file, COUNT),
+    U64("sca", SAMPLE_HAVE_VMX, pgscan_anon, COUNT),
+    U64("stf", SAMPLE_HAVE_VMX, pgsteal_file, COUNT),
+    U64("sta", SAMPLE_HAVE_VMX, pgsteal_anon, COUNT),
+    U64("rff", SAMPLE_HAVE_VMX, refault_file, COUNT),
+    U64("acf", SAMPLE_HAVE_VMX, activate_file, COUNT),
 
-    U64("rio", SAMPLE_HAVE_DISK, rd_ios),
-    U64("rse", SAMPLE_HAVE_DISK, rd_sectors),
-    U64("wio", SAMPLE_HAVE_DISK, wr_ios),
-    U64("wse", SAMPLE_HAVE_DISK, wr_sectors),
-    U64("iom", SAMPLE_HAVE_DISK, io_ms),
-    U32("ifl", SAMPLE_HAVE_DISK, in_flight),
-    U32("did", SAMPLE_HAVE_DISK, disk_id),
+    U64("rio", SAMPLE_HAVE_DISK, rd_ios, COUNT),
+    U64("rse", SAMPLE_HAVE_DISK, rd_sectors, COUNT),
+    U64("wio", SAMPLE_HAVE_DISK, wr_ios, COUNT),
+    U64("wse", SAMPLE_HAVE_DISK, wr_sectors, COUNT),
+    U64("iom", SAMPLE_HAVE_DISK, io_ms, MS),
+    U32("ifl", SAMPLE_HAVE_DISK, in_flight, U32R),
+    U32("did", SAMPLE_HAVE_DISK, disk_id, U32R),
 
-    U64("cu", SAMPLE_HAVE_CPU, cpu_user),
-    U64("cn", SAMPLE_HAVE_CPU, cpu_nice),
-    U64("cs", SAMPLE_HAVE_CPU, cpu_sys),
-    U64("ci", SAMPLE_HAVE_CPU, cpu_idle),
-    U64("cw", SAMPLE_HAVE_CPU, cpu_iowait),
-    U64("cq", SAMPLE_HAVE_CPU, cpu_irq),
-    U64("csq", SAMPLE_HAVE_CPU, cpu_softirq),
-    U64("cst", SAMPLE_HAVE_CPU, cpu_steal),
-    U64("itr", SAMPLE_HAVE_CPU, intr),
-    U64("ctx", SAMPLE_HAVE_CPU, ctxt),
-    U32("prr", SAMPLE_HAVE_CPU, procs_running),
-    U32("prb", SAMPLE_HAVE_CPU, procs_blocked),
+    U64("cu", SAMPLE_HAVE_CPU, cpu_user, COUNT),
+    U64("cn", SAMPLE_HAVE_CPU, cpu_nice, COUNT),
+    U64("cs", SAMPLE_HAVE_CPU, cpu_sys, COUNT),
+    U64("ci", SAMPLE_HAVE_CPU, cpu_idle, COUNT),
+    U64("cw", SAMPLE_HAVE_CPU, cpu_iowait, COUNT),
+    U64("cq", SAMPLE_HAVE_CPU, cpu_irq, COUNT),
+    U64("csq", SAMPLE_HAVE_CPU, cpu_softirq, COUNT),
+    U64("cst", SAMPLE_HAVE_CPU, cpu_steal, COUNT),
+    U64("itr", SAMPLE_HAVE_CPU, intr, COUNT),
+    U64("ctx", SAMPLE_HAVE_CPU, ctxt, COUNT),
+    U32("prr", SAMPLE_HAVE_CPU, procs_running, U32R),
+    U32("prb", SAMPLE_HAVE_CPU, procs_blocked, U32R),
 
-    F32("pms", SAMPLE_HAVE_PSI_MEM, psi_mem_some),
-    F32("pmf", SAMPLE_HAVE_PSI_MEM, psi_mem_full),
-    U64("pmu", SAMPLE_HAVE_PSI_MEM, psi_mem_some_us),
-    F32("pis", SAMPLE_HAVE_PSI_IO, psi_io_some),
-    F32("pif", SAMPLE_HAVE_PSI_IO, psi_io_full),
-    U64("piu", SAMPLE_HAVE_PSI_IO, psi_io_some_us),
+    F32("pms", SAMPLE_HAVE_PSI_MEM, psi_mem_some, PCT),
+    F32("pmf", SAMPLE_HAVE_PSI_MEM, psi_mem_full, PCT),
+    U64("pmu", SAMPLE_HAVE_PSI_MEM, psi_mem_some_us, US),
+    F32("pis", SAMPLE_HAVE_PSI_IO, psi_io_some, PCT),
+    F32("pif", SAMPLE_HAVE_PSI_IO, psi_io_full, PCT),
+    U64("piu", SAMPLE_HAVE_PSI_IO, psi_io_some_us, US),
 
-    U64("gaf", SAMPLE_HAVE_CG, cg_active_file),
-    U64("gif", SAMPLE_HAVE_CG, cg_inactive_file),
-    U64("gca", SAMPLE_HAVE_CG, cg_cache),
-    U64("gus", SAMPLE_HAVE_CG, cg_usage),
-    U64("gli", SAMPLE_HAVE_CG, cg_limit),
-    U64("gdy", SAMPLE_HAVE_CG, cg_dirty),
-    U64("gpd", SAMPLE_HAVE_CG_DEACT, cg_pgdeactivate),
+    U64("gaf", SAMPLE_HAVE_CG, cg_active_file, COUNT),
+    U64("gif", SAMPLE_HAVE_CG, cg_inactive_file, COUNT),
+    U64("gca", SAMPLE_HAVE_CG, cg_cache, COUNT),
+    U64("gus", SAMPLE_HAVE_CG, cg_usage, COUNT),
+    U64("gli", SAMPLE_HAVE_CG, cg_limit, ANY_U64),
+    U64("gdy", SAMPLE_HAVE_CG, cg_dirty, COUNT),
+    U64("gpd", SAMPLE_HAVE_CG_DEACT, cg_pgdeactivate, COUNT),
 
     /* page-cache residency (minor 1): source "pcs*", destination "pcd*" */
-    U64("pcsp", SAMPLE_HAVE_RES, res_src.pages),
-    U64("pcsc", SAMPLE_HAVE_RES, res_src.cached),
-    U64("pcsd", SAMPLE_HAVE_RES, res_src.dirty),
-    U64("pcsw", SAMPLE_HAVE_RES, res_src.writeback),
-    U64("pcse", SAMPLE_HAVE_RES, res_src.evicted),
-    U64("pcsr", SAMPLE_HAVE_RES, res_src.recently_evicted),
-    U8("pcsm", SAMPLE_HAVE_RES, res_src.method),
-    U64("pcdp", SAMPLE_HAVE_RES, res_dst.pages),
-    U64("pcdc", SAMPLE_HAVE_RES, res_dst.cached),
-    U64("pcdd", SAMPLE_HAVE_RES, res_dst.dirty),
-    U64("pcdw", SAMPLE_HAVE_RES, res_dst.writeback),
-    U64("pcde", SAMPLE_HAVE_RES, res_dst.evicted),
-    U64("pcdr", SAMPLE_HAVE_RES, res_dst.recently_evicted),
-    U8("pcdm", SAMPLE_HAVE_RES, res_dst.method),
-    U32("prn", SAMPLE_HAVE_PROBE, probe_n),
-    U32("prs", SAMPLE_HAVE_PROBE, probe_slow),
-    U64("pr5", SAMPLE_HAVE_PROBE, probe_p50),
-    U64("pr9", SAMPLE_HAVE_PROBE, probe_p99),
-    U64("prx", SAMPLE_HAVE_PROBE, probe_max),
+    U64("pcsp", SAMPLE_HAVE_RES, res_src.pages, COUNT),
+    U64("pcsc", SAMPLE_HAVE_RES, res_src.cached, COUNT),
+    U64("pcsd", SAMPLE_HAVE_RES, res_src.dirty, COUNT),
+    U64("pcsw", SAMPLE_HAVE_RES, res_src.writeback, COUNT),
+    U64("pcse", SAMPLE_HAVE_RES, res_src.evicted, COUNT),
+    U64("pcsr", SAMPLE_HAVE_RES, res_src.recently_evicted, COUNT),
+    U8("pcsm", SAMPLE_HAVE_RES, res_src.method, RI(RESIDENCY_NONE, RESIDENCY_MINCORE)),
+    U64("pcdp", SAMPLE_HAVE_RES, res_dst.pages, COUNT),
+    U64("pcdc", SAMPLE_HAVE_RES, res_dst.cached, COUNT),
+    U64("pcdd", SAMPLE_HAVE_RES, res_dst.dirty, COUNT),
+    U64("pcdw", SAMPLE_HAVE_RES, res_dst.writeback, COUNT),
+    U64("pcde", SAMPLE_HAVE_RES, res_dst.evicted, COUNT),
+    U64("pcdr", SAMPLE_HAVE_RES, res_dst.recently_evicted, COUNT),
+    U8("pcdm", SAMPLE_HAVE_RES, res_dst.method, RI(RESIDENCY_NONE, RESIDENCY_MINCORE)),
+    U32("prn", SAMPLE_HAVE_PROBE, probe_n, U32R),
+    U32("prs", SAMPLE_HAVE_PROBE, probe_slow, U32R),
+    U64("pr5", SAMPLE_HAVE_PROBE, probe_p50, NS),
+    U64("pr9", SAMPLE_HAVE_PROBE, probe_p99, NS),
+    U64("prx", SAMPLE_HAVE_PROBE, probe_max, NS),
 
     /* the run's own disk bytes from its io cgroup (cgio.h) */
-    U64("gir", SAMPLE_HAVE_CG_IO, cg_rd_bytes),
-    U64("giw", SAMPLE_HAVE_CG_IO, cg_wr_bytes),
-    U32("gig", SAMPLE_HAVE_CG_IO, cg_io_gen),
+    U64("gir", SAMPLE_HAVE_CG_IO, cg_rd_bytes, COUNT),
+    U64("giw", SAMPLE_HAVE_CG_IO, cg_wr_bytes, COUNT),
+    U32("gig", SAMPLE_HAVE_CG_IO, cg_io_gen, U32R),
 
     /* MGLRU's generations (minor 2): file pages, youngest first */
-    U64("lg0", SAMPLE_HAVE_GEN, gen_file[0]),
-    U64("lg1", SAMPLE_HAVE_GEN, gen_file[1]),
-    U64("lg2", SAMPLE_HAVE_GEN, gen_file[2]),
-    U64("lg3", SAMPLE_HAVE_GEN, gen_file[3]),
-    U64("lgs", SAMPLE_HAVE_GEN, gen_seq),
-    U8("lgn", SAMPLE_HAVE_GEN, gen_n),
+    U64("lg0", SAMPLE_HAVE_GEN, gen_file[0], COUNT),
+    U64("lg1", SAMPLE_HAVE_GEN, gen_file[1], COUNT),
+    U64("lg2", SAMPLE_HAVE_GEN, gen_file[2], COUNT),
+    U64("lg3", SAMPLE_HAVE_GEN, gen_file[3], COUNT),
+    U64("lgs", SAMPLE_HAVE_GEN, gen_seq, COUNT),
+    U8("lgn", SAMPLE_HAVE_GEN, gen_n, RI(0, SAMPLE_GENS)),
 };
+
+/* ---- every other number's range ------------------------------------------ */
+
+const struct record_key_range record_key_ranges[] = {
+    {"header", "lrutop_record", RI(RECORD_MAJOR, RECORD_MAJOR)},
+    {"header", "minor", RI(0, INT32_MAX)}, /* a newer minor's lines are read past */
+    {"header", "page_size", {.lo = 4096, .hi = PAGE_SIZE_MAX, .pow2 = 1}},
+    {"header", "cpus", RI(1, INT32_MAX)},
+    {"header", "mem_total_kb", POS},
+    {"header", "cgroup", RI(0, 2)},
+    {"header", "interval_s", RR(INTERVAL_MIN, INTERVAL_MAX)},
+    {"header", "start_mono_ns", NS},
+
+    {"sample", "t", NS},
+    {"sample", "run", RI(-1, INT16_MAX)},
+    {"sample", "ph", RI(0, 127)}, /* and an index into the header's phases */
+    {"sample", "st", RI(0, UINT8_MAX)},
+    {"sample", "hv", RI(0, UINT32_MAX)},
+    {"sample", "dkt", RI(-CENTURY_NS, CENTURY_NS)},
+
+    {"disk", "rd_ios", COUNT},
+    {"disk", "rd_merges", COUNT},
+    {"disk", "rd_sectors", COUNT},
+    {"disk", "rd_ms", COUNT}, /* a sum over requests: more than the uptime */
+    {"disk", "wr_ios", COUNT},
+    {"disk", "wr_merges", COUNT},
+    {"disk", "wr_sectors", COUNT},
+    {"disk", "wr_ms", COUNT},
+    {"disk", "io_ms", MS},
+    {"disk", "weighted_ms", COUNT},
+    {"disk", "in_flight", U32R},
+    {"disk", "is_disk", FLAG},
+
+    {"event", "t", NS},
+    {"event", "run", RI(0, INT16_MAX)},
+
+    {"pcmap", "t", NS},
+    {"pcmap.src", "p", POS},
+    {"pcmap.src", "n", RI(1, RESIDENCY_MAP_MAX)}, /* and at most p */
+    {"pcmap.src", "m", RI(RESIDENCY_CACHESTAT, RESIDENCY_MINCORE)},
+    {"pcmap.dst", "p", POS},
+    {"pcmap.dst", "n", RI(1, RESIDENCY_MAP_MAX)},
+    {"pcmap.dst", "m", RI(RESIDENCY_CACHESTAT, RESIDENCY_MINCORE)},
+
+    {"result", "cmd", RI(-1, INT32_MAX)},
+    {"result", "repeat", RI(0, INT32_MAX)},
+    {"result", "finished", FLAG},
+    {"result", "ok", FLAG},
+    {"result", "cancelled", FLAG},
+    {"result", "bursts", RI(0, INT32_MAX)},
+    {"result", "verified", RI(RUN_UNVERIFIABLE, 1)},
+    {"result", "majflt", RI(0, LONG_MAX)},
+    {"result", "minflt", RI(0, LONG_MAX)},
+    {"result", "inblock", RI(0, LONG_MAX)},
+    {"result", "oublock", RI(0, LONG_MAX)},
+    {"result", "bytes", COUNT},
+    {"result", "peak_active_file_kb", COUNT},
+    {"result", "pgdeactivate", COUNT},
+    {"result", "refault_file", COUNT},
+    {"result", "t_start_ns", NS},
+    {"result", "t_copy_ns", NS},
+    {"result", "t_end_ns", NS},
+    {"result", "elapsed_s", RR(0, CENTURY_S)},
+    {"result", "user_s", RR(0, CENTURY_S)},
+    {"result", "sys_s", RR(0, CENTURY_S)},
+    {"result", "cpu_pct", RR(0, CPU_PCT_MAX)},
+    {"result", "mbs", RR(0, MBS_MAX)},
+    {"result", "read_cv", RR_NULL(0, CV_MAX)},
+    {"result", "write_cv", RR_NULL(0, CV_MAX)},
+    {"result", "read_at_burst", RR_NULL(0, RD_BURST_MAX)},
+    {"result", "sweep_value", POS},
+    {"result.res", "dst_dirty_peak_kb", COUNT},
+    {"result.res", "src_cached_end", COUNT},
+    {"result.res", "src_pages_end", COUNT},
+    {"result.res", "recent_end", COUNT},
+    {"result.probe", "n", COUNT},
+    {"result.probe", "p50_ns", NS},
+    {"result.probe", "p99_ns", NS},
+    {"result.probe", "p999_ns", NS},
+    {"result.probe", "max_ns", NS},
+    {"result.probe", "slow", COUNT},
+    {"result.probe", "idle_n", COUNT},
+    {"result.probe", "idle_p99_ns", NS},
+};
+const size_t record_nkey_ranges = ARRAY_LEN(record_key_ranges);
+
+const struct record_range *record_range_of(const char *line, const char *key)
+{
+	for (size_t i = 0; i < record_nkey_ranges; i++)
+		if (!strcmp(record_key_ranges[i].key, key) &&
+		    !strcmp(record_key_ranges[i].line, line))
+			return &record_key_ranges[i].range;
+	return NULL;
+}
+
+void record_range_text(const struct record_range *g, char *buf, size_t len)
+{
+	if (g->real)
+		snprintf(buf, len, "%g to %g", g->rlo, g->rhi);
+	else
+		snprintf(buf, len, "%s%lld to %lld", g->pow2 ? "a power of two, " : "",
+			 (long long)g->lo, (long long)g->hi);
+}
 
 const char *const record_disk_columns[NDCOL] = {
     "rd_ios",	  "rd_merges", "rd_sectors", "rd_ms",	    "wr_ios",	 "wr_merges",

@@ -16,11 +16,34 @@
 
 enum ftype { F_U64, F_U32, F_F32, F_U8 };
 
+/* What a number read from a recording may be (issue 26, 7): the range the
+ * kernel, or lrutop's own options and arithmetic, can produce — counters
+ * not negative and within their type, PSI 0 to 100, times below a
+ * century, the page size a power of two, the interval the CLI's — so that
+ * a value no run can have is "FILE:LINE: KIND: \"KEY\": V is out of range
+ * (LO to HI)", exit 2, and not 18446744073709551611 or inf further on.
+ * An integer is compared as the file holds it, an int64 (a uint64_t is
+ * written as its two's complement: a counter's range ends at INT64_MAX, a
+ * row that takes any uint64_t says INT64_MIN to INT64_MAX); a real must
+ * be finite, and null (NaN: unknown) only where null_ok says so.  The
+ * sample's fields have theirs as a column of record_fields; every other
+ * number's is a row of record_key_ranges.  tests/unit/test_record_range.c
+ * tries every bound of both, and that every number the writer emits has
+ * one. */
+struct record_range {
+	int64_t lo, hi;	 /* an integer's bounds */
+	double rlo, rhi; /* a real's */
+	uint8_t real;	 /* a number (written as a double), not an integer */
+	uint8_t null_ok; /* null is a value it can have */
+	uint8_t pow2;	 /* a power of two, too */
+};
+
 struct field {
 	const char *key; /* stable: changing one is a major version */
 	uint32_t group;	 /* SAMPLE_HAVE_* */
 	size_t off;
 	enum ftype type;
+	struct record_range range;
 };
 
 /* The sample's fields in file order: a group's fields are written when its
@@ -50,6 +73,22 @@ void record_map_encode(const uint32_t *v, int n, char buf[RECORD_MAP_TEXT]);
 /* The text back into exactly n counts: 0, or -1 (bad syntax, a number
  * past UINT32_MAX, more or fewer than n). */
 int record_map_decode(const char *s, uint32_t *v, int n);
+
+/* Every number of a recording but the sample's fields, by the line kind
+ * and key docs/recording.md names it with ("header", "sample" for the
+ * sample's own keys, "disk" for a disk row's columns, "event", "pcmap",
+ * "pcmap.src", "pcmap.dst", "result", "result.res", "result.probe"). */
+struct record_key_range {
+	const char *line, *key;
+	struct record_range range;
+};
+extern const struct record_key_range record_key_ranges[];
+extern const size_t record_nkey_ranges;
+/* The row of line's key; NULL when there is none. */
+const struct record_range *record_range_of(const char *line, const char *key);
+/* The range as the error sentence says it: "0 to 100", "a power of two,
+ * 4096 to 1048576". */
+void record_range_text(const struct record_range *g, char *buf, size_t len);
 
 /* The disk table's columns, in "disk_columns" order. */
 #define NDCOL 12

@@ -203,12 +203,16 @@ static int keytab_find(const struct keytab *t, const char *k, size_t n)
 
 struct recording {
 	char *path;
-	gzFile gz;
+	gzFile gz; /* a plain file's reader (zlib's, "direct"): NULL for gzip */
 	int gzip;
-	int fd;			   /* gz's descriptor (pread by the index's readers) */
+	int fd;			  /* the file (gz's; pread by zr and the index's readers) */
 	struct gzindex_job *zjob; /* lent by recording_use_index: seeks use its points */
-	struct gzread *zr;	   /* after such a seek: reads come from here, not gz */
-	unsigned line; /* lines consumed so far */
+	/* a gzip file's reader (gzindex.h): from the top, or after a seek from
+	 * an access point.  Not zlib's gzread, which ends the data at bytes
+	 * after the last member that are no gzip without a word (issue 26, 10) */
+	struct gzread *zr;
+	unsigned line;	/* lines consumed so far */
+	unsigned blank; /* blank lines in a row just before the next (RECORD_LINE_MAX at most) */
 	char *buf;     /* [pos, len) is read but not consumed */
 	size_t cap, len, pos;
 	uint64_t got; /* bytes gzread gave so far: buf[len] is at offset got */
@@ -227,6 +231,9 @@ struct recording {
 	struct arena arena;  /* a line's jansson values */
 	struct keytab keys;  /* a sample line's keys → slots */
 	json_t **slot;	     /* the line's value of each slot, NULL: absent */
+	/* the ranges of a sample's own keys (by slot: NULL for "k", "dk",
+	 * "dkn") and of a disk row's columns, looked up once */
+	const struct record_range *fixed[S_FIELD0], *disk[NDCOL];
 	struct ahead *ahead; /* recording_read_ahead's pipeline, NULL: off */
 };
 
@@ -249,11 +256,106 @@ static int rd_fail(struct recording *r, char *err, size_t errlen, unsigned line,
 	return errf(err, errlen, "%s", r->error);
 }
 
-/* Reads more bytes into the buffer: 1 some, 0 none (eof), -1 error. */
+/* j as an int64 (any integer); -1 when missing or not an integer. */
+static int get_int(const json_t *j, json_int_t *out)
+{
+	if (!json_is_integer(j))
+		return -1;
+	*out = json_integer_value(j);
+	return 0;
+}
+
+/* ---- every number in its range (record_format.h) ------------------------- */
+
+static int rd_out_of_range(struct recording *r, const char *kind, const char *key,
+			   const struct record_range *g, const char *value, char *err,
+			   size_t errlen)
+{
+	char t[96];
+	record_range_text(g, t, sizeof(t));
+	return rd_fail(r, err, errlen, r->line, "%s: \"%s\": %s is out of range (%s)", kind, key,
+		       value, t);
+}
+
+/* j, the value of key on a line of kind (the sentence's word), as an
+ * integer in g: 0 with *v, or -1 + "KIND: "KEY" missing or not an
+ * integer" / "KIND: "KEY": V is out of range (LO to HI)". */
+static int rd_int_in(struct recording *r, const char *kind, const char *key, const json_t *j,
+		     const struct record_range *g, json_int_t *v, char *err, size_t errlen)
+{
+	if (get_int(j, v) != 0)
+		return rd_fail(r, err, errlen, r->line, "%s: \"%s\" missing or not an integer",
+			       kind, key);
+	if (*v < g->lo || *v > g->hi || (g->pow2 && (*v & (*v - 1)))) {
+		char n[32];
+		snprintf(n, sizeof(n), "%lld", (long long)*v);
+		return rd_out_of_range(r, kind, key, g, n, err, errlen);
+	}
+	return 0;
+}
+
+/* The same for a real (get_double: null is NaN, "inf" infinity): finite
+ * and in g, or NaN where g->null_ok. */
+static int rd_real_in(struct recording *r, const char *kind, const char *key, const json_t *j,
+		      const struct record_range *g, double *d, char *err, size_t errlen)
+{
+	if (!j || get_double(j, d) != 0)
+		return rd_fail(r, err, errlen, r->line, "%s: \"%s\" missing or not a number", kind,
+			       key);
+	if (isnan(*d)) {
+		if (g->null_ok)
+			return 0;
+		return rd_fail(r, err, errlen, r->line,
+			       "%s: \"%s\": null is not a value it can have", kind, key);
+	}
+	if (!(*d >= g->rlo && *d <= g->rhi)) {
+		char n[32];
+		snprintf(n, sizeof(n), "%g", *d);
+		return rd_out_of_range(r, kind, key, g, n, err, errlen);
+	}
+	return 0;
+}
+
+/* The range of line's key from record_key_ranges; a key without one is
+ * this build's mistake (test_record_range finds it first). */
+static const struct record_range *rd_range(struct recording *r, const char *line, const char *key,
+					   char *err, size_t errlen)
+{
+	const struct record_range *g = record_range_of(line, key);
+	if (!g)
+		rd_fail(r, err, errlen, r->line, "%s: \"%s\": no range for it in this build", line,
+			key);
+	return g;
+}
+
+/* obj[key] on a line of kind, in its table range (rd_int_in); line names
+ * the row (the sentence says kind: "result: probe" for "result.probe"). */
+static int rd_int(struct recording *r, const char *kind, const char *line, const json_t *obj,
+		  const char *key, json_int_t *v, char *err, size_t errlen)
+{
+	const struct record_range *g = rd_range(r, line, key, err, errlen);
+	return g ? rd_int_in(r, kind, key, json_object_get(obj, key), g, v, err, errlen) : -1;
+}
+
+static int rd_real(struct recording *r, const char *kind, const char *line, const json_t *obj,
+		   const char *key, double *d, char *err, size_t errlen)
+{
+	const struct record_range *g = rd_range(r, line, key, err, errlen);
+	return g ? rd_real_in(r, kind, key, json_object_get(obj, key), g, d, err, errlen) : -1;
+}
+
+/* Reads more bytes into the buffer: 1 some, 0 none (eof), -1 error.
+ * Every read loop comes here once its buffer (a chunk, a long line at
+ * most) is used up, whatever the lines were (blank, of a kind skipped),
+ * so this is where a terminating signal (sig_caught: SIGINT, SIGTERM,
+ * SIGHUP) ends the reading, as the exports' loops check it: "FILE:LINE:
+ * interrupted", and main exits 128 + N. */
 static int rd_fill(struct recording *r, char *err, size_t errlen)
 {
 	if (r->eof)
 		return 0;
+	if (sig_caught())
+		return rd_fail(r, err, errlen, r->line + 1, "interrupted");
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->len -= r->pos;
@@ -269,11 +371,12 @@ static int rd_fill(struct recording *r, char *err, size_t errlen)
 		}
 	}
 	long n;
-	if (r->zr) { /* after a seek by the access points */
+	if (r->zr) { /* gzip */
 		char why[200] = "";
 		n = gzread_read(r->zr, r->buf + r->len, r->cap - r->len, &r->cut, why, sizeof(why));
-		if (n < 0)
-			return rd_fail(r, err, errlen, r->line + 1, "%s", why);
+		if (n < 0) /* bytes after the data are the file's fault, on no line */
+			return rd_fail(r, err, errlen, gzread_garbage(r->zr) ? 0 : r->line + 1,
+				       "%s", why);
 	} else {
 		errno = 0;
 		n = gzread(r->gz, r->buf + r->len, (unsigned)(r->cap - r->len));
@@ -298,8 +401,24 @@ static int rd_fill(struct recording *r, char *err, size_t errlen)
 	return 1;
 }
 
+/* Counts the line rd_line is about to give: -1 + err past UINT_MAX lines
+ * (a line number would wrap). */
+static int rd_count(struct recording *r, char *err, size_t errlen)
+{
+	if (r->line == UINT_MAX)
+		return rd_fail(r, err, errlen, r->line, "more than %u lines (not a recording)",
+			       UINT_MAX);
+	r->line++;
+	return 0;
+}
+
 /* The next line without its newline: 1 (*line, *n), 0 at the end, 2 a last
- * line without newline (partial), -1 error. */
+ * line without newline (partial), -1 error.  A blank line after the
+ * header carries nothing and is passed over here (counted: the line
+ * numbers stay the file's), but a run of them counts as one line does
+ * toward RECORD_LINE_MAX: a megabyte of newlines is no more a recording
+ * than a megabyte without one (2e8 of them were 49 s of reading, deaf to
+ * SIGTERM). */
 static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_t errlen)
 {
 	size_t scanned = 0;
@@ -311,11 +430,22 @@ static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_
 			*line = r->buf + r->pos;
 			*n = (size_t)(nl - *line);
 			r->pos += *n + 1;
-			r->line++;
+			if (rd_count(r, err, errlen) < 0)
+				return -1;
 			if (*n > RECORD_LINE_MAX)
 				return rd_fail(r, err, errlen, r->line,
 					       "line longer than %u bytes (not a recording)",
 					       RECORD_LINE_MAX);
+			if (*n == 0 && r->line > 1) {
+				if (++r->blank > RECORD_LINE_MAX)
+					return rd_fail(
+					    r, err, errlen, r->line,
+					    "more than %u blank lines in a row (not a recording)",
+					    RECORD_LINE_MAX);
+				scanned = 0;
+				continue;
+			}
+			r->blank = 0;
 			return 1;
 		}
 		scanned = r->len - r->pos;
@@ -332,7 +462,8 @@ static int rd_line(struct recording *r, char **line, size_t *n, char *err, size_
 			*line = r->buf + r->pos;
 			*n = r->len - r->pos;
 			r->pos = r->len;
-			r->line++;
+			if (rd_count(r, err, errlen) < 0)
+				return -1;
 			return 2;
 		}
 	}
@@ -385,15 +516,37 @@ static int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 	if (!json_is_integer(maj))
 		return rd_fail(r, err, errlen, 1, "\"lrutop_record\" is not a version number");
 	json_int_t v = json_integer_value(maj);
-	if (v != RECORD_MAJOR)
+	const struct record_range *g = record_range_of("header", "lrutop_record");
+	if (v < g->lo || v > g->hi)
 		return rd_fail(r, err, errlen, 1,
 			       "recording format version %lld is not supported (this lrutop reads "
 			       "version %d)",
 			       (long long)v, RECORD_MAJOR);
 	struct record_header *h = &r->h;
 	h->major = (int)v;
-	json_t *mi = json_object_get(o, "minor");
-	h->minor = json_is_integer(mi) ? (int)json_integer_value(mi) : 0;
+	/* each number in its range; one the file does not say is not known
+	 * (0), as the writer leaves out what it does not know — "page_size":0
+	 * is a lie, no page size an honest hand-made file.  A minor above
+	 * this build's is read: its new keys and lines are skipped. */
+	const char *kind = "header";
+#define HDR_INT(key, dst, type)                                                                    \
+	do {                                                                                       \
+		v = 0;                                                                             \
+		if (json_object_get(o, key) && rd_int(r, kind, kind, o, key, &v, err, errlen) < 0) \
+			return -1;                                                                 \
+		(dst) = (type)v;                                                                   \
+	} while (0)
+	HDR_INT("minor", h->minor, int);
+	HDR_INT("page_size", h->page_size, long);
+	HDR_INT("cpus", h->cpus, int);
+	HDR_INT("mem_total_kb", h->mem_total_kb, uint64_t);
+	HDR_INT("cgroup", h->cgroup_version, int);
+	HDR_INT("start_mono_ns", h->start_mono_ns, uint64_t);
+#undef HDR_INT
+	h->interval_s = 0;
+	if (json_object_get(o, "interval_s") &&
+	    rd_real(r, kind, kind, o, "interval_s", &h->interval_s, err, errlen) < 0)
+		return -1;
 	copy_str(h->version, sizeof(h->version), o, "version");
 	copy_str(h->kernel, sizeof(h->kernel), o, "kernel");
 	copy_str(h->host, sizeof(h->host), o, "host");
@@ -403,13 +556,6 @@ static int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 	h->mglru = json_is_true(json_object_get(o, "mglru")); /* absent in older recordings: off */
 	copy_str(h->start_wall, sizeof(h->start_wall), o, "start_wall");
 	copy_str(h->notes, sizeof(h->notes), o, "notes");
-	h->page_size = (long)json_integer_value(json_object_get(o, "page_size"));
-	h->cpus = (int)json_integer_value(json_object_get(o, "cpus"));
-	h->mem_total_kb = (uint64_t)json_integer_value(json_object_get(o, "mem_total_kb"));
-	h->cgroup_version = (int)json_integer_value(json_object_get(o, "cgroup"));
-	h->start_mono_ns = (uint64_t)json_integer_value(json_object_get(o, "start_mono_ns"));
-	if (get_double(json_object_get(o, "interval_s"), &h->interval_s) != 0)
-		h->interval_s = 0;
 	json_t *argv = json_object_get(o, "argv");
 	size_t na = json_is_array(argv) ? json_array_size(argv) : 0;
 	if (na > 4096)
@@ -474,19 +620,33 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 	r->arena.base = xmalloc(ARENA_SIZE);
 	keytab_init(&r->keys);
 	r->slot = xcalloc(r->keys.nslots, sizeof(*r->slot));
+	static const char *const fixed_key[S_FIELD0] = {
+	    [S_T] = "t",   [S_RUN] = "run", [S_PH] = "ph",
+	    [S_ST] = "st", [S_HV] = "hv",   [S_DKT] = "dkt"};
+	for (int i = 0; i < S_FIELD0; i++)
+		r->fixed[i] = fixed_key[i] ? record_range_of("sample", fixed_key[i]) : NULL;
+	for (int c = 0; c < NDCOL; c++)
+		r->disk[c] = record_range_of("disk", record_disk_columns[c]);
 	/* the same two functions every time: they hand out the arena only
 	 * while a line is parsed (arena_begin), malloc/free otherwise */
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	r->gzip = m == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 	r->fd = fd;
-	r->gz = gzdopen(fd, "rb");
-	if (!r->gz) {
-		errf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOMEM));
-		close(fd);
-		recording_close(r);
+	why[0] = '\0';
+	if (r->gzip) {
+		r->zr = gzread_open(NULL, fd, 0, why, sizeof(why));
+	} else {
+		r->gz = gzdopen(fd, "rb");
+		if (r->gz)
+			gzbuffer(r->gz, CHUNK);
+		else
+			strlcpy_(why, strerror(errno ? errno : ENOMEM), sizeof(why));
+	}
+	if (!r->zr && !r->gz) {
+		errf(err, errlen, "%s: %s", path, why);
+		recording_close(r); /* closes fd */
 		return NULL;
 	}
-	gzbuffer(r->gz, CHUNK);
 
 	char *line;
 	size_t n;
@@ -544,15 +704,6 @@ const char *recording_warning(const struct recording *r)
 	return r->warning[0] ? r->warning : NULL;
 }
 
-/* j as an int64 (any integer); -1 when missing or not an integer. */
-static int get_int(const json_t *j, json_int_t *out)
-{
-	if (!json_is_integer(j))
-		return -1;
-	*out = json_integer_value(j);
-	return 0;
-}
-
 /* NEED_INT reads obj[key]; NEED_J a value already looked up (a slot) */
 #define NEED_INT(o, key, v, lo, hi) NEED_J(json_object_get(o, key), key, v, lo, hi)
 #define NEED_J(j, key, v, lo, hi)                                                                  \
@@ -564,6 +715,19 @@ static int get_int(const json_t *j, json_int_t *out)
 			return rd_fail(r, err, errlen, r->line,                                    \
 				       "%s: \"%s\": %lld is out of range (%lld to %lld)", kind,    \
 				       key, (long long)(v), (long long)(lo), (long long)(hi));     \
+	} while (0)
+
+/* v = j, in range g (rd_int_in), or return -1 */
+#define IN_RANGE(j, key, g, v)                                                                     \
+	do {                                                                                       \
+		if (rd_int_in(r, kind, key, j, g, &(v), err, errlen) < 0)                          \
+			return -1;                                                                 \
+	} while (0)
+/* v = obj[key], in the range of the row (line, key), or return -1 */
+#define KEY_INT(line, obj, key, v)                                                                 \
+	do {                                                                                       \
+		if (rd_int(r, kind, line, obj, key, &(v), err, errlen) < 0)                        \
+			return -1;                                                                 \
 	} while (0)
 
 static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char *err,
@@ -621,13 +785,19 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 			return rd_fail(r, err, errlen, r->line,
 				       "sample: device %s: not a list of %d numbers", d->name,
 				       NDCOL);
+		char dkind[64];
+		snprintf(dkind, sizeof(dkind), "sample: device %s", d->name);
 		for (int c = 0; c < NDCOL; c++) {
 			json_t *j = json_array_get(row, (size_t)c);
+			json_int_t x;
 			if (!json_is_integer(j))
 				return rd_fail(r, err, errlen, r->line,
 					       "sample: device %s: %s is not an integer", d->name,
 					       record_disk_columns[c]);
-			v[c] = (uint64_t)json_integer_value(j);
+			if (rd_int_in(r, dkind, record_disk_columns[c], j, r->disk[c], &x, err,
+				      errlen) < 0)
+				return -1;
+			v[c] = (uint64_t)x;
 		}
 		if (record_disk_set(d, v) != 0)
 			return rd_fail(r, err, errlen, r->line,
@@ -646,9 +816,8 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 				       "sample: row for unlisted device %.32s", key);
 	}
 	json_int_t dt = 0;
-	if (r->slot[S_DKT]) {
-		NEED_J(r->slot[S_DKT], "dkt", dt, INT64_MIN, INT64_MAX);
-	}
+	if (r->slot[S_DKT])
+		IN_RANGE(r->slot[S_DKT], "dkt", r->fixed[S_DKT], dt);
 	t->t_ns = it->sample.t_ns + (uint64_t)dt;
 	it->have_disks = 1;
 	r->prev = *t;
@@ -664,22 +833,24 @@ static int rd_sample(struct recording *r, json_t *o, struct record_item *it, cha
 	json_int_t v;
 
 	json_t **sl = r->slot;
-	NEED_J(sl[S_T], "t", v, INT64_MIN, INT64_MAX);
+	IN_RANGE(sl[S_T], "t", r->fixed[S_T], v);
 	s->t_ns = (uint64_t)v;
-	NEED_J(sl[S_RUN], "run", v, INT16_MIN, INT16_MAX);
+	IN_RANGE(sl[S_RUN], "run", r->fixed[S_RUN], v);
 	s->run = (int16_t)v;
+	IN_RANGE(sl[S_PH], "ph", r->fixed[S_PH], v);
+	/* and an index into the header's list (this build's without one) */
 	NEED_J(sl[S_PH], "ph", v, 0, r->nphases >= 0 ? r->nphases - 1 : PHASE_COUNT - 1);
 	s->phase = r->nphases >= 0 ? r->phase_map[v] : (int8_t)v;
 	if (s->phase < 0)
 		return rd_fail(r, err, errlen, r->line, "sample: phase %lld has an unknown name",
 			       (long long)v);
-	NEED_J(sl[S_ST], "st", v, 0, UINT8_MAX);
+	IN_RANGE(sl[S_ST], "st", r->fixed[S_ST], v);
 	s->strategy = (uint8_t)v;
 	if (r->nstrats >= 0)
 		s->strategy = v < r->nstrats ? r->strat_map[v] : RECORD_STRATEGY_UNKNOWN;
 	else if ((size_t)v >= strategy_count()) /* no list: this build's indexes */
 		s->strategy = RECORD_STRATEGY_UNKNOWN;
-	NEED_J(sl[S_HV], "hv", v, 0, UINT32_MAX);
+	IN_RANGE(sl[S_HV], "hv", r->fixed[S_HV], v);
 	s->have = (uint32_t)v & HAVE_KNOWN;
 	for (size_t i = 0; i < record_nfields; i++) {
 		const struct field *f = &record_fields[i];
@@ -687,26 +858,26 @@ static int rd_sample(struct recording *r, json_t *o, struct record_item *it, cha
 		if (!(s->have & f->group))
 			continue;
 		json_t *j = sl[S_FIELD0 + i];
+		/* each in its range (record_format.c's column): "mf":-5 was
+		 * MemFree 18446744073709551611, "pms":1e300 PSI inf */
 		if (f->type == F_F32) {
 			double d;
-			if (!j || get_double(j, &d) != 0)
-				return rd_fail(r, err, errlen, r->line,
-					       "sample: \"%s\" missing or not a number", f->key);
+			if (rd_real_in(r, kind, f->key, j, &f->range, &d, err, errlen) < 0)
+				return -1;
 			float x = (float)d;
 			memcpy(p, &x, sizeof(x));
-		} else if (f->type == F_U32) {
-			NEED_J(j, f->key, v, 0, UINT32_MAX);
+			continue;
+		}
+		IN_RANGE(j, f->key, &f->range, v);
+		if (f->type == F_U32) {
 			uint32_t x = (uint32_t)v;
 			memcpy(p, &x, sizeof(x));
 		} else if (f->type == F_U8) {
-			NEED_J(j, f->key, v, 0, UINT8_MAX);
 			uint8_t x = (uint8_t)v;
 			memcpy(p, &x, sizeof(x));
-		} else if (json_is_integer(j)) { /* most fields: no range to check */
-			uint64_t x = (uint64_t)json_integer_value(j);
-			memcpy(p, &x, sizeof(x));
 		} else {
-			NEED_J(j, f->key, v, INT64_MIN, INT64_MAX); /* the sentence */
+			uint64_t x = (uint64_t)v;
+			memcpy(p, &x, sizeof(x));
 		}
 	}
 	if (sl[S_DK])
@@ -732,9 +903,9 @@ static int rd_event(struct recording *r, json_t *o, struct record_item *it, char
 	const char *kind = "event";
 	json_int_t v;
 
-	NEED_INT(o, "t", v, INT64_MIN, INT64_MAX);
+	KEY_INT(kind, o, "t", v);
 	it->event.t_ns = (uint64_t)v;
-	NEED_INT(o, "run", v, INT16_MIN, INT16_MAX);
+	KEY_INT(kind, o, "run", v);
 	it->event.run = (int16_t)v;
 	if (rd_phase(r, json_object_get(o, "phase"), &it->event.phase) != 0)
 		return rd_fail(r, err, errlen, r->line, "event: \"phase\" missing or unknown");
@@ -742,7 +913,7 @@ static int rd_event(struct recording *r, json_t *o, struct record_item *it, char
 }
 
 /* One file of a "pcmap" line (absent: no map, n = 0). */
-static int rd_map_file(struct recording *r, json_t *o, const char *kind,
+static int rd_map_file(struct recording *r, json_t *o, const char *kind, const char *line,
 		       struct residency_map_file *f, char *err, size_t errlen)
 {
 	json_int_t v;
@@ -751,11 +922,13 @@ static int rd_map_file(struct recording *r, json_t *o, const char *kind,
 		return 0;
 	if (!json_is_object(o))
 		return rd_fail(r, err, errlen, r->line, "%s: not an object", kind);
-	NEED_INT(o, "p", v, 1, INT64_MAX);
+	KEY_INT(line, o, "p", v);
 	f->pages = (uint64_t)v;
+	KEY_INT(line, o, "n", v);
+	/* and no more ranges than pages */
 	NEED_INT(o, "n", v, 1, (json_int_t)(f->pages < RESIDENCY_MAP_MAX ? f->pages : RESIDENCY_MAP_MAX));
 	f->n = (uint16_t)v;
-	NEED_INT(o, "m", v, RESIDENCY_CACHESTAT, RESIDENCY_MINCORE);
+	KEY_INT(line, o, "m", v);
 	f->method = (uint8_t)v;
 	for (size_t i = 0; i < RECORD_MAP_NCOLS; i++) {
 		uint32_t *col = (uint32_t *)((char *)f + record_map_cols[i].off);
@@ -774,10 +947,12 @@ static int rd_map(struct recording *r, json_t *o, struct record_item *it, char *
 {
 	const char *kind = "pcmap";
 	json_int_t v;
-	NEED_INT(o, "t", v, INT64_MIN, INT64_MAX);
+	KEY_INT(kind, o, "t", v);
 	it->map.t_ns = (uint64_t)v;
-	if (rd_map_file(r, json_object_get(o, "src"), "pcmap: src", &it->map.src, err, errlen) < 0 ||
-	    rd_map_file(r, json_object_get(o, "dst"), "pcmap: dst", &it->map.dst, err, errlen) < 0)
+	if (rd_map_file(r, json_object_get(o, "src"), "pcmap: src", "pcmap.src", &it->map.src, err,
+			errlen) < 0 ||
+	    rd_map_file(r, json_object_get(o, "dst"), "pcmap: dst", "pcmap.dst", &it->map.dst, err,
+			errlen) < 0)
 		return -1;
 	if (!it->map.src.n && !it->map.dst.n) /* the writer never writes one */
 		return rd_fail(r, err, errlen, r->line, "pcmap: neither \"src\" nor \"dst\"");
@@ -806,7 +981,7 @@ static int rd_result_res(struct recording *r, json_t *o, struct run_result *x, c
 	};
 	const char *kind = "result: res";
 	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		NEED_INT(res, u64s[i].key, v, 0, INT64_MAX);
+		KEY_INT("result.res", res, u64s[i].key, v);
 		uint64_t u = (uint64_t)v;
 		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
 	}
@@ -841,7 +1016,7 @@ static int rd_probe(struct recording *r, json_t *p, struct run_result *x, char *
 	    {"idle_p99_ns", offsetof(struct probe_figures, idle_p99_ns)},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		NEED_INT(p, u64s[i].key, v, 0, INT64_MAX);
+		KEY_INT("result.probe", p, u64s[i].key, v);
 		uint64_t u = (uint64_t)v;
 		memcpy((char *)&x->probe + u64s[i].off, &u, sizeof(u));
 	}
@@ -858,12 +1033,11 @@ static int rd_sweep(struct recording *r, json_t *o, struct run_result *x, char *
 	if (!json_is_string(p) || !sweep_param_find(json_string_value(p)))
 		return rd_fail(r, err, errlen, r->line,
 			       "result: \"sweep\" is not mem-limit, disk-limit, bs or size");
-	const json_t *v = json_object_get(o, "sweep_value");
-	if (!json_is_integer(v) || json_integer_value(v) <= 0)
-		return rd_fail(r, err, errlen, r->line,
-			       "result: \"sweep_value\" missing or not a positive integer");
+	json_int_t v;
+	if (rd_int(r, "result", "result", o, "sweep_value", &v, err, errlen) < 0)
+		return -1;
 	x->sweep_param = (int)sweep_param_find(json_string_value(p));
-	x->sweep_value = (uint64_t)json_integer_value(v);
+	x->sweep_value = (uint64_t)v;
 	return 0;
 }
 
@@ -902,29 +1076,29 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	text_clean(x->name);
 	text_clean(x->message);
 
-	/* every number in the range a run can have: a -1 byte count would
-	 * become 18446744073709551615 in --results */
-	NEED_INT(o, "cmd", v, -1, INT32_MAX);
+	/* every number in the range a run can have (record_format.c): a -1
+	 * byte count would become 18446744073709551615 in --results */
+	KEY_INT(kind, o, "cmd", v);
 	x->cmd = (int)v;
-	NEED_INT(o, "repeat", v, 0, INT32_MAX);
+	KEY_INT(kind, o, "repeat", v);
 	x->repeat = (int)v;
-	NEED_INT(o, "finished", v, 0, 1);
+	KEY_INT(kind, o, "finished", v);
 	x->finished = (int)v;
-	NEED_INT(o, "ok", v, 0, 1);
+	KEY_INT(kind, o, "ok", v);
 	x->ok = (int)v;
-	NEED_INT(o, "cancelled", v, 0, 1);
+	KEY_INT(kind, o, "cancelled", v);
 	x->cancelled = (int)v;
-	NEED_INT(o, "bursts", v, 0, INT32_MAX);
+	KEY_INT(kind, o, "bursts", v);
 	x->bursts = (int)v;
-	NEED_INT(o, "verified", v, RUN_UNVERIFIABLE, 1);
+	KEY_INT(kind, o, "verified", v);
 	x->verified = (int)v;
-	NEED_INT(o, "majflt", v, 0, LONG_MAX);
+	KEY_INT(kind, o, "majflt", v);
 	x->majflt = (long)v;
-	NEED_INT(o, "minflt", v, 0, LONG_MAX);
+	KEY_INT(kind, o, "minflt", v);
 	x->minflt = (long)v;
-	NEED_INT(o, "inblock", v, 0, LONG_MAX);
+	KEY_INT(kind, o, "inblock", v);
 	x->inblock = (long)v;
-	NEED_INT(o, "oublock", v, 0, LONG_MAX);
+	KEY_INT(kind, o, "oublock", v);
 	x->oublock = (long)v;
 
 	static const struct {
@@ -940,50 +1114,33 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	    {"t_end_ns", offsetof(struct run_result, t_end_ns)},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		/* counts are never negative; the times are CLOCK_MONOTONIC ns */
-		NEED_INT(o, u64s[i].key, v, i < 4 ? 0 : INT64_MIN, INT64_MAX);
+		KEY_INT(kind, o, u64s[i].key, v);
 		uint64_t u = (uint64_t)v;
 		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
 	}
 	static const struct {
 		const char *key;
 		size_t off;
-		int may_be_null; /* null: unknown (NaN) is a value it can have */
 	} dbls[] = {
-	    {"elapsed_s", offsetof(struct run_result, elapsed_s), 0},
-	    {"user_s", offsetof(struct run_result, user_s), 0},
-	    {"sys_s", offsetof(struct run_result, sys_s), 0},
-	    {"cpu_pct", offsetof(struct run_result, cpu_pct), 0},
-	    {"mbs", offsetof(struct run_result, mbs), 0},
-	    {"read_cv", offsetof(struct run_result, read_cv), 1},
-	    {"write_cv", offsetof(struct run_result, write_cv), 1},
+	    {"elapsed_s", offsetof(struct run_result, elapsed_s)},
+	    {"user_s", offsetof(struct run_result, user_s)},
+	    {"sys_s", offsetof(struct run_result, sys_s)},
+	    {"cpu_pct", offsetof(struct run_result, cpu_pct)},
+	    {"mbs", offsetof(struct run_result, mbs)},
+	    {"read_cv", offsetof(struct run_result, read_cv)},
+	    {"write_cv", offsetof(struct run_result, write_cv)},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(dbls); i++) {
-		double d;
-		json_t *j = json_object_get(o, dbls[i].key);
-		if (!j || get_double(j, &d) != 0)
-			return rd_fail(r, err, errlen, r->line,
-				       "result: \"%s\" missing or not a number", dbls[i].key);
-		if (isnan(d) && !dbls[i].may_be_null)
-			return rd_fail(r, err, errlen, r->line,
-				       "result: \"%s\": null is not a "
-				       "value it can have",
-				       dbls[i].key);
-		if (isinf(d) || d < 0)
-			return rd_fail(r, err, errlen, r->line,
-				       "result: \"%s\": %g is out of range (0 or more, finite)",
-				       dbls[i].key, d);
+		double d; /* "elapsed_s":1e308 was finite, and "inf ± inf" in the table */
+		if (rd_real(r, kind, kind, o, dbls[i].key, &d, err, errlen) < 0)
+			return -1;
 		memcpy((char *)x + dbls[i].off, &d, sizeof(d));
 	}
 	/* rd@burst came later: a recording without it has it unknown */
-	json_t *rab = json_object_get(o, "read_at_burst");
 	x->read_at_burst = NAN;
-	if (rab && get_double(rab, &x->read_at_burst) != 0)
-		return rd_fail(r, err, errlen, r->line, "result: \"read_at_burst\" not a number");
-	if (isinf(x->read_at_burst) || x->read_at_burst < 0)
-		return rd_fail(r, err, errlen, r->line,
-			       "result: \"read_at_burst\": %g is out of range (0 or more, finite)",
-			       x->read_at_burst);
+	if (json_object_get(o, "read_at_burst") &&
+	    rd_real(r, kind, kind, o, "read_at_burst", &x->read_at_burst, err, errlen) < 0)
+		return -1;
 	if (rd_result_res(r, o, x, err, errlen) != 0 || rd_sweep(r, o, x, err, errlen) != 0)
 		return -1;
 	return rd_probe(r, json_object_get(o, "probe"), x, err, errlen);
@@ -1376,7 +1533,7 @@ void recording_position(const struct recording *r, uint64_t *done, uint64_t *siz
 {
 	struct stat st;
 	z_off_t o = r->gz ? gzoffset(r->gz) : -1;
-	*done = o > 0 ? (uint64_t)o : 0;
+	*done = r->zr ? gzread_offset(r->zr) : o > 0 ? (uint64_t)o : 0;
 	*size = fstat(r->fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
 }
 
@@ -1404,14 +1561,14 @@ int recording_seek(struct recording *r, const struct record_mark *m, char *err, 
 		ahead_stop(r->ahead);
 		ahead_drop(r->ahead);
 	}
-	const struct gzindex *ix = r->gzip ? gzindex_wait(r->zjob) : NULL;
-	if (ix) {
+	if (r->gzip) { /* from the access point before off, or from the top */
 		char why[200] = "";
-		struct gzread *z = gzread_open(ix, r->fd, m->off, why, sizeof(why));
+		struct gzread *z =
+		    gzread_open(gzindex_wait(r->zjob), r->fd, m->off, why, sizeof(why));
 		if (!z)
 			return rd_fail(r, err, errlen, m->line + 1, "cannot seek: %s", why);
 		gzread_close(r->zr);
-		r->zr = z; /* gz is left where it was: it reads no more */
+		r->zr = z;
 	} else if ((errno = 0, gzseek(r->gz, (z_off_t)m->off, SEEK_SET)) != (z_off_t)m->off) {
 		int code = Z_OK;
 		const char *msg = gzerror(r->gz, &code);
@@ -1424,6 +1581,7 @@ int recording_seek(struct recording *r, const struct record_mark *m, char *err, 
 	r->pos = r->len = 0;
 	r->eof = r->cut = 0;
 	r->line = m->line;
+	r->blank = 0; /* a mark is taken after an item: no blank line is before it */
 	r->have_prev = m->ndev >= 0;
 	r->prev.n = m->ndev > 0 ? m->ndev : 0;
 	r->prev.t_ns = m->t_ns;
@@ -1444,7 +1602,9 @@ void recording_close(struct recording *r)
 	ahead_free(r->ahead); /* first: a worker may still be parsing */
 	gzread_close(r->zr);
 	if (r->gz)
-		gzclose(r->gz);
+		gzclose(r->gz); /* and fd */
+	else if (r->fd >= 0)
+		close(r->fd);
 	for (int i = 0; i < r->h.argc; i++)
 		free(r->h.argv[i]);
 	free(r->h.argv);

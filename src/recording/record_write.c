@@ -186,15 +186,21 @@ static json_t *header_json(const struct record_header *h)
 	STR("version", h->version);
 	STR("kernel", h->kernel);
 	STR("host", h->host);
-	bad |= put(o, "page_size", json_integer(h->page_size));
-	bad |= put(o, "cpus", json_integer(h->cpus));
-	bad |= put(o, "mem_total_kb", ju64(h->mem_total_kb));
+	/* a figure not known (0: a hand-made header read back) is left out,
+	 * as the reader takes a missing one: there, 0 is out of range */
+	if (h->page_size)
+		bad |= put(o, "page_size", json_integer(h->page_size));
+	if (h->cpus)
+		bad |= put(o, "cpus", json_integer(h->cpus));
+	if (h->mem_total_kb)
+		bad |= put(o, "mem_total_kb", ju64(h->mem_total_kb));
 	STR("device", h->device);
 	STR("device_how", h->device_how);
 	STR("device_kind", h->device_kind);
 	bad |= put(o, "mglru", json_boolean(h->mglru));
 	bad |= put(o, "cgroup", json_integer(h->cgroup_version));
-	bad |= put(o, "interval_s", jdouble(h->interval_s));
+	if (h->interval_s != 0)
+		bad |= put(o, "interval_s", jdouble(h->interval_s));
 	bad |= put(o, "argv", argv);
 	STR("start_wall", h->start_wall);
 	bad |= put(o, "start_mono_ns", ju64(h->start_mono_ns));

@@ -13,7 +13,10 @@
  * every number of an accepted result is one a run can have (counts not
  * negative, flags 0/1, verified -2..1, times and rates finite and not
  * negative, CVs unknown or not negative), and its name and message hold no
- * control character.
+ * control character.  Issue 26: every field of an accepted sample, a
+ * header figure it says and an event's and a map's numbers are in the
+ * range record_format.c gives them; blank lines and bytes after a gzip
+ * member are said as errors naming the file.
  */
 #include "fuzz.h"
 
@@ -23,7 +26,49 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "record_format.h"
 #include "strategy.h"
+
+/* v (as the file held it: an int64) in g */
+static int in_range(int64_t v, const char *line, const char *key)
+{
+	const struct record_range *g = record_range_of(line, key);
+	FUZZ_REQUIRE(g && !g->real);
+	return v >= g->lo && v <= g->hi && (!g->pow2 || (v & (v - 1)) == 0);
+}
+
+/* Every field of a sample's groups in its column's range. */
+static void sample_in_range(const struct sample *s)
+{
+	for (size_t i = 0; i < record_nfields; i++) {
+		const struct field *f = &record_fields[i];
+		if (!(s->have & f->group))
+			continue;
+		const char *p = (const char *)s + f->off;
+		int64_t v;
+		if (f->type == F_F32) {
+			float x;
+			memcpy(&x, p, sizeof(x));
+			FUZZ_REQUIRE(isfinite(x) && x >= f->range.rlo && x <= f->range.rhi);
+			continue;
+		} else if (f->type == F_U64) {
+			uint64_t u;
+			memcpy(&u, p, sizeof(u));
+			v = (int64_t)u;
+		} else if (f->type == F_U32) {
+			uint32_t u;
+			memcpy(&u, p, sizeof(u));
+			v = u;
+		} else {
+			uint8_t u;
+			memcpy(&u, p, sizeof(u));
+			v = u;
+		}
+		FUZZ_REQUIRE(v >= f->range.lo && v <= f->range.hi);
+	}
+	FUZZ_REQUIRE(in_range((int64_t)s->t_ns, "sample", "t") &&
+		     in_range(s->run, "sample", "run"));
+}
 
 enum { MAX_ITEMS = 64 };
 
@@ -36,6 +81,7 @@ static void check_item(const struct record_item *it)
 		FUZZ_REQUIRE((it->sample.have & ~(0x3ffu | SAMPLE_HAVE_PROBE | SAMPLE_HAVE_CG_IO |
 						  SAMPLE_HAVE_CG_IO_WB)) == 0); /* the bits a reader knows */
 		FUZZ_REQUIRE(it->sample.phase >= 0 && it->sample.phase < PHASE_COUNT);
+		sample_in_range(&it->sample);
 		if (it->have_disks) {
 			const struct disktab *t = &it->disks;
 			FUZZ_REQUIRE(t->n >= 0 && t->n <= DISKTAB_MAX);
@@ -48,11 +94,14 @@ static void check_item(const struct record_item *it)
 		}
 	} else if (it->kind == RECORD_EVENT) {
 		FUZZ_REQUIRE(it->event.phase >= 0 && it->event.phase < PHASE_COUNT);
+		FUZZ_REQUIRE(in_range((int64_t)it->event.t_ns, "event", "t") &&
+			     in_range(it->event.run, "event", "run"));
 	} else if (it->kind == RECORD_MAP) {
 		const struct residency_map_file *f[] = {&it->map.src, &it->map.dst};
 		FUZZ_REQUIRE(f[0]->n || f[1]->n);
 		for (int i = 0; i < 2; i++)
 			FUZZ_REQUIRE(f[i]->n <= RESIDENCY_MAP_MAX && f[i]->n <= f[i]->pages);
+		FUZZ_REQUIRE(in_range((int64_t)it->map.t_ns, "pcmap", "t"));
 	} else {
 		const struct run_result *x = &it->result;
 		FUZZ_REQUIRE(!x->strategy || !strcmp(x->strategy->name, it->strategy_name));
@@ -66,6 +115,8 @@ static void check_item(const struct record_item *it)
 		const double must[] = {x->elapsed_s, x->user_s, x->sys_s, x->cpu_pct, x->mbs};
 		for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++)
 			FUZZ_REQUIRE(isfinite(must[i]) && must[i] >= 0);
+		FUZZ_REQUIRE(x->elapsed_s <= record_range_of("result", "elapsed_s")->rhi);
+		FUZZ_REQUIRE(in_range((int64_t)x->t_end_ns, "result", "t_end_ns"));
 		const double may[] = {x->read_cv, x->write_cv, x->read_at_burst};
 		for (size_t i = 0; i < sizeof(may) / sizeof(may[0]); i++)
 			FUZZ_REQUIRE(isnan(may[i]) || (isfinite(may[i]) && may[i] >= 0));
@@ -148,6 +199,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_REQUIRE(has_prefix(err, path));
 		return 0;
 	}
+	/* the header's figures: said and in range, or not said (0) */
+	const struct record_header *hd = recording_header(rec);
+	FUZZ_REQUIRE(!hd->page_size || in_range(hd->page_size, "header", "page_size"));
+	FUZZ_REQUIRE(!hd->cpus || in_range(hd->cpus, "header", "cpus"));
+	FUZZ_REQUIRE(!hd->mem_total_kb ||
+		     in_range((int64_t)hd->mem_total_kb, "header", "mem_total_kb"));
+	FUZZ_REQUIRE(in_range(hd->minor, "header", "minor") &&
+		     in_range(hd->cgroup_version, "header", "cgroup"));
+	const struct record_range *iv = record_range_of("header", "interval_s");
+	FUZZ_REQUIRE(hd->interval_s == 0 ||
+		     (hd->interval_s >= iv->rlo && hd->interval_s <= iv->rhi));
 	int n = 0, rc;
 	while (n < MAX_ITEMS && (rc = recording_next(rec, &items[n], err, sizeof(err))) == 1) {
 		check_item(&items[n]);

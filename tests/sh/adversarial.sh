@@ -655,4 +655,182 @@ rm -f "$tmp/p14.svg" # what a build that ignored --run made
 run --export-svg "$tmp/p14.svg" --view sweep "$tmp/sw.jsonl"
 check "$T --view sweep without --run: drawn" '[ "$rc" -eq 0 ] && grep -q "<svg" "$tmp/p14.svg"' "exit $rc; $(show "$tmp/err")"
 
+# ---- part 14: the reader keeps its promises (findings 5, 7, 10) ----
+# ---- 14.5: blank lines count toward the line limit; SIGTERM ends every read --
+# (head -1 REC; head -c 200000000 /dev/zero | tr '\0' '\n'; tail -n +2 REC) | gzip -1
+#   took 49 s to honour SIGTERM; 2e9 of them ran 474 s under timeout 120.
+T="14.5 read"
+{
+	head -n 1 "$R"
+	head -c 20000000 /dev/zero | tr '\0' '\n'
+	tail -n +2 "$R"
+} | gzip -1 >"$tmp/blank.jsonl.gz"
+bl='blank.jsonl.gz:1048578: more than 1048576 blank lines in a row \(not a recording\)'
+RUN_TO=20
+mkdir "$tmp/bl"
+refused "$T --replay of 2e7 newlines" "$bl" --replay "$tmp/blank.jsonl.gz" --batch -q --results "$tmp/bl/r.csv"
+refused "$T --export-csv of them" "$bl" --export-csv "$tmp/bl/o.csv" "$tmp/blank.jsonl.gz"
+refused "$T --export-openmetrics of them" "$bl" --export-openmetrics "$tmp/bl/o.om" "$tmp/blank.jsonl.gz"
+refused "$T --compare with them" "$bl" --compare "$R" "$tmp/blank.jsonl.gz" --export-json "$tmp/bl/c.json"
+RUN_TO=60
+check "$T nothing made from them" 'lrt_empty "$tmp/bl"' "$(ls -A "$tmp/bl" | tr '\n' ' ')"
+# lines a newer minor may add are read past (not counted): a long read,
+# which a SIGTERM ends at once
+{
+	head -n 1 "$R"
+	yes '{"k":"x"}' | head -n 20000000
+	tail -n +2 "$R"
+} | gzip -1 >"$tmp/long.jsonl.gz"
+# term_read NAME OUT ARGS...: lrutop ARGS in the background; once it has
+# the recording open (its fd, not a guess of time), SIGTERM: gone within
+# 2 s, 143, "interrupted (SIGTERM)", and no OUT
+term_read() {
+	_n=$1 _o=$2
+	shift 2
+	"$LRUTOP" "$@" </dev/null >/dev/null 2>"$tmp/err" &
+	bg=$!
+	if ! wait_for 20 '[ -n "$(find -L /proc/$bg/fd -samefile "$tmp/long.jsonl.gz" 2>/dev/null)" ]'; then
+		kill -KILL "$bg" 2>/dev/null
+		wait "$bg"
+		bg=""
+		notok "$T $_n: SIGTERM while it reads" "never had the recording open; $(show "$tmp/err")"
+		return
+	fi
+	kill -TERM "$bg"
+	wait_for 2 "proc_gone $bg" 0.02
+	_gone=$?
+	[ "$_gone" -eq 0 ] || kill -KILL "$bg" 2>/dev/null
+	wait "$bg"
+	_rc=$?
+	bg=""
+	check "$T $_n: SIGTERM while it reads: gone within 2 s, 143, one line, no ${_o##*/}" \
+		'[ "$_gone" -eq 0 ] && [ "$_rc" -eq 143 ] && one_line "interrupted \(SIGTERM\)" && [ ! -e "$_o" ]' \
+		"gone=$_gone exit $_rc; $(show "$tmp/err"); $(ls -A "$tmp/x" 2>/dev/null)"
+}
+rm -rf "$tmp/x" && mkdir "$tmp/x"
+term_read "--replay --batch --results" "$tmp/x/r.csv" --replay "$tmp/long.jsonl.gz" --batch -q --results "$tmp/x/r.csv"
+term_read "--replay --batch --export-json" "$tmp/x/r.json" --replay "$tmp/long.jsonl.gz" --batch -q --export-json "$tmp/x/r.json"
+term_read "--replay --batch --speed 1 (access points)" "$tmp/x/none" --replay "$tmp/long.jsonl.gz" --batch -q --speed 1
+term_read "--export-csv" "$tmp/x/o.csv" --export-csv "$tmp/x/o.csv" "$tmp/long.jsonl.gz"
+term_read "--export-svg" "$tmp/x/o.svg" --export-svg "$tmp/x/o.svg" "$tmp/long.jsonl.gz"
+term_read "--export-openmetrics" "$tmp/x/o.om" --export-openmetrics "$tmp/x/o.om" "$tmp/long.jsonl.gz"
+term_read "--compare" "$tmp/x/none" --compare "$R" "$tmp/long.jsonl.gz"
+term_read "--compare --export-markdown" "$tmp/x/c.md" --compare "$R" "$tmp/long.jsonl.gz" --export-markdown "$tmp/x/c.md"
+# the TUI (its first read is before the first frame)
+tm_start rd 100 30 "cd '$tmp' && '$LRUTOP' --replay long.jsonl.gz 2>&1"
+pid=""
+if wait_for 20 'pid=$(tm_child rd); [ -n "$pid" ] && [ -n "$(find -L /proc/$pid/fd -samefile "$tmp/long.jsonl.gz" 2>/dev/null)" ]'; then
+	kill -TERM "$pid"
+	tm_wait rd "EXIT=" 2
+	check "$T the TUI's first read: SIGTERM ends it within 2 s, 143, the terminal sane" \
+		'tm_has rd "EXIT=143" && tm_has rd "lrutop: interrupted (SIGTERM)" && tm_stty_sane rd' \
+		"$(tm_cap rd | grep -v '^$' | tail -n 4 | tr '\n' '|')"
+else
+	notok "$T the TUI's first read" "never had the recording open: $(tm_cap rd | grep -v '^$' | tail -n 3 | tr '\n' '|')"
+fi
+tm_cleanup
+
+# ---- 14.7: every number of a recording in the range the kernel can produce --
+# "mf":-5 became mem_free_kb 18446744073709551611 in CSV; "pms":1e300 inf in
+# OpenMetrics, CSV and the table; "pis":-50 was taken; header interval_s 0/-1,
+# page_size 0/3, cpus 0, mem_total_kb 0, minor -1 were accepted; elapsed_s
+# 1e308 passed "finite" and printed "inf ± inf".
+T="14.7 ranges"
+# edit OUT KIND PYTHON-EXPR: R with its header (KIND header) or its first
+# line of KIND as the object o, changed by EXPR
+edit() {
+	python3 - "$R" "$1" "$2" "$3" <<'EOF'
+import json, sys
+src, out, kind, expr = sys.argv[1:]
+done = False
+with open(out, "w") as f:
+    for i, l in enumerate(open(src).read().splitlines()):
+        o = json.loads(l)
+        if not done and (i == 0 if kind == "header" else o.get("k") == kind):
+            exec(expr)
+            l = json.dumps(o, separators=(",", ":"))
+            done = True
+        f.write(l + "\n")
+EOF
+}
+mkdir "$tmp/rg"
+ri=0
+# each edit, and where lrutop reads it: the one line, exit 2, nothing made
+for e in 'sample|o["mf"] = -5|sample: "mf": -5 is out of range \(0 to 9223372036854775807\)|--export-csv' \
+	'sample|o["pms"] = 1e300|sample: "pms": 1e\+300 is out of range \(0 to 100\)|--export-openmetrics' \
+	'sample|o["pis"] = -50|sample: "pis": -50 is out of range \(0 to 100\)|--replay' \
+	'header|o["interval_s"] = 0|header: "interval_s": 0 is out of range \(0.05 to 60\)|--replay' \
+	'header|o["interval_s"] = -1|header: "interval_s": -1 is out of range|--export-svg' \
+	'header|o["page_size"] = 0|header: "page_size": 0 is out of range \(a power of two, 4096 to 1048576\)|--export-csv' \
+	'header|o["page_size"] = 3|header: "page_size": 3 is out of range|--replay' \
+	'header|o["cpus"] = 0|header: "cpus": 0 is out of range \(1 to|--export-csv' \
+	'header|o["mem_total_kb"] = 0|header: "mem_total_kb": 0 is out of range|--compare' \
+	'header|o["minor"] = -1|header: "minor": -1 is out of range|--replay' \
+	'result|o["elapsed_s"] = 1e308|result: "elapsed_s": 1e\+308 is out of range \(0 to 3.15576e\+09\)|--compare'; do
+	ri=$((ri + 1))
+	_k=${e%%|*} _r=${e#*|}
+	_x=${_r%%|*} _r=${_r#*|}
+	_p=${_r%%|*} _how=${_r#*|}
+	case $_x in *'"p'[mi]'s"'*)
+		if ! grep -q '"pms":' "$R"; then
+			skip "$T $_x" "no PSI on this machine: its recording has no such key"
+			continue
+		fi ;;
+	esac
+	edit "$tmp/rg/v$ri.jsonl" "$_k" "$_x"
+	case $_how in
+	--replay) refused "$T --replay, $_x" "v$ri.jsonl:[0-9]+: $_p" --replay "$tmp/rg/v$ri.jsonl" --batch -q --results "$tmp/rg/o$ri.csv" ;;
+	--compare) refused "$T --compare, $_x" "v$ri.jsonl:[0-9]+: $_p" --compare "$R" "$tmp/rg/v$ri.jsonl" --export-json "$tmp/rg/o$ri.json" ;;
+	*) refused "$T $_how, $_x" "v$ri.jsonl:[0-9]+: $_p" "$_how" "$tmp/rg/o$ri.out" "$tmp/rg/v$ri.jsonl" ;;
+	esac
+	check "$T $_x: nothing made" '! ls "$tmp/rg"/o"$ri".* >/dev/null 2>&1' "$(ls "$tmp/rg" | tr '\n' ' ')"
+done
+# DESIGN.md: only an unknown major is refused; a newer minor is read, with
+# the fields this lrutop knows (a key it does not know is skipped)
+edit "$tmp/rg/minor99.jsonl" header 'o["minor"] = 99; o["from_minor_99"] = -7'
+run --replay "$tmp/rg/minor99.jsonl" --batch -q
+check "$T minor 99 (newer): replayed, exit 0, the run's row" \
+	'[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q "^rw_cp " "$tmp/out"' "exit $rc; $(show "$tmp/err")"
+# and what the kernel gives passes: this machine's recording, every field
+run --export-csv "$tmp/rg/own.csv" "$R"
+check "$T this machine's recording: every value in range, exit 0" '[ "$rc" -eq 0 ] && [ -s "$tmp/rg/own.csv" ]' \
+	"exit $rc; $(show "$tmp/err")"
+# ---- 14.10: bytes after a gzip member are an error, everywhere -------------
+# gzip -c r.jsonl >g.gz; echo junk >>g.gz; lrutop --replay g.gz --batch   exit 0, no word
+#   (zlib's gzread ends the data at bytes that are no member)
+T="14.10 gzip"
+mkdir "$tmp/gz"
+gzip -c "$R" >"$tmp/gz/ok.jsonl.gz"
+gsize=$(stat -c %s "$tmp/gz/ok.jsonl.gz")
+cp "$tmp/gz/ok.jsonl.gz" "$tmp/gz/junk.jsonl.gz"
+echo junk >>"$tmp/gz/junk.jsonl.gz"
+cp "$tmp/gz/ok.jsonl.gz" "$tmp/gz/nl.jsonl.gz"
+echo >>"$tmp/gz/nl.jsonl.gz"
+gj="junk.jsonl.gz: 5 bytes after the gzip data \(from byte $gsize\) are not gzip: the file was appended to or is damaged"
+mkdir "$tmp/gz/o"
+refused "$T --replay --batch" "$gj" --replay "$tmp/gz/junk.jsonl.gz" --batch -q --results "$tmp/gz/o/r.csv"
+refused "$T --replay --speed 8 (access points)" "$gj" --replay "$tmp/gz/junk.jsonl.gz" --batch -q --speed 8
+refused "$T --export-csv" "$gj" --export-csv "$tmp/gz/o/o.csv" "$tmp/gz/junk.jsonl.gz"
+refused "$T --export-svg" "$gj" --export-svg "$tmp/gz/o/o.svg" "$tmp/gz/junk.jsonl.gz"
+refused "$T --export-openmetrics" "$gj" --export-openmetrics "$tmp/gz/o/o.om" "$tmp/gz/junk.jsonl.gz"
+refused "$T --compare" "$gj" --compare "$R" "$tmp/gz/junk.jsonl.gz" --export-json "$tmp/gz/o/c.json"
+refused "$T one byte (echo >>FILE)" "nl.jsonl.gz: 1 byte after the gzip data \(from byte $gsize\) is not gzip" \
+	--export-csv "$tmp/gz/o/n.csv" "$tmp/gz/nl.jsonl.gz"
+check "$T nothing made" 'lrt_empty "$tmp/gz/o"' "$(ls -A "$tmp/gz/o" | tr '\n' ' ')"
+# the TUI says it before its first frame
+tm_start gz 100 30 "'$LRUTOP' --replay '$tmp/gz/junk.jsonl.gz' 2>&1"
+tm_wait gz "EXIT=" 20
+check "$T the TUI: exit 2 with the line, the terminal sane" \
+	'tm_has gz "EXIT=2" && tm_has gz "after the gzip data" && tm_stty_sane gz' \
+	"$(tm_cap gz | grep -v '^$' | tail -n 4 | tr '\n' '|')"
+tm_cleanup
+# what stays as it was: the whole file, and one cut short (the crash) is a warning
+run --replay "$tmp/gz/ok.jsonl.gz" --batch -q
+check "$T the same gzip without them: exit 0, nothing said" '[ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]' \
+	"exit $rc; $(show "$tmp/err")"
+head -c -10 "$tmp/gz/ok.jsonl.gz" >"$tmp/gz/cut.jsonl.gz"
+run --replay "$tmp/gz/cut.jsonl.gz" --batch -q
+check "$T cut short: exit 0 and the warning" \
+	'[ "$rc" -eq 0 ] && one_line "warning: .*cut.jsonl.gz:[0-9]+: .*cut short"' "exit $rc; $(show "$tmp/err")"
+
 exit 0

@@ -10,9 +10,11 @@
  *    bytes as the data from that offset, up to the end of the data;
  *  - a file cut short is indexed up to the cut and a read from a point
  *    near the cut ends with the cut said; bytes after the last member that
- *    are no gzip header end the data (as for gzread); a corrupt file or a
- *    plain one is no index; a stop set ends a build; a job on a thread
- *    gives the index a build in line gives.
+ *    are no gzip header are an error that says how many (gzread ends the
+ *    data there); a reader without an index inflates from the top; a corrupt file or a
+ *    plain one is no index; a stop set ends a build, and so does a
+ *    terminating signal; a job on a thread gives the index a build in
+ *    line gives.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,13 +23,17 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "gzindex.h"
+#include "sigpipe.h"
 #include "testutil.h"
 
 TU_TMPDIR_SUITE("gzindex")
@@ -207,16 +213,97 @@ static void test_cut_and_garbage(void **state)
 	gzindex_free(ix);
 	close(fd);
 
-	/* whole again, then bytes that are no member after it */
+	/* whole again, then bytes that are no member after it (issue 26, 10:
+	 * gzread ends the data there, and so did this index): no index, and
+	 * a read from the top gives all the data, then the error, which says
+	 * how many bytes from where; one byte (echo >>FILE) too */
+	static const char *tails[] = {"this is not gzip\n", "\n"};
+	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+		write_gz(path, one, 1);
+		assert_int_equal(stat(path, &st), 0);
+		FILE *f = fopen(path, "ab");
+		assert_non_null(f);
+		fputs(tails[t], f);
+		fclose(f);
+		fd = open(path, O_RDONLY);
+		assert_true(fd >= 0);
+		char err[200] = "", want[200];
+		assert_null(gzindex_build(fd, SPAN, NULL, err, sizeof(err)));
+		size_t k = strlen(tails[t]);
+		snprintf(want, sizeof(want), "%zu byte%s after the gzip data (from byte %lld) %s not gzip",
+			 k, k == 1 ? "" : "s", (long long)st.st_size, k == 1 ? "is" : "are");
+		if (!strstr(err, want))
+			fail_msg("\"%s\" lacks \"%s\"", err, want);
+		struct gzread *z = gzread_open(NULL, fd, 0, err, sizeof(err));
+		assert_non_null(z);
+		static unsigned char buf[65536];
+		size_t at = 0;
+		long n;
+		int cut = 0;
+		while ((n = gzread_read(z, buf, sizeof(buf), &cut, err, sizeof(err))) > 0) {
+			assert_memory_equal(buf, data + at, (size_t)n);
+			at += (size_t)n;
+		}
+		assert_int_equal(n, -1);
+		assert_int_equal(at, ndata);
+		assert_int_equal(gzread_garbage(z), k);
+		assert_non_null(strstr(err, want));
+		assert_int_equal(gzread_offset(z), st.st_size);
+		gzread_close(z);
+		close(fd);
+	}
+	/* an index made before the bytes came: a read from a point (raw
+	 * deflate, the trailer skipped) meets them as well */
 	write_gz(path, one, 1);
+	ix = build_file(&fd);
 	FILE *f = fopen(path, "ab");
 	assert_non_null(f);
-	fputs("this is not gzip\n", f);
+	fputs("junk", f);
 	fclose(f);
-	ix = build_file(&fd);
-	assert_int_equal(gzindex_size(ix), ndata);
-	read_from(ix, fd, ndata - 70000, ndata, 0);
+	char err[200] = "";
+	struct gzread *z = gzread_open(ix, fd, ndata - 1000, err, sizeof(err));
+	assert_non_null(z);
+	static unsigned char b2[4096];
+	int cut = 0;
+	long n, tail = 0;
+	while ((n = gzread_read(z, b2, sizeof(b2), &cut, err, sizeof(err))) > 0)
+		tail += n;
+	assert_int_equal(n, -1);
+	assert_int_equal(tail, 1000);
+	assert_int_equal(gzread_garbage(z), 4);
+	gzread_close(z);
 	gzindex_free(ix);
+	close(fd);
+}
+
+/* Without an index a reader starts at the top and inflates up to the
+ * offset asked for (the recording reader's seek without access points):
+ * the same bytes as from a point; past the data, the first read says so. */
+static void test_no_index(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "%s/n.gz", dir);
+	write_gz(path, sizes, 3);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	static unsigned char b[8192];
+	char err[200];
+	size_t offs[] = {0, 1, member_at[1] - 1, member_at[1] + 5, ndata - 10};
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		struct gzread *z = gzread_open(NULL, fd, offs[i], err, sizeof(err));
+		assert_non_null(z);
+		int cut = 0;
+		long got = gzread_read(z, b, sizeof(b), &cut, err, sizeof(err));
+		assert_true(got > 0);
+		assert_memory_equal(b, data + offs[i], (size_t)got);
+		gzread_close(z);
+	}
+	struct gzread *z = gzread_open(NULL, fd, ndata + 1, err, sizeof(err));
+	assert_non_null(z);
+	int cut = 0;
+	assert_int_equal(gzread_read(z, b, sizeof(b), &cut, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "shorter than it was"));
+	gzread_close(z);
 	close(fd);
 }
 
@@ -262,6 +349,51 @@ static void test_not_an_index(void **state)
 	close(fd);
 }
 
+/* In a child: a terminating signal caught by lrutop's handler (sig_install)
+ * stops a build as a stop set does, in line and on a job's thread (issue
+ * 26, 5: every read loop checks for a signal).  0, or the check that
+ * failed. */
+static int signal_child(void)
+{
+	char err[200] = "";
+	if (sig_install(err, sizeof(err)) < 0)
+		return 10;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 11;
+	raise(SIGTERM);
+	struct gzindex *ix = gzindex_build(fd, SPAN, NULL, err, sizeof(err));
+	if (ix || !strstr(err, "stopped"))
+		return 12;
+	struct gzindex_job *j = gzindex_start(fd, SPAN);
+	if (!j || gzindex_wait(j))
+		return 13;
+	gzindex_job_free(j);
+	close(fd);
+	return 0;
+}
+
+static void test_signal(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "%s/sig.gz", dir);
+	write_gz(path, sizes, 2);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(signal_child());
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fail_msg("child: %s %d", WIFEXITED(st) ? "check" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	/* here, with no signal, the same file builds */
+	int fd;
+	gzindex_free(build_file(&fd));
+	close(fd);
+}
+
 static void test_job(void **state)
 {
 	(void)state;
@@ -294,8 +426,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_every_offset),
 	    cmocka_unit_test(test_cut_and_garbage),
+	    cmocka_unit_test(test_no_index),
 	    cmocka_unit_test(test_not_an_index),
 	    cmocka_unit_test(test_job),
+	    cmocka_unit_test(test_signal),
 	};
 	return cmocka_run_group_tests_name("gzindex", tests, setup_data, teardown_data);
 }

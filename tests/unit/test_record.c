@@ -57,7 +57,10 @@ static void header_demo(struct record_header *h)
 
 /* A sample with every field of the groups in `have` set to a value that
  * depends on i and on the field (so a swapped pair of fields fails), the
- * others zero, as the sampler leaves them. */
+ * others zero, as the sampler leaves them.  Some at the top of their range
+ * (record_format.c): a counter's INT64_MAX, a time's century, PSI's 100,
+ * the limit's any uint64_t. */
+#define CENTURY_NS 3155760000000000000ull
 static void sample_demo(struct sample *s, int i, uint32_t have)
 {
 	memset(s, 0, sizeof(*s));
@@ -72,13 +75,13 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 		s->active = 3 + k, s->inactive = 4 + k, s->active_file = 5 + k;
 		s->inactive_file = 6 + k, s->active_anon = 7 + k, s->inactive_anon = 8 + k;
 		s->cached = 9 + k, s->dirty = 10 + k, s->writeback = 11 + k;
-		s->swap_total = 0, s->swap_free = UINT64_MAX - k; /* above INT64_MAX */
+		s->swap_total = 0, s->swap_free = (uint64_t)INT64_MAX - k;
 	}
 	if (have & SAMPLE_HAVE_VM) {
 		s->pgactivate = 12 + k, s->pgdeactivate = 13 + k, s->pgscan_kswapd = 14 + k;
 		s->pgscan_direct = 15 + k, s->pgsteal_kswapd = 16 + k, s->pgsteal_direct = 17 + k;
 		s->pgmajfault = 18 + k, s->pgpgin = 19 + k, s->pgpgout = 20 + k;
-		s->pswpin = 21 + k, s->pswpout = (uint64_t)INT64_MAX + 1 + k;
+		s->pswpin = 21 + k, s->pswpout = (uint64_t)INT64_MAX - 1 - k;
 	}
 	if (have & SAMPLE_HAVE_VMX) {
 		s->pgscan_file = 22 + k, s->pgscan_anon = 23 + k, s->pgsteal_file = 24 + k;
@@ -100,12 +103,12 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 		s->psi_mem_some_us = 46 + k;
 	}
 	if (have & SAMPLE_HAVE_PSI_IO) {
-		s->psi_io_some = FLT_MIN, s->psi_io_full = FLT_MAX / (float)(i + 1);
+		s->psi_io_some = FLT_MIN, s->psi_io_full = 100.0f / (float)(i + 1);
 		s->psi_io_some_us = 47 + k;
 	}
 	if (have & SAMPLE_HAVE_CG) {
 		s->cg_active_file = 48 + k, s->cg_inactive_file = 49 + k, s->cg_cache = 50 + k;
-		s->cg_usage = 51 + k, s->cg_limit = UINT64_MAX, s->cg_dirty = 52 + k;
+		s->cg_usage = 51 + k, s->cg_limit = UINT64_MAX, s->cg_dirty = 52 + k; /* -1 */
 	}
 	if (have & SAMPLE_HAVE_CG_DEACT)
 		s->cg_pgdeactivate = 53 + k;
@@ -114,20 +117,20 @@ static void sample_demo(struct sample *s, int i, uint32_t have)
 		/* the destination not made yet (every other sample): all zero */
 		if (i % 2)
 			s->res_dst = (struct sample_res){60 + k, 61 + k, 62 + k, 63 + k,
-							 UINT64_MAX - k, 65 + k, 2};
+							 (uint64_t)INT64_MAX - k, 65 + k, 2};
 	}
 	if (have & SAMPLE_HAVE_PROBE) { /* --probe */
 		s->probe_n = 54 + (uint32_t)i, s->probe_slow = (uint32_t)i;
-		s->probe_p50 = 55 + k, s->probe_p99 = 56 + k, s->probe_max = (uint64_t)INT64_MAX - k;
+		s->probe_p50 = 55 + k, s->probe_p99 = 56 + k, s->probe_max = CENTURY_NS - k;
 	}
 	if (have & SAMPLE_HAVE_CG_IO) {
-		s->cg_rd_bytes = (uint64_t)INT64_MAX + 66 + k, s->cg_wr_bytes = 67 + k;
+		s->cg_rd_bytes = (uint64_t)INT64_MAX - 66 - k, s->cg_wr_bytes = 67 + k;
 		s->cg_io_gen = UINT32_MAX - (uint32_t)i;
 	}
 	if (have & SAMPLE_HAVE_GEN) { /* MGLRU's generations (minor 2) */
 		for (int g = 0; g < SAMPLE_GENS; g++)
 			s->gen_file[g] = 68 + (uint64_t)g + k;
-		s->gen_seq = UINT64_MAX - k, s->gen_n = (uint8_t)(1 + i % SAMPLE_GENS);
+		s->gen_seq = (uint64_t)INT64_MAX - k, s->gen_n = (uint8_t)(1 + i % SAMPLE_GENS);
 	}
 }
 
@@ -154,7 +157,7 @@ static void disks_demo(struct disktab *t, int i)
 	*t = real;
 	t->t_ns = 1000000000ull + (uint64_t)i * 250000000ull + (uint64_t)(i % 2) * 1234;
 	t->dev[0].rd_ios += (uint64_t)i * 7;
-	t->dev[0].weighted_ms = UINT64_MAX - (uint64_t)i;
+	t->dev[0].weighted_ms = (uint64_t)INT64_MAX - (uint64_t)i;
 	if (i >= 3 && t->n < DISKTAB_MAX) {
 		struct disk_counters *d = &t->dev[t->n++];
 		memset(d, 0, sizeof(*d));
@@ -187,11 +190,11 @@ static void result_demo(struct run_result *x, int i)
 	/* the extremes of what a run can have (the reader refuses the rest) */
 	x->cpu_pct = -0.0, x->majflt = 12345678901l, x->minflt = LONG_MAX, x->inblock = 0;
 	x->oublock = 987654321, x->bytes = (uint64_t)INT64_MAX - 5, x->mbs = 123.456789012345678;
-	x->read_cv = NAN, x->write_cv = i ? DBL_MAX : 0.0;
+	x->read_cv = NAN, x->write_cv = i ? 251228.0 : 0.0; /* the CV's top */
 	x->peak_active_file_kb = 99999, x->pgdeactivate = (uint64_t)INT64_MAX, x->refault_file = 7;
 	x->bursts = 4, x->verified = i % 3 - 1;
 	snprintf(x->message, sizeof(x->message), "run %d: \"quoted\", a comma and ü", i);
-	x->t_start_ns = 1, x->t_copy_ns = 2, x->t_end_ns = UINT64_MAX;
+	x->t_start_ns = 1, x->t_copy_ns = 2, x->t_end_ns = CENTURY_NS;
 	if (i % 2) { /* page-cache figures (minor 1); the others have none, as before it */
 		x->res_have = 1, x->res_dst_dirty_peak_kb = 123456, x->res_src_cached_end = 7;
 		x->res_src_pages_end = (uint64_t)INT64_MAX, x->res_recent_end = 0;
@@ -199,7 +202,7 @@ static void result_demo(struct run_result *x, int i)
 	if (i % 2 == 0) { /* --probe: a run with its figures, one without */
 		snprintf(x->probe.mode, sizeof(x->probe.mode), "%s", i ? "direct" : "cold");
 		x->probe.n = 300 + (uint64_t)i, x->probe.p50_ns = 250000, x->probe.p99_ns = 17500000;
-		x->probe.p999_ns = 27300000, x->probe.max_ns = (uint64_t)INT64_MAX, x->probe.slow = 3;
+		x->probe.p999_ns = 27300000, x->probe.max_ns = CENTURY_NS, x->probe.slow = 3;
 		x->probe.idle_n = (uint64_t)i * 60, x->probe.idle_p99_ns = 7800000;
 	}
 }
@@ -744,7 +747,7 @@ static void test_corrupt_middle_line(void **state)
 	corrupt_line(3, "{\"k\":\"sample\",\"t\":1,\"run\":-1,\"ph\":0,\"st\":0,\"hv\":1}",
 		     "sample: \"mt\" missing or not an integer");
 	corrupt_line(3, "{\"k\":\"sample\",\"t\":1,\"run\":40000,\"ph\":0,\"st\":0,\"hv\":0}",
-		     "sample: \"run\": 40000 is out of range (-32768 to 32767)");
+		     "sample: \"run\": 40000 is out of range (-1 to 32767)");
 	corrupt_line(3, "[]", "not a JSON object");
 	corrupt_line(4, "{\"k\":\"event\",\"t\":1,\"run\":0,\"phase\":\"dancing\"}",
 		     "event: \"phase\" missing or unknown");
@@ -947,9 +950,18 @@ static void test_doubles_bit_exact(void **state)
 	(void)state;
 	char path[128], err[512];
 	struct record_header h;
-	const double ds[] = {
-	    0.1,      1.0 / 3.0,	   2.0 / 3.0,		M_PI,	1e-310, DBL_MAX,
-	    -DBL_MIN, nextafter(1.0, 2.0), 123456789.123456789, 5e-324, -0.0};
+	/* within every range they go to (PSI at most 100, a CV 251228) */
+	const double ds[] = {0.1,
+			     1.0 / 3.0,
+			     2.0 / 3.0,
+			     M_PI,
+			     1e-310,
+			     nextafter(100.0, 0.0),
+			     -DBL_MIN,
+			     nextafter(1.0, 2.0),
+			     12.3456789012345678,
+			     5e-324,
+			     -0.0};
 	tpath(path, sizeof(path), "doubles.jsonl");
 	header_demo(&h);
 	h.interval_s = 0.1 + 0.2;

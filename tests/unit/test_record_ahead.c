@@ -7,8 +7,11 @@
  * changed a little per sample (rows that did not move are left out, a
  * device joins and leaves), with events, results and page-cache maps;
  * then copies with blank lines, a bad line in the middle (not JSON; JSON
- * the conversion refuses), a line too long, a cut last line, gzip
- * streams made from them and one cut short.  Also seeks (to a mark taken
+ * the conversion refuses), a line too long, a run of blank lines as long
+ * as a line may be and one longer, a cut last line, gzip streams made
+ * from them, one cut short and one with bytes after its member (an error);
+ * a SIGTERM in the middle ends either read
+ * within what it had read (a child with lrutop's handler).  Also seeks (to a mark taken
  * ahead, to one taken by the plain handle, after the end) and closes in
  * the middle; the threads are counted in /proc/self/status, so a worker
  * left behind fails.
@@ -20,15 +23,19 @@
 #include <cmocka.h>
 
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "gzindex.h"
 #include "record.h"
 #include "sampler.h"
+#include "sigpipe.h"
 #include "strategy.h"
 #include "util.h"
 
@@ -370,22 +377,20 @@ static void test_clean(void **state)
 	assert_int_equal(rc, 0);
 }
 
-/* Each edit as plain and as gzip: the items up to where the plain reader
- * stops, and its sentence. */
-static void compare_edit(const char *name, unsigned at, const char *with, int blank, size_t cut,
-			 int want_items, int want_rc, const char *want)
+/* t as plain and as gzip: the items up to where the plain reader stops,
+ * and its sentence. */
+static void compare_text(const char *name, const struct text *tp, int want_items, int want_rc,
+			 const char *want)
 {
-	static struct text t;
+	const struct text t = *tp;
 	char path[128], err[600];
 	int rc;
-	make_plain();
-	edit(&plain, &t, at, with, blank, cut);
 	for (int gz = 0; gz < 2; gz++) {
 		snprintf(path, sizeof(path), "%s/%s%s", dir, name, gz ? ".gz" : "");
 		spill(path, &t, gz);
 		int got = compare(path, &rc, err, sizeof(err));
-		if (want_items >= 0)
-			assert_int_equal(got, want_items);
+		if (want_items >= 0 && got != want_items)
+			fail_msg("%s: %d items, not %d (%d: %s)", path, got, want_items, rc, err);
 		assert_true(got > 0);
 		assert_int_equal(rc, want_rc);
 		if (want_rc < 0 && !strstr(err, want))
@@ -406,11 +411,134 @@ static void compare_edit(const char *name, unsigned at, const char *with, int bl
 	}
 }
 
+/* Each edit as plain and as gzip (compare_text). */
+static void compare_edit(const char *name, unsigned at, const char *with, int blank, size_t cut,
+			 int want_items, int want_rc, const char *want)
+{
+	static struct text t;
+	make_plain();
+	edit(&plain, &t, at, with, blank, cut);
+	compare_text(name, &t, want_items, want_rc, want);
+}
+
 static void test_blank_lines(void **state)
 {
 	(void)state;
 	compare_edit("blank1", 0, NULL, 1, 0, items_total, 0, NULL);
 	compare_edit("blank3", 0, NULL, 3, 0, items_total, 0, NULL);
+}
+
+/* The plain recording with k blank lines after line `after`. */
+static void insert_blanks(const struct text *in, struct text *out, unsigned after, size_t k)
+{
+	out->n = 0;
+	unsigned line = 0;
+	for (size_t i = 0; i < in->n;) {
+		const char *nl = memchr(in->p + i, '\n', in->n - i);
+		size_t len = nl ? (size_t)(nl - (in->p + i)) + 1 : in->n - i;
+		put(out, in->p + i, len);
+		if (++line == after)
+			for (size_t b = 0; b < k; b++)
+				put(out, "\n", 1);
+		i += len;
+	}
+}
+
+/* A run of blank lines counts as a line does toward RECORD_LINE_MAX (issue
+ * 26, 5: a 979 KB gzip of 2e8 newlines was 49 s of reading that no SIGTERM
+ * ended): as many as a line may have bytes are read past, one more is the
+ * error on the line that is one too many, with or without read-ahead. */
+static void test_blank_run(void **state)
+{
+	(void)state;
+	static struct text t;
+	char want[200];
+	make_plain();
+	insert_blanks(&plain, &t, 100, RECORD_LINE_MAX);
+	compare_text("blankmax", &t, items_total, 0, NULL);
+	insert_blanks(&plain, &t, 100, RECORD_LINE_MAX + 1);
+	snprintf(want, sizeof(want), ":%u: more than %u blank lines in a row (not a recording)",
+		 100 + RECORD_LINE_MAX + 1, RECORD_LINE_MAX);
+	compare_text("blankover", &t, -1, -1, want);
+	/* the limit is on a run: as many again after the next line are fine */
+	insert_blanks(&plain, &t, 100, RECORD_LINE_MAX);
+	static struct text t2;
+	insert_blanks(&t, &t2, 101 + RECORD_LINE_MAX, RECORD_LINE_MAX); /* after line 101 */
+	compare_text("blanktwice", &t2, items_total, 0, NULL);
+	free(t.p), free(t2.p);
+	memset(&t, 0, sizeof(t)), memset(&t2, 0, sizeof(t2));
+}
+
+/* In a child: ten items of path read (threads: read-ahead workers), then
+ * SIGTERM through lrutop's own handler (sig_install: the self-pipe and
+ * sig_note).  The reading ends within what was already read (a buffer, the
+ * read-ahead's lines), with "PATH:LINE: interrupted", then again.  0, or
+ * the check that failed. */
+static int interrupted_child(const char *path, int threads)
+{
+	char err[600], again[600];
+	static struct record_item it;
+	if (sig_install(err, sizeof(err)) < 0)
+		return 10;
+	struct recording *r = recording_open(path, err, sizeof(err));
+	if (!r)
+		return 11;
+	if (threads && recording_read_ahead(r, threads) < 0)
+		return 12;
+	for (int i = 0; i < 10; i++)
+		if (recording_next(r, &it, err, sizeof(err)) != 1)
+			return 13;
+	struct record_mark m0 = {0}, m1 = {0};
+	recording_mark(r, &m0);
+	raise(SIGTERM); /* the handler has run when it returns */
+	int n = 0, rc;
+	while ((rc = recording_next(r, &it, err, sizeof(err))) == 1)
+		n++;
+	recording_mark(r, &m1);
+	uint64_t after = m1.off - m0.off;
+	recording_mark_free(&m0);
+	recording_mark_free(&m1);
+	if (rc != -1)
+		return 14; /* the end: the signal stopped nothing */
+	if (strncmp(err, path, strlen(path)) || !strstr(err, ": interrupted"))
+		return 15;
+	/* what was in the buffer (a chunk: 64 KiB) and the ring (16 lines) */
+	if (after > (64u << 10) + 16 * 4096) {
+		fprintf(stderr, "%d items, %llu bytes after the signal\n", n,
+			(unsigned long long)after);
+		return 16;
+	}
+	if (recording_next(r, &it, again, sizeof(again)) != -1 || strcmp(again, err))
+		return 17;
+	recording_close(r);
+	return 0;
+}
+
+/* Every read loop (a replay's, an export's, --compare's) ends on a
+ * terminating signal, whatever the file holds (issue 26, 5). */
+static void test_signal(void **state)
+{
+	(void)state;
+	char gz[128];
+	make_plain();
+	tpath(gz, sizeof(gz), "sig.jsonl.gz");
+	spill(gz, &plain, 2);
+	const char *paths[] = {rec_path, gz};
+	for (size_t p = 0; p < ARRAY_LEN(paths); p++)
+		for (int threads = 0; threads <= 2; threads += 2) {
+			fflush(NULL);
+			pid_t pid = fork();
+			assert_true(pid >= 0);
+			if (pid == 0)
+				_exit(interrupted_child(paths[p], threads));
+			int st;
+			assert_int_equal(waitpid(pid, &st, 0), pid);
+			if (!WIFEXITED(st) || WEXITSTATUS(st))
+				fail_msg("%s, %d workers: %s %d", paths[p], threads,
+					 WIFEXITED(st) ? "check" : "signal",
+					 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		}
+	unlink(gz);
 }
 
 /* Line 200 is item 198 or so: counted by the plain reader, which the
@@ -465,6 +593,41 @@ static void test_cut(void **state)
 	assert_true(rc == 0 || !strncmp(err, path, strlen(path)));
 	free(gz.p);
 	gz.p = NULL, gz.n = gz.cap = 0;
+}
+
+/* Bytes after a gzip recording's member (issue 26, 10: zlib's gzread ended
+ * the data there without a word): every item, then the one error, which
+ * names the file (no line: they are on none) and says how many bytes from
+ * where, with or without read-ahead; no access points either. */
+static void test_gzip_garbage(void **state)
+{
+	(void)state;
+	char path[128], err[600], want[700];
+	int rc;
+	make_plain();
+	tpath(path, sizeof(path), "garbage.jsonl.gz");
+	spill(path, &plain, 2);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	FILE *f = fopen(path, "ab");
+	assert_non_null(f);
+	fputs("GARBAGE\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(compare(path, &rc, err, sizeof(err)), items_total);
+	assert_int_equal(rc, -1);
+	snprintf(want, sizeof(want),
+		 "%s: 8 bytes after the gzip data (from byte %lld) are not gzip: the file was "
+		 "appended to or is damaged",
+		 path, (long long)st.st_size);
+	assert_string_equal(err, want);
+	struct recording *r = recording_open(path, err, sizeof(err));
+	assert_non_null(r);
+	struct gzindex_job *j = recording_index(r, 4096);
+	assert_non_null(j);
+	assert_null(gzindex_wait(j));
+	gzindex_job_free(j);
+	recording_close(r);
+	unlink(path);
 }
 
 /* Marks taken in step, a seek back on both (each with the other's mark,
@@ -600,8 +763,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_clean),     cmocka_unit_test(test_blank_lines),
+	    cmocka_unit_test(test_blank_run), cmocka_unit_test(test_signal),
 	    cmocka_unit_test(test_bad_line),  cmocka_unit_test(test_long_lines),
 	    cmocka_unit_test(test_cut),	      cmocka_unit_test(test_seek),
+	    cmocka_unit_test(test_gzip_garbage),
 	    cmocka_unit_test(test_seek_indexed),
 	    cmocka_unit_test(test_close_mid_file),
 	};
