@@ -1,4 +1,4 @@
-# lrutop — plain Makefile with pkg-config (STYLE.md rule 10).
+# lrutop — plain Makefile with pkg-config (docs/style.md rule 10).
 #
 #   make            build ./lrutop (says which library pkg-config cannot find)
 #   make check      install missing deps, build, run every test, rebuild with

@@ -19,7 +19,7 @@
  *                   as the TUI runs (target <= 250 us);
  *   allocations     malloc/calloc/realloc calls per tick over 1000 ticks
  *                   after warm-up, the overview and then the Runs view (with
- *                   finished runs in the run log) drawn (target 0, STYLE.md
+ *                   finished runs in the run log) drawn (target 0, docs/style.md
  *                   rule 4).
  *
  * The measurements are interleaved round-robin, each round starting at the
@@ -617,7 +617,7 @@ int main(int argc, char **argv)
 	struct mallinfo2 after = mallinfo2();
 
 	/* Cold: the TUI sleeps an interval between ticks, and after a sleep
-	 * the kernel's and our caches are cold (libproc2.md §9). */
+	 * the kernel's and our caches are cold (docs/libproc2.md §9). */
 	uint64_t *cv[6];
 	for (int k = 0; k < 6; k++)
 		cv[k] = calloc((size_t)cold + 1, sizeof(uint64_t));

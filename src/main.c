@@ -1,5 +1,5 @@
 /*
- * main — decides what reaches the user (STYLE.md rule 3): parses options,
+ * main — decides what reaches the user (docs/style.md rule 3): parses options,
  * picks the front end, and prints errors as one line "lrutop: ..." after
  * the terminal has been restored.  Exit status (man page, EXIT STATUS):
  * 0 success; 1 a run failed, -n came with runs not done, or an output

@@ -1,5 +1,5 @@
 /*
- * options — the command line (DESIGN.md §4) parsed into one plain struct.
+ * options — the command line (docs/design.md §4) parsed into one plain struct.
  *
  * Invariants: options_parse never prints and never exits; on bad input it
  * returns -1 with one sentence in err (main prefixes "lrutop: " and exits 2).

@@ -1,6 +1,6 @@
 /*
  * ownfile — a file lrutop made, and the proof that a path still names it
- * (DESIGN.md §8: lrutop never overwrites, truncates or deletes a file it
+ * (docs/design.md §8: lrutop never overwrites, truncates or deletes a file it
  * did not create).  The base every layer may use, as util.h is.
  *
  * A file lrutop later rewrites or removes (--csv, --results, an export's

@@ -3,7 +3,7 @@
  * (event_loop.c) polls.
  *
  * Invariants: the signal handlers only write the signal number to a
- * non-blocking pipe (STYLE.md rule 6); the pipe's two descriptors are the
+ * non-blocking pipe (docs/style.md rule 6); the pipe's two descriptors are the
  * only mutable globals in lrutop.
  */
 #ifndef LRUTOP_SIGPIPE_H
@@ -20,7 +20,7 @@ int sig_catch(int signo, char *err, size_t errlen);
 int sig_fd(void);
 /* Next pending signal number, or 0 when none. */
 int sig_next(void);
-/* Blocks/unblocks the handled signals (around fork, STYLE.md rule 6). */
+/* Blocks/unblocks the handled signals (around fork, docs/style.md rule 6). */
 void sig_block(int block);
 
 #endif

@@ -308,7 +308,7 @@ void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* The one mutable global besides the signal pipe (STYLE.md rule 5). */
+/* The one mutable global besides the signal pipe (docs/style.md rule 5). */
 static volatile sig_atomic_t caught_signal;
 
 void sig_note(int signo)

@@ -4,7 +4,7 @@
  * bytes has nothing useful left to do), error-buffer formatting and the
  * monotonic clock.
  *
- * Error convention (STYLE.md rule 3): a function that can fail returns -1 (or
+ * Error convention (docs/style.md rule 3): a function that can fail returns -1 (or
  * NULL) and writes one human sentence into the caller's buffer with errf().
  */
 #ifndef LRUTOP_UTIL_H

@@ -1,5 +1,5 @@
 /*
- * export_csv — a series or a whole recording as the --csv file (DESIGN.md
+ * export_csv — a series or a whole recording as the --csv file (docs/design.md
  * §5), for exporting a recording after the fact.
  *
  * Invariants: the bytes are those --csv writes live: the same header and

@@ -1,5 +1,5 @@
 /*
- * output — the text formats of batch mode and --csv (DESIGN.md §5).
+ * output — the text formats of batch mode and --csv (docs/design.md §5).
  *
  * Invariants: a row is a pure function of two samples (the previous one may
  * be NULL: rates are then empty cells / "-") and the start time; files are

@@ -1,7 +1,7 @@
 /*
  * results — the results of finished runs as text: the batch table (the
  * time(1) figures of the original experiment plus lrutop's columns) and
- * the --results CSV (DESIGN.md §5).
+ * the --results CSV (docs/design.md §5).
  *
  * Invariants: pure formatting of struct run_result; one row per run in run
  * order; empty CSV cells ("-" in the table) for values that are unknown:

@@ -1,5 +1,5 @@
 /*
- * record — the --record file format (DESIGN.md §5): a writer that appends
+ * record — the --record file format (docs/design.md §5): a writer that appends
  * the live stream to a file and a reader that gives it back item by item.
  *
  * The format is JSON Lines made with jansson (never by string pasting), one
@@ -49,7 +49,7 @@
  *  - Unknown keys and unknown line kinds are ignored (a newer minor version
  *    may add them); an unknown major version is refused.
  *
- * Errors follow STYLE.md rule 3: -1 / NULL and one sentence in the caller's
+ * Errors follow docs/style.md rule 3: -1 / NULL and one sentence in the caller's
  * buffer — the writer's start with "--record FILE: ", the reader's with
  * "FILE:LINE: ".  Neither prints nor exits.  The reader never holds more
  * than one line (at most RECORD_LINE_MAX bytes) of the file in memory,

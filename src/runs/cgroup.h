@@ -1,5 +1,5 @@
 /*
- * cgroup — a memory cgroup for one run (--mem-limit, DESIGN.md §3, §8).
+ * cgroup — a memory cgroup for one run (--mem-limit, docs/design.md §3, §8).
  *
  * The cgroup, named "lrutop-<pid>-<tag>", is made where struct
  * cgroup_home (below; docs/cgroups.md) says: cgroup v1's memory hierarchy
@@ -158,7 +158,7 @@ int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out);
 /* ---- cgroup_home: where this process makes its run cgroups ------------
  *
  * Decided once per process, on the first question (a limit, --demo, the
- * picker), and kept here rather than in a global (STYLE rule 5):
+ * picker), and kept here rather than in a global (docs/style.md rule 5):
  *  - cgroup v1 (or a hybrid system whose memory controller is on v1): as
  *    cgroup_find_base says, beneath our own cgroup, nothing else.
  *  - cgroup v2 where systemd manages the tree (run/systemd/system exists

@@ -13,7 +13,7 @@
  * its cgroup, so nothing of it outlives lrutop.
  *
  * Invariants: nothing here prints or exits; busctl is forked with signals
- * blocked and the child resets them (STYLE rule 6); every wait is bounded.
+ * blocked and the child resets them (docs/style.md rule 6); every wait is bounded.
  */
 #ifndef LRUTOP_DELEGATE_H
 #define LRUTOP_DELEGATE_H

@@ -1,6 +1,6 @@
 /*
  * scratch — lrutop's private scratch directory and the scratch input file
- * (DESIGN.md §8).
+ * (docs/design.md §8).
  *
  * Invariants:
  *  - the directory is made with mkdtemp("<parent>/lrutop-XXXXXX") on a disk

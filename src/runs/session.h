@@ -1,5 +1,5 @@
 /*
- * session — the queue of copy runs and the protocol of one run (DESIGN.md
+ * session — the queue of copy runs and the protocol of one run (docs/design.md
  * §3): prepare (the worker syncs; the monitor waits until Dirty+Writeback
  * have drained, then lets it go), copy, flush, done, verify; events with
  * timestamps; one result per run computed from the worker's rusage and the

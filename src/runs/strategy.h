@@ -1,6 +1,6 @@
 /*
  * strategy — the copy strategies the worker can run, kept in one table
- * (DESIGN.md §2). Adding a strategy is one table entry plus one function.
+ * (docs/design.md §2). Adding a strategy is one table entry plus one function.
  *
  * Invariants every strategy keeps:
  *  - the source is opened O_RDONLY (maps are PROT_READ/MAP_PRIVATE) and is

@@ -1,6 +1,6 @@
 /*
  * worker — the forked child that runs one copy strategy (or a --cmd) for a
- * run (DESIGN.md §1, §3).
+ * run (docs/design.md §1, §3).
  *
  * Protocol, in the child's order:
  *  1. signals are blocked around fork; the child puts itself in its own

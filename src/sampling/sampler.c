@@ -49,7 +49,7 @@ static enum vmstat_item vm_items[] = {
 enum { V_ACT, V_DEACT, V_SCANK, V_SCAND, V_STEALK, V_STEALD, V_MAJ, V_PGIN, V_PGOUT, V_SWIN,
        V_SWOUT, V_SCANF, V_SCANA, V_STEALF, V_STEALA, V_N };
 
-/* The vmstat keys libproc2 4.0.x has no items for (libproc2.md §4, §9; its
+/* The vmstat keys libproc2 4.0.x has no items for (docs/libproc2.md §4, §9; its
  * VMSTAT_WORKINGSET_REFAULT is the pre-5.9 name).  They are node counters,
  * so each NUMA node's vmstat file in sysfs has them too: summing those
  * leaves /proc/vmstat to libproc2 alone (one read a tick), and a node file
@@ -376,7 +376,7 @@ static int disk_cmp(const void *a, const void *b)
 }
 
 /* One read of /proc/diskstats per tick serves both the watched disk and the
- * iostat table.  reap keeps listing a device that has gone (libproc2.md §7
+ * iostat table.  reap keeps listing a device that has gone (docs/libproc2.md §7
  * pitfall 4), so every DISK_PRUNE_EVERY reads a select on the watched name
  * lets the library notice and prune it. */
 #define DISK_PRUNE_EVERY 16

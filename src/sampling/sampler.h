@@ -1,6 +1,6 @@
 /*
  * sampler — fills a struct sample from /proc (and a run's cgroup) once per
- * tick.  The only module that includes libproc2 (STYLE.md rule 2).
+ * tick.  The only module that includes libproc2 (docs/style.md rule 2).
  *
  * Invariants: every libproc2 handle is created once and read with
  * select/reap (never _get, which caches for a whole wall-clock second); what

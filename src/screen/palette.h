@@ -1,7 +1,7 @@
 /*
  * palette — colours by role.  Draw code names what a thing *is* (read
  * traffic, active memory, an axis) and never a colour; the palette maps
- * roles to colours, and theme files (DESIGN §7) only fill in roles.
+ * roles to colours, and theme files (docs/design.md §7) only fill in roles.
  *
  * The role table in palette.c is the one list of roles: theme keys, the
  * built-in default colours (themes/default.theme repeats them, a test keeps

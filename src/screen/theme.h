@@ -1,5 +1,5 @@
 /*
- * theme — colour themes (DESIGN.md §7): parsing theme files and finding them.
+ * theme — colour themes (docs/design.md §7): parsing theme files and finding them.
  *
  * A theme file holds lines `theme[KEY]="VALUE"` (the quotes are optional),
  * blank lines and `#` comments; `# description: TEXT` is the one-line

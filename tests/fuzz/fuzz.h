@@ -1,5 +1,5 @@
 /*
- * Shared by the libFuzzer targets tests/fuzz/fuzz_*.c (STYLE.md rule 8:
+ * Shared by the libFuzzer targets tests/fuzz/fuzz_*.c (docs/style.md rule 8:
  * every parser has a fuzz target).  Each target is one binary built by
  * `make fuzz-build` from its own file plus the sources its "fuzz-sources:"
  * line names; `make check` runs each briefly from tests/fuzz/corpus/NAME,

@@ -1,5 +1,5 @@
 /*
- * theme_parse: theme files (DESIGN.md §7).
+ * theme_parse: theme files (docs/design.md §7).
  * fuzz-sources: src/screen/theme.c src/screen/palette.c src/util.c
  * fuzz-libs: -lm
  *

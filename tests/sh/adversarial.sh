@@ -785,7 +785,7 @@ for e in 'sample|o["mf"] = -5|sample: "mf": -5 is out of range \(0 to 9223372036
 	esac
 	check "$T $_x: nothing made" '! ls "$tmp/rg"/o"$ri".* >/dev/null 2>&1' "$(ls "$tmp/rg" | tr '\n' ' ')"
 done
-# DESIGN.md: only an unknown major is refused; a newer minor is read, with
+# docs/design.md: only an unknown major is refused; a newer minor is read, with
 # the fields this lrutop knows (a key it does not know is skipped)
 edit "$tmp/rg/minor99.jsonl" header 'o["minor"] = 99; o["from_minor_99"] = -7'
 run --replay "$tmp/rg/minor99.jsonl" --batch -q

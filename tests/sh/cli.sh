@@ -1,5 +1,5 @@
 #!/bin/sh
-# Command-line contract (DESIGN.md §4, §5): --help, --version, usage errors
+# Command-line contract (docs/design.md §4, §5): --help, --version, usage errors
 # (one "lrutop: " line on stderr, nothing on stdout, exit 2), --csv refusing
 # an existing file, batch output shape, automatic batch mode off a tty;
 # the options tables of the README, docs/options.md and the man page held

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/run: alone
-# --disk-limit RATE (DESIGN.md §3): the run's cgroup throttles the watched
+# --disk-limit RATE (docs/design.md §3): the run's cgroup throttles the watched
 # disk.  A bad rate is one line and exit 2 with nothing created; rw_cp under
 # --disk-limit 30M and a 64 MiB memory cgroup copies at 30 MiB/s +-10 % (the
 # mean over its copy phase: bytes / (flush - copy) from its own events, so

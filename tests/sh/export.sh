@@ -1,5 +1,5 @@
 #!/bin/sh
-# --export-svg and --export-csv of a real recording (DESIGN.md §4, §5): a
+# --export-svg and --export-csv of a real recording (docs/design.md §4, §5): a
 # small recorded run under a memory cgroup is drawn as an SVG that xmllint
 # accepts, rsvg-convert renders and that is not a blank picture, whose
 # title says what ran (strategies, limit, kernel, disk); the CSV exported

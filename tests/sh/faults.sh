@@ -1,5 +1,5 @@
 #!/bin/sh
-# Faults (DESIGN.md §3, §4, §8): bad --src, --size, --dir, too little space,
+# Faults (docs/design.md §3, §4, §8): bad --src, --size, --dir, too little space,
 # ENOSPC in the middle of a copy, bad strategies and memory limits, signals
 # mid-copy, output files that already exist.  Each: one "lrutop: " line on
 # stderr, the documented exit status, nothing left in --dir (or a cgroup),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Side-by-side strategy runs (part 3; DESIGN.md §3-§6): the interleaved
+# Side-by-side strategy runs (part 3; docs/design.md §3-§6): the interleaved
 # queue of --repeat, the statistics table checked against medians computed
 # here from --results, --baseline, cancelling one run (c) and the whole
 # queue (C) in the TUI, the Runs view (4, a) and the run picker (r).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Copy runs end to end (DESIGN.md §2-§5, §8): the results CSV, the batch
+# Copy runs end to end (docs/design.md §2-§5, §8): the results CSV, the batch
 # event order, a user's --src left untouched, --no-verify, --cmd, a memory
 # cgroup that holds its limit and disappears, demotion bursts (mm_sync_cp
 # bursts, rw_cp does not), --list-strategies, and a TUI run quit with q.

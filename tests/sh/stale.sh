@@ -1,5 +1,5 @@
 #!/bin/sh
-# What a SIGKILL leaves (DESIGN.md §8): a SIGKILLed lrutop's scratch
+# What a SIGKILL leaves (docs/design.md §8): a SIGKILLed lrutop's scratch
 # directory and run cgroup (with --disk-limit on v1 also its blkio twin)
 # are removed by the next lrutop, with one line saying so; a live lrutop's
 # are not; what lrutop did not make (no owner marker, a symlink, a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The copybench strategies make copybench's syscalls (DESIGN.md §2): each
+# The copybench strategies make copybench's syscalls (docs/design.md §2): each
 # one's copy() runs alone in tests/strace/driver under
 # `strace -e trace=memory,file,desc` on a small file, the trace is
 # normalised (tests/strace/normalise.awk) and compared line for line with
@@ -7,7 +7,7 @@
 # MAP_PRIVATE, ftruncate -> fallocate, a dropped fadvise) fails here; the
 # test also proves on a mutated trace that such a change is seen. The man
 # page (COPYBENCH SYSCALLS) must state the same sequences, and so must
-# DESIGN.md §2 where it is at hand (../shared or /work/shared). Then cfr_cp with --src on tmpfs is refused up front.
+# docs/design.md §2. Then cfr_cp with --src on tmpfs is refused up front.
 . "$(dirname "$0")/lib.sh"
 
 seq=tests/strace/copybench.seq
@@ -55,10 +55,10 @@ done
 	notok "strace: every copybench strategy has a sequence" "missing:$missing"
 
 design=""
-for d in ../shared/DESIGN.md /work/shared/DESIGN.md; do
+for d in docs/design.md; do
 	[ -f "$d" ] && design=$d && break
 done
-# A DESIGN.md from before §2 listed the syscalls has nothing to compare.
+# A docs/design.md from before §2 listed the syscalls has nothing to compare.
 if [ -n "$design" ] && ! grep -q 'tests/strace/copybench.seq' "$design"; then
 	echo "# strace: $design predates §2's syscall lines; compared with $seq only"
 	design=""
@@ -84,12 +84,12 @@ for s in $names; do
 		notok "strace: the man page states $s's sequence" "man: '$mline' want: '$want1'"
 	if [ -n "$design" ]; then
 		line="- \`$s\`: $(oneline <"$tmp/want")"
-		grep -qxF -- "$line" "$design" && ok "strace: DESIGN.md §2 states $s's sequence" ||
-			notok "strace: DESIGN.md §2 states $s's sequence" "no line: $line"
+		grep -qxF -- "$line" "$design" && ok "strace: docs/design.md §2 states $s's sequence" ||
+			notok "strace: docs/design.md §2 states $s's sequence" "no line: $line"
 	fi
 done
 [ -z "$design" ] && [ -z "${nodesign:-}" ] &&
-	echo "# strace: no DESIGN.md beside the checkout; compared with $seq only"
+	echo "# strace: no docs/design.md beside the checkout; compared with $seq only"
 
 # The comparison sees a changed flag or call: mutate a real trace.
 if [ -f "$tmp/mm_sync_cp.tr" ]; then

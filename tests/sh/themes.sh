@@ -1,5 +1,5 @@
 #!/bin/sh
-# Themes and glyphs from the outside (DESIGN.md §7): --list-themes, -t NAME
+# Themes and glyphs from the outside (docs/design.md §7): --list-themes, -t NAME
 # and -t PATH, errors with a line number and exit 2, a theme's painted
 # background in the real TUI (tmux), NO_COLOR over a theme, the t key,
 # --glyphs and a theme's glyphs in the header.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The real TUI, driven in tmux (DESIGN.md §6): views, help, pause/scroll,
+# The real TUI, driven in tmux (docs/design.md §6): views, help, pause/scroll,
 # interval keys, resize (including below the minimum size), --ascii,
 # NO_COLOR, ^Z and fg, and a restored terminal after q and after SIGTERM.
 #

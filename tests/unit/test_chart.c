@@ -3,7 +3,7 @@
  * and the ascii/braille canvas.
  *
  * Expected values are worked out here from the contracts in the headers and
- * DESIGN.md (braille dot 1 is bit 0x01 ...), never copied from a run of the
+ * docs/design.md (braille dot 1 is bit 0x01 ...), never copied from a run of the
  * code.
  */
 #include <stdarg.h>

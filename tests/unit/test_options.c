@@ -2,7 +2,7 @@
  * Tests for options: sizes, intervals, the command line and its checks.
  *
  * Expected values are worked out here from the contracts in the headers and
- * DESIGN.md, never copied from a run of the code.
+ * docs/design.md, never copied from a run of the code.
  */
 #include <stdarg.h>
 #include <stddef.h>

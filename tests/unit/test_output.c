@@ -1,6 +1,6 @@
 /*
- * Tests for output: the --csv contract of DESIGN.md §5 and safe file
- * creation.  The column list below is copied from DESIGN.md, not from
+ * Tests for output: the --csv contract of docs/design.md §5 and safe file
+ * creation.  The column list below is copied from docs/design.md, not from
  * output.c, so a column that moves, disappears or is renamed fails here.
  * Rows are written to open_memstream() buffers and split back into cells.
  */
@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* DESIGN.md §5, "--csv": at least these columns in this order. */
+/* docs/design.md §5, "--csv": at least these columns in this order. */
 static const char *const design_columns[] = {
     "t_s",
     "read_mbs",
@@ -111,7 +111,7 @@ static int col(const char *name)
 	for (int i = 0; i < NCOLS; i++)
 		if (strcmp(design_columns[i], name) == 0)
 			return i;
-	fail_msg("no column %s in DESIGN.md's list", name);
+	fail_msg("no column %s in docs/design.md's list", name);
 	return -1;
 }
 

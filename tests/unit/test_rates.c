@@ -3,7 +3,7 @@
  * cpu counters between two samples.
  *
  * Expected values are worked out here from the contracts in the headers and
- * DESIGN.md (a MiB is 2^20 bytes, a sector 512 bytes ...), never copied from
+ * docs/design.md (a MiB is 2^20 bytes, a sector 512 bytes ...), never copied from
  * a run of the code.
  */
 #include <stdarg.h>

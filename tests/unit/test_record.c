@@ -1,5 +1,5 @@
 /*
- * Tests for record: the --record format (DESIGN.md §5) written and read
+ * Tests for record: the --record format (docs/design.md §5) written and read
  * back through real files in a private temporary directory — round trips
  * that compare every byte of what went in, gzip, a prefix cut at every
  * byte, bad files, a full filesystem (a small tmpfs) and a SIGKILLed writer.

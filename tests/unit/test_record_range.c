@@ -425,7 +425,7 @@ static void test_literal_cases(void **state)
 	assert_true(cv->rhi == ceil(sqrt(3155760000.0 / INTERVAL_MIN)));
 }
 
-/* DESIGN.md §5: only an unknown major is refused.  A newer minor is read
+/* docs/design.md §5: only an unknown major is refused.  A newer minor is read
  * with the fields this build knows (its new keys and lines skipped); a
  * figure the header does not say is not known (0), one it says must be in
  * range. */

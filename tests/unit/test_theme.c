@@ -3,7 +3,7 @@
  * keys, errors with line numbers, versions), the search path, the nearest
  * xterm colour, and the readability of every shipped theme.
  *
- * Readability (DESIGN.md §7), computed from each shipped theme file:
+ * Readability (docs/design.md §7), computed from each shipped theme file:
  *   - text roles: WCAG 2 contrast ratio >= 4.5:1 against the background;
  *   - every chart series >= 3:1 against the background;
  *   - series drawn in one chart (palette_charts) differ by CIE76
