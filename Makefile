@@ -29,6 +29,7 @@ BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_JOBS ?= 2
 PKGS     := ncursesw libproc2 jansson zlib
 TEST_PKGS := cmocka
+comma := ,
 
 CFLAGS   ?= -O2 -g
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -120,18 +121,28 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/liblrutop.a $(HDRS) | $(BUILD)
 # tests/sh/export_long.sh writes its long recording with the bench's generator
 tests: $(BUILD)/lrutop $(UNIT_BINS) $(BUILD)/bench/record_size
 
-# Each fuzz target is one libFuzzer binary built from its own sources:
-# tests/fuzz/fuzz_X.c and what its "fuzz-sources:" line names, linked with
-# what its "fuzz-libs:" line names (if any).
+# Each fuzz target is one libFuzzer binary: tests/fuzz/fuzz_X.c linked with
+# the whole library built for fuzzing (coverage and sanitizers, not the
+# fuzzer's main) — the linker takes the objects the target needs, so a new
+# dependency of a parser never breaks a target's link (a hand-kept source
+# list per target did, twice).
 # A compiler without libFuzzer builds nothing; tests/run then reports a skip.
+FUZZ_OBJ_FLAGS := $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_FLAGS))
+FUZZ_OBJS := $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(filter-out src/main.c,$(SRCS)))
+
 fuzz-build:
 	@if tools/libfuzzer-ok $(FUZZ_CC); then $(MAKE) --no-print-directory $(FUZZ_BINS); else \
 		echo "fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer; fuzz targets not built (make deps installs clang)"; fi
 
-$(FUZZ_BUILD)/%: tests/fuzz/%.c $(SRCS) $(HDRS) tests/fuzz/fuzz.h
-	@mkdir -p $(FUZZ_BUILD)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $$(sed -n 's/^ \* fuzz-sources: //p' $<) \
-		$$(sed -n 's/^ \* fuzz-libs: //p' $<)
+$(FUZZ_BUILD)/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_OBJ_FLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/liblrutop.a: $(FUZZ_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/%: tests/fuzz/%.c $(FUZZ_BUILD)/liblrutop.a $(HDRS) tests/fuzz/fuzz.h
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) $(PKG_CFLAGS) -o $@ $< $(FUZZ_BUILD)/liblrutop.a $(PKG_LIBS) -lm
 
 # The user-facing targets that install packages first, then build in a
 # sub-make (see the top).  All passes feed one summary line (tests/run).

@@ -1,9 +1,9 @@
 /*
  * Shared by the libFuzzer targets tests/fuzz/fuzz_*.c (docs/style.md rule 8:
  * every parser has a fuzz target).  Each target is one binary built by
- * `make fuzz-build` from its own file plus the sources its "fuzz-sources:"
- * line names; `make check` runs each briefly from tests/fuzz/corpus/NAME,
- * `make fuzz` longer (tests/run runs them).  A target checks the parser's
+ * `make fuzz-build` from its own file and the whole library built for
+ * fuzzing (build-fuzz/liblrutop.a); `make check` runs each briefly from
+ * tests/fuzz/corpus/NAME, `make fuzz` longer (tests/run runs them).  A target checks the parser's
  * contract, not only "no crash": a broken contract is abort(), which
  * libFuzzer reports as a crash with the input that caused it.
  */

@@ -1,7 +1,6 @@
 /*
  * cgio_parse_v1 / cgio_parse_v2: a cgroup's blkio.throttle.io_service_bytes
  * and io.stat texts.
- * fuzz-sources: src/sampling/cgio.c src/util.c
  *
  * Contract: the result is -1, 0 or 1; 0 leaves both counts 0; 1 only when a
  * line starts with DIGITS:DIGITS naming the device, then a blank; the text twice gives

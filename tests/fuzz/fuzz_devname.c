@@ -3,7 +3,6 @@
  * sysfs spelling), name_to_user (back), and device_exists / device_is_disk /
  * walk_name, which look the name up in the real /sys (read only).  Static
  * helpers are reached by including device.c.
- * fuzz-sources: src/util.c
  *
  * Input: one name per line.  Contract: a name that maps to sysfs has the
  * same length, no '/', is not "." or "..", and maps back to itself unless it

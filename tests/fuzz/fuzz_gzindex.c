@@ -1,7 +1,5 @@
 /*
  * gzindex.c: access points into gzip data, and reads that start from them.
- * fuzz-sources: src/recording/gzindex.c src/util.c
- * fuzz-libs: -lz
  *
  * Input: byte 0 says how (bits 0-1: 1 to 4 members; bit 2: corrupt one
  * byte; bits 3-7: a sync flush every 16 * that many bytes, 0: none), byte

@@ -1,6 +1,5 @@
 /*
  * kvfile_parse: `key value` lines (/proc/vmstat, cgroup memory.stat).
- * fuzz-sources: src/sampling/kvfile.c src/util.c
  *
  * Contract: the found count is the number of keys that got a value (a key
  * whose value is UINT64_MAX reads as KVFILE_MISSING yet counts, so found may

@@ -1,6 +1,5 @@
 /*
  * lru_gen_parse / lru_gen_line: the text of /sys/kernel/debug/lru_gen.
- * fuzz-sources: src/sampling/lru_gen.c src/util.c
  *
  * Contract: the result is 0 or -1; 0 means found, 1..LRU_GEN_MAX
  * generation slots and at least one lruvec, -1 leaves the figures zero;

@@ -2,8 +2,6 @@
  * cgroup.c's markers under /run/lrutop: mark_parse (a marker's text) and
  * mark_kind (a marker's file name).  They are static; including cgroup.c
  * reaches them without widening the module's interface.
- * fuzz-sources: src/util.c src/ownfile.c src/runs/delegate.c src/runs/scratch.c src/runs/rundir.c src/sampling/sampler.c src/sampling/lru_gen.c src/sampling/machine.c src/sampling/device.c src/sampling/kvfile.c
- * fuzz-libs: -lproc2
  *
  * Input: a marker's text; its first line is also taken as a file name.
  * Contract: a parsed marker's dir holds no newline and fits its buffer, its

@@ -4,7 +4,6 @@
  * lowerdir= of an overlay) and mount_covers (which mount holds a path).
  * They are static; including device.c reaches them without widening the
  * module's interface.
- * fuzz-sources: src/util.c
  *
  * Input: mountinfo text; each line is parsed.  Contract: a parsed entry's
  * fields lie inside the line and are non-empty (opts may be empty);

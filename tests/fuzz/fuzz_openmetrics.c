@@ -1,7 +1,6 @@
 /*
  * om_wall_parse: a recording's "start_wall" ("2026-12-01T09:10:42.123Z"),
  * and om_label_value: any text as an OpenMetrics label value.
- * fuzz-sources: src/output/openmetrics.c src/recording/spool.c src/model/series.c src/model/sample_pack.c src/model/phase.c src/model/histogram.c src/model/sweep_parse.c src/model/sawtooth.c src/util.c
  *
  * Contract: a time is -1 or finite and >= 0, and only a text ending in 'Z'
  * gives one; an escaped value holds no newline or control byte, every '"'

@@ -1,8 +1,6 @@
 /*
  * The command line: options_parse over an argv, and parse_size /
  * parse_interval over each of its words.
- * fuzz-sources: src/options.c src/util.c src/runs/preset.c src/runs/cgroup.c src/ownfile.c src/runs/delegate.c src/runs/scratch.c src/runs/rundir.c src/sampling/sampler.c src/sampling/lru_gen.c src/sampling/machine.c src/sampling/device.c src/sampling/kvfile.c src/model/sweep_parse.c
- * fuzz-libs: -lproc2
  *
  * Input: argv words separated by NUL or newline (argv[0] is "lrutop").
  * Contract: options_parse returns 0 or -1; -1 comes with one line of error

@@ -1,7 +1,6 @@
 /*
  * kvfile_parse_psi: /proc/pressure/{memory,io,cpu} and cgroup v2
  * memory.pressure ("some avg10=0.00 avg60=0.00 avg300=0.00 total=0").
- * fuzz-sources: src/sampling/kvfile.c src/util.c
  *
  * Contract: success only if a "some " or "full " line carries both avg10=
  * and total=; averages are finite and non-negative.

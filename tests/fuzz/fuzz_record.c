@@ -1,8 +1,6 @@
 /*
  * recording_open / recording_next: a --record file (JSON Lines, plain or
  * gzip), given as a file (a memfd).
- * fuzz-sources: src/recording/record_write.c src/recording/record_read.c src/recording/gzindex.c src/recording/record_format.c src/runs/strategy.c src/model/phase.c src/util.c src/model/sweep_parse.c src/ownfile.c
- * fuzz-libs: -ljansson -lz -lm
  *
  * Contract: an error names the file (and, after the header, FILE:LINE) and
  * repeats on the next call; every item is well formed (known kind, have

@@ -1,7 +1,6 @@
 /*
  * sample_pack.c's unpacker: sample_unpack reads a packed sample back (the
  * history's blocks, the replay's spool on disk).
- * fuzz-sources: src/model/sample_pack.c
  *
  * Input: the first 2 * sizeof(struct sample) bytes (zero-padded) are the
  * two samples before (prev2, prev); the rest is packed bytes, unpacked one

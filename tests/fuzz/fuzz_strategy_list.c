@@ -1,7 +1,6 @@
 /*
  * strategy_parse_list: the -s LIST argument ("rw_cp, mm_sync_cp",
  * "copybench", "all").
- * fuzz-sources: src/runs/strategy.c src/model/phase.c src/util.c
  *
  * Contract: 0 gives 1..max entries, each one of the table's strategies;
  * -1 gives an error text that adds no line break of its own (it quotes the

@@ -1,8 +1,6 @@
 /*
  * sweep_parse and sweep_until_parse: the --sweep and --sweep-until
  * arguments ("mem-limit=24M..96M:x2", "bs=4K,64K", "bursts>=1").
- * fuzz-sources: src/model/sweep.c src/model/sweep_parse.c src/model/units.c src/model/stats.c src/model/compare.c src/model/probe_acc.c src/model/histogram.c src/model/pagecache.c src/model/phase.c src/model/series.c src/model/sample_pack.c src/options.c src/util.c src/runs/preset.c src/runs/cgroup.c src/ownfile.c src/runs/delegate.c src/runs/scratch.c src/runs/rundir.c src/sampling/sampler.c src/sampling/lru_gen.c src/sampling/machine.c src/sampling/device.c src/sampling/kvfile.c src/sampling/residency.c
- * fuzz-libs: -lproc2 -lm
  *
  * Contract: 0 gives 1..SWEEP_MAX_VALUES values, ascending and distinct,
  * of a known parameter, with a suffix that names the parameter's prefix;

@@ -1,7 +1,5 @@
 /*
  * The talk script parser: talk_script_parse over any text.
- * fuzz-sources: src/talk/talk_script.c src/options.c src/runs/strategy.c src/model/phase.c src/screen/theme.c src/screen/palette.c src/recording/record_read.c src/recording/gzindex.c src/recording/record_format.c src/util.c src/runs/preset.c src/runs/cgroup.c src/ownfile.c src/runs/delegate.c src/runs/scratch.c src/runs/rundir.c src/sampling/sampler.c src/sampling/lru_gen.c src/sampling/machine.c src/sampling/device.c src/sampling/kvfile.c src/model/sweep_parse.c
- * fuzz-libs: -ljansson -lz -lm -lproc2
  *
  * Input: a script (a NUL ends it early).  Contract: the parser returns a
  * script or NULL; NULL comes with one line of error text (no newline)

@@ -1,7 +1,5 @@
 /*
  * theme_parse: theme files (docs/design.md §7).
- * fuzz-sources: src/screen/theme.c src/screen/palette.c src/util.c
- * fuzz-libs: -lm
  *
  * Contract: on error *t is untouched and the message starts "FILE:N: " with
  * N at most the number of lines of the input; on success every role either
