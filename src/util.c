@@ -329,6 +329,12 @@ void sig_hold(int on)
 	holding = on;
 }
 
+void sig_release(int done)
+{
+	if (!done)
+		holding = 0;
+}
+
 int sig_holding(void)
 {
 	return holding;

@@ -35,8 +35,12 @@ char *xstrdup(const char *s);
 void sig_note(int signo);
 int sig_caught(void);
 /* sig_hold(1) while a temporary output is written: a handler that would
- * end the process at once only notes the signal then (sig_holding). */
+ * end the process at once only notes the signal then (sig_holding).
+ * sig_release(done): the hold ends unless the output is whole and in place
+ * (done), when a signal can no longer undo it: it stays noted, and the
+ * export that succeeded exits 0. */
 void sig_hold(int on);
+void sig_release(int done);
 int sig_holding(void);
 
 /* Replaces every control character (below 0x20, and 0x7f) of s with '?',

@@ -48,7 +48,7 @@ int export_write_new(const char *path, const char *what, const char *buf, size_t
 		return errf(err, errlen, "interrupted"), EXPORT_INTERRUPTED;
 	sig_hold(1);
 	int rc = write_tmp(path, what, buf, len, err, errlen);
-	sig_hold(0);
+	sig_release(rc == 0);
 	return rc;
 }
 
@@ -458,7 +458,7 @@ int export_compare(FILE *out, const struct options *o, char *warn, size_t warnle
 		errno = 0;
 		sig_hold(1);
 		rc = fwrite(m.buf, 1, m.len, out) != m.len || fflush(out) == EOF ? EXPORT_WRITE : 0;
-		sig_hold(0);
+		sig_release(rc == 0);
 	}
 	membuf_done(&m);
 out:

@@ -195,7 +195,7 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 out:
 	if (o.f)
 		output_discard(&o);
-	sig_hold(0);
+	sig_release(rc == 0);
 	if (sp)
 		fclose(sp);
 	free(res);

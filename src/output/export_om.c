@@ -127,7 +127,7 @@ int om_export_stream(const char *inp, const char *out, char *warn, size_t warnle
 out:
 	if (o.f)
 		output_discard(&o);
-	sig_hold(0);
+	sig_release(rc == 0);
 	om_stream_free(x);
 	free(res);
 	free(it);
