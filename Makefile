@@ -51,12 +51,13 @@ ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) -pthread
 PKG_MISSING = $(shell for p in $(PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
 TEST_PKG_MISSING = $(shell for p in $(TEST_PKGS); do pkg-config --exists $$p 2>/dev/null || echo $$p; done)
 
-# src/ is split by layer (sampling, runs, source, model, recording, output,
-# screen); the top holds main, options, the app and its loop.  Every folder
-# is on the include path, so a header is named by its file name alone.
+# src/ is split by layer, one folder each (tools/layers has the table and
+# the check); src/*.c are main and the two front ends.  -Isrc is the only
+# include path: a header is named with its folder ("runs/strategy.h"), so
+# an include says which layer it reaches into.
 SRCS     := $(wildcard src/*.c src/*/*.c)
 HDRS     := $(wildcard src/*.h src/*/*.h)
-INCS     := -Isrc $(patsubst %/,-I%,$(sort $(dir $(wildcard src/*/*.h))))
+INCS     := -Isrc
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))

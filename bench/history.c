@@ -43,11 +43,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "record.h"
-#include "runlog.h"
-#include "series.h"
-#include "source.h"
-#include "util.h"
+#include "recording/record.h"
+#include "model/runlog.h"
+#include "model/series.h"
+#include "source/source.h"
+#include "base/util.h"
 
 static long vm_kib(const char *key)
 {

@@ -34,10 +34,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "sampler.h"
-#include "strategy.h"
-#include "util.h"
+#include "recording/record.h"
+#include "sampling/sampler.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 
 enum { NREAL = 16 };
 
@@ -157,9 +157,9 @@ static int write_one(const char *path, enum record_compress z, int n, const stru
 		if (rc == 0 && pos == 236) {
 			struct run_result x;
 			memset(&x, 0, sizeof(x));
-			x.strategy = strategy_at(s.strategy);
+			strlcpy_(x.strategy, strategy_at(s.strategy)->name, sizeof(x.strategy));
 			x.cmd = -1;
-			strlcpy_(x.name, x.strategy->name, sizeof(x.name));
+			strlcpy_(x.name, x.strategy, sizeof(x.name));
 			x.repeat = run / 2 + 1, x.finished = 1, x.ok = 1, x.verified = 1;
 			x.elapsed_s = 57.25 + run * 0.01, x.user_s = 0.125, x.sys_s = 3.5;
 			x.cpu_pct = 6.33, x.majflt = 12, x.minflt = 900, x.inblock = 2097152;

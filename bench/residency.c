@@ -37,7 +37,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-#include "residency.h"
+#include "sampling/residency.h"
 
 static char path[4096];
 

@@ -41,17 +41,17 @@
 #include <libproc2/stat.h>
 #include <libproc2/vmstat.h>
 
-#include "device.h"
-#include "grid.h"
-#include "model.h"
-#include "runlog.h"
-#include "sampler.h"
-#include "series.h"
-#include "stats.h"
-#include "strategy.h"
-#include "ui.h"
-#include "util.h"
-#include "views.h"
+#include "sampling/device.h"
+#include "screen/grid.h"
+#include "model/model.h"
+#include "model/runlog.h"
+#include "sampling/sampler.h"
+#include "model/series.h"
+#include "model/stats.h"
+#include "runs/strategy.h"
+#include "screen/ui.h"
+#include "base/util.h"
+#include "screen/views.h"
 
 #define WARMUP	       100
 #define ALLOC_TICKS    1000

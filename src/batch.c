@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "export_results.h"
-#include "machine.h"
-#include "output.h"
-#include "record.h"
-#include "results.h"
-#include "source.h"
-#include "stats.h"
-#include "sweep.h"
-#include "util.h"
+#include "app/app.h"
+#include "output/export_results.h"
+#include "sampling/machine.h"
+#include "output/output.h"
+#include "recording/record.h"
+#include "output/results.h"
+#include "source/source.h"
+#include "model/stats.h"
+#include "model/sweep.h"
+#include "base/util.h"
 
 /* Flushes stdout; 0 once a write failed (errno kept for main's message). */
 static int stdout_ok(struct app *a)

@@ -17,19 +17,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "options.h"
-#include "preset.h"
-#include "compare.h"
-#include "export.h"
-#include "export_results.h"
-#include "results.h"
-#include "screen.h"
-#include "strategy.h"
-#include "talk.h"
-#include "theme.h"
-#include "util.h"
-#include "version.h"
+#include "app/app.h"
+#include "app/options.h"
+#include "app/preset.h"
+#include "model/compare.h"
+#include "output/export.h"
+#include "output/export_results.h"
+#include "output/results.h"
+#include "screen/screen.h"
+#include "runs/strategy.h"
+#include "talk/talk.h"
+#include "screen/theme.h"
+#include "base/util.h"
+#include "base/version.h"
 
 /* One line on stderr: "lrutop: " PREFIX and the first len bytes of msg,
  * its control characters as '?' — a path with a newline or an escape
@@ -158,10 +158,11 @@ static void export_signal(int signo)
 	_exit(128 + signo);
 }
 
-static int run_export(const struct options *o)
+static int run_export(const struct options *opt)
 {
 	char err[512] = "", warn[2048] = "";
 	int rc, saved = 0;
+	const struct export_req req = options_export_req(opt), *o = &req;
 	/* SIGINT/TERM/HUP end an export at once while nothing is on disk; while
 	 * its temporary file is written (sig_hold) they are only noted, and
 	 * the file is removed instead of linked into place */
@@ -172,13 +173,13 @@ static int run_export(const struct options *o)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (o->action == ACTION_COMPARE) {
+	if (opt->action == ACTION_COMPARE) {
 		rc = export_compare(stdout, o, warn, sizeof(warn), err, sizeof(err));
 		if (rc == EXPORT_WRITE && !err[0]) /* stdout; with err: --export-json's file */
 			saved = errno ? errno : EIO;
-	} else if (o->action == ACTION_EXPORT_SVG)
+	} else if (opt->action == ACTION_EXPORT_SVG)
 		rc = export_svg(o, warn, sizeof(warn), err, sizeof(err));
-	else if (o->action == ACTION_EXPORT_OPENMETRICS)
+	else if (opt->action == ACTION_EXPORT_OPENMETRICS)
 		rc = export_openmetrics(o, warn, sizeof(warn), err, sizeof(err));
 	else
 		rc = export_csv(o, warn, sizeof(warn), err, sizeof(err));

@@ -9,15 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "actions.h"
-#include "app.h"
-#include "grid.h"
-#include "screen.h"
-#include "sigpipe.h"
-#include "strategy.h"
-#include "talk.h"
-#include "util.h"
-#include "views.h"
+#include "app/actions.h"
+#include "app/app.h"
+#include "screen/grid.h"
+#include "screen/screen.h"
+#include "base/sigpipe.h"
+#include "runs/strategy.h"
+#include "talk/talk.h"
+#include "base/util.h"
+#include "screen/views.h"
 
 struct tui {
 	struct app *a;

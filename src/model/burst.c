@@ -1,9 +1,9 @@
-#include "burst.h"
+#include "model/burst.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "rates.h"
+#include "model/rates.h"
 
 /* The file bytes of the two youngest MGLRU generations and of the older
  * ones, from the generations where the sample has the right ones (own:

@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "sample.h"
-#include "series.h"
+#include "sampling/sample.h"
+#include "model/series.h"
 
 /* Demotion burst: between two samples, pages were deactivated (moved from
  * the active to the inactive LRU list) at a rate of at least BURST_PER_S of

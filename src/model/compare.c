@@ -1,11 +1,11 @@
-#include "compare.h"
+#include "model/compare.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "model/stats.h"
+#include "base/util.h"
 
 /* ---- labels ---- */
 

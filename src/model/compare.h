@@ -43,7 +43,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runlog.h"
+#include "model/runlog.h"
 
 #define COMPARE_MAX_RECORDINGS 8
 #define COMPARE_MAX_STRATEGIES RUNLOG_MAX_STRATEGIES

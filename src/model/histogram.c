@@ -1,4 +1,4 @@
-#include "histogram.h"
+#include "model/histogram.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "model.h"
+#include "model/model.h"
 
 uint64_t model_now(const struct model *m)
 {

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "residency.h"
-#include "runlog.h"
-#include "sample.h"
-#include "series.h"
+#include "sampling/residency.h"
+#include "model/runlog.h"
+#include "sampling/sample.h"
+#include "model/series.h"
 
 struct strategy_stats; /* stats.h */
 struct compare;

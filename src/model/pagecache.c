@@ -1,11 +1,11 @@
-#include "pagecache.h"
+#include "model/pagecache.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <unistd.h>
 
-#include "residency.h"
-#include "strategy.h"
+#include "sampling/residency.h"
+#include "model/phase.h"
 
 static double share(uint64_t part, uint64_t whole, int known)
 {

@@ -11,10 +11,10 @@
 #ifndef LRUTOP_PAGECACHE_H
 #define LRUTOP_PAGECACHE_H
 
-#include "residency.h"
-#include "runlog.h"
-#include "sample.h"
-#include "series.h"
+#include "sampling/residency.h"
+#include "model/runlog.h"
+#include "sampling/sample.h"
+#include "model/series.h"
 
 struct pagecache_pct {
 	double src_cached;		      /* % of the source's pages */

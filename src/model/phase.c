@@ -1,4 +1,4 @@
-#include "phase.h"
+#include "model/phase.h"
 
 #include <stddef.h>
 

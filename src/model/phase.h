@@ -10,7 +10,7 @@
 #ifndef LRUTOP_PHASE_H
 #define LRUTOP_PHASE_H
 
-#include "sample.h"
+#include "sampling/sample.h"
 
 enum phase {
 	PHASE_IDLE,

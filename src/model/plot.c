@@ -1,14 +1,14 @@
-#include "plot.h"
+#include "model/plot.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "model.h"
-#include "phase.h"
-#include "rates.h"
-#include "util.h"
+#include "model/burst.h"
+#include "model/model.h"
+#include "model/phase.h"
+#include "model/rates.h"
+#include "base/util.h"
 
 void plot_init(struct plot *p)
 {

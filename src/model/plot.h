@@ -31,10 +31,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runlog.h"
-#include "sample.h"
-#include "series.h"
-#include "units.h"
+#include "model/runlog.h"
+#include "sampling/sample.h"
+#include "model/series.h"
+#include "model/units.h"
 
 struct model;
 

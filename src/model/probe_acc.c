@@ -1,13 +1,12 @@
-#include "probe_acc.h"
+#include "model/probe_acc.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "phase.h"
-#include "series.h"
+#include "model/phase.h"
+#include "model/series.h"
 
-#include "strategy.h"
-#include "util.h"
+#include "base/util.h"
 
 void probe_acc_init(struct probe_acc *a, const char *mode)
 {

@@ -13,9 +13,9 @@
 #ifndef LRUTOP_PROBE_ACC_H
 #define LRUTOP_PROBE_ACC_H
 
-#include "histogram.h"
-#include "runlog.h"
-#include "sample.h"
+#include "model/histogram.h"
+#include "model/runlog.h"
+#include "sampling/sample.h"
 
 struct probe_acc {
 	char mode[8]; /* "cold" / "direct": what the figures say */

@@ -1,4 +1,4 @@
-#include "rates.h"
+#include "model/rates.h"
 
 #include <math.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "sample.h"
+#include "sampling/sample.h"
 
 struct rates {
 	double dt;			/* seconds between the samples */

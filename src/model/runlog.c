@@ -1,9 +1,9 @@
-#include "runlog.h"
+#include "model/runlog.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct runlog *runlog_new(void)
 {

@@ -16,9 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "histogram.h"
-
-struct strategy;
+#include "model/histogram.h"
 
 #define RUNLOG_MAX_RUNS 1024
 #define RUNLOG_MAX_EVENTS 8192
@@ -33,7 +31,7 @@ struct run_event {
 #define RUN_UNVERIFIABLE (-2)
 
 struct run_result {
-	const struct strategy *strategy; /* NULL for --cmd */
+	char strategy[32]; /* the strategy's name (runs/strategy.h), "" for a --cmd */
 	int cmd;			 /* index into session cmds, -1 for a strategy */
 	char name[32];			 /* the label: strategy name or --cmd's label */
 	int repeat;    /* 1-based */

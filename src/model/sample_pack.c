@@ -1,4 +1,4 @@
-#include "sample_pack.h"
+#include "model/sample_pack.h"
 
 #include <stddef.h>
 #include <string.h>

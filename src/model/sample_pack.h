@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sample.h"
+#include "sampling/sample.h"
 
 #define SAMPLE_PACK_WORDS (sizeof(struct sample) / sizeof(uint64_t))
 #define SAMPLE_PACK_BITMAP ((SAMPLE_PACK_WORDS + 7) / 8)

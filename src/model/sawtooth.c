@@ -1,4 +1,4 @@
-#include "sawtooth.h"
+#include "model/sawtooth.h"
 
 #include <math.h>
 

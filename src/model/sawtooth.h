@@ -44,7 +44,7 @@
 #ifndef LRUTOP_SAWTOOTH_H
 #define LRUTOP_SAWTOOTH_H
 
-#include "runlog.h"
+#include "model/runlog.h"
 
 /* rd/cp of r: inblock x 512 over the bytes it copied; NAN for a run that
  * copied nothing or has a negative count (a recording's). */

@@ -1,10 +1,10 @@
-#include "series.h"
+#include "model/series.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample_pack.h"
-#include "util.h"
+#include "model/sample_pack.h"
+#include "base/util.h"
 
 /*
  * The history is blocks of SERIES_BLOCK samples, numbered from the first

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sample.h"
+#include "sampling/sample.h"
 
 struct series;
 

@@ -1,13 +1,12 @@
-#include "stats.h"
+#include "model/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pagecache.h"
-#include "sawtooth.h"
-#include "strategy.h"
-#include "util.h"
+#include "model/pagecache.h"
+#include "model/sawtooth.h"
+#include "base/util.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -131,7 +130,7 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 			if (ns == max)
 				continue;
 			memset(&out[ns], 0, sizeof(out[ns]));
-			out[ns].strategy = runs[i].strategy;
+			strlcpy_(out[ns].strategy, runs[i].strategy, sizeof(out[ns].strategy));
 			strlcpy_(out[ns].name, runs[i].name, sizeof(out[ns].name));
 			ns++;
 		}
@@ -161,7 +160,7 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 			fastest = s->elapsed_med;
 		/* the label, or the strategy of a labelled run (+prealloc, @30M) */
 		s->baseline = baseline && (!strcmp(s->name, baseline) ||
-					   (s->strategy && !strcmp(s->strategy->name, baseline)));
+					   (s->strategy[0] && !strcmp(s->strategy, baseline)));
 		if (s->baseline && s->ok)
 			base = s->elapsed_med;
 		double best = INFINITY;

@@ -20,14 +20,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "runlog.h"
+#include "model/runlog.h"
 
 /* min–max spread of elapsed above this fraction of the minimum: "noisy" */
 #define STATS_NOISY 0.10
 
 struct strategy_stats {
 	char name[32];
-	const struct strategy *strategy;
+	char strategy[32]; /* its runs' strategy name, "" for a --cmd */
 	int runs, ok;	/* finished runs, of which OK */
 	double elapsed_med, elapsed_min, elapsed_max;
 	double mbs_med, mbs_min, mbs_max;

@@ -1,14 +1,14 @@
-#include "sweep.h"
+#include "model/sweep.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "stats.h"
-#include "units.h"
-#include "util.h"
+#include "model/compare.h"
+#include "model/stats.h"
+#include "model/units.h"
+#include "base/util.h"
 
 void sweep_base_label(char *buf, size_t len, const struct run_result *r)
 {

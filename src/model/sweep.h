@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runlog.h"
+#include "model/runlog.h"
 
 #define SWEEP_MAX_VALUES 64
 /* Columns of the sweep table: every label a live queue can have (the 13

@@ -2,14 +2,15 @@
  * setting, and the two parsers (no statistics here, so the option and
  * recording parsers, the OpenMetrics text and their fuzz targets need only
  * this file; sweep.c builds the table). */
-#include "sweep.h"
+#include "model/sweep.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
-#include "util.h"
+#include "model/units.h"
+#include "base/parse.h"
+#include "base/util.h"
 
 static const struct {
 	const char *name;

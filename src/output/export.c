@@ -1,4 +1,4 @@
-#include "export.h"
+#include "output/export.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -6,15 +6,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "export_csv.h"
-#include "export_reduce.h"
-#include "export_results.h"
-#include "openmetrics.h"
-#include "output.h"
-#include "source.h"
-#include "svg.h"
-#include "util.h"
+#include "model/compare.h"
+#include "output/export_csv.h"
+#include "output/export_reduce.h"
+#include "output/export_results.h"
+#include "output/openmetrics.h"
+#include "output/output.h"
+#include "source/source.h"
+#include "output/svg.h"
+#include "base/util.h"
 
 /* ---- OUT: made in memory, then written to a file of our own ------------ */
 
@@ -103,71 +103,6 @@ static void membuf_done(struct membuf *m)
 	m->f = NULL;
 }
 
-/* ---- one recording ---------------------------------------------------- */
-
-/* The sink of a load: every sample into the history; the events and the
- * results the replay source appends to the run log itself. */
-struct load {
-	struct series *ser;
-	char note[600]; /* the source's first note: a line that went bad since it was checked */
-};
-
-static void load_sample(void *ctx, const struct sample *s, const struct disktab *t)
-{
-	(void)t;
-	struct load *l = ctx;
-	series_push(l->ser, s);
-}
-
-static void load_note(void *ctx, const char *msg)
-{
-	struct load *l = ctx;
-	if (!l->note[0])
-		strlcpy_(l->note, msg, sizeof(l->note));
-}
-
-int export_load(struct export_rec *r, const char *path, char *warn, size_t warnlen, char *err,
-		size_t errlen)
-{
-	memset(r, 0, sizeof(*r));
-	r->path = path;
-	if (warnlen)
-		warn[0] = '\0';
-	r->log = runlog_new();
-	struct load l = {0};
-	struct source_sink sink = {.ctx = &l, .sample = load_sample, .note = load_note};
-	/* speed 0: every sample is due at once; nothing waits on the timer */
-	struct source *src = source_replay_new(path, 0, r->log, &sink, err, errlen);
-	if (!src) {
-		export_rec_done(r);
-		return -1;
-	}
-	/* the whole recording, however long: a history that holds every sample */
-	struct replay_pos pos;
-	source_replay_pos(src, &pos);
-	r->ser = l.ser = series_new(pos.n);
-	while (source_step(src) == 0)
-		;
-	export_rec_take(r, src, warn, warnlen);
-	if (l.note[0] || series_len(r->ser) != pos.n) {
-		errf(err, errlen, "%s",
-		     l.note[0] ? l.note : "the recording changed while it was read");
-		export_rec_done(r);
-		return -1;
-	}
-	return 0;
-}
-
-void export_rec_done(struct export_rec *r)
-{
-	if (!r)
-		return;
-	series_free(r->ser);
-	runlog_free(r->log);
-	r->ser = NULL;
-	r->log = NULL;
-}
-
 /* ---- --export-svg ----------------------------------------------------- */
 
 /* -t NAME: the built-in slide theme is the only one there is so far. */
@@ -181,7 +116,7 @@ static const struct svg_theme *svg_theme_by_name(const char *name, char *err, si
 
 /* The time range and the run the options ask for, checked against the
  * recording. */
-static int svg_range(const struct options *o, const struct export_rec *r,
+static int svg_range(const struct export_req *o, const struct rec_load *r,
 		     const struct reduce_info *ri, struct svg_opts *so, char *err, size_t errlen)
 {
 	/* the recording's ends, not the (reduced) history's */
@@ -221,7 +156,7 @@ static int svg_range(const struct options *o, const struct export_rec *r,
 	return 0;
 }
 
-int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen)
+int export_svg(const struct export_req *o, char *warn, size_t warnlen, char *err, size_t errlen)
 {
 	struct svg_opts so;
 	memset(&so, 0, sizeof(so));
@@ -234,7 +169,7 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 	/* read once, reduced to the picture's columns over the range drawn
 	 * (export_reduce.h); a long recording drawn for its runs (--run, the
 	 * Runs view) is read again, reduced over those runs alone */
-	struct export_rec r;
+	struct rec_load r;
 	struct reduce_info ri;
 	struct reduce_opts ro = {.cols = svg_plot_columns(&so), .from_s = o->from_s, .to_s = o->to_s};
 	if (o->run)
@@ -270,7 +205,7 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 		}
 		ro.ranges = rg;
 		ro.nranges = nr;
-		export_rec_done(&r);
+		rec_load_done(&r);
 		export_reduce_done(&ri);
 		if (nr && export_load_reduced(&r, o->inputs[0], &ro, &ri, warn, warnlen, err,
 					      errlen) < 0) {
@@ -315,11 +250,11 @@ int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, s
 		errf(err, errlen, "--export-svg %s: %s", r.path, e);
 		goto out;
 	}
-	rc = membuf_save(&m, o->export_out, "--export-svg", err, errlen);
+	rc = membuf_save(&m, o->out, "--export-svg", err, errlen);
 out:
 	membuf_done(&m);
 	free(rg);
-	export_rec_done(&r);
+	rec_load_done(&r);
 	export_reduce_done(&ri);
 	return rc;
 }
@@ -344,25 +279,25 @@ out:
 
 /* ---- --export-csv ----------------------------------------------------- */
 
-int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen)
+int export_csv(const struct export_req *o, char *warn, size_t warnlen, char *err, size_t errlen)
 {
 	/* streamed (export_csv.c): memory bounded by a sample, not the recording */
-	return export_csv_stream(o->inputs[0], o->export_out, warn, warnlen, err, errlen);
+	return export_csv_stream(o->inputs[0], o->out, warn, warnlen, err, errlen);
 }
 
 /* ---- --export-openmetrics ---------------------------------------------- */
 
 /* Streamed from the reader (openmetrics.c), no history loaded: memory is
  * bounded by a sample, not the recording. */
-int export_openmetrics(const struct options *o, char *warn, size_t warnlen, char *err,
+int export_openmetrics(const struct export_req *o, char *warn, size_t warnlen, char *err,
 		       size_t errlen)
 {
-	return om_export_stream(o->inputs[0], o->export_out, warn, warnlen, err, errlen);
+	return om_export_stream(o->inputs[0], o->out, warn, warnlen, err, errlen);
 }
 
 /* ---- --compare -------------------------------------------------------- */
 
-int export_compare(FILE *out, const struct options *o, char *warn, size_t warnlen, char *err,
+int export_compare(FILE *out, const struct export_req *o, char *warn, size_t warnlen, char *err,
 		   size_t errlen)
 {
 	int n = o->ninputs;
@@ -370,7 +305,7 @@ int export_compare(FILE *out, const struct options *o, char *warn, size_t warnle
 		errf(err, errlen, "--compare: needs 2 to %d recordings", COMPARE_MAX_RECORDINGS);
 		return EXPORT_INPUT;
 	}
-	struct export_rec r[COMPARE_MAX_RECORDINGS];
+	struct rec_load r[COMPARE_MAX_RECORDINGS];
 	memset(r, 0, sizeof(r));
 	int rc = EXPORT_INPUT, loaded = 0;
 	size_t woff = 0;
@@ -380,7 +315,7 @@ int export_compare(FILE *out, const struct options *o, char *warn, size_t warnle
 		return EXPORT_INPUT;
 	for (; loaded < n; loaded++) {
 		char w[512];
-		if (export_load(&r[loaded], o->inputs[loaded], w, sizeof(w), err, errlen) < 0)
+		if (rec_load_read(&r[loaded], o->inputs[loaded], w, sizeof(w), err, errlen) < 0)
 			goto out;
 		/* nothing to compare: say which file, not an empty table */
 		size_t fin = 0;
@@ -463,20 +398,10 @@ int export_compare(FILE *out, const struct options *o, char *warn, size_t warnle
 	membuf_done(&m);
 out:
 	for (int i = 0; i < loaded; i++)
-		export_rec_done(&r[i]);
+		rec_load_done(&r[i]);
 	return rc;
 }
 
-void export_rec_take(struct export_rec *r, struct source *src, char *warn, size_t warnlen)
-{
-	r->hdr = *source_replay_header(src);
-	r->hdr.argc = 0;
-	r->hdr.argv = NULL;
-	const char *w = source_replay_warning(src);
-	if (w && warnlen)
-		strlcpy_(warn, w, warnlen);
-	source_free(src);
-}
 
 int export_next(struct recording *rec, struct record_item *it, const char *path,
 		uint64_t *last_t, size_t *nsamples, char *err, size_t errlen)

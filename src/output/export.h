@@ -21,31 +21,26 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "options.h"
-#include "record.h"
-#include "runlog.h"
-#include "series.h"
+#include "source/load.h"
+#include "recording/record.h"
+#include "model/runlog.h"
+#include "model/series.h"
 
-/* One recording, loaded: the whole history and the run log. */
-struct export_rec {
-	struct series *ser;
-	struct runlog *log;
-	struct record_header hdr; /* argc/argv cleared: the recording is closed */
-	const char *path;	  /* as given */
+/* What an export or a comparison is asked to do (main fills it from the
+ * command line's options): the only part of them this layer reads. */
+#define EXPORT_MAX_INPUTS 8
+struct export_req {
+	const char *out; /* OUT of --export-svg / --export-csv / --export-openmetrics */
+	const char *inputs[EXPORT_MAX_INPUTS];
+	int ninputs;
+	int svg_runs;	     /* --view runs 1, sweep 2 (default: the Overview, 0) */
+	double from_s, to_s; /* --from / --to, seconds from the start; -1 = not given */
+	long run;	     /* --run N (1-based), 0 = not given */
+	int svg_w, svg_h;    /* --size WxH, 0 = 1920x1080 */
+	const char *theme;   /* -t NAME, NULL = the default */
+	const char *export_json, *export_md; /* --compare's files, NULL none */
 };
 
-/* Reads the whole recording at path into r (export_rec_done frees it).
- * warn gets the reader's warning (a cut last line), "" when none.  -1 +
- * err: the file cannot be read, is not a recording, has a bad line, or
- * holds no sample. */
-int export_load(struct export_rec *r, const char *path, char *warn, size_t warnlen, char *err,
-		size_t errlen);
-void export_rec_done(struct export_rec *r);
-/* The end of a read through the replay source src: r->hdr (argc/argv
- * cleared: the recording is closed), the reader's warning into warn;
- * src is freed. */
-struct source;
-void export_rec_take(struct export_rec *r, struct source *src, char *warn, size_t warnlen);
 /* recording_next for the exports that stream the reader, with the
  * replay's order check: a sample earlier than the one before it is a bad
  * line (-1 + "PATH:LINE: sample: time goes backwards"); *nsamples counts
@@ -63,9 +58,9 @@ int export_next(struct recording *rec, struct record_item *it, const char *path,
  * (sig_caught) before the link leaves no path.  0, or EXPORT_* + err. */
 int export_write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
 		     size_t errlen);
-/* --export-svg OUT FILE (o->export_out, o->inputs[0]): 0, or
+/* --export-svg OUT FILE (o->out, o->inputs[0]): 0, or
  * EXPORT_INPUT / EXPORT_WRITE + err. */
-int export_svg(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
+int export_svg(const struct export_req *o, char *warn, size_t warnlen, char *err, size_t errlen);
 /* A talk's export-svg OUT: the picture of a model in memory (in), written
  * to OUT by the same rules (created new, removed on a write error).  0, or
  * EXPORT_INPUT / EXPORT_WRITE + err. */
@@ -74,16 +69,16 @@ struct svg_opts;
 int export_svg_new(const char *out, const struct svg_input *in, const struct svg_opts *so,
 		   char *err, size_t errlen);
 /* --export-csv OUT FILE: the bytes --csv wrote live. */
-int export_csv(const struct options *o, char *warn, size_t warnlen, char *err, size_t errlen);
+int export_csv(const struct export_req *o, char *warn, size_t warnlen, char *err, size_t errlen);
 /* --export-openmetrics OUT FILE: the recording as OpenMetrics text
  * (openmetrics.h), streamed to a temporary file linked into place whole. */
-int export_openmetrics(const struct options *o, char *warn, size_t warnlen, char *err,
+int export_openmetrics(const struct export_req *o, char *warn, size_t warnlen, char *err,
 		       size_t errlen);
 /* --compare A B [C...] (o->inputs): the comparison table on out, and
  * first --export-json / --export-markdown (export_results.h).  0,
  * EXPORT_INPUT + err, EXPORT_WRITE + err when such a file failed, or
  * EXPORT_WRITE with errno set and err untouched when out failed. */
-int export_compare(FILE *out, const struct options *o, char *warn, size_t warnlen, char *err,
+int export_compare(FILE *out, const struct export_req *o, char *warn, size_t warnlen, char *err,
 		   size_t errlen);
 
 #endif

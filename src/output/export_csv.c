@@ -1,15 +1,15 @@
-#include "export_csv.h"
+#include "output/export_csv.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "output.h"
-#include "phase.h"
-#include "record.h"
-#include "spool.h"
-#include "util.h"
+#include "output/export.h"
+#include "output/output.h"
+#include "model/phase.h"
+#include "recording/record.h"
+#include "recording/spool.h"
+#include "base/util.h"
 
 void export_csv_start(struct csv_stream *c, FILE *f)
 {

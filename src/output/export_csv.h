@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "series.h"
-#include "runlog.h"
+#include "model/series.h"
+#include "model/runlog.h"
 
 /* The rows so far: the header written, the sample before, t = 0's time. */
 struct csv_stream {

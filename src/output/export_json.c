@@ -1,4 +1,4 @@
-#include "export_json.h"
+#include "output/export_json.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "pagecache.h"
-#include "results.h"
-#include "sawtooth.h"
-#include "stats.h"
-#include "strategy.h"
-#include "sweep.h"
-#include "version.h"
+#include "model/compare.h"
+#include "model/pagecache.h"
+#include "output/results.h"
+#include "model/sawtooth.h"
+#include "model/stats.h"
+#include "runs/strategy.h"
+#include "model/sweep.h"
+#include "base/version.h"
 
 /* The format of the document: a new key is a new minor, not a new major. */
 #define EXPORT_JSON_MAJOR 1
@@ -188,7 +188,7 @@ static json_t *result_json(const struct export_side *sd, int rec, const struct s
 	put(o, "name", json_string(s->name), bad);
 	if (sd->label)
 		put(o, "recording", json_integer(rec), bad);
-	put(o, "strategy", s->strategy ? json_string(s->strategy->name) : json_null(), bad);
+	put(o, "strategy", s->strategy[0] ? json_string(s->strategy) : json_null(), bad);
 	put(o, "n_runs", json_integer(s->runs), bad);
 	put(o, "n_ok", json_integer(s->ok), bad);
 	put(o, "relative", jnum(by_base ? s->ratio_base : s->ratio), bad);

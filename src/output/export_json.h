@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "export_results.h"
+#include "output/export_results.h"
 
 /* The document of sides[0..n) (and c for a comparison, else NULL) as
  * pretty-printed JSON text ending in a newline; *len its length.  NULL

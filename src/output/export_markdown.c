@@ -1,13 +1,13 @@
-#include "export_markdown.h"
+#include "output/export_markdown.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "stats.h"
-#include "sweep.h"
-#include "util.h"
+#include "model/compare.h"
+#include "model/stats.h"
+#include "model/sweep.h"
+#include "base/util.h"
 
 /* A label as a table cell: in backticks, '|' escaped (GFM), control
  * characters as '?'. */

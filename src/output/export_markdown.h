@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 
-#include "export_results.h"
+#include "output/export_results.h"
 
 /* Writes the tables of sides[0..n) (and c for a comparison, else NULL) to
  * f.  -1 when a write failed (errno says why). */

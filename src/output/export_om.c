@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "openmetrics.h"
-#include "output.h"
-#include "record.h"
-#include "source.h"
-#include "spool.h"
-#include "util.h"
+#include "output/export.h"
+#include "output/openmetrics.h"
+#include "output/output.h"
+#include "recording/record.h"
+#include "source/source.h"
+#include "recording/spool.h"
+#include "base/util.h"
 
 int om_export_stream(const char *inp, const char *out, char *warn, size_t warnlen, char *err,
 		     size_t errlen)

@@ -1,15 +1,15 @@
 /* Reading a recording for a picture, reduced to its columns
  * (export_reduce.h). */
-#include "export_reduce.h"
+#include "output/export_reduce.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "rates.h"
-#include "source.h"
-#include "util.h"
+#include "model/burst.h"
+#include "model/rates.h"
+#include "source/source.h"
+#include "base/util.h"
 
 /* Samples a bucket keeps at most: last, 2 max, 2 min, 2 burst, 2 + 2 phase. */
 #define PER_BUCKET 11
@@ -243,7 +243,7 @@ static void red_sample(void *ctx, const struct sample *s, const struct disktab *
 	}
 	if (!d->ro->no_samples) {
 		if (!d->reduced)
-			series_push(d->ser, s); /* every sample, as export_load */
+			series_push(d->ser, s); /* every sample, as rec_load_read */
 		else if (where == 1)
 			reduce_one(d, s, b);
 		else if (where < 0)
@@ -262,7 +262,7 @@ static void red_note(void *ctx, const char *msg)
 		strlcpy_(d->note, msg, sizeof(d->note));
 }
 
-int export_load_reduced(struct export_rec *r, const char *path, const struct reduce_opts *ro,
+int export_load_reduced(struct rec_load *r, const char *path, const struct reduce_opts *ro,
 			struct reduce_info *info, char *warn, size_t warnlen, char *err,
 			size_t errlen)
 {
@@ -281,12 +281,12 @@ int export_load_reduced(struct export_rec *r, const char *path, const struct red
 	struct source *src = source_replay_new(path, 0, r->log, &sink, err, errlen);
 	if (!src) {
 		free(d);
-		export_rec_done(r);
+		rec_load_done(r);
 		return -1;
 	}
 	struct replay_pos pos;
 	source_replay_pos(src, &pos);
-	/* a recording no longer than the picture is kept whole, as export_load */
+	/* a recording no longer than the picture is kept whole, as rec_load_read */
 	d->reduced = ro->cols && pos.n > ro->cols;
 	size_t cap = ro->no_samples ? 1
 		     : d->reduced  ? ro->cols * PER_BUCKET + 2 * (ro->nranges + 1) + 8
@@ -300,7 +300,7 @@ int export_load_reduced(struct export_rec *r, const char *path, const struct red
 	while (source_step(src) == 0)
 		;
 	bucket_flush(d);
-	export_rec_take(r, src, warn, warnlen);
+	rec_load_take(r, src, warn, warnlen);
 	info->n = d->idx;
 	info->reduced = d->reduced;
 	int bad = d->note[0] || d->idx != pos.n ||
@@ -309,7 +309,7 @@ int export_load_reduced(struct export_rec *r, const char *path, const struct red
 		errf(err, errlen, "%s",
 		     d->note[0] ? d->note : "the recording changed while it was read");
 		free(d);
-		export_rec_done(r);
+		rec_load_done(r);
 		export_reduce_done(info);
 		return -1;
 	}

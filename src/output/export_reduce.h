@@ -1,6 +1,6 @@
 /*
  * export_reduce — a recording read for a picture: the replay source's
- * stream, as export_load reads it, but only a bounded subset of its
+ * stream, as rec_load_read reads it, but only a bounded subset of its
  * samples pushed into the history, so the memory and the picture are
  * bounded by the picture's columns, not the recording's length.
  *
@@ -18,12 +18,12 @@
  *  - both samples of the bucket's first and last change of run or phase;
  *  - the first sample of the range, and the last one before it (the rate
  *    of the first column needs it); the recording's first sample when
- *    the range starts with it (the time axis starts there, as export_load's).
+ *    the range starts with it (the time axis starts there, as rec_load_read's).
  * At most 11 samples a bucket.  A recording of no more samples than cols
  * keeps every sample (reduced 0): the picture is the one of export_load.
  *
  * Invariants: samples are only ever pushed through series_push; the run
- * log (events, results) is the replay source's, whole, as export_load's;
+ * log (events, results) is the replay source's, whole, as rec_load_read's;
  * nothing is printed, errors come back in err.
  */
 #ifndef LRUTOP_EXPORT_REDUCE_H
@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "export.h"
-#include "svg.h"
+#include "output/export.h"
+#include "output/svg.h"
 
 struct reduce_range {
 	uint64_t a_ns, b_ns; /* CLOCK_MONOTONIC, inclusive */
@@ -61,10 +61,10 @@ struct reduce_info {
 	size_t nmarks;
 };
 
-/* export_load with the reduction above: r as export_load's (free it with
- * export_rec_done), info's marks with export_reduce_done.  -1 + err as
+/* export_load with the reduction above: r as rec_load_read's (free it with
+ * rec_load_done), info's marks with export_reduce_done.  -1 + err as
  * export_load's. */
-int export_load_reduced(struct export_rec *r, const char *path, const struct reduce_opts *ro,
+int export_load_reduced(struct rec_load *r, const char *path, const struct reduce_opts *ro,
 			struct reduce_info *info, char *warn, size_t warnlen, char *err,
 			size_t errlen);
 void export_reduce_done(struct reduce_info *info);

@@ -1,4 +1,4 @@
-#include "export_results.h"
+#include "output/export_results.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "export.h"
-#include "export_json.h"
-#include "export_markdown.h"
-#include "output.h"
-#include "util.h"
+#include "output/export.h"
+#include "output/export_json.h"
+#include "output/export_markdown.h"
+#include "output/output.h"
+#include "base/util.h"
 
 void export_spread_of(const struct run_result *runs, size_t n, const char *name,
 		      struct export_spread *out)

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runlog.h"
-#include "sweep.h"
+#include "model/runlog.h"
+#include "model/sweep.h"
 
 struct compare;
 

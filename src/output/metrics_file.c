@@ -1,4 +1,4 @@
-#include "metrics_file.h"
+#include "output/metrics_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "openmetrics.h"
-#include "util.h"
+#include "output/openmetrics.h"
+#include "base/util.h"
 
 #define METRICS_EVERY_NS 1000000000ull
 

@@ -26,9 +26,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "model.h"
-#include "ownfile.h"
-#include "source.h"
+#include "model/model.h"
+#include "base/ownfile.h"
+#include "source/source.h"
 
 struct metrics_file {
 	const char *path;   /* NULL: off (only forwards) */

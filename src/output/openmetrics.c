@@ -1,4 +1,4 @@
-#include "openmetrics.h"
+#include "output/openmetrics.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -7,12 +7,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "phase.h"
-#include "sawtooth.h"
-#include "sample.h"
-#include "spool.h"
-#include "sweep.h"
-#include "util.h"
+#include "model/phase.h"
+#include "model/sawtooth.h"
+#include "sampling/sample.h"
+#include "recording/spool.h"
+#include "model/sweep.h"
+#include "base/util.h"
 
 /* ---- the machine's series: one row per series, rows of a family together -- */
 

@@ -48,8 +48,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runlog.h"
-#include "series.h"
+#include "model/runlog.h"
+#include "model/series.h"
 
 enum om_style {
 	OM_EXPORT,

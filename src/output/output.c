@@ -1,4 +1,4 @@
-#include "output.h"
+#include "output/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rates.h"
-#include "strategy.h"
-#include "util.h"
+#include "model/rates.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 
 /* Creates path new into own (ownfile.h) and opens it for stdio.  NULL +
  * err; nothing is left then. */

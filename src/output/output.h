@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "ownfile.h"
-#include "sample.h"
+#include "base/ownfile.h"
+#include "sampling/sample.h"
 
 /* Creates path for writing; refuses an existing file.  NULL + err. */
 FILE *output_create(const char *path, const char *what, char *err, size_t errlen);

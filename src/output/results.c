@@ -1,13 +1,13 @@
-#include "results.h"
+#include "output/results.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "pagecache.h"
-#include "phase.h"
-#include "sawtooth.h"
-#include "sweep.h"
-#include "util.h"
+#include "model/pagecache.h"
+#include "model/phase.h"
+#include "model/sawtooth.h"
+#include "model/sweep.h"
+#include "base/util.h"
 
 int results_never_copied(const struct run_result *x)
 {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "runlog.h"
+#include "model/runlog.h"
 
 void results_table(FILE *f, const struct run_result *r, size_t n);
 void results_csv_header(FILE *f);

@@ -1,6 +1,6 @@
 /* The SVG exporter (svg.h): geometry in px, every coordinate computed
  * here, every string escaped on its way out. */
-#include "svg.h"
+#include "output/svg.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "units.h"
-#include "phase.h"
-#include "plot.h"
-#include "rates.h"
-#include "strategy.h"
-#include "util.h"
+#include "model/burst.h"
+#include "model/units.h"
+#include "model/phase.h"
+#include "model/plot.h"
+#include "model/rates.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 
 const struct svg_theme svg_theme_light = {
     .bg = 0xffffff,

@@ -24,8 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "series.h"
-#include "runlog.h"
+#include "model/series.h"
+#include "model/runlog.h"
 
 /* Colours, 0xRRGGBB.  The default (svg_theme_light) is dark text on white
  * with Okabe-Ito series colours (safe for the common colour blindnesses);

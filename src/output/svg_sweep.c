@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "svg.h"
-#include "sweep.h"
-#include "util.h"
+#include "output/svg.h"
+#include "model/sweep.h"
+#include "base/util.h"
 
 #define SANS "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 

@@ -1,4 +1,4 @@
-#include "gzindex.h"
+#include "recording/gzindex.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define WSIZE 32768U /* deflate's window: how far back a block may refer */
 #define INBUF 65536U

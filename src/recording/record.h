@@ -67,16 +67,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "residency.h"
-#include "sample.h"
-#include "runlog.h"
+#include "sampling/residency.h"
+#include "sampling/sample.h"
+#include "model/runlog.h"
 
 #define RECORD_MAJOR		1
 /* minor 1: page-cache residency ("pc*", "res"); 2: MGLRU's generations
  * ("lg*") and the MGLRU bit in "hv"; 3: the page-cache map ("pcmap") */
 #define RECORD_MINOR		3
 #define RECORD_LINE_MAX		(1u << 20) /* a longer line is an error (/dev/zero) */
-#define RECORD_STRATEGY_UNKNOWN UINT8_MAX
+#define RECORD_STRATEGY_UNKNOWN SAMPLE_STRATEGY_NONE
 
 /* What the header line says about the recording run.  The writer reads
  * every field; record_header_init fills what the machine can tell. */

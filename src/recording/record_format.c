@@ -1,4 +1,4 @@
-#include "record_format.h"
+#include "recording/record_format.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "options.h" /* INTERVAL_MIN, INTERVAL_MAX: what -i takes */
-#include "record.h"
-#include "runlog.h"
-#include "util.h"
+#include "base/parse.h" /* INTERVAL_MIN, INTERVAL_MAX: what -i takes */
+#include "recording/record.h"
+#include "model/runlog.h"
+#include "base/util.h"
 
 /* ---- what a number may be ------------------------------------------------ */
 

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "residency.h"
-#include "sample.h"
+#include "sampling/residency.h"
+#include "sampling/sample.h"
 
 enum ftype { F_U64, F_U32, F_F32, F_U8 };
 

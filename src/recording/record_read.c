@@ -1,4 +1,4 @@
-#include "record.h"
+#include "recording/record.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -15,11 +15,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "gzindex.h"
-#include "record_format.h"
-#include "strategy.h"
-#include "sweep.h"
-#include "util.h"
+#include "recording/gzindex.h"
+#include "recording/record_format.h"
+#include "runs/strategy.h"
+#include "model/sweep.h"
+#include "base/util.h"
 
 /* ---- values ----------------------------------------------------------- */
 
@@ -1060,7 +1060,8 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 		if (json_string_length(st) >= sizeof(it->strategy_name))
 			return rd_fail(r, err, errlen, r->line, "result: \"strategy\" is too long");
 		strlcpy_(it->strategy_name, json_string_value(st), sizeof(it->strategy_name));
-		x->strategy = strategy_find(it->strategy_name);
+		if (strategy_find(it->strategy_name)) /* one this build lacks: as a --cmd */
+			strlcpy_(x->strategy, it->strategy_name, sizeof(x->strategy));
 	} else if (!json_is_null(st)) {
 		return rd_fail(r, err, errlen, r->line,
 			       "result: \"strategy\" is not a name or null");

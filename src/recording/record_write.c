@@ -1,4 +1,4 @@
-#include "record.h"
+#include "recording/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,11 +15,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "ownfile.h"
-#include "record_format.h"
-#include "strategy.h"
-#include "sweep.h"
-#include "util.h"
+#include "base/ownfile.h"
+#include "recording/record_format.h"
+#include "runs/strategy.h"
+#include "model/sweep.h"
+#include "base/util.h"
 
 /* ---- values ----------------------------------------------------------- */
 
@@ -462,7 +462,7 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 
 	bad |= put(o, "k", json_string("result"));
 	bad |= put(o, "name", jstr(x->name));
-	bad |= put(o, "strategy", x->strategy ? json_string(x->strategy->name) : json_null());
+	bad |= put(o, "strategy", x->strategy[0] ? json_string(x->strategy) : json_null());
 	bad |= put(o, "cmd", json_integer(x->cmd));
 	bad |= put(o, "repeat", json_integer(x->repeat));
 	bad |= put(o, "finished", json_integer(x->finished));

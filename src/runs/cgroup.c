@@ -1,10 +1,10 @@
-#include "cgroup.h"
-#include "delegate.h"
-#include "kvfile.h"
-#include "ownfile.h"
-#include "sampler.h"
-#include "scratch.h"
-#include "util.h"
+#include "runs/cgroup.h"
+#include "runs/delegate.h"
+#include "sampling/kvfile.h"
+#include "base/ownfile.h"
+#include "sampling/sampler.h"
+#include "runs/scratch.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
-#include "delegate.h"
-#include "util.h"
+#include "runs/delegate.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

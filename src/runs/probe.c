@@ -1,4 +1,4 @@
-#include "probe.h"
+#include "runs/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 const char *probe_mode_name(enum probe_mode m)
 {

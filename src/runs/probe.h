@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "scratch.h"
+#include "runs/scratch.h"
 
 enum probe_mode { PROBE_OFF, PROBE_COLD, PROBE_DIRECT };
 

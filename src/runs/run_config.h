@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sweep.h"
+#include "model/sweep.h"
 
 /* --cmd entries one queue can hold. */
 #define RUN_CONFIG_MAX_CMDS 16

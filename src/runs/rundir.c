@@ -1,5 +1,5 @@
-#include "rundir.h"
-#include "util.h"
+#include "runs/rundir.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <linux/magic.h>

@@ -1,7 +1,7 @@
-#include "scratch.h"
-#include "rundir.h"
-#include "sampler.h"
-#include "util.h"
+#include "runs/scratch.h"
+#include "runs/rundir.h"
+#include "sampling/sampler.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ownfile.h"
+#include "base/ownfile.h"
 
 #define SCRATCH_MAX_FILES 32
 #define SCRATCH_NAME_MAX  64

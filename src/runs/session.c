@@ -1,4 +1,4 @@
-#include "session.h"
+#include "runs/session.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "device.h"
-#include "sigpipe.h"
-#include "pagecache.h"
-#include "rates.h"
-#include "util.h"
+#include "sampling/device.h"
+#include "base/sigpipe.h"
+#include "model/pagecache.h"
+#include "model/rates.h"
+#include "base/util.h"
 
 /* Dirty+Writeback at or below this counts as drained; give up waiting
  * after DRAIN_TIMEOUT (a busy system may never get lower). */
@@ -772,14 +772,6 @@ static void track_copied(struct session *s)
 		s->copied = c;
 }
 
-static int strategy_index(const struct strategy *st)
-{
-	for (size_t i = 0; i < strategy_count(); i++)
-		if (strategy_at(i) == st)
-			return (int)i;
-	return 255;
-}
-
 int session_run_files(const struct session *s, const char **src, const char **dst)
 {
 	if (!session_current(s) || !s->have_input)
@@ -810,7 +802,7 @@ void session_annotate(const struct session *s, struct sample *smp)
 		return;
 	smp->run = (int16_t)(s->log->nresults - 1);
 	smp->phase = (int8_t)s->phase;
-	smp->strategy = (uint8_t)strategy_index(r->strategy);
+	smp->strategy = strategy_index(r->strategy);
 }
 
 static int start_next(struct session *s, char *err, size_t errlen)
@@ -820,7 +812,7 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	struct run_result *r = &s->log->results[s->log->nresults];
 	memset(r, 0, sizeof(*r));
 	r->read_at_burst = NAN;
-	r->strategy = st;
+	strlcpy_(r->strategy, st ? st->name : "", sizeof(r->strategy));
 	r->cmd = st ? -1 : q->cmd;
 	entry_label(s, q, r->name, sizeof(r->name));
 	if (q->value >= 0) {
@@ -1005,7 +997,7 @@ static void watch_stall(struct session *s, const struct series *ser)
 {
 	struct run_result *r = cur(s);
 	long limit = s->cfg.stall_timeout_s;
-	if (!r || !r->strategy || !s->worker_live || !s->worker.progress || limit <= 0)
+	if (!r || !r->strategy[0] || !s->worker_live || !s->worker.progress || limit <= 0)
 		return;
 	const struct progress *pr = s->worker.progress;
 	int phase = atomic_load(&pr->phase);
@@ -1098,7 +1090,7 @@ static void finish_run(struct session *s, const struct series *ser,
 	 * {dst}'s size); one naming no {dst}: the source's size now */
 	r->bytes = wr->bytes_done;
 	r->verified = wr->verified;
-	if (!r->strategy && r->ok && !strstr(s->cmds[r->cmd].line, "{dst}")) {
+	if (!r->strategy[0] && r->ok && !strstr(s->cmds[r->cmd].line, "{dst}")) {
 		/* it wrote elsewhere: the source's size, and said to be unchecked */
 		struct stat st;
 		r->bytes = stat(s->src, &st) == 0 ? (uint64_t)st.st_size : s->src_size;

@@ -20,15 +20,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "burst.h"
-#include "cgroup.h"
-#include "run_config.h"
-#include "runlog.h"
-#include "sample.h"
-#include "scratch.h"
-#include "series.h"
-#include "strategy.h"
-#include "worker.h"
+#include "model/burst.h"
+#include "runs/cgroup.h"
+#include "runs/run_config.h"
+#include "model/runlog.h"
+#include "sampling/sample.h"
+#include "runs/scratch.h"
+#include "model/series.h"
+#include "runs/strategy.h"
+#include "runs/worker.h"
 
 /* What the session asks of whatever takes the samples (the live source,
  * source_live.c): which cgroup to watch, and how far a worker has written.

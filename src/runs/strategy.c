@@ -1,5 +1,6 @@
-#include "strategy.h"
-#include "util.h"
+#include "runs/strategy.h"
+#include "base/util.h"
+#include "sampling/sample.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -717,6 +718,14 @@ const struct strategy *strategy_find(const char *name)
 		if (strcmp(strategies[i].name, name) == 0)
 			return &strategies[i];
 	return NULL;
+}
+
+uint8_t strategy_index(const char *name)
+{
+	for (size_t i = 0; i < strategy_count() && i < SAMPLE_STRATEGY_NONE; i++)
+		if (!strcmp(strategy_at(i)->name, name))
+			return (uint8_t)i;
+	return SAMPLE_STRATEGY_NONE;
 }
 
 int strategy_check(const struct strategy *s, const char *src, const char *dir, char *err,

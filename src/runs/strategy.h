@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "phase.h"
+#include "model/phase.h"
 
 /* enum phase and phase_name(): phase.h */
 
@@ -66,6 +66,9 @@ struct strategy {
 size_t strategy_count(void);
 const struct strategy *strategy_at(size_t i);		/* NULL when i is out of range */
 const struct strategy *strategy_find(const char *name); /* NULL when unknown */
+/* name's index in the table (a sample's strategy), SAMPLE_STRATEGY_NONE
+ * when it is none of them ("" for a --cmd) */
+uint8_t strategy_index(const char *name);
 
 /* Checks up front what would make s fail for a reason the user can fix
  * before the run: cfr_cp with src on a filesystem copy_file_range cannot

@@ -1,5 +1,5 @@
-#include "worker.h"
-#include "util.h"
+#include "runs/worker.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

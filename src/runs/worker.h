@@ -45,7 +45,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "strategy.h"
+#include "runs/strategy.h"
 
 #define WORKER_ERR_TAIL 512 /* bytes of a --cmd's stderr kept; 4 lines / 300 bytes shown */
 

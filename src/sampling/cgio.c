@@ -1,4 +1,4 @@
-#include "cgio.h"
+#include "sampling/cgio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* "MAJ:MIN" at *p: 1 and *p past it when it names major:minor, 0 when it
  * names another device (or is no device number: "Total"). */

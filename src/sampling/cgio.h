@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "sample.h"
+#include "sampling/sample.h"
 
 /* The watched disk's bytes in a v1 io_service_bytes / v2 io.stat text
  * (NUL-terminated): 1 when major:minor is listed, 0 when it is not (both

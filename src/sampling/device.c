@@ -1,6 +1,6 @@
-#include "device.h"
+#include "sampling/device.h"
 
-#include "util.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-#include "kvfile.h"
+#include "sampling/kvfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* /proc/vmstat is ~4 KiB on 6.x, memory.stat ~1.5 KiB; leave room. */
 #define KVFILE_BUF 32768

@@ -1,9 +1,9 @@
-#include "lru_gen.h"
+#include "sampling/lru_gen.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 void lru_gen_begin(struct lru_gen_parser *p, const char *want)
 {

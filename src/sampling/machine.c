@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
-#include "util.h"
+#include "sampling/machine.h"
+#include "base/util.h"
 
 int machine_mglru(const char *path)
 {

@@ -1,4 +1,4 @@
-#include "residency.h"
+#include "sampling/residency.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 
 #include <linux/types.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* glibc 2.36 has neither a wrapper nor the structs (linux/mman.h has them
  * from 6.5 on, but the build machine's headers may be older). */

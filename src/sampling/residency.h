@@ -35,7 +35,7 @@
 
 #include <stdint.h>
 
-#include "sample.h"
+#include "sampling/sample.h"
 
 enum residency_method {
 	RESIDENCY_NONE,

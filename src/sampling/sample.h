@@ -34,6 +34,9 @@ enum {
 
 #define SAMPLE_GENS 4 /* LRU_GEN_MAX: MGLRU generations a sample holds */
 
+/* struct sample's strategy when the run is no strategy of the table. */
+#define SAMPLE_STRATEGY_NONE UINT8_MAX
+
 struct sample {
 	uint64_t t_ns; /* CLOCK_MONOTONIC when the sample was taken */
 	uint32_t have; /* SAMPLE_HAVE_* */
@@ -106,7 +109,8 @@ struct sample {
 	/* what the worker was doing when the sample was taken */
 	int16_t run;   /* run index, -1 while idle */
 	int8_t phase;  /* enum phase */
-	uint8_t strategy; /* index into the strategy table, valid when run >= 0 */
+	uint8_t strategy; /* index into the strategy table, valid when run >= 0;
+			   * SAMPLE_STRATEGY_NONE: a --cmd, or one this build lacks */
 };
 
 /* Per-device counters for the iostat view (all devices, not just the watched

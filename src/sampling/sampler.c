@@ -1,4 +1,4 @@
-#include "sampler.h"
+#include "sampling/sampler.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,10 +16,10 @@
 #include <libproc2/stat.h>
 #include <libproc2/vmstat.h>
 
-#include "kvfile.h"
-#include "lru_gen.h"
-#include "machine.h"
-#include "util.h"
+#include "sampling/kvfile.h"
+#include "sampling/lru_gen.h"
+#include "sampling/machine.h"
+#include "base/util.h"
 
 _Static_assert(SAMPLE_GENS == LRU_GEN_MAX, "a sample holds every generation lru_gen gives");
 

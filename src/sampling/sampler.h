@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "sample.h"
+#include "sampling/sample.h"
 
 struct sampler;
 

@@ -1,11 +1,11 @@
-#include "chart.h"
+#include "screen/chart.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 void canvas_init(struct canvas *c)
 {

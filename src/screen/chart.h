@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "glyphs.h"
-#include "grid.h"
-#include "units.h"
+#include "model/glyphs.h"
+#include "screen/grid.h"
+#include "model/units.h"
 
 enum chart_mode { CHART_LINE, CHART_AREA };
 

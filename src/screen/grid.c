@@ -1,11 +1,11 @@
-#include "grid.h"
+#include "screen/grid.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 _Static_assert(sizeof(struct cell) == 4, "a cell is four bytes: rows compare with memcmp");
 

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "palette.h"
+#include "screen/palette.h"
 
 /* Four bytes, no padding (rows compare with memcmp): a 200x50 grid is
  * 40 KB, and a frame clears, draws and compares two of them — after the

@@ -1,9 +1,9 @@
-#include "palette.h"
+#include "screen/palette.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Header and select are drawn reversed: their colour is the background
  * behind text in the terminal's own background colour, so they are light.

@@ -1,4 +1,4 @@
-#include "screen.h"
+#include "screen/screen.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -11,8 +11,8 @@
 #include <term.h>
 #include <unistd.h>
 
-#include "theme.h"
-#include "util.h"
+#include "screen/theme.h"
+#include "base/util.h"
 
 /* Bytes of a frame collected before one write(2): a busy 200x50 frame of
  * the Overview is 1-3 KB, a whole repaint ~40 KB (a few writes). */

@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 
-#include "grid.h"
-#include "palette.h"
+#include "screen/grid.h"
+#include "screen/palette.h"
 
 enum screen_key {
 	SKEY_NONE = -1,

@@ -1,10 +1,10 @@
-#include "strip_probe.h"
+#include "screen/strip_probe.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "probe_acc.h"
+#include "model/probe_acc.h"
 
 #define DECADES 4.0 /* 0.1 ms .. 1 s */
 

@@ -8,9 +8,9 @@
 #ifndef LRUTOP_STRIP_PROBE_H
 #define LRUTOP_STRIP_PROBE_H
 
-#include "chart.h"
-#include "grid.h"
-#include "model.h"
+#include "screen/chart.h"
+#include "screen/grid.h"
+#include "model/model.h"
 
 /* Rows the strip takes (a title and the chart) out of plot_rows, 0 when
  * the series has no probe figures or the screen is too small. */

@@ -1,4 +1,4 @@
-#include "strip_residency.h"
+#include "screen/strip_residency.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pagecache.h"
-#include "util.h"
+#include "model/pagecache.h"
+#include "base/util.h"
 
 enum { R_SRC, R_DST, R_DIRTY, R_WB, R_N };
 enum { MAP_ROWS = STRIP_RESIDENCY_MAP_ROWS };

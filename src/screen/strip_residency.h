@@ -19,9 +19,9 @@
 #ifndef LRUTOP_STRIP_RESIDENCY_H
 #define LRUTOP_STRIP_RESIDENCY_H
 
-#include "chart.h"
-#include "grid.h"
-#include "model.h"
+#include "screen/chart.h"
+#include "screen/grid.h"
+#include "model/model.h"
 
 /* The map's rows, the strip's last (src, dst). */
 #define STRIP_RESIDENCY_MAP_ROWS 2

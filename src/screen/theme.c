@@ -1,4 +1,4 @@
-#include "theme.h"
+#include "screen/theme.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "chart.h"
-#include "util.h"
+#include "screen/chart.h"
+#include "base/util.h"
 
 #ifndef PREFIX
 #define PREFIX "/usr/local"

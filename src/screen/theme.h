@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "palette.h"
+#include "screen/palette.h"
 
 #define THEME_NAME_MAX 64
 #define THEME_DESC_MAX 120

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "chart.h"
-#include "theme.h"
+#include "screen/chart.h"
+#include "screen/theme.h"
 
 /* The run picker (key r): which strategies, how often, how big. */
 #define PICKER_MAX 64
@@ -27,16 +27,22 @@ struct picker {
 extern const unsigned long long picker_sizes[];	/* bytes */
 extern const unsigned long long picker_limits[];	/* bytes, 0 = none */
 extern const int picker_nsizes, picker_nlimits;
-struct keymap;
-#define UI_HELP_MAPS 8
+/* One line of the help overlay's key part, made from the current mode's
+ * key tables by the app (keys_help_refresh): the overlay draws text. */
+struct help_line {
+	const char *title; /* a table's heading ("Every mode"): the rest unused */
+	char keys[48];	   /* how the keys are written; "" on a table's any-key line */
+	const char *text;  /* what they do */
+};
+#define UI_HELP_LINES 160
 enum view_id { VIEW_OVERVIEW, VIEW_IOSTAT, VIEW_VMSTAT, VIEW_RUNS, VIEW_COUNT };
 
 struct ui {
 	enum view_id view;
 	int help;		/* help overlay shown */
-	/* the key tables it lists, the current mode's (actions.c) */
-	const struct keymap *help_maps[UI_HELP_MAPS];
-	int help_nmaps;
+	/* its key lines: the current mode's tables (app/actions.c) */
+	struct help_line help_lines[UI_HELP_LINES];
+	int help_nlines;
 	int paused;
 	size_t scroll;		/* samples back from the newest, while paused */
 	int partitions;		/* iostat view lists partitions too */

@@ -5,7 +5,7 @@
  * and stays readable without colour. */
 #include <string.h>
 
-#include "views.h"
+#include "screen/views.h"
 
 /* Columns of the UTF-8 text s[0..n) (one per code point: grid cells). */
 static int cols(const char *s, size_t n)

@@ -2,14 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "actions.h"
-#include "machine.h"
-#include "pagecache.h"
-#include "phase.h"
-#include "results.h"
-#include "strategy.h"
-#include "util.h"
-#include "views.h"
+#include "sampling/machine.h"
+#include "model/pagecache.h"
+#include "model/phase.h"
+#include "output/results.h"
+#include "runs/strategy.h"
+#include "base/util.h"
+#include "screen/views.h"
 
 void views_init(struct views *v)
 {
@@ -233,39 +232,28 @@ static const char *machine_line(const struct model *m, int i, char *buf, size_t 
 	return NULL;
 }
 
-/* Line i of the help overlay: the key tables of the current mode first
- * (ui.help_maps, actions.c: each under its title), then the notes and what
+/* Line i of the help overlay: the key lines of the current mode first
+ * (ui.help_lines, each table under its title), then the notes and what
  * this machine changes.  NULL past the end; *is_key says whether the line
  * starts with a key column. */
 static const char *help_line(const struct model *m, const struct ui *u, int i, char *buf,
 			     size_t len, int *is_key)
 {
 	*is_key = 0;
-	for (int t = 0; t < u->help_nmaps; t++) {
-		const struct keymap *km = u->help_maps[t];
-		if (i-- == 0) {
-			snprintf(buf, len, "%s:", km->title);
+	if (i < u->help_nlines) {
+		const struct help_line *h = &u->help_lines[i];
+		if (h->title) {
+			snprintf(buf, len, "%s:", h->title);
 			return buf;
 		}
-		for (size_t k = 0; k < km->n; k++) {
-			/* a key an upper table takes is listed there */
-			char kb[48];
-			const char *keys = keys_help_text(u, t, k, kb, sizeof(kb));
-			if (keys && i-- == 0) {
-				int pad = HELP_KEY_W; /* in columns: "← →" is 3, not 7 bytes */
-				for (const char *p = keys; *p; p++)
-					pad -= (*p & 0xc0) != 0x80;
-				snprintf(buf, len, "%s%*s %s", keys, pad > 0 ? pad : 0, "",
-					 km->actions[k].help);
-				*is_key = 1;
-				return buf;
-			}
-		}
-		if (km->any_help && i-- == 0) {
-			snprintf(buf, len, "%-*s %s", HELP_KEY_W, "", km->any_help);
-			return buf;
-		}
+		int pad = HELP_KEY_W; /* in columns: "← →" is 3, not 7 bytes */
+		for (const char *p = h->keys; *p; p++)
+			pad -= (*p & 0xc0) != 0x80;
+		snprintf(buf, len, "%s%*s %s", h->keys, pad > 0 ? pad : 0, "", h->text);
+		*is_key = h->keys[0] != '\0';
+		return buf;
 	}
+	i -= u->help_nlines;
 	if (i < (int)ARRAY_LEN(help_notes))
 		return help_notes[i];
 	return machine_line(m, i - (int)ARRAY_LEN(help_notes), buf, len);

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "rates.h"
-#include "runlog.h"
-#include "phase.h"
-#include "plot.h"
-#include "strip_probe.h"
-#include "util.h"
-#include "views.h"
+#include "model/burst.h"
+#include "model/rates.h"
+#include "model/runlog.h"
+#include "model/phase.h"
+#include "model/plot.h"
+#include "screen/strip_probe.h"
+#include "base/util.h"
+#include "screen/views.h"
 
 #define YLAB 7 /* y-axis label column: 6 characters and the axis line */
 

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "strategy.h"
-#include "util.h"
-#include "views.h"
+#include "runs/strategy.h"
+#include "base/util.h"
+#include "screen/views.h"
 
 const unsigned long long picker_sizes[] = {64ull << 20, 256ull << 20, 512ull << 20, 1ull << 30,
 					   2ull << 30,	4ull << 30,   8ull << 30};

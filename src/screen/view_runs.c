@@ -16,18 +16,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "compare.h"
-#include "rates.h"
-#include "runlog.h"
-#include "sawtooth.h"
-#include "stats.h"
-#include "phase.h"
-#include "plot.h"
-#include "strategy.h"
-#include "sweep.h"
-#include "util.h"
-#include "views.h"
+#include "model/burst.h"
+#include "model/compare.h"
+#include "model/rates.h"
+#include "model/runlog.h"
+#include "model/sawtooth.h"
+#include "model/stats.h"
+#include "model/phase.h"
+#include "model/plot.h"
+#include "runs/strategy.h"
+#include "model/sweep.h"
+#include "base/util.h"
+#include "screen/views.h"
 
 #define LABEL_W	     25
 #define RMARGIN	     6 /* the strips' scale and name, right of the plot */

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rates.h"
-#include "util.h"
-#include "views.h"
+#include "model/rates.h"
+#include "base/util.h"
+#include "screen/views.h"
 
 static double per(double num, double den)
 {

@@ -10,12 +10,12 @@
 #ifndef LRUTOP_VIEWS_H
 #define LRUTOP_VIEWS_H
 
-#include "chart.h"
-#include "grid.h"
-#include "model.h"
-#include "plot.h"
-#include "strip_residency.h"
-#include "ui.h"
+#include "screen/chart.h"
+#include "screen/grid.h"
+#include "model/model.h"
+#include "model/plot.h"
+#include "screen/strip_residency.h"
+#include "screen/ui.h"
 
 #define VIEW_MIN_W 60
 #define VIEW_MIN_H 15

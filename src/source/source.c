@@ -1,4 +1,4 @@
-#include "source.h"
+#include "source/source.h"
 
 int source_fd(const struct source *src)
 {

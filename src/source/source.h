@@ -19,8 +19,8 @@
 
 #include <stddef.h>
 
-#include "runlog.h"
-#include "sample.h"
+#include "model/runlog.h"
+#include "sampling/sample.h"
 
 struct residency_map;
 
@@ -209,7 +209,7 @@ void source_replay_set_speed(struct source *src, double speed);
 void source_replay_pause(struct source *src, int paused);
 
 /* The compare source (source_compare.c, `--compare A B [C...]` in the
- * TUI): every recording is read (export_load) and checked first, then the
+ * TUI): every recording is read (rec_load_read) and checked first, then the
  * first step delivers them all into one model, one after the other on a
  * common clock (a gap of ten samples between two), each run's label
  * prefixed by its recording's letter ("A rw_cp").  NULL + err as

@@ -1,5 +1,5 @@
 /* The compare source (`--compare A B [C…]` in the TUI): every recording is
- * loaded (export_load), then replayed into one model, one after the other —
+ * loaded (rec_load_read), then replayed into one model, one after the other —
  * B's samples shifted to start a gap after A's last, C's after B's, … —
  * with each run's label prefixed by its recording's letter ("A rw_cp",
  * "B rw_cp").  The Runs view then draws every recording's runs on one time
@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "export.h"
-#include "source.h"
-#include "util.h"
+#include "model/compare.h"
+#include "source/load.h"
+#include "source/source.h"
+#include "base/util.h"
 
 struct cmp_src {
 	struct source src;
 	int n, delivered;
-	struct export_rec r[COMPARE_MAX_RECORDINGS];
+	struct rec_load r[COMPARE_MAX_RECORDINGS];
 	char labels[COMPARE_MAX_RECORDINGS][COMPARE_LABEL_MAX];
 	struct compare *c;
 	char warn[2048];
@@ -30,7 +30,7 @@ static struct cmp_src *cs_of(const struct source *src)
 }
 
 /* The gap between two recordings on the common clock: ten samples. */
-static uint64_t gap_ns(const struct export_rec *r)
+static uint64_t gap_ns(const struct rec_load *r)
 {
 	double iv = r->hdr.interval_s > 0 ? r->hdr.interval_s : 0.5;
 	return (uint64_t)(iv * 10 * 1e9);
@@ -46,7 +46,7 @@ static int cs_step(struct source *src)
 	struct runlog *log = src->log;
 	uint64_t base = 0;
 	for (int i = 0; i < p->n; i++) {
-		const struct export_rec *r = &p->r[i];
+		const struct rec_load *r = &p->r[i];
 		size_t len = series_len(r->ser);
 		if (!len)
 			continue;
@@ -109,7 +109,7 @@ static void cs_free(struct source *src)
 {
 	struct cmp_src *p = cs_of(src);
 	for (int i = 0; i < p->n; i++)
-		export_rec_done(&p->r[i]);
+		rec_load_done(&p->r[i]);
 	free(p->c);
 	free(p);
 }
@@ -135,7 +135,7 @@ struct source *source_compare_new(const char *const *paths, int n, struct runlog
 	size_t woff = 0;
 	for (; p->n < n; p->n++) {
 		char w[512];
-		if (export_load(&p->r[p->n], paths[p->n], w, sizeof(w), err, errlen) < 0)
+		if (rec_load_read(&p->r[p->n], paths[p->n], w, sizeof(w), err, errlen) < 0)
 			goto fail;
 		size_t fin = 0;
 		for (size_t k = 0; k < p->r[p->n].log->nresults; k++)

@@ -6,18 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgio.h"
-#include "ticker.h"
-#include "residency.h"
+#include "sampling/cgio.h"
+#include "base/ticker.h"
+#include "sampling/residency.h"
 #include <poll.h>
 
-#include "probe.h"
-#include "probe_acc.h"
-#include "sampler.h"
-#include "series.h"
-#include "session.h"
-#include "source.h"
-#include "util.h"
+#include "runs/probe.h"
+#include "model/probe_acc.h"
+#include "sampling/sampler.h"
+#include "model/series.h"
+#include "runs/session.h"
+#include "source/source.h"
+#include "base/util.h"
 
 struct live {
 	struct source src; /* first: a struct source * is a struct live * */

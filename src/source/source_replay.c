@@ -34,14 +34,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gzindex.h"
-#include "options.h"
-#include "record.h"
-#include "sample_pack.h"
-#include "source.h"
-#include "spool.h"
-#include "strategy.h"
-#include "util.h"
+#include "recording/gzindex.h"
+#include "base/parse.h"
+#include "recording/record.h"
+#include "model/sample_pack.h"
+#include "source/source.h"
+#include "recording/spool.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 
 struct replay {
 	struct source src; /* first: a struct source * is a struct replay * */
@@ -182,7 +182,7 @@ static struct run_result *slot(struct replay *p, long i)
 		r->verified = -1;
 		if (log->nresults < p->nres) {
 			const struct run_result *x = &p->res[log->nresults];
-			r->strategy = x->strategy;
+			strlcpy_(r->strategy, x->strategy, sizeof(r->strategy));
 			r->cmd = x->cmd;
 			r->repeat = x->repeat;
 			strlcpy_(r->name, x->name, sizeof(r->name));
@@ -601,7 +601,7 @@ void source_replay_setup(struct runlog *log, const struct record_header *h,
 		strlcpy_(log->baseline, b, sizeof(log->baseline));
 	else if (nres)
 		strlcpy_(log->baseline, /* a sweep's: the first run's label, as live */
-			 res[0].strategy && !res[0].sweep_param ? res[0].strategy->name
+			 res[0].strategy[0] && !res[0].sweep_param ? res[0].strategy
 								: res[0].name,
 			 sizeof(log->baseline));
 	const char *ml = argv_value(h, "--mem-limit");

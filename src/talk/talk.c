@@ -1,4 +1,4 @@
-#include "talk.h"
+#include "talk/talk.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,15 +8,15 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "actions.h"
-#include "app.h"
-#include "export.h"
-#include "record.h"
-#include "screen.h"
-#include "source.h"
-#include "strategy.h"
-#include "svg.h"
-#include "util.h"
+#include "app/actions.h"
+#include "app/app.h"
+#include "output/export.h"
+#include "recording/record.h"
+#include "screen/screen.h"
+#include "source/source.h"
+#include "runs/strategy.h"
+#include "output/svg.h"
+#include "base/util.h"
 
 enum talk_state { T_GO, T_PAUSE, T_WAIT, T_DONE };
 
@@ -372,7 +372,7 @@ static int wait_done(const struct talk *t, const struct app *a, const struct tal
 		return (size_t)st->n <= l->nresults && l->results[st->n - 1].finished;
 	for (size_t i = 0; st->wait_name && i < l->nresults; i++) {
 		const struct run_result *r = &l->results[i];
-		if (r->finished && r->strategy && !strcmp(r->strategy->name, st->wait_name))
+		if (r->finished && !strcmp(r->strategy, st->wait_name))
 			return 1;
 	}
 	return 0;

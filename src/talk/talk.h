@@ -32,7 +32,7 @@
 
 #include <stddef.h>
 
-#include "talk_script.h"
+#include "talk/talk_script.h"
 
 #define TALK_REHEARSE_PAUSE_S 1.0
 

@@ -1,4 +1,4 @@
-#include "talk_script.h"
+#include "talk/talk_script.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,14 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "glyphs.h"
-#include "record.h"
-#include "rundir.h"
-#include "session.h"
-#include "strategy.h"
-#include "theme.h"
-#include "ui.h"
-#include "util.h"
+#include "model/glyphs.h"
+#include "recording/record.h"
+#include "runs/rundir.h"
+#include "runs/session.h"
+#include "runs/strategy.h"
+#include "screen/theme.h"
+#include "screen/ui.h"
+#include "base/parse.h"
+#include "base/util.h"
 
 static const char *const kind_names[] = {
 	[TALK_CAPTION] = "caption", [TALK_PAUSE] = "pause",	[TALK_VIEW] = "view",
@@ -337,13 +338,9 @@ static int parse_replay(struct talk_step *st, char **w, int n, const char *dir, 
 			return errf(err, errlen, "replay: %s: needs a value", a);
 		const char *v = w[++i];
 		if (speed) {
-			char *end;
-			errno = 0;
-			double x = strtod(v, &end);
-			if (errno || end == v || (*end && strcmp(end, "x")) || !(x >= 0.25 && x <= 16))
-				return errf(err, errlen, "replay: --speed %s: a factor from 0.25 to "
-						"16", v);
-			st->speed = x;
+			if (parse_speed(v, &st->speed) < 0)
+				return errf(err, errlen, "replay: --speed %s: a factor from %g to %g",
+					    v, SPEED_MIN, SPEED_MAX);
 			continue;
 		}
 		double t;

@@ -30,7 +30,7 @@
 
 #include <stddef.h>
 
-#include "options.h"
+#include "app/options.h"
 
 #define TALK_MAX_STEPS 512
 #define TALK_MAX_ARGS 64

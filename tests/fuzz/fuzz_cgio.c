@@ -9,7 +9,7 @@
  */
 #include "fuzz.h"
 
-#include "cgio.h"
+#include "sampling/cgio.h"
 
 /* A line starts with DIGITS:DIGITS naming major:minor, then a blank. */
 static int has_dev(const char *buf, unsigned major, unsigned minor)

@@ -12,7 +12,7 @@
  */
 #include "fuzz.h"
 
-#include "device.c"
+#include "sampling/device.c"
 
 static void check_name(const char *name)
 {

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "gzindex.h"
+#include "recording/gzindex.h"
 
 static size_t deflate_member(const uint8_t *in, size_t n, size_t flush_every, uint8_t *out,
 			     size_t cap)

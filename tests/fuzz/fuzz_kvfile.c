@@ -9,7 +9,7 @@
  */
 #include "fuzz.h"
 
-#include "kvfile.h"
+#include "sampling/kvfile.h"
 
 static const char *const keys[] = {
     "pgscan_direct", "pgscan_direct_throttle", "workingset_refault_file", "a", "", "active_file",

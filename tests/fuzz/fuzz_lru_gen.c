@@ -8,7 +8,7 @@
  */
 #include "fuzz.h"
 
-#include "lru_gen.h"
+#include "sampling/lru_gen.h"
 
 static void check(const struct lru_gen *g, int rc)
 {

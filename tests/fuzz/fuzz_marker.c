@@ -12,7 +12,7 @@
  */
 #include "fuzz.h"
 
-#include "cgroup.c"
+#include "runs/cgroup.c"
 
 static unsigned all_bits(void)
 {

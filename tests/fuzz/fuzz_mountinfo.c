@@ -14,7 +14,7 @@
  */
 #include "fuzz.h"
 
-#include "device.c"
+#include "sampling/device.c"
 
 static int inside(const char *p, const char *buf, size_t len)
 {

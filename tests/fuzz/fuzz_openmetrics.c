@@ -11,7 +11,7 @@
 
 #include <math.h>
 
-#include "openmetrics.h"
+#include "output/openmetrics.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

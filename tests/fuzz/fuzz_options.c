@@ -17,8 +17,8 @@
 #include <errno.h>
 #include <math.h>
 
-#include "options.h"
-#include "util.h"
+#include "app/options.h"
+#include "base/util.h"
 
 #define MAX_ARGS 32
 

@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "kvfile.h"
+#include "sampling/kvfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -23,9 +23,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "record_format.h"
-#include "strategy.h"
+#include "recording/record.h"
+#include "recording/record_format.h"
+#include "runs/strategy.h"
 
 /* v (as the file held it: an int64) in g */
 static int in_range(int64_t v, const char *line, const char *key)
@@ -102,7 +102,7 @@ static void check_item(const struct record_item *it)
 		FUZZ_REQUIRE(in_range((int64_t)it->map.t_ns, "pcmap", "t"));
 	} else {
 		const struct run_result *x = &it->result;
-		FUZZ_REQUIRE(!x->strategy || !strcmp(x->strategy->name, it->strategy_name));
+		FUZZ_REQUIRE(!x->strategy[0] || !strcmp(x->strategy, it->strategy_name));
 		FUZZ_REQUIRE(x->bytes <= INT64_MAX && x->peak_active_file_kb <= INT64_MAX &&
 			     x->pgdeactivate <= INT64_MAX && x->refault_file <= INT64_MAX);
 		FUZZ_REQUIRE((x->finished | x->ok | x->cancelled) >= 0 &&
@@ -144,7 +144,7 @@ static void same_item(const struct record_item *a, const struct record_item *b)
 	} else {
 		const struct run_result *x = &a->result, *y = &b->result;
 		/* a strategy this build lacks is written back as a --cmd (null) */
-		FUZZ_REQUIRE(x->strategy == y->strategy);
+		FUZZ_REQUIRE(!strcmp(x->strategy, y->strategy));
 		FUZZ_REQUIRE(!strcmp(x->name, y->name) && !strcmp(x->message, y->message));
 		FUZZ_REQUIRE(x->cmd == y->cmd && x->repeat == y->repeat &&
 			     x->finished == y->finished && x->ok == y->ok &&

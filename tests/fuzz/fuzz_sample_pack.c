@@ -14,7 +14,7 @@
  */
 #include "fuzz.h"
 
-#include "sample_pack.h"
+#include "model/sample_pack.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

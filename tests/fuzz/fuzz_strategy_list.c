@@ -8,7 +8,7 @@
  */
 #include "fuzz.h"
 
-#include "strategy.h"
+#include "runs/strategy.h"
 
 #define MAX 64
 

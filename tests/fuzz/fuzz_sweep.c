@@ -11,8 +11,8 @@
 
 #include <math.h>
 
-#include "options.h"
-#include "sweep.h"
+#include "app/options.h"
+#include "model/sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

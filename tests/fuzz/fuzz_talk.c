@@ -14,7 +14,7 @@
  */
 #include "fuzz.h"
 
-#include "talk_script.h"
+#include "talk/talk_script.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,8 +13,8 @@
 
 #include <stdio.h>
 
-#include "palette.h"
-#include "theme.h"
+#include "screen/palette.h"
+#include "screen/theme.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

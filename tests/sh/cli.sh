@@ -29,7 +29,7 @@ for o in '-i, --interval' '-n, --count' '-d, --device' '--batch' '--csv' '--asci
 	grep -qF -- "$o" "$out" || missing="$missing '$o'"
 done
 [ -z "$missing" ] && ok "help: lists the options" || notok "help: lists the options" "missing:$missing"
-# every long option of the parser's table (src/options.c, as --list-options
+# every long option of the parser's table (src/app/options.c, as --list-options
 # gives it), not a list here
 missing="" n=0
 for o in $("$LRUTOP" --list-options | sed -n 's/^--//p'); do
@@ -46,7 +46,7 @@ check "help: every one of the parser's $n long options" '[ "$n" -ge 40 ] && [ -z
 # man page's OPTIONS section (each .TP entry a row).  Every option a row
 # names (the first word of each `...` in its first cell; in the man page
 # the options of the entry's tag) must be one getopt knows: a long one in
-# the table of src/options.c, a short one in its optstring.  And every
+# the table of src/app/options.c, a short one in its optstring.  And every
 # figure the --help entries of a row's options give (numbers, with K/M/G/T
 # and /s; the --export-svg section's own --size and --theme aside) must be
 # in the row, so they cannot drift apart, as the demo's 30M/s against
@@ -180,7 +180,7 @@ opts_table() {
 		esac
 	done
 	check "$1 options: the $rows rows name only options the parser has" \
-		'[ "${rows:-0}" -ge "$min" ] && [ -n "$shorts" ] && [ -z "$bad" ]' "not in src/options.c:$bad"
+		'[ "${rows:-0}" -ge "$min" ] && [ -n "$shorts" ] && [ -z "$bad" ]' "not in src/app/options.c:$bad"
 	figs=$(sed -n 's/^figure //p' "$tmp/table" | tr '\n' ';')
 	check "$1 options: each row gives the figures --help gives (demo 40M, 32M/s, 64M, ...)" \
 		'[ "${rows:-0}" -ge "$min" ] && [ -z "$figs" ]' "--help says, the row does not: $figs"
@@ -299,7 +299,7 @@ usage_err "--name without --cmd" --batch -n 1 --name x
 check "usage: --name without --cmd: names it" 'printf "%s\n" "$msg" | grep -q "^lrutop: --name x: no --cmd"' "$msg"
 
 # Options given twice, numbers, pairs (issue 26, 9) -------------------------
-# One rule from the table (src/options.c): an option is given once unless
+# One rule from the table (src/app/options.c): an option is given once unless
 # its row adds (--cmd, --name); a second is "OPT given twice", named as
 # given, and nothing is made.  The last one was taken silently before.
 for o in --results --csv --export-json --export-markdown --metrics-file --record; do

@@ -181,17 +181,17 @@ grep -qx src/model/planted_fault.c "$tmp/got" && grep -qx src/newlayer/thing.h "
 	notok "$T: (b) names a planted src/model/planted_fault.c and src/newlayer/thing.h" "got: $(oneline <"$tmp/got")"
 
 mk_src_copy "$tmp/c2"
-rm -f "$tmp/c2/src/util.c"
+rm -f "$tmp/c2/src/base/util.c"
 awk '{ print } /^## `src\/sampling\/`/ { print ""; print "- `gone_fault.c` `gone_fault.h` — planted" }' \
 	docs/source-tree.md >"$tmp/c2/docs/source-tree.md"
 printf 'And src/runs/gone_prose.c is named in passing.\n' >>"$tmp/c2/docs/source-tree.md"
 stale "$tmp/c2" >"$tmp/got"
 ok_c=1
-for want in src/util.c src/sampling/gone_fault.c src/sampling/gone_fault.h src/runs/gone_prose.c; do
+for want in src/base/util.c src/sampling/gone_fault.c src/sampling/gone_fault.h src/runs/gone_prose.c; do
 	grep -qx "$want" "$tmp/got" || ok_c=0
 done
-[ "$ok_c" = 1 ] && ok "$T: (c) names a removed src/util.c and planted names that do not exist" ||
-	notok "$T: (c) names a removed src/util.c and planted names that do not exist" "got: $(oneline <"$tmp/got")"
+[ "$ok_c" = 1 ] && ok "$T: (c) names a removed src/base/util.c and planted names that do not exist" ||
+	notok "$T: (c) names a removed src/base/util.c and planted names that do not exist" "got: $(oneline <"$tmp/got")"
 
 # (d): a cited section that is not there
 mkdir -p "$tmp/d/docs" "$tmp/d/src"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The options table (src/options.c) against its three readers: every option
+# The options table (src/app/options.c) against its three readers: every option
 # getopt knows (lrutop --list-options, made from the table) has a .TP entry
 # in man/lrutop.1's OPTIONS and an entry in --help, and every option those
 # name is one the table has.  So adding a table row without its man entry,

@@ -6,9 +6,9 @@
  *
  *   driver [--prealloc] STRATEGY SRC DST     exit 0 copied, 1 failed, 2 usage
  *
- * Built by tests/sh/strace.sh from src/runs/strategy.c and src/util.c.
+ * Built by tests/sh/strace.sh from src/runs/strategy.c and src/base/util.c.
  */
-#include "strategy.h"
+#include "runs/strategy.h"
 
 #include <stdio.h>
 #include <string.h>

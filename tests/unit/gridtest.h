@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid.h"
+#include "screen/grid.h"
 
 /* Row y of the grid as UTF-8 text (malloc'd; "" past the end). */
 static inline char *row_text(const struct grid *g, int y)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* m's series (cap samples) and a new run log in *log, tied to m; disk
  * NULL leaves the disk's name empty. */

@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "options.h"
+#include "app/options.h"
 
 /* options_init, then options_parse of argc/argv into o. */
 static inline int tu_parse_argv(struct options *o, char *err, size_t errlen, int argc, char **argv)

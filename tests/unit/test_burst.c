@@ -27,15 +27,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "burst.h"
-#include "cgroup.h"
-#include "rates.h"
-#include "sampler.h"
-#include "scratch.h"
-#include "series.h"
-#include "strategy.h"
-#include "util.h"
-#include "worker.h"
+#include "model/burst.h"
+#include "runs/cgroup.h"
+#include "model/rates.h"
+#include "sampling/sampler.h"
+#include "runs/scratch.h"
+#include "model/series.h"
+#include "runs/strategy.h"
+#include "base/util.h"
+#include "runs/worker.h"
 #include "leftover.h"
 
 #include <math.h>

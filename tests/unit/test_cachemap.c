@@ -14,15 +14,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model.h"
-#include "pagecache.h"
-#include "record.h"
-#include "record_format.h"
-#include "residency.h"
-#include "sample.h"
-#include "strip_residency.h"
+#include "model/model.h"
+#include "model/pagecache.h"
+#include "recording/record.h"
+#include "recording/record_format.h"
+#include "sampling/residency.h"
+#include "sampling/sample.h"
+#include "screen/strip_residency.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 #include "gridtest.h"
 #include "modelfix.h"
 

@@ -21,10 +21,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "burst.h"
-#include "cgio.h"
-#include "rates.h"
-#include "series.h"
+#include "model/burst.h"
+#include "sampling/cgio.h"
+#include "model/rates.h"
+#include "model/series.h"
 #include "testutil.h"
 
 #include <math.h>

@@ -15,11 +15,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cgroup.h"
-#include "scratch.h"
-#include "strategy.h"
-#include "util.h"
-#include "worker.h"
+#include "runs/cgroup.h"
+#include "runs/scratch.h"
+#include "runs/strategy.h"
+#include "base/util.h"
+#include "runs/worker.h"
 #include "leftover.h"
 
 #include <errno.h>

@@ -31,11 +31,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cgroup.h"
-#include "sampler.h"
-#include "scratch.h"
+#include "runs/cgroup.h"
+#include "sampling/sampler.h"
+#include "runs/scratch.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

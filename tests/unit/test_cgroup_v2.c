@@ -36,14 +36,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "burst.h"
-#include "cgroup.h"
-#include "delegate.h"
-#include "sampler.h"
-#include "scratch.h"
-#include "util.h"
+#include "model/burst.h"
+#include "runs/cgroup.h"
+#include "runs/delegate.h"
+#include "sampling/sampler.h"
+#include "runs/scratch.h"
+#include "base/util.h"
 #include "testutil.h"
-#include "worker.h"
+#include "runs/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>

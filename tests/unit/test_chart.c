@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "chart.h"
-#include "grid.h"
-#include "util.h"
+#include "screen/chart.h"
+#include "screen/grid.h"
+#include "base/util.h"
 #include "near.h"
 
 #include <math.h>

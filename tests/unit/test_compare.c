@@ -15,9 +15,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "compare.h"
-#include "session.h"
-#include "strategy.h"
+#include "model/compare.h"
+#include "runs/session.h"
+#include "runs/strategy.h"
 #include "testutil.h"
 
 #include <errno.h>
@@ -31,7 +31,7 @@ static struct run_result mk(const char *name, int ok, double elapsed, double mbs
 {
 	struct run_result r;
 	memset(&r, 0, sizeof(r));
-	r.strategy = strategy_find(name);
+	snprintf(r.strategy, sizeof(r.strategy), "%s", strategy_find(name) ? name : "");
 	snprintf(r.name, sizeof(r.name), "%s", name);
 	r.repeat = 1;
 	r.finished = 1;

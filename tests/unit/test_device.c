@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "device.h"
-#include "util.h"
+#include "sampling/device.h"
+#include "base/util.h"
 #include "testutil.h"
 
 #include <dirent.h>

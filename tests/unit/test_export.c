@@ -23,15 +23,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "options.h"
+#include "output/export.h"
+#include "app/options.h"
 #include "optparse.h"
-#include "output.h"
-#include "record.h"
-#include "sampler.h"
-#include "strategy.h"
+#include "output/output.h"
+#include "recording/record.h"
+#include "sampling/sampler.h"
+#include "runs/strategy.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 TU_TMPDIR_SUITE("export")
 
@@ -112,12 +112,12 @@ static void write_recording(const char *path, const char *name, int nruns, const
 			assert_int_equal(recorder_event(w, &e, err, sizeof(err)), 0);
 		}
 		if (i / 6 < nruns && i % 6 == 4) {
-			struct run_result r = {.strategy = st,
-					       .cmd = -1,
+			struct run_result r = {.cmd = -1,
 					       .repeat = i / 6 + 1,
 					       .finished = 1,
 					       .ok = 1,
 					       .verified = 1};
+			snprintf(r.strategy, sizeof(r.strategy), "%s", st->name);
 			strcpy(r.name, name);
 			r.elapsed_s = elapsed[i / 6];
 			r.bytes = 32u << 20;
@@ -218,8 +218,8 @@ static void test_load(void **state)
 	tpath(path, sizeof(path), "load.jsonl");
 	double el[3] = {1.0, 1.1, 0.9};
 	write_recording(path, "rw_cp", 3, el);
-	struct export_rec r;
-	assert_int_equal(export_load(&r, path, warn, sizeof(warn), err, sizeof(err)), 0);
+	struct rec_load r;
+	assert_int_equal(rec_load_read(&r, path, warn, sizeof(warn), err, sizeof(err)), 0);
 	assert_string_equal(warn, "");
 	assert_int_equal(series_len(r.ser), NSAMPLES);
 	assert_true(series_at(r.ser, 0)->t_ns == real[0].t_ns);
@@ -230,15 +230,15 @@ static void test_load(void **state)
 	assert_int_equal(r.log->nevents, 3 * 5);
 	assert_string_equal(r.hdr.device, "vda");
 	assert_null(r.hdr.argv);
-	export_rec_done(&r);
-	export_rec_done(NULL);
+	rec_load_done(&r);
+	rec_load_done(NULL);
 
 	/* not a recording, missing: -1 and a sentence naming the file */
-	assert_int_equal(export_load(&r, "/etc/hostname", warn, sizeof(warn), err, sizeof(err)),
+	assert_int_equal(rec_load_read(&r, "/etc/hostname", warn, sizeof(warn), err, sizeof(err)),
 			 -1);
 	assert_non_null(strstr(err, "/etc/hostname"));
 	tpath(path, sizeof(path), "missing.jsonl");
-	assert_int_equal(export_load(&r, path, warn, sizeof(warn), err, sizeof(err)), -1);
+	assert_int_equal(rec_load_read(&r, path, warn, sizeof(warn), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "missing.jsonl"));
 
 	/* a cut last line: the prefix loads, with the reader's warning */
@@ -249,9 +249,18 @@ static void test_load(void **state)
 	snprintf(cmd, sizeof(cmd), "head -c $(( $(stat -c %%s '%s') - 7 )) '%s' > '%s'", path, path,
 		 cut);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(export_load(&r, cut, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_int_equal(rec_load_read(&r, cut, warn, sizeof(warn), err, sizeof(err)), 0);
 	assert_non_null(strstr(warn, "truncated"));
-	export_rec_done(&r);
+	rec_load_done(&r);
+}
+
+/* What main hands an export: the options' part it reads. */
+#define REQ(o) req_of(o)
+static const struct export_req *req_of(const struct options *o)
+{
+	static struct export_req r;
+	r = options_export_req(o);
+	return &r;
 }
 
 static void svg_opts(struct options *o, const char *out, const char *in)
@@ -285,7 +294,7 @@ static void test_svg(void **state)
 
 	tpath(out, sizeof(out), "o.svg");
 	svg_opts(&o, out, rec);
-	assert_int_equal(export_svg(&o, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_int_equal(export_svg(REQ(&o), warn, sizeof(warn), err, sizeof(err)), 0);
 	char *s = slurp(out);
 	assert_non_null(strstr(s, "<svg"));
 	assert_non_null(strstr(s, "</svg>"));
@@ -295,7 +304,7 @@ static void test_svg(void **state)
 	/* never overwritten: the same OUT again is refused, the file kept */
 	char before[64], after[64];
 	snprintf(before, sizeof(before), "%zu", strlen(s));
-	assert_int_equal(export_svg(&o, warn, sizeof(warn), err, sizeof(err)), EXPORT_INPUT);
+	assert_int_equal(export_svg(REQ(&o), warn, sizeof(warn), err, sizeof(err)), EXPORT_INPUT);
 	assert_non_null(strstr(err, "already exists"));
 	snprintf(after, sizeof(after), "%zu", strlen(slurp(out)));
 	assert_string_equal(before, after);
@@ -307,7 +316,7 @@ static void test_svg(void **state)
 	o.run = 2;
 	o.svg_w = 1280;
 	o.svg_h = 720;
-	assert_int_equal(export_svg(&o, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_int_equal(export_svg(REQ(&o), warn, sizeof(warn), err, sizeof(err)), 0);
 	assert_non_null(strstr(slurp(out), "width=\"1280\""));
 
 	/* inputs that do not do: nothing is created */
@@ -326,7 +335,7 @@ static void test_svg(void **state)
 		o.run = bad[i].run;
 		o.from_s = bad[i].from;
 		o.theme = bad[i].theme;
-		assert_int_equal(export_svg(&o, warn, sizeof(warn), err, sizeof(err)),
+		assert_int_equal(export_svg(REQ(&o), warn, sizeof(warn), err, sizeof(err)),
 				 EXPORT_INPUT);
 		if (!strstr(err, bad[i].msg))
 			fail_msg("case %zu: '%s', want '%s'", i, err, bad[i].msg);
@@ -341,7 +350,7 @@ static void test_svg(void **state)
 	signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
 	svg_opts(&o, out, rec);
-	int rc = export_svg(&o, warn, sizeof(warn), err, sizeof(err));
+	int rc = export_svg(REQ(&o), warn, sizeof(warn), err, sizeof(err));
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, SIG_DFL);
 	assert_int_equal(rc, EXPORT_WRITE);
@@ -363,7 +372,7 @@ static void test_csv(void **state)
 	o.export_out = out;
 	o.inputs[0] = rec;
 	o.ninputs = 1;
-	assert_int_equal(export_csv(&o, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_int_equal(export_csv(REQ(&o), warn, sizeof(warn), err, sizeof(err)), 0);
 	/* what --csv writes live for these samples, row by row as app.c does */
 	tpath(want, sizeof(want), "want.csv");
 	FILE *f = fopen(want, "w");
@@ -378,7 +387,7 @@ static void test_csv(void **state)
 	}
 	fclose(f);
 	assert_true(tu_files_equal(out, want));
-	assert_int_equal(export_csv(&o, warn, sizeof(warn), err, sizeof(err)), EXPORT_INPUT);
+	assert_int_equal(export_csv(REQ(&o), warn, sizeof(warn), err, sizeof(err)), EXPORT_INPUT);
 	assert_non_null(strstr(err, "already exists"));
 }
 
@@ -393,7 +402,7 @@ static int compare_to(const char *a, const char *b, char *buf, size_t len, char 
 	char warn[256];
 	FILE *f = fmemopen(buf, len, "w");
 	assert_non_null(f);
-	int rc = export_compare(f, &o, warn, sizeof(warn), err, errlen);
+	int rc = export_compare(f, REQ(&o), warn, sizeof(warn), err, errlen);
 	fclose(f);
 	return rc;
 }

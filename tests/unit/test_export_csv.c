@@ -13,12 +13,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "export_csv.h"
-#include "output.h"
-#include "sampler.h"
-#include "series.h"
-#include "session.h"
-#include "util.h"
+#include "output/export_csv.h"
+#include "output/output.h"
+#include "sampling/sampler.h"
+#include "model/series.h"
+#include "runs/session.h"
+#include "base/util.h"
 
 #include <poll.h>
 #include <stdio.h>

@@ -21,14 +21,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "export_json.h"
-#include "export_markdown.h"
-#include "export_results.h"
-#include "runlog.h"
-#include "stats.h"
-#include "strategy.h"
-#include "sweep.h"
+#include "output/export.h"
+#include "output/export_json.h"
+#include "output/export_markdown.h"
+#include "output/export_results.h"
+#include "model/runlog.h"
+#include "model/stats.h"
+#include "runs/strategy.h"
+#include "model/sweep.h"
 
 #include "testutil.h"
 
@@ -39,8 +39,8 @@ static struct run_result *add(struct runlog *l, const char *name, int ok, double
 	struct run_result *r = &l->results[l->nresults++];
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->strategy = strategy_find(name);
-	r->cmd = r->strategy ? -1 : 0;
+	snprintf(r->strategy, sizeof(r->strategy), "%s", strategy_find(name) ? name : "");
+	r->cmd = r->strategy[0] ? -1 : 0;
 	r->finished = 1;
 	r->ok = ok;
 	r->elapsed_s = el;
@@ -272,7 +272,7 @@ static struct runlog *sweep_log(int param, uint64_t common)
 			snprintf(name, sizeof(name), "rw_cp@%c%s",
 				 param == SWEEP_MEM_LIMIT ? 'm' : 'd', lab[i]);
 			struct run_result *r = add(l, name, 1, 1.0 + i);
-			r->strategy = strategy_find("rw_cp");
+			snprintf(r->strategy, sizeof(r->strategy), "rw_cp");
 			r->cmd = -1;
 			r->sweep_param = param;
 			r->sweep_value = v[i];

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "grid.h"
-#include "util.h"
+#include "screen/grid.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

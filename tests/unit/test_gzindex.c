@@ -32,8 +32,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "gzindex.h"
-#include "sigpipe.h"
+#include "recording/gzindex.h"
+#include "base/sigpipe.h"
 #include "testutil.h"
 
 TU_TMPDIR_SUITE("gzindex")

@@ -17,15 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "actions.h"
-#include "app.h"
-#include "grid.h"
+#include "app/actions.h"
+#include "app/app.h"
+#include "screen/grid.h"
 #include "gridtest.h"
-#include "screen.h"
-#include "talk.h"
-#include "talk_script.h"
-#include "util.h"
-#include "views.h"
+#include "screen/screen.h"
+#include "talk/talk.h"
+#include "talk/talk_script.h"
+#include "base/util.h"
+#include "screen/views.h"
 
 #define REC LRUTOP_SRCDIR "/examples/copy-64M.jsonl.gz"
 
@@ -196,8 +196,8 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 	assert_int_equal(keys_dispatch(a, 'h', 200), REDRAW_VIEW);
 	assert_true(a->ui.help);
 	int listed = 0;
-	for (int i = 0; i < a->ui.help_nmaps; i++)
-		listed |= a->ui.help_maps[i] == mode;
+	for (int i = 0; i < a->help_nmaps; i++)
+		listed |= a->help_maps[i] == mode;
 	assert_true(listed);
 	struct views v;
 	struct grid g;
@@ -207,7 +207,7 @@ static void help_shows(struct app *a, const struct keymap *mode, const char *abs
 	assert_true(find_row(&g, "Help") >= 0);
 	/* the help's own table: what q and any other key do while it is open */
 	const struct keymap *own = named("help");
-	assert_ptr_equal(a->ui.help_maps[0], own);
+	assert_ptr_equal(a->help_maps[0], own);
 	for (size_t j = 0; j < own->n; j++)
 		assert_int_equal(count_rows(&g, own->actions[j].help), 1);
 	assert_int_equal(count_rows(&g, own->any_help), 1);

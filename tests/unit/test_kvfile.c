@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "kvfile.h"
-#include "util.h"
+#include "sampling/kvfile.h"
+#include "base/util.h"
 #include "near.h"
 #include "testutil.h"
 

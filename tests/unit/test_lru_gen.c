@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lru_gen.h"
+#include "sampling/lru_gen.h"
 
 /* Two memcgs on one node, the run's with four generations, laid out as
  * the kernel prints them (the numbers made up). */

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "machine.h"
-#include "model.h"
-#include "strategy.h"
-#include "ui.h"
-#include "views.h"
+#include "sampling/machine.h"
+#include "model/model.h"
+#include "runs/strategy.h"
+#include "screen/ui.h"
+#include "screen/views.h"
 #include "modelfix.h"
 
 static int mglru_of(const char *text)

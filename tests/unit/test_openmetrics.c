@@ -14,11 +14,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "openmetrics.h"
-#include "phase.h"
-#include "sampler.h"
-#include "series.h"
-#include "util.h"
+#include "output/openmetrics.h"
+#include "model/phase.h"
+#include "sampling/sampler.h"
+#include "model/series.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <poll.h>

@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "options.h"
+#include "app/options.h"
 #include "optparse.h"
-#include "util.h"
+#include "base/util.h"
 #include "near.h"
 
 #include <stdio.h>

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "app/options.h"
 #include "optparse.h"
-#include "run_config.h"
-#include "sweep.h"
+#include "runs/run_config.h"
+#include "model/sweep.h"
 
 /* buf holds line as a whole line. */
 static int has_line(const char *buf, const char *line)

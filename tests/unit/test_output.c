@@ -10,10 +10,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "output.h"
-#include "sample.h"
-#include "strategy.h"
-#include "util.h"
+#include "output/output.h"
+#include "sampling/sample.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 #include "testutil.h"
 
 #include <errno.h>

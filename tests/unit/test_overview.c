@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "model.h"
-#include "strategy.h"
-#include "ui.h"
-#include "views.h"
+#include "model/burst.h"
+#include "model/model.h"
+#include "runs/strategy.h"
+#include "screen/ui.h"
+#include "screen/views.h"
 #include "gridtest.h"
 #include "modelfix.h"
 

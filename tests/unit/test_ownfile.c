@@ -28,9 +28,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "ownfile.h"
+#include "base/ownfile.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

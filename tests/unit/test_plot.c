@@ -14,17 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "kvfile.h"
-#include "model.h"
-#include "phase.h"
-#include "plot.h"
-#include "source.h"
-#include "stats.h"
-#include "svg.h"
-#include "ui.h"
-#include "util.h"
-#include "views.h"
+#include "model/burst.h"
+#include "sampling/kvfile.h"
+#include "model/model.h"
+#include "model/phase.h"
+#include "model/plot.h"
+#include "source/source.h"
+#include "model/stats.h"
+#include "output/svg.h"
+#include "screen/ui.h"
+#include "base/util.h"
+#include "screen/views.h"
 #include "gridtest.h"
 #include "modelfix.h"
 

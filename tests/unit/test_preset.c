@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cgroup.h"
-#include "chart.h"
-#include "options.h"
+#include "runs/cgroup.h"
+#include "screen/chart.h"
+#include "app/options.h"
 #include "optparse.h"
-#include "preset.h"
+#include "app/preset.h"
 
 #define MIB (1024ull * 1024)
 

@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "probe.h"
-#include "scratch.h"
+#include "runs/probe.h"
+#include "runs/scratch.h"
 #include "leftover.h"
 
 static uint64_t now_ns(void)

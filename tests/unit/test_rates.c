@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "rates.h"
-#include "sample.h"
-#include "util.h"
+#include "model/rates.h"
+#include "sampling/sample.h"
+#include "base/util.h"
 #include "near.h"
 
 #include <math.h>

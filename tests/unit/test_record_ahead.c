@@ -32,12 +32,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "gzindex.h"
-#include "record.h"
-#include "sampler.h"
-#include "sigpipe.h"
-#include "strategy.h"
-#include "util.h"
+#include "recording/gzindex.h"
+#include "recording/record.h"
+#include "sampling/sampler.h"
+#include "base/sigpipe.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 
 #include "testutil.h"
 
@@ -85,7 +85,7 @@ static void assert_threads(int want)
 static void result_of(struct run_result *x, int run)
 {
 	memset(x, 0, sizeof(*x));
-	x->strategy = strategy_find("rw_cp");
+	snprintf(x->strategy, sizeof(x->strategy), "rw_cp");
 	snprintf(x->name, sizeof(x->name), "rw_cp");
 	x->cmd = -1;
 	x->repeat = run + 1, x->finished = x->ok = 1;

@@ -25,11 +25,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "phase.h"
-#include "record.h"
-#include "record_format.h"
-#include "strategy.h"
-#include "util.h"
+#include "model/phase.h"
+#include "recording/record.h"
+#include "recording/record_format.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 
 #include "testutil.h"
 
@@ -131,7 +131,7 @@ static void write_all(const char *path)
 	struct run_result *x = calloc(1, sizeof(*x));
 	assert_non_null(x);
 	snprintf(x->name, sizeof(x->name), "rw_cp");
-	x->strategy = strategy_find("rw_cp");
+	snprintf(x->strategy, sizeof(x->strategy), "rw_cp");
 	x->cmd = -1;
 	x->repeat = x->finished = x->ok = 1;
 	x->elapsed_s = 1.0;

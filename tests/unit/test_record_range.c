@@ -25,12 +25,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
-#include "phase.h"
-#include "record.h"
-#include "record_format.h"
-#include "strategy.h"
-#include "util.h"
+#include "app/options.h"
+#include "model/phase.h"
+#include "recording/record.h"
+#include "recording/record_format.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 
 #include "testutil.h"
 
@@ -79,7 +79,7 @@ static void write_base(void)
 	assert_int_equal(recorder_event(w, &ev, err, sizeof(err)), 0);
 	static struct run_result x;
 	snprintf(x.name, sizeof(x.name), "rw_cp");
-	x.strategy = strategy_find("rw_cp");
+	snprintf(x.strategy, sizeof(x.strategy), "rw_cp");
 	x.cmd = -1;
 	x.repeat = x.finished = x.ok = 1;
 	x.elapsed_s = 1.0, x.read_cv = NAN, x.write_cv = 0.5, x.read_at_burst = 2.0;

@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "runlog.h"
-#include "series.h"
-#include "source.h"
-#include "strategy.h"
+#include "recording/record.h"
+#include "model/runlog.h"
+#include "model/series.h"
+#include "source/source.h"
+#include "runs/strategy.h"
 #include "testutil.h"
 
 #define NS 5000
@@ -88,7 +88,7 @@ static void write_recording(const char *path, enum record_compress z)
 		if (run >= 0 && phase == PHASE_IDLE) {
 			struct run_result res;
 			memset(&res, 0, sizeof(res));
-			res.strategy = strategy_find("rw_cp");
+			snprintf(res.strategy, sizeof(res.strategy), "rw_cp");
 			res.cmd = -1;
 			snprintf(res.name, sizeof(res.name), "rw_cp #%d", run + 1);
 			res.repeat = run + 1;

@@ -17,13 +17,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "pagecache.h"
-#include "residency.h"
-#include "results.h"
-#include "sample.h"
-#include "series.h"
-#include "strategy.h"
-#include "util.h"
+#include "model/pagecache.h"
+#include "sampling/residency.h"
+#include "output/results.h"
+#include "sampling/sample.h"
+#include "model/series.h"
+#include "runs/strategy.h"
+#include "base/util.h"
 #include "testutil.h"
 
 #include <dirent.h>

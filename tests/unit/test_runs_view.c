@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burst.h"
-#include "model.h"
-#include "stats.h"
-#include "strategy.h"
-#include "sweep.h"
-#include "ui.h"
-#include "views.h"
+#include "model/burst.h"
+#include "model/model.h"
+#include "model/stats.h"
+#include "runs/strategy.h"
+#include "model/sweep.h"
+#include "screen/ui.h"
+#include "screen/views.h"
 #include "gridtest.h"
 #include "modelfix.h"
 

@@ -21,11 +21,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "kvfile.h"
-#include "rates.h"
-#include "sample.h"
-#include "sampler.h"
-#include "util.h"
+#include "sampling/kvfile.h"
+#include "model/rates.h"
+#include "sampling/sample.h"
+#include "sampling/sampler.h"
+#include "base/util.h"
 #include "testutil.h"
 
 #include <dirent.h>

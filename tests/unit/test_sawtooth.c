@@ -33,11 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
-#include "results.h"
-#include "sawtooth.h"
-#include "stats.h"
-#include "strategy.h"
+#include "recording/record.h"
+#include "output/results.h"
+#include "model/sawtooth.h"
+#include "model/stats.h"
+#include "runs/strategy.h"
 
 #define MIB (1024ull * 1024)
 
@@ -46,7 +46,7 @@ static struct run_result mk(const char *name, uint64_t bytes, long inblock)
 	struct run_result r;
 	memset(&r, 0, sizeof(r));
 	snprintf(r.name, sizeof(r.name), "%s", name);
-	r.strategy = strategy_find(name);
+	snprintf(r.strategy, sizeof(r.strategy), "%s", strategy_find(name) ? name : "");
 	r.cmd = -1;
 	r.repeat = 1;
 	r.finished = r.ok = 1;

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "grid.h"
+#include "screen/grid.h"
 
 #define W 40
 #define H 12

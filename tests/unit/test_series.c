@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sample_pack.h"
-#include "series.h"
-#include "util.h"
+#include "model/sample_pack.h"
+#include "model/series.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -18,11 +18,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "actions.h"
-#include "model.h"
-#include "runlog.h"
-#include "series.h"
-#include "source.h"
+#include "app/actions.h"
+#include "model/model.h"
+#include "model/runlog.h"
+#include "model/series.h"
+#include "source/source.h"
 
 #include <poll.h>
 #include <string.h>

@@ -24,11 +24,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "record.h"
-#include "runlog.h"
-#include "source.h"
-#include "strategy.h"
+#include "model/compare.h"
+#include "recording/record.h"
+#include "model/runlog.h"
+#include "source/source.h"
+#include "runs/strategy.h"
 #include "testutil.h"
 
 #define N  10
@@ -92,7 +92,7 @@ static void write_recording(const char *path, uint64_t t0, double secs, int runs
 			assert_int_equal(recorder_event(r, &e, err, sizeof(err)), 0);
 			struct run_result res;
 			memset(&res, 0, sizeof(res));
-			res.strategy = strategy_find("rw_cp");
+			snprintf(res.strategy, sizeof(res.strategy), "rw_cp");
 			res.cmd = -1;
 			strcpy(res.name, "rw_cp");
 			res.repeat = run + 1;

@@ -27,10 +27,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "runlog.h"
-#include "source.h"
-#include "strategy.h"
+#include "recording/record.h"
+#include "model/runlog.h"
+#include "source/source.h"
+#include "runs/strategy.h"
 #include "testutil.h"
 
 #define N 10
@@ -120,7 +120,7 @@ static void write_recording(void)
 		if (i == 8) {
 			struct run_result res;
 			memset(&res, 0, sizeof(res));
-			res.strategy = strategy_find("rw_cp");
+			snprintf(res.strategy, sizeof(res.strategy), "rw_cp");
 			res.cmd = -1;
 			snprintf(res.name, sizeof(res.name), "%s", label);
 			res.repeat = 1;

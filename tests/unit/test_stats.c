@@ -15,10 +15,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "results.h"
-#include "session.h"
-#include "stats.h"
-#include "strategy.h"
+#include "output/results.h"
+#include "runs/session.h"
+#include "model/stats.h"
+#include "runs/strategy.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -51,7 +51,7 @@ static struct run_result mk(const char *name, int cmd, int ok, double elapsed, d
 {
 	struct run_result r;
 	memset(&r, 0, sizeof(r));
-	r.strategy = cmd ? NULL : strat(name);
+	snprintf(r.strategy, sizeof(r.strategy), "%s", cmd || !strat(name) ? "" : name);
 	snprintf(r.name, sizeof(r.name), "%s", name);
 	r.repeat = 1;
 	r.finished = 1;
@@ -184,9 +184,9 @@ static void test_compute_grouping(void **state)
 	assert_string_equal(st[0].name, "mw_cp");
 	assert_string_equal(st[1].name, "cfr_cp");
 	assert_string_equal(st[2].name, "rw_cp");
-	assert_ptr_equal(st[0].strategy, strat("mw_cp"));
-	assert_ptr_equal(st[1].strategy, strat("cfr_cp"));
-	assert_ptr_equal(st[2].strategy, strat("rw_cp"));
+	assert_string_equal(st[0].strategy, "mw_cp");
+	assert_string_equal(st[1].strategy, "cfr_cp");
+	assert_string_equal(st[2].strategy, "rw_cp");
 	assert_int_equal(st[0].runs, 3);
 	assert_int_equal(st[0].ok, 3);
 	assert_int_equal(st[1].runs, 2);
@@ -577,7 +577,7 @@ static void test_compute_cmd_runs(void **state)
 	int ns = stats_compute(r, 5, NULL, st, 4);
 	assert_int_equal(ns, 3);
 	assert_string_equal(st[0].name, "cp");
-	assert_null(st[0].strategy);
+	assert_string_equal(st[0].strategy, "");
 	assert_string_equal(st[1].name, "rw_cp");
 	assert_string_equal(st[2].name, "dd");
 	assert_int_equal(st[0].runs, 2);

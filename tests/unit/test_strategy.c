@@ -13,10 +13,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "scratch.h"
-#include "strategy.h"
-#include "util.h"
-#include "worker.h"
+#include "runs/scratch.h"
+#include "runs/strategy.h"
+#include "base/util.h"
+#include "runs/worker.h"
 #include "testutil.h"
 #include "leftover.h"
 

@@ -33,17 +33,17 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "burst.h"
-#include "cgroup.h"
-#include "rates.h"
-#include "sampler.h"
-#include "scratch.h"
-#include "series.h"
-#include "session.h"
-#include "strategy.h"
-#include "svg.h"
-#include "util.h"
-#include "worker.h"
+#include "model/burst.h"
+#include "runs/cgroup.h"
+#include "model/rates.h"
+#include "sampling/sampler.h"
+#include "runs/scratch.h"
+#include "model/series.h"
+#include "runs/session.h"
+#include "runs/strategy.h"
+#include "output/svg.h"
+#include "base/util.h"
+#include "runs/worker.h"
 #include "testutil.h"
 
 #include <ctype.h>
@@ -190,8 +190,8 @@ static void synth_make(struct synth *sy, const char *name0, const char *name1)
 	for (int r = 0; r < 2; r++) {
 		struct run_result *x = &sy->runs[r];
 		snprintf(x->name, sizeof x->name, "%s", names[r]);
-		x->strategy = strategy_find(names[r]);
-		x->cmd = x->strategy ? -1 : 0;
+		snprintf(x->strategy, sizeof(x->strategy), "%s", strategy_find(names[r]) ? names[r] : "");
+		x->cmd = x->strategy[0] ? -1 : 0;
 		x->repeat = 1;
 		x->finished = x->ok = 1;
 		x->t_start_ns = 1000000000ull + (uint64_t)start[r] * TICK;
@@ -889,7 +889,7 @@ static void real_run(const char *name, int ri, const char *src, const char *dst,
 	spec.cgroup_procs = cg->procs;
 	spec.drop_caches = 1;
 	snprintf(res->name, sizeof res->name, "%s", name);
-	res->strategy = spec.strategy;
+	snprintf(res->strategy, sizeof(res->strategy), "%s", spec.strategy->name);
 	res->cmd = -1;
 	res->repeat = 1;
 	res->t_start_ns = mono_ns();

@@ -15,12 +15,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export_reduce.h"
-#include "rates.h"
-#include "record.h"
-#include "series.h"
+#include "output/export_reduce.h"
+#include "model/rates.h"
+#include "recording/record.h"
+#include "model/series.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 TU_TMPDIR_SUITE("svgreduce")
 
@@ -72,7 +72,7 @@ static void test_ends_kept(void **state)
 	char path[128], warn[256], err[512];
 	snprintf(path, sizeof(path), "%s/r.jsonl", dir);
 	write_recording(path);
-	struct export_rec r;
+	struct rec_load r;
 	struct reduce_info ri;
 	struct reduce_opts ro = {.cols = COLS, .from_s = -1, .to_s = -1};
 	assert_int_equal(
@@ -98,7 +98,7 @@ static void test_ends_kept(void **state)
 	}
 	assert_true(peak);
 	assert_true(dip);
-	export_rec_done(&r);
+	rec_load_done(&r);
 	export_reduce_done(&ri);
 }
 

@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
-#include "run_config.h"
-#include "strategy.h"
-#include "svg.h"
-#include "sweep.h"
+#include "app/options.h"
+#include "runs/run_config.h"
+#include "runs/strategy.h"
+#include "output/svg.h"
+#include "model/sweep.h"
 
 #define M (1ull << 20)
 

@@ -17,16 +17,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "chart.h"
-#include "grid.h"
+#include "app/app.h"
+#include "screen/chart.h"
+#include "screen/grid.h"
 #include "gridtest.h"
-#include "options.h"
-#include "record.h"
-#include "talk.h"
-#include "talk_script.h"
-#include "ui.h"
-#include "views.h"
+#include "app/options.h"
+#include "recording/record.h"
+#include "talk/talk.h"
+#include "talk/talk_script.h"
+#include "screen/ui.h"
+#include "screen/views.h"
 #include "testutil.h"
 
 static char dir[64];

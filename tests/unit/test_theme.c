@@ -26,9 +26,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "chart.h"
-#include "palette.h"
-#include "theme.h"
+#include "screen/chart.h"
+#include "screen/palette.h"
+#include "screen/theme.h"
 #include "testutil.h"
 
 #include <dirent.h>

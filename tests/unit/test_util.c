@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -12,12 +12,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sample.h"
-#include "scratch.h"
-#include "session.h"
-#include "strategy.h"
-#include "util.h"
-#include "worker.h"
+#include "sampling/sample.h"
+#include "runs/scratch.h"
+#include "runs/session.h"
+#include "runs/strategy.h"
+#include "base/util.h"
+#include "runs/worker.h"
 #include "testutil.h"
 #include "leftover.h"
 

@@ -90,15 +90,6 @@ ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len);
 /* Formats a byte count with a binary suffix ("1.5G", "512M", "4K", "17B"). */
 void fmt_size(char *buf, size_t len, uint64_t bytes);
 
-/* A number as every option and --sweep value takes one: a plain decimal,
- * digits with at most one '.' and at least one digit ("12", "0.25", ".5"),
- * finite -- no blanks, sign, exponent, hex, "inf" or "nan" (strtod would
- * take them all: "0x10" is 16).  decimal_prefix: the one s starts with
- * into out and where it ends into end (NULL: not wanted); decimal_parse:
- * s is one, whole.  0, or -1 with out untouched. */
-int decimal_prefix(const char *s, double *out, const char **end);
-int decimal_parse(const char *s, double *out);
-
 /* The value a recorded command line gave a long option: the last
  * "--name V" or "--name=V" of argv[1..argc), NULL when none (a
  * recording's header keeps its argv: what a replay knows of the run's

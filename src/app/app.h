@@ -12,21 +12,25 @@
 
 #include <stdio.h>
 
-#include "sigpipe.h"
-#include "metrics_file.h"
-#include "model.h"
-#include "ui.h"
-#include "options.h"
-#include "output.h"
-#include "record_sink.h"
-#include "session.h"
-#include "source.h"
+#include "base/sigpipe.h"
+#include "output/metrics_file.h"
+#include "model/model.h"
+#include "screen/ui.h"
+#include "app/actions.h"
+#include "app/options.h"
+#include "output/output.h"
+#include "source/record_sink.h"
+#include "runs/session.h"
+#include "source/source.h"
 
 struct app {
 	const struct options *opt;
 	struct cgroup_home *cgroups; /* where run cgroups go: main's, for every session */
 	struct model model; /* what is known: history, devices, run log */
 	struct ui ui;	   /* what the user looks at */
+	/* the key tables the help lists in the current mode (keys_help_refresh) */
+	const struct keymap *help_maps[KEYS_LAYERS_MAX];
+	int help_nmaps;
 	struct source *src;	  /* live, or a replay (--replay) */
 	struct record_sink rec;	  /* the tee in front of the sink: --record, R */
 	struct source_sink tee;	  /* what a source pushes into (rec, metrics, the app) */

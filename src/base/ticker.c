@@ -1,4 +1,4 @@
-#include "ticker.h"
+#include "base/ticker.h"
 
 #include <errno.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 int ticker_open(struct ticker *t, double interval, char *err, size_t errlen)
 {

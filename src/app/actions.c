@@ -1,15 +1,16 @@
-#include "actions.h"
+#include "app/actions.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
-#include "screen.h"
-#include "strategy.h"
-#include "util.h"
-#include "views.h"
+#include "app/app.h"
+#include "screen/screen.h"
+#include "runs/strategy.h"
+#include "base/parse.h"
+#include "base/util.h"
+#include "screen/views.h"
 
-static const double interval_steps[] = {0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60};
+static const double interval_steps[] = {INTERVAL_MIN, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, INTERVAL_MAX};
 
 static double step_interval(double cur, int dir)
 {
@@ -340,7 +341,7 @@ static const struct action replay_keys[] = {
 	{"scroll", {SKEY_LEFT, SKEY_RIGHT}, "\xe2\x86\x90 \xe2\x86\x92",
 	 "replay: back / on 10 % of the view", do_replay_scroll, 0},
 	{"ends", {SKEY_HOME, SKEY_END}, "Home End", "replay: its start / its end", do_replay_ends, 0},
-	{"speed", {'<', '>', ',', '.'}, "< >", "replay: slower / faster (0.25\xc3\x97 - 16\xc3\x97)",
+	{"speed", {'<', '>', ',', '.'}, "< >", "replay: slower / faster (" SPEED_MIN_TEXT "\xc3\x97 - " SPEED_MAX_TEXT "\xc3\x97)",
 	 do_speed, 0},
 	{"step", {'n', 'N'}, "n N", "replay: one sample on / back", do_step, 0},
 	{"event", {'[', ']'}, "[ ]", "replay: previous / next run or phase event", do_event, 0},
@@ -600,21 +601,23 @@ int keys_dispatch(struct app *a, int key, int width)
 	return REDRAW_NONE;
 }
 
+static void help_lines(struct app *a);
+
 void keys_help_refresh(struct app *a)
 {
-	struct ui *u = &a->ui;
 	const struct keymap *layers[KEYS_LAYERS_MAX];
 	size_t n = keys_layers(a, layers, KEYS_LAYERS_MAX), k = 0;
-	u->help_maps[k++] = &km_help;
+	a->help_maps[k++] = &km_help;
 	for (size_t i = 0; i < n; i++) {
 		if (layers[i] == &km_screen || layers[i] == &km_help)
 			continue;
-		u->help_maps[k++] = layers[i];
+		a->help_maps[k++] = layers[i];
 		if (layers[i]->modal)
 			break;
 	}
-	u->help_maps[k++] = &km_screen;
-	u->help_nmaps = (int)k;
+	a->help_maps[k++] = &km_screen;
+	a->help_nmaps = (int)k;
+	help_lines(a);
 }
 
 /* Where km is in the dispatch order (order[]), the count when nowhere. */
@@ -630,13 +633,13 @@ static size_t rank(const struct keymap *km)
  * dispatch order (the screen's above all).  The help's own table says what
  * keys do while the overlay is open, the others what they do once it is
  * closed: it takes no key of theirs, nor they of it. */
-static int shadowed(const struct ui *u, int t, int key)
+static int shadowed(const struct app *a, int t, int key)
 {
-	const struct keymap *km = u->help_maps[t];
+	const struct keymap *km = a->help_maps[t];
 	if (km == &km_help)
 		return 0;
-	for (int i = 0; i < u->help_nmaps; i++) {
-		const struct keymap *up = u->help_maps[i];
+	for (int i = 0; i < a->help_nmaps; i++) {
+		const struct keymap *up = a->help_maps[i];
 		if (up != &km_help && rank(up) < rank(km) && bound(up, key))
 			return 1;
 	}
@@ -678,12 +681,12 @@ static const char *key_name(int key, char *buf, size_t len)
 	return buf;
 }
 
-const char *keys_help_text(const struct ui *u, int t, size_t k, char *buf, size_t len)
+const char *keys_help_text(const struct app *a, int t, size_t k, char *buf, size_t len)
 {
-	const struct action *e = &u->help_maps[t]->actions[k];
+	const struct action *e = &a->help_maps[t]->actions[k];
 	int own = 0, all = 1;
 	for (int j = 0; j < ACTION_KEYS && e->keys[j]; j++)
-		if (shadowed(u, t, e->keys[j]))
+		if (shadowed(a, t, e->keys[j]))
 			all = 0;
 		else
 			own++;
@@ -695,7 +698,7 @@ const char *keys_help_text(const struct ui *u, int t, size_t k, char *buf, size_
 	for (int j = 0; j < ACTION_KEYS && e->keys[j]; j++) {
 		char one[8];
 		const char *nm = key_name(e->keys[j], one, sizeof(one));
-		if (shadowed(u, t, e->keys[j]) || strstr(buf, nm))
+		if (shadowed(a, t, e->keys[j]) || strstr(buf, nm))
 			continue;
 		int w = snprintf(buf + at, len - at, "%s%s", at ? " " : "", nm);
 		if (w < 0 || (size_t)w >= len - at)
@@ -703,6 +706,32 @@ const char *keys_help_text(const struct ui *u, int t, size_t k, char *buf, size_
 		at += (size_t)w;
 	}
 	return buf;
+}
+
+/* ui.help_lines from help_maps: each table's title, its entries whose
+ * keys run them in this mode, its any-key line; what does not fit goes. */
+static void help_lines(struct app *a)
+{
+	struct ui *u = &a->ui;
+	int n = 0;
+	for (int t = 0; t < a->help_nmaps && n < UI_HELP_LINES; t++) {
+		const struct keymap *km = a->help_maps[t];
+		u->help_lines[n++] = (struct help_line){.title = km->title};
+		for (size_t k = 0; k < km->n && n < UI_HELP_LINES; k++) {
+			struct help_line *h = &u->help_lines[n];
+			const char *keys = keys_help_text(a, t, k, h->keys, sizeof(h->keys));
+			if (!keys) /* every key of it is an upper table's: listed there */
+				continue;
+			if (keys != h->keys)
+				strlcpy_(h->keys, keys, sizeof(h->keys));
+			h->title = NULL;
+			h->text = km->actions[k].help;
+			n++;
+		}
+		if (km->any_help && n < UI_HELP_LINES)
+			u->help_lines[n++] = (struct help_line){.text = km->any_help};
+	}
+	u->help_nlines = n;
 }
 
 size_t action_count(void)

@@ -7,9 +7,9 @@
 #include <signal.h>
 #include <string.h>
 
-#include "app.h"
-#include "sigpipe.h"
-#include "util.h"
+#include "app/app.h"
+#include "base/sigpipe.h"
+#include "base/util.h"
 
 /* One sample and what follows it; 1 when the loop is to end. */
 static int take_sample(struct app *a, const struct frontend *fe)

@@ -78,18 +78,18 @@ size_t keys_layers(const struct app *a, const struct keymap **out, size_t max);
 /* One key through the layers: the reaction (REDRAW_NONE when no layer
  * took it).  A resize only redraws. */
 int keys_dispatch(struct app *a, int key, int width);
-/* What the help overlay lists (ui.help_maps): the help's own table, then
- * the layers under it down to the first modal one, then the screen's. */
+/* What the help overlay lists (app.help_maps, and their lines in
+ * ui.help_lines): the help's own table, then the layers under it down to
+ * the first modal one, then the screen's. */
 void keys_help_refresh(struct app *a);
 
-/* How the help overlay writes the keys of entry k of ui.help_maps[t]:
+/* How the help overlay writes the keys of entry k of app.help_maps[t]:
  * each key is listed once, under the table whose handler runs for it in
  * the current mode (the first in the dispatch order that binds it; the
  * help's own table aside, it is about the open overlay).  The entry's
  * keys_help when all its keys are its own there, the names of those that
  * are (in buf) when some are an upper table's, NULL when none is. */
-struct ui;
-const char *keys_help_text(const struct ui *u, int t, size_t k, char *buf, size_t len);
+const char *keys_help_text(const struct app *a, int t, size_t k, char *buf, size_t len);
 
 /* The global table (every mode's keys), as before the modes had tables. */
 size_t action_count(void);

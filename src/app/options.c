@@ -1,4 +1,4 @@
-#include "options.h"
+#include "app/options.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glyphs.h"
-#include "preset.h"
-#include "util.h"
+#include "model/glyphs.h"
+#include "app/preset.h"
+#include "base/util.h"
 
 void options_init(struct options *o)
 {
@@ -24,74 +24,7 @@ void options_init(struct options *o)
 	o->glyphs = -1;
 }
 
-int parse_size(const char *s, uint64_t *out)
-{
-	/* the number by the options' one rule (decimal_prefix), then a suffix */
-	const char *end;
-	double v;
-	if (!s || decimal_prefix(s, &v, &end) < 0)
-		return -1;
-	const char *num_end = end;
-	double mul = 1;
-	switch (*end) {
-	case 'k':
-	case 'K':
-		mul = 1024.0;
-		end++;
-		break;
-	case 'm':
-	case 'M':
-		mul = 1024.0 * 1024;
-		end++;
-		break;
-	case 'g':
-	case 'G':
-		mul = 1024.0 * 1024 * 1024;
-		end++;
-		break;
-	case 't':
-	case 'T':
-		mul = 1024.0 * 1024 * 1024 * 1024;
-		end++;
-		break;
-	default:
-		break;
-	}
-	if ((*end == 'i' || *end == 'I') && mul > 1 && (end[1] == 'B' || end[1] == 'b'))
-		end += 2;
-	else if ((*end == 'B' || *end == 'b') && mul > 1)
-		end++;
-	if (*end)
-		return -1;
-	/* A whole number is counted exactly: a double holds only 53 bits, so
-	 * "9007199254740993" would otherwise come back one byte short. */
-	if (strspn(s, "0123456789") == (size_t)(num_end - s)) {
-		errno = 0;
-		unsigned long long n = strtoull(s, NULL, 10);
-		uint64_t m = (uint64_t)mul;
-		if (errno || (m && n > UINT64_MAX / m))
-			return -1;
-		*out = (uint64_t)n * m;
-		return 0;
-	}
-	double bytes = v * mul;
-	if (bytes >= 18446744073709551615.0 || bytes != floor(bytes))
-		return -1;
-	*out = (uint64_t)bytes;
-	return 0;
-}
 
-int parse_interval(const char *s, double *out, char *err, size_t errlen)
-{
-	double v;
-	if (decimal_parse(s, &v) < 0)
-		return errf(err, errlen, "-i %s: not a number of seconds", s);
-	if (v < INTERVAL_MIN || v > INTERVAL_MAX)
-		return errf(err, errlen, "-i %s: interval must be between %.2f and %.0f seconds", s,
-			    INTERVAL_MIN, INTERVAL_MAX);
-	*out = v;
-	return 0;
-}
 
 static int parse_long(const char *opt, const char *s, long min, long *out, char *err, size_t errlen)
 {
@@ -108,25 +41,6 @@ static int parse_long(const char *opt, const char *s, long min, long *out, char 
 	return 0;
 }
 
-int parse_clock(const char *s, double *out)
-{
-	double v = 0, x;
-	const char *end;
-	for (int parts = 1; s; parts++) {
-		/* [h:]m:ss: whole hours and minutes, seconds and minutes below 60 */
-		if (parts > 3 || decimal_prefix(s, &x, &end) < 0 || (parts > 1 && x >= 60))
-			return -1;
-		v = v * 60 + x;
-		if (!*end) {
-			*out = v;
-			return 0;
-		}
-		if (*end != ':' || x != floor(x) || !end[1])
-			return -1;
-		s = end + 1;
-	}
-	return -1;
-}
 
 static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
 {
@@ -428,13 +342,9 @@ static int set_replay_at(struct options_pass *p, const struct options_entry *e, 
 
 static int set_speed(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
-	const char *end;
-	double v;
 	(void)e;
-	if (decimal_prefix(arg, &v, &end) < 0 || (*end && strcmp(end, "x")) ||
-	    !(v >= 0.25 && v <= 16))
-		return ERR(p, "--speed %s: a factor from 0.25 to 16", arg);
-	p->o->speed = v;
+	if (parse_speed(arg, &p->o->speed) < 0)
+		return ERR(p, "--speed %s: a factor from %g to %g", arg, SPEED_MIN, SPEED_MAX);
 	return 0;
 }
 
@@ -508,7 +418,7 @@ static int set_run(struct options_pass *p, const struct options_entry *e, const 
 static const struct options_entry table[] = {
     /* clang-format off */
 	/* Sampling */
-	ROW("interval", R, 'i', "SEC", OPTG_SAMPLING, "seconds between samples (0.05-60, default 0.25)", L, "-i", 0, 0, set_interval),
+	ROW("interval", R, 'i', "SEC", OPTG_SAMPLING, "seconds between samples (" INTERVAL_MIN_TEXT "-" INTERVAL_MAX_TEXT ", default 0.25)", L, "-i", 0, 0, set_interval),
 	ROW("count", R, 'n', "N", OPTG_SAMPLING, "stop after N samples", 0, "-n", 0, 0, set_count),
 	ROW("device", R, 'd', "NAME", OPTG_SAMPLING, "disk to watch (default: the disk holding --dir)", L, "-d", 0, 0, set_device),
 	ROW("history", R, 0, "SEC", OPTG_SAMPLING, "seconds of history kept (default 3600)", 0, NULL, 0, 0, set_history),
@@ -550,7 +460,7 @@ static const struct options_entry table[] = {
 	SHORT('z', NULL, OPTG_RECORD, "gzip --record and the files the R key starts", L, "-z", OFF(record_gzip), 0, set_true),
 	ROW("replay", R, 0, "FILE", OPTG_RECORD, "show a recording instead of this machine", 0, NULL, OFF(replay), 0, set_file),
 	ROW("replay-at", R, 0, "T", OPTG_RECORD, "start the replay at T (seconds or m:ss)", 0, NULL, 0, 0, set_replay_at),
-	ROW("speed", R, 0, "X", OPTG_RECORD, "replay speed 0.25-16 (default 1; batch: no pacing)", 0, NULL, 0, 0, set_speed),
+	ROW("speed", R, 0, "X", OPTG_RECORD, "replay speed " SPEED_MIN_TEXT "-" SPEED_MAX_TEXT " (default 1; batch: no pacing)", 0, NULL, 0, 0, set_speed),
 	/* Talk */
 	ROW("talk", R, 0, "FILE", OPTG_TALK, "run the script FILE: captions, views, runs, replays\n(space or right: on, left: back a step)", L, NULL, OFF(talk), 0, set_file),
 	ROW("rehearse", N, 0, NULL, OPTG_TALK, "run every step live, record each run to its fallback", 0, NULL, OFF(rehearse), 0, set_true),
@@ -773,6 +683,25 @@ static void mark(struct options_pass *p, const struct options_entry *e)
 		o->live_opt = say(e);
 	if (e->what & OPTW_NOPICK && !o->run_opt_nopick)
 		o->run_opt_nopick = say(e);
+}
+
+struct export_req options_export_req(const struct options *o)
+{
+	_Static_assert(EXPORT_MAX_INPUTS >= OPTIONS_MAX_INPUTS, "--compare's inputs fit");
+	struct export_req r = {.out = o->export_out,
+			       .ninputs = o->ninputs,
+			       .svg_runs = o->svg_runs,
+			       .from_s = o->from_s,
+			       .to_s = o->to_s,
+			       .run = o->run,
+			       .svg_w = o->svg_w,
+			       .svg_h = o->svg_h,
+			       .theme = o->theme,
+			       .export_json = o->export_json,
+			       .export_md = o->export_md};
+	for (int i = 0; i < o->ninputs && i < EXPORT_MAX_INPUTS; i++)
+		r.inputs[i] = o->inputs[i];
+	return r;
 }
 
 struct run_config *options_run_config(const struct options *o, struct run_config *c)

@@ -16,9 +16,9 @@
 
 #include <limits.h>
 
-#include "ownfile.h"
-#include "record.h"
-#include "source.h"
+#include "base/ownfile.h"
+#include "recording/record.h"
+#include "source/source.h"
 
 struct record_sink {
 	struct recorder *rec; /* NULL: not recording */

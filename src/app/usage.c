@@ -3,7 +3,7 @@
  * options table, options.c, one row each) and the keys and the exit
  * status.
  */
-#include "options.h"
+#include "app/options.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "app.h"
+#include "app/app.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -10,20 +10,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "device.h"
-#include "machine.h"
-#include "output.h"
-#include "probe.h"
-#include "probe_acc.h"
-#include "record.h"
-#include "record_sink.h"
-#include "results.h"
-#include "sampler.h"
-#include "source.h"
-#include "stats.h"
-#include "util.h"
-#include "version.h"
+#include "runs/cgroup.h"
+#include "sampling/device.h"
+#include "sampling/machine.h"
+#include "output/output.h"
+#include "runs/probe.h"
+#include "model/probe_acc.h"
+#include "recording/record.h"
+#include "source/record_sink.h"
+#include "output/results.h"
+#include "sampling/sampler.h"
+#include "source/source.h"
+#include "model/stats.h"
+#include "base/util.h"
+#include "base/version.h"
 
 /* ---- the sink: what the source yields goes into the model and the files -- */
 
@@ -682,7 +682,7 @@ void app_replay_event(struct app *a, int dir)
 		app_replay_seek(a, (size_t)i);
 }
 
-static const double speeds[] = {0.25, 0.5, 1, 2, 4, 8, 16};
+static const double speeds[] = {SPEED_MIN, 0.5, 1, 2, 4, 8, SPEED_MAX};
 
 void app_replay_speed(struct app *a, int dir)
 {

@@ -1,4 +1,4 @@
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -384,43 +384,7 @@ void fmt_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%.0f%c", v, units[u]);
 }
 
-int decimal_prefix(const char *s, double *out, const char **end)
-{
-	size_t n = 0, digits = 0;
-	int dot = 0;
-	for (; s && s[n]; n++)
-		if (s[n] >= '0' && s[n] <= '9')
-			digits++;
-		else if (s[n] == '.' && !dot)
-			dot = 1;
-		else
-			break;
-	/* converted from a copy: strtod on s itself would read on into
-	 * "1e3" or "1.5e-2" */
-	char num[64];
-	if (!digits || n >= sizeof(num))
-		return -1;
-	memcpy(num, s, n);
-	num[n] = '\0';
-	errno = 0;
-	double v = strtod(num, NULL);
-	if (errno || !isfinite(v))
-		return -1;
-	*out = v;
-	if (end)
-		*end = s + n;
-	return 0;
-}
 
-int decimal_parse(const char *s, double *out)
-{
-	const char *end;
-	double v;
-	if (decimal_prefix(s, &v, &end) < 0 || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len)
 {

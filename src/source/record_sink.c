@@ -1,10 +1,10 @@
-#include "record_sink.h"
+#include "source/record_sink.h"
 
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static void tee_failed(struct record_sink *t, const char *msg)
 {

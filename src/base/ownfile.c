@@ -1,4 +1,4 @@
-#include "ownfile.h"
+#include "base/ownfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* What statx says of a file, as compared here. */
 #define WANT (STATX_TYPE | STATX_INO | STATX_NLINK | STATX_CTIME | STATX_BTIME)

@@ -1,4 +1,4 @@
-#include "sigpipe.h"
+#include "base/sigpipe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static int sig_pipe[2] = {-1, -1};
 /* SIGTSTP only once sig_catch'ed (the TUI), but blocked around fork too */

@@ -11,11 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run_config.h"
+#include "base/parse.h"
+#include "output/export.h"
+#include "runs/run_config.h"
 
-#define INTERVAL_MIN	 0.05
 #define OPTIONS_MAX_CMDS RUN_CONFIG_MAX_CMDS
-#define INTERVAL_MAX	 60.0
 
 enum options_action {
 	ACTION_RUN, /* TUI or batch */
@@ -161,11 +161,6 @@ const struct options_entry *options_table(size_t *n);
 void options_init(struct options *o);
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
 
-/* "512M" -> 536870912.  Rejects empty strings, signs, garbage, overflow. */
-int parse_size(const char *s, uint64_t *out);
-/* Seconds as a decimal number within [INTERVAL_MIN, INTERVAL_MAX]. */
-int parse_interval(const char *s, double *out, char *err, size_t errlen);
-
 /* After --demo and the batch decision: run options without anything to run
  * (-s, --cmd, --demo) are a usage error in batch mode (in the TUI they seed
  * the picker, except --baseline and --name); more --name than --cmd is one
@@ -176,8 +171,8 @@ int options_check_runs(const struct options *o, char *err, size_t errlen);
  * filled; its strings are o's (argv's). */
 struct run_config *options_run_config(const struct options *o, struct run_config *c);
 
-/* A time as seconds ("42", "1.5") or [h:]m:ss ("1:30"): 0 or -1. */
-int parse_clock(const char *s, double *out);
+/* The part of the options an export or a comparison reads (export.h). */
+struct export_req options_export_req(const struct options *o);
 
 /* The --help text into buf (made from the table): the length it needs,
  * as snprintf. */

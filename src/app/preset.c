@@ -1,14 +1,14 @@
-#include "preset.h"
+#include "app/preset.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "glyphs.h"
-#include "device.h"
-#include "options.h"
-#include "util.h"
+#include "runs/cgroup.h"
+#include "model/glyphs.h"
+#include "sampling/device.h"
+#include "app/options.h"
+#include "base/util.h"
 
 #define MiB (1024ull * 1024)
 

@@ -1,0 +1,40 @@
+/*
+ * load — one recording read whole through the replay source into a fresh
+ * model of its own (a history that holds every sample and a run log): the
+ * stream the views and the batch output consume, for --compare (the TUI's
+ * source_compare and the table) and the exports that draw a picture.
+ *
+ * Invariants: nothing prints; a recording that changes while it is read,
+ * or whose line goes bad after the check, is an error, not a partial load.
+ */
+#ifndef LRUTOP_LOAD_H
+#define LRUTOP_LOAD_H
+
+#include <stddef.h>
+
+#include "model/runlog.h"
+#include "model/series.h"
+#include "recording/record.h"
+
+/* One recording, loaded: the whole history and the run log. */
+struct rec_load {
+	struct series *ser;
+	struct runlog *log;
+	struct record_header hdr; /* argc/argv cleared: the recording is closed */
+	const char *path;	  /* as given */
+};
+
+/* Reads the whole recording at path into r (rec_load_done frees it).
+ * warn gets the reader's warning (a cut last line), "" when none.  -1 +
+ * err: the file cannot be read, is not a recording, has a bad line, or
+ * holds no sample. */
+int rec_load_read(struct rec_load *r, const char *path, char *warn, size_t warnlen, char *err,
+		  size_t errlen);
+void rec_load_done(struct rec_load *r);
+/* The end of a read through the replay source src: r->hdr (argc/argv
+ * cleared: the recording is closed), the reader's warning into warn;
+ * src is freed. */
+struct source;
+void rec_load_take(struct rec_load *r, struct source *src, char *warn, size_t warnlen);
+
+#endif
