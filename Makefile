@@ -61,7 +61,9 @@ INCS     := -Isrc
 LIB_OBJS := $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
-BENCH_SRCS := $(wildcard bench/*.c)
+# bench/alloc_count.c is no bench: it is linked into those that count
+# allocations (bench/alloc_count.h)
+BENCH_SRCS := $(filter-out bench/alloc_count.c,$(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
@@ -117,7 +119,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/liblrutop.a $(HDRS) | $(BUILD) need-te
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(TEST_CFLAGS) $(INCS) -o $@ $< $(BUILD)/liblrutop.a $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/liblrutop.a $(HDRS) | $(BUILD)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(INCS) -o $@ $< $(BUILD)/liblrutop.a $(PKG_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(INCS) -o $@ $(filter %.c,$^) $(BUILD)/liblrutop.a $(PKG_LIBS) -lm
+
+$(BUILD)/bench/tick: bench/alloc_count.c bench/alloc_count.h
 
 # tests/sh/export_long.sh writes its long recording with the bench's generator
 tests: $(BUILD)/lrutop $(UNIT_BINS) $(BUILD)/bench/record_size
