@@ -37,10 +37,7 @@
 static void say(const char *prefix, const char *msg, size_t len)
 {
 	fprintf(stderr, "lrutop: %s", prefix);
-	for (size_t i = 0; i < len && msg[i]; i++) {
-		unsigned char c = (unsigned char)msg[i];
-		fputc(c < 0x20 || c == 0x7f ? '?' : c, stderr);
-	}
+	text_put(stderr, msg, len, NULL);
 	fputc('\n', stderr);
 }
 

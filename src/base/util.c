@@ -1,4 +1,5 @@
 #include "base/util.h"
+#include "base/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,11 +57,6 @@ char *xstrdup(const char *s)
 /* A word shorter than this is not worth shortening. */
 #define WORD_MIN 24
 
-static int utf8_cont(char c)
-{
-	return ((unsigned char)c & 0xc0) == 0x80;
-}
-
 /* path_short on s[0..len), not necessarily NUL-terminated. */
 static size_t elide(char *buf, size_t n, const char *s, size_t len, size_t max)
 {
@@ -75,7 +71,7 @@ static size_t elide(char *buf, size_t n, const char *s, size_t len, size_t max)
 	}
 	if (max < ELLIPSIS_LEN + 2) { /* no room for a middle: plain cut */
 		size_t c = max;
-		while (c > 0 && utf8_cont(s[c]))
+		while (c > 0 && utf8_cont((unsigned char)s[c]))
 			c--;
 		memcpy(buf, s, c);
 		buf[c] = '\0';
@@ -95,9 +91,9 @@ static size_t elide(char *buf, size_t n, const char *s, size_t len, size_t max)
 			tail = len - i;
 			break;
 		}
-	while (head > 0 && utf8_cont(s[head]))
+	while (head > 0 && utf8_cont((unsigned char)s[head]))
 		head--;
-	while (tail > 0 && utf8_cont(s[len - tail]))
+	while (tail > 0 && utf8_cont((unsigned char)s[len - tail]))
 		tail--;
 	memcpy(buf, s, head);
 	memcpy(buf + head, ELLIPSIS, ELLIPSIS_LEN);
@@ -186,7 +182,7 @@ int verrf(char *err, size_t errlen, const char *fmt, va_list ap)
 			size_t c = len;
 			if (c > errlen - 1) { /* still too long: keep the start */
 				c = errlen - 1;
-				while (c > 0 && utf8_cont(full[c]))
+				while (c > 0 && utf8_cont((unsigned char)full[c]))
 					c--;
 			}
 			memcpy(err, full, c);
@@ -284,13 +280,6 @@ int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
 	}
 	close(mfd);
 	return 0;
-}
-
-void text_clean(char *s)
-{
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
 }
 
 void csv_field(FILE *f, const char *s)

@@ -43,9 +43,9 @@ void sig_hold(int on);
 void sig_release(int done);
 int sig_holding(void);
 
-/* Replaces every control character (below 0x20, and 0x7f) of s with '?',
- * in place: text read from a file, before it can reach a terminal. */
-void text_clean(char *s);
+/* text_clean and the UTF-8 helpers: base/text.h (included here, as
+ * every user of errf's text wants them). */
+#include "base/text.h"
 /* Writes s as one CSV field (RFC 4180): quoted, with quotes doubled, when
  * it holds a comma, a quote, CR or LF; as it is otherwise. */
 void csv_field(FILE *f, const char *s);

@@ -573,10 +573,7 @@ static void fmt_mbs(char *buf, size_t len, double v)
 /* Terminal columns of a UTF-8 string (path_short's "…" is 3 bytes, 1 column). */
 static int cols(const char *s)
 {
-	int n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
+	return (int)utf8_chars(s);
 }
 
 /* The recording's label centred in a rule of dashes GROUP_W wide (only its

@@ -19,7 +19,7 @@ static void cell_name(FILE *f, const char *s)
 		if (ch == '|')
 			fputs("\\|", f);
 		else
-			fputc(ch < 0x20 || ch == 0x7f || ch == '`' ? '?' : ch, f);
+			text_put(f, s, 1, "`");
 	}
 	fputc('`', f);
 }
@@ -27,10 +27,7 @@ static void cell_name(FILE *f, const char *s)
 /* Text in a line of its own (a host name, a path): control characters as '?'. */
 static void text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, f);
-	}
+	text_put(f, s, SIZE_MAX, NULL);
 }
 
 /* The limits every finished run of sd had (0: none, or they differ — a

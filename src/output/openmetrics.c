@@ -197,7 +197,7 @@ void om_label_value(FILE *f, const char *s)
 			fputs("\\\"", f);
 		else if (c == '\n')
 			fputs("\\n", f);
-		else if (c < 0x20 || c == 0x7f)
+		else if (text_ctrl(c))
 			fputc('?', f);
 		else
 			fputc(c, f);

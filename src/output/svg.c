@@ -58,23 +58,6 @@ __attribute__((format(printf, 2, 3))) static void put(struct out *w, const char 
 	va_end(ap);
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t n = (s[0] & 0xe0) == 0xc0   ? 2
-		   : (s[0] & 0xf0) == 0xe0 ? 3
-		   : (s[0] & 0xf8) == 0xf0 ? 4
-					   : 0;
-	if (!n || s[0] == 0xc0 || s[0] == 0xc1 || s[0] > 0xf4)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 /* Text content or attribute value: the five XML specials escaped, control
  * characters (not allowed in XML 1.0) and invalid UTF-8 bytes as '?'. */
 static void put_esc(struct out *w, const char *s)
@@ -99,7 +82,7 @@ static void put_esc(struct out *w, const char *s)
 			break;
 		default: {
 			size_t n = utf8_len(p);
-			if (*p < 0x20 || n == 0) {
+			if (text_ctrl(*p) || n == 0) {
 				put(w, "?");
 				p++;
 				continue;
@@ -125,14 +108,12 @@ static void utf8_cut(char *s, size_t size, size_t max)
 {
 	size_t chars = 0, i = 0;
 	for (; s[i]; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && ++chars > max)
+		if (!utf8_cont((unsigned char)s[i]) && ++chars > max)
 			break;
 	if (!s[i] || max == 0)
 		return;
 	/* s[i] starts character max+1: back up one more for the "…" */
-	do
-		i--;
-	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80);
+	i = utf8_floor(s, i - 1);
 	if (i + 4 <= size)
 		memcpy(s + i, "\xe2\x80\xa6", 4);
 	else
@@ -141,10 +122,7 @@ static void utf8_cut(char *s, size_t size, size_t max)
 
 double svg_text_width(const char *s, double font_px)
 {
-	size_t chars = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		chars += (*p & 0xc0) != 0x80;
-	return (double)chars * MONO_EM * font_px;
+	return (double)utf8_chars(s) * MONO_EM * font_px;
 }
 
 static double sans_width(const char *s, double font_px)

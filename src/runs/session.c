@@ -239,11 +239,9 @@ static void default_label(char *out, size_t len, char *const *words)
 	size_t n = strlen(buf);
 	if (n > SESSION_LABEL_MAX)
 		n = SESSION_LABEL_MAX;
-	while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80) /* not inside a UTF-8 character */
-		n--;
-	buf[n] = '\0';
+	buf[utf8_floor(buf, n)] = '\0'; /* not inside a UTF-8 character */
 	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == ',' || *c == '"')
+		if (text_ctrl((unsigned char)*c) || *c == ',' || *c == '"')
 			*c = '_';
 	strlcpy_(out, buf, len);
 }

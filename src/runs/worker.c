@@ -698,8 +698,7 @@ static void stderr_tail(const struct worker *w, char *out, size_t len)
 		p = e - 300;
 		cut = 1;
 	}
-	while (p < e && ((unsigned char)*p & 0xc0) == 0x80) /* not inside a UTF-8 character */
-		p++;
+	p += utf8_ceil(p, 0, (size_t)(e - p)); /* not inside a UTF-8 character */
 	if (cut && o + 4 < len)
 		o += (size_t)snprintf(out + o, len - o, "...");
 	for (; p < e && o + 4 < len; p++) {
@@ -711,7 +710,7 @@ static void stderr_tail(const struct worker *w, char *out, size_t len)
 		} else if (c == '\r') {
 			continue;
 		} else {
-			out[o++] = c == '\t' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
+			out[o++] = c == '\t' ? ' ' : text_ctrl(c) ? '?' : (char)c;
 		}
 	}
 	out[o < len ? o : len - 1] = '\0';

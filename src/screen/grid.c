@@ -36,57 +36,6 @@ void grid_clear(struct grid *g)
 	memset(g->cells, 0, (size_t)g->w * (size_t)g->h * sizeof(struct cell));
 }
 
-int utf8_decode(const char *s, uint32_t *cp)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	if (u[0] < 0x80) {
-		*cp = u[0];
-		return 1;
-	}
-	int n = (u[0] & 0xe0) == 0xc0	? 2
-		: (u[0] & 0xf0) == 0xe0 ? 3
-		: (u[0] & 0xf8) == 0xf0 ? 4
-					: 0;
-	if (!n) {
-		*cp = '?';
-		return 1;
-	}
-	uint32_t v = u[0] & (0x7f >> n);
-	for (int i = 1; i < n; i++) {
-		if ((u[i] & 0xc0) != 0x80) {
-			*cp = '?';
-			return i;
-		}
-		v = v << 6 | (u[i] & 0x3f);
-	}
-	*cp = v;
-	return n;
-}
-
-int utf8_encode(uint32_t cp, char *out)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 int grid_text(struct grid *g, int x, int y, int max_w, enum role role, const char *s)
 {
 	int n = 0;

@@ -78,9 +78,4 @@ void grid_copy(struct grid *dst, const struct grid *src);
  * Caller frees. */
 char *grid_dump(const struct grid *g);
 
-/* Decodes one UTF-8 sequence; returns bytes consumed (>= 1). */
-int utf8_decode(const char *s, uint32_t *cp);
-/* Encodes cp; returns bytes written (1-4) into out (>= 4 bytes). */
-int utf8_encode(uint32_t cp, char *out);
-
 #endif

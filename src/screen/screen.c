@@ -330,7 +330,7 @@ static uint32_t cell_glyph(const struct screen *s, int x, const struct cell *c, 
 	uint32_t ch = c->ch ? c->ch : ' ';
 	if (s->pattern[role])
 		ch = pattern_glyph(ch, x);
-	if (ch < 0x20 || ch == 0x7f)
+	if (text_ctrl(ch))
 		return ' ';
 	if (ch >= 0x80 && s->ascii)
 		return s->pattern[role] && (ch >> 8 == 0x28 || (ch >= 0x2580 && ch <= 0x25a0))

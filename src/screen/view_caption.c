@@ -5,6 +5,7 @@
  * and stays readable without colour. */
 #include <string.h>
 
+#include "base/text.h"
 #include "screen/views.h"
 
 /* Columns of the UTF-8 text s[0..n) (one per code point: grid cells). */
@@ -12,7 +13,7 @@ static int cols(const char *s, size_t n)
 {
 	int c = 0;
 	for (size_t i = 0; i < n; i++)
-		c += (s[i] & 0xc0) != 0x80;
+		c += !utf8_cont((unsigned char)s[i]);
 	return c;
 }
 
@@ -26,7 +27,7 @@ static size_t line_len(const char *s, int w, size_t *skip)
 	while (i < l) {
 		if (s[i] == ' ' && c <= w)
 			best = i;
-		if ((s[i] & 0xc0) != 0x80 && ++c > w)
+		if (!utf8_cont((unsigned char)s[i]) && ++c > w)
 			break;
 		i++;
 	}
@@ -36,9 +37,7 @@ static size_t line_len(const char *s, int w, size_t *skip)
 		*skip = 1;
 		return best;
 	}
-	while (i > 0 && (s[i] & 0xc0) == 0x80)
-		i--; /* never inside a UTF-8 sequence */
-	return i;
+	return utf8_floor(s, i); /* never inside a UTF-8 sequence */
 }
 
 void view_caption(const struct ui *u, struct grid *g, int y0, int h)

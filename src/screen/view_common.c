@@ -247,8 +247,7 @@ static const char *help_line(const struct model *m, const struct ui *u, int i, c
 			return buf;
 		}
 		int pad = HELP_KEY_W; /* in columns: "← →" is 3, not 7 bytes */
-		for (const char *p = h->keys; *p; p++)
-			pad -= (*p & 0xc0) != 0x80;
+		pad -= (int)utf8_chars(h->keys);
 		snprintf(buf, len, "%s%*s %s", h->keys, pad > 0 ? pad : 0, "", h->text);
 		*is_key = h->keys[0] != '\0';
 		return buf;
@@ -266,9 +265,7 @@ static void view_help(const struct model *m, const struct ui *u, struct grid *g)
 	int n = 0, bw = 0, is_key;
 	for (const char *line; (line = help_line(m, u, n, buf, sizeof(buf), &is_key)) != NULL;
 	     n++) {
-		int l = 0;
-		for (const char *p = line; *p; p++)
-			l += (*p & 0xc0) != 0x80; /* columns, not bytes */
+		int l = (int)utf8_chars(line); /* columns, not bytes */
 		bw = l > bw ? l : bw;
 	}
 	bw += 4;
