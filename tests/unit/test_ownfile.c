@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "base/ownfile.h"
+#include "stranger.h"
 #include "testutil.h"
 #include "base/util.h"
 
@@ -43,55 +44,6 @@
 TU_TMPDIR_SUITE("own")
 
 #define SEARCH_MAX 4000
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static char *get(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	buf[0] = '\0';
-	if (!f)
-		return buf;
-	size_t n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
-
-static ino_t ino_of(const char *path)
-{
-	struct stat st;
-	assert_int_equal(lstat(path, &st), 0);
-	return st.st_ino;
-}
-
-/* Someone else's file at path with the text "USER DATA\n": made beside it
- * under candidate names until one has inode number want (a freed number
- * goes to the next file made on this filesystem) or SEARCH_MAX were made,
- * then renamed onto path, the others removed.  1 when the number was
- * had. */
-static int stranger_at(const char *path, ino_t want)
-{
-	char cand[4200];
-	int got = 0, n = 0;
-	for (; n < SEARCH_MAX && !got; n++) {
-		snprintf(cand, sizeof cand, "%s.cand%d", path, n);
-		put(cand, "USER DATA\n");
-		got = ino_of(cand) == want;
-	}
-	assert_int_equal(rename(cand, path), 0);
-	for (int i = 0; i < n - 1; i++) {
-		snprintf(cand, sizeof cand, "%s.cand%d", path, i);
-		assert_int_equal(unlink(cand), 0);
-	}
-	return got;
-}
 
 static void test_own_writes(void **state)
 {
@@ -119,7 +71,7 @@ static void test_own_writes(void **state)
 	assert_int_equal(ownfile_remove(&of), 1);
 	assert_int_equal(access(moved, F_OK), -1);
 	assert_int_equal(of.made, 0);
-	assert_string_equal(get(second, buf, sizeof buf), "a,b\n"); /* the other name stays */
+	assert_string_equal(st_get(second, buf, sizeof buf), "a,b\n"); /* the other name stays */
 	assert_int_equal(ownfile_remove(&of), 0);		    /* idempotent */
 
 	/* an existing name, a dangling symlink: never made over */
@@ -147,15 +99,15 @@ static void test_same_number(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "# lrutop\n", 9), 9);
 	close(fd);
-	ino_t was = ino_of(path);
+	ino_t was = st_ino(path);
 	assert_int_equal(unlink(path), 0);
-	int reused = stranger_at(path, was);
+	int reused = st_stranger_at(path, was, SEARCH_MAX);
 	printf("# the stranger's file %s\n", reused ? "got the inode number of lrutop's"
 						    : "did not get the inode number of lrutop's "
 						      "(held open)");
 	assert_int_equal(ownfile_is_ours(&of), 0);
 	assert_int_equal(ownfile_remove(&of), 0);
-	assert_string_equal(get(path, buf, sizeof buf), "USER DATA\n");
+	assert_string_equal(st_get(path, buf, sizeof buf), "USER DATA\n");
 	assert_int_equal(unlink(path), 0);
 
 	/* another file renamed onto the path */
@@ -164,13 +116,13 @@ static void test_same_number(void **state)
 	close(fd);
 	char other[4200];
 	snprintf(other, sizeof other, "%s/other", dir);
-	put(other, "USER DATA\n");
+	st_put(other, "USER DATA\n");
 	assert_int_equal(rename(other, path), 0);
 	assert_int_equal(ownfile_is_ours(&of), 0);
 	assert_int_equal(ownfile_rename(&of, other), OWNFILE_NOT_OURS);
 	assert_int_equal(access(other, F_OK), -1);
 	assert_int_equal(ownfile_remove(&of), 0);
-	assert_string_equal(get(path, buf, sizeof buf), "USER DATA\n");
+	assert_string_equal(st_get(path, buf, sizeof buf), "USER DATA\n");
 	assert_int_equal(unlink(path), 0);
 
 	/* a symlink to our own file put at the path: not the file we made
@@ -195,7 +147,7 @@ static void test_id_reused(void **state)
 	char path[4200];
 	struct ownfile_id mine, now;
 	snprintf(path, sizeof path, "%s/dst", dir);
-	put(path, "copy\n");
+	st_put(path, "copy\n");
 	assert_int_equal(ownfile_id_at(AT_FDCWD, path, &mine), 0);
 	assert_int_equal(ownfile_id_at(AT_FDCWD, path, &now), 0);
 	assert_int_equal(ownfile_id_same(&mine, &now), 1);
@@ -204,7 +156,7 @@ static void test_id_reused(void **state)
 		skip(); /* no birth time on this filesystem: dev and ino are all there is */
 	}
 	assert_int_equal(unlink(path), 0);
-	if (!stranger_at(path, (ino_t)mine.ino)) {
+	if (!st_stranger_at(path, (ino_t)mine.ino, SEARCH_MAX)) {
 		unlink(path);
 		skip(); /* this filesystem never gave the number out again */
 	}
@@ -240,7 +192,7 @@ static void test_replace(void **state)
 	cur = next;
 	memset(&next, 0, sizeof next);
 	assert_int_equal(ownfile_is_ours(&cur), 1);
-	ino_t first = ino_of(path);
+	ino_t first = st_ino(path);
 	for (int i = 0; i < 3; i++) {
 		make_temp(&next, i == 2 ? "four\n" : "more\n");
 		strlcpy_(tmp, next.path, sizeof tmp);
@@ -250,8 +202,8 @@ static void test_replace(void **state)
 		assert_int_equal(ownfile_is_ours(&cur), 1);
 		assert_string_equal(cur.path, path);
 	}
-	assert_true(ino_of(path) != first);
-	assert_string_equal(get(path, buf, sizeof buf), "four\n");
+	assert_true(st_ino(path) != first);
+	assert_string_equal(st_get(path, buf, sizeof buf), "four\n");
 
 	/* never over an existing name */
 	make_temp(&next, "x\n");
@@ -260,15 +212,15 @@ static void test_replace(void **state)
 	assert_int_equal(ownfile_is_ours(&next), 1);
 
 	/* replaced by a stranger (with the old number where it can be had) */
-	ino_t was = ino_of(path);
+	ino_t was = st_ino(path);
 	assert_int_equal(unlink(path), 0);
-	stranger_at(path, was);
+	st_stranger_at(path, was, SEARCH_MAX);
 	assert_int_equal(ownfile_replace(&cur, &next), OWNFILE_NOT_OURS);
-	assert_string_equal(get(path, buf, sizeof buf), "USER DATA\n");
+	assert_string_equal(st_get(path, buf, sizeof buf), "USER DATA\n");
 	assert_int_equal(ownfile_is_ours(&next), 1); /* still the caller's to remove */
 	assert_int_equal(ownfile_remove(&next), 1);
 	assert_int_equal(ownfile_remove(&cur), 0);
-	assert_string_equal(get(path, buf, sizeof buf), "USER DATA\n");
+	assert_string_equal(st_get(path, buf, sizeof buf), "USER DATA\n");
 	assert_int_equal(unlink(path), 0);
 
 	/* removed by someone: nothing is put back */
