@@ -153,7 +153,7 @@ int batch_run(struct app *a, char *err, size_t errlen)
 {
 	struct batch b = {.a = a};
 	if ((a->opt->export_json || a->opt->export_md) && a->model.runs.state == RUNS_NONE) {
-		output_discard(&a->csv); /* exit 2: nothing is left */
+		outfile_discard(&a->csv); /* exit 2: nothing is left */
 		return errf(err, errlen, "%s: %s has no runs",
 			    a->opt->export_json ? "--export-json" : "--export-markdown",
 			    a->opt->replay ? a->opt->replay : "the session");

@@ -46,7 +46,7 @@ static void on_sample(void *ctx, const struct sample *s, const struct disktab *t
 		char e[400];
 		csv_row(a->csv.f, prev, s, a->t0_ns,
 			s->run >= 0 ? a->log->results[s->run].name : NULL);
-		if (output_flush(&a->csv, e, sizeof(e)) < 0)
+		if (outfile_flush(&a->csv, e, sizeof(e)) < 0)
 			output_failed(a, e);
 	}
 	series_push(m->series, s);
@@ -75,7 +75,7 @@ static void on_result(void *ctx, const struct run_result *r)
 	if (a->results.f && !a->results.failed) {
 		char e[400];
 		results_csv_row(a->results.f, r);
-		if (output_flush(&a->results, e, sizeof(e)) < 0)
+		if (outfile_flush(&a->results, e, sizeof(e)) < 0)
 			output_failed(a, e);
 	}
 	char buf[400];
@@ -349,6 +349,17 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* A CSV file the rows go to as they come (--csv, --results): made new,
+ * its header written and handed to the kernel.  0 or -1 + err. */
+static int open_rows(struct outfile *of, const char *path, const char *what,
+		     void (*header)(FILE *f), char *err, size_t errlen)
+{
+	if (outfile_open(of, path, what, OUTFILE_NEW, err, errlen) < 0)
+		return -1;
+	header(of->f);
+	return outfile_flush(of, err, errlen);
+}
+
 /* --csv and --results, once every check has passed (and --record), then
  * what the front ends start from.  app_done removes the files while
  * init_failed is set. */
@@ -356,20 +367,11 @@ static int finish_init(struct app *a, char *err, size_t errlen)
 {
 	const struct options *opt = a->opt;
 	a->init_failed = 1; /* until the end: app_done removes what was created */
-	if (opt->csv) {
-		if (output_open(&a->csv, opt->csv, "--csv", err, errlen) < 0)
-			return -1;
-		csv_header(a->csv.f);
-		if (output_flush(&a->csv, err, errlen) < 0)
-			return -1;
-	}
-	if (opt->results) {
-		if (output_open(&a->results, opt->results, "--results", err, errlen) < 0)
-			return -1;
-		results_csv_header(a->results.f);
-		if (output_flush(&a->results, err, errlen) < 0)
-			return -1;
-	}
+	if (opt->csv && open_rows(&a->csv, opt->csv, "--csv", csv_header, err, errlen) < 0)
+		return -1;
+	if (opt->results &&
+	    open_rows(&a->results, opt->results, "--results", results_csv_header, err, errlen) < 0)
+		return -1;
 	if (opt->record && app_record_start(a, opt->record, err, errlen) < 0)
 		return -1;
 	if (opt->metrics_file && metrics_file_start(&a->metrics, opt->metrics_file, err, errlen) < 0)
@@ -724,9 +726,9 @@ int app_close_outputs(struct app *a, char *err, size_t errlen)
 {
 	int rc = 0;
 	char e[400];
-	if (output_close(&a->csv, e, sizeof(e)) < 0 && !a->out_err[0])
+	if (outfile_close(&a->csv, e, sizeof(e)) < 0 && !a->out_err[0])
 		strlcpy_(a->out_err, e, sizeof(a->out_err));
-	if (output_close(&a->results, e, sizeof(e)) < 0 && !a->out_err[0])
+	if (outfile_close(&a->results, e, sizeof(e)) < 0 && !a->out_err[0])
 		strlcpy_(a->out_err, e, sizeof(a->out_err));
 	if (record_sink_stop(&a->rec, e, sizeof(e)) < 0 && !a->out_err[0])
 		strlcpy_(a->out_err, e, sizeof(a->out_err));
@@ -765,14 +767,14 @@ void app_done(struct app *a)
 	a->src = NULL;
 	a->session = NULL;
 	if (a->init_failed) {
-		output_discard(&a->results);
-		output_discard(&a->csv);
+		outfile_discard(&a->results);
+		outfile_discard(&a->csv);
 		record_sink_discard(&a->rec);
 	}
 	record_sink_stop(&a->rec, NULL, 0);
 	metrics_file_done(&a->metrics); /* made by us, stale once we are gone */
-	output_close(&a->results, NULL, 0);
-	output_close(&a->csv, NULL, 0);
+	outfile_close(&a->results, NULL, 0);
+	outfile_close(&a->csv, NULL, 0);
 	series_free(a->model.series);
 	a->model.series = NULL;
 	runlog_free(a->log);

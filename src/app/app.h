@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "base/outfile.h"
 #include "base/sigpipe.h"
 #include "output/metrics_file.h"
 #include "model/model.h"
@@ -36,8 +37,8 @@ struct app {
 	struct source_sink tee;	  /* what a source pushes into (rec, metrics, the app) */
 	struct metrics_file metrics; /* --metrics-file: the second tee */
 	struct talk *talk;	  /* --talk: the step runner (talk.h), NULL else */
-	struct output csv;	  /* --csv */
-	struct output results;	  /* --results */
+	struct outfile csv;	  /* --csv */
+	struct outfile results;	  /* --results */
 	char out_err[400];	  /* the first write error of an output file; ends the loop */
 	int stdout_errno;	  /* errno of the first failed write to stdout, 0 if none */
 	struct session *session;  /* NULL without -s/--cmd/--demo; the live source owns it,

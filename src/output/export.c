@@ -11,35 +11,12 @@
 #include "output/export_reduce.h"
 #include "output/export_results.h"
 #include "output/openmetrics.h"
-#include "output/output.h"
 #include "source/source.h"
 #include "output/svg.h"
+#include "base/outfile.h"
 #include "base/util.h"
 
 /* ---- OUT: made in memory, then written to a file of our own ------------ */
-
-static int write_tmp(const char *path, const char *what, const char *buf, size_t len, char *err,
-		     size_t errlen)
-{
-	struct output o;
-	if (output_open_atomic(&o, path, what, err, errlen) < 0)
-		return EXPORT_INPUT; /* exists, or the directory is not there: nothing made */
-	errno = 0;
-	if (fwrite(buf, 1, len, o.f) != len || output_flush(&o, err, errlen) < 0) {
-		if (!o.failed)
-			errf(err, errlen, "%s %s: write error: %s", what, path,
-			     strerror(errno ? errno : EIO));
-		output_discard(&o);
-		return EXPORT_WRITE;
-	}
-	if (sig_caught()) { /* the last moment a signal can still leave nothing */
-		output_discard(&o);
-		return errf(err, errlen, "interrupted"), EXPORT_INTERRUPTED;
-	}
-	if (output_close(&o, err, errlen) < 0)
-		return EXPORT_WRITE; /* the temporary file went, path was not made */
-	return 0;
-}
 
 int export_write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
 		     size_t errlen)
@@ -47,7 +24,19 @@ int export_write_new(const char *path, const char *what, const char *buf, size_t
 	if (sig_caught())
 		return errf(err, errlen, "interrupted"), EXPORT_INTERRUPTED;
 	sig_hold(1);
-	int rc = write_tmp(path, what, buf, len, err, errlen);
+	struct outfile of;
+	int rc = 0;
+	if (outfile_open(&of, path, what, OUTFILE_WHOLE, err, errlen) < 0)
+		rc = EXPORT_INPUT; /* exists, or the directory is not there: nothing made */
+	else if (outfile_write(&of, buf, len, err, errlen) < 0 ||
+		 outfile_flush(&of, err, errlen) < 0)
+		rc = EXPORT_WRITE;
+	else if (sig_caught()) /* the last moment a signal can still leave nothing */
+		rc = (errf(err, errlen, "interrupted"), EXPORT_INTERRUPTED);
+	else if (outfile_close(&of, err, errlen) < 0)
+		rc = EXPORT_WRITE; /* the temporary file went, path was not made */
+	/* the temporary file, when it is left */
+	outfile_discard(&of);
 	sig_release(rc == 0);
 	return rc;
 }

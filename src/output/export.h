@@ -54,7 +54,7 @@ int export_next(struct recording *rec, struct record_item *it, const char *path,
 #define EXPORT_INTERRUPTED 3 /* a signal came (sig_caught): OUT was not made */
 
 /* Creates path new with buf[0..len): written to a temporary file beside it
- * and linked into place whole (output_open_atomic); a failure or a signal
+ * and linked into place whole (outfile.h, OUTFILE_WHOLE); a failure or a signal
  * (sig_caught) before the link leaves no path.  0, or EXPORT_* + err. */
 int export_write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
 		     size_t errlen);

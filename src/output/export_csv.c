@@ -6,6 +6,7 @@
 
 #include "output/export.h"
 #include "output/output.h"
+#include "base/outfile.h"
 #include "model/phase.h"
 #include "recording/record.h"
 #include "recording/spool.h"
@@ -118,12 +119,12 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 	size_t nres = 0, cap = 0, runs = 0, nsamples = 0;
 	uint64_t last_t = 0;
 	int rc = EXPORT_INPUT, werr = 0;
-	struct output o = {0};
+	struct outfile o = {0};
 	struct csv_stream c;
 	char dir[4096];
 	spool_dir_of(out, dir, sizeof(dir));
 	/* a directory that is not there: the input is still read first, and
-	 * output_open_atomic says what is wrong with OUT */
+	 * outfile_open says what is wrong with OUT */
 	errno = 0;
 	FILE *sp = spool_file(dir);
 	if (!sp)
@@ -175,26 +176,23 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 	 * only noted (main.c's export_signal _exits otherwise; the spool has
 	 * no name) */
 	sig_hold(1);
-	if (output_open_atomic(&o, out, "--export-csv", err, errlen) < 0)
+	if (outfile_open(&o, out, "--export-csv", OUTFILE_WHOLE, err, errlen) < 0)
 		goto out; /* exists, or the directory is not there: nothing made */
 	errno = 0;
 	csv_header(o.f);
 	if (werr || csv_unspool(sp, o.f, res, nres, runs) < 0) {
-		if (!werr)
-			werr = errno ? errno : EIO;
-		errf(err, errlen, "--export-csv %s: write error: %s", out, strerror(werr));
+		outfile_write_error(&o, werr ? werr : errno, err, errlen);
 		rc = EXPORT_WRITE;
 	} else if (sig_caught()) {
 		errf(err, errlen, "interrupted");
 		rc = EXPORT_INTERRUPTED;
-	} else if (output_flush(&o, err, errlen) < 0) {
+	} else if (outfile_flush(&o, err, errlen) < 0) {
 		rc = EXPORT_WRITE;
 	} else {
-		rc = output_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;
+		rc = outfile_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;
 	}
 out:
-	if (o.f)
-		output_discard(&o);
+	outfile_discard(&o); /* the temporary file, when it is left */
 	sig_release(rc == 0);
 	if (sp)
 		fclose(sp);

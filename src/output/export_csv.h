@@ -38,7 +38,7 @@ int export_csv_write(FILE *f, const struct series *ser, const struct run_result 
 /* --export-csv OUT IN: the recording at in read once, every line checked
  * (as the replay's first read does), its rows spooled without their run
  * labels into a nameless file beside OUT (spool.h); then OUT created new
- * through a temporary file beside it (output_open_atomic) and the rows
+ * through a temporary file beside it (outfile.h, OUTFILE_WHOLE) and the rows
  * copied in with the labels the runs have at the recording's end; a
  * write error or a signal (sig_caught) removes the temporary file: OUT is
  * made whole or not at all, and not at all on an input error.  warn: the

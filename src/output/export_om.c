@@ -7,10 +7,10 @@
 
 #include "output/export.h"
 #include "output/openmetrics.h"
-#include "output/output.h"
 #include "recording/record.h"
 #include "source/source.h"
 #include "recording/spool.h"
+#include "base/outfile.h"
 #include "base/util.h"
 
 int om_export_stream(const char *inp, const char *out, char *warn, size_t warnlen, char *err,
@@ -40,10 +40,10 @@ int om_export_stream(const char *inp, const char *out, char *warn, size_t warnle
 	char dir[4096], terr[600] = "";
 	spool_dir_of(out, dir, sizeof(dir));
 	/* a directory that is not there: the input is still read first, and
-	 * output_open_atomic says what is wrong with OUT */
+	 * outfile_open says what is wrong with OUT */
 	struct om_stream *x = in.wall0_s >= 0 ? om_stream_new(dir, &in, terr, sizeof(terr)) : NULL;
 	int rc = EXPORT_INPUT, werr = 0;
-	struct output o = {0};
+	struct outfile o = {0};
 	for (;;) {
 		int r = export_next(rec, it, inp, &last_t, &n, err, errlen);
 		if (r < 0)
@@ -100,11 +100,11 @@ int om_export_stream(const char *inp, const char *out, char *warn, size_t warnle
 	 * only noted (main.c's export_signal _exits otherwise; the rows'
 	 * files have no names) */
 	sig_hold(1);
-	if (output_open_atomic(&o, out, what, err, errlen) < 0)
+	if (outfile_open(&o, out, what, OUTFILE_WHOLE, err, errlen) < 0)
 		goto out;
 	if (!x || werr) {
 		if (x)
-			errf(err, errlen, "%s %s: write error: %s", what, out, strerror(werr));
+			outfile_write_error(&o, werr, err, errlen);
 		else
 			errf(err, errlen, "%s %s", what, terr);
 		rc = EXPORT_WRITE;
@@ -112,21 +112,19 @@ int om_export_stream(const char *inp, const char *out, char *warn, size_t warnle
 	}
 	errno = 0;
 	int wr = om_stream_finish(x, o.f, sig_caught);
-	if (wr == 0 && output_flush(&o, err, errlen) < 0)
+	if (wr == 0 && outfile_flush(&o, err, errlen) < 0)
 		wr = -1;
-	if (wr < 0 && !o.failed)
-		errf(err, errlen, "%s %s: write error: %s", what, out,
-		     strerror(errno ? errno : EIO));
+	if (wr < 0)
+		outfile_write_error(&o, errno, err, errlen); /* said once */
 	if (wr || sig_caught()) {
 		rc = wr < 0 ? EXPORT_WRITE : EXPORT_INTERRUPTED;
 		if (wr >= 0)
 			errf(err, errlen, "interrupted");
 	} else {
-		rc = output_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;
+		rc = outfile_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;
 	}
 out:
-	if (o.f)
-		output_discard(&o);
+	outfile_discard(&o); /* the temporary file, when it is left */
 	sig_release(rc == 0);
 	om_stream_free(x);
 	free(res);

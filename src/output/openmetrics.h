@@ -94,7 +94,7 @@ void om_stream_free(struct om_stream *x);
 
 /* --export-openmetrics OUT IN: the recording at in read once (every line
  * checked, as the replay's first read does) into om_stream's files beside
- * OUT, then OUT created new through a temporary file (output_open_atomic)
+ * OUT, then OUT created new through a temporary file (OUTFILE_WHOLE)
  * and the families written into it; an input error leaves nothing, a
  * write error or a signal (sig_caught) removes the temporary file.  warn:
  * the reader's warning (a cut last line), "".  0, or EXPORT_INPUT /

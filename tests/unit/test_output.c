@@ -1,7 +1,8 @@
 /*
- * Tests for output: the --csv contract of docs/design.md §5 and safe file
- * creation.  The column list below is copied from docs/design.md, not from
- * output.c, so a column that moves, disappears or is renamed fails here.
+ * Tests for output: the --csv contract of docs/design.md §5 (the files
+ * the rows go to: test_outfile.c).  The column list below is copied from
+ * docs/design.md, not from output.c, so a column that moves, disappears or
+ * is renamed fails here.
  * Rows are written to open_memstream() buffers and split back into cells.
  */
 #include <stdarg.h>
@@ -14,16 +15,11 @@
 #include "sampling/sample.h"
 #include "runs/strategy.h"
 #include "base/util.h"
-#include "testutil.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* docs/design.md §5, "--csv": at least these columns in this order. */
 static const char *const design_columns[] = {
@@ -354,124 +350,6 @@ static void test_batch_line(void **state)
 	free(m.buf);
 }
 
-/* ---- output_create ---------------------------------------------------- */
-
-struct tmp {
-	char dir[64];
-	char path[128];
-};
-
-static int tmp_setup(void **state)
-{
-	struct tmp *t = xcalloc(1, sizeof(*t));
-	if (tu_tmpdir(t->dir, sizeof(t->dir), "output") < 0) {
-		free(t);
-		return -1;
-	}
-	*state = t;
-	return 0;
-}
-
-static int tmp_teardown(void **state)
-{
-	struct tmp *t = *state;
-	if (tu_rmtree(t->dir) < 0)
-		fprintf(stderr, "test_output: rm -r %s: still there\n", t->dir);
-	free(t);
-	return 0;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	char *buf = xcalloc(1, 4096);
-	size_t n = fread(buf, 1, 4095, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static void test_output_create_new(void **state)
-{
-	struct tmp *t = *state;
-	char err[512] = "";
-	snprintf(t->path, sizeof(t->path), "%s/new.csv", t->dir);
-	FILE *f = output_create(t->path, "--csv", err, sizeof(err));
-	assert_non_null(f);
-	csv_header(f);
-	assert_int_equal(fclose(f), 0);
-	char *got = slurp(t->path);
-	assert_non_null(got);
-	assert_int_equal(strncmp(got, "t_s,read_mbs,", 13), 0);
-	free(got);
-	struct stat st;
-	assert_int_equal(stat(t->path, &st), 0);
-	assert_true(S_ISREG(st.st_mode));
-	assert_int_equal(st.st_mode & 0022, 0); /* not group/world writable */
-}
-
-static void test_output_create_existing(void **state)
-{
-	struct tmp *t = *state;
-	char err[512] = "";
-	snprintf(t->path, sizeof(t->path), "%s/old.csv", t->dir);
-	put(t->path, "precious data\n");
-	assert_null(output_create(t->path, "--csv", err, sizeof(err)));
-	if (!strstr(err, "already exists"))
-		fail_msg("error \"%s\" does not say \"already exists\"", err);
-	assert_non_null(strstr(err, t->path));
-	char *got = slurp(t->path);
-	assert_string_equal(got, "precious data\n");
-	free(got);
-}
-
-static void test_output_create_symlink(void **state)
-{
-	struct tmp *t = *state;
-	char err[512] = "", target[192], link[192];
-	/* a link to an existing file: refused, the target untouched */
-	snprintf(target, sizeof(target), "%s/target.csv", t->dir);
-	snprintf(link, sizeof(link), "%s/link.csv", t->dir);
-	put(target, "do not follow\n");
-	assert_int_equal(symlink(target, link), 0);
-	assert_null(output_create(link, "--csv", err, sizeof(err)));
-	assert_true(err[0] != '\0');
-	char *got = slurp(target);
-	assert_string_equal(got, "do not follow\n");
-	free(got);
-
-	/* a dangling link: refused, and nothing created where it points */
-	char dangling[192], nowhere[192];
-	snprintf(dangling, sizeof(dangling), "%s/dangling.csv", t->dir);
-	snprintf(nowhere, sizeof(nowhere), "%s/nowhere.csv", t->dir);
-	assert_int_equal(symlink(nowhere, dangling), 0);
-	err[0] = '\0';
-	assert_null(output_create(dangling, "--csv", err, sizeof(err)));
-	assert_true(err[0] != '\0');
-	assert_int_equal(access(nowhere, F_OK), -1);
-	assert_int_equal(errno, ENOENT);
-}
-
-static void test_output_create_bad_dir(void **state)
-{
-	struct tmp *t = *state;
-	char err[512] = "", path[192];
-	snprintf(path, sizeof(path), "%s/no-such-dir/x.csv", t->dir);
-	assert_null(output_create(path, "--results", err, sizeof(err)));
-	assert_non_null(strstr(err, path));
-	assert_non_null(strstr(err, "--results"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,10 +359,6 @@ int main(void)
 	    cmocka_unit_test(test_csv_cgroup_psi),
 	    cmocka_unit_test(test_csv_comma_count),
 	    cmocka_unit_test(test_batch_line),
-	    cmocka_unit_test_setup_teardown(test_output_create_new, tmp_setup, tmp_teardown),
-	    cmocka_unit_test_setup_teardown(test_output_create_existing, tmp_setup, tmp_teardown),
-	    cmocka_unit_test_setup_teardown(test_output_create_symlink, tmp_setup, tmp_teardown),
-	    cmocka_unit_test_setup_teardown(test_output_create_bad_dir, tmp_setup, tmp_teardown),
 	};
 	return cmocka_run_group_tests_name("output", tests, NULL, NULL);
 }
