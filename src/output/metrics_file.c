@@ -1,11 +1,9 @@
 #include "output/metrics_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output/openmetrics.h"
@@ -19,90 +17,34 @@ static void note(struct metrics_file *mf, const char *msg)
 		mf->tee.next.note(mf->tee.next.ctx, msg);
 }
 
-/* The model as text into a new temporary file beside path (mf->tmp).  0
- * or -1 + err; no temporary file is left on -1. */
-static int write_tmp(struct metrics_file *mf, char *err, size_t errlen)
-{
-	const char *slash = strrchr(mf->path, '/');
-	size_t dl = slash ? (size_t)(slash - mf->path) + 1 : 0;
-	char tmpl[PATH_MAX];
-	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%.*s.%s.XXXXXX", (int)dl, mf->path,
-			     mf->path + dl) >= sizeof(tmpl))
-		return errf(err, errlen, "--metrics-file %s: name too long", mf->path);
-	int fd = ownfile_create_temp(&mf->tmp, tmpl);
-	if (fd < 0)
-		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(errno));
-	FILE *f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		int e = errno;
-		close(fd);
-		ownfile_remove(&mf->tmp);
-		return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
-	}
-	const struct model *m = mf->model;
-	struct om_input in = {
-	    .ser = m->series,
-	    .runs = m->log ? m->log->results : NULL,
-	    .nruns = m->log ? m->log->nresults : 0,
-	    .host = m->host,
-	    .kernel = m->kernel,
-	    .device = m->disk,
-	    .mem_limit = m->log ? m->log->mem_limit : 0,
-	    .disk_limit = m->log ? m->log->disk_limit : 0,
-	    .page_size = sysconf(_SC_PAGESIZE),
-	    .probe_reads = mf->probe_reads,
-	    .probe_slow = mf->probe_slow,
-	};
-	errno = 0;
-	int bad = om_write(f, &in, OM_TEXTFILE, NULL) < 0 || fflush(f) == EOF || ferror(f);
-	int e = errno;
-	if (fclose(f) == EOF && !bad) {
-		bad = 1;
-		e = errno;
-	}
-	if (bad) {
-		ownfile_remove(&mf->tmp);
-		return errf(err, errlen, "--metrics-file %s: write error: %s", mf->path,
-			    strerror(e ? e : EIO));
-	}
-	return 0;
-}
-
-/* A new file in place of path: linked the first time (an existing path is
- * not replaced), put in place of our own after (ownfile_replace: only
- * while path is still ours).  -1 + err; lost set when path is not ours
- * any more. */
+/* The model as text into a whole new file in place of PATH (outfile.h,
+ * OUTFILE_REPLACE: linked the first time, an existing PATH refused; after
+ * that in place of our own, only while PATH is still it).  -1 + err; lost
+ * set when PATH is not ours any more. */
 static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 {
-	if (mf->cur.made && !ownfile_is_ours(&mf->cur)) {
-		mf->lost = 1;
-		return errf(err, errlen,
-			    "--metrics-file %s: replaced or removed by someone else; no longer "
-			    "written",
-			    mf->path);
+	int rc = outfile_open(&mf->out, mf->path, "--metrics-file", OUTFILE_REPLACE, err, errlen);
+	if (rc == 0) {
+		const struct model *m = mf->model;
+		struct om_input in = {
+		    .ser = m->series,
+		    .runs = m->log ? m->log->results : NULL,
+		    .nruns = m->log ? m->log->nresults : 0,
+		    .host = m->host,
+		    .kernel = m->kernel,
+		    .device = m->disk,
+		    .mem_limit = m->log ? m->log->mem_limit : 0,
+		    .disk_limit = m->log ? m->log->disk_limit : 0,
+		    .page_size = sysconf(_SC_PAGESIZE),
+		    .probe_reads = mf->probe_reads,
+		    .probe_slow = mf->probe_slow,
+		};
+		errno = 0;
+		if (om_write(mf->out.f, &in, OM_TEXTFILE, NULL) < 0)
+			outfile_write_error(&mf->out, errno, err, errlen);
+		/* after a failure: only the temporary file goes */
+		rc = outfile_close(&mf->out, err, errlen);
 	}
-	if (write_tmp(mf, err, errlen) < 0)
-		return -1;
-	if (!mf->cur.made) {
-		if (ownfile_link(&mf->tmp, mf->path) != 0) {
-			int e = errno;
-			ownfile_remove(&mf->tmp);
-			return e == EEXIST
-				   ? errf(err, errlen,
-					  "--metrics-file %s: already exists (use a new path)",
-					  mf->path)
-				   : errf(err, errlen, "--metrics-file %s: %s", mf->path,
-					  strerror(e));
-		}
-		mf->cur = mf->tmp; /* the descriptor moves with it */
-		memset(&mf->tmp, 0, sizeof(mf->tmp));
-		return 0;
-	}
-	int rc = ownfile_replace(&mf->cur, &mf->tmp);
-	if (rc == 0)
-		return 0;
-	int e = errno;
-	ownfile_remove(&mf->tmp);
 	if (rc == OWNFILE_NOT_OURS) {
 		mf->lost = 1;
 		return errf(err, errlen,
@@ -110,7 +52,7 @@ static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 			    "written",
 			    mf->path);
 	}
-	return errf(err, errlen, "--metrics-file %s: %s", mf->path, strerror(e));
+	return rc;
 }
 
 /* Each second (and after a run's end), from the model the next sink has
@@ -171,10 +113,6 @@ void metrics_file_init(struct metrics_file *mf, const struct model *model,
 
 int metrics_file_start(struct metrics_file *mf, const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	if (lstat(path, &st) == 0)
-		return errf(err, errlen, "--metrics-file %s: already exists (use a new path)",
-			    path);
 	mf->path = path;
 	if (write_file(mf, err, errlen) < 0) {
 		mf->path = NULL;
@@ -185,7 +123,6 @@ int metrics_file_start(struct metrics_file *mf, const char *path, char *err, siz
 
 void metrics_file_done(struct metrics_file *mf)
 {
-	ownfile_remove(&mf->tmp);
-	ownfile_remove(&mf->cur); /* ours: stale values must not be served */
+	outfile_discard(&mf->out); /* PATH, ours: stale values must not be served */
 	mf->path = NULL;
 }

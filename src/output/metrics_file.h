@@ -7,11 +7,12 @@
  * which puts the sample into the model) and then writes from the model.
  *
  * Invariants: PATH is refused when it exists at the start; it is only ever
- * replaced by a whole new file (a temporary ".NAME.XXXXXX" beside it, which
- * the collector's *.prom glob does not match, then link the first time and
- * ownfile_replace after), and only while PATH is still the file this made
- * (ownfile.h: its descriptor kept open, dev, ino and times compared; else
- * the writing stops with one note and PATH is left as it is).
+ * replaced by a whole new file (outfile.h's OUTFILE_REPLACE: a temporary
+ * ".NAME.XXXXXX" beside it, which the collector's *.prom glob does not
+ * match, linked the first time and put in its place after), and only
+ * while PATH is still the file this made (ownfile.h: its descriptor kept
+ * open, dev, ino and times compared; else the writing stops with one note
+ * and PATH is left as it is).
  * metrics_file_done removes PATH (it would serve stale values) and the
  * temporary file, each only if it is still ours.  A failed write is one note
  * to the next sink (the status line), not an end: the next second tries
@@ -27,13 +28,12 @@
 #include <sys/types.h>
 
 #include "model/model.h"
-#include "base/ownfile.h"
+#include "base/outfile.h"
 #include "source/source.h"
 
 struct metrics_file {
 	const char *path;   /* NULL: off (only forwards) */
-	struct ownfile cur; /* the file at PATH, once made */
-	struct ownfile tmp; /* the next one, while it is written */
+	struct outfile out; /* the file at PATH, once made, and the next one */
 	const struct model *model;
 	struct sink_tee tee; /* the next sink, then the file */
 	uint64_t last_ns;    /* the sample time of the last write */
