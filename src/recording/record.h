@@ -116,9 +116,9 @@ enum record_compress {
 	RECORD_GZIP = 1,
 };
 
-/* Creates path (O_CREAT|O_EXCL|O_NOFOLLOW: an existing file is refused, never
- * overwritten) and writes the header line.  NULL + err on failure, and then
- * the file it created is removed again. */
+/* Creates path new (outfile.h's OUTFILE_NEW: an existing file or a symlink
+ * is refused, never overwritten) and writes the header line.  NULL + err
+ * on failure, and then the file it created is removed again. */
 struct recorder *recorder_open(const char *path, enum record_compress z,
 			       const struct record_header *h, char *err, size_t errlen);
 /* One sample line: the raw counters of smp and, when tab is not NULL, the
@@ -134,17 +134,18 @@ int recorder_map(struct recorder *r, const struct residency_map *m, char *err, s
 int recorder_event(struct recorder *r, const struct run_event *ev, char *err, size_t errlen);
 /* One result line: every field of res (the strategy by name, null for a --cmd). */
 int recorder_result(struct recorder *r, const struct run_result *res, char *err, size_t errlen);
-/* Flushes and closes (for gzip: writes the trailer); -1 + err when that
- * fails or an earlier write did.  Frees r in any case; NULL is a no-op. */
+/* Flushes, fsyncs and closes (for gzip: writes the trailer first); -1 +
+ * err when that fails or an earlier write did.  Frees r in any case; NULL
+ * is a no-op. */
 int recorder_close(struct recorder *r, char *err, size_t errlen);
 /* Bytes handed to the file so far (compressed size for gzip, approximate). */
 uint64_t recorder_bytes(const struct recorder *r);
-/* Hands the proof of the file r made (ownfile.h) over to own, before
+/* Hands the proof of the file r made over to keep (outfile_pass), before
  * recorder_close: whoever stops a recording and later renames or removes
- * it asks own whether the path still names it.  Without this call
- * recorder_close lets the proof go. */
-struct ownfile;
-void recorder_take_file(struct recorder *r, struct ownfile *own);
+ * it does so through keep, only while the path still names it.  Without
+ * this call recorder_close lets the proof go. */
+struct outfile;
+void recorder_take_file(struct recorder *r, struct outfile *keep);
 
 /* ---- reader ---------------------------------------------------------- */
 

@@ -1,7 +1,6 @@
 #include "recording/record.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,7 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "base/ownfile.h"
+#include "base/outfile.h"
 #include "recording/record_format.h"
 #include "runs/strategy.h"
 #include "model/sweep.h"
@@ -59,9 +58,8 @@ static json_t *whole(json_t *o, int bad)
 
 struct recorder {
 	char *path;
-	struct ownfile own; /* the file made at path (recorder_take_file) */
-	int fd;		    /* plain: written directly; gzip: owned by gz */
-	gzFile gz;	    /* NULL for plain */
+	struct outfile out; /* the file made at path; plain: written directly */
+	gzFile gz;	    /* NULL for plain; gzip: writes a dup of out's descriptor */
 	uint64_t bytes;
 	char *buf; /* one dumped line */
 	size_t cap;
@@ -127,21 +125,15 @@ static int rec_line(struct recorder *r, json_t *obj, size_t flags, char *err, si
 		errno = 0;
 		if (gzflush(r->gz, Z_SYNC_FLUSH) != Z_OK)
 			return gz_fail(r, err, errlen, errno);
-		off_t pos = lseek(r->fd, 0, SEEK_CUR);
+		off_t pos = lseek(r->out.fd, 0, SEEK_CUR);
 		if (pos >= 0)
 			r->bytes = (uint64_t)pos;
 		return 0;
 	}
-	for (size_t done = 0; done < n;) {
-		ssize_t w = write(r->fd, r->buf + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return rec_fail(r, err, errlen, "write error: %s",
-					strerror(w < 0 ? errno : ENOSPC));
-		done += (size_t)w;
-		r->bytes += (uint64_t)w;
-	}
+	/* "--record PATH: write error: REASON" into r->error, to repeat */
+	if (outfile_write(&r->out, r->buf, n, r->error, sizeof(r->error)) < 0)
+		return errf(err, errlen, "%s", r->error);
+	r->bytes += n;
 	return 0;
 }
 
@@ -256,20 +248,15 @@ struct recorder *recorder_open(const char *path, enum record_compress z,
 			       const struct record_header *h, char *err, size_t errlen)
 {
 	struct recorder *r = xcalloc(1, sizeof(*r));
-	int fd = ownfile_create(&r->own, path, O_WRONLY, 0644);
-	if (fd < 0) {
-		if (errno == EEXIST)
-			errf(err, errlen, "--record %s: already exists (use a new path)", path);
-		else
-			errf(err, errlen, "--record %s: %s", path, strerror(errno));
+	r->path = xstrdup(path);
+	if (outfile_open_fd(&r->out, r->path, "--record", OUTFILE_NEW, err, errlen) < 0) {
+		free(r->path);
 		free(r);
 		return NULL;
 	}
-	r->path = xstrdup(path);
-	r->fd = fd;
 	if (z == RECORD_GZIP || (z == RECORD_BY_NAME && ends_with(path, ".gz"))) {
-		/* gzclose closes fd; a dup keeps r->fd for lseek (the size) */
-		int gfd = dup(fd);
+		/* gzclose closes its fd; a dup keeps out's for lseek (the size) */
+		int gfd = dup(r->out.fd);
 		r->gz = gfd >= 0 ? gzdopen(gfd, "wb") : NULL;
 		if (!r->gz) {
 			if (gfd >= 0)
@@ -285,8 +272,7 @@ struct recorder *recorder_open(const char *path, enum record_compress z,
 fail:
 	if (r->gz)
 		gzclose(r->gz);
-	close(r->fd);
-	ownfile_remove(&r->own); /* what we created, only if the path still names it */
+	outfile_discard(&r->out); /* what we created, only if the path still names it */
 	free(r->buf);
 	free(r->path);
 	free(r);
@@ -514,11 +500,9 @@ uint64_t recorder_bytes(const struct recorder *r)
 	return r ? r->bytes : 0;
 }
 
-void recorder_take_file(struct recorder *r, struct ownfile *own)
+void recorder_take_file(struct recorder *r, struct outfile *keep)
 {
-	ownfile_forget(own);
-	*own = r->own; /* the descriptor moves with it */
-	memset(&r->own, 0, sizeof(r->own));
+	outfile_pass(&r->out, keep);
 }
 
 int recorder_close(struct recorder *r, char *err, size_t errlen)
@@ -535,11 +519,9 @@ int recorder_close(struct recorder *r, char *err, size_t errlen)
 			rc = rec_fail(r, err, errlen, "write error: %s",
 				      z == Z_ERRNO ? strerror(errno ? errno : EIO) : "zlib failed");
 	}
-	if (rc == 0 && fsync(r->fd) != 0 && errno != EINVAL && errno != EROFS)
-		rc = rec_fail(r, err, errlen, "write error: %s", strerror(errno));
-	if (close(r->fd) != 0 && rc == 0)
-		rc = rec_fail(r, err, errlen, "write error: %s", strerror(errno));
-	ownfile_forget(&r->own);
+	char e[sizeof(r->error)];
+	if (outfile_close(&r->out, e, sizeof(e)) < 0 && rc == 0) /* fsynced first */
+		rc = errf(err, errlen, "%s", e);
 	free(r->buf);
 	free(r->path);
 	free(r);

@@ -71,7 +71,7 @@ int record_sink_start(struct record_sink *t, const char *path, enum record_compr
 {
 	if (t->rec)
 		return errf(err, errlen, "already recording to %s", t->path);
-	ownfile_forget(&t->file); /* a recording stopped before is the user's */
+	outfile_forget(&t->file); /* a recording stopped before is the user's */
 	t->rec = recorder_open(path, z, h, err, errlen);
 	if (!t->rec)
 		return -1;
@@ -113,16 +113,16 @@ int record_sink_rename(struct record_sink *t, const char *path)
 		errno = EBUSY;
 		return -1;
 	}
-	int rc = ownfile_rename(&t->file, path);
+	int rc = outfile_rename(&t->file, path);
 	if (rc == 0)
-		ownfile_forget(&t->file);
+		outfile_forget(&t->file); /* the fallback: the user's now */
 	return rc;
 }
 
 void record_sink_remove(struct record_sink *t)
 {
 	if (!t->rec)
-		ownfile_remove(&t->file);
+		outfile_discard(&t->file); /* only while its path still names it */
 }
 
 int record_sink_active(const struct record_sink *t)

@@ -8,15 +8,15 @@
  * Invariants: items reach the next sink whatever the recorder does; the
  * first write error is handed once to failed() (the app ends the loop,
  * main says it); nothing prints.  The file is removed or renamed only
- * while its path still names the file the recorder made (ownfile.h): a
- * recording someone else replaced is left alone.
+ * while its path still names the file the recorder made (outfile.h on
+ * ownfile.h's proof): a recording someone else replaced is left alone.
  */
 #ifndef LRUTOP_RECORD_SINK_H
 #define LRUTOP_RECORD_SINK_H
 
 #include <limits.h>
 
-#include "base/ownfile.h"
+#include "base/outfile.h"
 #include "recording/record.h"
 #include "source/source.h"
 
@@ -25,7 +25,7 @@ struct record_sink {
 	char path[PATH_MAX];
 	/* the file made: while recording, and after record_sink_stop until
 	 * the next start (record_sink_rename, record_sink_remove) */
-	struct ownfile file;
+	struct outfile file;
 	struct sink_tee tee; /* the recording before the next sink */
 	void (*failed)(void *ctx, const char *msg);
 	void *failed_ctx; /* failed's: not the next sink's ctx, which may be another tee */
