@@ -1,6 +1,7 @@
 #include "runs/cgroup.h"
 #include "runs/delegate.h"
 #include "sampling/kvfile.h"
+#include "sampling/mountinfo.h"
 #include "base/ownfile.h"
 #include "sampling/sampler.h"
 #include "runs/scratch.h"
@@ -72,67 +73,25 @@ static int has_item(const char *list, const char *word, const char *seps)
 	return 0;
 }
 
-/* mountinfo escapes blanks as \040 and friends. */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
 /* The first mount of fstype in mountinfo text (for "cgroup": the one whose
  * super options carry the controller ctl): its mount point and the
  * root of the hierarchy it shows (not "/" in a cgroup namespace or a bind
- * mount).  Line format (proc(5)): ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS
- * [OPTIONAL...] - FSTYPE SOURCE SUPEROPTS. */
+ * mount). */
 static int find_mount(const char *mountinfo, const char *fstype, const char *ctl, char *mnt,
 		      size_t mlen, char *root, size_t rlen)
 {
-	const char *line = mountinfo;
+	struct mountinfo mi;
+	struct mountinfo_entry e;
+	int rc = -1;
 
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		char buf[8192], *f[6], *save = NULL, *sep, *type, *opts;
-		int n = 0;
-
-		if (len < sizeof buf) {
-			memcpy(buf, line, len);
-			buf[len] = '\0';
-			sep = strstr(buf, " - ");
-			if (sep) {
-				*sep = '\0';
-				for (char *t = strtok_r(buf, " ", &save); t && n < 6;
-				     t = strtok_r(NULL, " ", &save))
-					f[n++] = t;
-				save = NULL;
-				type = strtok_r(sep + 3, " ", &save);
-				opts = type && strtok_r(NULL, " ", &save)
-					   ? strtok_r(NULL, " ", &save)
-					   : NULL;
-				if (n >= 5 && type && strcmp(type, fstype) == 0 &&
-				    (strcmp(fstype, "cgroup") != 0 ||
-				     (opts && has_item(opts, ctl, ",")))) {
-					unescape(f[4]);
-					unescape(f[3]);
-					if (strlcpy_(mnt, f[4], mlen) < mlen &&
-					    strlcpy_(root, f[3], rlen) < rlen)
-						return 0;
-				}
-			}
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return -1;
+	mountinfo_init_text(&mi, mountinfo);
+	while (rc < 0 && mountinfo_next(&mi, &e))
+		if (strcmp(e.fstype, fstype) == 0 &&
+		    (strcmp(fstype, "cgroup") != 0 || has_item(e.super, ctl, ",")) &&
+		    strlcpy_(mnt, e.mountpoint, mlen) < mlen && strlcpy_(root, e.root, rlen) < rlen)
+			rc = 0;
+	mountinfo_done(&mi);
+	return rc;
 }
 
 /* Our own cgroup's path in the v2 hierarchy ("0::/path") or in the v1
