@@ -628,8 +628,8 @@ int cgroup_remove(struct cgroup *cg, char *err, size_t errlen)
 
 /* One pass over dir; a removed cgroup's namesake in the io hierarchy
  * (io_dir, "" for none) goes with it: the pair counts as one. */
-static int sweep_dir(int version, const char *dir, int io_version, const char *io_dir,
-		     long *pid_out, int n)
+static int reap_dir(int version, const char *dir, int io_version, const char *io_dir, long *pid_out,
+		    int n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -672,16 +672,15 @@ static int sweep_dir(int version, const char *dir, int io_version, const char *i
 	return n;
 }
 
-int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out)
+int cgroup_reap_stale(const struct cgroup_base *b, long *pid_out)
 {
 	int n = 0;
 	int apart = b->io_version && (!b->version || strcmp(b->io_dir, b->dir) != 0);
 
 	if (b->version)
-		n = sweep_dir(b->version, b->dir, b->io_version, apart ? b->io_dir : "", pid_out,
-			      n);
+		n = reap_dir(b->version, b->dir, b->io_version, apart ? b->io_dir : "", pid_out, n);
 	if (apart) /* io cgroups of runs with only --disk-limit */
-		n = sweep_dir(b->io_version, b->io_dir, 0, "", pid_out, n);
+		n = reap_dir(b->io_version, b->io_dir, 0, "", pid_out, n);
 	return n;
 }
 
@@ -1284,7 +1283,7 @@ static int home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 	if (!h->marker[0])
 		snprintf(h->marker, sizeof h->marker, "%s/" MARK_PREFIX "%ld", h->run_dir, m.pid);
 	const char *name = strrchr(h->marker, '/') + 1;
-	/* a sweep may have handed a gone owner's duty to our marker: kept */
+	/* a reap may have handed a gone owner's duty to our marker: kept */
 	if (mark_read_own(h, &mk, name, MARK_TOP, top, &old) && old.pid == m.pid &&
 	    strcmp(old.dir, top) == 0) {
 		h->enabled |= old.enabled;
@@ -1580,7 +1579,7 @@ int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
 
 /* lrutop-<pid>.scope units beside ours (in dir) whose lrutop is gone: what
  * is inside goes (killed first); systemd then stops the emptied scope. */
-int cgroup_sweep_scopes(const char *dir, long *pid_out)
+int cgroup_reap_scopes(const char *dir, long *pid_out)
 {
 	int n = 0;
 	DIR *d = opendir(dir);
@@ -1615,7 +1614,7 @@ int cgroup_sweep_scopes(const char *dir, long *pid_out)
 		if (path_join(mon.path, sizeof mon.path, scope, "monitor") < 0 ||
 		    access(mon.path, F_OK) != 0)
 			continue;
-		m = sweep_dir(2, scope, 0, "", pid_out, 0);
+		m = reap_dir(2, scope, 0, "", pid_out, 0);
 		if (fill_paths(&mon) == 0 && cgroup_remove(&mon, NULL, 0) == 0 && !m)
 			m = 1;
 		if (m && !n && pid_out)
@@ -1651,7 +1650,7 @@ static int user_slice_dir(const struct cgroup_base *b, char *out, size_t len)
 	return 0;
 }
 
-int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
+int cgroup_home_reap(struct cgroup_home *h, long *pid_out, int *restored)
 {
 	struct cgroup_base b;
 	char why[600], *mi, *self, slice[4096];
@@ -1683,7 +1682,7 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 		if (!slash)
 			return 0;
 		*slash = '\0';
-		return cgroup_sweep_scopes(slice, pid_out);
+		return cgroup_reap_scopes(slice, pid_out);
 	}
 	mi = slurp("/proc/self/mountinfo");
 	self = slurp("/proc/self/cgroup");
@@ -1693,7 +1692,7 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 		return 0;
 	}
 	if ((cgroup_find_base(mi, self, h->root, &b, why, sizeof why) == 0 || b.io_version) && root)
-		n = cgroup_sweep_stale(&b, pid_out);
+		n = cgroup_reap_stale(&b, pid_out);
 	free(mi);
 	free(self);
 	if (b.v2 && v2_in_use(&b)) {
@@ -1708,7 +1707,7 @@ int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored)
 		} else if (user_slice_dir(&b, slice, sizeof slice) < 0) {
 			return n;
 		}
-		n += cgroup_sweep_scopes(slice, n ? NULL : pid_out);
+		n += cgroup_reap_scopes(slice, n ? NULL : pid_out);
 	}
 	return n;
 }
@@ -1761,7 +1760,7 @@ void cgroup_home_done(struct cgroup_home *h)
 	if (!h->marker[0] && !h->mount_marker[0])
 		return;
 	/* without the lock another lrutop may be deciding on the same top:
-	 * the marker stays, and the next start's sweep gives it back */
+	 * the marker stays, and the next start's reap gives it back */
 	if (lock_marks(h, &mk, e, sizeof e) == 0) {
 		marks_restore(h, &mk, 1);
 		unlock_marks(&mk);
