@@ -20,6 +20,11 @@
  * the controller is there, so its own disk bytes can be read (io_stat);
  * where that cannot be made the run goes on without it.
  *
+ * Implemented by five files, one job each (cgroup_int.h: what they
+ * share): cgroup_find.c the hierarchy, cgroup_run.c one run's cgroup,
+ * cgroup_stale.c the stale clean-up, cgroup_mark.c the markers in
+ * /run/lrutop, cgroup_home.c struct cgroup_home.
+ *
  * Invariants: only a cgroup lrutop created is ever removed (this run's, or
  * by cgroup_reap_stale one named lrutop-<pid>-* whose pid is gone); removal
  * kills what is left inside (the worker, a --cmd's children) and is
