@@ -30,6 +30,21 @@
 
 /* ---- hand-made lines --------------------------------------------------- */
 
+/* e's seven strings, in the line's order: root, mount point, options,
+ * optional fields, type, source, super options. */
+static void assert_fields(const struct mountinfo_entry *e, const char *root, const char *mp,
+			  const char *opts, const char *optional, const char *fstype,
+			  const char *source, const char *super)
+{
+	assert_string_equal(e->root, root);
+	assert_string_equal(e->mountpoint, mp);
+	assert_string_equal(e->opts, opts);
+	assert_string_equal(e->optional, optional);
+	assert_string_equal(e->fstype, fstype);
+	assert_string_equal(e->source, source);
+	assert_string_equal(e->super, super);
+}
+
 static void test_documented_line(void **state)
 {
 	(void)state;
@@ -43,13 +58,8 @@ static void test_documented_line(void **state)
 	assert_int_equal(e.parent, 35);
 	assert_int_equal(e.major, 98);
 	assert_int_equal(e.minor, 0);
-	assert_string_equal(e.root, "/mnt1");
-	assert_string_equal(e.mountpoint, "/mnt2");
-	assert_string_equal(e.opts, "rw,noatime");
-	assert_string_equal(e.optional, "master:1");
-	assert_string_equal(e.fstype, "ext3");
-	assert_string_equal(e.source, "/dev/root");
-	assert_string_equal(e.super, "rw,errors=continue");
+	assert_fields(&e, "/mnt1", "/mnt2", "rw,noatime", "master:1", "ext3", "/dev/root",
+		      "rw,errors=continue");
 }
 
 static void test_optional_fields(void **state)
@@ -61,13 +71,10 @@ static void test_optional_fields(void **state)
 		       "rw,memory";
 
 	assert_int_equal(mountinfo_parse(none, &e), 0);
-	assert_string_equal(e.optional, "");
-	assert_string_equal(e.fstype, "proc");
+	assert_fields(&e, "/", "/proc", "rw,relatime", "", "proc", "proc", "rw");
 	assert_int_equal(mountinfo_parse(three, &e), 0);
-	assert_string_equal(e.optional, "shared:7 master:3 propagate_from:2");
-	assert_string_equal(e.opts, "rw");
-	assert_string_equal(e.fstype, "cgroup");
-	assert_string_equal(e.super, "rw,memory");
+	assert_fields(&e, "/", "/cg", "rw", "shared:7 master:3 propagate_from:2", "cgroup",
+		      "cgroup", "rw,memory");
 }
 
 static void test_escapes(void **state)
@@ -80,22 +87,15 @@ static void test_escapes(void **state)
 		      "my\\011src rw,dir=/u\\040v\n";
 
 	assert_int_equal(mountinfo_parse(line, &e), 0);
-	assert_string_equal(e.root, "/a\\b");
-	assert_string_equal(e.mountpoint, "/mnt/a b\nc");
-	assert_string_equal(e.fstype, "fuse.x y");
-	assert_string_equal(e.source, "my\tsrc");
-	assert_string_equal(e.super, "rw,dir=/u v");
-	assert_string_equal(e.optional, "shared:30");
+	assert_fields(&e, "/a\\b", "/mnt/a b\nc", "rw", "shared:30", "fuse.x y", "my\tsrc",
+		      "rw,dir=/u v");
 
 	/* not escapes: \000 (a NUL would end the field early), a first
 	 * digit above 3, too few digits, a digit 8, a lone backslash at
 	 * the end -- each stays as written */
 	char odd[] = "1 2 3:4 /r\\000s /m\\400\\07x\\128 rw - t s\\ o\\";
 	assert_int_equal(mountinfo_parse(odd, &e), 0);
-	assert_string_equal(e.root, "/r\\000s");
-	assert_string_equal(e.mountpoint, "/m\\400\\07x\\128");
-	assert_string_equal(e.source, "s\\");
-	assert_string_equal(e.super, "o\\");
+	assert_fields(&e, "/r\\000s", "/m\\400\\07x\\128", "rw", "", "t", "s\\", "o\\");
 
 	char s[] = "a\\101\\000\\377z";
 	assert_int_equal(mountinfo_unescape(s), 8);
@@ -127,12 +127,9 @@ static void test_no_super_options_and_empty_source(void **state)
 	char nosource[] = "40 1 0:50 / /x rw,relatime - tmpfs  rw,size=4k";
 
 	assert_int_equal(mountinfo_parse(nosuper, &e), 0);
-	assert_string_equal(e.source, "/dev/root");
-	assert_string_equal(e.super, "");
+	assert_fields(&e, "/mnt1", "/mnt", "rw", "", "ext3", "/dev/root", "");
 	assert_int_equal(mountinfo_parse(nosource, &e), 0);
-	assert_string_equal(e.fstype, "tmpfs");
-	assert_string_equal(e.source, "");
-	assert_string_equal(e.super, "rw,size=4k");
+	assert_fields(&e, "/", "/x", "rw,relatime", "", "tmpfs", "", "rw,size=4k");
 }
 
 static void test_bad_lines(void **state)
