@@ -280,10 +280,10 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	/* the terminal first: a TUI that cannot start must leave nothing */
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
-	char swept[512]; /* what a SIGKILLed lrutop left behind */
+	char reaped[512]; /* what a SIGKILLed lrutop left behind */
 	if (!opt.replay && opt.action == ACTION_RUN &&
-	    session_sweep_stale(opt.dir, cgroups, swept, sizeof(swept)) > 0)
-		say_line(swept);
+	    session_reap_stale(opt.dir, cgroups, reaped, sizeof(reaped)) > 0)
+		say_line(reaped);
 	say_cgroup_warnings(cgroups);
 	if (sig_install(err, sizeof(err)) < 0)
 		return fail(2, err);

@@ -20,8 +20,13 @@
  * the controller is there, so its own disk bytes can be read (io_stat);
  * where that cannot be made the run goes on without it.
  *
+ * Implemented by five files, one job each (cgroup_int.h: what they
+ * share): cgroup_find.c the hierarchy, cgroup_run.c one run's cgroup,
+ * cgroup_stale.c the stale clean-up, cgroup_mark.c the markers in
+ * /run/lrutop, cgroup_home.c struct cgroup_home.
+ *
  * Invariants: only a cgroup lrutop created is ever removed (this run's, or
- * by cgroup_sweep_stale one named lrutop-<pid>-* whose pid is gone); removal
+ * by cgroup_reap_stale one named lrutop-<pid>-* whose pid is gone); removal
  * kills what is left inside (the worker, a --cmd's children) and is
  * idempotent, so every exit path may call it.  No cgroup.subtree_control
  * is written but the delegated scope's and, with a marker that outlives a
@@ -153,7 +158,7 @@ int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, ch
  * run's cgroup): "lrutop-<pid>-<tag>" directories whose pid is gone
  * (tasks still inside are killed, as in cgroup_remove).  Returns how many were removed; *pid_out
  * (may be NULL) is the pid of the first. */
-int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out);
+int cgroup_reap_stale(const struct cgroup_base *b, long *pid_out);
 
 /* ---- cgroup_home: where this process makes its run cgroups ------------
  *
@@ -176,7 +181,7 @@ int cgroup_sweep_stale(const struct cgroup_base *b, long *pid_out);
  *    ancestor does, "+memory" / "+io" into the top's cgroup.subtree_control,
  *    with a marker in run_dir (pid, start time, boot id, what was enabled,
  *    what is used) written first, so the marker outlives a SIGKILL:
- *    cgroup_home_done and, for a gone owner, the next start's sweep write
+ *    cgroup_home_done and, for a gone owner, the next start's reap write
  *    "-memory" / "-io" back, except for a controller another live lrutop
  *    still uses (its marker takes over the duty).  A controller that was on
  *    before lrutop is never turned off.
@@ -254,29 +259,29 @@ int cgroup_home_io_available(struct cgroup_home *h, char *err, size_t errlen);
 int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
 		       const struct cgroup_io *io, const char *tag, char *err, size_t errlen);
 /* What a SIGKILLed lrutop left, asking no one and enabling nothing: its
- * run cgroups where ours would go (cgroup_sweep_stale), its lrutop-<pid>.scope
+ * run cgroups where ours would go (cgroup_reap_stale), its lrutop-<pid>.scope
  * beside ours with what is inside, and markers of gone owners (their
  * controllers restored).  Returns how many cgroups were removed; *pid_out
  * (may be NULL) the pid of the first; *restored (may be NULL) how many
  * controllers were turned off again.  Not root: only the user's own
  * lrutop-<pid>.scope units, in the slice of h's scope (SCOPE) or in the
  * one its user manager would put ours in. */
-int cgroup_home_sweep(struct cgroup_home *h, long *pid_out, int *restored);
+int cgroup_home_reap(struct cgroup_home *h, long *pid_out, int *restored);
 /* The sampler's debugfs at dir (root + SAMPLER_DEBUGFS: no other is
  * marked), mounted by us (mounted) or found: a marker
  * run_dir/mount-PID (the same format and lock as a top's), so the last
  * lrutop that uses it unmounts it if an lrutop mounted it — at
- * cgroup_home_done, or after a SIGKILL at the next start's sweep — and one
+ * cgroup_home_done, or after a SIGKILL at the next start's reap — and one
  * leaving while another uses it hands the duty over.  Root only; -1 + err
  * when the marker cannot be written (the sampler then unmounts itself). */
 int cgroup_home_mark_mount(struct cgroup_home *h, const char *dir, int mounted, char *err,
 			   size_t errlen);
-/* The scope part of cgroup_home_sweep: in dir (a slice's directory), each
+/* The scope part of cgroup_home_reap: in dir (a slice's directory), each
  * lrutop-<pid>.scope with lrutop's "monitor" leaf whose pid is gone or no
  * longer in it loses its run cgroups and that leaf (tasks inside killed;
  * a scope of that name without the leaf is left alone); the emptied scope
  * itself is systemd's to remove.  Returns how many scopes were cleared. */
-int cgroup_sweep_scopes(const char *dir, long *pid_out);
+int cgroup_reap_scopes(const char *dir, long *pid_out);
 /* Restores what this process enabled (unless another live lrutop uses it)
  * and forgets its marker.  Run cgroups must be gone first.  Idempotent. */
 void cgroup_home_done(struct cgroup_home *h);

@@ -37,7 +37,7 @@ int delegate_slice(const char *self_path, int user, char *out, size_t len);
 
 /* Our cgroup path in the v2 hierarchy from text in the format of
  * /proc/self/cgroup: its "0::PATH" line; -1 when there is none (or out is
- * too small).  The one parser of that line (cgroup.c uses it too). */
+ * too small).  The one parser of that line (cgroup_find.c uses it too). */
 int delegate_v2_path(const char *text, char *out, size_t len);
 
 /* "lrutop-<pid>.scope". */

@@ -16,7 +16,7 @@
  * Invariants: the file is lrutop's (scratch_own), so scratch_remove takes
  * it on every exit path; a SIGKILLed monitor takes the probe with it
  * (PR_SET_PDEATHSIG, and getppid checked each read) and the next start's
- * scratch_sweep_stale removes the file.  The probe checks once a second
+ * scratch_reap_stale removes the file.  The probe checks once a second
  * that its cgroups are still the monitor's and stops (PROBE_MOVED) if not.
  * A zeroed-then-probe_init'ed struct is "no probe"; probe_stop is
  * idempotent.  Nothing here allocates after probe_start.

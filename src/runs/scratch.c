@@ -127,7 +127,7 @@ static int owner_gone(int dirfd, long *pid_out)
 	return !scratch_pid_alive(pid, start);
 }
 
-int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char *err, size_t errlen)
+int scratch_reap_stale(const char *parent_dir, struct scratch_reaped *out, char *err, size_t errlen)
 {
 	static const char *const names[] = {"src", "dst", "probe", "owner"}; /* marker last */
 	DIR *d;

@@ -17,7 +17,7 @@
  *    in a child): the directory is lrutop's own (0700), so only its user
  *    could put a file there at all;
  *  - the directory holds an owner marker from the start, so a later lrutop
- *    can tell a SIGKILLed owner's directory (scratch_sweep_stale) from a
+ *    can tell a SIGKILLed owner's directory (scratch_reap_stale) from a
  *    live one's and from anything lrutop did not make;
  *  - scratch_remove() allocates nothing and uses only async-signal-safe
  *    calls, so exit paths may call it; it is idempotent. A zeroed struct
@@ -92,10 +92,10 @@ int scratch_unlink_own(struct scratch *s, const char *name, char *err, size_t er
  * removed with the rest) holding SCRATCH_OWNER_MAGIC, the owner's pid, its
  * start time (field 22 of /proc/PID/stat, so a reused pid is told apart)
  * and the boot id (a reboot ends every owner).  A directory without it is
- * never swept. */
+ * never reaped. */
 #define SCRATCH_OWNER_MAGIC "lrutop-scratch-owner 1"
 
-struct scratch_swept {
+struct scratch_reaped {
 	int ndirs, nkept; /* removed; stale but left (a stranger's file inside) */
 	uint64_t bytes;	  /* what the removed files held (allocated blocks) */
 	char first[4096]; /* the first directory removed */
@@ -108,8 +108,8 @@ struct scratch_swept {
  * are looked at with AT_SYMLINK_NOFOLLOW/O_NOFOLLOW through directory fds,
  * only regular files are unlinked, only directories of our own uid are
  * looked at.  -1 + err when parent_dir cannot be read. */
-int scratch_sweep_stale(const char *parent_dir, struct scratch_swept *out, char *err,
-			size_t errlen);
+int scratch_reap_stale(const char *parent_dir, struct scratch_reaped *out, char *err,
+		       size_t errlen);
 /* 1 while pid is the process that started at start (clock ticks since boot,
  * /proc/PID/stat field 22). */
 int scratch_pid_alive(long pid, unsigned long long start);

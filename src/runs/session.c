@@ -159,20 +159,20 @@ static char **split_cmd(const char *cmd, const char *src, const char *dst)
 
 static void source_ready(struct session *s);
 
-int session_sweep_stale(const char *dir, struct cgroup_home *cgroups, char *line, size_t len)
+int session_reap_stale(const char *dir, struct cgroup_home *cgroups, char *line, size_t len)
 {
-	struct scratch_swept sw;
+	struct scratch_reaped rp;
 	long cg_pid = 0;
 	int ncg = 0, restored = 0;
 	char why[256], sz[16];
 
 	line[0] = '\0';
-	if (scratch_sweep_stale(dir, &sw, why, sizeof(why)) < 0)
-		sw.ndirs = 0;
-	ncg = cgroup_home_sweep(cgroups, &cg_pid, &restored);
-	if (!sw.ndirs && !ncg && !restored)
+	if (scratch_reap_stale(dir, &rp, why, sizeof(why)) < 0)
+		rp.ndirs = 0;
+	ncg = cgroup_home_reap(cgroups, &cg_pid, &restored);
+	if (!rp.ndirs && !ncg && !restored)
 		return 0;
-	if (!sw.ndirs && !ncg) {
+	if (!rp.ndirs && !ncg) {
 		snprintf(line, len,
 			 "turned %d cgroup controller%s off again that an lrutop that is "
 			 "gone had enabled",
@@ -180,26 +180,26 @@ int session_sweep_stale(const char *dir, struct cgroup_home *cgroups, char *line
 		return restored;
 	}
 	size_t l = (size_t)snprintf(line, len, "removed ");
-	if (sw.ndirs) {
-		fmt_size(sz, sizeof(sz), sw.bytes);
+	if (rp.ndirs) {
+		fmt_size(sz, sizeof(sz), rp.bytes);
 		l += (size_t)snprintf(line + l, len > l ? len - l : 0,
-				      "%d stale scratch director%s (%.200s%s, %s)", sw.ndirs,
-				      sw.ndirs == 1 ? "y" : "ies", sw.first,
-				      sw.ndirs > 1 ? " and more" : "", sz);
+				      "%d stale scratch director%s (%.200s%s, %s)", rp.ndirs,
+				      rp.ndirs == 1 ? "y" : "ies", rp.first,
+				      rp.ndirs > 1 ? " and more" : "", sz);
 		if (!ncg)
 			snprintf(line + l, len > l ? len - l : 0, " of pid %ld that is gone",
-				 sw.pid);
+				 rp.pid);
 	}
 	if (ncg)
 		l += (size_t)snprintf(line + l, len > l ? len - l : 0,
 				      "%s%d cgroup%s of pid %ld%s that is gone",
-				      sw.ndirs ? " and " : "", ncg, ncg == 1 ? "" : "s", cg_pid,
+				      rp.ndirs ? " and " : "", ncg, ncg == 1 ? "" : "s", cg_pid,
 				      ncg > 1 ? " and others" : "");
 	if (restored)
 		snprintf(line + l, len > l ? len - l : 0,
 			 ", and turned %d cgroup controller%s off again that it had enabled",
 			 restored, restored == 1 ? "" : "s");
-	return sw.ndirs + ncg + restored;
+	return rp.ndirs + ncg + restored;
 }
 
 static void free_argv(char **argv)

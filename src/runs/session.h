@@ -130,11 +130,11 @@ struct session {
 };
 
 /* Removes what a SIGKILLed lrutop left: stale scratch directories under
- * --dir and run cgroups whose pid is gone (scratch_sweep_stale,
- * cgroup_home_sweep: its systemd scope too, and controllers it enabled are
+ * --dir and run cgroups whose pid is gone (scratch_reap_stale,
+ * cgroup_home_reap: its systemd scope too, and controllers it enabled are
  * turned off again).  Returns how many things were removed and, when any,
  * a sentence for the user in line. */
-int session_sweep_stale(const char *dir, struct cgroup_home *cgroups, char *line, size_t len);
+int session_reap_stale(const char *dir, struct cgroup_home *cgroups, char *line, size_t len);
 /* log: where results, events and the baseline go (the model's run log,
  * which outlives the session); cgroups: where run cgroups are made (shared
  * by every session of the process, see cgroup.h); cfg is copied.  Checks

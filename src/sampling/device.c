@@ -1,6 +1,7 @@
 #include "sampling/device.h"
 
 #include "base/util.h"
+#include "sampling/mountinfo.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,14 +26,6 @@ struct walk {
 	char disk[NAME_MAX + 1];
 	char why[WHY_MAX];
 	int steps;
-};
-
-struct mount_entry {
-	unsigned int maj, min;
-	char *mountpoint;
-	char *fstype;
-	char *source;
-	char *opts;
 };
 
 static int walk_path(struct walk *w, const char *path);
@@ -275,167 +268,66 @@ static int walk_dev(struct walk *w, dev_t dev)
 	return walk_name(w, base ? base + 1 : link);
 }
 
-/* Undoes mountinfo's octal escapes (\040 for space, \011, \012, \134) in place. */
-static void unescape(char *s)
-{
-	char *out = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*out++ = *s++;
-		}
-	}
-	*out = '\0';
-}
-
-/* Splits one /proc/self/mountinfo line in place:
- * "36 35 98:0 /root /mnt opts [optional...] - fstype source superopts". */
-static int parse_mount(char *line, struct mount_entry *e)
-{
-	char *save = NULL, *f[6], *tok;
-	int i;
-
-	line[strcspn(line, "\n")] = '\0';
-	for (i = 0; i < 6; i++) {
-		f[i] = strtok_r(i ? NULL : line, " ", &save);
-		if (!f[i])
-			return -1;
-	}
-	if (sscanf(f[2], "%u:%u", &e->maj, &e->min) != 2)
-		return -1;
-	while ((tok = strtok_r(NULL, " ", &save)) && strcmp(tok, "-"))
-		;
-	if (!tok)
-		return -1;
-	e->fstype = strtok_r(NULL, " ", &save);
-	e->source = strtok_r(NULL, " ", &save);
-	e->opts = strtok_r(NULL, " ", &save);
-	if (!e->fstype || !e->source)
-		return -1;
-	e->mountpoint = f[4];
-	unescape(e->mountpoint);
-	unescape(e->source);
-	if (e->opts)
-		unescape(e->opts);
-	else
-		e->opts = ""; /* not unescaped: a string literal is read-only */
-	return 0;
-}
-
-/* Length of mount point mp if it contains path (both canonical), else 0;
- * "/" counts as 1. */
-static size_t mount_covers(const char *mp, const char *path)
-{
-	size_t n = strlen(mp);
-
-	if (!strcmp(mp, "/"))
-		return 1;
-	if (strncmp(mp, path, n) || (path[n] != '/' && path[n] != '\0'))
-		return 0;
-	return n;
-}
-
 /* Finds the mount holding path: the last mount with its device number, else
  * the last one with the longest mount point covering it (btrfs subvolumes
- * report a st_dev of their own). Returns a heap line that e points into. */
-static char *find_mount(const char *path, dev_t dev, struct mount_entry *e)
+ * report a st_dev of their own).  e points into mi (mountinfo_done after). */
+static int find_mount(const char *path, dev_t dev, struct mountinfo *mi, struct mountinfo_entry *e)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char real[PATH_MAX];
-	char *line = NULL, *by_dev = NULL, *by_path = NULL;
-	struct mount_entry cur, e_dev = {0}, e_path = {0};
-	size_t cap = 0, best_len = 0;
+	struct mountinfo_entry cur, e_dev, e_path;
+	size_t best_len = 0;
+	int by_dev = 0, by_path = 0;
 
-	if (!f)
-		return NULL;
+	if (mountinfo_init_file(mi, "/proc/self/mountinfo") < 0)
+		return -1;
 	if (!realpath(path, real))
 		strlcpy_(real, path, sizeof(real));
-	while (getline(&line, &cap, f) > 0) {
+	while (mountinfo_next(mi, &cur)) {
 		size_t len;
 
-		if (parse_mount(line, &cur) < 0)
-			continue;
-		if (cur.maj == major(dev) && cur.min == minor(dev)) {
-			free(by_dev);
-			by_dev = line;
+		if (cur.major == major(dev) && cur.minor == minor(dev)) {
 			e_dev = cur;
-			line = NULL;
-			cap = 0;
-		} else if ((len = mount_covers(cur.mountpoint, real)) && len >= best_len) {
-			free(by_path);
-			by_path = line;
+			by_dev = 1;
+		} else if ((len = mountinfo_covers(cur.mountpoint, real)) && len >= best_len) {
 			e_path = cur;
+			by_path = 1;
 			best_len = len;
-			line = NULL;
-			cap = 0;
 		}
 	}
-	free(line);
-	fclose(f);
-	if (by_dev) {
-		free(by_path);
+	if (by_dev)
 		*e = e_dev;
-		return by_dev;
-	}
-	if (by_path)
+	else if (by_path)
 		*e = e_path;
-	return by_path;
-}
-
-/* Copies the value of key (e.g. "upperdir=") from a comma-separated option
- * list; lowerdir's first layer only. */
-static int mount_option(const char *opts, const char *key, char *out, size_t outlen)
-{
-	size_t klen = strlen(key);
-	const char *p = opts;
-
-	while (p && *p) {
-		if (!strncmp(p, key, klen)) {
-			const char *v = p + klen;
-			size_t n = strcspn(v, ",:");
-
-			if (n == 0 || n >= outlen)
-				return -1;
-			memcpy(out, v, n);
-			out[n] = '\0';
-			return 0;
-		}
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return -1;
+	return by_dev || by_path ? 0 : -1;
 }
 
 /* A filesystem without a block device of its own (major 0): ask mountinfo. */
 static int walk_mount(struct walk *w, const char *path, dev_t dev)
 {
-	struct mount_entry e;
+	struct mountinfo mi;
+	struct mountinfo_entry e;
 	struct stat st;
 	char dir[PATH_MAX];
-	char *line = find_mount(path, dev, &e);
 	int rc;
 
-	if (!line)
+	if (find_mount(path, dev, &mi, &e) < 0) {
+		mountinfo_done(&mi);
 		return why(w, "it is on no block device and not in /proc/self/mountinfo");
+	}
 	if (++w->steps > WALK_MAX_STEPS) {
-		free(line);
+		mountinfo_done(&mi);
 		return why(w, "the storage stack is more than %d levels deep", WALK_MAX_STEPS);
 	}
 	chain_add(w, e.fstype);
 	if (e.source[0] == '/' && stat(e.source, &st) == 0 && S_ISBLK(st.st_mode)) {
 		rc = walk_dev(w, st.st_rdev);
 	} else if (!strcmp(e.fstype, "overlay") &&
-		   (mount_option(e.opts, "upperdir=", dir, sizeof(dir)) == 0 ||
-		    mount_option(e.opts, "lowerdir=", dir, sizeof(dir)) == 0)) {
+		   (mountinfo_option(e.super, "upperdir=", dir, sizeof(dir)) == 0 ||
+		    mountinfo_option(e.super, "lowerdir=", dir, sizeof(dir)) == 0)) {
 		chain_add(w, dir);
 		rc = walk_path(w, dir);
-	} else if (e.maj != 0) {
-		rc = walk_dev(w, makedev(e.maj, e.min));
+	} else if (e.major != 0) {
+		rc = walk_dev(w, makedev(e.major, e.minor));
 	} else if (!strcmp(e.fstype, "tmpfs") || !strcmp(e.fstype, "ramfs") ||
 		   !strcmp(e.fstype, "devtmpfs")) {
 		rc = why(w, "it is on %s, which keeps files in memory (no disk I/O)", e.fstype);
@@ -445,7 +337,7 @@ static int walk_mount(struct walk *w, const char *path, dev_t dev)
 		rc = why(w, "it is on %s (%s), which is not a local block device", e.fstype,
 			 e.source);
 	}
-	free(line);
+	mountinfo_done(&mi);
 	return rc;
 }
 

@@ -1,24 +1,24 @@
 /*
- * cgroup.c's markers under /run/lrutop: mark_parse (a marker's text) and
- * mark_kind (a marker's file name).  They are static; including cgroup.c
- * reaches them without widening the module's interface.
+ * runs/cgroup_mark.c's markers under /run/lrutop: mark_parse (a marker's
+ * text) and mark_kind (a marker's file name).  They are static; including
+ * cgroup_mark.c reaches them without widening the module's interface.
  *
  * Input: a marker's text; its first line is also taken as a file name.
  * Contract: a parsed marker's dir holds no newline and fits its buffer, its
- * boot no blank, its enabled and uses only the bits of ctls[]; written out
+ * boot no blank, its enabled and uses only the bits of cgroup_ctls[]; written out
  * as mark_write writes it and parsed again, it is the same marker.  A name
  * mark_kind takes is exactly "subtree-" or "mount-" and the decimal pid it
  * gives (no sign, no leading zero, no trailing byte).
  */
 #include "fuzz.h"
 
-#include "runs/cgroup.c"
+#include "runs/cgroup_mark.c"
 
 static unsigned all_bits(void)
 {
 	unsigned b = 0;
-	for (size_t i = 0; i < ARRAY_LEN(ctls); i++)
-		b |= ctls[i].bit;
+	for (size_t i = 0; i < ARRAY_LEN(cgroup_ctls); i++)
+		b |= cgroup_ctls[i].bit;
 	return b;
 }
 

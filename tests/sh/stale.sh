@@ -13,11 +13,11 @@
 # suite's could take (and name) a neighbour's.  So where it can (cgroup v1,
 # root) the suite first moves into cgroups of its own, lrutop-test-PID
 # beneath the memory and blkio cgroups it was started in: its lrutops make
-# their run cgroups there and sweep only there, and no other lrutop looks
+# their run cgroups there and reap only there, and no other lrutop looks
 # inside (lrutop-test-* is no run's name; tests/run removes one whose pid is
 # gone).  Where it cannot (v2, whose scopes sit in a shared slice), the
 # checks say only what this suite can know: the victim's cgroup is gone,
-# whoever swept it, the message names this lrutop's scratch directory, and
+# whoever reaped it, the message names this lrutop's scratch directory, and
 # "nothing said" means nothing of this suite's.
 . "$(dirname "$0")/lib.sh"
 
@@ -141,7 +141,7 @@ else
 		pat="^lrutop: removed 1 stale scratch directory \($S1, [0-9.]+[KMG]\) of pid $victim that is gone\$"
 	fi
 	# beside neighbours (no cgroups of our own) one of theirs may have
-	# swept the cgroup first, or ours swept one of theirs too: what this
+	# reaped the cgroup first, or ours reaped one of theirs too: what this
 	# lrutop must say is its scratch directory, the victim's
 	[ "$alone" -eq 1 ] || pat="^lrutop: removed 1 stale scratch directory \($S1, [0-9.]+[KMG]\)"
 	check "next lrutop: one line says what went" \

@@ -15,7 +15,7 @@
  *    mode 0666, another owner, a symbolic link, a FIFO, a marker naming
  *    another pid, a debugfs marker of a tmpfs the test mounted (still
  *    mounted afterwards) or naming a controller, no marker at all; a
- *    second sweep says nothing more;
+ *    second reap says nothing more;
  *  - a run_dir writable by others, a symbolic link to a good one, a lock
  *    file others may write: nothing in it is used or moved, one warning;
  *  - what lrutop writes: run_dir made 0700, the lock and the marker 0600
@@ -244,7 +244,7 @@ static void test_marks_judged(void **state)
 	cgroup_home_init(&h, "", run);
 	long pid = 0;
 	int restored = -1;
-	cgroup_home_sweep(&h, &pid, &restored);
+	cgroup_home_reap(&h, &pid, &restored);
 	int mounted = 0;
 	struct statfs sf;
 	mounted = statfs(m, &sf) == 0 && (long)sf.f_type == TMPFS_MAGIC;
@@ -280,7 +280,7 @@ static void test_marks_judged(void **state)
 
 	/* the next start: the .bad files are no markers, nothing more said */
 	cgroup_home_init(&h, "", run);
-	cgroup_home_sweep(&h, &pid, &restored);
+	cgroup_home_reap(&h, &pid, &restored);
 	cgroup_home_take_warnings(&h, w, sizeof w);
 	assert_string_equal(w, "");
 	assert_true(exists(run, "subtree-4194403.bad"));
@@ -303,7 +303,7 @@ static void test_marks_run_dir(void **state)
 	mark_text(text, sizeof text, DEAD, 1, dir, "memory", "memory"); /* the test's own */
 	put_mark(run, "subtree-4194400", text, 0600);
 	cgroup_home_init(&h, "", run);
-	cgroup_home_sweep(&h, NULL, NULL);
+	cgroup_home_reap(&h, NULL, NULL);
 	assert_true(exists(run, "subtree-4194400"));
 	assert_false(exists(run, "subtree-4194400.bad"));
 	assert_false(exists(run, "lock"));
@@ -313,7 +313,7 @@ static void test_marks_run_dir(void **state)
 		 "markers are not used",
 		 run);
 	assert_string_equal(w, text);
-	cgroup_home_sweep(&h, NULL, NULL);
+	cgroup_home_reap(&h, NULL, NULL);
 	cgroup_home_take_warnings(&h, w, sizeof w);
 	assert_string_equal(w, ""); /* once */
 	assert_int_equal(cgroup_home_mark_mount(&h, SAMPLER_DEBUGFS, 0, err, sizeof err), -1);
@@ -324,7 +324,7 @@ static void test_marks_run_dir(void **state)
 	snprintf(lnk, sizeof lnk, "%s/link", dir);
 	assert_int_equal(symlink(run, lnk), 0);
 	cgroup_home_init(&h, "", lnk);
-	cgroup_home_sweep(&h, NULL, NULL);
+	cgroup_home_reap(&h, NULL, NULL);
 	cgroup_home_take_warnings(&h, w, sizeof w);
 	assert_non_null(strstr(w, "not a directory (a symbolic link?): not used"));
 	assert_true(exists(run, "subtree-4194400"));
@@ -334,7 +334,7 @@ static void test_marks_run_dir(void **state)
 	snprintf(path, sizeof path, "%s/lock", run);
 	write_file(path, "", 0666);
 	cgroup_home_init(&h, "", run);
-	cgroup_home_sweep(&h, NULL, NULL);
+	cgroup_home_reap(&h, NULL, NULL);
 	cgroup_home_take_warnings(&h, w, sizeof w);
 	assert_non_null(strstr(w, "/lock is not root's own regular file"));
 	assert_true(exists(run, "subtree-4194400"));

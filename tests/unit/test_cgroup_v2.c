@@ -22,13 +22,13 @@
  *    active_file not confused with workingset_activate_file) and the burst
  *    rule uses that counter; cgroup_oom_kills reads memory.events and v1
  *    memory.oom_control;
- *  - the stale sweep removes only lrutop-<pid>-* directories of dead pids;
+ *  - the stale reap removes only lrutop-<pid>-* directories of dead pids;
  *  - --disk-limit: the io controller is found beside memory (v2 "io" in
  *    cgroup.subtree_control, this machine's v1 blkio mount), io.max gets
  *    "MAJ:MIN rbps=N wbps=N" ("IO Interface Files"), v1 the two
  *    blkio.throttle.*_bps_device files "MAJ:MIN N"; a v2 run cgroup is one
  *    directory, a v1 one a memory and a blkio directory of the same name,
- *    and the sweep removes both as one.
+ *    and the reap removes both as one.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -578,7 +578,7 @@ static void test_v1_io(void **state)
 	    "254:0 31457280");
 }
 
-static void test_sweep(void **state)
+static void test_reap(void **state)
 {
 	struct cgroup_base b;
 	char path[8192], name[64];
@@ -594,7 +594,7 @@ static void test_sweep(void **state)
 
 	memset(&b, 0, sizeof b);
 	b.version = 2;
-	snprintf(b.dir, sizeof b.dir, "%s/sweep", root);
+	snprintf(b.dir, sizeof b.dir, "%s/reap", root);
 	mkdir(b.dir, 0755);
 	const char *keep[] = {"lrutop-1-run1", "lrutop-abc-run1", "other-5-x", NULL};
 	for (int i = 0; keep[i]; i++) {
@@ -607,7 +607,7 @@ static void test_sweep(void **state)
 	snprintf(path, sizeof path, "%s/%s", b.dir, name);
 	assert_int_equal(mkdir(path, 0755), 0);
 
-	assert_int_equal(cgroup_sweep_stale(&b, &pid), 1);
+	assert_int_equal(cgroup_reap_stale(&b, &pid), 1);
 	assert_int_equal(pid, dead);
 	assert_int_equal(access(path, F_OK), -1);
 	for (int i = 0; keep[i]; i++) {
@@ -616,28 +616,28 @@ static void test_sweep(void **state)
 	}
 	snprintf(path, sizeof path, "%s/lrutop-%d-run1", b.dir, (int)getpid());
 	assert_int_equal(access(path, F_OK), 0); /* ours: alive */
-	assert_int_equal(cgroup_sweep_stale(&b, &pid), 0);
+	assert_int_equal(cgroup_reap_stale(&b, &pid), 0);
 
 	/* v1 with a blkio hierarchy apart: a dead run's memory cgroup and its
 	 * blkio namesake go as one; a blkio cgroup of a run with only
 	 * --disk-limit goes on its own; a live one stays. */
 	b.version = 1;
 	b.io_version = 1;
-	snprintf(b.io_dir, sizeof b.io_dir, "%s/sweep-blkio", root);
+	snprintf(b.io_dir, sizeof b.io_dir, "%s/reap-blkio", root);
 	mkdir(b.io_dir, 0755);
 	char p2[8192];
 	snprintf(path, sizeof path, "%s/lrutop-%d-run3", b.dir, (int)dead);
 	snprintf(p2, sizeof p2, "%s/lrutop-%d-run3", b.io_dir, (int)dead);
 	assert_int_equal(mkdir(path, 0755), 0);
 	assert_int_equal(mkdir(p2, 0755), 0);
-	assert_int_equal(cgroup_sweep_stale(&b, &pid), 1);
+	assert_int_equal(cgroup_reap_stale(&b, &pid), 1);
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(access(p2, F_OK), -1);
 	snprintf(p2, sizeof p2, "%s/lrutop-%d-run4", b.io_dir, (int)dead);
 	assert_int_equal(mkdir(p2, 0755), 0);
 	snprintf(path, sizeof path, "%s/lrutop-%d-run1", b.io_dir, (int)getpid());
 	assert_int_equal(mkdir(path, 0755), 0);
-	assert_int_equal(cgroup_sweep_stale(&b, &pid), 1);
+	assert_int_equal(cgroup_reap_stale(&b, &pid), 1);
 	assert_int_equal(access(p2, F_OK), -1);
 	assert_int_equal(access(path, F_OK), 0);
 }
@@ -695,7 +695,7 @@ static int mounted_at(const char *dir);
 /* Nothing manages the tree and no ancestor enables memory: cgroup_home
  * writes its marker, then "+memory" at the top; cgroup_home_done writes
  * "-memory" back and forgets the marker.  A marker of a gone owner is
- * restored by the sweep; one whose controller a live lrutop uses hands
+ * restored by the reap; one whose controller a live lrutop uses hands
  * the duty over instead. */
 static void test_home_top(void **state)
 {
@@ -745,7 +745,7 @@ static void test_home_top(void **state)
 	assert_int_equal(access(mark, F_OK), -1);
 	assert_string_equal(h.marker, "");
 
-	/* SIGKILL: the marker of a pid that is gone; the next start's sweep
+	/* SIGKILL: the marker of a pid that is gone; the next start's reap
 	 * turns both off again and removes it. */
 	pid_t dead = fork();
 	if (dead == 0)
@@ -764,7 +764,7 @@ static void test_home_top(void **state)
 	put("sys/fs/cgroup/cgroup.subtree_control", "memory io\n");
 	long pid = 0;
 	int restored = -1;
-	cgroup_home_sweep(&h, &pid, &restored);
+	cgroup_home_reap(&h, &pid, &restored);
 	assert_int_equal(restored, 2);
 	slurp_into(top, buf, sizeof buf);
 	assert_string_equal(buf, "-io");
@@ -945,7 +945,7 @@ static void test_home_other_boot(void **state)
 	put(name, text);
 	long pid = 0;
 	int restored = -1;
-	cgroup_home_sweep(&h, &pid, &restored);
+	cgroup_home_reap(&h, &pid, &restored);
 	assert_int_equal(restored, 0);
 	slurp_into(top, buf, sizeof buf);
 	assert_string_equal(buf, "memory io\n");
@@ -990,7 +990,7 @@ static void test_home_not_cgroup2(void **state)
 	put(name, text);
 	long pid = 0;
 	int restored = -1;
-	cgroup_home_sweep(&h, &pid, &restored);
+	cgroup_home_reap(&h, &pid, &restored);
 	int still = mounted_at(dir);
 	umount2(dir, MNT_DETACH);
 	assert_true(still);
@@ -1011,7 +1011,7 @@ static void test_home_not_cgroup2(void **state)
 }
 
 /* cgroup_home_done that cannot get the lock (another lrutop holds it past
- * the bound) leaves its marker for the next start's sweep and touches
+ * the bound) leaves its marker for the next start's reap and touches
  * nothing. */
 static void test_home_done_unlocked(void **state)
 {
@@ -1080,7 +1080,7 @@ static pid_t second_mount(const char *run, const char *dir, int *ready, int *go)
 /* debugfs an lrutop mounted (a tmpfs stands in: a real mount all the
  * same): it leaves while another lrutop uses it -> still mounted, the
  * duty handed over, the other's exit unmounts it; one that is SIGKILLed
- * -> the next start's sweep unmounts it. */
+ * -> the next start's reap unmounts it. */
 static void test_home_mount(void **state)
 {
 	struct cgroup_home h;
@@ -1125,7 +1125,7 @@ static void test_home_mount(void **state)
 	cgroup_home_init(&h, root, run);
 	h.debugfs_magic = TMPFS_MAGIC;
 	long pid = 0;
-	cgroup_home_sweep(&h, &pid, NULL);
+	cgroup_home_reap(&h, &pid, NULL);
 	int still = mounted_at(dir);
 	if (still)
 		umount2(dir, MNT_DETACH);
@@ -1224,7 +1224,7 @@ static void test_home_systemd_refused(void **state)
 
 /* The next start after a SIGKILL: a scope whose lrutop is gone loses
  * what is inside (systemd then removes the emptied scope); ours stays. */
-static void test_sweep_scopes(void **state)
+static void test_reap_scopes(void **state)
 {
 	char slice[4096], path[8192];
 	long pid = 0;
@@ -1254,7 +1254,7 @@ static void test_sweep_scopes(void **state)
 	snprintf(other, sizeof other, "%s/lrutop-%d.scope/lrutop-%d-run1", slice, (int)dead + 1,
 		 (int)dead + 1);
 	assert_int_equal(system(strcat(strcpy((char[8300]){0}, "mkdir -p "), other)), 0);
-	assert_int_equal(cgroup_sweep_scopes(slice, &pid), 1);
+	assert_int_equal(cgroup_reap_scopes(slice, &pid), 1);
 	assert_int_equal(access(other, F_OK), 0);
 	assert_int_equal(pid, dead);
 	snprintf(path, sizeof path, "%s/lrutop-%d.scope/monitor", slice, (int)dead);
@@ -1266,13 +1266,13 @@ static void test_sweep_scopes(void **state)
 	assert_int_equal(access(path, F_OK), 0);
 	snprintf(path, sizeof path, "%s/session-1.scope", slice);
 	assert_int_equal(access(path, F_OK), 0);
-	assert_int_equal(cgroup_sweep_scopes(slice, &pid), 0);
+	assert_int_equal(cgroup_reap_scopes(slice, &pid), 0);
 }
 
 /* An lrutop that is not root, in the scope its user manager delegated:
- * the start-up sweep takes the gone lrutop scopes beside it all the same
+ * the start-up reap takes the gone lrutop scopes beside it all the same
  * (they are the user's). */
-static void test_sweep_scopes_user(void **state)
+static void test_reap_scopes_user(void **state)
 {
 	char slice[4096], path[8192], cmd[8400];
 	int st;
@@ -1317,7 +1317,7 @@ static void test_sweep_scopes_user(void **state)
 		snprintf(f, sizeof f, "%s/%s", root, s);
 		if (cgroup_home_adopt_scope(&h, f, err, sizeof err) < 0)
 			_exit(4);
-		_exit(cgroup_home_sweep(&h, &pid, NULL) == 1 && pid == dead ? 0 : 1);
+		_exit(cgroup_home_reap(&h, &pid, NULL) == 1 && pid == dead ? 0 : 1);
 	}
 	assert_int_equal(waitpid(child, &st, 0), child);
 	assert_true(WIFEXITED(st));
@@ -1383,7 +1383,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_v1_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_v2_io, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_v1_io, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reap, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ancestor, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_top, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_two, setup, teardown),
@@ -1394,8 +1394,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_home_mount, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_scope, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_systemd_refused, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_sweep_scopes, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_sweep_scopes_user, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reap_scopes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reap_scopes_user, setup, teardown),
 	    cmocka_unit_test(test_slice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
