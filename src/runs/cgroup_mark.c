@@ -1,4 +1,5 @@
 #include "runs/cgroup_int.h"
+#include "base/outfile.h"
 #include "base/ownfile.h"
 #include "sampling/sampler.h"
 #include "runs/scratch.h"
@@ -119,39 +120,25 @@ static int write_all_fd(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/* name in dir (under the lock) replaced whole by m: a new file
- * NAME.new-PID-T (0600, O_EXCL), written, fsynced, then renamed over name,
- * so a SIGKILL leaves the old marker or the new one (and at worst the
- * .new- file, which nothing reads). */
+/* name in dir (under the lock) replaced whole by m (outfile_put_at): a
+ * temporary .NAME.XXXXXX (0600, O_EXCL) written, fsynced, then renamed
+ * over name, so a SIGKILL leaves the old marker or the new one (and at
+ * worst the temporary file, which nothing reads). */
 static int mark_write(int dir, const char *name, const struct mark *m)
 {
-	char buf[4096 + 512], en[32], us[32], tmp[160];
-	int fd, n, e;
+	char buf[4096 + 512], en[32], us[32];
 
 	ctl_words(m->enabled, en, sizeof en);
 	ctl_words(m->uses, us, sizeof us);
-	n = snprintf(buf, sizeof buf,
-		     "%s\npid %ld\nstart %llu\nboot %s\ndir %s\nenabled %s\nuses %s\n", MARK_MAGIC,
-		     m->pid, m->start, m->boot, m->dir, en, us);
-	if (n < 0 || (size_t)n >= sizeof buf ||
-	    (size_t)snprintf(tmp, sizeof tmp, "%s.new-%ld-%llx", name, (long)getpid(),
-			     (unsigned long long)mono_ns()) >= sizeof tmp) {
+	int n = snprintf(buf, sizeof buf,
+			 "%s\npid %ld\nstart %llu\nboot %s\ndir %s\nenabled %s\nuses %s\n", MARK_MAGIC,
+			 m->pid, m->start, m->boot, m->dir, en, us);
+	if (n < 0 || (size_t)n >= sizeof buf) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
 	/* 0600 whatever the umask: mark_open takes no other mode of ours */
-	if (fchmod(fd, 0600) == 0 && write_all_fd(fd, buf, (size_t)n) == 0 && fsync(fd) == 0 &&
-	    ownfile_fd_is_at(fd, dir, tmp) && renameat(dir, tmp, dir, name) == 0)
-		return close(fd);
-	e = errno;
-	if (ownfile_fd_is_at(fd, dir, tmp))
-		unlinkat(dir, tmp, 0);
-	close(fd);
-	errno = e;
-	return -1;
+	return outfile_put_at(dir, name, 0600, buf, (size_t)n, 1);
 }
 
 /* A marker's text into m; -1 when it is not one. */
@@ -184,7 +171,7 @@ enum { MARK_NONE, MARK_TOP, MARK_MOUNT };
 
 /* The kind of a marker's name: "subtree-PID" a top's, "mount-PID" a
  * debugfs's, exactly (*pid: PID); MARK_NONE for any other name (the lock,
- * a NAME.new-... being written, a NAME.bad set aside). */
+ * a .NAME.XXXXXX being written, a NAME.bad set aside). */
 static int mark_kind(const char *name, long *pid)
 {
 	const char *p;
