@@ -75,6 +75,15 @@ void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.0f%s", v, suffix[s]);
 }
 
+void fmt_mib(char *buf, size_t len, uint64_t bytes)
+{
+	double m = (double)bytes / 1048576.0;
+	if (m >= 1024)
+		snprintf(buf, len, "%.4g GiB", m / 1024);
+	else
+		snprintf(buf, len, "%.4g MiB", m);
+}
+
 /* The k-th smallest of a[0..n) (0-based), a reordered: quickselect with
  * a median-of-three pivot, in place.  qsort would do, but glibc's merge
  * sort mallocs a buffer for arrays over a page, and this runs every tick

@@ -8,6 +8,7 @@
 #define LRUTOP_UNITS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The value at quantile q (0..1) of the non-NAN values in v[0..n), or -1
  * when there are none.  tmp: scratch for n doubles. */
@@ -29,5 +30,10 @@ double autoscale_update_fine(struct autoscale *a, double seen_max, double floor,
 double nice_ceil(double v);
 /* Short number for axis labels and legends: 0.42, 4.2, 42, 420, 4.2k, 42k, 4.2M. */
 void fmt_num(char *buf, size_t len, double v);
+/* A size for titles and messages, in the binary units every axis uses:
+ * "64 MiB", "3.312 MiB", "1.937 GiB" (four significant digits, GiB from
+ * 1024 MiB on).  The SVG's titles and legends, the stall watchdog's
+ * message. */
+void fmt_mib(char *buf, size_t len, uint64_t bytes);
 
 #endif

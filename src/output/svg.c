@@ -485,16 +485,6 @@ static void frame(struct ctx *c, double top, double h)
 	line(c, c->L, top + h, c->R, top + h, c->th->text, 1.5 * c->u, NULL);
 }
 
-/* "64 MiB", "1.5 GiB": the binary units every axis uses. */
-static void fmt_mib(char *buf, size_t len, uint64_t bytes)
-{
-	double m = (double)bytes / 1048576.0;
-	if (m >= 1024)
-		snprintf(buf, len, "%.4g GiB", m / 1024);
-	else
-		snprintf(buf, len, "%.4g MiB", m);
-}
-
 /* ---- title --------------------------------------------------------------- */
 
 static int run_shown(const struct svg_input *in, const struct svg_opts *o, size_t i)

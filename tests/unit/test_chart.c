@@ -153,6 +153,33 @@ static void test_fmt_num(void **state)
 	}
 }
 
+/* The one MiB formatter (units.c): the SVG's titles and the stall
+ * watchdog's message read it. */
+static void test_fmt_mib(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t bytes;
+		const char *want;
+	} t[] = {
+	    {0, "0 MiB"},
+	    {64ull << 20, "64 MiB"},
+	    {(33ull << 20) / 10, "3.3 MiB"},
+	    {(53ull << 20) / 16, "3.312 MiB"},
+	    {1023ull << 20, "1023 MiB"},
+	    {1024ull << 20, "1 GiB"},
+	    {2030592ull << 10, "1.937 GiB"},
+	    {1056964608ull << 10, "1008 GiB"},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char buf[32];
+		fmt_mib(buf, sizeof(buf), t[i].bytes);
+		if (strcmp(buf, t[i].want) != 0)
+			fail_msg("fmt_mib(%llu) = \"%s\", want \"%s\"",
+				 (unsigned long long)t[i].bytes, buf, t[i].want);
+	}
+}
+
 /* Every drawn cell as '#', blanks kept: the shape without the glyph choice. */
 static char *shape(const struct grid *g)
 {
@@ -333,6 +360,7 @@ int main(void)
 	    cmocka_unit_test(test_autoscale),
 	    cmocka_unit_test(test_quantile),
 	    cmocka_unit_test(test_fmt_num),
+	    cmocka_unit_test(test_fmt_mib),
 	    cmocka_unit_test(test_canvas_ascii_area),
 	    cmocka_unit_test(test_canvas_braille),
 	    cmocka_unit_test(test_canvas_braille_cells),
