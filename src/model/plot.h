@@ -10,7 +10,7 @@
  * to draw behind; scales come from the copies' 98th percentile (the
  * reclaim chart's too), so a neighbour's reads, a flush or a drop_caches
  * clip instead of setting them, and clipped columns are flagged for the
- * renderers to mark.  Renderers (screen/view_overview.c, output/svg.c)
+ * renderers to mark.  Renderers (screen/view_overview.c, output/svg_overview.c)
  * only place and draw what a struct plot holds; nothing here draws.
  *
  * Invariants: columns are oldest first, the newest shown sample in the
