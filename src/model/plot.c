@@ -17,6 +17,7 @@ void plot_init(struct plot *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->end = -1;
+	p->mem_unit = mem_unit_of(NAN);
 }
 
 /* The column buffers (ensure's); the marks are kept apart. */
@@ -418,7 +419,7 @@ static double frozen_scale(struct autoscale *a, int frozen, int fine, double lev
 		    : autoscale_update(s, level, floor, 40);
 }
 
-static void scales(struct plot *p, int frozen, int disk_limited, double limit_mbs)
+static void scales(struct plot *p, int frozen, int disk_limited, double limit_mbs, int one_axis)
 {
 	int n = p->n;
 	/* While runs are on screen the disk scale follows their copies: a
@@ -442,9 +443,11 @@ static void scales(struct plot *p, int frozen, int disk_limited, double limit_mb
 	 * crawl at 32 MiB/s while buffered write-back (which v1 blkio does
 	 * not throttle) bursts at 150, and one scale would put the read
 	 * sawtooth in the bottom fifth of its half.  Under --disk-limit
-	 * always: the two are different regimes by design. */
+	 * always: the two are different regimes by design.  Never for a
+	 * renderer with one disk axis (the SVG: plot_src.one_disk_axis),
+	 * whose scale and clipped columns are then the larger half's. */
 	double hi = dmax > wmax ? dmax : wmax, lo = dmax > wmax ? wmax : dmax;
-	int split = lo > 0 && (disk_limited || hi > (p->split_state ? 1.5 : 2.0) * lo);
+	int split = !one_axis && lo > 0 && (disk_limited || hi > (p->split_state ? 1.5 : 2.0) * lo);
 	/* a half that gets (or loses) a scale of its own starts afresh: the
 	 * other's level must not hold it up for the shrink's 40 ticks */
 	if (!frozen && split != p->split_state) {
@@ -610,7 +613,7 @@ static void ticks(struct plot *p, const struct series *ser, const struct runlog 
 /* ---- builds -------------------------------------------------------------- */
 
 /* Everything a build keeps for the next, as a new plot has it: the
- * autoscales, the memory axis' unit, the split and own-bytes states, the
+ * autoscales, the memory axis' step unit, the split and own-bytes states, the
  * fitted column, the column cache.  A paused replay's frames take their
  * scales from copies of the state (frozen_scale), so what the frames
  * played before a jump left there would otherwise hold every frame after
@@ -623,7 +626,7 @@ static void fresh(struct plot *p)
 	memset(&p->as_reclaim, 0, sizeof(p->as_reclaim));
 	memset(&p->as_deact, 0, sizeof(p->as_deact));
 	memset(&p->as_mem, 0, sizeof(p->as_mem));
-	p->mem_unit = 0;
+	p->mem_step = 0;
 	p->split_state = 0;
 	p->own_state[0] = p->own_state[1] = 0;
 	p->fit_col = 0;
@@ -689,8 +692,8 @@ static void disk_main(struct plot *p)
 }
 
 /* Columns whose value is above its chart's scale (clipped at the top
- * edge): the renderers mark them, so a spike that does not set the scale
- * is not hidden either. */
+ * edge): the renderers mark them (the TUI an arrow, the SVG a wedge), so
+ * a spike that does not set the scale is not hidden either. */
 static void clipped(struct plot *p)
 {
 	const double *rd = plot_col(p, PLOT_READ), *wr = plot_col(p, PLOT_WRITE);
@@ -728,11 +731,14 @@ static void clipped(struct plot *p)
  * (1 1.5 2 3 4 5 6 8 ×10^k MiB, or GiB from a GiB up) above the largest
  * shown stack, with the autoscale's hysteresis so the axis does not
  * follow every tick, frozen while the picture is.  Free or headroom
- * above the top is left to the legend's number. */
+ * above the top is left to the legend's number.  The axis' unit follows
+ * its top (mem_unit_of: GiB from a GiB, as the steps), one for both
+ * renderers. */
 static void mem_scale(struct plot *p, int frozen, double total)
 {
 	p->mem_top = total;
 	p->mem_cut = 0;
+	p->mem_unit = mem_unit_of(total);
 	if (isnan(total) || !(total > 0))
 		return;
 	const double *af = plot_col(p, PLOT_AF), *inf = plot_col(p, PLOT_IF),
@@ -748,11 +754,11 @@ static void mem_scale(struct plot *p, int frozen, double total)
 		return;
 	double unit = used * 1.05 >= 1000.0 * 1024 ? 1048576.0 : 1024.0;
 	struct autoscale fresh = {0, 0}, *as = &p->as_mem;
-	if (unit != p->mem_unit) { /* a new unit: its steps start afresh */
+	if (unit != p->mem_step) { /* a new unit: its steps start afresh */
 		as = &fresh;
 		if (!frozen) {
 			memset(&p->as_mem, 0, sizeof(p->as_mem));
-			p->mem_unit = unit;
+			p->mem_step = unit;
 			as = &p->as_mem;
 		}
 	}
@@ -760,6 +766,7 @@ static void mem_scale(struct plot *p, int frozen, double total)
 	if (top < total) {
 		p->mem_top = top;
 		p->mem_cut = 1;
+		p->mem_unit = mem_unit_of(top);
 	}
 }
 
@@ -768,7 +775,7 @@ static void finish(struct plot *p, const struct plot_src *src, int frozen, int m
 	scope(p, src->ser, mem_system);
 	columns(p, src->ser, p->cg);
 	disk_main(p);
-	scales(p, frozen, src->disk_limited, src->disk_limit_mbs);
+	scales(p, frozen, src->disk_limited, src->disk_limit_mbs, src->one_disk_axis);
 	clipped(p);
 	marks(p, src);
 }
@@ -791,9 +798,10 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 		p->cg = p->gens = p->nbursts = 0;
 		p->mem_total = p->mem_top = NAN;
 		p->mem_cut = 0;
+		p->mem_unit = mem_unit_of(NAN);
 		p->old_valid = 0;
 		p->own_read = p->own_write = 0;
-		scales(p, o->frozen, 0, 0); /* the empty charts' floors */
+		scales(p, o->frozen, 0, 0, 0); /* the empty charts' floors */
 		clipped(p);
 		return;
 	}
@@ -804,7 +812,8 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 			       m->log->results,
 			       m->log->nresults,
 			       m->log->disk_limit != 0,
-			       (double)m->log->disk_limit / (1024.0 * 1024.0)};
+			       (double)m->log->disk_limit / (1024.0 * 1024.0),
+			       0}; /* the TUI: a disk half each */
 	finish(p, &src, o->frozen, o->mem_system);
 	mem_scale(p, o->frozen, p->mem_total);
 	ticks(p, m->series, m->log, o->xdots > 0 ? o->xdots : 1);

@@ -185,6 +185,7 @@ void plot_runs_build(struct plot_runs *pr, const struct series *ser, double inte
 		plot_run_columns(ser, interval, r, (int)shown[k], pr->span, sn, row[PLOT_RUN_READ],
 				 row[PLOT_RUN_WRITE], row[PLOT_RUN_AF], row[PLOT_RUN_BURST]);
 	}
+	pr->af_unit = mem_unit_of(pr->af_max);
 	if (!rescale)
 		return;
 	size_t stride = PLOT_RUN_NROW * (size_t)sn;

@@ -36,4 +36,19 @@ void fmt_num(char *buf, size_t len, double v);
  * message. */
 void fmt_mib(char *buf, size_t len, uint64_t bytes);
 
+/* A memory axis' unit: KiB in one, and its name. */
+struct mem_unit {
+	double kib;
+	const char *name; /* "KiB", "MiB", "GiB", "TiB", "PiB" */
+};
+/* The unit a memory axis whose top is top_kib is labelled in: the largest
+ * whose one is at most the top (MiB from 1 MiB, GiB from 1 GiB, ...: the
+ * steps of fmt_size), MiB for an axis without a top (NAN, 0).  The plot
+ * model takes it once for both renderers: the TUI's "3.9G" is the SVG's
+ * "GiB" axis, never its "3994 MiB". */
+const struct mem_unit *mem_unit_of(double top_kib);
+/* top_kib in unit u for a terminal's axis label: "3.9G", "200M", "1000G"
+ * (one decimal below 10 where it is not whole, else none). */
+void fmt_mem_axis(char *buf, size_t len, double top_kib, const struct mem_unit *u);
+
 #endif

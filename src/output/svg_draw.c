@@ -298,14 +298,6 @@ void svg_band(struct svg_ctx *c, const double *xs, const double *lo, const doubl
 	free(keep);
 }
 
-void svg_lin_scale(double max, double *top, double *step)
-{
-	if (!(max > 0))
-		max = 1;
-	*step = nice_ceil(max / 4);
-	*top = ceil(max * 1.02 / *step) * *step;
-}
-
 void svg_fmt_tick(char *buf, size_t len, double v)
 {
 	if (v == 0)

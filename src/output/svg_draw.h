@@ -90,9 +90,6 @@ void svg_band(struct svg_ctx *c, const double *xs, const double *lo, const doubl
 
 /* ---- axes and legends ---------------------------------------------------- */
 
-/* A linear scale from 0: a nice step (nice_ceil, as the screen's scales)
- * and a top that is a whole number of steps above max. */
-void svg_lin_scale(double max, double *top, double *step);
 /* A tick label: "0", "2.5", "23.54", "12k". */
 void svg_fmt_tick(char *buf, size_t len, double v);
 /* Horizontal grid lines and y tick labels of a linear chart at (top, h). */

@@ -153,7 +153,7 @@ int svg_overview(struct svg_ctx *c, const struct svg_opts *o)
 	double u = c->u;
 	size_t n = c->i1 - c->i0 + 1;
 	/* what is shown and on which scales: the plot model, a column a
-	 * sample (plot.h), as on screen */
+	 * sample (plot.h), as on screen; read and write on one axis here */
 	struct plot pl;
 	plot_init(&pl);
 	struct plot_src src = {ser,
@@ -162,7 +162,8 @@ int svg_overview(struct svg_ctx *c, const struct svg_opts *o)
 			       c->in->runs,
 			       c->in->nruns,
 			       runlog_common_limit(c->in->runs, c->in->nruns) != NULL,
-			       0};
+			       0,
+			       1};
 	plot_build_samples(&pl, &src, c->i0, c->i1);
 	double *buf = xmalloc(sizeof(double) * n * 8);
 	double *xs = buf, *af = buf + n, *inf = buf + 2 * n, *fr = buf + 3 * n, *y1 = buf + 4 * n,
@@ -185,9 +186,9 @@ int svg_overview(struct svg_ctx *c, const struct svg_opts *o)
 		fr[k] = plot_col(&pl, PLOT_FREE)[k];
 	}
 	double rmax = pl.rate_hi, rmin = pl.rate_lo;
-	/* the disk's scale is the screen's: read and write on one axis here,
-	 * so the larger of the two when the screen splits them */
-	double dscale = fmax(pl.read_max, pl.write_max), dstep = nice_ceil(dscale / 4);
+	/* the disk's scale is the model's one axis (plot_src.one_disk_axis):
+	 * the larger of the two where the screen splits them */
+	double dscale = pl.read_max, dstep = nice_ceil(dscale / 4);
 
 	/* geometry: title, two label lanes, three charts, the time axis */
 	double top = 128 * u, lane_h = 34 * u, head = 46 * u, strip = 26 * u;
@@ -236,15 +237,17 @@ int svg_overview(struct svg_ctx *c, const struct svg_opts *o)
 	}
 	svg_put(&c->w, "</g>\n");
 	svg_frame(c, y_disk, dh);
-	/* clipped columns (above this axis, one for both here): a small
-	 * mark above the frame in the series' colour */
+	/* clipped columns (the model's, above this one axis): a small mark
+	 * above the frame in the series' colour */
+	const double *clip_rd = plot_col(&pl, PLOT_CLIP_READ),
+		     *clip_wr = plot_col(&pl, PLOT_CLIP_WRITE);
 	double px_rd = -1, px_wr = -1; /* reduced: a px marked once */
 	for (size_t k = 0; k < n; k++) {
-		if (rd[k] > dscale && !(c->reduced && floor(xs[k]) == px_rd)) {
+		if (clip_rd[k] > 0 && !(c->reduced && floor(xs[k]) == px_rd)) {
 			svg_clip_mark(c, xs[k], y_disk - 4 * u, th->read);
 			px_rd = floor(xs[k]);
 		}
-		if (wr[k] > dscale && !(c->reduced && floor(xs[k]) == px_wr)) {
+		if (clip_wr[k] > 0 && !(c->reduced && floor(xs[k]) == px_wr)) {
 			svg_clip_mark(c, xs[k], y_disk - 4 * u, th->write);
 			px_wr = floor(xs[k]);
 		}
@@ -287,9 +290,9 @@ int svg_overview(struct svg_ctx *c, const struct svg_opts *o)
 		svg_legend(c, tx, c->R, y_mem - strip - 14 * u, ml, 4);
 	double mscale, mstep;
 	/* the axis ends at the limit (or MemTotal): the stack fills it; in
-	 * quarters where those are whole (64 MiB: 16, 32, 48) */
-	int gib = mem_scale_kb > 4096.0 * 1024;
-	double div = gib ? 1048576.0 : 1024.0;
+	 * quarters where those are whole (64 MiB: 16, 32, 48); in the model's
+	 * unit (plot.h mem_unit), the TUI's */
+	double div = pl.mem_unit->kib;
 	mscale = mem_scale_kb > 0 ? mem_scale_kb / div : 1;
 	mstep = fmod(mscale, 4) == 0 ? mscale / 4 : nice_ceil(mscale / 5);
 	for (size_t k = 0; k < n; k++) {
@@ -320,7 +323,7 @@ int svg_overview(struct svg_ctx *c, const struct svg_opts *o)
 	}
 	svg_put(&c->w, "</g>\n");
 	svg_y_ticks(c, y_mem, mh, mscale, mstep);
-	svg_vtext(c, 36 * u, y_mem + mh / 2, 26 * u, gib ? "GiB" : "MiB");
+	svg_vtext(c, 36 * u, y_mem + mh / 2, 26 * u, pl.mem_unit->name);
 	svg_frame(c, y_mem, mh);
 	if (mem_cut) /* a break in the axis: two slants across its top */
 		for (int j = 0; j < 2; j++)

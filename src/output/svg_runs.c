@@ -58,14 +58,15 @@ int svg_runs_view(struct svg_ctx *c, const struct svg_opts *o, char *err, size_t
 	plot_runs_build(&pr, ser, plot_series_interval(ser), in->runs, rows + skip, shown,
 			(double)in->mem_limit / 1024.0, 0);
 	double span = (double)pr.span / 1e9;
-	double io_scale = pr.read_max, af_max = pr.af_max / 1024.0, af_scale, af_step;
-	svg_lin_scale(af_max, &af_scale, &af_step);
-	if (in->mem_limit && af_max <= (double)in->mem_limit / 1048576.0)
-		af_scale = af_max; /* the limit itself: the list cannot pass it */
-	(void)af_step;
+	/* the active axis is the model's (plot.h af_max: the limit, or the
+	 * largest list), in its unit, as the TUI's */
+	const struct mem_unit *au = pr.af_unit;
+	double io_scale = pr.read_max, af_scale = pr.af_max / au->kib;
+	char af_name[48];
+	snprintf(af_name, sizeof(af_name), "active(file) %s (right axis)", au->name);
 
 	struct svg_legend_item lg[] = {{th->io, "read MiB/s, the run's own (left axis)", 0},
-				       {th->active, "active(file) MiB (right axis)", 1},
+				       {th->active, af_name, 1},
 				       {th->burst, "demotion burst", 2}};
 	svg_legend(c, c->L, c->R, top - 24 * u, lg, 3);
 	if (skip) {
@@ -122,7 +123,7 @@ int svg_runs_view(struct svg_ctx *c, const struct svg_opts *o, char *err, size_t
 			 io_top);
 		svg_text(c, c->L - 8 * u, y + rh, tfs, "end", "normal", th->text, SVG_SANS, "0");
 		svg_fmt_tick(t1, sizeof(t1), af_scale);
-		snprintf(t2, sizeof(t2), "%s MiB", t1);
+		snprintf(t2, sizeof(t2), "%s %s", t1, au->name);
 		svg_text(c, c->R + 8 * u, y + tfs * 0.8, tfs, "start", "normal", th->active,
 			 SVG_SANS, t2);
 		svg_text(c, c->R + 8 * u, y + rh, tfs, "start", "normal", th->active, SVG_SANS,
@@ -140,7 +141,7 @@ int svg_runs_view(struct svg_ctx *c, const struct svg_opts *o, char *err, size_t
 			xs[m] = c->L + (double)(j + 1) / pr.n * (c->R - c->L);
 			yio[m] = svg_map_lin(rd[j], y, rh, io_scale);
 			ybase[m] = isnan(rd[j]) ? NAN : y + rh;
-			yaf[m] = svg_map_lin(af[j] / 1024.0, y, rh, af_scale);
+			yaf[m] = svg_map_lin(af[j] / au->kib, y, rh, af_scale);
 			m++;
 		}
 		svg_clip_begin(c, c->L, y - 2 * u, c->R - c->L, rh + 2 * u);

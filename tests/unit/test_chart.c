@@ -180,6 +180,30 @@ static void test_fmt_mib(void **state)
 	}
 }
 
+/* A memory axis' unit (units.c): MiB from 1 MiB, GiB from 1 GiB, MiB
+ * without a top; its terminal label is what fmt_size said for the same
+ * top, so the TUI's labels did not change when the unit became the plot
+ * model's. */
+static void test_mem_unit(void **state)
+{
+	(void)state;
+	assert_string_equal(mem_unit_of(NAN)->name, "MiB");
+	assert_string_equal(mem_unit_of(0)->name, "MiB");
+	assert_string_equal(mem_unit_of(512)->name, "KiB");
+	assert_string_equal(mem_unit_of(1023.0 * 1024)->name, "MiB");
+	assert_string_equal(mem_unit_of(1024.0 * 1024)->name, "GiB");
+	assert_string_equal(mem_unit_of(3.9 * 1048576)->name, "GiB");
+	assert_string_equal(mem_unit_of(1000.0 * 1048576)->name, "GiB");
+	assert_string_equal(mem_unit_of(1024.0 * 1048576)->name, "TiB");
+	for (double kib = 1; kib < 1e13; kib = floor(kib * 1.093) + 1) {
+		char a[32], b[32];
+		fmt_mem_axis(a, sizeof(a), kib, mem_unit_of(kib));
+		fmt_size(b, sizeof(b), (uint64_t)(kib * 1024.0));
+		if (strcmp(a, b) != 0)
+			fail_msg("%.0f KiB: fmt_mem_axis \"%s\", fmt_size \"%s\"", kib, a, b);
+	}
+}
+
 /* Every drawn cell as '#', blanks kept: the shape without the glyph choice. */
 static char *shape(const struct grid *g)
 {
@@ -361,6 +385,7 @@ int main(void)
 	    cmocka_unit_test(test_quantile),
 	    cmocka_unit_test(test_fmt_num),
 	    cmocka_unit_test(test_fmt_mib),
+	    cmocka_unit_test(test_mem_unit),
 	    cmocka_unit_test(test_canvas_ascii_area),
 	    cmocka_unit_test(test_canvas_braille),
 	    cmocka_unit_test(test_canvas_braille_cells),

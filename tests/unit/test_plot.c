@@ -191,7 +191,8 @@ static void test_marks(void **state)
 	assert_int_equal(p.marks[0].col, 10);
 	assert_int_equal(p.marks[0].phase, PHASE_IDLE);
 	/* the same from the export's build */
-	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0, 0};
+	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0, 0,
+			       0};
 	plot_build_samples(&p, &src, 5, 50);
 	assert_int_equal(p.nmarks, 2);
 	assert_int_equal(p.marks[1].col, 7);
@@ -570,6 +571,51 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
+/* A renderer with one disk axis (the SVG: plot_src.one_disk_axis): where
+ * the TUI splits (writes at 15 times the reads) the model gives one scale,
+ * the larger half's, and flags the columns clipped against it; the SVG's
+ * wedges are those columns. */
+static void test_one_disk_axis(void **state)
+{
+	(void)state;
+	struct synth y;
+	synth_make(&y, 100, 10, 90, 8, 120, 95); /* 32 and 480 MiB/s, a read of 1600 at 95 */
+	struct plot two, one;
+	plot_init(&two);
+	plot_init(&one);
+	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0, 0,
+			       0};
+	plot_build_samples(&two, &src, 0, 99);
+	src.one_disk_axis = 1;
+	plot_build_samples(&one, &src, 0, 99);
+	assert_true(two.split);
+	assert_false(one.split);
+	assert_true(one.read_max == one.write_max);
+	assert_true(one.read_max == fmax(two.read_max, two.write_max));
+	assert_int_equal(one.nclip_read, 1);
+	assert_true(plot_col(&one, PLOT_CLIP_READ)[95] > 0);
+	assert_int_equal(one.nclip_write, 0);
+
+	char *svg = NULL, err[256];
+	size_t svglen = 0;
+	FILE *f = open_memstream(&svg, &svglen);
+	struct svg_input in = {.ser = y.m.series,
+			       .events = y.log->events,
+			       .nevents = y.log->nevents,
+			       .runs = y.log->results,
+			       .nruns = y.log->nresults,
+			       .disk = "vda"};
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	fclose(f);
+	assert_int_equal(count(svg, "class=\"clip\""), one.nclip_read + one.nclip_write);
+	free(svg);
+	plot_done(&two);
+	plot_done(&one);
+	synth_free(&y);
+}
+
 /* The demo recording, replayed into m (its log in *log). */
 static struct source *load_demo(struct model *m, struct runlog **log)
 {
@@ -804,7 +850,7 @@ static void test_mem_any_machine(void **state)
 		double svg_top;
 		int cut;
 	} mc[] = {
-	    {mem_2g, "1.9G", "Memory, whole system (1.937 GiB)", ">MiB<", NULL, 1983, 0},
+	    {mem_2g, "1.9G", "Memory, whole system (1.937 GiB)", ">GiB<", NULL, 1.937, 0},
 	    {mem_24g, "200M", "Memory, whole system (24 GiB, axis cut at 200 MiB)", ">MiB<",
 	     ">free 23.09 GiB<", 200, 1},
 	    {mem_1t, "150G", "Memory, whole system (1008 GiB, axis cut at 150 GiB)", ">GiB<",
@@ -887,10 +933,107 @@ static void test_mem_any_machine(void **state)
 			fail_msg("no \"%s\" in the SVG", mc[k].svg_title);
 		if (mc[k].svg_free)
 			assert_non_null(strstr(svg, mc[k].svg_free));
-		assert_true(fabs(svg_mem_top(svg, mc[k].svg_unit) - mc[k].svg_top) < 1);
+		assert_true(fabs(svg_mem_top(svg, mc[k].svg_unit) - mc[k].svg_top) <
+			    0.005 * mc[k].svg_top);
 		free(svg);
 		mf_model_free(&m, log);
 	}
+}
+
+/* The unit of the memory axis: the letter after the TUI's top label
+ * ("3.9G": 'G'), its number in *top. */
+static char tui_mem_unit(const struct grid *g, double *top)
+{
+	int t = find_row(g, "Mem");
+	assert_true(t >= 0);
+	char *row = row_text(g, t + 1), *end;
+	*top = strtod(row, &end);
+	assert_true(end != row);
+	char unit = *end;
+	free(row);
+	return unit;
+}
+
+/* The unit of the SVG's memory axis: its upright title ("GiB"), the
+ * largest tick label under it in *top. */
+static void svg_mem_unit(const char *svg, char *unit, size_t len, double *top)
+{
+	const char *a = strstr(svg, ">Memory");
+	assert_non_null(a);
+	const char *v = strstr(a, "rotate(-90)");
+	assert_non_null(v);
+	const char *gt = strchr(v, '>'), *lt = strchr(gt, '<');
+	snprintf(unit, len, "%.*s", (int)(lt - gt - 1), gt + 1);
+	*top = -1;
+	for (const char *p = a; (p = strstr(p, "text-anchor=\"end\"")) && p < v; p++)
+		*top = fmax(*top, strtod(strchr(p, '>') + 1, NULL));
+}
+
+/* One recording, two pictures, one memory unit: at MemTotal 3.9, 4.1 and
+ * 1000 GiB, the lists filling 70 % of it (the axis is MemTotal) or 30 %
+ * (cut at a step above them), the TUI's top label and the SVG's axis say
+ * the same unit and the same top — the plot model's (plot.h mem_unit).
+ * The SVG said MiB up to 4 GiB while the TUI said G from 1 GiB. */
+static void test_mem_unit_agrees(void **state)
+{
+	(void)state;
+	static const double gib[] = {3.9, 4.1, 1000};
+	static const double share[] = {0.7, 0.3};
+	for (size_t k = 0; k < ARRAY_LEN(gib); k++)
+		for (size_t j = 0; j < ARRAY_LEN(share); j++) {
+			struct model m;
+			memset(&m, 0, sizeof(m));
+			struct runlog *log;
+			mf_model(&m, &log, 256, 1, "vda");
+			uint64_t total = (uint64_t)(gib[k] * 1048576.0); /* KiB */
+			uint64_t used = (uint64_t)((double)total * share[j]);
+			for (int i = 0; i < 60; i++) {
+				struct sample s;
+				memset(&s, 0, sizeof(s));
+				s.t_ns = T0 + (uint64_t)i * 1000000000ull;
+				s.have = SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK | SAMPLE_HAVE_MEM;
+				s.run = -1;
+				s.mem_total = total;
+				s.active_file = used / 2;
+				s.inactive_file = used * 3 / 10;
+				s.active_anon = used / 5;
+				s.mem_free = total - used;
+				series_push(m.series, &s);
+			}
+			struct ui u;
+			memset(&u, 0, sizeof(u));
+			u.glyphs = CHART_BLOCK;
+			struct views v;
+			views_init(&v);
+			struct grid g;
+			grid_init(&g, 100, 30);
+			views_draw(&v, &m, &u, &g);
+			assert_int_equal(v.overview.plot.mem_cut, share[j] < 0.5);
+			double tui_top;
+			char tui = tui_mem_unit(&g, &tui_top);
+
+			char *svg = NULL, err[256];
+			size_t svglen = 0;
+			FILE *f = open_memstream(&svg, &svglen);
+			struct svg_input in = {.ser = m.series, .disk = "vda"};
+			struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+			if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+				fail_msg("%s", err);
+			fclose(f);
+			char unit[16];
+			double svg_top;
+			svg_mem_unit(svg, unit, sizeof(unit), &svg_top);
+			printf("MemTotal %g GiB, lists %g %%: TUI top %g%c, SVG top %g %s\n",
+			       gib[k], share[j] * 100, tui_top, tui, svg_top, unit);
+			if (tui != unit[0] || fabs(svg_top - tui_top) > 0.051 * tui_top)
+				fail_msg(
+				    "MemTotal %g GiB: the TUI's axis says %g%c, the SVG's %g %s",
+				    gib[k], tui_top, tui, svg_top, unit);
+			free(svg);
+			grid_done(&g);
+			views_done(&v);
+			mf_model_free(&m, log);
+		}
 }
 
 /* ---- the Runs view, two pictures ----------------------------------------- */
@@ -992,6 +1135,117 @@ static void test_runs_tui_and_svg_agree(void **state)
 	free(svg);
 	source_free(src);
 	mf_model_free(&m, log);
+}
+
+/* The Runs view's active axis, both pictures: the TUI's legend ("active(file)
+ * 0-1.5G": 'G', 1.5) and the SVG's right-axis top label ("1.5 GiB"). */
+static char tui_runs_active(struct model *m, double *top)
+{
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_BLOCK;
+	u.view = VIEW_RUNS;
+	struct views v;
+	views_init(&v);
+	struct grid g;
+	grid_init(&g, 160, 45);
+	views_draw(&v, m, &u, &g);
+	int y = find_row(&g, " active(file) 0-");
+	assert_true(y > 0);
+	char *t = row_text(&g, y), *end;
+	*top = strtod(strstr(t, " active(file) 0-") + 16, &end);
+	char unit = *end;
+	free(t);
+	grid_done(&g);
+	views_done(&v);
+	return unit;
+}
+
+static void svg_runs_active(const char *svg, char *unit, size_t len, double *top)
+{
+	char pat[96];
+	snprintf(pat, sizeof(pat), "text-anchor=\"start\" font-weight=\"normal\" fill=\"#%06x\"",
+		 (unsigned)svg_theme_light.active);
+	const char *p = strstr(svg, pat);
+	assert_non_null(p); /* the first block's top label */
+	char *end;
+	*top = strtod(strchr(p, '>') + 1, &end);
+	const char *lt = strchr(end, '<');
+	snprintf(unit, len, "%.*s", (int)(lt - end - 1), end + 1);
+}
+
+/* Two runs without a memory limit, their active lists climbing to 300 MiB
+ * or 1.5 GiB: the Runs view's active axis is the plot model's (the largest
+ * list, plot_runs.af_max, in af_unit) in both pictures.  The SVG rounded
+ * it on its own (400 MiB, 2000 MiB) while the TUI said 300M and 1.5G. */
+static void test_runs_active_axis_agrees(void **state)
+{
+	(void)state;
+	static const uint64_t peak_mib[] = {300, 1536};
+	for (size_t k = 0; k < ARRAY_LEN(peak_mib); k++) {
+		struct model m;
+		struct runlog *log;
+		memset(&m, 0, sizeof(m));
+		mf_model(&m, &log, 4096, 0.25, "vda");
+		uint64_t t = T0, rd = 0, peak = peak_mib[k] << 10; /* KiB */
+		for (int run = 0; run < 2; run++) {
+			struct run_result *r = &log->results[log->nresults++];
+			snprintf(r->name, sizeof(r->name), "rw_cp");
+			r->cmd = -1;
+			r->repeat = run + 1;
+			r->finished = r->ok = 1;
+			r->t_start_ns = r->t_copy_ns = t;
+			for (int i = 0; i < 40; i++, t += DT) {
+				struct sample s;
+				mf_sample(&s, t, 1ull << 20, 0);
+				s.mem_total = 8ull << 20;
+				s.run = (int16_t)run;
+				s.phase = PHASE_COPY;
+				s.active_file = peak / 4 + (peak - peak / 4) * (uint64_t)i / 39;
+				rd += 20 * 2048;
+				s.rd_sectors = rd;
+				series_push(m.series, &s);
+			}
+			r->t_end_ns = t - DT;
+			r->elapsed_s = (double)(r->t_end_ns - r->t_copy_ns) / 1e9;
+			r->peak_active_file_kb = peak;
+			r->mbs = 80;
+			runlog_add_event(log, r->t_copy_ns, PHASE_COPY);
+			runlog_add_event(log, r->t_end_ns, PHASE_IDLE);
+		}
+		struct strategy_stats st[MODEL_MAX_STRATEGIES];
+		m.stats = st;
+		m.nstats =
+		    stats_compute(log->results, log->nresults, NULL, st, MODEL_MAX_STRATEGIES);
+		m.runs.state = RUNS_FINISHED;
+		m.runs.current = -1;
+		double tui_top;
+		char tui = tui_runs_active(&m, &tui_top);
+
+		char *svg = NULL, err[256];
+		size_t svglen = 0;
+		FILE *f = open_memstream(&svg, &svglen);
+		struct svg_input in = {.ser = m.series,
+				       .events = log->events,
+				       .nevents = log->nevents,
+				       .runs = log->results,
+				       .nruns = log->nresults};
+		struct svg_opts o = {.view = SVG_RUNS, .run = -1};
+		if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		fclose(f);
+		char unit[16];
+		double svg_top;
+		svg_runs_active(svg, unit, sizeof(unit), &svg_top);
+		printf("active lists to %llu MiB: TUI 0-%g%c, SVG %g %s\n",
+		       (unsigned long long)peak_mib[k], tui_top, tui, svg_top, unit);
+		if (tui != unit[0] || fabs(svg_top - tui_top) > 0.01 * tui_top)
+			fail_msg(
+			    "active lists to %llu MiB: the TUI's axis says %g%c, the SVG's %g %s",
+			    (unsigned long long)peak_mib[k], tui_top, tui, svg_top, unit);
+		free(svg);
+		mf_model_free(&m, log);
+	}
 }
 
 /* The progress line's and the probe's question: bytes moving (copy,
@@ -1372,6 +1626,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_split),
+	    cmocka_unit_test(test_one_disk_axis),
 	    cmocka_unit_test(test_scale_follows_copy),
 	    cmocka_unit_test(test_scope),
 	    cmocka_unit_test(test_marks),
@@ -1384,7 +1639,9 @@ int main(void)
 	    cmocka_unit_test(test_tui_and_svg_agree),
 	    cmocka_unit_test(test_mem_cut_rules),
 	    cmocka_unit_test(test_mem_any_machine),
+	    cmocka_unit_test(test_mem_unit_agrees),
 	    cmocka_unit_test(test_runs_tui_and_svg_agree),
+	    cmocka_unit_test(test_runs_active_axis_agrees),
 	    cmocka_unit_test(test_phase_moves_bytes),
 	    cmocka_unit_test(test_time_ticks),
 	    cmocka_unit_test(test_runs_scale_kept),
