@@ -571,6 +571,19 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
+/* The picture svg_write draws of in and o, in memory (free it). */
+static char *svg_of(const struct svg_input *in, const struct svg_opts *o)
+{
+	char *svg = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&svg, &len);
+	assert_non_null(f);
+	if (svg_write(f, in, o, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	fclose(f);
+	return svg;
+}
+
 /* A renderer with one disk axis (the SVG: plot_src.one_disk_axis): where
  * the TUI splits (writes at 15 times the reads) the model gives one scale,
  * the larger half's, and flags the columns clipped against it; the SVG's
@@ -596,9 +609,6 @@ static void test_one_disk_axis(void **state)
 	assert_true(plot_col(&one, PLOT_CLIP_READ)[95] > 0);
 	assert_int_equal(one.nclip_write, 0);
 
-	char *svg = NULL, err[256];
-	size_t svglen = 0;
-	FILE *f = open_memstream(&svg, &svglen);
 	struct svg_input in = {.ser = y.m.series,
 			       .events = y.log->events,
 			       .nevents = y.log->nevents,
@@ -606,9 +616,7 @@ static void test_one_disk_axis(void **state)
 			       .nruns = y.log->nresults,
 			       .disk = "vda"};
 	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
-	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
-	fclose(f);
+	char *svg = svg_of(&in, &o);
 	assert_int_equal(count(svg, "class=\"clip\""), one.nclip_read + one.nclip_write);
 	free(svg);
 	plot_done(&two);
@@ -664,9 +672,6 @@ static void test_tui_and_svg_agree(void **state)
 	assert_true(p->nbursts > 0);
 	assert_true(p->nmarks > 0);
 
-	char *svg = NULL, err[512];
-	size_t svglen = 0;
-	FILE *f = open_memstream(&svg, &svglen);
 	struct svg_input in = {.ser = m.series,
 			       .events = log->events,
 			       .nevents = log->nevents,
@@ -677,9 +682,7 @@ static void test_tui_and_svg_agree(void **state)
 			     .run = -1,
 			     .from_ns = series_at(m.series, (size_t)p->lo[0])->t_ns,
 			     .to_ns = series_at(m.series, (size_t)end)->t_ns};
-	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
-	fclose(f);
+	char *svg = svg_of(&in, &o);
 
 	/* the disk scale: the TUI's top (read) and bottom (write) labels,
 	 * the SVG's top tick: one number */
@@ -837,6 +840,18 @@ static double svg_mem_top(const char *svg, const char *unit)
 	return top;
 }
 
+/* The Overview of m at w×h in block glyphs, into v and g (done by the
+ * caller: views_done, grid_done). */
+static void draw_blocks(struct views *v, struct grid *g, struct model *m, int w, int h)
+{
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_BLOCK;
+	views_init(v);
+	grid_init(g, w, h);
+	views_draw(v, m, &u, g);
+}
+
 /* Plain lrutop (no run) on a 2 GiB, a 24 GiB and a 1 TiB machine: the
  * lists take a readable share of the memory chart's rows at 80x24,
  * 100x30 and 160x45; where they are a sliver of MemTotal the axis is cut
@@ -872,14 +887,9 @@ static void test_mem_any_machine(void **state)
 			series_push(m.series, &s);
 		}
 		for (size_t z = 0; z < ARRAY_LEN(sizes); z++) {
-			struct ui u;
-			memset(&u, 0, sizeof(u));
-			u.glyphs = CHART_BLOCK;
 			struct views v;
-			views_init(&v);
 			struct grid g;
-			grid_init(&g, sizes[z][0], sizes[z][1]);
-			views_draw(&v, &m, &u, &g);
+			draw_blocks(&v, &g, &m, sizes[z][0], sizes[z][1]);
 			const struct plot *p = &v.overview.plot;
 			assert_false(p->cg);
 			assert_int_equal(p->mem_cut, mc[k].cut);
@@ -921,14 +931,9 @@ static void test_mem_any_machine(void **state)
 		}
 
 		/* the export: the same cut, the same top */
-		char *svg = NULL, err[256];
-		size_t svglen = 0;
-		FILE *f = open_memstream(&svg, &svglen);
 		struct svg_input in = {.ser = m.series, .disk = "vda"};
 		struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
-		if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-			fail_msg("%s", err);
-		fclose(f);
+		char *svg = svg_of(&in, &o);
 		if (!strstr(svg, mc[k].svg_title))
 			fail_msg("no \"%s\" in the SVG", mc[k].svg_title);
 		if (mc[k].svg_free)
@@ -1000,26 +1005,16 @@ static void test_mem_unit_agrees(void **state)
 				s.mem_free = total - used;
 				series_push(m.series, &s);
 			}
-			struct ui u;
-			memset(&u, 0, sizeof(u));
-			u.glyphs = CHART_BLOCK;
 			struct views v;
-			views_init(&v);
 			struct grid g;
-			grid_init(&g, 100, 30);
-			views_draw(&v, &m, &u, &g);
+			draw_blocks(&v, &g, &m, 100, 30);
 			assert_int_equal(v.overview.plot.mem_cut, share[j] < 0.5);
 			double tui_top;
 			char tui = tui_mem_unit(&g, &tui_top);
 
-			char *svg = NULL, err[256];
-			size_t svglen = 0;
-			FILE *f = open_memstream(&svg, &svglen);
 			struct svg_input in = {.ser = m.series, .disk = "vda"};
 			struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
-			if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-				fail_msg("%s", err);
-			fclose(f);
+			char *svg = svg_of(&in, &o);
 			char unit[16];
 			double svg_top;
 			svg_mem_unit(svg, unit, sizeof(unit), &svg_top);
@@ -1038,10 +1033,31 @@ static void test_mem_unit_agrees(void **state)
 
 /* ---- the Runs view, two pictures ----------------------------------------- */
 
-/* The TUI's Runs view at w×h: the read scale's top (the legend's
- * "read 0-N MiB/s"), the blocks (label rows: a name, then "#1") and the
- * ▼ burst marks. */
-static void tui_runs(struct model *m, int w, int h, double *read_top, int *blocks, int *bursts)
+/* The SVG Runs view's active axis: its right-axis top label ("1.5 GiB"). */
+static void svg_runs_active(const char *svg, char *unit, size_t len, double *top)
+{
+	char pat[96];
+	snprintf(pat, sizeof(pat), "text-anchor=\"start\" font-weight=\"normal\" fill=\"#%06x\"",
+		 (unsigned)svg_theme_light.active);
+	const char *p = strstr(svg, pat);
+	assert_non_null(p); /* the first block's top label */
+	char *end;
+	*top = strtod(strchr(p, '>') + 1, &end);
+	const char *lt = strchr(end, '<');
+	snprintf(unit, len, "%.*s", (int)(lt - end - 1), end + 1);
+}
+
+/* What the TUI's Runs view at w×h shows: the read scale's top (the
+ * legend's "read 0-N MiB/s"), the active axis' ("active(file) 0-1.5G":
+ * 1.5, 'G'), the blocks (label rows: a name, then "#1") and the ▼ burst
+ * marks. */
+struct tui_runs_seen {
+	double read_top, af_top;
+	char af_unit;
+	int blocks, bursts;
+};
+
+static void tui_runs(struct model *m, int w, int h, struct tui_runs_seen *seen)
 {
 	struct ui u;
 	memset(&u, 0, sizeof(u));
@@ -1054,20 +1070,24 @@ static void tui_runs(struct model *m, int w, int h, double *read_top, int *block
 	views_draw(&v, m, &u, &g);
 	int y = find_row(&g, " read 0-");
 	assert_true(y > 0);
-	char *t = row_text(&g, y);
-	*read_top = strtod(strstr(t, " read 0-") + 8, NULL);
+	char *t = row_text(&g, y), *end;
+	seen->read_top = strtod(strstr(t, " read 0-") + 8, NULL);
+	const char *af = strstr(t, " active(file) 0-");
+	assert_non_null(af);
+	seen->af_top = strtod(af + 16, &end);
+	seen->af_unit = *end;
 	free(t);
-	*blocks = *bursts = 0;
+	seen->blocks = seen->bursts = 0;
 	for (int yy = 0; yy < y; yy++) {
 		t = row_text(&g, yy);
-		*blocks += t[0] != ' ' && strlen(t) > 16 && t[15] == '#' && strstr(t, "_cp");
-		*bursts += count(t, "\xe2\x96\xbc");
+		seen->blocks += t[0] != ' ' && strlen(t) > 16 && t[15] == '#' && strstr(t, "_cp");
+		seen->bursts += count(t, "\xe2\x96\xbc");
 		free(t);
 	}
-	assert_int_equal(v.runs.plot.nrows, (size_t)*blocks);
+	assert_int_equal(v.runs.plot.nrows, (size_t)seen->blocks);
 	char want[16];
 	fmt_num(want, sizeof(want), v.runs.plot.read_max);
-	assert_true(fabs(*read_top - strtod(want, NULL)) < 1e-9);
+	assert_true(fabs(seen->read_top - strtod(want, NULL)) < 1e-9);
 	grid_done(&g);
 	views_done(&v);
 }
@@ -1086,10 +1106,11 @@ static void test_runs_tui_and_svg_agree(void **state)
 	m.nstats = stats_compute(log->results, log->nresults, NULL, st, MODEL_MAX_STRATEGIES);
 	assert_int_equal(log->nresults, 3);
 
-	double top_wide, top_narrow;
-	int blocks_wide, blocks_narrow, bursts_wide, bursts_narrow;
-	tui_runs(&m, 160, 45, &top_wide, &blocks_wide, &bursts_wide);
-	tui_runs(&m, 100, 45, &top_narrow, &blocks_narrow, &bursts_narrow);
+	struct tui_runs_seen wide, narrow;
+	tui_runs(&m, 160, 45, &wide);
+	tui_runs(&m, 100, 45, &narrow);
+	double top_wide = wide.read_top, top_narrow = narrow.read_top;
+	int blocks_wide = wide.blocks, blocks_narrow = narrow.blocks, bursts_wide = wide.bursts;
 	printf("Runs view: read scale top %g MiB/s (160 and 100 columns), %d blocks, %d bursts\n",
 	       top_wide, blocks_wide, bursts_wide);
 	assert_true(top_wide > 0);
@@ -1098,9 +1119,6 @@ static void test_runs_tui_and_svg_agree(void **state)
 	assert_int_equal(blocks_wide, 3);
 	assert_int_equal(blocks_narrow, 3);
 
-	char *svg = NULL, err[512];
-	size_t svglen = 0;
-	FILE *f = open_memstream(&svg, &svglen);
 	struct svg_input in = {.ser = m.series,
 			       .events = log->events,
 			       .nevents = log->nevents,
@@ -1108,9 +1126,7 @@ static void test_runs_tui_and_svg_agree(void **state)
 			       .nruns = log->nresults,
 			       .disk = "vda"};
 	struct svg_opts o = {.view = SVG_RUNS, .run = -1};
-	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
-	fclose(f);
+	char *svg = svg_of(&in, &o);
 	/* each block's rate axis: the top label, one a block, the TUI's number */
 	char lab[48];
 	snprintf(lab, sizeof(lab), ">%g MiB/s</text>", top_wide);
@@ -1131,47 +1147,16 @@ static void test_runs_tui_and_svg_agree(void **state)
 	snprintf(tri, sizeof(tri), "z\" fill=\"#%06x\"", (unsigned)svg_theme_light.burst);
 	assert_true(bursts_wide > 0);
 	assert_int_equal(count(svg, tri) - 1, bursts_wide);
+	/* the active axis: the model's top in its unit, both ways */
+	char af_unit[16];
+	double af_top;
+	svg_runs_active(svg, af_unit, sizeof(af_unit), &af_top);
+	assert_int_equal(af_unit[0], wide.af_unit);
+	assert_true(fabs(af_top - wide.af_top) <= 0.01 * wide.af_top);
 
 	free(svg);
 	source_free(src);
 	mf_model_free(&m, log);
-}
-
-/* The Runs view's active axis, both pictures: the TUI's legend ("active(file)
- * 0-1.5G": 'G', 1.5) and the SVG's right-axis top label ("1.5 GiB"). */
-static char tui_runs_active(struct model *m, double *top)
-{
-	struct ui u;
-	memset(&u, 0, sizeof(u));
-	u.glyphs = CHART_BLOCK;
-	u.view = VIEW_RUNS;
-	struct views v;
-	views_init(&v);
-	struct grid g;
-	grid_init(&g, 160, 45);
-	views_draw(&v, m, &u, &g);
-	int y = find_row(&g, " active(file) 0-");
-	assert_true(y > 0);
-	char *t = row_text(&g, y), *end;
-	*top = strtod(strstr(t, " active(file) 0-") + 16, &end);
-	char unit = *end;
-	free(t);
-	grid_done(&g);
-	views_done(&v);
-	return unit;
-}
-
-static void svg_runs_active(const char *svg, char *unit, size_t len, double *top)
-{
-	char pat[96];
-	snprintf(pat, sizeof(pat), "text-anchor=\"start\" font-weight=\"normal\" fill=\"#%06x\"",
-		 (unsigned)svg_theme_light.active);
-	const char *p = strstr(svg, pat);
-	assert_non_null(p); /* the first block's top label */
-	char *end;
-	*top = strtod(strchr(p, '>') + 1, &end);
-	const char *lt = strchr(end, '<');
-	snprintf(unit, len, "%.*s", (int)(lt - end - 1), end + 1);
 }
 
 /* Two runs without a memory limit, their active lists climbing to 300 MiB
@@ -1219,21 +1204,18 @@ static void test_runs_active_axis_agrees(void **state)
 		    stats_compute(log->results, log->nresults, NULL, st, MODEL_MAX_STRATEGIES);
 		m.runs.state = RUNS_FINISHED;
 		m.runs.current = -1;
-		double tui_top;
-		char tui = tui_runs_active(&m, &tui_top);
+		struct tui_runs_seen seen;
+		tui_runs(&m, 160, 45, &seen);
+		double tui_top = seen.af_top;
+		char tui = seen.af_unit;
 
-		char *svg = NULL, err[256];
-		size_t svglen = 0;
-		FILE *f = open_memstream(&svg, &svglen);
 		struct svg_input in = {.ser = m.series,
 				       .events = log->events,
 				       .nevents = log->nevents,
 				       .runs = log->results,
 				       .nruns = log->nresults};
 		struct svg_opts o = {.view = SVG_RUNS, .run = -1};
-		if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-			fail_msg("%s", err);
-		fclose(f);
+		char *svg = svg_of(&in, &o);
 		char unit[16];
 		double svg_top;
 		svg_runs_active(svg, unit, sizeof(unit), &svg_top);
