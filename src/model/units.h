@@ -1,6 +1,7 @@
 /*
  * units — numbers for axes and legends: nice steps, auto-scaling with
- * hysteresis, quantiles, short number labels.  Below screen/ and output/
+ * hysteresis, quantiles, short number and size labels, the unit of a
+ * memory axis.  Below screen/ and output/
  * alike (both label the same scales), so neither reaches into the other
  * for them.  Pure functions of their arguments and the caller's state.
  */
