@@ -1,3 +1,6 @@
+/* The Overview's half of the plot model (plot.h): the window, the columns,
+ * the scales, the marks and ticks of a struct plot; plot_runs.c is the
+ * Runs view's half. */
 #include "model/plot.h"
 
 #include <math.h>
@@ -14,6 +17,7 @@ void plot_init(struct plot *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->end = -1;
+	p->mem_unit = mem_unit_of(NAN);
 }
 
 /* The column buffers (ensure's); the marks are kept apart. */
@@ -415,7 +419,7 @@ static double frozen_scale(struct autoscale *a, int frozen, int fine, double lev
 		    : autoscale_update(s, level, floor, 40);
 }
 
-static void scales(struct plot *p, int frozen, int disk_limited, double limit_mbs)
+static void scales(struct plot *p, int frozen, int disk_limited, double limit_mbs, int one_axis)
 {
 	int n = p->n;
 	/* While runs are on screen the disk scale follows their copies: a
@@ -439,9 +443,11 @@ static void scales(struct plot *p, int frozen, int disk_limited, double limit_mb
 	 * crawl at 32 MiB/s while buffered write-back (which v1 blkio does
 	 * not throttle) bursts at 150, and one scale would put the read
 	 * sawtooth in the bottom fifth of its half.  Under --disk-limit
-	 * always: the two are different regimes by design. */
+	 * always: the two are different regimes by design.  Never for a
+	 * renderer with one disk axis (the SVG: plot_src.one_disk_axis),
+	 * whose scale and clipped columns are then the larger half's. */
 	double hi = dmax > wmax ? dmax : wmax, lo = dmax > wmax ? wmax : dmax;
-	int split = lo > 0 && (disk_limited || hi > (p->split_state ? 1.5 : 2.0) * lo);
+	int split = !one_axis && lo > 0 && (disk_limited || hi > (p->split_state ? 1.5 : 2.0) * lo);
 	/* a half that gets (or loses) a scale of its own starts afresh: the
 	 * other's level must not hold it up for the shrink's 40 ticks */
 	if (!frozen && split != p->split_state) {
@@ -607,7 +613,7 @@ static void ticks(struct plot *p, const struct series *ser, const struct runlog 
 /* ---- builds -------------------------------------------------------------- */
 
 /* Everything a build keeps for the next, as a new plot has it: the
- * autoscales, the memory axis' unit, the split and own-bytes states, the
+ * autoscales, the memory axis' step unit, the split and own-bytes states, the
  * fitted column, the column cache.  A paused replay's frames take their
  * scales from copies of the state (frozen_scale), so what the frames
  * played before a jump left there would otherwise hold every frame after
@@ -620,7 +626,7 @@ static void fresh(struct plot *p)
 	memset(&p->as_reclaim, 0, sizeof(p->as_reclaim));
 	memset(&p->as_deact, 0, sizeof(p->as_deact));
 	memset(&p->as_mem, 0, sizeof(p->as_mem));
-	p->mem_unit = 0;
+	p->mem_step = 0;
 	p->split_state = 0;
 	p->own_state[0] = p->own_state[1] = 0;
 	p->fit_col = 0;
@@ -686,8 +692,8 @@ static void disk_main(struct plot *p)
 }
 
 /* Columns whose value is above its chart's scale (clipped at the top
- * edge): the renderers mark them, so a spike that does not set the scale
- * is not hidden either. */
+ * edge): the renderers mark them (the TUI an arrow, the SVG a wedge), so
+ * a spike that does not set the scale is not hidden either. */
 static void clipped(struct plot *p)
 {
 	const double *rd = plot_col(p, PLOT_READ), *wr = plot_col(p, PLOT_WRITE);
@@ -725,11 +731,14 @@ static void clipped(struct plot *p)
  * (1 1.5 2 3 4 5 6 8 ×10^k MiB, or GiB from a GiB up) above the largest
  * shown stack, with the autoscale's hysteresis so the axis does not
  * follow every tick, frozen while the picture is.  Free or headroom
- * above the top is left to the legend's number. */
+ * above the top is left to the legend's number.  The axis' unit follows
+ * its top (mem_unit_of: GiB from a GiB, as the steps), one for both
+ * renderers. */
 static void mem_scale(struct plot *p, int frozen, double total)
 {
 	p->mem_top = total;
 	p->mem_cut = 0;
+	p->mem_unit = mem_unit_of(total);
 	if (isnan(total) || !(total > 0))
 		return;
 	const double *af = plot_col(p, PLOT_AF), *inf = plot_col(p, PLOT_IF),
@@ -745,11 +754,11 @@ static void mem_scale(struct plot *p, int frozen, double total)
 		return;
 	double unit = used * 1.05 >= 1000.0 * 1024 ? 1048576.0 : 1024.0;
 	struct autoscale fresh = {0, 0}, *as = &p->as_mem;
-	if (unit != p->mem_unit) { /* a new unit: its steps start afresh */
+	if (unit != p->mem_step) { /* a new unit: its steps start afresh */
 		as = &fresh;
 		if (!frozen) {
 			memset(&p->as_mem, 0, sizeof(p->as_mem));
-			p->mem_unit = unit;
+			p->mem_step = unit;
 			as = &p->as_mem;
 		}
 	}
@@ -757,6 +766,7 @@ static void mem_scale(struct plot *p, int frozen, double total)
 	if (top < total) {
 		p->mem_top = top;
 		p->mem_cut = 1;
+		p->mem_unit = mem_unit_of(top);
 	}
 }
 
@@ -765,7 +775,7 @@ static void finish(struct plot *p, const struct plot_src *src, int frozen, int m
 	scope(p, src->ser, mem_system);
 	columns(p, src->ser, p->cg);
 	disk_main(p);
-	scales(p, frozen, src->disk_limited, src->disk_limit_mbs);
+	scales(p, frozen, src->disk_limited, src->disk_limit_mbs, src->one_disk_axis);
 	clipped(p);
 	marks(p, src);
 }
@@ -788,9 +798,10 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 		p->cg = p->gens = p->nbursts = 0;
 		p->mem_total = p->mem_top = NAN;
 		p->mem_cut = 0;
+		p->mem_unit = mem_unit_of(NAN);
 		p->old_valid = 0;
 		p->own_read = p->own_write = 0;
-		scales(p, o->frozen, 0, 0); /* the empty charts' floors */
+		scales(p, o->frozen, 0, 0, 0); /* the empty charts' floors */
 		clipped(p);
 		return;
 	}
@@ -801,7 +812,8 @@ void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o
 			       m->log->results,
 			       m->log->nresults,
 			       m->log->disk_limit != 0,
-			       (double)m->log->disk_limit / (1024.0 * 1024.0)};
+			       (double)m->log->disk_limit / (1024.0 * 1024.0),
+			       0}; /* the TUI: a disk half each */
 	finish(p, &src, o->frozen, o->mem_system);
 	mem_scale(p, o->frozen, p->mem_total);
 	ticks(p, m->series, m->log, o->xdots > 0 ? o->xdots : 1);
@@ -825,193 +837,7 @@ void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, s
 	p->nticks = 0;
 }
 
-/* ---- the Runs view's blocks ---------------------------------------------- */
-
-void plot_run_columns(const struct series *ser, double interval, const struct run_result *r,
-		      int run, uint64_t span, int n, double *rd, double *wr, double *af,
-		      double *burst)
-{
-	uint64_t end = r->t_copy_ns + (uint64_t)(r->elapsed_s * 1e9);
-	long counted = -1; /* the newest sample whose burst is on a column */
-	long next = -2;	   /* series_find of the last column's end: this one's start */
-	for (int i = 0; i < n; i++) {
-		uint64_t ta = r->t_copy_ns + (uint64_t)((double)span * i / n);
-		uint64_t tb = r->t_copy_ns + (uint64_t)((double)span * (i + 1) / n);
-		rd[i] = wr[i] = af[i] = NAN;
-		burst[i] = 0;
-		long prev = next;
-		next = -2;
-		if (tb > end + (uint64_t)(interval * 1e9))
-			continue; /* the sample that holds the end still counts */
-		long b = series_find(ser, tb);
-		next = b;
-		if (b < 1)
-			continue;
-		long a = prev != -2 ? prev : series_find(ser, ta);
-		if (a < 0 || a >= b)
-			a = b - 1;
-		const struct sample *sb = series_at(ser, (size_t)b);
-		/* only the copy itself: not the verify pass that follows */
-		if (!sample_in_copy(sb, run))
-			continue;
-		struct rates rt;
-		rates_compute(series_at(ser, (size_t)a), sb, &rt);
-		/* the run's own bytes (its cgroup) where known, else the disk's */
-		rates_run_io(series_at(ser, (size_t)a), sb, &rt, &rd[i], &wr[i]);
-		af[i] = (sb->have & SAMPLE_HAVE_CG) ? (double)sb->cg_active_file / 1024.0
-						    : (double)sb->active_file;
-		for (long k = a + 1 > counted + 1 ? a + 1 : counted + 1; k <= b; k++)
-			if (burst_between(series_at(ser, (size_t)k - 1), series_at(ser, (size_t)k)))
-				burst[i] = 1;
-		counted = b;
-	}
-}
-
-double plot_rate_scale(const double *v, size_t stride, size_t rows, int n, double *rates,
-		       double *tmp)
-{
-	int m = 0;
-	double peak = 0, top = 0;
-	for (size_t row = 0; row < rows; row++) {
-		const double *x = v + row * stride;
-		for (int i = 0; i < n; i++)
-			if (!isnan(x[i])) {
-				rates[m++] = x[i];
-				peak = fmax(peak, x[i]);
-			}
-	}
-	if (m)
-		top = fmin(peak, chart_quantile(rates, m, 0.98, tmp) * 1.2);
-	struct autoscale fine = {0, 0}; /* no history: the fine step above it */
-	return autoscale_update_fine(&fine, top, 1.0, 1);
-}
-
-/* ---- the Runs view's picture --------------------------------------------- */
-
-void plot_runs_init(struct plot_runs *pr)
-{
-	memset(pr, 0, sizeof(*pr));
-}
-
-void plot_runs_done(struct plot_runs *pr)
-{
-	free(pr->v);
-	free(pr->scratch);
-	plot_runs_init(pr);
-}
-
-static double *grow(double *buf, size_t *cap, size_t want)
-{
-	if (want <= *cap)
-		return buf;
-	free(buf);
-	*cap = want;
-	return xmalloc(sizeof(double) * want);
-}
-
-/* The samples in [t_copy, t_copy + span] of run r: the columns a block's
- * scale is taken on (at least 1). */
-static int samples_in(const struct series *ser, const struct run_result *r, uint64_t span)
-{
-	long a = series_find(ser, r->t_copy_ns), b = series_find(ser, r->t_copy_ns + span);
-	long len = (long)series_len(ser);
-	if (a < 0)
-		return 1;
-	long k = (b < 0 ? len : b) - a;
-	return k < 1 ? 1 : k > 65536 ? 65536 : (int)k;
-}
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	return (h ^ v) * 1099511628211ull; /* FNV-1a's prime, a word at a time */
-}
-
-/* What the scale columns read: the runs and their times, the span, the
- * oldest sample (the ring drops old ones), and the newest one until the
- * samples have passed every shown run's window (then new samples change
- * nothing: a finished run's samples never do). */
-static uint64_t scale_key(const struct series *ser, double interval, const struct run_result *runs,
-			  const size_t *shown, size_t nrows, uint64_t span)
-{
-	uint64_t h = mix(14695981039346656037ull, (uint64_t)(uintptr_t)ser), limit = 0;
-	h = mix(h, span);
-	for (size_t k = 0; k < nrows; k++) {
-		const struct run_result *r = &runs[shown[k]];
-		h = mix(mix(mix(h, shown[k]), r->t_copy_ns), (uint64_t)(r->elapsed_s * 1e9));
-		uint64_t end = r->t_copy_ns + span + (uint64_t)(2 * interval * 1e9);
-		limit = end > limit ? end : limit;
-	}
-	size_t len = series_len(ser);
-	uint64_t now = len ? series_t(ser, len - 1) : 0;
-	h = mix(h, series_t(ser, 0));
-	return mix(h, now && now < limit ? now : 1);
-}
-
-void plot_runs_build(struct plot_runs *pr, const struct series *ser, double interval,
-		     const struct run_result *runs, const size_t *shown, size_t nrows,
-		     double mem_limit_kib, int n)
-{
-	pr->nrows = nrows;
-	pr->span = 0;
-	pr->af_max = fmax(1, mem_limit_kib);
-	const struct run_result *longest = NULL;
-	for (size_t k = 0; k < nrows; k++) {
-		const struct run_result *r = &runs[shown[k]];
-		uint64_t sp = (uint64_t)(r->elapsed_s * 1e9);
-		if (!longest || sp > pr->span) {
-			pr->span = sp;
-			longest = r;
-		}
-		pr->af_max = fmax(pr->af_max, (double)r->peak_active_file_kb);
-	}
-	if (!pr->span)
-		pr->span = 1;
-	pr->scale_n = longest ? samples_in(ser, longest, pr->span) : 1;
-	pr->n = n > 0 ? n : pr->scale_n;
-	size_t cells = nrows * (size_t)pr->n, scells = nrows * (size_t)pr->scale_n;
-	pr->v = grow(pr->v, &pr->vcap, PLOT_RUN_NROW * (cells ? cells : 1));
-	/* the scale's columns, then its rates and their quantile's scratch */
-	pr->scratch = grow(pr->scratch, &pr->scap, (PLOT_RUN_NROW + 2) * (scells ? scells : 1));
-	double *sv = pr->scratch, *rates = sv + PLOT_RUN_NROW * scells, *tmp = rates + scells;
-	int sn = pr->scale_n;
-	/* the scale's columns only when what they read changed (a finished
-	 * run's Runs view is drawn every tick, its samples never change) */
-	uint64_t key = scale_key(ser, interval, runs, shown, nrows, pr->span);
-	int rescale = key != pr->scale_key;
-	pr->scale_key = key;
-	for (size_t k = 0; k < nrows; k++) {
-		const struct run_result *r = &runs[shown[k]];
-		double *row[PLOT_RUN_NROW];
-		for (int j = 0; j < PLOT_RUN_NROW; j++)
-			row[j] = plot_runs_row(pr, k, j);
-		plot_run_columns(ser, interval, r, (int)shown[k], pr->span, pr->n,
-				 row[PLOT_RUN_READ], row[PLOT_RUN_WRITE], row[PLOT_RUN_AF],
-				 row[PLOT_RUN_BURST]);
-		for (int j = 0; j < pr->n; j++)
-			if (!isnan(row[PLOT_RUN_AF][j]))
-				pr->af_max = fmax(pr->af_max, row[PLOT_RUN_AF][j]);
-		if (!rescale)
-			continue;
-		for (int j = 0; j < PLOT_RUN_NROW; j++)
-			row[j] = sv + (k * PLOT_RUN_NROW + (size_t)j) * (size_t)sn;
-		plot_run_columns(ser, interval, r, (int)shown[k], pr->span, sn, row[PLOT_RUN_READ],
-				 row[PLOT_RUN_WRITE], row[PLOT_RUN_AF], row[PLOT_RUN_BURST]);
-	}
-	if (!rescale)
-		return;
-	size_t stride = PLOT_RUN_NROW * (size_t)sn;
-	pr->read_max = plot_rate_scale(sv + PLOT_RUN_READ * sn, stride, nrows, sn, rates, tmp);
-	pr->write_max = plot_rate_scale(sv + PLOT_RUN_WRITE * sn, stride, nrows, sn, rates, tmp);
-}
-
-double plot_series_interval(const struct series *ser)
-{
-	size_t len = ser ? series_len(ser) : 0;
-	if (len < 2)
-		return 0;
-	return (double)(series_t(ser, len - 1) - series_t(ser, 0)) / 1e9 /
-	       (double)(len - 1);
-}
+/* ---- the export's time axis (Overview and Runs) ------------------------- */
 
 int plot_time_ticks(double span_s, int want, double *secs, int max)
 {

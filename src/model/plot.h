@@ -10,8 +10,9 @@
  * to draw behind; scales come from the copies' 98th percentile (the
  * reclaim chart's too), so a neighbour's reads, a flush or a drop_caches
  * clip instead of setting them, and clipped columns are flagged for the
- * renderers to mark.  Renderers (screen/view_overview.c, output/svg.c)
- * only place and draw what a struct plot holds; nothing here draws.
+ * renderers to mark.  Renderers (screen/view_overview.c, output/svg_overview.c)
+ * only place and draw what a struct plot holds, the units of its axes
+ * too; nothing here draws.
  *
  * Invariants: columns are oldest first, the newest shown sample in the
  * last one; a column with no sample holds NAN (0 for PLOT_COPY and
@@ -126,6 +127,9 @@ struct plot {
 	 * when that is under half of MemTotal (an eighth of a limit); NAN */
 	double mem_top;
 	int mem_cut; /* mem_top < the limit / MemTotal: free or headroom above it is a number */
+	/* the unit both renderers label the memory axis in: mem_unit_of(mem_top)
+	 * (the TUI's "3.9G", the SVG's "GiB" axis) */
+	const struct mem_unit *mem_unit;
 
 	/* scales */
 	double read_level, write_level; /* p98 of the copies, +20 % */
@@ -146,8 +150,8 @@ struct plot {
 	 * in plot.c) */
 	unsigned long jumps; /* plot_opts.jumps of the last build */
 	struct autoscale as_read, as_write, as_reclaim, as_deact;
-	struct autoscale as_mem; /* the cut memory axis, in mem_unit KiB */
-	double mem_unit;	 /* 1024 (MiB steps) or 1048576 (GiB steps) */
+	struct autoscale as_mem; /* the cut memory axis, in mem_step KiB */
+	double mem_step;	 /* 1024 (MiB steps) or 1048576 (GiB steps) */
 	int split_state;
 	uint64_t fit_col; /* the fitted window's column, ns (fit_col() in plot.c) */
 	int own_state[2]; /* own_read, own_write the autoscales followed */
@@ -170,6 +174,9 @@ struct plot_src {
 	int disk_limited; /* --disk-limit: read and write always on own scales */
 	double disk_limit_mbs; /* that limit in MiB/s where known (0: not): the
 				  run's own read scale stays within twice it */
+	/* the renderer draws read and write on one axis (the SVG): never
+	 * split, read_max == write_max, clipped columns against that one */
+	int one_disk_axis;
 };
 
 void plot_init(struct plot *p);
@@ -226,7 +233,9 @@ struct plot_runs {
 	uint64_t span;		    /* ns: the longest shown run's copy */
 	int scale_n;		    /* the scale's columns a block (the longest run's samples) */
 	double read_max, write_max; /* plot_rate_scale() of the blocks' read, write */
-	double af_max;		    /* KiB: the memory limit, or the largest active list */
+	double af_max; /* KiB: the active axis' top, both renderers': the memory limit, or the
+			  largest active list */
+	const struct mem_unit *af_unit; /* its label's unit: mem_unit_of(af_max) */
 	double *v;		    /* nrows × PLOT_RUN_NROW rows of n values */
 	double *scratch;
 	size_t vcap, scap;

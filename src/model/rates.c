@@ -21,6 +21,11 @@ double rate_per_s(uint64_t a, uint64_t b, double dt)
 	return d < 0 ? NAN : (double)d / dt;
 }
 
+double rate_sectors_mibs(uint64_t a, uint64_t b, double dt)
+{
+	return rate_per_s(a, b, dt) * 512.0 / (1024.0 * 1024.0);
+}
+
 uint64_t sample_pgscan(const struct sample *s)
 {
 	if (s->have & SAMPLE_HAVE_VMX)
@@ -51,9 +56,8 @@ void rates_compute(const struct sample *a, const struct sample *b, struct rates 
 	uint32_t both = a->have & b->have;
 	r->dt = dt;
 	if ((both & SAMPLE_HAVE_DISK) && a->disk_id == b->disk_id) {
-		const double mib = 1024.0 * 1024.0;
-		r->read_mbs = rate_per_s(a->rd_sectors, b->rd_sectors, dt) * 512.0 / mib;
-		r->write_mbs = rate_per_s(a->wr_sectors, b->wr_sectors, dt) * 512.0 / mib;
+		r->read_mbs = rate_sectors_mibs(a->rd_sectors, b->rd_sectors, dt);
+		r->write_mbs = rate_sectors_mibs(a->wr_sectors, b->wr_sectors, dt);
 		r->read_iops = rate_per_s(a->rd_ios, b->rd_ios, dt);
 		r->write_iops = rate_per_s(a->wr_ios, b->wr_ios, dt);
 		r->util_pct = rate_per_s(a->io_ms, b->io_ms, dt) / 10.0;

@@ -37,6 +37,10 @@ int64_t rate_delta(uint64_t a, uint64_t b);
 /* (b - a) / dt, or NAN for a reset or dt <= 0. */
 double rate_per_s(uint64_t a, uint64_t b, double dt);
 
+/* MiB/s from two counts of 512-byte sectors (/proc/diskstats'), NAN for
+ * a reset or dt <= 0: the disk charts, the iostat table. */
+double rate_sectors_mibs(uint64_t a, uint64_t b, double dt);
+
 /* Fills r from the older sample a and the newer sample b.  Everything is
  * NAN when a is NULL. */
 void rates_compute(const struct sample *a, const struct sample *b, struct rates *r);

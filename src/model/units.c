@@ -75,6 +75,40 @@ void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.0f%s", v, suffix[s]);
 }
 
+void fmt_mib(char *buf, size_t len, uint64_t bytes)
+{
+	double m = (double)bytes / 1048576.0;
+	if (m >= 1024)
+		snprintf(buf, len, "%.4g GiB", m / 1024);
+	else
+		snprintf(buf, len, "%.4g MiB", m);
+}
+
+static const struct mem_unit mem_units[] = {
+    {1.0, "KiB"},	      /* fmt_size's K */
+    {1024.0, "MiB"},	      /* M */
+    {1048576.0, "GiB"},	      /* G */
+    {1073741824.0, "TiB"},    /* T */
+    {1099511627776.0, "PiB"}, /* P: fmt_size's last */
+};
+
+const struct mem_unit *mem_unit_of(double top_kib)
+{
+	if (!(top_kib > 0))
+		return &mem_units[1];
+	size_t i = 0;
+	while (i + 1 < sizeof(mem_units) / sizeof(mem_units[0]) && top_kib >= mem_units[i + 1].kib)
+		i++;
+	return &mem_units[i];
+}
+
+void fmt_mem_axis(char *buf, size_t len, double top_kib, const struct mem_unit *u)
+{
+	double v = top_kib / u->kib;
+	snprintf(buf, len, v < 10.0 && v != (double)(uint64_t)v ? "%.1f%c" : "%.0f%c", v,
+		 u->name[0]);
+}
+
 /* The k-th smallest of a[0..n) (0-based), a reordered: quickselect with
  * a median-of-three pivot, in place.  qsort would do, but glibc's merge
  * sort mallocs a buffer for arrays over a page, and this runs every tick

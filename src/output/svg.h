@@ -16,6 +16,9 @@
  * whatever the locale.  Every write is checked; svg_write never prints and
  * never exits.  Text sizes scale with the width: tick labels are 24 px at
  * 1920 px wide, readable from the back of a room.
+ *
+ * Implemented by svg.c (the page), svg_draw.c (the writer and elements,
+ * svg_draw.h), svg_overview.c, svg_runs.c and svg_sweep.c (the views).
  */
 #ifndef LRUTOP_SVG_H
 #define LRUTOP_SVG_H

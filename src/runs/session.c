@@ -17,6 +17,7 @@
 #include "base/sigpipe.h"
 #include "model/pagecache.h"
 #include "model/rates.h"
+#include "model/units.h"
 #include "base/util.h"
 
 /* Dirty+Writeback at or below this counts as drained; give up waiting
@@ -978,13 +979,6 @@ uint64_t session_progress_mark(int phase, uint64_t bytes_done, const struct samp
 			h = mix(mix(h, last->dirty), last->writeback);
 	}
 	return h;
-}
-
-/* "1.2 MiB", "8 MiB" */
-static void fmt_mib(char *buf, size_t len, uint64_t bytes)
-{
-	double m = (double)bytes / 1048576.0;
-	snprintf(buf, len, m == (double)(uint64_t)m ? "%.0f MiB" : "%.1f MiB", m);
 }
 
 static void finish_run(struct session *s, const struct series *ser,

@@ -60,11 +60,12 @@ static int legend(struct grid *g, int y, const char *title, const struct legend_
 	return legend_items(g, y, x, it, n, compact, 1);
 }
 
-static void ylabel(struct grid *g, int y, double v, int bytes)
+/* A y label: v as a number, or (unit: the plot's memory unit) KiB in it. */
+static void ylabel(struct grid *g, int y, double v, const struct mem_unit *unit)
 {
 	char buf[16];
-	if (bytes)
-		fmt_size(buf, sizeof(buf), (uint64_t)(v * 1024.0));
+	if (unit)
+		fmt_mem_axis(buf, sizeof(buf), v, unit);
 	else
 		fmt_num(buf, sizeof(buf), v);
 	grid_printf(g, 0, y, ROLE_AXIS, "%*s", YLAB - 1, buf);
@@ -294,10 +295,10 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	clip_marks(g, plot_col(p, PLOT_CLIP_WRITE), n, ov->disk.xdots, YLAB, y + disk_rows - 1, gl,
 		   1, ROLE_WRITE);
 	yaxis(g, y, disk_rows);
-	ylabel(g, y, dscale, 0);
+	ylabel(g, y, dscale, NULL);
 	if (disk_rows >= 4)
-		ylabel(g, y + disk_rows / 2 - 1, 0, 0);
-	ylabel(g, y + disk_rows - 1, wscale, 0);
+		ylabel(g, y + disk_rows / 2 - 1, 0, NULL);
+	ylabel(g, y + disk_rows - 1, wscale, NULL);
 	y += disk_rows;
 
 	int mem_title = y;
@@ -375,8 +376,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 						    ROLE_ANON};
 		const double *const cvc[5] = {cv[0], cv[1], cv[2], cv[3], cv[4]};
 		chart_stack(g, YLAB, y, cap, mem_rows, gl, cvc, gens ? groles : sroles, ns, top);
-		ylabel(g, y, top, 1);
-		ylabel(g, y + mem_rows - 1, 0, 0);
+		ylabel(g, y, top, p->mem_unit);
+		ylabel(g, y + mem_rows - 1, 0, NULL);
 	}
 	yaxis(g, y, mem_rows);
 	if (cut && mem_rows >= 2) /* ≈: the axis stops short of the total */
@@ -416,8 +417,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	clip_marks(g, plot_col(p, PLOT_CLIP_RECLAIM), n, ov->reclaim.xdots, YLAB, y, gl, 0,
 		   ROLE_COUNT);
 	yaxis(g, y, rec_rows);
-	ylabel(g, y, rscale, 0);
-	ylabel(g, y + rec_rows - 1, 0, 0);
+	ylabel(g, y, rscale, NULL);
+	ylabel(g, y + rec_rows - 1, 0, NULL);
 	y += rec_rows;
 	int res_title = res_rows ? y : -1;
 	if (end >= 0)

@@ -464,7 +464,7 @@ void runs_draw(struct runs_view *rv, const struct model *m, const struct ui *u, 
 	char io_s[16], wr_s[16], af_s[16];
 	fmt_num(io_s, sizeof(io_s), rd_max);
 	fmt_num(wr_s, sizeof(wr_s), wr_max);
-	fmt_size(af_s, sizeof(af_s), (uint64_t)(af_max * 1024.0));
+	fmt_mem_axis(af_s, sizeof(af_s), af_max, pr->af_unit); /* the SVG's unit too */
 
 	int y = y0 + 1;
 	for (size_t row = 0; row < rows; row++, y += per) {

@@ -31,8 +31,8 @@ static void iostat_row(const struct model *m, struct grid *g, int y, int compact
 {
 	double rio = rate_per_s(a->rd_ios, b->rd_ios, dt);
 	double wio = rate_per_s(a->wr_ios, b->wr_ios, dt);
-	double rmb = rate_per_s(a->rd_sectors, b->rd_sectors, dt) * 512.0 / 1048576.0;
-	double wmb = rate_per_s(a->wr_sectors, b->wr_sectors, dt) * 512.0 / 1048576.0;
+	double rmb = rate_sectors_mibs(a->rd_sectors, b->rd_sectors, dt);
+	double wmb = rate_sectors_mibs(a->wr_sectors, b->wr_sectors, dt);
 	double rrqm = rate_per_s(a->rd_merges, b->rd_merges, dt);
 	double wrqm = rate_per_s(a->wr_merges, b->wr_merges, dt);
 	double rawait = per((double)rate_delta(a->rd_ms, b->rd_ms),

@@ -127,7 +127,7 @@ def svg(name, path, exp_path, merged=False):
     u = min(W / 1920, H / 1080)
     L, R = 150 * u, W - 50 * u  # svg.c svg_write
     t0, t1 = int(e["span"][0]), int(e["span"][1])
-    x_of = lambda t: L + (t - t0) / (t1 - t0) * (R - L)  # svg.c x_of
+    x_of = lambda t: L + (t - t0) / (t1 - t0) * (R - L)  # svg_draw.c svg_x_of
     # the bursts: ▼ paths with data-n (reduced) in the memory chart
     marks = [(int(n), float(x)) for n, x in re.findall(r'<path data-n="(\d+)" d="M([0-9.]+) ', s)]
     want = int(e["bursts"][0])

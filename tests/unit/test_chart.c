@@ -153,6 +153,57 @@ static void test_fmt_num(void **state)
 	}
 }
 
+/* The one MiB formatter (units.c): the SVG's titles and the stall
+ * watchdog's message read it. */
+static void test_fmt_mib(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t bytes;
+		const char *want;
+	} t[] = {
+	    {0, "0 MiB"},
+	    {64ull << 20, "64 MiB"},
+	    {(33ull << 20) / 10, "3.3 MiB"},
+	    {(53ull << 20) / 16, "3.312 MiB"},
+	    {1023ull << 20, "1023 MiB"},
+	    {1024ull << 20, "1 GiB"},
+	    {2030592ull << 10, "1.937 GiB"},
+	    {1056964608ull << 10, "1008 GiB"},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char buf[32];
+		fmt_mib(buf, sizeof(buf), t[i].bytes);
+		if (strcmp(buf, t[i].want) != 0)
+			fail_msg("fmt_mib(%llu) = \"%s\", want \"%s\"",
+				 (unsigned long long)t[i].bytes, buf, t[i].want);
+	}
+}
+
+/* A memory axis' unit (units.c): MiB from 1 MiB, GiB from 1 GiB, MiB
+ * without a top; its terminal label is what fmt_size said for the same
+ * top, so the TUI's labels did not change when the unit became the plot
+ * model's. */
+static void test_mem_unit(void **state)
+{
+	(void)state;
+	assert_string_equal(mem_unit_of(NAN)->name, "MiB");
+	assert_string_equal(mem_unit_of(0)->name, "MiB");
+	assert_string_equal(mem_unit_of(512)->name, "KiB");
+	assert_string_equal(mem_unit_of(1023.0 * 1024)->name, "MiB");
+	assert_string_equal(mem_unit_of(1024.0 * 1024)->name, "GiB");
+	assert_string_equal(mem_unit_of(3.9 * 1048576)->name, "GiB");
+	assert_string_equal(mem_unit_of(1000.0 * 1048576)->name, "GiB");
+	assert_string_equal(mem_unit_of(1024.0 * 1048576)->name, "TiB");
+	for (double kib = 1; kib < 1e13; kib = floor(kib * 1.093) + 1) {
+		char a[32], b[32];
+		fmt_mem_axis(a, sizeof(a), kib, mem_unit_of(kib));
+		fmt_size(b, sizeof(b), (uint64_t)(kib * 1024.0));
+		if (strcmp(a, b) != 0)
+			fail_msg("%.0f KiB: fmt_mem_axis \"%s\", fmt_size \"%s\"", kib, a, b);
+	}
+}
+
 /* Every drawn cell as '#', blanks kept: the shape without the glyph choice. */
 static char *shape(const struct grid *g)
 {
@@ -333,6 +384,8 @@ int main(void)
 	    cmocka_unit_test(test_autoscale),
 	    cmocka_unit_test(test_quantile),
 	    cmocka_unit_test(test_fmt_num),
+	    cmocka_unit_test(test_fmt_mib),
+	    cmocka_unit_test(test_mem_unit),
 	    cmocka_unit_test(test_canvas_ascii_area),
 	    cmocka_unit_test(test_canvas_braille),
 	    cmocka_unit_test(test_canvas_braille_cells),

@@ -191,7 +191,8 @@ static void test_marks(void **state)
 	assert_int_equal(p.marks[0].col, 10);
 	assert_int_equal(p.marks[0].phase, PHASE_IDLE);
 	/* the same from the export's build */
-	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0, 0};
+	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0, 0,
+			       0};
 	plot_build_samples(&p, &src, 5, 50);
 	assert_int_equal(p.nmarks, 2);
 	assert_int_equal(p.marks[1].col, 7);
@@ -570,6 +571,59 @@ static int count(const char *hay, const char *needle)
 	return n;
 }
 
+/* The picture svg_write draws of in and o, in memory (free it). */
+static char *svg_of(const struct svg_input *in, const struct svg_opts *o)
+{
+	char *svg = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&svg, &len);
+	assert_non_null(f);
+	if (svg_write(f, in, o, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	fclose(f);
+	return svg;
+}
+
+/* A renderer with one disk axis (the SVG: plot_src.one_disk_axis): where
+ * the TUI splits (writes at 15 times the reads) the model gives one scale,
+ * the larger half's, and flags the columns clipped against it; the SVG's
+ * wedges are those columns. */
+static void test_one_disk_axis(void **state)
+{
+	(void)state;
+	struct synth y;
+	synth_make(&y, 100, 10, 90, 8, 120, 95); /* 32 and 480 MiB/s, a read of 1600 at 95 */
+	struct plot two, one;
+	plot_init(&two);
+	plot_init(&one);
+	struct plot_src src = {y.m.series, y.log->events, y.log->nevents, y.log->results, 1, 0, 0,
+			       0};
+	plot_build_samples(&two, &src, 0, 99);
+	src.one_disk_axis = 1;
+	plot_build_samples(&one, &src, 0, 99);
+	assert_true(two.split);
+	assert_false(one.split);
+	assert_true(one.read_max == one.write_max);
+	assert_true(one.read_max == fmax(two.read_max, two.write_max));
+	assert_int_equal(one.nclip_read, 1);
+	assert_true(plot_col(&one, PLOT_CLIP_READ)[95] > 0);
+	assert_int_equal(one.nclip_write, 0);
+
+	struct svg_input in = {.ser = y.m.series,
+			       .events = y.log->events,
+			       .nevents = y.log->nevents,
+			       .runs = y.log->results,
+			       .nruns = y.log->nresults,
+			       .disk = "vda"};
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+	char *svg = svg_of(&in, &o);
+	assert_int_equal(count(svg, "class=\"clip\""), one.nclip_read + one.nclip_write);
+	free(svg);
+	plot_done(&two);
+	plot_done(&one);
+	synth_free(&y);
+}
+
 /* The demo recording, replayed into m (its log in *log). */
 static struct source *load_demo(struct model *m, struct runlog **log)
 {
@@ -618,9 +672,6 @@ static void test_tui_and_svg_agree(void **state)
 	assert_true(p->nbursts > 0);
 	assert_true(p->nmarks > 0);
 
-	char *svg = NULL, err[512];
-	size_t svglen = 0;
-	FILE *f = open_memstream(&svg, &svglen);
 	struct svg_input in = {.ser = m.series,
 			       .events = log->events,
 			       .nevents = log->nevents,
@@ -631,9 +682,7 @@ static void test_tui_and_svg_agree(void **state)
 			     .run = -1,
 			     .from_ns = series_at(m.series, (size_t)p->lo[0])->t_ns,
 			     .to_ns = series_at(m.series, (size_t)end)->t_ns};
-	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
-	fclose(f);
+	char *svg = svg_of(&in, &o);
 
 	/* the disk scale: the TUI's top (read) and bottom (write) labels,
 	 * the SVG's top tick: one number */
@@ -791,6 +840,18 @@ static double svg_mem_top(const char *svg, const char *unit)
 	return top;
 }
 
+/* The Overview of m at w×h in block glyphs, into v and g (done by the
+ * caller: views_done, grid_done). */
+static void draw_blocks(struct views *v, struct grid *g, struct model *m, int w, int h)
+{
+	struct ui u;
+	memset(&u, 0, sizeof(u));
+	u.glyphs = CHART_BLOCK;
+	views_init(v);
+	grid_init(g, w, h);
+	views_draw(v, m, &u, g);
+}
+
 /* Plain lrutop (no run) on a 2 GiB, a 24 GiB and a 1 TiB machine: the
  * lists take a readable share of the memory chart's rows at 80x24,
  * 100x30 and 160x45; where they are a sliver of MemTotal the axis is cut
@@ -804,7 +865,7 @@ static void test_mem_any_machine(void **state)
 		double svg_top;
 		int cut;
 	} mc[] = {
-	    {mem_2g, "1.9G", "Memory, whole system (1.937 GiB)", ">MiB<", NULL, 1983, 0},
+	    {mem_2g, "1.9G", "Memory, whole system (1.937 GiB)", ">GiB<", NULL, 1.937, 0},
 	    {mem_24g, "200M", "Memory, whole system (24 GiB, axis cut at 200 MiB)", ">MiB<",
 	     ">free 23.09 GiB<", 200, 1},
 	    {mem_1t, "150G", "Memory, whole system (1008 GiB, axis cut at 150 GiB)", ">GiB<",
@@ -826,14 +887,9 @@ static void test_mem_any_machine(void **state)
 			series_push(m.series, &s);
 		}
 		for (size_t z = 0; z < ARRAY_LEN(sizes); z++) {
-			struct ui u;
-			memset(&u, 0, sizeof(u));
-			u.glyphs = CHART_BLOCK;
 			struct views v;
-			views_init(&v);
 			struct grid g;
-			grid_init(&g, sizes[z][0], sizes[z][1]);
-			views_draw(&v, &m, &u, &g);
+			draw_blocks(&v, &g, &m, sizes[z][0], sizes[z][1]);
 			const struct plot *p = &v.overview.plot;
 			assert_false(p->cg);
 			assert_int_equal(p->mem_cut, mc[k].cut);
@@ -875,30 +931,133 @@ static void test_mem_any_machine(void **state)
 		}
 
 		/* the export: the same cut, the same top */
-		char *svg = NULL, err[256];
-		size_t svglen = 0;
-		FILE *f = open_memstream(&svg, &svglen);
 		struct svg_input in = {.ser = m.series, .disk = "vda"};
 		struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
-		if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-			fail_msg("%s", err);
-		fclose(f);
+		char *svg = svg_of(&in, &o);
 		if (!strstr(svg, mc[k].svg_title))
 			fail_msg("no \"%s\" in the SVG", mc[k].svg_title);
 		if (mc[k].svg_free)
 			assert_non_null(strstr(svg, mc[k].svg_free));
-		assert_true(fabs(svg_mem_top(svg, mc[k].svg_unit) - mc[k].svg_top) < 1);
+		assert_true(fabs(svg_mem_top(svg, mc[k].svg_unit) - mc[k].svg_top) <
+			    0.005 * mc[k].svg_top);
 		free(svg);
 		mf_model_free(&m, log);
 	}
 }
 
+/* The unit of the memory axis: the letter after the TUI's top label
+ * ("3.9G": 'G'), its number in *top. */
+static char tui_mem_unit(const struct grid *g, double *top)
+{
+	int t = find_row(g, "Mem");
+	assert_true(t >= 0);
+	char *row = row_text(g, t + 1), *end;
+	*top = strtod(row, &end);
+	assert_true(end != row);
+	char unit = *end;
+	free(row);
+	return unit;
+}
+
+/* The unit of the SVG's memory axis: its upright title ("GiB"), the
+ * largest tick label under it in *top. */
+static void svg_mem_unit(const char *svg, char *unit, size_t len, double *top)
+{
+	const char *a = strstr(svg, ">Memory");
+	assert_non_null(a);
+	const char *v = strstr(a, "rotate(-90)");
+	assert_non_null(v);
+	const char *gt = strchr(v, '>'), *lt = strchr(gt, '<');
+	snprintf(unit, len, "%.*s", (int)(lt - gt - 1), gt + 1);
+	*top = -1;
+	for (const char *p = a; (p = strstr(p, "text-anchor=\"end\"")) && p < v; p++)
+		*top = fmax(*top, strtod(strchr(p, '>') + 1, NULL));
+}
+
+/* One recording, two pictures, one memory unit: at MemTotal 3.9, 4.1 and
+ * 1000 GiB, the lists filling 70 % of it (the axis is MemTotal) or 30 %
+ * (cut at a step above them), the TUI's top label and the SVG's axis say
+ * the same unit and the same top — the plot model's (plot.h mem_unit).
+ * The SVG said MiB up to 4 GiB while the TUI said G from 1 GiB. */
+static void test_mem_unit_agrees(void **state)
+{
+	(void)state;
+	static const double gib[] = {3.9, 4.1, 1000};
+	static const double share[] = {0.7, 0.3};
+	for (size_t k = 0; k < ARRAY_LEN(gib); k++)
+		for (size_t j = 0; j < ARRAY_LEN(share); j++) {
+			struct model m;
+			memset(&m, 0, sizeof(m));
+			struct runlog *log;
+			mf_model(&m, &log, 256, 1, "vda");
+			uint64_t total = (uint64_t)(gib[k] * 1048576.0); /* KiB */
+			uint64_t used = (uint64_t)((double)total * share[j]);
+			for (int i = 0; i < 60; i++) {
+				struct sample s;
+				memset(&s, 0, sizeof(s));
+				s.t_ns = T0 + (uint64_t)i * 1000000000ull;
+				s.have = SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK | SAMPLE_HAVE_MEM;
+				s.run = -1;
+				s.mem_total = total;
+				s.active_file = used / 2;
+				s.inactive_file = used * 3 / 10;
+				s.active_anon = used / 5;
+				s.mem_free = total - used;
+				series_push(m.series, &s);
+			}
+			struct views v;
+			struct grid g;
+			draw_blocks(&v, &g, &m, 100, 30);
+			assert_int_equal(v.overview.plot.mem_cut, share[j] < 0.5);
+			double tui_top;
+			char tui = tui_mem_unit(&g, &tui_top);
+
+			struct svg_input in = {.ser = m.series, .disk = "vda"};
+			struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+			char *svg = svg_of(&in, &o);
+			char unit[16];
+			double svg_top;
+			svg_mem_unit(svg, unit, sizeof(unit), &svg_top);
+			printf("MemTotal %g GiB, lists %g %%: TUI top %g%c, SVG top %g %s\n",
+			       gib[k], share[j] * 100, tui_top, tui, svg_top, unit);
+			if (tui != unit[0] || fabs(svg_top - tui_top) > 0.051 * tui_top)
+				fail_msg(
+				    "MemTotal %g GiB: the TUI's axis says %g%c, the SVG's %g %s",
+				    gib[k], tui_top, tui, svg_top, unit);
+			free(svg);
+			grid_done(&g);
+			views_done(&v);
+			mf_model_free(&m, log);
+		}
+}
+
 /* ---- the Runs view, two pictures ----------------------------------------- */
 
-/* The TUI's Runs view at w×h: the read scale's top (the legend's
- * "read 0-N MiB/s"), the blocks (label rows: a name, then "#1") and the
- * ▼ burst marks. */
-static void tui_runs(struct model *m, int w, int h, double *read_top, int *blocks, int *bursts)
+/* The SVG Runs view's active axis: its right-axis top label ("1.5 GiB"). */
+static void svg_runs_active(const char *svg, char *unit, size_t len, double *top)
+{
+	char pat[96];
+	snprintf(pat, sizeof(pat), "text-anchor=\"start\" font-weight=\"normal\" fill=\"#%06x\"",
+		 (unsigned)svg_theme_light.active);
+	const char *p = strstr(svg, pat);
+	assert_non_null(p); /* the first block's top label */
+	char *end;
+	*top = strtod(strchr(p, '>') + 1, &end);
+	const char *lt = strchr(end, '<');
+	snprintf(unit, len, "%.*s", (int)(lt - end - 1), end + 1);
+}
+
+/* What the TUI's Runs view at w×h shows: the read scale's top (the
+ * legend's "read 0-N MiB/s"), the active axis' ("active(file) 0-1.5G":
+ * 1.5, 'G'), the blocks (label rows: a name, then "#1") and the ▼ burst
+ * marks. */
+struct tui_runs_seen {
+	double read_top, af_top;
+	char af_unit;
+	int blocks, bursts;
+};
+
+static void tui_runs(struct model *m, int w, int h, struct tui_runs_seen *seen)
 {
 	struct ui u;
 	memset(&u, 0, sizeof(u));
@@ -911,20 +1070,24 @@ static void tui_runs(struct model *m, int w, int h, double *read_top, int *block
 	views_draw(&v, m, &u, &g);
 	int y = find_row(&g, " read 0-");
 	assert_true(y > 0);
-	char *t = row_text(&g, y);
-	*read_top = strtod(strstr(t, " read 0-") + 8, NULL);
+	char *t = row_text(&g, y), *end;
+	seen->read_top = strtod(strstr(t, " read 0-") + 8, NULL);
+	const char *af = strstr(t, " active(file) 0-");
+	assert_non_null(af);
+	seen->af_top = strtod(af + 16, &end);
+	seen->af_unit = *end;
 	free(t);
-	*blocks = *bursts = 0;
+	seen->blocks = seen->bursts = 0;
 	for (int yy = 0; yy < y; yy++) {
 		t = row_text(&g, yy);
-		*blocks += t[0] != ' ' && strlen(t) > 16 && t[15] == '#' && strstr(t, "_cp");
-		*bursts += count(t, "\xe2\x96\xbc");
+		seen->blocks += t[0] != ' ' && strlen(t) > 16 && t[15] == '#' && strstr(t, "_cp");
+		seen->bursts += count(t, "\xe2\x96\xbc");
 		free(t);
 	}
-	assert_int_equal(v.runs.plot.nrows, (size_t)*blocks);
+	assert_int_equal(v.runs.plot.nrows, (size_t)seen->blocks);
 	char want[16];
 	fmt_num(want, sizeof(want), v.runs.plot.read_max);
-	assert_true(fabs(*read_top - strtod(want, NULL)) < 1e-9);
+	assert_true(fabs(seen->read_top - strtod(want, NULL)) < 1e-9);
 	grid_done(&g);
 	views_done(&v);
 }
@@ -943,10 +1106,11 @@ static void test_runs_tui_and_svg_agree(void **state)
 	m.nstats = stats_compute(log->results, log->nresults, NULL, st, MODEL_MAX_STRATEGIES);
 	assert_int_equal(log->nresults, 3);
 
-	double top_wide, top_narrow;
-	int blocks_wide, blocks_narrow, bursts_wide, bursts_narrow;
-	tui_runs(&m, 160, 45, &top_wide, &blocks_wide, &bursts_wide);
-	tui_runs(&m, 100, 45, &top_narrow, &blocks_narrow, &bursts_narrow);
+	struct tui_runs_seen wide, narrow;
+	tui_runs(&m, 160, 45, &wide);
+	tui_runs(&m, 100, 45, &narrow);
+	double top_wide = wide.read_top, top_narrow = narrow.read_top;
+	int blocks_wide = wide.blocks, blocks_narrow = narrow.blocks, bursts_wide = wide.bursts;
 	printf("Runs view: read scale top %g MiB/s (160 and 100 columns), %d blocks, %d bursts\n",
 	       top_wide, blocks_wide, bursts_wide);
 	assert_true(top_wide > 0);
@@ -955,9 +1119,6 @@ static void test_runs_tui_and_svg_agree(void **state)
 	assert_int_equal(blocks_wide, 3);
 	assert_int_equal(blocks_narrow, 3);
 
-	char *svg = NULL, err[512];
-	size_t svglen = 0;
-	FILE *f = open_memstream(&svg, &svglen);
 	struct svg_input in = {.ser = m.series,
 			       .events = log->events,
 			       .nevents = log->nevents,
@@ -965,9 +1126,7 @@ static void test_runs_tui_and_svg_agree(void **state)
 			       .nruns = log->nresults,
 			       .disk = "vda"};
 	struct svg_opts o = {.view = SVG_RUNS, .run = -1};
-	if (svg_write(f, &in, &o, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
-	fclose(f);
+	char *svg = svg_of(&in, &o);
 	/* each block's rate axis: the top label, one a block, the TUI's number */
 	char lab[48];
 	snprintf(lab, sizeof(lab), ">%g MiB/s</text>", top_wide);
@@ -988,10 +1147,87 @@ static void test_runs_tui_and_svg_agree(void **state)
 	snprintf(tri, sizeof(tri), "z\" fill=\"#%06x\"", (unsigned)svg_theme_light.burst);
 	assert_true(bursts_wide > 0);
 	assert_int_equal(count(svg, tri) - 1, bursts_wide);
+	/* the active axis: the model's top in its unit, both ways */
+	char af_unit[16];
+	double af_top;
+	svg_runs_active(svg, af_unit, sizeof(af_unit), &af_top);
+	assert_int_equal(af_unit[0], wide.af_unit);
+	assert_true(fabs(af_top - wide.af_top) <= 0.01 * wide.af_top);
 
 	free(svg);
 	source_free(src);
 	mf_model_free(&m, log);
+}
+
+/* Two runs without a memory limit, their active lists climbing to 300 MiB
+ * or 1.5 GiB: the Runs view's active axis is the plot model's (the largest
+ * list, plot_runs.af_max, in af_unit) in both pictures.  The SVG rounded
+ * it on its own (400 MiB, 2000 MiB) while the TUI said 300M and 1.5G. */
+static void test_runs_active_axis_agrees(void **state)
+{
+	(void)state;
+	static const uint64_t peak_mib[] = {300, 1536};
+	for (size_t k = 0; k < ARRAY_LEN(peak_mib); k++) {
+		struct model m;
+		struct runlog *log;
+		memset(&m, 0, sizeof(m));
+		mf_model(&m, &log, 4096, 0.25, "vda");
+		uint64_t t = T0, rd = 0, peak = peak_mib[k] << 10; /* KiB */
+		for (int run = 0; run < 2; run++) {
+			struct run_result *r = &log->results[log->nresults++];
+			snprintf(r->name, sizeof(r->name), "rw_cp");
+			r->cmd = -1;
+			r->repeat = run + 1;
+			r->finished = r->ok = 1;
+			r->t_start_ns = r->t_copy_ns = t;
+			for (int i = 0; i < 40; i++, t += DT) {
+				struct sample s;
+				mf_sample(&s, t, 1ull << 20, 0);
+				s.mem_total = 8ull << 20;
+				s.run = (int16_t)run;
+				s.phase = PHASE_COPY;
+				s.active_file = peak / 4 + (peak - peak / 4) * (uint64_t)i / 39;
+				rd += 20 * 2048;
+				s.rd_sectors = rd;
+				series_push(m.series, &s);
+			}
+			r->t_end_ns = t - DT;
+			r->elapsed_s = (double)(r->t_end_ns - r->t_copy_ns) / 1e9;
+			r->peak_active_file_kb = peak;
+			r->mbs = 80;
+			runlog_add_event(log, r->t_copy_ns, PHASE_COPY);
+			runlog_add_event(log, r->t_end_ns, PHASE_IDLE);
+		}
+		struct strategy_stats st[MODEL_MAX_STRATEGIES];
+		m.stats = st;
+		m.nstats =
+		    stats_compute(log->results, log->nresults, NULL, st, MODEL_MAX_STRATEGIES);
+		m.runs.state = RUNS_FINISHED;
+		m.runs.current = -1;
+		struct tui_runs_seen seen;
+		tui_runs(&m, 160, 45, &seen);
+		double tui_top = seen.af_top;
+		char tui = seen.af_unit;
+
+		struct svg_input in = {.ser = m.series,
+				       .events = log->events,
+				       .nevents = log->nevents,
+				       .runs = log->results,
+				       .nruns = log->nresults};
+		struct svg_opts o = {.view = SVG_RUNS, .run = -1};
+		char *svg = svg_of(&in, &o);
+		char unit[16];
+		double svg_top;
+		svg_runs_active(svg, unit, sizeof(unit), &svg_top);
+		printf("active lists to %llu MiB: TUI 0-%g%c, SVG %g %s\n",
+		       (unsigned long long)peak_mib[k], tui_top, tui, svg_top, unit);
+		if (tui != unit[0] || fabs(svg_top - tui_top) > 0.01 * tui_top)
+			fail_msg(
+			    "active lists to %llu MiB: the TUI's axis says %g%c, the SVG's %g %s",
+			    (unsigned long long)peak_mib[k], tui_top, tui, svg_top, unit);
+		free(svg);
+		mf_model_free(&m, log);
+	}
 }
 
 /* The progress line's and the probe's question: bytes moving (copy,
@@ -1372,6 +1608,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_split),
+	    cmocka_unit_test(test_one_disk_axis),
 	    cmocka_unit_test(test_scale_follows_copy),
 	    cmocka_unit_test(test_scope),
 	    cmocka_unit_test(test_marks),
@@ -1384,7 +1621,9 @@ int main(void)
 	    cmocka_unit_test(test_tui_and_svg_agree),
 	    cmocka_unit_test(test_mem_cut_rules),
 	    cmocka_unit_test(test_mem_any_machine),
+	    cmocka_unit_test(test_mem_unit_agrees),
 	    cmocka_unit_test(test_runs_tui_and_svg_agree),
+	    cmocka_unit_test(test_runs_active_axis_agrees),
 	    cmocka_unit_test(test_phase_moves_bytes),
 	    cmocka_unit_test(test_time_ticks),
 	    cmocka_unit_test(test_runs_scale_kept),

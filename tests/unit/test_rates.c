@@ -51,6 +51,16 @@ static void test_rate_per_s(void **state)
 	assert_nan(rate_per_s(1000, 5, 1.0));
 }
 
+/* Sectors are 512 bytes: 2048 a MiB. */
+static void test_rate_sectors_mibs(void **state)
+{
+	(void)state;
+	assert_near(rate_sectors_mibs(0, 2048, 1.0), 1.0, 1e-12);
+	assert_near(rate_sectors_mibs(1000, 1000 + 3 * 2048, 0.5), 6.0, 1e-12);
+	assert_nan(rate_sectors_mibs(0, 2048, 0.0));
+	assert_nan(rate_sectors_mibs(4096, 2048, 1.0));
+}
+
 /* Two samples dt_s apart, every source present, every counter equal. */
 static void pair(struct sample *a, struct sample *b, double dt_s)
 {
@@ -225,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rate_delta),
 	    cmocka_unit_test(test_rate_per_s),
+	    cmocka_unit_test(test_rate_sectors_mibs),
 	    cmocka_unit_test(test_rates_disk),
 	    cmocka_unit_test(test_rates_vm),
 	    cmocka_unit_test(test_rates_cpu),
