@@ -361,7 +361,7 @@ static int set_export(struct options_pass *p, const struct options_entry *e, con
 		return ERR(p, "%s: empty file name", n);
 	p->exp_action = act;
 	p->exp_name = n;
-	if (act == ACTION_COMPARE)
+	if (act == OPTA_COMPARE)
 		p->o->inputs[p->o->ninputs++] = arg;
 	else
 		p->o->export_out = arg;
@@ -424,7 +424,7 @@ static const struct options_entry table[] = {
 	ROW("history", R, 0, "SEC", OPTG_SAMPLING, "seconds of history kept (default 3600)", 0, NULL, 0, 0, set_history),
 	/* Copy runs */
 	ROW("strategies", R, 's', "LIST", OPTG_RUNS, "comma list of strategies, 'copybench' or 'all'", L, "-s", 0, 0, set_strategies),
-	ROW("list-strategies", N, 0, NULL, OPTG_RUNS, "list the strategies and what each shows", 0, NULL, 0, ACTION_LIST_STRATEGIES, set_action),
+	ROW("list-strategies", N, 0, NULL, OPTG_RUNS, "list the strategies and what each shows", 0, NULL, 0, OPTA_LIST_STRATEGIES, set_action),
 	ROW("src", R, 0, "FILE", OPTG_RUNS, "copy this file (never modified)", U, NULL, OFF(src), 0, set_string),
 	ROW("size", R, 0, "SIZE", OPTG_RUNS, "scratch source size when --src is absent (K/M/G/T)", U | OPTW_EITHER, NULL, 0, 0, set_size),
 	ROW("dir", R, 0, "DIR", OPTG_RUNS, "scratch directory on a disk (default /var/tmp)", L, NULL, 0, 0, set_dir),
@@ -453,7 +453,7 @@ static const struct options_entry table[] = {
 	ROW("export-markdown", R, 0, "FILE", OPTG_OUTPUT, "write the results as Markdown tables (as --export-json)", OPTW_RUN | OPTW_NOPICK | OPTW_EXPORT, NULL, OFF(export_md), 0, set_file),
 	ROW("ascii", N, 0, NULL, OPTG_OUTPUT, "ASCII charts and no colour", 0, NULL, OFF(ascii), 0, set_true),
 	ROW("theme", R, 't', "NAME|PATH", OPTG_OUTPUT, "colour theme (default; a path if it has a '/')", OPTW_EITHER, "-t", 0, 0, set_theme),
-	ROW("list-themes", N, 0, NULL, OPTG_OUTPUT, "list the themes found and where", 0, NULL, 0, ACTION_LIST_THEMES, set_action),
+	ROW("list-themes", N, 0, NULL, OPTG_OUTPUT, "list the themes found and where", 0, NULL, 0, OPTA_LIST_THEMES, set_action),
 	ROW("glyphs", R, 0, "G", OPTG_OUTPUT, "chart glyphs: braille, blocks or ascii", 0, NULL, 0, 0, set_glyphs),
 	/* Record and replay */
 	ROW("record", R, 0, "FILE", OPTG_RECORD, "record the run as JSON Lines (FILE.gz: gzip)", L, NULL, OFF(record), 0, set_file),
@@ -465,10 +465,10 @@ static const struct options_entry table[] = {
 	ROW("talk", R, 0, "FILE", OPTG_TALK, "run the script FILE: captions, views, runs, replays\n(space or right: on, left: back a step)", L, NULL, OFF(talk), 0, set_file),
 	ROW("rehearse", N, 0, NULL, OPTG_TALK, "run every step live, record each run to its fallback", 0, NULL, OFF(rehearse), 0, set_true),
 	/* Export: --export-svg, --export-csv and --compare are in the synopsis */
-	ROW("export-svg", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_SVG, set_export),
-	ROW("export-csv", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_CSV, set_export),
-	ROW("export-openmetrics", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_OPENMETRICS, set_export),
-	ROW("compare", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_COMPARE, set_export),
+	ROW("export-svg", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, OPTA_EXPORT_SVG, set_export),
+	ROW("export-csv", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, OPTA_EXPORT_CSV, set_export),
+	ROW("export-openmetrics", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, OPTA_EXPORT_OPENMETRICS, set_export),
+	ROW("compare", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, OPTA_COMPARE, set_export),
 	ROW("view", R, 0, "overview|runs|sweep", OPTG_EXPORT, "what to draw (default overview)", OPTW_SVG, NULL, 0, 0, set_view),
 	ROW("from", R, 0, "T", OPTG_EXPORT, "a time range, seconds from the start (90, 1:30)", OPTW_SVG, NULL, OFF(from_s), 0, set_offset),
 	ROW("to", R, 0, "T", OPTG_EXPORT, "the end of the range (90, 1:30)", OPTW_SVG, NULL, OFF(to_s), 0, set_offset),
@@ -476,9 +476,9 @@ static const struct options_entry table[] = {
 	ROW("size", R, 0, "WxH", OPTG_EXPORT, "picture size in pixels (default 1920x1080)", 0, NULL, 0, 0, NULL),
 	ROW("theme", R, 't', "NAME", OPTG_EXPORT, "colours: light (the only one so far)", 0, NULL, 0, 0, NULL),
 	/* the end */
-	ROW("help", N, 'h', NULL, OPTG_END, "this text", OPTW_EXPORT, "-h", 0, ACTION_HELP, set_action),
-	ROW("version", N, 'V', NULL, OPTG_END, "version", OPTW_EXPORT, "-V", 0, ACTION_VERSION, set_action),
-	ROW("list-options", N, 0, NULL, OPTG_HIDDEN, NULL, OPTW_SECRET, NULL, 0, ACTION_LIST_OPTIONS, set_action),
+	ROW("help", N, 'h', NULL, OPTG_END, "this text", OPTW_EXPORT, "-h", 0, OPTA_HELP, set_action),
+	ROW("version", N, 'V', NULL, OPTG_END, "version", OPTW_EXPORT, "-V", 0, OPTA_VERSION, set_action),
+	ROW("list-options", N, 0, NULL, OPTG_HIDDEN, NULL, OPTW_SECRET, NULL, 0, OPTA_LIST_OPTIONS, set_action),
     /* clang-format on */
 };
 
@@ -534,11 +534,11 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 		return ERR(p, "%s: %s does not go with it", name, other);
 	/* -t colours a picture or the TUI's --compare; a CSV or a metrics
 	 * text would ignore it */
-	if ((action == ACTION_EXPORT_CSV || action == ACTION_EXPORT_OPENMETRICS) && o->theme)
+	if ((action == OPTA_EXPORT_CSV || action == OPTA_EXPORT_OPENMETRICS) && o->theme)
 		return ERR(p, "%s: -t does not go with it (no colours)", name);
-	if (action != ACTION_EXPORT_SVG && (svg[0] || p->size_arg))
+	if (action != OPTA_EXPORT_SVG && (svg[0] || p->size_arg))
 		return ERR(p, "%s: only with --export-svg", svg[0] ? svg : "--size");
-	if (action == ACTION_COMPARE) {
+	if (action == OPTA_COMPARE) {
 		if (npos < 1)
 			return ERR(p,
 				   "--compare %s: needs at least two recordings "
@@ -560,7 +560,7 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 	for (int i = 0; i < o->ninputs; i++)
 		if (!*o->inputs[i])
 			return ERR(p, "%s: empty file name", name);
-	if (action == ACTION_EXPORT_SVG) {
+	if (action == OPTA_EXPORT_SVG) {
 		if (p->size_arg &&
 		    parse_wxh(p->size_arg, &o->svg_w, &o->svg_h, p->err, p->errlen) < 0)
 			return -1;
@@ -583,12 +583,12 @@ static int export_check(struct options_pass *p, char **pos, int npos)
 			return ERR(p, "--to %g: not after --from %g", o->to_s, o->from_s);
 	}
 	/* the results of runs: a comparison's, not a picture's or a series' */
-	if (action != ACTION_COMPARE && (o->export_json || o->export_md))
+	if (action != OPTA_COMPARE && (o->export_json || o->export_md))
 		return ERR(p, "%s: not with %s (a batch run, --replay or --compare)",
 			   o->export_json ? "--export-json" : "--export-markdown", name);
-	if (action == ACTION_COMPARE && (o->export_json || o->export_md))
+	if (action == OPTA_COMPARE && (o->export_json || o->export_md))
 		o->batch = 1; /* the files, and the tables on stdout */
-	if (o->action == ACTION_RUN)
+	if (o->action == OPTA_RUN)
 		o->action = action;
 	return 0;
 }

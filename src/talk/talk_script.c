@@ -196,7 +196,7 @@ static int parse_count(const char *s, long min, long max, long *out)
  * something other than runs. */
 static const char *not_in_run(const struct options *o)
 {
-	if (o->action != ACTION_RUN)
+	if (o->action != OPTA_RUN)
 		return "--export-svg, --export-csv, --compare, --help, --version and the lists";
 	if (o->replay)
 		return "--replay (a replay step plays a recording)";

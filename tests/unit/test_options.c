@@ -106,7 +106,7 @@ static void test_options_defaults(void **state)
 	char err[256];
 	char *argv[] = {"lrutop", NULL};
 	assert_int_equal(tu_parse_argv(&o, err, sizeof(err), 1, argv), 0);
-	assert_int_equal(o.action, ACTION_RUN);
+	assert_int_equal(o.action, OPTA_RUN);
 	assert_near(o.interval, 0.25, 0.0);
 	assert_string_equal(o.dir, "/var/tmp");
 	assert_int_equal(o.repeat, 1);
@@ -144,11 +144,11 @@ static void test_options_values(void **state)
 	assert_int_equal(o.ascii, 1);
 
 	assert_int_equal(PARSE(&o, err, "--help"), 0);
-	assert_int_equal(o.action, ACTION_HELP);
+	assert_int_equal(o.action, OPTA_HELP);
 	assert_int_equal(PARSE(&o, err, "-V"), 0);
-	assert_int_equal(o.action, ACTION_VERSION);
+	assert_int_equal(o.action, OPTA_VERSION);
 	assert_int_equal(PARSE(&o, err, "--list-strategies"), 0);
-	assert_int_equal(o.action, ACTION_LIST_STRATEGIES);
+	assert_int_equal(o.action, OPTA_LIST_STRATEGIES);
 }
 
 static void expect_error(int rc, const char *err, const char *needle)
