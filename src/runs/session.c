@@ -739,20 +739,20 @@ uint64_t session_progress(const struct session *s)
 }
 
 /* The session's two questions to whatever takes the samples (the live
- * source): no probe means no cgroup figures and no write_bytes. */
-static int probe_watch(struct session *s, const char *stat_path, const char *usage_path,
-		       uint64_t limit, char *err, size_t errlen)
+ * source): no monitor means no cgroup figures and no write_bytes. */
+static int monitor_watch(struct session *s, const char *stat_path, const char *usage_path,
+			 uint64_t limit, char *err, size_t errlen)
 {
-	if (!s->probe.watch_cgroup)
+	if (!s->monitor.watch_cgroup)
 		return 0;
-	return s->probe.watch_cgroup(s->probe.ctx, stat_path, usage_path, limit, err, errlen);
+	return s->monitor.watch_cgroup(s->monitor.ctx, stat_path, usage_path, limit, err, errlen);
 }
 
-static int probe_write_bytes(struct session *s, pid_t pid, uint64_t *write_bytes)
+static int monitor_write_bytes(struct session *s, pid_t pid, uint64_t *write_bytes)
 {
-	if (!s->probe.task_write_bytes)
+	if (!s->monitor.task_write_bytes)
 		return -1;
-	return s->probe.task_write_bytes(s->probe.ctx, pid, write_bytes);
+	return s->monitor.task_write_bytes(s->monitor.ctx, pid, write_bytes);
 }
 
 /* Once per tick while running: s->copied from the worker's write_bytes. */
@@ -761,7 +761,7 @@ static void track_copied(struct session *s)
 	uint64_t wb;
 	if (!s->wb_ok || !s->worker_live || !s->worker.progress ||
 	    atomic_load(&s->worker.progress->phase) != PHASE_COPY ||
-	    probe_write_bytes(s, s->worker.pid, &wb) < 0 || wb < s->wb_base)
+	    monitor_write_bytes(s, s->worker.pid, &wb) < 0 || wb < s->wb_base)
 		return;
 	uint64_t c = wb - s->wb_base, total = s->worker.progress->bytes_total;
 	if (total && c > total)
@@ -864,7 +864,7 @@ static int start_next(struct session *s, char *err, size_t errlen)
 		spec.cgroup_procs = s->cg.procs;
 		spec.io_procs = s->cg.io_created ? s->cg.io_procs : NULL;
 		if (s->mem_limit &&
-		    probe_watch(s, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
+		    monitor_watch(s, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
 			return -1;
 	}
 	if (worker_start(&spec, &s->worker, err, errlen) < 0)
@@ -888,7 +888,7 @@ static void fail_run(struct session *s, const char *msg)
 	}
 	s->failed = 1;
 	cgroup_remove(&s->cg, NULL, 0);
-	probe_watch(s, NULL, NULL, 0, NULL, 0);
+	monitor_watch(s, NULL, NULL, 0, NULL, 0);
 	s->state = SESSION_IDLE;
 }
 
@@ -943,7 +943,7 @@ void session_tick(struct session *s, const struct series *ser)
 		if (drained || now - s->drain_start_ns > DRAIN_TIMEOUT_NS) {
 			s->quiet_since_ns = 0;
 			s->copied = 0;
-			s->wb_ok = probe_write_bytes(s, s->worker.pid, &s->wb_base) == 0;
+			s->wb_ok = monitor_write_bytes(s, s->worker.pid, &s->wb_base) == 0;
 			worker_go(&s->worker);
 			s->state = SESSION_RUNNING;
 		}
@@ -1118,7 +1118,7 @@ static void finish_run(struct session *s, const struct series *ser,
 	char err[256];
 	if (cgroup_remove(&s->cg, err, sizeof(err)) < 0 && r->ok)
 		snprintf(r->message, sizeof(r->message), "%s", err);
-	probe_watch(s, NULL, NULL, 0, NULL, 0);
+	monitor_watch(s, NULL, NULL, 0, NULL, 0);
 	s->state = SESSION_IDLE;
 }
 
