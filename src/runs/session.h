@@ -11,6 +11,10 @@
  * worker).  It never touches a user's --src except to read it.  Nothing here
  * blocks for long: the copy, the cache drop and the verify run in the
  * worker process; the monitor only reacts to its events.
+ *
+ * Implemented by session.c (the lifecycle), session_cmd.c (the --cmd
+ * entries), session_queue.c (the queue) and session_input.c (the input
+ * file); session_impl.h is what they share.
  */
 #ifndef LRUTOP_SESSION_H
 #define LRUTOP_SESSION_H
