@@ -24,33 +24,6 @@ void options_init(struct options *o)
 	o->glyphs = -1;
 }
 
-
-
-static int parse_long(const char *opt, const char *s, long min, long *out, char *err, size_t errlen)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	/* strtol skips blanks and takes '+': -n ' 3' is not a number */
-	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')) || errno ||
-	    end == s || *end)
-		return errf(err, errlen, "%s %s: not a whole number", opt, s);
-	if (v < min)
-		return errf(err, errlen, "%s %s: must be at least %ld", opt, s, min);
-	*out = v;
-	return 0;
-}
-
-
-static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
-{
-	if (parse_size(s, out) < 0)
-		return errf(err, errlen, "%s %s: not a size (use e.g. 512M, 4G)", opt, s);
-	if (*out == 0)
-		return errf(err, errlen, "%s %s: must be larger than zero", opt, s);
-	return 0;
-}
-
 /* --size WIDTHxHEIGHT of --export-svg, pixels: what svg_write draws, 320 to
  * 16384 wide, 240 to 16384 high. */
 static int parse_wxh(const char *s, int *w, int *h, char *err, size_t errlen)
@@ -150,7 +123,7 @@ static int set_interval(struct options_pass *p, const struct options_entry *e, c
 static int set_count(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	return parse_long("-n", arg, 1, &p->o->count, p->err, p->errlen);
+	return parse_whole_arg("-n", arg, 1, &p->o->count, p->err, p->errlen);
 }
 
 static int set_device(struct options_pass *p, const struct options_entry *e, const char *arg)
@@ -167,7 +140,7 @@ static int set_history(struct options_pass *p, const struct options_entry *e, co
 {
 	long l;
 	(void)e;
-	if (parse_long("--history", arg, 10, &l, p->err, p->errlen) < 0)
+	if (parse_whole_arg("--history", arg, 10, &l, p->err, p->errlen) < 0)
 		return -1;
 	p->o->history_s = (double)l;
 	return 0;
@@ -203,7 +176,7 @@ static int set_dir(struct options_pass *p, const struct options_entry *e, const 
 /* A size larger than zero into the uint64_t field. */
 static int set_bytes(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
-	return size_opt(say(e), arg, FIELD(p, e, uint64_t), p->err, p->errlen);
+	return parse_size_arg(say(e), arg, FIELD(p, e, uint64_t), p->err, p->errlen);
 }
 
 static int set_disk_limit(struct options_pass *p, const struct options_entry *e, const char *arg)
@@ -237,7 +210,7 @@ static int set_repeat(struct options_pass *p, const struct options_entry *e, con
 {
 	long l;
 	(void)e;
-	if (parse_long("--repeat", arg, 1, &l, p->err, p->errlen) < 0)
+	if (parse_whole_arg("--repeat", arg, 1, &l, p->err, p->errlen) < 0)
 		return -1;
 	if (l > 1000)
 		return ERR(p, "--repeat %s: at most 1000", arg);
@@ -249,7 +222,7 @@ static int set_bs(struct options_pass *p, const struct options_entry *e, const c
 {
 	uint64_t u;
 	(void)e;
-	if (size_opt("--bs", arg, &u, p->err, p->errlen) < 0)
+	if (parse_size_arg("--bs", arg, &u, p->err, p->errlen) < 0)
 		return -1;
 	if (u > 1024 * 1024 * 1024)
 		return ERR(p, "--bs %s: at most 1G", arg);
@@ -293,7 +266,8 @@ static int set_name(struct options_pass *p, const struct options_entry *e, const
 static int set_stall(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	return parse_long("--stall-timeout", arg, 0, &p->o->stall_timeout_s, p->err, p->errlen);
+	return parse_whole_arg("--stall-timeout", arg, 0, &p->o->stall_timeout_s, p->err,
+			       p->errlen);
 }
 
 static int set_demo(struct options_pass *p, const struct options_entry *e, const char *arg)
@@ -319,14 +293,10 @@ static int set_theme(struct options_pass *p, const struct options_entry *e, cons
 static int set_glyphs(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	if (!strcmp(arg, "braille"))
-		p->o->glyphs = CHART_BRAILLE;
-	else if (!strcmp(arg, "blocks"))
-		p->o->glyphs = CHART_BLOCK;
-	else if (!strcmp(arg, "ascii"))
-		p->o->glyphs = CHART_ASCII;
-	else
+	int g = glyphs_parse(arg);
+	if (g < 0)
 		return ERR(p, "--glyphs %s: not braille, blocks or ascii", arg);
+	p->o->glyphs = g;
 	return 0;
 }
 
@@ -394,7 +364,7 @@ static int set_offset(struct options_pass *p, const struct options_entry *e, con
 static int set_run(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	return parse_long("--run", arg, 1, &p->o->run, p->err, p->errlen);
+	return parse_whole_arg("--run", arg, 1, &p->o->run, p->err, p->errlen);
 }
 
 /* ---- the table ------------------------------------------------------------------- */
@@ -642,7 +612,7 @@ static int validate(struct options_pass *p, char **pos, int npos)
 			   "--size is a file size, e.g. 512M)",
 			   p->size_arg);
 	if (!p->exp_action && p->size_arg &&
-	    size_opt("--size", p->size_arg, &o->size, p->err, p->errlen) < 0)
+	    parse_size_arg("--size", p->size_arg, &o->size, p->err, p->errlen) < 0)
 		return -1;
 	if (sweep_check(p) < 0)
 		return -1;
