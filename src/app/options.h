@@ -138,7 +138,7 @@ enum options_group {
  * silently over something else. */
 #define OPTW_MULTI 128u
 
-struct options_pass; /* the state of one options_parse (options.c) */
+struct options_pass; /* the state of one options_parse (options_impl.h) */
 
 struct options_entry {
 	int flag;	     /* short option letter, 0 = none */
