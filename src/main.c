@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/actions.h"
 #include "app/app.h"
 #include "app/options.h"
 #include "app/preset.h"
@@ -238,6 +239,13 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 			return fail(2, "--list-options: the list outgrew its buffer");
 		fputs(list, stdout);
 		return close_stdout(0, 0);
+	}
+	case OPTA_LIST_KEYS: {
+		char keys[8192];
+		if (keys_markdown(keys, sizeof(keys)) >= sizeof(keys))
+			return fail(2, "--list-keys: the tables outgrew their buffer");
+		errno = 0;
+		return close_stdout(0, fputs(keys, stdout) == EOF ? errno : 0);
 	}
 	case OPTA_VERSION:
 		printf("lrutop %s\n", LRUTOP_VERSION);

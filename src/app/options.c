@@ -411,6 +411,7 @@ static const struct options_entry table[] = {
 	ROW("help", N, 'h', NULL, OPTG_END, "this text", OPTW_EXPORT, "-h", 0, OPTA_HELP, set_action),
 	ROW("version", N, 'V', NULL, OPTG_END, "version", OPTW_EXPORT, "-V", 0, OPTA_VERSION, set_action),
 	ROW("list-options", N, 0, NULL, OPTG_HIDDEN, NULL, OPTW_SECRET, NULL, 0, OPTA_LIST_OPTIONS, set_action),
+	ROW("list-keys", N, 0, NULL, OPTG_HIDDEN, NULL, OPTW_SECRET, NULL, 0, OPTA_LIST_KEYS, set_action),
     /* clang-format on */
 };
 

@@ -30,6 +30,7 @@ enum options_action {
 	OPTA_COMPARE,		 /* --compare A B [C...] */
 	OPTA_LIST_THEMES,
 	OPTA_LIST_OPTIONS, /* --list-options (hidden): the table's options, for tests */
+	OPTA_LIST_KEYS,	   /* --list-keys (hidden): docs/keys.md's tables (tools/keys-doc) */
 };
 
 /* Recordings one command line can name (--compare A B ...). */
