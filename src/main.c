@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/actions.h"
 #include "app/app.h"
 #include "app/options.h"
 #include "app/preset.h"
@@ -170,13 +171,13 @@ static int run_export(const struct options *opt)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (opt->action == ACTION_COMPARE) {
+	if (opt->action == OPTA_COMPARE) {
 		rc = export_compare(stdout, o, warn, sizeof(warn), err, sizeof(err));
 		if (rc == EXPORT_WRITE && !err[0]) /* stdout; with err: --export-json's file */
 			saved = errno ? errno : EIO;
-	} else if (opt->action == ACTION_EXPORT_SVG)
+	} else if (opt->action == OPTA_EXPORT_SVG)
 		rc = export_svg(o, warn, sizeof(warn), err, sizeof(err));
-	else if (opt->action == ACTION_EXPORT_OPENMETRICS)
+	else if (opt->action == OPTA_EXPORT_OPENMETRICS)
 		rc = export_openmetrics(o, warn, sizeof(warn), err, sizeof(err));
 	else
 		rc = export_csv(o, warn, sizeof(warn), err, sizeof(err));
@@ -225,38 +226,45 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 					err, sizeof(err)) < 0)
 		return fail(2, err);
 	switch (opt.action) {
-	case ACTION_HELP: { /* longer than stdio's buffer: a write can fail in fputs */
+	case OPTA_HELP: { /* longer than stdio's buffer: a write can fail in fputs */
 		char help[8192];
 		if (options_usage(help, sizeof(help)) >= sizeof(help))
 			return fail(2, "--help: the text outgrew its buffer");
 		errno = 0;
 		return close_stdout(0, fputs(help, stdout) == EOF ? errno : 0);
 	}
-	case ACTION_LIST_OPTIONS: {
+	case OPTA_LIST_OPTIONS: {
 		char list[2048];
 		if (options_list(list, sizeof(list)) >= sizeof(list))
 			return fail(2, "--list-options: the list outgrew its buffer");
 		fputs(list, stdout);
 		return close_stdout(0, 0);
 	}
-	case ACTION_VERSION:
+	case OPTA_LIST_KEYS: {
+		char keys[8192];
+		if (keys_markdown(keys, sizeof(keys)) >= sizeof(keys))
+			return fail(2, "--list-keys: the tables outgrew their buffer");
+		errno = 0;
+		return close_stdout(0, fputs(keys, stdout) == EOF ? errno : 0);
+	}
+	case OPTA_VERSION:
 		printf("lrutop %s\n", LRUTOP_VERSION);
 		return close_stdout(0, 0);
-	case ACTION_LIST_STRATEGIES:
+	case OPTA_LIST_STRATEGIES:
 		list_strategies();
 		return close_stdout(0, 0);
-	case ACTION_COMPARE: /* a terminal shows it in the Runs view */
+	case OPTA_COMPARE: /* a terminal shows it in the Runs view */
 		if (!opt.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
 			break;
 		/* fall through */
-	case ACTION_EXPORT_SVG:
-	case ACTION_EXPORT_CSV:
-	case ACTION_EXPORT_OPENMETRICS:
+	case OPTA_EXPORT_SVG:
+	case OPTA_EXPORT_CSV:
+	case OPTA_EXPORT_OPENMETRICS:
 		return run_export(&opt);
-	case ACTION_LIST_THEMES:
+	case OPTA_LIST_THEMES:
 		list_themes();
 		return close_stdout(0, 0);
-	case ACTION_RUN:
+	case OPTA_RUN:
 		break;
 	}
 	if (!opt.batch && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
@@ -281,7 +289,7 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
 	char reaped[512]; /* what a SIGKILLed lrutop left behind */
-	if (!opt.replay && opt.action == ACTION_RUN &&
+	if (!opt.replay && opt.action == OPTA_RUN &&
 	    session_reap_stale(opt.dir, cgroups, reaped, sizeof(reaped)) > 0)
 		say_line(reaped);
 	say_cgroup_warnings(cgroups);

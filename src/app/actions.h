@@ -91,6 +91,14 @@ void keys_help_refresh(struct app *a);
  * are (in buf) when some are an upper table's, NULL when none is. */
 const char *keys_help_text(const struct app *a, int t, size_t k, char *buf, size_t len);
 
+/* The tables written out (keys_doc.c), the bottom layer first, each with
+ * the length it needs, as snprintf: --help's keys (ASCII: each entry's
+ * keys and its name without the table's, a few a line) and docs/keys.md's
+ * tables (markdown: keys, name, help, and the any-key line; what
+ * --list-keys prints and tools/keys-doc puts in the file). */
+size_t keys_usage(char *buf, size_t len);
+size_t keys_markdown(char *buf, size_t len);
+
 /* The global table (every mode's keys), as before the modes had tables. */
 size_t action_count(void);
 const struct action *action_at(size_t i);

@@ -474,7 +474,7 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 		strlcpy_(m->host, u.nodename, sizeof(m->host));
 		strlcpy_(m->kernel, u.release, sizeof(m->kernel));
 	}
-	int compare = opt->action == ACTION_COMPARE;
+	int compare = opt->action == OPTA_COMPARE;
 	if (!opt->replay && !compare) {
 		if (choose_disk(a, err, errlen) < 0)
 			return -1;

@@ -1,8 +1,14 @@
-#include "app/options.h"
+/*
+ * options — the options table (options.h): one row per option with its
+ * handler, the parse loop that gives each option given to its row's
+ * handler (once, unless the row says it adds), and what the table makes:
+ * getopt's tables, --list-options, a session's run_config and an export's
+ * request.  The checks between options after the loop are
+ * options_check.c; --help's text is usage.c.
+ */
+#include "app/options_impl.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,80 +30,9 @@ void options_init(struct options *o)
 	o->glyphs = -1;
 }
 
-
-
-static int parse_long(const char *opt, const char *s, long min, long *out, char *err, size_t errlen)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	/* strtol skips blanks and takes '+': -n ' 3' is not a number */
-	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')) || errno ||
-	    end == s || *end)
-		return errf(err, errlen, "%s %s: not a whole number", opt, s);
-	if (v < min)
-		return errf(err, errlen, "%s %s: must be at least %ld", opt, s, min);
-	*out = v;
-	return 0;
-}
-
-
-static int size_opt(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
-{
-	if (parse_size(s, out) < 0)
-		return errf(err, errlen, "%s %s: not a size (use e.g. 512M, 4G)", opt, s);
-	if (*out == 0)
-		return errf(err, errlen, "%s %s: must be larger than zero", opt, s);
-	return 0;
-}
-
-/* --size WIDTHxHEIGHT of --export-svg, pixels: what svg_write draws, 320 to
- * 16384 wide, 240 to 16384 high. */
-static int parse_wxh(const char *s, int *w, int *h, char *err, size_t errlen)
-{
-	char *end;
-	errno = 0;
-	long lw = (*s >= '0' && *s <= '9') ? strtol(s, &end, 10) : -1;
-	long lh = -1;
-	if (lw >= 0 && !errno && (*end == 'x' || *end == 'X') && end[1] >= '0' && end[1] <= '9') {
-		const char *hs = end + 1;
-		lh = strtol(hs, &end, 10);
-		if (errno || *end)
-			lh = -1;
-	}
-	if (lw < 0 || lh < 0)
-		return errf(err, errlen, "--size %s: not WIDTHxHEIGHT in pixels (e.g. 1920x1080)",
-			    s);
-	if (lw < 320 || lw > 16384 || lh < 240 || lh > 16384)
-		return errf(err, errlen, "--size %s: out of range (320x240 to 16384x16384 pixels)",
-			    s);
-	*w = (int)lw;
-	*h = (int)lh;
-	return 0;
-}
-
 /* ---- one parse ------------------------------------------------------------ */
 
-/* Rows of the table at most (a static assertion below the table). */
-#define OPTIONS_ROWS_MAX 96
-
-/* What options_parse carries from the handlers to the checks after the loop. */
-struct options_pass {
-	struct options *o;
-	char *err;
-	size_t errlen;
-	unsigned char given[OPTIONS_ROWS_MAX]; /* per row of the table: given on the line */
-	char as_given[40];    /* the option being taken, as given: "-h" or "--help" */
-	char act[40];	      /* the action's (--help, --version, ...) as given, "" none */
-	int exp_action;	      /* --export-svg / --export-csv / --compare, 0 = none */
-	const char *exp_name; /* its option, "" none */
-	const char *size_arg; /* --size: a byte size, or WxH with --export-svg */
-	char other[40];	      /* the first option given that an export does not take */
-	char svg[40];	      /* the first svg-only one */
-};
-
 #define FIELD(p, e, type) ((type *)((char *)(p)->o + (e)->off))
-#define ERR(p, ...)	  errf((p)->err, (p)->errlen, __VA_ARGS__)
 
 /* e's name in messages: "-i" or "--src" (the table's: it outlives the parse). */
 static const char *say(const struct options_entry *e)
@@ -150,7 +85,7 @@ static int set_interval(struct options_pass *p, const struct options_entry *e, c
 static int set_count(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	return parse_long("-n", arg, 1, &p->o->count, p->err, p->errlen);
+	return parse_whole_arg("-n", arg, 1, &p->o->count, p->err, p->errlen);
 }
 
 static int set_device(struct options_pass *p, const struct options_entry *e, const char *arg)
@@ -167,7 +102,7 @@ static int set_history(struct options_pass *p, const struct options_entry *e, co
 {
 	long l;
 	(void)e;
-	if (parse_long("--history", arg, 10, &l, p->err, p->errlen) < 0)
+	if (parse_whole_arg("--history", arg, 10, &l, p->err, p->errlen) < 0)
 		return -1;
 	p->o->history_s = (double)l;
 	return 0;
@@ -203,7 +138,7 @@ static int set_dir(struct options_pass *p, const struct options_entry *e, const 
 /* A size larger than zero into the uint64_t field. */
 static int set_bytes(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
-	return size_opt(say(e), arg, FIELD(p, e, uint64_t), p->err, p->errlen);
+	return parse_size_arg(say(e), arg, FIELD(p, e, uint64_t), p->err, p->errlen);
 }
 
 static int set_disk_limit(struct options_pass *p, const struct options_entry *e, const char *arg)
@@ -237,7 +172,7 @@ static int set_repeat(struct options_pass *p, const struct options_entry *e, con
 {
 	long l;
 	(void)e;
-	if (parse_long("--repeat", arg, 1, &l, p->err, p->errlen) < 0)
+	if (parse_whole_arg("--repeat", arg, 1, &l, p->err, p->errlen) < 0)
 		return -1;
 	if (l > 1000)
 		return ERR(p, "--repeat %s: at most 1000", arg);
@@ -249,7 +184,7 @@ static int set_bs(struct options_pass *p, const struct options_entry *e, const c
 {
 	uint64_t u;
 	(void)e;
-	if (size_opt("--bs", arg, &u, p->err, p->errlen) < 0)
+	if (parse_size_arg("--bs", arg, &u, p->err, p->errlen) < 0)
 		return -1;
 	if (u > 1024 * 1024 * 1024)
 		return ERR(p, "--bs %s: at most 1G", arg);
@@ -293,7 +228,8 @@ static int set_name(struct options_pass *p, const struct options_entry *e, const
 static int set_stall(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	return parse_long("--stall-timeout", arg, 0, &p->o->stall_timeout_s, p->err, p->errlen);
+	return parse_whole_arg("--stall-timeout", arg, 0, &p->o->stall_timeout_s, p->err,
+			       p->errlen);
 }
 
 static int set_demo(struct options_pass *p, const struct options_entry *e, const char *arg)
@@ -319,14 +255,10 @@ static int set_theme(struct options_pass *p, const struct options_entry *e, cons
 static int set_glyphs(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	if (!strcmp(arg, "braille"))
-		p->o->glyphs = CHART_BRAILLE;
-	else if (!strcmp(arg, "blocks"))
-		p->o->glyphs = CHART_BLOCK;
-	else if (!strcmp(arg, "ascii"))
-		p->o->glyphs = CHART_ASCII;
-	else
+	int g = glyphs_parse(arg);
+	if (g < 0)
 		return ERR(p, "--glyphs %s: not braille, blocks or ascii", arg);
+	p->o->glyphs = g;
 	return 0;
 }
 
@@ -361,7 +293,7 @@ static int set_export(struct options_pass *p, const struct options_entry *e, con
 		return ERR(p, "%s: empty file name", n);
 	p->exp_action = act;
 	p->exp_name = n;
-	if (act == ACTION_COMPARE)
+	if (act == OPTA_COMPARE)
 		p->o->inputs[p->o->ninputs++] = arg;
 	else
 		p->o->export_out = arg;
@@ -394,7 +326,7 @@ static int set_offset(struct options_pass *p, const struct options_entry *e, con
 static int set_run(struct options_pass *p, const struct options_entry *e, const char *arg)
 {
 	(void)e;
-	return parse_long("--run", arg, 1, &p->o->run, p->err, p->errlen);
+	return parse_whole_arg("--run", arg, 1, &p->o->run, p->err, p->errlen);
 }
 
 /* ---- the table ------------------------------------------------------------------- */
@@ -424,7 +356,7 @@ static const struct options_entry table[] = {
 	ROW("history", R, 0, "SEC", OPTG_SAMPLING, "seconds of history kept (default 3600)", 0, NULL, 0, 0, set_history),
 	/* Copy runs */
 	ROW("strategies", R, 's', "LIST", OPTG_RUNS, "comma list of strategies, 'copybench' or 'all'", L, "-s", 0, 0, set_strategies),
-	ROW("list-strategies", N, 0, NULL, OPTG_RUNS, "list the strategies and what each shows", 0, NULL, 0, ACTION_LIST_STRATEGIES, set_action),
+	ROW("list-strategies", N, 0, NULL, OPTG_RUNS, "list the strategies and what each shows", 0, NULL, 0, OPTA_LIST_STRATEGIES, set_action),
 	ROW("src", R, 0, "FILE", OPTG_RUNS, "copy this file (never modified)", U, NULL, OFF(src), 0, set_string),
 	ROW("size", R, 0, "SIZE", OPTG_RUNS, "scratch source size when --src is absent (K/M/G/T)", U | OPTW_EITHER, NULL, 0, 0, set_size),
 	ROW("dir", R, 0, "DIR", OPTG_RUNS, "scratch directory on a disk (default /var/tmp)", L, NULL, 0, 0, set_dir),
@@ -453,7 +385,7 @@ static const struct options_entry table[] = {
 	ROW("export-markdown", R, 0, "FILE", OPTG_OUTPUT, "write the results as Markdown tables (as --export-json)", OPTW_RUN | OPTW_NOPICK | OPTW_EXPORT, NULL, OFF(export_md), 0, set_file),
 	ROW("ascii", N, 0, NULL, OPTG_OUTPUT, "ASCII charts and no colour", 0, NULL, OFF(ascii), 0, set_true),
 	ROW("theme", R, 't', "NAME|PATH", OPTG_OUTPUT, "colour theme (default; a path if it has a '/')", OPTW_EITHER, "-t", 0, 0, set_theme),
-	ROW("list-themes", N, 0, NULL, OPTG_OUTPUT, "list the themes found and where", 0, NULL, 0, ACTION_LIST_THEMES, set_action),
+	ROW("list-themes", N, 0, NULL, OPTG_OUTPUT, "list the themes found and where", 0, NULL, 0, OPTA_LIST_THEMES, set_action),
 	ROW("glyphs", R, 0, "G", OPTG_OUTPUT, "chart glyphs: braille, blocks or ascii", 0, NULL, 0, 0, set_glyphs),
 	/* Record and replay */
 	ROW("record", R, 0, "FILE", OPTG_RECORD, "record the run as JSON Lines (FILE.gz: gzip)", L, NULL, OFF(record), 0, set_file),
@@ -465,10 +397,10 @@ static const struct options_entry table[] = {
 	ROW("talk", R, 0, "FILE", OPTG_TALK, "run the script FILE: captions, views, runs, replays\n(space or right: on, left: back a step)", L, NULL, OFF(talk), 0, set_file),
 	ROW("rehearse", N, 0, NULL, OPTG_TALK, "run every step live, record each run to its fallback", 0, NULL, OFF(rehearse), 0, set_true),
 	/* Export: --export-svg, --export-csv and --compare are in the synopsis */
-	ROW("export-svg", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_SVG, set_export),
-	ROW("export-csv", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_CSV, set_export),
-	ROW("export-openmetrics", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_EXPORT_OPENMETRICS, set_export),
-	ROW("compare", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, ACTION_COMPARE, set_export),
+	ROW("export-svg", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, OPTA_EXPORT_SVG, set_export),
+	ROW("export-csv", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, OPTA_EXPORT_CSV, set_export),
+	ROW("export-openmetrics", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, OPTA_EXPORT_OPENMETRICS, set_export),
+	ROW("compare", R, 0, NULL, OPTG_HIDDEN, NULL, OPTW_EXPORT, NULL, 0, OPTA_COMPARE, set_export),
 	ROW("view", R, 0, "overview|runs|sweep", OPTG_EXPORT, "what to draw (default overview)", OPTW_SVG, NULL, 0, 0, set_view),
 	ROW("from", R, 0, "T", OPTG_EXPORT, "a time range, seconds from the start (90, 1:30)", OPTW_SVG, NULL, OFF(from_s), 0, set_offset),
 	ROW("to", R, 0, "T", OPTG_EXPORT, "the end of the range (90, 1:30)", OPTW_SVG, NULL, OFF(to_s), 0, set_offset),
@@ -476,9 +408,10 @@ static const struct options_entry table[] = {
 	ROW("size", R, 0, "WxH", OPTG_EXPORT, "picture size in pixels (default 1920x1080)", 0, NULL, 0, 0, NULL),
 	ROW("theme", R, 't', "NAME", OPTG_EXPORT, "colours: light (the only one so far)", 0, NULL, 0, 0, NULL),
 	/* the end */
-	ROW("help", N, 'h', NULL, OPTG_END, "this text", OPTW_EXPORT, "-h", 0, ACTION_HELP, set_action),
-	ROW("version", N, 'V', NULL, OPTG_END, "version", OPTW_EXPORT, "-V", 0, ACTION_VERSION, set_action),
-	ROW("list-options", N, 0, NULL, OPTG_HIDDEN, NULL, OPTW_SECRET, NULL, 0, ACTION_LIST_OPTIONS, set_action),
+	ROW("help", N, 'h', NULL, OPTG_END, "this text", OPTW_EXPORT, "-h", 0, OPTA_HELP, set_action),
+	ROW("version", N, 'V', NULL, OPTG_END, "version", OPTW_EXPORT, "-V", 0, OPTA_VERSION, set_action),
+	ROW("list-options", N, 0, NULL, OPTG_HIDDEN, NULL, OPTW_SECRET, NULL, 0, OPTA_LIST_OPTIONS, set_action),
+	ROW("list-keys", N, 0, NULL, OPTG_HIDDEN, NULL, OPTW_SECRET, NULL, 0, OPTA_LIST_KEYS, set_action),
     /* clang-format on */
 };
 
@@ -512,155 +445,6 @@ size_t options_list(char *buf, size_t len)
 					       "%s\n", e->name);
 	}
 	return at;
-}
-
-/* ---- the checks after the loop -------------------------------------------------- */
-
-/* After the loop: the export action's own checks.  pos: the arguments that
- * were not options. */
-static int export_check(struct options_pass *p, char **pos, int npos)
-{
-	struct options *o = p->o;
-	int action = p->exp_action;
-	const char *name = p->exp_name, *other = p->other, *svg = p->svg;
-	if (!action) {
-		if (svg[0])
-			return ERR(p, "%s: only with --export-svg", svg);
-		if (npos)
-			return ERR(p, "%s: unexpected argument (see --help)", pos[0]);
-		return 0;
-	}
-	if (other[0])
-		return ERR(p, "%s: %s does not go with it", name, other);
-	/* -t colours a picture or the TUI's --compare; a CSV or a metrics
-	 * text would ignore it */
-	if ((action == ACTION_EXPORT_CSV || action == ACTION_EXPORT_OPENMETRICS) && o->theme)
-		return ERR(p, "%s: -t does not go with it (no colours)", name);
-	if (action != ACTION_EXPORT_SVG && (svg[0] || p->size_arg))
-		return ERR(p, "%s: only with --export-svg", svg[0] ? svg : "--size");
-	if (action == ACTION_COMPARE) {
-		if (npos < 1)
-			return ERR(p,
-				   "--compare %s: needs at least two recordings "
-				   "(--compare A B [C...])",
-				   o->inputs[0]);
-		if (npos + 1 > OPTIONS_MAX_INPUTS)
-			return ERR(p, "--compare: at most %d recordings", OPTIONS_MAX_INPUTS);
-		for (int i = 0; i < npos; i++)
-			o->inputs[o->ninputs++] = pos[i];
-	} else {
-		if (npos < 1)
-			return ERR(p, "%s %s: needs the recording to read (%s OUT FILE)", name,
-				   o->export_out, name);
-		if (npos > 1)
-			return ERR(p, "%s: unexpected argument (%s OUT FILE takes one recording)",
-				   pos[1], name);
-		o->inputs[o->ninputs++] = pos[0];
-	}
-	for (int i = 0; i < o->ninputs; i++)
-		if (!*o->inputs[i])
-			return ERR(p, "%s: empty file name", name);
-	if (action == ACTION_EXPORT_SVG) {
-		if (p->size_arg &&
-		    parse_wxh(p->size_arg, &o->svg_w, &o->svg_h, p->err, p->errlen) < 0)
-			return -1;
-		if (o->run && (o->from_s >= 0 || o->to_s >= 0))
-			return ERR(p,
-				   "--run %ld: not with --from/--to (a run is its own time range)",
-				   o->run);
-		/* the sweep picture draws every run's result: no run of it alone */
-		if (o->svg_runs == 2 && o->run)
-			return ERR(p,
-				   "--run %ld: not with --view sweep (the sweep picture draws "
-				   "every run)",
-				   o->run);
-		if (o->svg_runs && (o->from_s >= 0 || o->to_s >= 0))
-			return ERR(p, "%s: only for the Overview (%s)",
-				   o->from_s >= 0 ? "--from" : "--to",
-				   o->svg_runs == 2 ? "the sweep picture draws every run"
-						    : "the Runs view takes --run N");
-		if (o->from_s >= 0 && o->to_s >= 0 && o->to_s <= o->from_s)
-			return ERR(p, "--to %g: not after --from %g", o->to_s, o->from_s);
-	}
-	/* the results of runs: a comparison's, not a picture's or a series' */
-	if (action != ACTION_COMPARE && (o->export_json || o->export_md))
-		return ERR(p, "%s: not with %s (a batch run, --replay or --compare)",
-			   o->export_json ? "--export-json" : "--export-markdown", name);
-	if (action == ACTION_COMPARE && (o->export_json || o->export_md))
-		o->batch = 1; /* the files, and the tables on stdout */
-	if (o->action == ACTION_RUN)
-		o->action = action;
-	return 0;
-}
-
-/* The row getopt takes the long option NAME ("--bs") from, NULL if none. */
-static const struct options_entry *row_named(const char *name)
-{
-	for (size_t i = 0; i < NTABLE; i++)
-		if (table[i].set && table[i].name && !strcmp(table[i].name, name))
-			return &table[i];
-	return NULL;
-}
-
-/* --sweep beside the options it sweeps: a parameter's name is its
- * option's (sweep_param_name "bs", --bs), so one rule holds for each, and
- * a value given beside the sweep is never ignored. */
-static int sweep_check(struct options_pass *p)
-{
-	const struct sweep_spec *sw = &p->o->sweep;
-	if (sw->until.set && !sw->param)
-		return ERR(p, "--sweep-until: only with --sweep PARAM=...");
-	if (sw->until.set && sw->n < 2)
-		return ERR(p, "--sweep-until: the sweep needs two values at least");
-	if (!sw->param)
-		return 0;
-	const char *name = sweep_param_name(sw->param);
-	char opt[32];
-	snprintf(opt, sizeof(opt), "--%s", name);
-	const struct options_entry *e = row_named(opt);
-	if (!e) /* test_options_table holds every parameter to a row */
-		return ERR(p, "--sweep %s: no option of that name", name);
-	if (p->given[e - table])
-		return ERR(p, "--sweep %s: not with %s too (the sweep sets it)", name, opt);
-	if (sw->param == SWEEP_SIZE && p->o->src)
-		return ERR(p, "--sweep size: not with --src (the scratch source is made "
-			      "at each size)");
-	return 0;
-}
-
-/* All the checks that need the whole command line, in one place. */
-static int validate(struct options_pass *p, char **pos, int npos)
-{
-	struct options *o = p->o;
-	int w, h;
-	if (export_check(p, pos, npos) < 0)
-		return -1;
-	if (!p->exp_action && p->size_arg && strpbrk(p->size_arg, "xX") &&
-	    parse_wxh(p->size_arg, &w, &h, NULL, 0) == 0)
-		return ERR(p,
-			   "--size %s: a picture's size, only with --export-svg (a run's "
-			   "--size is a file size, e.g. 512M)",
-			   p->size_arg);
-	if (!p->exp_action && p->size_arg &&
-	    size_opt("--size", p->size_arg, &o->size, p->err, p->errlen) < 0)
-		return -1;
-	if (sweep_check(p) < 0)
-		return -1;
-	/* options one of which the other would silently make moot */
-	if (!p->exp_action && p->size_arg && o->src)
-		return ERR(p, "--size %s: not with --src (the copy is of FILE, at its own size)",
-			   p->size_arg);
-	if (o->ascii && o->glyphs >= 0 && o->glyphs != CHART_ASCII)
-		return ERR(p, "--glyphs %s: not with --ascii (its charts are ASCII)",
-			   o->glyphs == CHART_BRAILLE ? "braille" : "blocks");
-	if (o->replay && o->live_opt)
-		return ERR(p, "%s: not with --replay (the recording holds the run)", o->live_opt);
-	if (o->rehearse && !o->talk)
-		return ERR(p, "--rehearse: only with --talk FILE");
-	if (!o->replay && (o->replay_at > 0 || o->speed > 0))
-		return ERR(p, "%s: only with --replay FILE",
-			   o->speed > 0 ? "--speed" : "--replay-at");
-	return 0;
 }
 
 /* Remembers what the checks need of an option given: the first a replay
@@ -731,39 +515,6 @@ struct run_config *options_run_config(const struct options *o, struct run_config
 	return c;
 }
 
-int options_check_runs(const struct options *o, char *err, size_t errlen)
-{
-	/* the TUI's end prints the tables whole: -q would leave nothing out */
-	if (o->quiet && !o->batch)
-		return errf(err, errlen,
-			    "-q: only in batch mode (--batch, or stdout not a terminal)");
-	/* written when the batch ends (main checks the paths: export_results.h) */
-	if ((o->export_json || o->export_md) && !o->batch)
-		return errf(err, errlen,
-			    "%s: only with --batch (the TUI's runs: --results writes them)",
-			    o->export_json ? "--export-json" : "--export-markdown");
-	if (o->nnames > o->ncmds)
-		return errf(err, errlen,
-			    "--name %s: no --cmd for it to name (the i-th --name "
-			    "labels the i-th --cmd)",
-			    o->names[o->ncmds]);
-	if (o->replay) {
-		/* seeking would write the rows again; --export-csv reads a
-		 * recording into a CSV without the TUI */
-		if (!o->batch && (o->csv || o->results))
-			return errf(err, errlen, "%s: with --replay only in --batch",
-				    o->csv ? "--csv" : "--results");
-		return 0;
-	}
-	if (o->strategies || o->ncmds || o->demo || !o->run_opt)
-		return 0;
-	/* the picker of the TUI starts runs with --src, --size, ... */
-	const char *bad = o->batch ? o->run_opt : o->run_opt_nopick;
-	if (!bad)
-		return 0;
-	return errf(err, errlen, "%s: nothing to run (add -s STRATEGIES or --cmd)", bad);
-}
-
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	/* getopt's tables, made from the options table */
@@ -823,5 +574,5 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		if (e->set(&p, e, e->has_arg == no_argument ? NULL : optarg) < 0)
 			return -1;
 	}
-	return validate(&p, argv + optind, argc - optind);
+	return options_validate(&p, argv + optind, argc - optind);
 }

@@ -17,17 +17,20 @@
 
 #define OPTIONS_MAX_CMDS RUN_CONFIG_MAX_CMDS
 
+/* What the command line asks for: OPTA_* beside the table's OPTG_* and
+ * OPTW_* (the keys' actions are another thing: actions.h). */
 enum options_action {
-	ACTION_RUN, /* TUI or batch */
-	ACTION_HELP,
-	ACTION_VERSION,
-	ACTION_LIST_STRATEGIES,
-	ACTION_EXPORT_SVG, /* --export-svg OUT FILE */
-	ACTION_EXPORT_CSV, /* --export-csv OUT FILE */
-	ACTION_EXPORT_OPENMETRICS, /* --export-openmetrics OUT FILE */
-	ACTION_COMPARE,	   /* --compare A B [C...] */
-	ACTION_LIST_THEMES,
-	ACTION_LIST_OPTIONS, /* --list-options (hidden): the table's options, for tests */
+	OPTA_RUN, /* TUI or batch */
+	OPTA_HELP,
+	OPTA_VERSION,
+	OPTA_LIST_STRATEGIES,
+	OPTA_EXPORT_SVG,	 /* --export-svg OUT FILE */
+	OPTA_EXPORT_CSV,	 /* --export-csv OUT FILE */
+	OPTA_EXPORT_OPENMETRICS, /* --export-openmetrics OUT FILE */
+	OPTA_COMPARE,		 /* --compare A B [C...] */
+	OPTA_LIST_THEMES,
+	OPTA_LIST_OPTIONS, /* --list-options (hidden): the table's options, for tests */
+	OPTA_LIST_KEYS,	   /* --list-keys (hidden): docs/keys.md's tables (tools/keys-doc) */
 };
 
 /* Recordings one command line can name (--compare A B ...). */
@@ -136,7 +139,7 @@ enum options_group {
  * silently over something else. */
 #define OPTW_MULTI 128u
 
-struct options_pass; /* the state of one options_parse (options.c) */
+struct options_pass; /* the state of one options_parse (options_impl.h) */
 
 struct options_entry {
 	int flag;	     /* short option letter, 0 = none */

@@ -93,7 +93,7 @@ void preset_apply(const struct preset *p, struct options *o, struct cgroup_home 
 	if (!o->strategies && !o->ncmds)
 		o->strategies = p->strategies;
 	/* a parameter --sweep sets is the sweep's, as a value the command
-	 * line gives is its own (options.c refuses both together) */
+	 * line gives is its own (options_check.c refuses both together) */
 	int sw_mem = o->sweep.param == SWEEP_MEM_LIMIT,
 	    sw_disk = o->sweep.param == SWEEP_DISK_LIMIT;
 	if (!o->mem_limit && p->mem_limit && !sw_mem) {

@@ -1,13 +1,17 @@
 /*
  * usage — the text of --help: the synopsis, every option (made from the
- * options table, options.c, one row each) and the keys and the exit
- * status.
+ * options table, options.c, one row each), the keys (made from the key
+ * tables, keys_doc.c) and the exit status.
  */
 #include "app/options.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "app/actions.h"
+#include "base/util.h"
 
 /* The column where an option's help starts. */
 #define HELP_COL 25
@@ -24,13 +28,6 @@ static const char synopsis[] =
     "       lrutop --talk FILE [--rehearse]  a scripted talk, recorded fallbacks\n";
 
 static const char footer[] =
-    "\n"
-    "Keys: 1 overview  2 iostat  3 vmstat  h help  space pause  +/- interval\n"
-    "      4 runs  r pick runs  c cancel run  C cancel queue  a runs/strategies\n"
-    "      left/right scroll while paused  up/down runs  p partitions  R record\n"
-    "      f fit the runs / last N s  z Z zoom  Home End oldest/newest (paused)\n"
-    "      replay: space pause  < > speed  t T sample  [ ] events  Home End  j jump\n"
-    "      g glyphs  t theme (replay: t T step)  q quit\n"
     "\n"
     "Exit status: 0 ok, 1 a run failed / -n with runs not done / a write error,\n"
     "             2 usage or environment error (nothing left), 128+N signal N.\n";
@@ -102,6 +99,13 @@ size_t options_usage(char *buf, size_t len)
 			put(buf, len, &at, NULL, HELP_COL);
 		}
 	}
+	/* the keys, from the key tables */
+	puts_(buf, len, &at, "\n");
+	size_t kn = keys_usage(NULL, 0);
+	char *keys = xmalloc(kn + 1);
+	keys_usage(keys, kn + 1);
+	puts_(buf, len, &at, keys);
+	free(keys);
 	puts_(buf, len, &at, footer);
 	return at;
 }

@@ -44,6 +44,30 @@ int decimal_parse(const char *s, double *out)
 	return 0;
 }
 
+int parse_whole(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	/* strtol skips blanks and takes '+': -n ' 3' is not a number */
+	if (!((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')) || errno ||
+	    end == s || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_whole_arg(const char *opt, const char *s, long min, long *out, char *err, size_t errlen)
+{
+	long v;
+	if (parse_whole(s, &v) < 0)
+		return errf(err, errlen, "%s %s: not a whole number", opt, s);
+	if (v < min)
+		return errf(err, errlen, "%s %s: must be at least %ld", opt, s, min);
+	*out = v;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *out)
 {
 	/* the number by the options' one rule (decimal_prefix), then a suffix */
@@ -98,6 +122,17 @@ int parse_size(const char *s, uint64_t *out)
 	if (bytes >= 18446744073709551615.0 || bytes != floor(bytes))
 		return -1;
 	*out = (uint64_t)bytes;
+	return 0;
+}
+
+int parse_size_arg(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	uint64_t v;
+	if (parse_size(s, &v) < 0)
+		return errf(err, errlen, "%s %s: not a size (use e.g. 512M, 4G)", opt, s);
+	if (v == 0)
+		return errf(err, errlen, "%s %s: must be larger than zero", opt, s);
+	*out = v;
 	return 0;
 }
 

@@ -1,6 +1,6 @@
 /*
  * parse — the values every layer reads from text the user wrote: the one
- * rule for a number, sizes, intervals, clock times, replay speeds, and the
+ * rule for a number (a decimal, a whole one), sizes, intervals, clock times, replay speeds, and the
  * ranges the options table gives them (docs/options.md).  The options, a
  * talk script, the keys and a recording's reader take them from here, so
  * a value means the same wherever it is written.
@@ -35,9 +35,19 @@
 int decimal_prefix(const char *s, double *out, const char **end);
 int decimal_parse(const char *s, double *out);
 
+/* A whole number: an optional '-' and then digits only, in a long -- no
+ * blanks, '+', '.', or overflow (strtol would skip blanks and take '+'). */
+int parse_whole(const char *s, long *out);
+/* An option's whole-number argument, at least min; err names opt: "-n x:
+ * not a whole number", "-n 0: must be at least 1". */
+int parse_whole_arg(const char *opt, const char *s, long min, long *out, char *err, size_t errlen);
+
 /* "512M" -> 536870912 (K/M/G/T in powers of 1024, an optional B or iB).
  * Rejects empty strings, signs, garbage, overflow and fractions of a byte. */
 int parse_size(const char *s, uint64_t *out);
+/* An option's size argument, larger than zero; err names opt: "--bs x:
+ * not a size (use e.g. 512M, 4G)", "--bs 0: must be larger than zero". */
+int parse_size_arg(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen);
 /* Seconds as a decimal number within [INTERVAL_MIN, INTERVAL_MAX]; err
  * says why not, naming -i. */
 int parse_interval(const char *s, double *out, char *err, size_t errlen);

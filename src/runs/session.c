@@ -1,4 +1,11 @@
-#include "runs/session.h"
+/*
+ * session — a run's lifecycle (session.h): the checks and set-up of
+ * session_init, then prepare, drain, go, copy, flush, done and verify
+ * driven by session_tick and session_poll, the watchdog, the result, and
+ * cancel, stop and done.  The --cmd entries, the queue and the input file
+ * are the session's other three files (session_impl.h).
+ */
+#include "runs/session_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -6,15 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sampling/device.h"
-#include "base/sigpipe.h"
 #include "model/pagecache.h"
 #include "model/rates.h"
 #include "model/units.h"
@@ -114,52 +117,6 @@ static int check_src(struct session *s, const char *src, char *err, size_t errle
 	return 0;
 }
 
-/* Splits --cmd on blanks (no shell: quoting is not interpreted) and
- * substitutes {src} and {dst}. */
-static char **split_cmd(const char *cmd, const char *src, const char *dst)
-{
-	size_t n = 0, cap = 8;
-	char **argv = xcalloc(cap, sizeof(*argv));
-	const char *p = cmd;
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		const char *e = p;
-		while (*e && *e != ' ' && *e != '\t')
-			e++;
-		char word[4096];
-		size_t wl = 0;
-		for (const char *q = p; q < e && wl < sizeof(word) - 1;) {
-			const char *rep = NULL;
-			if ((size_t)(e - q) >= 5 && memcmp(q, "{src}", 5) == 0)
-				rep = src;
-			else if ((size_t)(e - q) >= 5 && memcmp(q, "{dst}", 5) == 0)
-				rep = dst;
-			if (rep) {
-				wl += strlcpy_(word + wl, rep, sizeof(word) - wl);
-				if (wl > sizeof(word) - 1)
-					wl = sizeof(word) - 1;
-				q += 5;
-			} else {
-				word[wl++] = *q++;
-			}
-		}
-		word[wl] = '\0';
-		if (n + 2 > cap) {
-			cap *= 2;
-			argv = xrealloc(argv, cap * sizeof(*argv));
-		}
-		argv[n++] = xstrdup(word);
-		argv[n] = NULL;
-		p = e;
-	}
-	return argv;
-}
-
-static void source_ready(struct session *s);
-
 int session_reap_stale(const char *dir, struct cgroup_home *cgroups, char *line, size_t len)
 {
 	struct scratch_reaped rp;
@@ -203,313 +160,6 @@ int session_reap_stale(const char *dir, struct cgroup_home *cgroups, char *line,
 	return rp.ndirs + ncg + restored;
 }
 
-static void free_argv(char **argv)
-{
-	if (!argv)
-		return;
-	for (char **a = argv; *a; a++)
-		free(*a);
-	free(argv);
-}
-
-/* A label is taken by a strategy (any: the picker may queue it later) or
- * by an earlier --cmd. */
-static int label_taken(const struct session *s, const char *label)
-{
-	if (strategy_find(label))
-		return 1;
-	for (size_t i = 0; i < s->ncmds; i++)
-		if (strcmp(s->cmds[i].label, label) == 0)
-			return 1;
-	return 0;
-}
-
-/* The default label: the program's base name, plus its first argument
- * unless that is (or holds) {src}/{dst} — "cp {src} {dst}" is "cp",
- * "cp -a {src} {dst}" is "cp -a" — cut to SESSION_LABEL_MAX bytes; commas
- * and control characters (CSV cells, one-line messages) become '_'. */
-static void default_label(char *out, size_t len, char *const *words)
-{
-	const char *prog = strrchr(words[0], '/');
-	prog = prog && prog[1] ? prog + 1 : words[0];
-	const char *arg = words[1];
-	if (arg && (strstr(arg, "{src}") || strstr(arg, "{dst}")))
-		arg = NULL;
-	char buf[96];
-	snprintf(buf, sizeof(buf), "%s%s%s", prog, arg ? " " : "", arg ? arg : "");
-	size_t n = strlen(buf);
-	if (n > SESSION_LABEL_MAX)
-		n = SESSION_LABEL_MAX;
-	buf[utf8_floor(buf, n)] = '\0'; /* not inside a UTF-8 character */
-	for (char *c = buf; *c; c++)
-		if (text_ctrl((unsigned char)*c) || *c == ',' || *c == '"')
-			*c = '_';
-	strlcpy_(out, buf, len);
-}
-
-/* execvp's search, done up front so a misspelt program is a usage error
- * before a scratch input is written. */
-static int check_program(const char *prog, char *err, size_t errlen)
-{
-	struct stat st;
-	if (strchr(prog, '/')) {
-		if (stat(prog, &st) < 0)
-			return errf(err, errlen, "--cmd %s: %s", prog, strerror(errno));
-		if (S_ISDIR(st.st_mode) || access(prog, X_OK) < 0)
-			return errf(err, errlen, "--cmd %s: %s", prog,
-				    strerror(S_ISDIR(st.st_mode) ? EISDIR : errno));
-		return 0;
-	}
-	const char *path = getenv("PATH");
-	if (!path || !*path)
-		path = "/bin:/usr/bin";
-	int eacces = 0;
-	for (const char *p = path; *p;) {
-		const char *e = strchr(p, ':');
-		size_t dl = e ? (size_t)(e - p) : strlen(p);
-		char f[4096];
-		snprintf(f, sizeof(f), "%.*s/%s", (int)dl, dl ? p : ".", prog);
-		if (stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (access(f, X_OK) == 0)
-				return 0;
-			eacces = 1;
-		}
-		p = e ? e + 1 : p + dl;
-	}
-	if (eacces)
-		return errf(err, errlen, "--cmd %s: %s", prog, strerror(EACCES));
-	return errf(err, errlen, "--cmd %s: %s (searched PATH)", prog, strerror(ENOENT));
-}
-
-/* The --cmd entries: words, program, labels. */
-static int setup_cmds(struct session *s, const struct run_config *cfg, char *err, size_t errlen)
-{
-	for (int i = 0; i < cfg->ncmds; i++) {
-		struct session_cmd *c = &s->cmds[s->ncmds];
-		char **words = split_cmd(cfg->cmds[i], "{src}", "{dst}");
-		int rc = !words[0] ? errf(err, errlen, "--cmd: empty command")
-				   : check_program(words[0], err, errlen);
-		if (rc == 0 && i < cfg->nnames) {
-			const char *n = cfg->names[i];
-			size_t bad = strcspn(n, ",\"\t\n\r");
-			if (!*n || strspn(n, " ") == strlen(n))
-				rc = errf(err, errlen, "--name: empty name");
-			else if (strlen(n) > SESSION_LABEL_MAX)
-				rc = errf(err, errlen, "--name %s: at most %d bytes", n,
-					  SESSION_LABEL_MAX);
-			else if (n[bad])
-				rc = errf(err, errlen, "--name %s: no commas, quotes or control "
-						       "characters", n);
-			else if (strategy_find(n))
-				rc = errf(err, errlen, "--name %s: is a strategy's name (pick "
-						       "another)", n);
-			else if (label_taken(s, n))
-				rc = errf(err, errlen, "--name %s: given twice (labels must be "
-						       "unique)", n);
-			else
-				strlcpy_(c->label, n, sizeof(c->label));
-		} else if (rc == 0) {
-			char base[32];
-			default_label(base, sizeof(base), words);
-			strlcpy_(c->label, base, sizeof(c->label));
-			for (int k = 2; label_taken(s, c->label); k++)
-				snprintf(c->label, sizeof(c->label), "%.24s#%u", base, (unsigned char)k);
-		}
-		free_argv(words);
-		if (rc < 0)
-			return -1;
-		c->line = cfg->cmds[i];
-		s->ncmds++;
-	}
-	return 0;
-}
-
-/* An entry's label before any sweep suffix: the strategy's name
- * (+prealloc for a mapped copy that preallocates) or the --cmd's label,
- * and the --disk-limit's "@30M". */
-static void entry_label(const struct session *s, const struct queued *q, char *buf, size_t len)
-{
-	const struct strategy *st = q->strategy;
-	if (st)
-		snprintf(buf, len, "%s%s%s", st->name,
-			 s->cfg.prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "",
-			 s->io_label);
-	else
-		snprintf(buf, len, "%.*s%s", (int)(len - 1 - strlen(s->io_label)),
-			 s->cmds[q->cmd].label, s->io_label);
-}
-
-/* Two queue entries are runs of the same thing (strategy or --cmd, and
- * sweep value): their repeat numbers go on from each other. */
-static int same_entry(const struct queued *a, const struct queued *b)
-{
-	return a->strategy == b->strategy && (a->strategy || a->cmd == b->cmd) &&
-	       a->value == b->value;
-}
-
-static int enqueue(struct session *s, const struct queued *list, size_t n, int repeat,
-		   char *err, size_t errlen)
-{
-	if (n > SESSION_MAX_RUNS || s->queue_len + n * (size_t)repeat > SESSION_MAX_RUNS)
-		return errf(err, errlen, "at most %d runs in one session", SESSION_MAX_RUNS);
-	/* repeat numbers go on from runs of the same entry queued before
-	 * (the picker adds to a queue): labels and #N stay unique */
-	int done[SESSION_MAX_RUNS] = {0};
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < s->queue_len; k++)
-			done[i] += same_entry(&s->queue[k], &list[i]);
-	for (int r = 1; r <= repeat; r++)
-		for (size_t i = 0; i < n; i++) {
-			s->queue[s->queue_len] = list[i];
-			s->queue[s->queue_len].repeat = r + done[i];
-			s->queue_len++;
-		}
-	if (!s->log->baseline[0] && n)
-		strlcpy_(s->log->baseline, list[0].strategy ? list[0].strategy->name
-						       : s->cmds[list[0].cmd].label,
-			 sizeof(s->log->baseline));
-	if (s->state == SESSION_FINISHED)
-		s->state = SESSION_IDLE;
-	return 0;
-}
-
-/* --sweep: every entry at every value (value-major, so a repeat round
- * walks the whole range: A@1 B@1 A@2 B@2 ... A@1 ...); with --sweep-until
- * the entries are kept and the bisection queues its first step later
- * (sweep_step). */
-static int enqueue_sweep(struct session *s, const struct queued *q, size_t nq, char *err,
-			 size_t errlen)
-{
-	const struct sweep_spec *sw = &s->cfg.sweep;
-	/* a bisection's runs are queued step by step: its bound is known now,
-	 * and refused now (exit 2), not at the step that would not fit */
-	size_t most = nq * (size_t)sweep_values_most(sw) * (size_t)s->cfg.repeat;
-	if (most > SESSION_MAX_RUNS)
-		return errf(err, errlen, "at most %d runs in one session (this sweep can take %zu)",
-			    SESSION_MAX_RUNS, most);
-	if (sw->until.set) {
-		memcpy(s->entries, q, nq * sizeof(*q));
-		s->nentries = nq;
-		return 0;
-	}
-	struct queued *all = xcalloc(SESSION_MAX_RUNS, sizeof(*all));
-	size_t n = 0;
-	for (int v = 0; v < sw->n; v++)
-		for (size_t i = 0; i < nq; i++) {
-			all[n] = q[i];
-			all[n++].value = v;
-		}
-	int rc = enqueue(s, all, n, s->cfg.repeat, err, errlen);
-	free(all);
-	return rc;
-}
-
-/* The bisection's next step: for each entry the values it needs next
- * (sweep_bisect_next over the runs so far), each --repeat times,
- * interleaved.  0 when every entry is done. */
-static size_t sweep_step(struct session *s)
-{
-	const struct sweep_spec *sw = &s->cfg.sweep;
-	struct sweep_table *t = xmalloc(sizeof(*t));
-	sweep_table_build(t, sw, s->log->results, s->log->nresults, 0);
-	struct queued step[2 * (SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS)];
-	size_t n = 0;
-	for (size_t e = 0; e < s->nentries; e++) {
-		char lab[32];
-		entry_label(s, &s->entries[e], lab, sizeof(lab));
-		int col = -1;
-		for (int k = 0; k < t->ns; k++)
-			if (!strcmp(t->strat[k], lab))
-				col = k;
-		int next[2];
-		struct sweep_bracket b;
-		int k = sweep_bisect_next(t, col, &sw->until, s->cfg.repeat, next, &b);
-		for (int j = 0; j < k; j++) {
-			step[n] = s->entries[e];
-			step[n++].value = next[j];
-		}
-	}
-	free(t);
-	char err[128];
-	if (n && enqueue(s, step, n, s->cfg.repeat, err, sizeof(err)) < 0) {
-		strlcpy_(s->error, err, sizeof(s->error));
-		return 0;
-	}
-	return n;
-}
-
-int session_enqueue(struct session *s, const struct strategy *const *list, size_t n, int repeat,
-		    char *err, size_t errlen)
-{
-	struct queued q[SESSION_MAX_STRATEGIES];
-	if (n > SESSION_MAX_STRATEGIES)
-		return errf(err, errlen, "at most %d strategies at once", SESSION_MAX_STRATEGIES);
-	for (size_t i = 0; i < n; i++)
-		q[i] = (struct queued){.strategy = list[i], .cmd = -1, .value = -1};
-	return enqueue(s, q, n, repeat, err, errlen);
-}
-
-size_t session_runs_left(const struct session *s)
-{
-	size_t left = s->queue_len - s->next;
-	const struct run_result *r = session_current(s);
-	return left + (r ? 1 : 0);
-}
-
-/* The queue of the command line: the --cmds given before -s, -s LIST, the
- * rest of the --cmds, each `repeat` times interleaved; then --baseline. */
-static int setup_queue(struct session *s, const struct run_config *cfg, char *err, size_t errlen)
-{
-	const struct strategy *list[SESSION_MAX_STRATEGIES];
-	size_t n = 0;
-	if (cfg->strategies && strategy_parse_list(cfg->strategies, list,
-						   SESSION_MAX_STRATEGIES, &n, err, errlen) < 0) {
-		char tmp[512];
-		strlcpy_(tmp, err, sizeof(tmp));
-		return errf(err, errlen, "-s: %s", tmp);
-	}
-	if (setup_cmds(s, cfg, err, errlen) < 0)
-		return -1;
-	struct queued q[SESSION_MAX_STRATEGIES + SESSION_MAX_CMDS];
-	size_t nq = 0;
-	int before = cfg->strategies ? cfg->cmds_before_s : (int)s->ncmds;
-	for (int i = 0; i < before; i++)
-		q[nq++] = (struct queued){.cmd = i, .value = -1};
-	for (size_t i = 0; i < n; i++)
-		q[nq++] = (struct queued){.strategy = list[i], .cmd = -1, .value = -1};
-	for (size_t i = (size_t)before; i < s->ncmds; i++)
-		q[nq++] = (struct queued){.cmd = (int)i, .value = -1};
-	if (cfg->sweep.param ? enqueue_sweep(s, q, nq, err, errlen) < 0
-			     : enqueue(s, q, nq, cfg->repeat, err, errlen) < 0)
-		return -1;
-	if (cfg->baseline) {
-		char all[256] = "";
-		size_t l = 0;
-		s->log->baseline[0] = '\0';
-		for (size_t i = 0; i < nq; i++) {
-			const char *name = q[i].strategy ? q[i].strategy->name
-							 : s->cmds[q[i].cmd].label;
-			if (strcmp(name, cfg->baseline) == 0)
-				strlcpy_(s->log->baseline, name, sizeof(s->log->baseline));
-			if (l < sizeof(all))
-				l += (size_t)snprintf(all + l, sizeof(all) - l, "%s%s", i ? ", " : "",
-						      name);
-		}
-		if (!s->log->baseline[0])
-			return errf(err, errlen, "--baseline %s: not one of the runs (%s)",
-				    cfg->baseline, all);
-	}
-	return 0;
-}
-
-static void free_cmds(struct session *s)
-{
-	for (size_t i = 0; i < s->ncmds; i++) {
-		free_argv(s->cmds[i].argv);
-		s->cmds[i].argv = NULL;
-	}
-}
-
 int session_init(struct session *s, const struct run_config *cfg, struct runlog *log,
 		 struct cgroup_home *cgroups, char *err, size_t errlen)
 {
@@ -537,7 +187,7 @@ int session_init(struct session *s, const struct run_config *cfg, struct runlog 
 			return -1;
 		s->io_label[0] = '\0';
 	}
-	if (setup_queue(s, cfg, err, errlen) < 0)
+	if (session_queue_setup(s, cfg, err, errlen) < 0)
 		return -1;
 	if (sw->param && s->log->baseline[0]) {
 		/* ratios of a sweep: to the baseline at the first value (every
@@ -581,111 +231,9 @@ int session_init(struct session *s, const struct run_config *cfg, struct runlog 
 		return errf(err, errlen, "shared page: %s", strerror(errno));
 	}
 	if (cfg->src)
-		source_ready(s);
+		session_input_ready(s);
 	s->state = SESSION_IDLE;
 	return 0;
-}
-
-/* The source exists: --cmd's words can be made. */
-static void source_ready(struct session *s)
-{
-	s->have_input = 1;
-	for (size_t i = 0; i < s->ncmds; i++)
-		if (!s->cmds[i].argv)
-			s->cmds[i].argv = split_cmd(s->cmds[i].line, s->src, s->dst);
-}
-
-/* The child that writes the scratch input: it only fills a file in our
- * private directory and reports bytes through the shared page. */
-static int source_progress(uint64_t done, uint64_t total, void *arg)
-{
-	(void)total;
-	atomic_store((_Atomic uint64_t *)arg, done);
-	return 0;
-}
-
-static int start_input(struct session *s, char *err, size_t errlen)
-{
-	char path[4096];
-	if (scratch_path(&s->scratch, "src", path, sizeof(path)) < 0)
-		return errf(err, errlen, "--dir %s: path too long", s->cfg.dir);
-	/* the writer creates it O_EXCL; a stranger's file there is refused here,
-	 * so whatever is under "src" after the writer ran is lrutop's */
-	if (scratch_unlink_own(&s->scratch, "src", err, errlen) < 0)
-		return -1;
-	atomic_store(s->input_done, 0);
-	sig_block(1);
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		sig_block(0);
-		return errf(err, errlen, "fork: %s", strerror(e));
-	}
-	if (pid == 0) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		for (int sig = 1; sig < NSIG; sig++)
-			sigaction(sig, &sa, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		sig_block(0);
-		char e[320];
-		_exit(scratch_make_input(&s->scratch, s->src_size, source_progress,
-					  (void *)s->input_done, e, sizeof(e)) < 0
-			      ? 1
-			      : 0);
-	}
-	sig_block(0);
-	s->input_pid = pid;
-	s->state = SESSION_MAKING_INPUT;
-	return 0;
-}
-
-/* Reaps the source writer; 1 when it ended. */
-static int reap_input(struct session *s)
-{
-	int status;
-	pid_t got = waitpid(s->input_pid, &status, WNOHANG);
-	if (got == 0 || (got < 0 && errno == EINTR))
-		return 0;
-	s->input_pid = -1;
-	if (got > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		scratch_own_current(&s->scratch, "src");
-		snprintf(s->src, sizeof(s->src), "%.4000s/src", s->scratch.dir);
-		source_ready(s);
-		s->state = SESSION_IDLE;
-	} else {
-		char sz[16];
-		fmt_size(sz, sizeof(sz), s->src_size);
-		snprintf(s->error, sizeof(s->error),
-			 "writing the %s scratch source in %.200s failed (disk full?)", sz,
-			 s->scratch.dir);
-		s->failed = 1;
-		s->next = s->queue_len;
-		s->stopped = 1;
-		s->state = SESSION_FINISHED;
-	}
-	return 1;
-}
-
-/* Stops the source writer, if one is running. */
-static void kill_input(struct session *s)
-{
-	if (s->input_pid <= 0)
-		return;
-	kill(s->input_pid, SIGKILL);
-	int status = 0;
-	while (waitpid(s->input_pid, &status, 0) < 0 && errno == EINTR)
-		;
-	/* killed mid-write: the partial file is the writer's (see start_input) */
-	if (WIFSIGNALED(status))
-		scratch_own_current(&s->scratch, "src");
-	s->input_pid = -1;
-}
-
-uint64_t session_input_progress(const struct session *s)
-{
-	return s->input_done ? atomic_load(s->input_done) : 0;
 }
 
 /* Records the destination the reaped worker made (strategy: the file it
@@ -701,7 +249,7 @@ static void own_dst(struct session *s, const struct worker_result *wr)
 
 void session_done(struct session *s)
 {
-	kill_input(s);
+	session_input_kill(s);
 	if (s->worker_live) {
 		worker_kill(&s->worker);
 		own_dst(s, &s->worker.result);
@@ -710,7 +258,7 @@ void session_done(struct session *s)
 	}
 	cgroup_remove(&s->cg, NULL, 0);
 	scratch_remove(&s->scratch);
-	free_cmds(s);
+	session_cmd_free(s);
 	if (s->input_done)
 		munmap((void *)s->input_done, sizeof(*s->input_done));
 	s->input_done = NULL;
@@ -740,20 +288,20 @@ uint64_t session_progress(const struct session *s)
 }
 
 /* The session's two questions to whatever takes the samples (the live
- * source): no probe means no cgroup figures and no write_bytes. */
-static int probe_watch(struct session *s, const char *stat_path, const char *usage_path,
-		       uint64_t limit, char *err, size_t errlen)
+ * source): no monitor means no cgroup figures and no write_bytes. */
+static int monitor_watch(struct session *s, const char *stat_path, const char *usage_path,
+			 uint64_t limit, char *err, size_t errlen)
 {
-	if (!s->probe.watch_cgroup)
+	if (!s->monitor.watch_cgroup)
 		return 0;
-	return s->probe.watch_cgroup(s->probe.ctx, stat_path, usage_path, limit, err, errlen);
+	return s->monitor.watch_cgroup(s->monitor.ctx, stat_path, usage_path, limit, err, errlen);
 }
 
-static int probe_write_bytes(struct session *s, pid_t pid, uint64_t *write_bytes)
+static int monitor_write_bytes(struct session *s, pid_t pid, uint64_t *write_bytes)
 {
-	if (!s->probe.task_write_bytes)
+	if (!s->monitor.task_write_bytes)
 		return -1;
-	return s->probe.task_write_bytes(s->probe.ctx, pid, write_bytes);
+	return s->monitor.task_write_bytes(s->monitor.ctx, pid, write_bytes);
 }
 
 /* Once per tick while running: s->copied from the worker's write_bytes. */
@@ -762,7 +310,7 @@ static void track_copied(struct session *s)
 	uint64_t wb;
 	if (!s->wb_ok || !s->worker_live || !s->worker.progress ||
 	    atomic_load(&s->worker.progress->phase) != PHASE_COPY ||
-	    probe_write_bytes(s, s->worker.pid, &wb) < 0 || wb < s->wb_base)
+	    monitor_write_bytes(s, s->worker.pid, &wb) < 0 || wb < s->wb_base)
 		return;
 	uint64_t c = wb - s->wb_base, total = s->worker.progress->bytes_total;
 	if (total && c > total)
@@ -813,7 +361,7 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	r->read_at_burst = NAN;
 	strlcpy_(r->strategy, st ? st->name : "", sizeof(r->strategy));
 	r->cmd = st ? -1 : q->cmd;
-	entry_label(s, q, r->name, sizeof(r->name));
+	session_queue_label(s, q, r->name, sizeof(r->name));
 	if (q->value >= 0) {
 		const struct sweep_spec *sw = &s->cfg.sweep;
 		char suf[32];
@@ -865,7 +413,7 @@ static int start_next(struct session *s, char *err, size_t errlen)
 		spec.cgroup_procs = s->cg.procs;
 		spec.io_procs = s->cg.io_created ? s->cg.io_procs : NULL;
 		if (s->mem_limit &&
-		    probe_watch(s, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
+		    monitor_watch(s, s->cg.stat, s->cg.usage, s->cg.limit, err, errlen) < 0)
 			return -1;
 	}
 	if (worker_start(&spec, &s->worker, err, errlen) < 0)
@@ -889,7 +437,7 @@ static void fail_run(struct session *s, const char *msg)
 	}
 	s->failed = 1;
 	cgroup_remove(&s->cg, NULL, 0);
-	probe_watch(s, NULL, NULL, 0, NULL, 0);
+	monitor_watch(s, NULL, NULL, 0, NULL, 0);
 	s->state = SESSION_IDLE;
 }
 
@@ -899,7 +447,7 @@ void session_tick(struct session *s, const struct series *ser)
 {
 	if (s->state == SESSION_IDLE) {
 		if (s->next >= s->queue_len &&
-		    !(s->cfg.sweep.until.set && !s->stopped && sweep_step(s))) {
+		    !(s->cfg.sweep.until.set && !s->stopped && session_queue_sweep_step(s))) {
 			s->state = SESSION_FINISHED;
 			return;
 		}
@@ -912,7 +460,7 @@ void session_tick(struct session *s, const struct series *ser)
 		}
 		char err[320];
 		if (!s->have_input) {
-			if (start_input(s, err, sizeof(err)) < 0) {
+			if (session_input_start(s, err, sizeof(err)) < 0) {
 				strlcpy_(s->error, err, sizeof(s->error));
 				s->failed = 1;
 				s->next = s->queue_len;
@@ -944,7 +492,7 @@ void session_tick(struct session *s, const struct series *ser)
 		if (drained || now - s->drain_start_ns > DRAIN_TIMEOUT_NS) {
 			s->quiet_since_ns = 0;
 			s->copied = 0;
-			s->wb_ok = probe_write_bytes(s, s->worker.pid, &s->wb_base) == 0;
+			s->wb_ok = monitor_write_bytes(s, s->worker.pid, &s->wb_base) == 0;
 			worker_go(&s->worker);
 			s->state = SESSION_RUNNING;
 		}
@@ -1112,14 +660,14 @@ static void finish_run(struct session *s, const struct series *ser,
 	char err[256];
 	if (cgroup_remove(&s->cg, err, sizeof(err)) < 0 && r->ok)
 		snprintf(r->message, sizeof(r->message), "%s", err);
-	probe_watch(s, NULL, NULL, 0, NULL, 0);
+	monitor_watch(s, NULL, NULL, 0, NULL, 0);
 	s->state = SESSION_IDLE;
 }
 
 int session_poll(struct session *s, const struct series *ser)
 {
 	if (s->state == SESSION_MAKING_INPUT)
-		return reap_input(s);
+		return session_input_reap(s);
 	if (!s->worker_live)
 		return 0;
 	struct worker_event ev;
@@ -1163,7 +711,7 @@ void session_cancel_queue(struct session *s, const struct series *ser)
 	s->stopped = 1;
 	session_cancel(s, ser);
 	if (s->state == SESSION_MAKING_INPUT && s->input_pid > 0) {
-		kill_input(s);
+		session_input_kill(s);
 		scratch_remove_file(&s->scratch, "src");
 		s->state = SESSION_IDLE;
 	}

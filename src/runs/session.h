@@ -11,6 +11,10 @@
  * worker).  It never touches a user's --src except to read it.  Nothing here
  * blocks for long: the copy, the cache drop and the verify run in the
  * worker process; the monitor only reacts to its events.
+ *
+ * Implemented by session.c (the lifecycle), session_cmd.c (the --cmd
+ * entries), session_queue.c (the queue) and session_input.c (the input
+ * file); session_impl.h is what they share.
  */
 #ifndef LRUTOP_SESSION_H
 #define LRUTOP_SESSION_H
@@ -30,11 +34,13 @@
 #include "runs/strategy.h"
 #include "runs/worker.h"
 
-/* What the session asks of whatever takes the samples (the live source,
- * source_live.c): which cgroup to watch, and how far a worker has written.
- * The session never sees the sampler.  A NULL function is a no-op
- * (watch_cgroup succeeds, task_write_bytes says "unknown"). */
-struct session_probe {
+/* The monitor as the session sees it: what the session asks of whatever
+ * takes the samples (the live source, source_live.c) — which cgroup to
+ * watch, and how far a worker has written.  The session never sees the
+ * sampler.  A NULL function is a no-op (watch_cgroup succeeds,
+ * task_write_bytes says "unknown").  Not the probe (--probe, probe.h): a
+ * neighbour process whose latencies the live source reads. */
+struct session_monitor {
 	void *ctx;
 	/* Read this cgroup's memory.stat and usage from the next sample on
 	 * (limit in bytes); NULL paths stop it.  0 or -1 + err. */
@@ -77,7 +83,7 @@ enum session_state {
 struct session {
 	struct run_config cfg; /* session_init's copy */
 	struct cgroup_home *cgroups; /* where run cgroups go (the owner's, shared) */
-	struct session_probe probe; /* set by the owner after session_init */
+	struct session_monitor monitor; /* set by the owner after session_init */
 	struct scratch scratch;
 	struct cgroup cg;
 	char src[4096], dst[4096];
@@ -163,7 +169,7 @@ void session_done(struct session *s);
 
 /* Drives the state machine after each new sample: starts the next run,
  * lets a prepared worker go once Dirty+Writeback have drained.  The
- * watched cgroup is switched through s->probe. */
+ * watched cgroup is switched through s->monitor. */
 void session_tick(struct session *s, const struct series *ser);
 /* The worker's event fd, or -1. */
 int session_fd(const struct session *s);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/glyphs.h"
 #include "screen/chart.h"
 #include "base/util.h"
 
@@ -150,14 +151,10 @@ static int parse_line(struct theme *t, char *line, char *err, size_t errlen)
 		return 0;
 	}
 	if (!strcmp(key, "glyphs")) {
-		if (!strcmp(v, "braille"))
-			t->glyphs = CHART_BRAILLE;
-		else if (!strcmp(v, "blocks"))
-			t->glyphs = CHART_BLOCK;
-		else if (!strcmp(v, "ascii"))
-			t->glyphs = CHART_ASCII;
-		else
+		int g = glyphs_parse(v);
+		if (g < 0)
 			return errf(err, errlen, "glyphs '%.40s': not braille, blocks or ascii", v);
+		t->glyphs = g;
 		return 0;
 	}
 	uint32_t rgb;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sampling/machine.h"
+#include "model/glyphs.h"
 #include "model/pagecache.h"
 #include "model/phase.h"
 #include "output/results.h"
@@ -113,9 +114,8 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 		snprintf(buf, sizeof(buf), " lrutop  %s  Linux %s%s  disk %s%s%s  every %gs",
 			 m->host, m->kernel, m->mglru ? " MGLRU" : "",
 			 m->disk[0] ? m->disk : "none", lim, kind, m->interval);
-	static const char *const glyph_names[] = {"braille", "blocks", "ascii"};
 	size_t bl = strlen(buf);
-	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyph_names[u->glyphs % 3]);
+	snprintf(buf + bl, sizeof(buf) - bl, "  %s", glyphs_name((int)u->glyphs));
 	if (m->probe_mode[0]) { /* --probe: which reads the strip shows */
 		bl = strlen(buf);
 		snprintf(buf + bl, sizeof(buf) - bl, "  probe %s", m->probe_mode);

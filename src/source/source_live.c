@@ -346,13 +346,13 @@ const char *source_live_missing(const struct source *src)
 	return sampler_missing(live_of(src)->sampler);
 }
 
-static int probe_watch_cgroup(void *ctx, const char *stat_path, const char *usage_path,
-			      uint64_t limit, char *err, size_t errlen)
+static int monitor_watch_cgroup(void *ctx, const char *stat_path, const char *usage_path,
+				uint64_t limit, char *err, size_t errlen)
 {
 	return sampler_set_cgroup(ctx, stat_path, usage_path, limit, err, errlen);
 }
 
-static int probe_task_write_bytes(void *ctx, pid_t pid, uint64_t *write_bytes)
+static int monitor_task_write_bytes(void *ctx, pid_t pid, uint64_t *write_bytes)
 {
 	return sampler_task_io(ctx, pid, write_bytes);
 }
@@ -361,9 +361,9 @@ void source_live_attach(struct source *src, struct session *s)
 {
 	struct live *l = live_of(src);
 	l->session = s;
-	s->probe.ctx = l->sampler;
-	s->probe.watch_cgroup = probe_watch_cgroup;
-	s->probe.task_write_bytes = probe_task_write_bytes;
+	s->monitor.ctx = l->sampler;
+	s->monitor.watch_cgroup = monitor_watch_cgroup;
+	s->monitor.task_write_bytes = monitor_task_write_bytes;
 }
 
 struct session *source_live_session(struct source *src)

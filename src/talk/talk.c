@@ -65,7 +65,7 @@ int talk_check_options(const struct options *o, char *err, size_t errlen)
 			  : o->count	? "-n"
 			  : o->run_opt	? o->run_opt
 					: NULL;
-	if (o->action != ACTION_RUN)
+	if (o->action != OPTA_RUN)
 		return errf(err, errlen, "--talk: one thing at a time (not with --export-*, "
 				"--compare or the lists)");
 	if (bad)

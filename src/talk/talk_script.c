@@ -168,35 +168,11 @@ static int parse_view(const char *s, int *out)
 	return -1;
 }
 
-static int parse_glyphs(const char *s, int *out)
-{
-	if (!strcmp(s, "braille"))
-		*out = CHART_BRAILLE;
-	else if (!strcmp(s, "blocks"))
-		*out = CHART_BLOCK;
-	else if (!strcmp(s, "ascii"))
-		*out = CHART_ASCII;
-	else
-		return -1;
-	return 0;
-}
-
-static int parse_count(const char *s, long min, long max, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max || s[0] == '+' || s[0] == '-')
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* The options of a run step that a talk manages itself, or that describe
  * something other than runs. */
 static const char *not_in_run(const struct options *o)
 {
-	if (o->action != ACTION_RUN)
+	if (o->action != OPTA_RUN)
 		return "--export-svg, --export-csv, --compare, --help, --version and the lists";
 	if (o->replay)
 		return "--replay (a replay step plays a recording)";
@@ -244,7 +220,7 @@ static int parse_run(struct talk_step *st, char **w, int n, const char *dir,
 			long b;
 			if (!v)
 				return errf(err, errlen, "run: --expect-bursts: needs a number");
-			if (parse_count(v, 1, 100000, &b) < 0)
+			if (parse_whole(v, &b) < 0 || b < 1 || b > 100000)
 				return errf(err, errlen, "run: --expect-bursts %s: not a count of bursts "
 						"(1 or more)", v);
 			st->expect_bursts = (int)b;
@@ -433,9 +409,12 @@ static int parse_step(struct talk_step *st, const char *line, const char *dir,
 			st->text = xstrdup(w[1]);
 	} else if (!strcmp(k, "glyphs")) {
 		st->kind = TALK_GLYPHS;
-		if (n != 2 || parse_glyphs(w[1], &st->n) < 0)
+		int g = n == 2 ? glyphs_parse(w[1]) : -1;
+		if (g < 0)
 			rc = errf(err, errlen, "glyphs %s: not braille, blocks or ascii",
 				  n > 1 ? w[1] : "");
+		else
+			st->n = g;
 	} else if (!strcmp(k, "run")) {
 		st->kind = TALK_RUN;
 		rc = parse_run(st, w, n, dir, base, rehearse, err, errlen);
@@ -458,7 +437,7 @@ static int parse_step(struct talk_step *st, const char *line, const char *dir,
 			rc = errf(err, errlen, "wait: one RUN at most (wait [STRATEGY|N])");
 		else if (!last)
 			rc = errf(err, errlen, "wait: no run or replay step before it");
-		else if (n == 2 && parse_count(w[1], 1, RUNLOG_MAX_RUNS, &v) == 0) {
+		else if (n == 2 && parse_whole(w[1], &v) == 0 && v >= 1 && v <= RUNLOG_MAX_RUNS) {
 			st->n = (int)v;
 			if (last->kind == TALK_RUN && run_has(last, NULL, &nruns) >= 0 &&
 			    (size_t)v > nruns)

@@ -11,6 +11,10 @@
 #  (c) every src/ file docs/source-tree.md names exists;
 #  (d) every "design.md §N", "libproc2.md §N" and "style.md rule N" the
 #      tree cites has its section (the rewrite kept the numbers).
+#  (e) docs/keys.md's key tables are what the key tables say (lrutop
+#      --list-keys, put there by tools/keys-doc);
+#  (f) the man page's KEYS section names every key of the global, replay
+#      and screen tables, and every key one of its entries names is bound.
 # Each check is also run on a scratch tree with a planted fault, which it
 # must name; and tools/unshare-refs is run on a scratch tree holding every
 # old form: afterwards (a) passes, the numbers are kept, a second run
@@ -204,6 +208,71 @@ unresolved "$tmp/d" >"$tmp/got"
 [ "$(cat "$tmp/got")" = "docs/design.md 12: no such section
 docs/style.md 15: no such section" ] && ok "$T: (d) names cited sections that are not there" ||
 	notok "$T: (d) names cited sections that are not there" "got: $(oneline <"$tmp/got")"
+
+# ---- the keys: docs/keys.md and the man page against the key tables --------
+# man_keys MAN [tags]: the keys the KEYS section of MAN names, one a line:
+# the words of each .TP entry's tag and (without "tags") each bold word
+# (\fBX\fR) of its text, as the man page writes them
+man_keys() {
+	awk '/^\.SH KEYS/ { on = 1; next } on && /^\.SH/ { exit } on' "$1" >"$tmp/keys.sec"
+	{
+		awk '/^\.TP/ { t = 1; next }
+		t { t = 0; sub(/^\.B +/, ""); n = split($0, w, " "); for (i = 1; i <= n; i++) print w[i] }' "$tmp/keys.sec"
+		[ "${2:-}" = tags ] || grep -o '\\fB[^ ]*\\fR' "$tmp/keys.sec" | sed 's/^\\fB//; s/\\fR$//'
+	} | sort -u
+}
+# table_keys [TABLE...]: the keys the tables bind (every table without
+# one named), one a line, as the man page writes them (an arrow \(<-, Up
+# \(ua, - \-)
+table_keys() {
+	"$LRUTOP" --list-keys | awk -v want=" $* " '
+	/^### / { t = $0; sub(/^[^`]*`/, "", t); sub(/`.*/, "", t); on = want == "  " || index(want, " " t " ") > 0; next }
+	on && /^\| `/ { k = substr($0, 4); k = substr(k, 1, index(k, "`") - 1); n = split(k, w, " "); for (i = 1; i <= n; i++) print w[i] }' |
+		sed 's/^←$/\\(<-/; s/^→$/\\(->/; s/^Up$/\\(ua/; s/^Down$/\\(da/; s/^-$/\\-/' | sort -u
+}
+# unnamed MAN: keys of the global, replay and screen tables MAN does not
+# name; unbound MAN: keys MAN's entries name that no table binds
+unnamed() { table_keys global replay screen >"$tmp/tk"; man_keys "$1" >"$tmp/mk"; comm -23 "$tmp/tk" "$tmp/mk"; }
+unbound() { table_keys >"$tmp/tk"; man_keys "$1" tags >"$tmp/mk"; comm -13 "$tmp/tk" "$tmp/mk"; }
+
+LRUTOP="$LRUTOP" sh tools/keys-doc -c docs/keys.md >"$tmp/kd" 2>&1
+rc=$?
+[ "$rc" = 0 ] && [ "$(grep -c '^### ' docs/keys.md)" -ge 8 ] &&
+	ok "$T: (e) docs/keys.md's key tables are lrutop --list-keys's" ||
+	notok "$T: (e) docs/keys.md's key tables are lrutop --list-keys's" "rc $rc (run tools/keys-doc): $(oneline <"$tmp/kd")"
+unnamed man/lrutop.1 >"$tmp/un"
+[ ! -s "$tmp/un" ] && [ "$(table_keys global replay screen | wc -l)" -ge 30 ] &&
+	ok "$T: (f) the man page's KEYS name every key of the global, replay and screen tables" ||
+	notok "$T: (f) the man page's KEYS name every key of the global, replay and screen tables" "not named: $(oneline <"$tmp/un")"
+unbound man/lrutop.1 >"$tmp/ub"
+[ ! -s "$tmp/ub" ] && [ "$(man_keys man/lrutop.1 tags | wc -l)" -ge 25 ] &&
+	ok "$T: (f) every key the man page's KEYS entries name is bound in a table" ||
+	notok "$T: (f) every key the man page's KEYS entries name is bound in a table" "bound nowhere: $(oneline <"$tmp/ub")"
+
+# planted: a row of the tables changed, a marker gone
+awk '{ if (!done && sub(/\| `n N` \| `step` \| replay: one sample on \/ back \|/, "| `t T` | `step` | replay: one sample on / back |")) done = 1; print }' \
+	docs/keys.md >"$tmp/keys.md"
+LRUTOP="$LRUTOP" sh tools/keys-doc -c "$tmp/keys.md" >"$tmp/kd" 2>&1
+rc=$?
+[ "$rc" = 1 ] && grep -qF -- '-| `t T` | `step`' "$tmp/kd" && grep -qF -- '+| `n N` | `step`' "$tmp/kd" &&
+	ok "$T: (e) names a planted row of docs/keys.md the tables do not have (exit 1)" ||
+	notok "$T: (e) names a planted row of docs/keys.md the tables do not have (exit 1)" "rc $rc: $(oneline <"$tmp/kd")"
+LRUTOP="$LRUTOP" sh tools/keys-doc "$tmp/keys.md" && cmp -s "$tmp/keys.md" docs/keys.md &&
+	ok "$T: (e) tools/keys-doc writes the tables back, the prose kept" ||
+	notok "$T: (e) tools/keys-doc writes the tables back, the prose kept" "$(diff docs/keys.md "$tmp/keys.md" | oneline)"
+grep -vxF '<!-- keys: end -->' docs/keys.md >"$tmp/keys.md"
+cp "$tmp/keys.md" "$tmp/keys.md.was"
+LRUTOP="$LRUTOP" sh tools/keys-doc "$tmp/keys.md" >"$tmp/kd" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q "wants one line" "$tmp/kd" && cmp -s "$tmp/keys.md" "$tmp/keys.md.was" &&
+	ok "$T: (e) a docs/keys.md without its end marker is said (exit 2), left as it was" ||
+	notok "$T: (e) a docs/keys.md without its end marker is said (exit 2), left as it was" "rc $rc: $(oneline <"$tmp/kd")"
+# planted: the man page's "n N" entry as the old "t T" (a replay steps with n N)
+sed 's/^\.B n N$/.B t T/' man/lrutop.1 >"$tmp/man.1"
+[ "$(unnamed "$tmp/man.1" | tr '\n' ' ')" = "N n " ] && [ "$(unbound "$tmp/man.1" | tr '\n' ' ')" = "T " ] &&
+	ok "$T: (f) names the keys of a planted '.B t T' entry: n N not named, T bound nowhere" ||
+	notok "$T: (f) names the keys of a planted '.B t T' entry: n N not named, T bound nowhere" \
+		"not named: $(unnamed "$tmp/man.1" | oneline); bound nowhere: $(unbound "$tmp/man.1" | oneline)"
 
 # ---- tools/unshare-refs on every old form ------------------------------------
 u=$tmp/u

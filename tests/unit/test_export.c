@@ -140,7 +140,7 @@ static void test_options(void **state)
 				  "--view", "runs", "--run", "2", "--size", "1280x720", "-t",
 				  "light", NULL),
 			 0);
-	assert_int_equal(o.action, ACTION_EXPORT_SVG);
+	assert_int_equal(o.action, OPTA_EXPORT_SVG);
 	assert_string_equal(o.export_out, "o.svg");
 	assert_int_equal(o.ninputs, 1);
 	assert_string_equal(o.inputs[0], "r.jsonl");
@@ -160,12 +160,12 @@ static void test_options(void **state)
 
 	assert_int_equal(
 	    tu_parse(&o, err, sizeof(err), "--compare", "a", "b", "c", "--batch", NULL), 0);
-	assert_int_equal(o.action, ACTION_COMPARE);
+	assert_int_equal(o.action, OPTA_COMPARE);
 	assert_int_equal(o.ninputs, 3);
 	assert_string_equal(o.inputs[2], "c");
 
 	assert_int_equal(tu_parse(&o, err, sizeof(err), "--export-csv", "o.csv", "r", NULL), 0);
-	assert_int_equal(o.action, ACTION_EXPORT_CSV);
+	assert_int_equal(o.action, OPTA_EXPORT_CSV);
 
 	/* the run option keeps its meaning without an export */
 	assert_int_equal(tu_parse(&o, err, sizeof(err), "--size", "64M", "-s", "rw_cp", NULL), 0);
@@ -266,7 +266,7 @@ static const struct export_req *req_of(const struct options *o)
 static void svg_opts(struct options *o, const char *out, const char *in)
 {
 	options_init(o);
-	o->action = ACTION_EXPORT_SVG;
+	o->action = OPTA_EXPORT_SVG;
 	o->export_out = out;
 	o->inputs[0] = in;
 	o->ninputs = 1;
@@ -367,7 +367,7 @@ static void test_csv(void **state)
 	write_recording(rec, "rw_cp", 1, el);
 	struct options o;
 	options_init(&o);
-	o.action = ACTION_EXPORT_CSV;
+	o.action = OPTA_EXPORT_CSV;
 	tpath(out, sizeof(out), "o.csv");
 	o.export_out = out;
 	o.inputs[0] = rec;
@@ -395,7 +395,7 @@ static int compare_to(const char *a, const char *b, char *buf, size_t len, char 
 {
 	struct options o;
 	options_init(&o);
-	o.action = ACTION_COMPARE;
+	o.action = OPTA_COMPARE;
 	o.inputs[0] = a;
 	o.inputs[1] = b;
 	o.ninputs = 2;

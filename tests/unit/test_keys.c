@@ -19,6 +19,7 @@
 
 #include "app/actions.h"
 #include "app/app.h"
+#include "app/options.h"
 #include "screen/grid.h"
 #include "gridtest.h"
 #include "screen/screen.h"
@@ -355,12 +356,93 @@ static void test_dispatch(void **state)
 	app_done(&a);
 }
 
+/* The tables written out: --help's keys are plain ASCII, every table
+ * with keys under its title and every entry's name (without its table's)
+ * after its keys, no line past 79 columns, and --help holds them (not the
+ * hand-written "t T step" it had: a replay steps with n N); docs/keys.md's
+ * markdown has every table and a row of every entry. */
+static void test_written(void **state)
+{
+	(void)state;
+	size_t need = keys_usage(NULL, 0);
+	char *u = malloc(need + 1), small[40];
+	assert_int_equal(keys_usage(u, need + 1), need);
+	assert_int_equal(strlen(u), need);
+	assert_int_equal(keys_usage(small, sizeof(small)), need);
+	assert_memory_equal(small, u, sizeof(small) - 1);
+	size_t col = 0;
+	for (const char *c = u; *c; c++) {
+		assert_true((unsigned char)*c < 0x80);
+		col = *c == '\n' ? 0 : col + 1;
+		assert_true(col <= 79);
+	}
+	for (size_t t = 0; t < keymap_count(); t++) {
+		const struct keymap *km = keymap_at(t);
+		char title[64];
+		snprintf(title, sizeof(title), "\n  %s:", km->title);
+		const char *at = strstr(u, title);
+		if (!km->n) { /* the blank screen binds nothing */
+			assert_null(at);
+			continue;
+		}
+		assert_non_null(at);
+		/* its entries, in its order, before the next table's title */
+		const char *end = strstr(at + 1, ":  ");
+		const char *next = end ? strstr(end, "\n  ") : NULL;
+		while (next && next[3] == ' ')
+			next = strstr(next + 1, "\n  ");
+		for (size_t k = 0; k < km->n; k++) {
+			const char *nm = km->actions[k].name, *dash = strchr(nm, '-');
+			size_t l = strlen(km->name);
+			if (dash && (size_t)(dash - nm) == l && !strncmp(nm, km->name, l))
+				nm = dash + 1;
+			char word[64];
+			snprintf(word, sizeof(word), " %s", nm);
+			const char *w = strstr(at, word);
+			if (!w || (next && w > next))
+				fail_msg("--help: table %s: no entry %s", km->name, nm);
+			at = w + 1;
+		}
+	}
+	assert_non_null(strstr(u, "n N step"));
+	assert_non_null(strstr(u, "Left Right scroll"));
+
+	need = options_usage(NULL, 0);
+	char *help = malloc(need + 1);
+	options_usage(help, need + 1);
+	assert_non_null(strstr(help, u));
+	assert_null(strstr(help, " t T "));
+	assert_non_null(strstr(help, "\n\nExit status: 0 ok"));
+	free(help);
+	free(u);
+
+	need = keys_markdown(NULL, 0);
+	char *md = malloc(need + 1);
+	assert_int_equal(keys_markdown(md, need + 1), need);
+	for (size_t t = 0; t < keymap_count(); t++) {
+		const struct keymap *km = keymap_at(t);
+		char line[256];
+		snprintf(line, sizeof(line), "### %s: `%s`%s\n", km->title, km->name,
+			 km->modal ? " (modal)" : "");
+		assert_non_null(strstr(md, line));
+		for (size_t k = 0; k < km->n; k++) {
+			const struct action *e = &km->actions[k];
+			snprintf(line, sizeof(line), "\n| `%s` | `%s` | %s |\n", e->keys_help,
+				 e->name, e->help);
+			if (!strstr(md, line))
+				fail_msg("--list-keys: no row %s", line);
+		}
+	}
+	free(md);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_tables),
 	    cmocka_unit_test(test_help_per_mode),
 	    cmocka_unit_test(test_dispatch),
+	    cmocka_unit_test(test_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

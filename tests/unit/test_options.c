@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "app/options.h"
+#include "model/glyphs.h"
 #include "optparse.h"
 #include "base/util.h"
 #include "near.h"
@@ -99,6 +100,68 @@ static void test_parse_interval(void **state)
 	}
 }
 
+/* The one rule for a whole number (parse_whole: a talk's counts used to
+ * take " 5", the options did not), the messages an option's whole-number
+ * and size arguments get, and the glyphs' names, read in one place. */
+static void test_parse_whole(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *s;
+		long want;
+	} ok[] = {{"0", 0}, {"42", 42}, {"-3", -3}, {"007", 7}, {"100000", 100000}};
+	long v;
+	for (size_t i = 0; i < ARRAY_LEN(ok); i++) {
+		v = 42;
+		if (parse_whole(ok[i].s, &v) != 0 || v != ok[i].want)
+			fail_msg("parse_whole(\"%s\"): %ld", ok[i].s, v);
+	}
+	static const char *const bad[] = {"",
+					  "  5",
+					  " 5",
+					  "5 ",
+					  "+5",
+					  "-",
+					  "--5",
+					  "5.0",
+					  "5x",
+					  "0x10",
+					  "1e3",
+					  "nan",
+					  "99999999999999999999"};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		v = 42;
+		if (parse_whole(bad[i], &v) == 0 || v != 42)
+			fail_msg("parse_whole(\"%s\") accepted", bad[i]);
+	}
+	char err[128];
+	assert_int_equal(parse_whole_arg("-n", "x", 1, &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "-n x: not a whole number");
+	assert_int_equal(parse_whole_arg("-n", "0", 1, &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "-n 0: must be at least 1");
+	assert_int_equal(parse_whole_arg("--stall-timeout", "0", 0, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 0);
+	uint64_t u = 7;
+	assert_int_equal(parse_size_arg("--bs", "x", &u, err, sizeof(err)), -1);
+	assert_string_equal(err, "--bs x: not a size (use e.g. 512M, 4G)");
+	assert_int_equal(parse_size_arg("--bs", "0", &u, err, sizeof(err)), -1);
+	assert_string_equal(err, "--bs 0: must be larger than zero");
+	assert_int_equal(u, 7);
+	assert_int_equal(parse_size_arg("--bs", "64K", &u, err, sizeof(err)), 0);
+	assert_int_equal(u, 65536);
+
+	assert_int_equal(glyphs_parse("braille"), CHART_BRAILLE);
+	assert_int_equal(glyphs_parse("blocks"), CHART_BLOCK);
+	assert_int_equal(glyphs_parse("ascii"), CHART_ASCII);
+	for (int g = CHART_BRAILLE; g <= CHART_ASCII; g++)
+		assert_int_equal(glyphs_parse(glyphs_name(g)), g);
+	assert_int_equal(glyphs_parse("Braille"), -1);
+	assert_int_equal(glyphs_parse("block"), -1);
+	assert_int_equal(glyphs_parse(""), -1);
+	assert_string_equal(glyphs_name(3), "?");
+	assert_string_equal(glyphs_name(-1), "?");
+}
+
 static void test_options_defaults(void **state)
 {
 	(void)state;
@@ -106,7 +169,7 @@ static void test_options_defaults(void **state)
 	char err[256];
 	char *argv[] = {"lrutop", NULL};
 	assert_int_equal(tu_parse_argv(&o, err, sizeof(err), 1, argv), 0);
-	assert_int_equal(o.action, ACTION_RUN);
+	assert_int_equal(o.action, OPTA_RUN);
 	assert_near(o.interval, 0.25, 0.0);
 	assert_string_equal(o.dir, "/var/tmp");
 	assert_int_equal(o.repeat, 1);
@@ -144,11 +207,11 @@ static void test_options_values(void **state)
 	assert_int_equal(o.ascii, 1);
 
 	assert_int_equal(PARSE(&o, err, "--help"), 0);
-	assert_int_equal(o.action, ACTION_HELP);
+	assert_int_equal(o.action, OPTA_HELP);
 	assert_int_equal(PARSE(&o, err, "-V"), 0);
-	assert_int_equal(o.action, ACTION_VERSION);
+	assert_int_equal(o.action, OPTA_VERSION);
 	assert_int_equal(PARSE(&o, err, "--list-strategies"), 0);
-	assert_int_equal(o.action, ACTION_LIST_STRATEGIES);
+	assert_int_equal(o.action, OPTA_LIST_STRATEGIES);
 }
 
 static void expect_error(int rc, const char *err, const char *needle)
@@ -396,15 +459,11 @@ static void test_option_pairs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_options_cmds),
-	    cmocka_unit_test(test_options_check_runs),
-	    cmocka_unit_test(test_parse_size),
-	    cmocka_unit_test(test_parse_interval),
-	    cmocka_unit_test(test_options_defaults),
-	    cmocka_unit_test(test_options_values),
-	    cmocka_unit_test(test_options_errors),
-	    cmocka_unit_test(test_options_reparse),
-	    cmocka_unit_test(test_numbers),
+	    cmocka_unit_test(test_options_cmds),    cmocka_unit_test(test_options_check_runs),
+	    cmocka_unit_test(test_parse_size),	    cmocka_unit_test(test_parse_interval),
+	    cmocka_unit_test(test_parse_whole),	    cmocka_unit_test(test_options_defaults),
+	    cmocka_unit_test(test_options_values),  cmocka_unit_test(test_options_errors),
+	    cmocka_unit_test(test_options_reparse), cmocka_unit_test(test_numbers),
 	    cmocka_unit_test(test_option_pairs),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);

@@ -123,7 +123,7 @@ static void test_list_and_help(void **state)
 	struct options o;
 	char err[256];
 	assert_int_equal(tu_parse(&o, err, sizeof(err), "--list-options", NULL), 0);
-	assert_int_equal(o.action, ACTION_LIST_OPTIONS);
+	assert_int_equal(o.action, OPTA_LIST_OPTIONS);
 }
 
 /* An export names the option it refuses as it was given, -m or --mem-limit;
