@@ -186,6 +186,138 @@ static void copy_str(char *dst, size_t n, const json_t *o, const char *key)
 	strlcpy_(dst, s ? s : "", n);
 }
 
+/* The header's "config" list key: at most max names, each shorter than
+ * RECORD_CONFIG_NAME, into out; *n how many. */
+static int rd_config_names(struct recording *r, const json_t *c, const char *key,
+			   char (*out)[RECORD_CONFIG_NAME], int max, int *n, char *err,
+			   size_t errlen)
+{
+	const json_t *a = json_object_get(c, key);
+	if (!json_is_array(a) || json_array_size(a) > (size_t)max)
+		return rd_fail(r, err, errlen, r->line,
+			       "header: config: \"%s\" is not a list of at most %d names", key,
+			       max);
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		const json_t *s = json_array_get(a, i);
+		if (!json_is_string(s) || json_string_length(s) >= RECORD_CONFIG_NAME)
+			return rd_fail(r, err, errlen, r->line,
+				       "header: config: \"%s\": not a name of at most %d bytes",
+				       key, RECORD_CONFIG_NAME - 1);
+		strlcpy_(out[i], json_string_value(s), RECORD_CONFIG_NAME);
+		text_clean(out[i]); /* names reach terminals: no control character does */
+	}
+	*n = (int)json_array_size(a);
+	return 0;
+}
+
+/* A string key of "config" into out (len bytes with its NUL). */
+static int rd_config_str(struct recording *r, const json_t *c, const char *key, char *out,
+			 size_t len, char *err, size_t errlen)
+{
+	const json_t *s = json_object_get(c, key);
+	if (!json_is_string(s) || json_string_length(s) >= len)
+		return rd_fail(
+		    r, err, errlen, r->line,
+		    "header: config: \"%s\" missing or not a string of at most %zu bytes", key,
+		    len - 1);
+	strlcpy_(out, json_string_value(s), len);
+	text_clean(out);
+	return 0;
+}
+
+/* The runs' configuration (minor 4, record.h): every key, each number in
+ * its range (record_format.c's "header.config" rows), each name in its
+ * buffer, the sweep's values ascending and its condition one
+ * --sweep-until takes.  Absent (an older minor): have 0. */
+static int rd_config(struct recording *r, const json_t *c, char *err, size_t errlen)
+{
+	struct record_config *x = &r->h.config;
+	const char *kind = "header: config", *line = "header.config";
+	memset(x, 0, sizeof(*x));
+	if (!c)
+		return 0;
+	if (!json_is_object(c))
+		return rd_fail(r, err, errlen, r->line, "header: \"config\" is not an object");
+	if (rd_config_names(r, c, "strategies", x->strategies, RUNLOG_MAX_STRATEGIES,
+			    &x->nstrategies, err, errlen) < 0 ||
+	    rd_config_names(r, c, "cmds", x->cmds, RUN_CONFIG_MAX_CMDS, &x->ncmds, err, errlen) < 0)
+		return -1;
+	static const struct {
+		const char *key;
+		size_t off;
+	} u64s[] = {
+	    {"size", offsetof(struct record_config, size)},
+	    {"bs", offsetof(struct record_config, bs)},
+	    {"mem_limit", offsetof(struct record_config, mem_limit)},
+	    {"disk_limit", offsetof(struct record_config, disk_limit)},
+	};
+	json_int_t v;
+	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
+		if (rd_int(r, kind, line, c, u64s[i].key, &v, err, errlen) < 0)
+			return -1;
+		uint64_t u = (uint64_t)v;
+		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
+	}
+	static const struct {
+		const char *key;
+		size_t off;
+	} ints[] = {
+	    {"repeat", offsetof(struct record_config, repeat)},
+	    {"prealloc", offsetof(struct record_config, prealloc)},
+	    {"rehearsal", offsetof(struct record_config, rehearsal)},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(ints); i++) {
+		if (rd_int(r, kind, line, c, ints[i].key, &v, err, errlen) < 0)
+			return -1;
+		int k = (int)v;
+		memcpy((char *)x + ints[i].off, &k, sizeof(k));
+	}
+	if (rd_config_str(r, c, "baseline", x->baseline, sizeof(x->baseline), err, errlen) < 0 ||
+	    rd_config_str(r, c, "probe", x->probe, sizeof(x->probe), err, errlen) < 0)
+		return -1;
+	if (x->probe[0] && strcmp(x->probe, "cold") && strcmp(x->probe, "direct"))
+		return rd_fail(r, err, errlen, r->line,
+			       "header: config: \"probe\" is not cold, direct or \"\"");
+	const json_t *sw = json_object_get(c, "sweep");
+	if (sw) {
+		const json_t *vals = json_object_get(c, "sweep_values");
+		x->sweep.param = json_is_string(sw) ? sweep_param_find(json_string_value(sw)) : 0;
+		if (!x->sweep.param)
+			return rd_fail(r, err, errlen, r->line,
+				       "header: config: \"sweep\" is not mem-limit, disk-limit, bs "
+				       "or size");
+		if (!json_is_array(vals) || json_array_size(vals) < 1 ||
+		    json_array_size(vals) > SWEEP_MAX_VALUES)
+			return rd_fail(r, err, errlen, r->line,
+				       "header: config: \"sweep_values\" is not a list of 1 to %d "
+				       "values",
+				       SWEEP_MAX_VALUES);
+		const struct record_range *g = rd_range(r, line, "sweep_values", err, errlen);
+		if (!g)
+			return -1;
+		for (size_t i = 0; i < json_array_size(vals); i++) {
+			if (rd_int_in(r, kind, "sweep_values", json_array_get(vals, i), g, &v, err,
+				      errlen) < 0)
+				return -1;
+			x->sweep.v[i] = (uint64_t)v;
+			if (i && x->sweep.v[i] <= x->sweep.v[i - 1])
+				return rd_fail(r, err, errlen, r->line,
+					       "header: config: \"sweep_values\" not ascending");
+		}
+		x->sweep.n = (int)json_array_size(vals);
+		const json_t *u = json_object_get(c, "sweep_until");
+		char why[200];
+		if (u &&
+		    (!json_is_string(u) || sweep_until_parse(json_string_value(u), &x->sweep.until,
+							     why, sizeof(why)) < 0))
+			return rd_fail(r, err, errlen, r->line,
+				       "header: config: \"sweep_until\" is not a condition "
+				       "--sweep-until takes");
+	}
+	x->have = 1;
+	return 0;
+}
+
 int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 {
 	json_t *maj = json_object_get(o, "lrutop_record");
@@ -244,6 +376,8 @@ int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 		const char *s = json_string_value(json_array_get(argv, i));
 		h->argv[h->argc++] = xstrdup(s ? s : "");
 	}
+	if (rd_config(r, json_object_get(o, "config"), err, errlen) < 0)
+		return -1;
 
 	/* this build's indices for the recorded phase and strategy names;
 	 * without the lists (a hand-made file) the indices are taken as they are */
