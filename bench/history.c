@@ -235,7 +235,7 @@ static int seeks(const char *path, size_t window, int rounds, int index)
 	struct source_sink sink = {
 	    .ctx = &m, .sample = on_sample, .note = on_note, .reset = on_reset};
 	double w0 = (double)mono_ns() / 1e9, c0 = cpu_s();
-	struct source *src = source_replay_new(path, 16, log, &sink, err, sizeof(err));
+	struct source *src = source_replay_new(path, 16, log, &sink, NULL, err, sizeof(err));
 	double open_w = (double)mono_ns() / 1e9 - w0, open_c = cpu_s() - c0;
 	if (!src) {
 		fprintf(stderr, "history: %s\n", err);

@@ -63,20 +63,16 @@ void print_stats(FILE *f, const struct runlog *l)
 
 /* --sweep (or a replay of one): the sweep table, and the bisection's
  * brackets when the session had --sweep-until: a replay takes the
- * condition and --repeat from the recorded command line. */
+ * condition and --repeat from the recording's runs' configuration. */
 static void print_sweep(FILE *f, const struct app *a)
 {
 	const struct runlog *l = a->log;
 	struct sweep_spec sw = a->opt->sweep;
 	int repeat = a->opt->repeat;
 	if (a->opt->replay && !sw.until.set && source_is_replay(a->src)) {
-		const struct record_header *h = source_replay_header(a->src);
-		const char *u = argv_option(h->argc, h->argv, "--sweep-until");
-		const char *r = argv_option(h->argc, h->argv, "--repeat");
-		char e[256];
-		if (u && sweep_until_parse(u, &sw.until, e, sizeof(e)) < 0)
-			sw.until.set = 0; /* the recording's lrutop checked it */
-		repeat = r && atoi(r) > 0 ? atoi(r) : 1;
+		const struct record_config *c = source_replay_config(a->src);
+		sw.until = c->sweep.until;
+		repeat = c->repeat > 0 ? c->repeat : 1;
 	}
 	struct sweep_table *t = xmalloc(sizeof(*t));
 	if (sweep_table_build(t, &sw, l->results, l->nresults, 1)) {

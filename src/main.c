@@ -19,6 +19,7 @@
 
 #include "app/actions.h"
 #include "app/app.h"
+#include "app/argv_config.h"
 #include "app/options.h"
 #include "app/preset.h"
 #include "model/compare.h"
@@ -160,7 +161,9 @@ static int run_export(const struct options *opt)
 {
 	char err[512] = "", warn[2048] = "";
 	int rc, saved = 0;
-	const struct export_req req = options_export_req(opt), *o = &req;
+	struct export_req req = options_export_req(opt);
+	const struct export_req *o = &req;
+	req.ap = &app_argv_parser; /* a recording before minor 4: its command line */
 	/* SIGINT/TERM/HUP end an export at once while nothing is on disk; while
 	 * its temporary file is written (sig_hold) they are only noted, and
 	 * the file is removed instead of linked into place */

@@ -10,12 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/argv_config.h"
 #include "runs/cgroup.h"
 #include "sampling/device.h"
 #include "sampling/machine.h"
 #include "output/output.h"
 #include "runs/probe.h"
-#include "model/probe_acc.h"
 #include "recording/record.h"
 #include "source/record_sink.h"
 #include "output/results.h"
@@ -184,9 +184,10 @@ static void machine_restore(struct model *m, const struct app_machine *mc)
 	m->map_page_size = mc->map_page_size;
 }
 
-/* A recording's header into the model: what --replay and a talk's replay
- * and fallback stages show alike. */
-static void header_to_model(struct model *m, const struct record_header *h)
+/* A recording's header and its runs' configuration into the model: what
+ * --replay and a talk's replay and fallback stages show alike. */
+static void header_to_model(struct model *m, const struct record_header *h,
+			    const struct record_config *c)
 {
 	strlcpy_(m->host, h->host, sizeof(m->host));
 	strlcpy_(m->kernel, h->kernel, sizeof(m->kernel));
@@ -197,7 +198,7 @@ static void header_to_model(struct model *m, const struct record_header *h)
 	/* minor 2 records the generations; the notes say when they were not read */
 	m->mglru_gens = h->mglru && h->minor >= 2 && !strstr(h->notes, "lru_gen");
 	strlcpy_(m->missing, h->notes, sizeof(m->missing));
-	probe_acc_mode_of(h->argc, h->argv, m->probe_mode, sizeof(m->probe_mode));
+	strlcpy_(m->probe_mode, c->probe, sizeof(m->probe_mode));
 	m->map_source = h->minor >= 3; /* minor 3 writes pcmap lines */
 	m->map_page_size = h->page_size > 0 ? h->page_size : 4096;
 	/* "2026-12-01T09:10:42.123Z" -> "2026-12-01 09:10" */
@@ -233,7 +234,7 @@ void app_switch_source(struct app *a, const struct app_source *s)
 	if (source_is_replay(s->src)) {
 		m->replay.on = 1;
 		m->replay.fallback = s->fallback;
-		header_to_model(m, source_replay_header(s->src));
+		header_to_model(m, source_replay_header(s->src), source_replay_config(s->src));
 	} else if (source_is_compare(s->src)) {
 		m->compare = source_compare_result(s->src);
 		m->map_source = 0; /* the compare source forwards no map */
@@ -390,7 +391,8 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	struct model *m = &a->model;
 	double speed = opt->speed > 0 ? opt->speed : opt->batch ? 0 : 1;
 	a->opening = !opt->batch && isatty(STDERR_FILENO);
-	struct source *src = source_replay_new(opt->replay, speed, a->log, sink, err, errlen);
+	struct source *src =
+	    source_replay_new(opt->replay, speed, a->log, sink, &app_argv_parser, err, errlen);
 	if (a->opening == 2) /* also before an error: its line starts clean */
 		fputs("\r\033[K", stderr);
 	a->opening = 0;
@@ -437,8 +439,8 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 static int compare_init(struct app *a, const struct source_sink *sink, char *err, size_t errlen)
 {
 	const struct options *opt = a->opt;
-	struct source *src =
-	    source_compare_new(opt->inputs, opt->ninputs, a->log, sink, err, errlen);
+	struct source *src = source_compare_new(opt->inputs, opt->ninputs, a->log, sink,
+						&app_argv_parser, err, errlen);
 	if (!src)
 		return -1;
 	double iv = source_compare_interval(src);
@@ -621,6 +623,19 @@ int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
 	h.argc = o->argc;
 	h.argv = o->argv;
 	strlcpy_(h.notes, m->missing, sizeof(h.notes));
+	/* the runs' configuration, typed (a replay reads it, not argv): the
+	 * session's, with the baseline and limits it set up in the run log;
+	 * before any session (R before the picker started one) the command
+	 * line's, which the picker starts from */
+	struct run_config rc;
+	record_config_of_run(&h.config, a->session ? &a->session->cfg : options_run_config(o, &rc));
+	if (a->session) {
+		strlcpy_(h.config.baseline, a->log->baseline, sizeof(h.config.baseline));
+		h.config.mem_limit = a->log->mem_limit;
+		h.config.disk_limit = a->log->disk_limit;
+	}
+	strlcpy_(h.config.probe, m->probe_mode, sizeof(h.config.probe));
+	h.config.rehearsal = o->talk && o->rehearse;
 	if (record_sink_start(&a->rec, path, o->record_gzip ? RECORD_GZIP : RECORD_BY_NAME, &h,
 			      a->log, err, errlen) < 0)
 		return -1;

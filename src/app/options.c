@@ -174,8 +174,8 @@ static int set_repeat(struct options_pass *p, const struct options_entry *e, con
 	(void)e;
 	if (parse_whole_arg("--repeat", arg, 1, &l, p->err, p->errlen) < 0)
 		return -1;
-	if (l > 1000)
-		return ERR(p, "--repeat %s: at most 1000", arg);
+	if (l > RUN_CONFIG_REPEAT_MAX)
+		return ERR(p, "--repeat %s: at most %d", arg, RUN_CONFIG_REPEAT_MAX);
 	p->o->repeat = (int)l;
 	return 0;
 }

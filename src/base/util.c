@@ -391,16 +391,3 @@ ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len)
 	errno = e;
 	return n;
 }
-
-const char *argv_option(int argc, char *const *argv, const char *name)
-{
-	const char *v = NULL;
-	size_t n = strlen(name);
-	for (int i = 1; i < argc && argv && argv[i]; i++) {
-		if (!strcmp(argv[i], name) && i + 1 < argc && argv[i + 1])
-			v = argv[++i];
-		else if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
-			v = argv[i] + n + 1;
-	}
-	return v;
-}

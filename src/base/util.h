@@ -90,10 +90,4 @@ ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len);
 /* Formats a byte count with a binary suffix ("1.5G", "512M", "4K", "17B"). */
 void fmt_size(char *buf, size_t len, uint64_t bytes);
 
-/* The value a recorded command line gave a long option: the last
- * "--name V" or "--name=V" of argv[1..argc), NULL when none (a
- * recording's header keeps its argv: what a replay knows of the run's
- * options beyond the header's keys). */
-const char *argv_option(int argc, char *const *argv, const char *name);
-
 #endif

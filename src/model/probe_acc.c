@@ -71,11 +71,3 @@ int probe_acc_seen(const struct series *ser)
 	/* the probe runs for the whole session: the newest sample tells */
 	return n && (series_at(ser, n - 1)->have & SAMPLE_HAVE_PROBE);
 }
-
-void probe_acc_mode_of(int argc, char *const *argv, char *out, size_t len)
-{
-	out[0] = '\0';
-	const char *v = argv_option(argc, argv, "--probe");
-	if (v && (!strcmp(v, "cold") || !strcmp(v, "direct")))
-		strlcpy_(out, v, len);
-}

@@ -40,8 +40,5 @@ void probe_acc_span(const struct series *ser, long lo, long hi, double *p50, dou
 		    double *max);
 /* 1 when a sample of ser has the probe's figures (the Overview's strip). */
 int probe_acc_seen(const struct series *ser);
-/* The mode a recorded command line ran the probe in ("cold", "direct"),
- * "" when it had no --probe. */
-void probe_acc_mode_of(int argc, char *const *argv, char *out, size_t len);
 
 #endif

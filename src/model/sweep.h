@@ -67,6 +67,11 @@ int sweep_parse(const char *arg, int (*size)(const char *, uint64_t *), struct s
 		char *err, size_t errlen);
 /* Parses "bursts>=1", "rdcv>0.5", "elapsed<=3" (blanks allowed). */
 int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t errlen);
+/* c (one sweep_until_parse made) as text sweep_until_parse reads back to
+ * the same condition, threshold bit for bit: the fewest decimal places
+ * that do, as the option takes a number ("elapsed<=1000000", where
+ * c->text says "elapsed<=1e+06").  As snprintf. */
+int sweep_until_format(const struct sweep_cond *c, char *buf, size_t len);
 /* How many of sp's values one entry of the queue runs at most (each
  * --repeat times): all of them, or with --sweep-until both ends and one
  * value a halving of the bracket (the session's bound on a bisection). */

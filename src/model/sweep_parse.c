@@ -5,6 +5,7 @@
 #include "model/sweep.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +232,19 @@ int sweep_values_most(const struct sweep_spec *sp)
 
 static const char *const metric_names[] = {"bursts", "rdcv", "elapsed"};
 static const char *const op_names[] = {">=", ">", "<=", "<"};
+
+int sweep_until_format(const struct sweep_cond *c, char *buf, size_t len)
+{
+	/* decimal_prefix takes digits and a point, at most 63 of them: the
+	 * threshold came from such a number, so one of these gives it back */
+	char num[400];
+	for (int places = 0; places < 64; places++) {
+		snprintf(num, sizeof(num), "%.*f", places, c->threshold);
+		if (strtod(num, NULL) == c->threshold)
+			break;
+	}
+	return snprintf(buf, len, "%s%s%s", metric_names[c->metric], op_names[c->op], num);
+}
 
 int sweep_until_parse(const char *arg, struct sweep_cond *c, char *err, size_t errlen)
 {

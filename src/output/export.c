@@ -163,7 +163,7 @@ int export_svg(const struct export_req *o, char *warn, size_t warnlen, char *err
 	struct reduce_opts ro = {.cols = svg_plot_columns(&so), .from_s = o->from_s, .to_s = o->to_s};
 	if (o->run)
 		ro.from_s = ro.to_s = -1;
-	if (export_load_reduced(&r, o->inputs[0], &ro, &ri, warn, warnlen, err, errlen) < 0)
+	if (export_load_reduced(&r, o->inputs[0], o->ap, &ro, &ri, warn, warnlen, err, errlen) < 0)
 		return EXPORT_INPUT;
 	int rc = EXPORT_INPUT;
 	struct membuf m = {0};
@@ -196,15 +196,15 @@ int export_svg(const struct export_req *o, char *warn, size_t warnlen, char *err
 		ro.nranges = nr;
 		rec_load_done(&r);
 		export_reduce_done(&ri);
-		if (nr && export_load_reduced(&r, o->inputs[0], &ro, &ri, warn, warnlen, err,
+		if (nr && export_load_reduced(&r, o->inputs[0], o->ap, &ro, &ri, warn, warnlen, err,
 					      errlen) < 0) {
 			free(rg);
 			return EXPORT_INPUT;
 		}
 		if (!nr) { /* no run to draw: the whole, for svg_write to say so */
 			ro.ranges = NULL;
-			if (export_load_reduced(&r, o->inputs[0], &ro, &ri, warn, warnlen, err,
-						errlen) < 0) {
+			if (export_load_reduced(&r, o->inputs[0], o->ap, &ro, &ri, warn, warnlen,
+						err, errlen) < 0) {
 				free(rg);
 				return EXPORT_INPUT;
 			}
@@ -281,7 +281,7 @@ int export_csv(const struct export_req *o, char *warn, size_t warnlen, char *err
 int export_openmetrics(const struct export_req *o, char *warn, size_t warnlen, char *err,
 		       size_t errlen)
 {
-	return om_export_stream(o->inputs[0], o->out, warn, warnlen, err, errlen);
+	return om_export_stream(o->inputs[0], o->out, o->ap, warn, warnlen, err, errlen);
 }
 
 /* ---- --compare -------------------------------------------------------- */
@@ -304,7 +304,8 @@ int export_compare(FILE *out, const struct export_req *o, char *warn, size_t war
 		return EXPORT_INPUT;
 	for (; loaded < n; loaded++) {
 		char w[512];
-		if (rec_load_read(&r[loaded], o->inputs[loaded], w, sizeof(w), err, errlen) < 0)
+		if (rec_load_read(&r[loaded], o->inputs[loaded], o->ap, w, sizeof(w), err, errlen) <
+		    0)
 			goto out;
 		/* nothing to compare: say which file, not an empty table */
 		size_t fin = 0;

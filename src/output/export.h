@@ -39,6 +39,9 @@ struct export_req {
 	int svg_w, svg_h;    /* --size WxH, 0 = 1920x1080 */
 	const char *theme;   /* -t NAME, NULL = the default */
 	const char *export_json, *export_md; /* --compare's files, NULL none */
+	/* how a recording before minor 4 (no "config") is read: its command
+	 * line through the program's option parser (record.h), NULL: not known */
+	const struct record_argv_parser *ap;
 };
 
 /* recording_next for the exports that stream the reader, with the

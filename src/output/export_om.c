@@ -13,8 +13,8 @@
 #include "base/outfile.h"
 #include "base/util.h"
 
-int om_export_stream(const char *inp, const char *out, char *warn, size_t warnlen, char *err,
-		     size_t errlen)
+int om_export_stream(const char *inp, const char *out, const struct record_argv_parser *ap,
+		     char *warn, size_t warnlen, char *err, size_t errlen)
 {
 	const char *what = "--export-openmetrics";
 	if (warnlen)
@@ -86,7 +86,9 @@ int om_export_stream(const char *inp, const char *out, char *warn, size_t warnle
 		     inp, h->start_wall);
 		goto out;
 	}
-	source_replay_setup(log, h, res, nres, cg_limit);
+	struct record_config cfg;
+	record_config_resolve(h, ap, &cfg);
+	source_replay_setup(log, &cfg, res, nres, cg_limit);
 	in.runs = log->results;
 	in.nruns = log->nresults;
 	in.mem_limit = log->mem_limit;

@@ -262,9 +262,9 @@ static void red_note(void *ctx, const char *msg)
 		strlcpy_(d->note, msg, sizeof(d->note));
 }
 
-int export_load_reduced(struct rec_load *r, const char *path, const struct reduce_opts *ro,
-			struct reduce_info *info, char *warn, size_t warnlen, char *err,
-			size_t errlen)
+int export_load_reduced(struct rec_load *r, const char *path, const struct record_argv_parser *ap,
+			const struct reduce_opts *ro, struct reduce_info *info, char *warn,
+			size_t warnlen, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	memset(info, 0, sizeof(*info));
@@ -278,7 +278,7 @@ int export_load_reduced(struct rec_load *r, const char *path, const struct reduc
 	d->bucket = -1;
 	struct source_sink sink = {.ctx = d, .sample = red_sample, .note = red_note};
 	/* speed 0: every sample is due at once; nothing waits on the timer */
-	struct source *src = source_replay_new(path, 0, r->log, &sink, err, errlen);
+	struct source *src = source_replay_new(path, 0, r->log, &sink, ap, err, errlen);
 	if (!src) {
 		free(d);
 		rec_load_done(r);

@@ -62,11 +62,11 @@ struct reduce_info {
 };
 
 /* export_load with the reduction above: r as rec_load_read's (free it with
- * rec_load_done), info's marks with export_reduce_done.  -1 + err as
- * export_load's. */
-int export_load_reduced(struct rec_load *r, const char *path, const struct reduce_opts *ro,
-			struct reduce_info *info, char *warn, size_t warnlen, char *err,
-			size_t errlen);
+ * rec_load_done; ap as its), info's marks with export_reduce_done.  -1 +
+ * err as export_load's. */
+int export_load_reduced(struct rec_load *r, const char *path, const struct record_argv_parser *ap,
+			const struct reduce_opts *ro, struct reduce_info *info, char *warn,
+			size_t warnlen, char *err, size_t errlen);
 void export_reduce_done(struct reduce_info *info);
 
 #endif

@@ -97,10 +97,12 @@ void om_stream_free(struct om_stream *x);
  * OUT, then OUT created new through a temporary file (OUTFILE_WHOLE)
  * and the families written into it; an input error leaves nothing, a
  * write error or a signal (sig_caught) removes the temporary file.  warn:
- * the reader's warning (a cut last line), "".  0, or EXPORT_INPUT /
+ * the reader's warning (a cut last line), "".  ap reads an old
+ * recording's command line (source_replay_new).  0, or EXPORT_INPUT /
  * EXPORT_WRITE / EXPORT_INTERRUPTED (export.h) + err. */
-int om_export_stream(const char *in, const char *out, char *warn, size_t warnlen, char *err,
-		     size_t errlen);
+struct record_argv_parser;
+int om_export_stream(const char *in, const char *out, const struct record_argv_parser *ap,
+		     char *warn, size_t warnlen, char *err, size_t errlen);
 
 /* One label value, escaped as the text formats want it. */
 void om_label_value(FILE *f, const char *s);

@@ -13,6 +13,9 @@
  *            "device":"vda","device_how":"/var/tmp is on vda","device_kind":"virtio",
  *            "mglru":false,"cgroup":1,
  *            "interval_s":0.25,"argv":["lrutop","--record","x"],
+ *            "config":{"strategies":["rw_cp"],"cmds":[],"size":0,"bs":8192,
+ *                      "mem_limit":67108864,"disk_limit":0,"repeat":3,
+ *                      "baseline":"rw_cp","probe":"","prealloc":0,"rehearsal":0},
  *            "start_wall":"2026-12-01T09:10:42.123Z","start_mono_ns":...,
  *            "notes":"no PSI","phases":["idle",...],"strategies":["rw_cp",...],
  *            "disk_columns":["rd_ios",...,"is_disk"]}
@@ -70,13 +73,44 @@
 #include "sampling/residency.h"
 #include "sampling/sample.h"
 #include "model/runlog.h"
+#include "model/sweep.h"
+#include "runs/run_config.h"
 
 #define RECORD_MAJOR		1
 /* minor 1: page-cache residency ("pc*", "res"); 2: MGLRU's generations
- * ("lg*") and the MGLRU bit in "hv"; 3: the page-cache map ("pcmap") */
-#define RECORD_MINOR		3
+ * ("lg*") and the MGLRU bit in "hv"; 3: the page-cache map ("pcmap");
+ * 4: the runs' configuration ("config") */
+#define RECORD_MINOR		4
 #define RECORD_LINE_MAX		(1u << 20) /* a longer line is an error (/dev/zero) */
 #define RECORD_STRATEGY_UNKNOWN SAMPLE_STRATEGY_NONE
+
+/* What the recording's runs were asked to do and what their session set
+ * up (the header's "config", minor 4): the run configuration
+ * (run_config.h), typed — the -s list by name, each --cmd's --name, the
+ * knobs — with the run log's baseline and limits, the probe's mode and
+ * whether a talk's rehearsal made it.  Every reader takes the runs'
+ * options from here, never from the command line ("argv", kept for
+ * people): a recording before minor 4 has nothing else, and
+ * record_config_resolve has the program's own option parser read it. */
+#define RECORD_CONFIG_NAME 32 /* a strategy's name, a --name, the baseline, with its NUL */
+struct record_config {
+	int have; /* known: the header's "config", or an old command line parsed */
+	int nstrategies;
+	char strategies[RUNLOG_MAX_STRATEGIES][RECORD_CONFIG_NAME]; /* -s LIST, in order */
+	int ncmds;
+	char cmds[RUN_CONFIG_MAX_CMDS][RECORD_CONFIG_NAME]; /* each --cmd's --name, "" none */
+	uint64_t size;	     /* --size, 0: the default (run_config_default_size) */
+	uint64_t bs;	     /* --bs */
+	uint64_t mem_limit;  /* the runs' memory limit, 0 none (a --sweep mem-limit: its
+			      * largest, the run log's) */
+	uint64_t disk_limit; /* bytes/s of the watched disk, 0 none */
+	int repeat;
+	char baseline[RECORD_CONFIG_NAME]; /* the label ratios are relative to, "" not set */
+	char probe[8];			   /* --probe: "cold", "direct", "" none */
+	int prealloc;			   /* --prealloc */
+	int rehearsal;			   /* made by a talk's rehearsal (--talk --rehearse) */
+	struct sweep_spec sweep;	   /* --sweep: param, values, until (factor 0) */
+};
 
 /* What the header line says about the recording run.  The writer reads
  * every field; record_header_init fills what the machine can tell. */
@@ -99,12 +133,34 @@ struct record_header {
 	char start_wall[40]; /* ISO 8601 UTC, "2026-12-01T09:10:42.123Z" */
 	uint64_t start_mono_ns;
 	char notes[512]; /* what was missing, e.g. "no PSI"; "" for nothing */
+	struct record_config config; /* written when have; read: have 0 without */
 };
 
 /* Fills kernel, host, page size, CPUs, MemTotal, both start times and the
  * format version; zeroes the rest (the caller sets version, device,
- * device_how, cgroup_version, interval_s, argc/argv and notes). */
+ * device_how, cgroup_version, interval_s, argc/argv, notes and config). */
 void record_header_init(struct record_header *h);
+
+/* c from a run configuration: its -s list by name, each --cmd's --name,
+ * the knobs, the baseline and limits as given; have 1.  The caller puts
+ * in what a session made of them (the run log's baseline and limits), the
+ * probe's mode and rehearsal. */
+void record_config_of_run(struct record_config *c, const struct run_config *rc);
+
+/* How a recording without "config" (before minor 4) is read: its command
+ * line through the program's own option parser — short options, --opt=V,
+ * getopt's abbreviations — which lives in app/, above this layer, so
+ * whoever reads recordings hands it down (app_argv_parser, argv_config.h).
+ * 0 and *out (have 1), or -1: the line is not one this build's options
+ * take (the configuration stays unknown). */
+struct record_argv_parser {
+	int (*parse)(int argc, char *const *argv, struct record_config *out);
+};
+/* The configuration of the recording whose header is h: its "config";
+ * without one, what p makes of its argv (p NULL: nothing); else zeroed,
+ * have 0: not known. */
+void record_config_resolve(const struct record_header *h, const struct record_argv_parser *p,
+			   struct record_config *out);
 
 /* ---- writer ---------------------------------------------------------- */
 

@@ -183,6 +183,15 @@ const struct record_key_range record_key_ranges[] = {
     {"header", "cgroup", RI(0, 2)},
     {"header", "interval_s", RR(INTERVAL_MIN, INTERVAL_MAX)},
     {"header", "start_mono_ns", NS},
+    /* the runs' configuration (minor 4): what the options take */
+    {"header.config", "size", COUNT},	     /* 0: the default */
+    {"header.config", "bs", RI(1, 1 << 30)}, /* --bs: at most 1G */
+    {"header.config", "mem_limit", ANY_U64}, /* any size --mem-limit takes, 0 none */
+    {"header.config", "disk_limit", ANY_U64},
+    {"header.config", "repeat", RI(1, RUN_CONFIG_REPEAT_MAX)},
+    {"header.config", "prealloc", FLAG},
+    {"header.config", "rehearsal", FLAG},
+    {"header.config", "sweep_values", POS}, /* each: a size or a rate above 0 */
 
     {"sample", "t", NS},
     {"sample", "run", RI(-1, INT16_MAX)},

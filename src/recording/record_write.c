@@ -153,6 +153,48 @@ static json_t *jstr(const char *s)
 	return j;
 }
 
+/* A list of names (strategies, --names) as a JSON array. */
+static json_t *names_json(const char (*names)[RECORD_CONFIG_NAME], int n)
+{
+	json_t *a = json_array();
+	int bad = !a;
+	for (int i = 0; !bad && i < n; i++)
+		bad |= json_array_append_new(a, jstr(names[i])) != 0;
+	return whole(a, bad);
+}
+
+/* The runs' configuration (minor 4): every key, the sweep's only with one. */
+static json_t *config_json(const struct record_config *c)
+{
+	json_t *o = json_object();
+	int bad = !o;
+	bad |= put(o, "strategies", names_json(c->strategies, c->nstrategies));
+	bad |= put(o, "cmds", names_json(c->cmds, c->ncmds));
+	bad |= put(o, "size", ju64(c->size));
+	bad |= put(o, "bs", ju64(c->bs));
+	bad |= put(o, "mem_limit", ju64(c->mem_limit));
+	bad |= put(o, "disk_limit", ju64(c->disk_limit));
+	bad |= put(o, "repeat", json_integer(c->repeat));
+	bad |= put(o, "baseline", jstr(c->baseline));
+	bad |= put(o, "probe", jstr(c->probe));
+	bad |= put(o, "prealloc", json_integer(c->prealloc));
+	bad |= put(o, "rehearsal", json_integer(c->rehearsal));
+	if (c->sweep.param) {
+		json_t *v = json_array();
+		bad |= !v;
+		for (int i = 0; !bad && i < c->sweep.n && i < SWEEP_MAX_VALUES; i++)
+			bad |= json_array_append_new(v, ju64(c->sweep.v[i])) != 0;
+		bad |= put(o, "sweep", json_string(sweep_param_name(c->sweep.param)));
+		bad |= put(o, "sweep_values", v);
+		if (c->sweep.until.set) { /* read back to the same threshold */
+			char until[128];
+			sweep_until_format(&c->sweep.until, until, sizeof(until));
+			bad |= put(o, "sweep_until", json_string(until));
+		}
+	}
+	return whole(o, bad);
+}
+
 static json_t *header_json(const struct record_header *h)
 {
 	json_t *o = json_object(), *argv = json_array(), *ph = json_array(), *st = json_array(),
@@ -194,6 +236,8 @@ static json_t *header_json(const struct record_header *h)
 	if (h->interval_s != 0)
 		bad |= put(o, "interval_s", jdouble(h->interval_s));
 	bad |= put(o, "argv", argv);
+	if (h->config.have) /* minor 4; a header that does not know it leaves it out */
+		bad |= put(o, "config", config_json(&h->config));
 	STR("start_wall", h->start_wall);
 	bad |= put(o, "start_mono_ns", ju64(h->start_mono_ns));
 	STR("notes", h->notes);

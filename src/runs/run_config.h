@@ -16,6 +16,8 @@
 
 /* --cmd entries one queue can hold. */
 #define RUN_CONFIG_MAX_CMDS 16
+/* The most --repeat takes (options.c), and a recording's "repeat" may say. */
+#define RUN_CONFIG_REPEAT_MAX 1000
 
 struct run_config {
 	const char *device;	/* -d NAME, NULL = the disk holding dir */

@@ -24,12 +24,13 @@ struct rec_load {
 	const char *path;	  /* as given */
 };
 
-/* Reads the whole recording at path into r (rec_load_done frees it).
- * warn gets the reader's warning (a cut last line), "" when none.  -1 +
+/* Reads the whole recording at path into r (rec_load_done frees it); ap
+ * reads an old recording's command line (source_replay_new).  warn gets
+ * the reader's warning (a cut last line), "" when none.  -1 +
  * err: the file cannot be read, is not a recording, has a bad line, or
  * holds no sample. */
-int rec_load_read(struct rec_load *r, const char *path, char *warn, size_t warnlen, char *err,
-		  size_t errlen);
+int rec_load_read(struct rec_load *r, const char *path, const struct record_argv_parser *ap,
+		  char *warn, size_t warnlen, char *err, size_t errlen);
 void rec_load_done(struct rec_load *r);
 /* The end of a read through the replay source src: r->hdr (argc/argv
  * cleared: the recording is closed), the reader's warning into warn;

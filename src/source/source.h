@@ -159,15 +159,24 @@ struct session *source_live_session(struct source *src);
  * line checked, the sample times, events and results indexed), so a bad
  * recording fails before anything is shown.  speed 0: no pacing (every
  * step is due at once; batch); otherwise the recorded t_ns deltas / speed
- * on a timerfd.  NULL + "FILE:LINE: reason" (or "FILE: reason"). */
+ * on a timerfd.  ap reads the command line of a recording without the
+ * runs' configuration (before minor 4: record.h, record_config_resolve;
+ * the app's app_argv_parser), NULL: such a recording's is not known.
+ * NULL + "FILE:LINE: reason" (or "FILE: reason"). */
+struct record_argv_parser;
 struct source *source_replay_new(const char *path, double speed, struct runlog *log,
-				 const struct source_sink *sink, char *err, size_t errlen);
+				 const struct source_sink *sink,
+				 const struct record_argv_parser *ap, char *err, size_t errlen);
 /* 1 when src is a replay. */
 int source_is_replay(const struct source *src);
 /* The recording's header (borrowed from the source: valid until
  * source_free); see record.h. */
 struct record_header;
 const struct record_header *source_replay_header(const struct source *src);
+/* The runs' configuration: the header's, or what ap made of an old
+ * recording's command line (have 0: not known).  Borrowed as the header. */
+struct record_config;
+const struct record_config *source_replay_config(const struct source *src);
 /* A cut last line (a crash while recording): the sentence, or NULL. */
 const char *source_replay_warning(const struct source *src);
 
@@ -212,11 +221,12 @@ void source_replay_pause(struct source *src, int paused);
  * TUI): every recording is read (rec_load_read) and checked first, then the
  * first step delivers them all into one model, one after the other on a
  * common clock (a gap of ten samples between two), each run's label
- * prefixed by its recording's letter ("A rw_cp").  NULL + err as
- * --compare in batch says it. */
+ * prefixed by its recording's letter ("A rw_cp").  ap as for
+ * source_replay_new.  NULL + err as --compare in batch says it. */
 struct compare;
 struct source *source_compare_new(const char *const *paths, int n, struct runlog *log,
-				  const struct source_sink *sink, char *err, size_t errlen);
+				  const struct source_sink *sink,
+				  const struct record_argv_parser *ap, char *err, size_t errlen);
 int source_is_compare(const struct source *src);
 /* The comparison of the recordings (unprefixed labels); borrowed. */
 const struct compare *source_compare_result(const struct source *src);
@@ -228,12 +238,13 @@ double source_compare_interval(const struct source *src);
 const char *source_compare_warning(const struct source *src);
 
 /* What a recording's session set up, as the replay's first read gives it
- * to log: the baseline, the runs' memory limit (the recorded --mem-limit,
- * else cg_limit: the first run cgroup limit a sample saw, 0 none) and
- * their disk limit (runlog_common_limit of res).  For a reader of the
+ * to log from the runs' configuration c (record_config_resolve): the
+ * baseline (c's, else the first run's label, as the session chose it), the
+ * runs' memory limit (c's, else cg_limit: the first run cgroup limit a
+ * sample saw, 0 none) and their disk limit (c's, else runlog_common_limit
+ * of res: the limit every run's label says).  For a reader of the
  * recording that does not replay it (--export-openmetrics). */
-struct record_header;
-void source_replay_setup(struct runlog *log, const struct record_header *h,
+void source_replay_setup(struct runlog *log, const struct record_config *c,
 			 const struct run_result *res, size_t nres, uint64_t cg_limit);
 
 #endif

@@ -122,7 +122,8 @@ static const struct source_ops compare_ops = {
 };
 
 struct source *source_compare_new(const char *const *paths, int n, struct runlog *log,
-				  const struct source_sink *sink, char *err, size_t errlen)
+				  const struct source_sink *sink,
+				  const struct record_argv_parser *ap, char *err, size_t errlen)
 {
 	if (n < 2 || n > COMPARE_MAX_RECORDINGS) {
 		errf(err, errlen, "--compare: needs 2 to %d recordings", COMPARE_MAX_RECORDINGS);
@@ -135,7 +136,7 @@ struct source *source_compare_new(const char *const *paths, int n, struct runlog
 	size_t woff = 0;
 	for (; p->n < n; p->n++) {
 		char w[512];
-		if (rec_load_read(&p->r[p->n], paths[p->n], w, sizeof(w), err, errlen) < 0)
+		if (rec_load_read(&p->r[p->n], paths[p->n], ap, w, sizeof(w), err, errlen) < 0)
 			goto fail;
 		size_t fin = 0;
 		for (size_t k = 0; k < p->r[p->n].log->nresults; k++)

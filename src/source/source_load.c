@@ -26,8 +26,8 @@ static void load_note(void *ctx, const char *msg)
 		strlcpy_(l->note, msg, sizeof(l->note));
 }
 
-int rec_load_read(struct rec_load *r, const char *path, char *warn, size_t warnlen, char *err,
-		size_t errlen)
+int rec_load_read(struct rec_load *r, const char *path, const struct record_argv_parser *ap,
+		  char *warn, size_t warnlen, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
@@ -37,7 +37,7 @@ int rec_load_read(struct rec_load *r, const char *path, char *warn, size_t warnl
 	struct load l = {0};
 	struct source_sink sink = {.ctx = &l, .sample = load_sample, .note = load_note};
 	/* speed 0: every sample is due at once; nothing waits on the timer */
-	struct source *src = source_replay_new(path, 0, r->log, &sink, err, errlen);
+	struct source *src = source_replay_new(path, 0, r->log, &sink, ap, err, errlen);
 	if (!src) {
 		rec_load_done(r);
 		return -1;

@@ -47,6 +47,7 @@ struct replay {
 	struct source src; /* first: a struct source * is a struct replay * */
 	char *path;
 	struct recording *hdr_rec; /* the first read's handle: owns the header */
+	struct record_config cfg;  /* the runs' (record_config_resolve) */
 	struct recording *rec;	   /* the playback's */
 	struct gzindex_job *zjob;  /* gzip: access points for rec's seeks */
 	struct record_item it;	   /* the item read last */
@@ -435,26 +436,6 @@ static const struct source_ops replay_ops = {
 
 /* ---- the first read ----------------------------------------------------- */
 
-/* The value of option name in the recorded command line ("--x V" or
- * "--x=V"), NULL when it was not given. */
-static const char *argv_value(const struct record_header *h, const char *name)
-{
-	size_t l = strlen(name);
-	const char *v = NULL;
-	for (int i = 1; i < h->argc; i++) {
-		const char *a = h->argv[i];
-		if (!a)
-			continue;
-		if (!strcmp(a, "--"))
-			break;
-		if (!strcmp(a, name) && i + 1 < h->argc)
-			v = h->argv[++i];
-		else if (!strncmp(a, name, l) && a[l] == '=')
-			v = a + l + 1;
-	}
-	return v;
-}
-
 /* Keeps the item just read in p->aux, in the order read. */
 static void keep_aux(struct replay *p, size_t *cap, enum record_kind kind, size_t i)
 {
@@ -588,29 +569,29 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 		strlcpy_(p->warning, w, sizeof(p->warning));
 	p->runs_total = runs > p->nres ? runs : p->nres;
 
-	source_replay_setup(p->src.log, recording_header(p->hdr_rec), p->res, p->nres, cg_limit);
+	source_replay_setup(p->src.log, &p->cfg, p->res, p->nres, cg_limit);
 	return 0;
 }
 
-void source_replay_setup(struct runlog *log, const struct record_header *h,
+void source_replay_setup(struct runlog *log, const struct record_config *c,
 			 const struct run_result *res, size_t nres, uint64_t cg_limit)
 {
 	/* what the session set up: the baseline and the runs' memory limit */
-	const char *b = argv_value(h, "--baseline");
-	if (b)
-		strlcpy_(log->baseline, b, sizeof(log->baseline));
+	if (c->baseline[0])
+		strlcpy_(log->baseline, c->baseline, sizeof(log->baseline));
 	else if (nres)
 		strlcpy_(log->baseline, /* a sweep's: the first run's label, as live */
 			 res[0].strategy[0] && !res[0].sweep_param ? res[0].strategy
 								: res[0].name,
 			 sizeof(log->baseline));
-	const char *ml = argv_value(h, "--mem-limit");
+	log->mem_limit = c->mem_limit ? c->mem_limit : cg_limit;
+	/* the disk limit the session set (its checks refuse one it cannot
+	 * enforce); without it, what every run's label says ("@32M") */
 	uint64_t lim = 0;
-	log->mem_limit = ml && parse_size(ml, &lim) == 0 ? lim : cg_limit;
-	/* the disk limit in effect is what every run's label says ("@32M");
-	 * the command line's may not have been enforced (not root) */
 	const char *dl = runlog_common_limit(res, nres);
-	log->disk_limit = dl && parse_size(dl + 1, &lim) == 0 ? lim : 0;
+	log->disk_limit = c->disk_limit				? c->disk_limit
+			  : dl && parse_size(dl + 1, &lim) == 0 ? lim
+								: 0;
 }
 
 static int open_playback(struct replay *p, char *err, size_t errlen)
@@ -625,7 +606,8 @@ static int open_playback(struct replay *p, char *err, size_t errlen)
 }
 
 struct source *source_replay_new(const char *path, double speed, struct runlog *log,
-				 const struct source_sink *sink, char *err, size_t errlen)
+				 const struct source_sink *sink,
+				 const struct record_argv_parser *ap, char *err, size_t errlen)
 {
 	struct replay *p = xcalloc(1, sizeof(*p));
 	p->src.ops = &replay_ops;
@@ -645,6 +627,8 @@ struct source *source_replay_new(const char *path, double speed, struct runlog *
 	 * from access points, built while the first read goes (record.h) */
 	if (p->hdr_rec && speed > 0)
 		p->zjob = recording_index(p->hdr_rec, RECORD_INDEX_SPAN);
+	if (p->hdr_rec)
+		record_config_resolve(recording_header(p->hdr_rec), ap, &p->cfg);
 	if (!p->hdr_rec || index_file(p, err, errlen) < 0 || open_playback(p, err, errlen) < 0)
 		goto fail;
 	rebase(p);
@@ -664,6 +648,11 @@ int source_is_replay(const struct source *src)
 const struct record_header *source_replay_header(const struct source *src)
 {
 	return recording_header(rp_of(src)->hdr_rec);
+}
+
+const struct record_config *source_replay_config(const struct source *src)
+{
+	return &rp_of(src)->cfg;
 }
 
 const char *source_replay_warning(const struct source *src)

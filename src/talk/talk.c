@@ -10,6 +10,7 @@
 
 #include "app/actions.h"
 #include "app/app.h"
+#include "app/argv_config.h"
 #include "output/export.h"
 #include "recording/record.h"
 #include "screen/screen.h"
@@ -229,8 +230,8 @@ static int stage_replay(struct talk *t, struct app *a, const struct talk_step *s
 			const char *path, int fallback, long run, char *err, size_t errlen)
 {
 	struct runlog *log = runlog_new();
-	struct source *src = source_replay_new(path, fallback ? 1 : st->speed, log, &a->tee, err,
-					       errlen);
+	struct source *src = source_replay_new(path, fallback ? 1 : st->speed, log, &a->tee,
+					       &app_argv_parser, err, errlen);
 	if (!src) {
 		runlog_free(log);
 		return -1;

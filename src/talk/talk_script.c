@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/argv_config.h"
 #include "model/glyphs.h"
 #include "recording/record.h"
 #include "runs/rundir.h"
@@ -120,14 +121,10 @@ int talk_made_by_rehearsal(const char *path)
 	struct recording *r = recording_open(path, e, sizeof(e));
 	if (!r)
 		return 0;
-	const struct record_header *h = recording_header(r);
-	int talk = 0, rehearse = 0;
-	for (int i = 1; i < h->argc && h->argv && h->argv[i]; i++) {
-		talk |= is_opt(h->argv[i], "--talk", 4);
-		rehearse |= is_opt(h->argv[i], "--rehearse", 5);
-	}
+	struct record_config c; /* the header's, or its command line's */
+	record_config_resolve(recording_header(r), &app_argv_parser, &c);
 	recording_close(r);
-	return talk && rehearse;
+	return c.rehearsal;
 }
 
 /* Only regular files are read while checking: a FIFO or /dev/stdin

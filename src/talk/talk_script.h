@@ -84,7 +84,8 @@ void talk_script_free(struct talk_script *s);
 /* The step's name as written in a script ("caption", "export-svg"). */
 const char *talk_kind_name(enum talk_kind k);
 /* 1 when the recording at path was written by `lrutop --talk ... --rehearse`
- * (its header's command line says so): a rehearsal may replace it. */
+ * (its runs' configuration says so, or an older one's command line): a
+ * rehearsal may replace it. */
 int talk_made_by_rehearsal(const char *path);
 
 #endif

@@ -14,7 +14,11 @@
  * control character.  Issue 26: every field of an accepted sample, a
  * header figure it says and an event's and a map's numbers are in the
  * range record_format.c gives them; blank lines and bytes after a gzip
- * member are said as errors naming the file.
+ * member are said as errors naming the file.  Issue 28: the header's runs'
+ * configuration ("config", minor 4) is all zero when not said, and when
+ * said every number is in its range, every name fits its buffer without a
+ * control character, the probe's mode is one lrutop has and the sweep is
+ * one --sweep makes; written again it reads back the same.
  */
 #include "fuzz.h"
 
@@ -25,6 +29,7 @@
 
 #include "recording/record.h"
 #include "recording/record_format.h"
+#include "model/sweep.h"
 #include "runs/strategy.h"
 
 /* v (as the file held it: an int64) in g */
@@ -66,6 +71,66 @@ static void sample_in_range(const struct sample *s)
 	}
 	FUZZ_REQUIRE(in_range((int64_t)s->t_ns, "sample", "t") &&
 		     in_range(s->run, "sample", "run"));
+}
+
+/* A name of the configuration: ends inside its buffer, no control byte. */
+static void clean_name(const char *s, size_t len)
+{
+	FUZZ_REQUIRE(memchr(s, 0, len));
+	for (const char *p = s; *p; p++)
+		FUZZ_REQUIRE((unsigned char)*p >= 0x20 && *p != 0x7f);
+}
+
+static void check_config(const struct record_config *c)
+{
+	if (!c->have) {
+		static const struct record_config none;
+		FUZZ_REQUIRE(!memcmp(c, &none, sizeof(none)));
+		return;
+	}
+	FUZZ_REQUIRE(c->nstrategies >= 0 && c->nstrategies <= RUNLOG_MAX_STRATEGIES);
+	FUZZ_REQUIRE(c->ncmds >= 0 && c->ncmds <= RUN_CONFIG_MAX_CMDS);
+	for (int i = 0; i < c->nstrategies; i++)
+		clean_name(c->strategies[i], sizeof(c->strategies[i]));
+	for (int i = 0; i < c->ncmds; i++)
+		clean_name(c->cmds[i], sizeof(c->cmds[i]));
+	clean_name(c->baseline, sizeof(c->baseline));
+	FUZZ_REQUIRE(!c->probe[0] || !strcmp(c->probe, "cold") || !strcmp(c->probe, "direct"));
+	const char *l = "header.config";
+	FUZZ_REQUIRE(in_range((int64_t)c->size, l, "size") && in_range((int64_t)c->bs, l, "bs") &&
+		     in_range(c->repeat, l, "repeat") && in_range(c->prealloc, l, "prealloc") &&
+		     in_range(c->rehearsal, l, "rehearsal"));
+	const struct sweep_spec *sw = &c->sweep;
+	FUZZ_REQUIRE(sw->param >= SWEEP_NONE && sw->param < SWEEP_NPARAM);
+	FUZZ_REQUIRE(sw->param ? sw->n >= 1 && sw->n <= SWEEP_MAX_VALUES : sw->n == 0);
+	FUZZ_REQUIRE(sw->param || !sw->until.set);
+	for (int i = 0; i < sw->n; i++)
+		FUZZ_REQUIRE(in_range((int64_t)sw->v[i], l, "sweep_values") &&
+			     (!i || sw->v[i] > sw->v[i - 1]));
+}
+
+/* The configuration written and read back: the same, field by field (a
+ * struct's padding is not), a sweep condition's threshold bit for bit
+ * (sweep_until_format). */
+static void same_config(const struct record_config *a, const struct record_config *b)
+{
+	FUZZ_REQUIRE(a->have == b->have && a->nstrategies == b->nstrategies &&
+		     a->ncmds == b->ncmds);
+	for (int i = 0; i < a->nstrategies; i++)
+		FUZZ_REQUIRE(!strcmp(a->strategies[i], b->strategies[i]));
+	for (int i = 0; i < a->ncmds; i++)
+		FUZZ_REQUIRE(!strcmp(a->cmds[i], b->cmds[i]));
+	FUZZ_REQUIRE(a->size == b->size && a->bs == b->bs && a->mem_limit == b->mem_limit &&
+		     a->disk_limit == b->disk_limit && a->repeat == b->repeat &&
+		     a->prealloc == b->prealloc && a->rehearsal == b->rehearsal);
+	FUZZ_REQUIRE(!strcmp(a->baseline, b->baseline) && !strcmp(a->probe, b->probe));
+	const struct sweep_spec *x = &a->sweep, *y = &b->sweep;
+	FUZZ_REQUIRE(x->param == y->param && x->n == y->n && x->factor == y->factor);
+	for (int i = 0; i < x->n; i++)
+		FUZZ_REQUIRE(x->v[i] == y->v[i]);
+	FUZZ_REQUIRE(x->until.set == y->until.set && x->until.metric == y->until.metric &&
+		     x->until.op == y->until.op && !strcmp(x->until.text, y->until.text) &&
+		     !memcmp(&x->until.threshold, &y->until.threshold, sizeof(double)));
 }
 
 enum { MAX_ITEMS = 64 };
@@ -208,6 +273,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct record_range *iv = record_range_of("header", "interval_s");
 	FUZZ_REQUIRE(hd->interval_s == 0 ||
 		     (hd->interval_s >= iv->rlo && hd->interval_s <= iv->rhi));
+	check_config(&hd->config);
 	int n = 0, rc;
 	while (n < MAX_ITEMS && (rc = recording_next(rec, &items[n], err, sizeof(err))) == 1) {
 		check_item(&items[n]);
@@ -246,6 +312,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct recording *rb = recording_open(copy, err, sizeof(err));
 	FUZZ_REQUIRE(rb);
+	same_config(&h.config, &recording_header(rb)->config);
 	for (int i = 0; i < n; i++) {
 		FUZZ_REQUIRE(recording_next(rb, &back, err, sizeof(err)) == 1);
 		same_item(&items[i], &back);

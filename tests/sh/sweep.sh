@@ -70,7 +70,11 @@ sed -n '/^sweep of bs/,/^$/p' "$tmp/out" >"$tmp/table2"
 check "replay: the same sweep table" 'cmp -s "$tmp/table" "$tmp/table2"' \
 	"$(diff "$tmp/table" "$tmp/table2" | head -5 | tr '\n' '|')"
 check "recording: each result line has its sweep keys" \
-	'[ "$(grep -c "\"sweep\": *\"bs\"" "$tmp/s.jsonl")" -eq 4 ] && grep -q "\"sweep_value\": *65536" "$tmp/s.jsonl"'
+	'[ "$(grep "\"k\": *\"result\"" "$tmp/s.jsonl" | grep -c "\"sweep\": *\"bs\"")" -eq 4 ] && grep -q "\"sweep_value\": *65536" "$tmp/s.jsonl"'
+# the header's runs' configuration (minor 4) says the sweep a replay takes
+check "recording: the header's config holds the sweep" \
+	'head -1 "$tmp/s.jsonl" | grep -q "\"config\":{.*\"sweep\":\"bs\",\"sweep_values\":\[65536,1048576\]"' \
+	"$(head -1 "$tmp/s.jsonl" | grep -o '"config":{[^}]*}')"
 
 # the TUI's Runs view of the replay, at its end, shows the table too
 if command -v tmux >/dev/null 2>&1; then

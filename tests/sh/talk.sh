@@ -147,6 +147,9 @@ check "$T rehearse: the fallback was recorded" '[ -s "$tmp/fb.jsonl.gz" ] && [ !
 hdr=$(gzip -dc "$tmp/fb.jsonl.gz" 2>/dev/null | head -n 1)
 check "$T rehearse: its header carries the rehearsal's command line" \
 	'case $hdr in *\"--rehearse\"*) true ;; *) false ;; esac' "$(printf %s "$hdr" | cut -c1-200)"
+check "$T rehearse: its runs' configuration says a rehearsal made it" \
+	'case $hdr in *\"config\":*\"rehearsal\":1*) true ;; *) false ;; esac' \
+	"$(printf %s "$hdr" | grep -o '"config":{[^}]*}')"
 check "$T rehearse: it holds the run's result" \
 	'gzip -dc "$tmp/fb.jsonl.gz" | grep -q "\"k\":\"result\".*\"name\":\"rw_cp\""' "no result line"
 tm send-keys -t $r q
@@ -161,7 +164,8 @@ ended $r2 0 || notok "$T rehearse again: exit 0" "$(show $r2 4)"
 sum1=$(file_sum "$tmp/fb.jsonl.gz")
 check "$T rehearse again: a rehearsal's fallback is replaced" '[ "$sum1" != "$sum0" ] && [ "$sum1" != missing ]' "$sum0 -> $sum1"
 # ... but a recording that a rehearsal did not write is refused up front
-gzip -dc "$tmp/fb.jsonl.gz" | sed '1s/"--rehearse"/"--record"/' | gzip >"$tmp/plain.jsonl.gz"
+# (what says so is the header's runs' configuration, not its argv)
+gzip -dc "$tmp/fb.jsonl.gz" | sed '1s/"rehearsal":1/"rehearsal":0/' | gzip >"$tmp/plain.jsonl.gz"
 sed 's/fb.jsonl.gz/plain.jsonl.gz/' "$tmp/fb.talk" >"$tmp/plain.talk"
 psum=$(file_sum "$tmp/plain.jsonl.gz")
 "$LRUTOP" --dir "$scratch" --talk "$tmp/plain.talk" --rehearse </dev/null 2>"$tmp/err"

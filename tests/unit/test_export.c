@@ -219,7 +219,7 @@ static void test_load(void **state)
 	double el[3] = {1.0, 1.1, 0.9};
 	write_recording(path, "rw_cp", 3, el);
 	struct rec_load r;
-	assert_int_equal(rec_load_read(&r, path, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_int_equal(rec_load_read(&r, path, NULL, warn, sizeof(warn), err, sizeof(err)), 0);
 	assert_string_equal(warn, "");
 	assert_int_equal(series_len(r.ser), NSAMPLES);
 	assert_true(series_at(r.ser, 0)->t_ns == real[0].t_ns);
@@ -234,11 +234,11 @@ static void test_load(void **state)
 	rec_load_done(NULL);
 
 	/* not a recording, missing: -1 and a sentence naming the file */
-	assert_int_equal(rec_load_read(&r, "/etc/hostname", warn, sizeof(warn), err, sizeof(err)),
-			 -1);
+	assert_int_equal(
+	    rec_load_read(&r, "/etc/hostname", NULL, warn, sizeof(warn), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/etc/hostname"));
 	tpath(path, sizeof(path), "missing.jsonl");
-	assert_int_equal(rec_load_read(&r, path, warn, sizeof(warn), err, sizeof(err)), -1);
+	assert_int_equal(rec_load_read(&r, path, NULL, warn, sizeof(warn), err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "missing.jsonl"));
 
 	/* a cut last line: the prefix loads, with the reader's warning */
@@ -249,7 +249,7 @@ static void test_load(void **state)
 	snprintf(cmd, sizeof(cmd), "head -c $(( $(stat -c %%s '%s') - 7 )) '%s' > '%s'", path, path,
 		 cut);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(rec_load_read(&r, cut, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_int_equal(rec_load_read(&r, cut, NULL, warn, sizeof(warn), err, sizeof(err)), 0);
 	assert_non_null(strstr(warn, "truncated"));
 	rec_load_done(&r);
 }

@@ -632,7 +632,7 @@ static struct source *load_demo(struct model *m, struct runlog **log)
 	memset(m, 0, sizeof(*m));
 	mf_model(m, log, 1 << 16, 0.25, "vda");
 	struct source_sink sink = {.ctx = m->series, .sample = on_sample, .reset = on_reset};
-	struct source *src = source_replay_new(path, 0, *log, &sink, err, sizeof(err));
+	struct source *src = source_replay_new(path, 0, *log, &sink, NULL, err, sizeof(err));
 	if (!src)
 		fail_msg("%s", err);
 	while (source_step(src) == 0)
@@ -1401,7 +1401,7 @@ static void test_jump_is_fresh(void **state)
 	memset(&m, 0, sizeof(m));
 	mf_model(&m, &log, 4096, 0.25, "vda");
 	struct source_sink sink = {.ctx = &m, .sample = jump_sample, .reset = jump_reset};
-	struct source *src = source_replay_new(path, 0, log, &sink, err, sizeof(err));
+	struct source *src = source_replay_new(path, 0, log, &sink, NULL, err, sizeof(err));
 	if (!src)
 		fail_msg("%s", err);
 	source_replay_set_window(src, series_capacity(m.series));

@@ -438,7 +438,7 @@ static void test_lines_are_json(void **state)
 		assert_true(len > 2 && line[len - 1] == '\n' && line[0] == '{' &&
 			    line[len - 2] == '}');
 		if (n == 0)
-			assert_non_null(strstr(line, "\"lrutop_record\":1,\"minor\":3"));
+			assert_non_null(strstr(line, "\"lrutop_record\":1,\"minor\":4"));
 		else
 			assert_non_null(strstr(line, "{\"k\":\""));
 		n++;

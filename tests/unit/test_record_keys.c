@@ -25,7 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/parse.h"
 #include "model/phase.h"
+#include "model/sweep.h"
 #include "recording/record.h"
 #include "recording/record_format.h"
 #include "runs/strategy.h"
@@ -94,6 +96,12 @@ static void write_all(const char *path)
 	char *argv[] = {"lrutop", "--record", (char *)path};
 	h.argc = 3;
 	h.argv = argv;
+	/* the runs' configuration with a sweep and its condition: every key */
+	struct run_config rc = {.strategies = "rw_cp", .ncmds = 1, .repeat = 2, .bs = 8192};
+	assert_int_equal(sweep_parse("mem-limit=32M,64M", parse_size, &rc.sweep, err, sizeof(err)),
+			 0);
+	assert_int_equal(sweep_until_parse("bursts>=1", &rc.sweep.until, err, sizeof(err)), 0);
+	record_config_of_run(&h.config, &rc);
 	struct recorder *r = recorder_open(path, RECORD_PLAIN, &h, err, sizeof(err));
 	assert_non_null(r);
 

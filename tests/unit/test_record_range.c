@@ -27,6 +27,7 @@
 
 #include "app/options.h"
 #include "model/phase.h"
+#include "model/sweep.h"
 #include "recording/record.h"
 #include "recording/record_format.h"
 #include "runs/strategy.h"
@@ -51,6 +52,23 @@ static void write_base(void)
 	snprintf(h.version, sizeof(h.version), "range-test");
 	h.cgroup_version = 2;
 	h.interval_s = 0.25;
+	/* the runs' configuration (minor 4), every key: a sweep with its
+	 * condition */
+	struct run_config rc = {.strategies = "rw_cp,mm_sync_cp",
+				.cmds = {"cp {src} {dst}"},
+				.names = {"mine"},
+				.ncmds = 1,
+				.nnames = 1,
+				.size = 1 << 30,
+				.mem_limit = 64 << 20,
+				.disk_limit = 32 << 20,
+				.repeat = 3,
+				.baseline = "rw_cp",
+				.bs = 8192};
+	assert_int_equal(sweep_parse("bs=4K,64K", parse_size, &rc.sweep, err, sizeof(err)), 0);
+	assert_int_equal(sweep_until_parse("bursts>=1", &rc.sweep.until, err, sizeof(err)), 0);
+	record_config_of_run(&h.config, &rc);
+	snprintf(h.config.probe, sizeof(h.config.probe), "cold");
 	struct recorder *w = recorder_open(path, RECORD_PLAIN, &h, err, sizeof(err));
 	assert_non_null(w);
 	struct sample s;
@@ -201,6 +219,11 @@ static json_t *with_value(const char *line, const char *key, json_t *v)
 	}
 	json_t *h = holder(o, line);
 	assert_non_null(h);
+	if (json_is_array(json_object_get(h, key))) { /* a list of numbers: one */
+		json_t *a = json_array();
+		json_array_append_new(a, v);
+		v = a;
+	}
 	json_object_set_new(h, key, v);
 	if (!strncmp(line, "pcmap.", 6) && (!strcmp(key, "n") || !strcmp(key, "p"))) {
 		/* n ranges of p pages: no column (all zero), n at most p */
@@ -226,6 +249,8 @@ static void want_error(char *buf, size_t len, const char *line, const char *key,
 		snprintf(kind, sizeof(kind), "result: probe");
 	else if (!strncmp(line, "pcmap.", 6))
 		snprintf(kind, sizeof(kind), "pcmap: %s", line + 6);
+	else if (!strcmp(line, "header.config"))
+		snprintf(kind, sizeof(kind), "header: config");
 	else
 		snprintf(kind, sizeof(kind), "%s", line);
 	record_range_text(g, t, sizeof(t));
@@ -468,6 +493,9 @@ static void collect_numbers(json_t *o, const char *line, int *bad, int *seen)
 			collect_numbers(v, sub, bad, seen);
 			continue;
 		}
+		/* a list of numbers ("sweep_values"): each in the key's range */
+		if (json_is_array(v) && json_is_number(json_array_get(v, 0)))
+			v = json_array_get(v, 0);
 		if (!json_is_number(v) && !json_is_null(v))
 			continue;
 		const struct record_range *g = record_range_of(line, key);

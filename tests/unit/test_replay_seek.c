@@ -153,7 +153,7 @@ static struct source *open_model(const char *path, struct model *m, struct runlo
 	m->ser = series_new(cap);
 	struct source_sink sink = {.ctx = m, .sample = on_sample, .reset = on_reset};
 	char err[512];
-	struct source *src = source_replay_new(path, 0, log, &sink, err, sizeof(err));
+	struct source *src = source_replay_new(path, 0, log, &sink, NULL, err, sizeof(err));
 	assert_non_null(src);
 	return src;
 }

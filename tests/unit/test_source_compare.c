@@ -138,7 +138,7 @@ static void test_two(void **state)
 	struct runlog *log = runlog_new();
 	char err[512] = "";
 	const char *paths[] = {pa, pb};
-	struct source *src = source_compare_new(paths, 2, log, &sink, err, sizeof(err));
+	struct source *src = source_compare_new(paths, 2, log, &sink, NULL, err, sizeof(err));
 	assert_non_null(src);
 	assert_true(source_is_compare(src));
 	assert_int_equal(source_compare_samples(src), 2 * N);
@@ -194,10 +194,10 @@ static void test_refused(void **state)
 	struct runlog *log = runlog_new();
 	char err[512] = "";
 	const char *paths[] = {pa, pm};
-	assert_null(source_compare_new(paths, 2, log, &sink, err, sizeof(err)));
+	assert_null(source_compare_new(paths, 2, log, &sink, NULL, err, sizeof(err)));
 	assert_non_null(strstr(err, "m.jsonl: no finished run"));
 	err[0] = '\0';
-	assert_null(source_compare_new(paths, 1, log, &sink, err, sizeof(err)));
+	assert_null(source_compare_new(paths, 1, log, &sink, NULL, err, sizeof(err)));
 	assert_non_null(strstr(err, "needs 2 to"));
 	assert_int_equal(k.samples, 0);
 	assert_int_equal(log->nresults, 0);

@@ -156,7 +156,7 @@ static struct source *open_replay(double speed, struct runlog *log, struct seen 
 	    .ctx = k, .sample = on_sample, .event = on_event, .result = on_result, .reset = on_reset,
 	};
 	char err[512];
-	struct source *src = source_replay_new(path, speed, log, &sink, err, sizeof(err));
+	struct source *src = source_replay_new(path, speed, log, &sink, NULL, err, sizeof(err));
 	assert_non_null(src);
 	return src;
 }
@@ -308,10 +308,10 @@ static void test_refused(void **state)
 	fclose(out);
 	struct runlog *log = runlog_new();
 	struct source_sink sink = {0};
-	assert_null(source_replay_new(p, 0, log, &sink, err, sizeof(err)));
+	assert_null(source_replay_new(p, 0, log, &sink, NULL, err, sizeof(err)));
 	assert_non_null(strstr(err, "h.jsonl: no samples"));
 	snprintf(p, sizeof(p), "%s/none.jsonl", dir);
-	assert_null(source_replay_new(p, 0, log, &sink, err, sizeof(err)));
+	assert_null(source_replay_new(p, 0, log, &sink, NULL, err, sizeof(err)));
 	assert_non_null(strstr(err, "none.jsonl"));
 	runlog_free(log);
 }

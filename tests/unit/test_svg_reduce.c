@@ -76,7 +76,7 @@ static void test_ends_kept(void **state)
 	struct reduce_info ri;
 	struct reduce_opts ro = {.cols = COLS, .from_s = -1, .to_s = -1};
 	assert_int_equal(
-	    export_load_reduced(&r, path, &ro, &ri, warn, sizeof(warn), err, sizeof(err)), 0);
+	    export_load_reduced(&r, path, NULL, &ro, &ri, warn, sizeof(warn), err, sizeof(err)), 0);
 	assert_true(ri.reduced);
 	assert_int_equal(ri.n, N);
 	size_t len = series_len(r.ser);
