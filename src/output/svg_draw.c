@@ -186,11 +186,35 @@ void svg_triangle_n(struct svg_ctx *c, double x, double y, double size, uint32_t
 		x, y, -size / 2, -size * 0.9, size, (unsigned)colour);
 }
 
-void svg_clip_mark(struct svg_ctx *c, double x, double y, uint32_t colour)
+void svg_clip_marks(struct svg_ctx *c, const double *xs, const double *clipped, size_t n, double y,
+		    uint32_t colour)
 {
 	double s = 7 * c->u;
-	svg_put(&c->w, "<path class=\"clip\" d=\"M%.1f %.1fl%.1f %.1fh%.1fz\" fill=\"#%06x\"/>\n",
-		x, y, s / 2, s, -s, (unsigned)colour);
+	if (!c->reduced) {
+		for (size_t k = 0; k < n; k++)
+			if (clipped[k] > 0)
+				svg_put(&c->w,
+					"<path class=\"clip\" d=\"M%.1f %.1fl%.1f %.1fh%.1fz\" "
+					"fill=\"#%06x\"/>\n",
+					xs[k], y, s / 2, s, -s, (unsigned)colour);
+		return;
+	}
+	/* reduced: a wedge a px, all in one element; data-n the columns */
+	unsigned cols = 0;
+	for (size_t k = 0; k < n; k++)
+		cols += clipped[k] > 0;
+	if (!cols)
+		return;
+	svg_put(&c->w, "<path class=\"clip\" data-n=\"%u\" fill=\"#%06x\" d=\"", cols,
+		(unsigned)colour);
+	double px = -1;
+	for (size_t k = 0; k < n; k++) {
+		if (!(clipped[k] > 0) || floor(xs[k]) == px)
+			continue;
+		px = floor(xs[k]);
+		svg_put(&c->w, "M%.1f %.1fl%.1f %.1fh%.1fz", xs[k], y, s / 2, s, -s);
+	}
+	svg_put(&c->w, "\"/>\n");
 }
 
 void svg_clip_begin(struct svg_ctx *c, double x, double y, double w, double h)
@@ -203,98 +227,199 @@ void svg_clip_begin(struct svg_ctx *c, double x, double y, double w, double h)
 	    id, x, y, w, h, id);
 }
 
-/* The points of [i, j) worth drawing: of the points falling in one
- * half-pixel column, the first, the lowest, the highest and the last (in
- * their order), so a long recording's path stays small enough for a
- * renderer (libxml2 stops at 10 MB in one attribute) and still shows
- * every spike.  Writes indices into keep; returns how many. */
-static size_t decimate(const double *xs, const double *ys, size_t i, size_t j, size_t *keep,
-		       int reduced)
+/* ---- series: one path each, thinned to the picture's grid -------------- */
+
+/* A break between two stretches in thin()'s list: a gap */
+#define GAP SIZE_MAX
+
+/* The points of [0, n) worth drawing, in order, GAP between stretches.
+ * The grid is the half px (a reduced series, svg_input.reduced: the whole
+ * px); of a column's valid points (ys[i], and also[i] where given, not
+ * NAN) the first, the lowest, the highest and the last are kept, so a
+ * path has at most 4 points a column whatever the signal (a renderer's
+ * libxml2 stops at 10 MB in one attribute) and still shows every spike.
+ * A reduced series keeps only the lowest and the highest
+ * (and the first and last of each stretch): at most a megabyte at any
+ * length.  A column without a valid point is a gap; a NAN among valid
+ * points of its column is none (it could not be seen at the grid), so a
+ * dense signal with holes is still one stretch, not one a column.  keep
+ * holds 2n + 1; returns how many were written. */
+static size_t thin(const double *xs, const double *ys, const double *also, size_t n, size_t *keep,
+		   int reduced)
 {
-	size_t n = 0, first = i;
-	/* a reduced series (svg_input.reduced): whole px, and of each only
-	 * the lowest and the highest (the stretch's ends kept too), so a
-	 * picture of any length stays under a megabyte */
+	size_t m = 0, prev_last = GAP;
 	double per = reduced ? 1 : 2;
-	while (i < j) {
+	int fresh = 1; /* the next column with data starts a stretch */
+	for (size_t i = 0; i < n;) {
 		double col = floor(xs[i] * per);
-		size_t k = i, lo = i, hi = i;
-		while (k < j && floor(xs[k] * per) == col) {
+		size_t k = i, first = GAP, lo = GAP, hi = GAP, last = GAP;
+		for (; k < n && floor(xs[k] * per) == col; k++) {
+			if (isnan(ys[k]) || (also && isnan(also[k])))
+				continue;
+			if (first == GAP)
+				first = lo = hi = k;
 			if (ys[k] < ys[lo])
 				lo = k;
 			if (ys[k] > ys[hi])
 				hi = k;
-			k++;
+			last = k;
 		}
-		size_t pick[4] = {i, lo < hi ? lo : hi, lo < hi ? hi : lo, k - 1};
+		i = k;
+		if (first == GAP) { /* a gap: the stretch before it ends */
+			if (!fresh) {
+				if (reduced && keep[m - 1] < prev_last)
+					keep[m++] = prev_last;
+				keep[m++] = GAP;
+			}
+			fresh = 1;
+			continue;
+		}
+		size_t pick[4] = {first, lo < hi ? lo : hi, lo < hi ? hi : lo, last};
 		if (reduced) {
-			pick[0] = i == first ? i : pick[1];
-			pick[3] = k == j ? k - 1 : pick[2];
+			pick[0] = fresh ? first : pick[1];
+			pick[3] = pick[2]; /* the stretch's last: at its end */
 		}
 		for (int p = 0; p < 4; p++)
-			if (!n || keep[n - 1] < pick[p])
-				keep[n++] = pick[p];
-		i = k;
+			if (fresh || keep[m - 1] < pick[p]) {
+				keep[m++] = pick[p];
+				fresh = 0;
+			}
+		prev_last = last;
 	}
-	return n;
+	if (!fresh && reduced && keep[m - 1] < prev_last)
+		keep[m++] = prev_last;
+	return m;
+}
+
+/* A point of path data, in tenths of a px: the grid the numbers are
+ * written at.  Far outside the picture (a value clipped by its chart)
+ * it is held at 10^8 px, where a line into it is vertical anyway. */
+struct svg_pt {
+	long x, y;
+};
+
+static long tenths(double v)
+{
+	return lround(fmax(-1e9, fmin(1e9, v * 10)));
+}
+
+static struct svg_pt pt_of(double x, double y)
+{
+	return (struct svg_pt){tenths(x), tenths(y)};
+}
+
+/* One number of path data: a decimal only where it is not 0 ("373",
+ * "294.4", "-0.5"). */
+static void put_num(struct svg_out *w, long t)
+{
+	unsigned long a = t < 0 ? 0ul - (unsigned long)t : (unsigned long)t;
+	if (a % 10)
+		svg_put(w, "%s%lu.%lu", t < 0 ? "-" : "", a / 10, a % 10);
+	else
+		svg_put(w, "%s%lu", t < 0 ? "-" : "", a / 10);
+}
+
+/* b lies on the segment a..c, all three on one horizontal or vertical
+ * line: drawing a straight to c draws it. */
+static int on_segment(struct svg_pt a, struct svg_pt b, struct svg_pt c)
+{
+	if (a.y == b.y && b.y == c.y)
+		return (a.x <= b.x && b.x <= c.x) || (a.x >= b.x && b.x >= c.x);
+	if (a.x == b.x && b.x == c.x)
+		return (a.y <= b.y && b.y <= c.y) || (a.y >= b.y && b.y >= c.y);
+	return 0;
+}
+
+/* A subpath through p[0..n): M, then for each point L, or H or V where it
+ * keeps a coordinate, points on a straight run left out; the same lines,
+ * fewer bytes.  A subpath that comes down to one point is a zero-length
+ * line (h0): its round caps draw the dot the two points drew. */
+static void put_subpath(struct svg_out *w, const struct svg_pt *p, size_t n)
+{
+	svg_put(w, "M");
+	put_num(w, p[0].x);
+	svg_put(w, " ");
+	put_num(w, p[0].y);
+	struct svg_pt at = p[0];
+	int drawn = 0;
+	for (size_t k = 1; k < n; k++) {
+		if ((p[k].x == at.x && p[k].y == at.y) ||
+		    (k + 1 < n && on_segment(at, p[k], p[k + 1])))
+			continue;
+		if (p[k].x == at.x) {
+			svg_put(w, "V");
+			put_num(w, p[k].y);
+		} else if (p[k].y == at.y) {
+			svg_put(w, "H");
+			put_num(w, p[k].x);
+		} else {
+			svg_put(w, "L");
+			put_num(w, p[k].x);
+			svg_put(w, " ");
+			put_num(w, p[k].y);
+		}
+		at = p[k];
+		drawn = 1;
+	}
+	if (!drawn && n > 1)
+		svg_put(w, "h0");
+}
+
+/* A series' one <path>: head is its attributes; the stretches of keep[0..m)
+ * (GAP between them) become subpaths, each from the points band_pts or
+ * line_pts makes of it.  No element where no stretch has two points. */
+static void put_series(struct svg_ctx *c, const char *head, const size_t *keep, size_t m,
+		       const double *xs, const double *lo, const double *hi, int band)
+{
+	struct svg_pt *pt = xmalloc(sizeof(*pt) * (2 * m + 1));
+	int open = 0;
+	for (size_t a = 0; a < m;) {
+		size_t b = a;
+		while (b < m && keep[b] != GAP)
+			b++;
+		if (b - a >= 2) {
+			size_t np = 0;
+			for (size_t k = a; k < b; k++)
+				pt[np++] = pt_of(xs[keep[k]], hi[keep[k]]);
+			for (size_t k = b; band && k-- > a;) /* back along the lower edge */
+				pt[np++] = pt_of(xs[keep[k]], lo[keep[k]]);
+			if (!open)
+				svg_put(&c->w, "%s d=\"", head);
+			open = 1;
+			put_subpath(&c->w, pt, np);
+			if (band)
+				svg_put(&c->w, "z");
+		}
+		a = b + 1;
+	}
+	if (open)
+		svg_put(&c->w, "\"/>\n");
+	free(pt);
 }
 
 void svg_polyline(struct svg_ctx *c, const double *xs, const double *ys, size_t n, uint32_t colour,
 		  double width)
 {
-	size_t *keep = xmalloc(sizeof(size_t) * (n ? n : 1));
-	size_t i = 0;
-	while (i < n) {
-		while (i < n && isnan(ys[i]))
-			i++;
-		size_t j = i;
-		while (j < n && !isnan(ys[j]))
-			j++;
-		size_t m = decimate(xs, ys, i, j, keep, c->reduced);
-		for (size_t k = 0; k < m; k++) {
-			size_t p = keep[k];
-			if (k == 0)
-				svg_put(
-				    &c->w,
-				    "<path fill=\"none\" stroke=\"#%06x\" stroke-width=\"%.1f\" "
-				    "stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"M%.1f "
-				    "%.1f",
-				    (unsigned)colour, width, xs[p], ys[p]);
-			else
-				svg_put(&c->w, "L%.1f %.1f", xs[p], ys[p]);
-		}
-		if (m)
-			svg_put(&c->w, "\"/>\n");
-		i = j;
-	}
+	size_t *keep = xmalloc(sizeof(size_t) * (2 * n + 1));
+	size_t m = thin(xs, ys, NULL, n, keep, c->reduced);
+	char head[160];
+	snprintf(head, sizeof(head),
+		 "<path fill=\"none\" stroke=\"#%06x\" stroke-width=\"%.1f\" "
+		 "stroke-linejoin=\"round\" stroke-linecap=\"round\"",
+		 (unsigned)colour, width);
+	put_series(c, head, keep, m, xs, NULL, ys, 0);
 	free(keep);
 }
 
 void svg_band(struct svg_ctx *c, const double *xs, const double *lo, const double *hi, size_t n,
 	      uint32_t colour, double opacity)
 {
-	size_t *keep = xmalloc(sizeof(size_t) * (n ? n : 1));
-	size_t i = 0;
-	while (i < n) {
-		while (i < n && (isnan(lo[i]) || isnan(hi[i])))
-			i++;
-		size_t j = i;
-		while (j < n && !isnan(lo[j]) && !isnan(hi[j]))
-			j++;
-		size_t m = j - i >= 2 ? decimate(xs, hi, i, j, keep, c->reduced) : 0;
-		if (m >= 2) {
-			svg_put(&c->w,
-				"<path fill=\"#%06x\" fill-opacity=\"%.2f\" stroke=\"none\" d=\"",
-				(unsigned)colour, opacity);
-			for (size_t k = 0; k < m; k++)
-				svg_put(&c->w, "%s%.1f %.1f", k == 0 ? "M" : "L", xs[keep[k]],
-					hi[keep[k]]);
-			for (size_t k = m; k-- > 0;)
-				svg_put(&c->w, "L%.1f %.1f", xs[keep[k]], lo[keep[k]]);
-			svg_put(&c->w, "z\"/>\n");
-		}
-		i = j;
-	}
+	size_t *keep = xmalloc(sizeof(size_t) * (2 * n + 1));
+	size_t m = thin(xs, hi, lo, n, keep, c->reduced);
+	char head[96];
+	snprintf(head, sizeof(head), "<path fill=\"#%06x\" fill-opacity=\"%.2f\" stroke=\"none\"",
+		 (unsigned)colour, opacity);
+	put_series(c, head, keep, m, xs, lo, hi, 1);
 	free(keep);
 }
 

@@ -1,14 +1,18 @@
 /*
  * svg_draw — what the SVG export's views draw with (svg.h's picture seen
  * from inside): the checked writer, escaping, text measuring and cutting,
- * the elements (text, lines, ▼, polylines and bands thinned per pixel),
- * the axes and legends, and the runs' labels.  Shared by svg.c (the page
+ * the elements (text, lines, ▼, and a series' line or band as one path
+ * thinned to the picture's grid), the axes and legends, and the runs'
+ * labels.  Shared by svg.c (the page
  * and its header), svg_overview.c and svg_runs.c; not for other modules.
  *
  * Invariants: every string reaches the file through svg_put_esc; the
  * first failed write is kept in svg_out.err and later writes are skipped;
  * geometry is in px, text sizes in px scaled by svg_ctx.u (1 at 1920 px
  * wide).  Nothing here decides a scale: the plot model does (plot.h).
+ * A series is one <path> whatever its length, and a reduced picture's
+ * path has at most two points a px: an export's size is bounded by its
+ * width, not by the signal (a dense one made a path a px and 1.5 MB).
  */
 #ifndef LRUTOP_SVG_DRAW_H
 #define LRUTOP_SVG_DRAW_H
@@ -75,16 +79,26 @@ void svg_triangle(struct svg_ctx *c, double x, double y, double size, uint32_t c
 /* The ▼ of a reduced picture's px: n bursts (data-n). */
 void svg_triangle_n(struct svg_ctx *c, double x, double y, double size, uint32_t colour,
 		    unsigned n);
-/* A clipped column's mark: a small upward wedge whose tip is at (x, y). */
-void svg_clip_mark(struct svg_ctx *c, double x, double y, uint32_t colour);
+/* The clipped columns' marks (clipped[k] > 0 at xs[k]): a small upward
+ * wedge whose tip is at (xs[k], y), an element each; a reduced picture's
+ * are one element, a wedge a px, whose data-n counts the columns. */
+void svg_clip_marks(struct svg_ctx *c, const double *xs, const double *clipped, size_t n, double y,
+		    uint32_t colour);
 /* Opens a group clipped to a plot rectangle (values above the scale are
  * clipped, never wrapped, as on screen); the caller closes it ("</g>"). */
 void svg_clip_begin(struct svg_ctx *c, double x, double y, double w, double h);
-/* A polyline through (xs[i], ys[i]); a NAN y breaks it (no data). */
+/* A polyline through (xs[i], ys[i]), xs ascending, as one <path>: of the
+ * points in a column of the grid (half a px; a reduced picture's: a px)
+ * the first, lowest, highest and last are drawn (a reduced picture's:
+ * the lowest and highest), so the line reaches every column's extremes.
+ * A column without a valid y breaks it (a gap: a new subpath); a NAN
+ * among valid values of its column does not. */
 void svg_polyline(struct svg_ctx *c, const double *xs, const double *ys, size_t n, uint32_t colour,
 		  double width);
-/* The band between lo[i] and hi[i]; a NAN in either breaks it.  The
- * points kept are chosen by the upper edge. */
+/* The band between lo[i] and hi[i], as one <path> of a polygon a stretch
+ * (hi forward, lo back); a column where every point has a NAN in either
+ * breaks it, as svg_polyline's.  The points kept are chosen by the upper
+ * edge. */
 void svg_band(struct svg_ctx *c, const double *xs, const double *lo, const double *hi, size_t n,
 	      uint32_t colour, double opacity);
 

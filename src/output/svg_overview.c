@@ -239,19 +239,8 @@ int svg_overview(struct svg_ctx *c, const struct svg_opts *o)
 	svg_frame(c, y_disk, dh);
 	/* clipped columns (the model's, above this one axis): a small mark
 	 * above the frame in the series' colour */
-	const double *clip_rd = plot_col(&pl, PLOT_CLIP_READ),
-		     *clip_wr = plot_col(&pl, PLOT_CLIP_WRITE);
-	double px_rd = -1, px_wr = -1; /* reduced: a px marked once */
-	for (size_t k = 0; k < n; k++) {
-		if (clip_rd[k] > 0 && !(c->reduced && floor(xs[k]) == px_rd)) {
-			svg_clip_mark(c, xs[k], y_disk - 4 * u, th->read);
-			px_rd = floor(xs[k]);
-		}
-		if (clip_wr[k] > 0 && !(c->reduced && floor(xs[k]) == px_wr)) {
-			svg_clip_mark(c, xs[k], y_disk - 4 * u, th->write);
-			px_wr = floor(xs[k]);
-		}
-	}
+	svg_clip_marks(c, xs, plot_col(&pl, PLOT_CLIP_READ), n, y_disk - 4 * u, th->read);
+	svg_clip_marks(c, xs, plot_col(&pl, PLOT_CLIP_WRITE), n, y_disk - 4 * u, th->write);
 
 	/* --- memory: a stack, active(file) at the bottom --- */
 	char lim[32], cutat[32], freenow[32], freelab[96];

@@ -608,6 +608,86 @@ static void test_long_recording(void **state)
 	series_free(ser);
 }
 
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* A dense signal with holes: 100 000 samples, 0.25 s apart, whose read
+ * rate goes 400, 0, 100 MiB/s and then has none (4 samples repeated as
+ * they are: the counters start over), a short recording repeated; drawn
+ * a px a column (a
+ * reduced series, svg_input.reduced) and at half px (not reduced).  A
+ * NAN among the values of one column is no gap: each series is one
+ * <path> of one stretch, reaching the signal's top (the scale's, 400:
+ * the frame's top), at most a megabyte.  Before, each run of points
+ * between two NANs was a path: 100,004 of them, 14 MB. */
+static void test_dense_holes(void **state)
+{
+	(void)state;
+	need_tools();
+	struct series *ser = series_new(100000);
+	struct sample s;
+	memset(&s, 0, sizeof s);
+	s.mem_total = 4ull << 20;
+	s.run = -1;
+	/* the counters of the 4 samples: MiB read and written at 0.25 s */
+	static const double mib_rd[4] = {0, 100, 100, 125}, mib_wr[4] = {0, 10, 60, 60};
+	s.have = SAMPLE_HAVE_MEM | SAMPLE_HAVE_VM | SAMPLE_HAVE_DISK;
+	for (int i = 0; i < 100000; i++) {
+		s.t_ns = 1000000000ull + (uint64_t)i * TICK;
+		s.rd_sectors = (uint64_t)(mib_rd[i % 4] * MIB / 512);
+		s.wr_sectors = (uint64_t)(mib_wr[i % 4] * MIB / 512);
+		s.active_file = (1ull << 20) + (uint64_t)(i % 4) * (256ull << 10);
+		s.inactive_file = 1ull << 20;
+		s.mem_free = (4ull << 20) - s.active_file - s.inactive_file;
+		s.pgdeactivate = (uint64_t)(i % 4) * 500;
+		s.pgscan_kswapd = (uint64_t)(i % 4) * 2000;
+		series_push(ser, &s);
+	}
+	struct svg_input in = {.ser = ser, .disk = "vda"};
+	struct svg_opts o = {.view = SVG_OVERVIEW, .run = -1};
+	for (int reduced = 1; reduced >= 0; reduced--) {
+		in.reduced = reduced;
+		const char *name = reduced ? "dense-reduced" : "dense";
+		char *svg = write_svg(&in, &o, name);
+		size_t paths = count(svg, "<path");
+		printf("%s: %zu bytes, %zu paths\n", name, strlen(svg), paths);
+		assert_true(strlen(svg) <= 1000000);
+		/* read, write, deactivate, scan, three memory bands, the legend's ▼ */
+		assert_true(paths <= 10);
+		const char *rd = strstr(svg, "<path fill=\"none\" stroke=\"#0072b2\"");
+		assert_non_null(rd);
+		const char *d = strstr(rd, " d=\""), *end = strchr(d + 4, '"');
+		size_t moves = 0;
+		for (const char *p = d; p < end; p++)
+			moves += *p == 'M';
+		assert_int_equal(moves, 1);
+		/* the top tick (400) is the frame's top: the line reaches it */
+		const char *top = strstr(svg, ">400</text>");
+		assert_non_null(top);
+		while (top > svg && strncmp(top, "<line", 5) != 0)
+			top--;
+		double y_top = -1, y_min = 1e9;
+		assert_int_equal(sscanf(top, "<line x1=\"%*[0-9.]\" y1=\"%lf\"", &y_top), 1);
+		for (const char *p = d + 4; p < end; p++)
+			if (*p == 'V' || *p == 'L' || *p == 'M') {
+				double x, y;
+				int n = *p == 'V' ? sscanf(p + 1, "%lf", &y)
+						  : sscanf(p + 1, "%lf %lf", &x, &y) - 1;
+				if (n == 1 && y < y_min)
+					y_min = y;
+			}
+		assert_true(fabs(y_min - y_top) <= 0.05);
+		free(svg);
+		render_check(name);
+	}
+	series_free(ser);
+}
+
 /* ---- labels -------------------------------------------------------------- */
 
 static void assert_no_overlap(const struct svg_label *l, size_t n, double lo, double hi, double fs)
@@ -1075,6 +1155,7 @@ int main(void)
 	    cmocka_unit_test(test_synth_runs),
 	    cmocka_unit_test(test_many_runs),
 	    cmocka_unit_test(test_long_recording),
+	    cmocka_unit_test(test_dense_holes),
 	    cmocka_unit_test(test_theme_contrast),
 	    cmocka_unit_test(test_labels),
 	    cmocka_unit_test(test_escaping),
