@@ -125,6 +125,8 @@ static int dst_create(const struct copy_job *job, int dst_mode, struct files *f,
 		return errf(err, errlen, "create %s: %s", job->dst, strerror(e));
 	}
 	f->created = 1;
+	if (job->on_created)
+		job->on_created(f->dst, job->phase_arg);
 	return 0;
 }
 

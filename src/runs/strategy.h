@@ -49,6 +49,10 @@ struct copy_job {
 	size_t bs;		   /* buffer size of the read/write strategies; 0 = 8192 */
 	struct progress *progress; /* may be NULL */
 	void (*on_phase)(enum phase p, void *arg); /* may be NULL */
+	/* called with dst's fd the moment dst is created (before anything
+	 * else can fail), so a worker killed at any later point leaves a dst
+	 * the monitor knows as its own; may be NULL; gets phase_arg */
+	void (*on_created)(int fd, void *arg);
 	void *phase_arg;
 	int prealloc; /* mm_*: size dst with fallocate (--prealloc), not copybench's sparse write */
 };

@@ -53,11 +53,10 @@ static void ru_sub(struct rusage *d, const struct rusage *a, const struct rusage
 	d->ru_nivcsw = b->ru_nivcsw - a->ru_nivcsw;
 }
 
-/* What the child's on_phase callback needs. */
+/* What the child's on_phase and on_created callbacks need. */
 struct child {
 	int ev_fd;
 	struct worker_page *pg;
-	const char *dst; /* a strategy's destination, NULL for --cmd */
 };
 
 static size_t page_len(void)
@@ -81,6 +80,20 @@ child_fail(struct worker_page *pg, int status, const char *fmt, ...)
 	_exit(status);
 }
 
+/* The strategy created dst: its identity goes to the page at once, so the
+ * monitor removes it (and only it) whenever the worker is killed. */
+static void child_created(int fd, void *arg)
+{
+	struct child *c = arg;
+	struct stat st;
+
+	if (fstat(fd, &st) == 0) {
+		atomic_store(&c->pg->dst_dev, (uint64_t)st.st_dev);
+		atomic_store(&c->pg->dst_ino, (uint64_t)st.st_ino);
+		atomic_store(&c->pg->dst_made, 1);
+	}
+}
+
 static void child_event(enum phase p, void *arg)
 {
 	struct child *c = arg;
@@ -91,14 +104,6 @@ static void child_event(enum phase p, void *arg)
 	atomic_store(&c->pg->progress.phase, (int)p);
 	if (c->ev_fd < 0) /* a --cmd's worker after the fork: the page says it */
 		return;
-	if (p == PHASE_COPY && c->dst) {
-		struct stat st;
-		if (lstat(c->dst, &st) == 0) {
-			atomic_store(&c->pg->dst_dev, (uint64_t)st.st_dev);
-			atomic_store(&c->pg->dst_ino, (uint64_t)st.st_ino);
-			atomic_store(&c->pg->dst_made, 1);
-		}
-	}
 	memset(&ev, 0, sizeof ev);
 	ev.phase = (int)p;
 	ev.t_ns = mono_ns();
@@ -498,7 +503,7 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 						 struct worker_page *pg, int ev_fd, int go_fd,
 						 int err_fd, pid_t parent)
 {
-	struct child c = {ev_fd, pg, spec->argv ? NULL : spec->dst};
+	struct child c = {ev_fd, pg};
 	struct copy_job job;
 	uint64_t t0;
 
@@ -525,6 +530,7 @@ __attribute__((noreturn)) static void child_main(const struct worker_spec *spec,
 	job.prealloc = spec->prealloc;
 	job.progress = &pg->progress;
 	job.on_phase = child_event;
+	job.on_created = child_created;
 	job.phase_arg = &c;
 	struct rusage ru0, ru1;
 	getrusage(RUSAGE_SELF, &ru0);

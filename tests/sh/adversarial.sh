@@ -18,6 +18,7 @@ show() { tr '\n' '|' <"$1" | cut -c1-300; }
 run() {
 	timeout -k 5 "${RUN_TO:-60}" "$LRUTOP" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
 	rc=$?
+	lrt_unreap "$tmp/err"
 }
 # one_line REGEX: stderr is exactly one "lrutop: " line matching REGEX
 one_line() {

@@ -18,6 +18,7 @@ out=$tmp/out err=$tmp/err
 run() {
 	timeout 20 "$LRUTOP" "$@" </dev/null >"$out" 2>"$err"
 	rc=$?
+	lrt_unreap "$err"
 }
 
 # --help ----------------------------------------------------------------

@@ -22,7 +22,7 @@ trap 'exit 2' INT TERM HUP
 # The driver is built from the strategy sources alone (no sanitizer: its
 # allocator would add mmap calls to the trace).
 if ! ${CC:-cc} -D_GNU_SOURCE -std=c11 -O2 -Isrc -o "$tmp/driver" tests/strace/driver.c \
-	src/runs/strategy.c src/model/phase.c src/base/util.c 2>"$tmp/cc.err"; then
+	src/runs/strategy.c src/model/phase.c src/base/util.c src/base/text.c 2>"$tmp/cc.err"; then
 	notok "strace: build the driver" "$(head -n 5 "$tmp/cc.err")"
 	exit 1
 fi
