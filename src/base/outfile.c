@@ -29,26 +29,6 @@ static int temp_name(const char *path, char *tmp, size_t len)
 	return 0;
 }
 
-/* buf[0..len) to fd whole: EINTR and short writes retried.  0 or -1 + errno
- * (ENOSPC for a write that wrote nothing). */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* fsync, where the file can be synced at all (EINVAL: a special file;
  * EROFS: a filesystem that takes no sync).  0 or -1 + errno. */
 static int sync_fd(int fd)

@@ -259,17 +259,10 @@ int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
 				    "it to a file)",
 				    what, lim);
 		}
-		for (ssize_t o = 0; o < n;) {
-			ssize_t w = write(mfd, buf + o, (size_t)(n - o));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				int e = errno;
-				close(mfd);
-				return errf(err, errlen, "%s: standard input: %s", what,
-					    strerror(w < 0 ? e : ENOSPC));
-			}
-			o += w;
+		if (write_all(mfd, buf, (size_t)n) < 0) {
+			int e = errno;
+			close(mfd);
+			return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
 		}
 	}
 	/* fd 0 is now the file: /dev/stdin opens it again from the start */
@@ -373,7 +366,23 @@ void fmt_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%.0f%c", v, units[u]);
 }
 
-
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
 
 ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len)
 {

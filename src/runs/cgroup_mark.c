@@ -103,23 +103,6 @@ struct marks_lock {
 	int dir; /* run_dir */
 };
 
-static int write_all_fd(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = EIO;
-			return -1;
-		}
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* name in dir (under the lock) replaced whole by m (outfile_put_at): a
  * temporary .NAME.XXXXXX (0600, O_EXCL) written, fsynced, then renamed
  * over name, so a SIGKILL leaves the old marker or the new one (and at
@@ -469,7 +452,7 @@ static int top_write(const struct cgroup_home *h, const char *top, const char *w
 		fd = openat(d, "cgroup.subtree_control",
 			    O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && fstatfs(fd, &sf) == 0 && (long)sf.f_type == h->top_magic)
-		rc = write_all_fd(fd, what, strlen(what));
+		rc = write_all(fd, what, strlen(what));
 	if (fd >= 0)
 		close(fd);
 	if (d >= 0)

@@ -77,8 +77,6 @@ void scratch_boot_id(char *out, size_t len)
 	out[strcspn(out, "\n")] = '\0';
 }
 
-static int write_all(int fd, const char *buf, size_t n);
-
 /* "<magic>\npid <pid>\nstart <ticks>\nboot <boot_id>\n" in <dir>/owner. */
 static int write_owner(struct scratch *s)
 {
@@ -257,24 +255,6 @@ int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		if (w == 0) {
-			errno = ENOSPC;
-			return -1;
-		}
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int scratch_make_input(struct scratch *s, uint64_t size,
 			int (*progress)(uint64_t done, uint64_t total, void *arg), void *arg,
 			char *err, size_t errlen)
@@ -303,7 +283,7 @@ int scratch_make_input(struct scratch *s, uint64_t size,
 		size_t n = size - done < FILL_BUF ? (size_t)(size - done) : FILL_BUF;
 		for (size_t i = 0; i < (n + 7) / 8; i++)
 			buf[i] = xoshiro_next(&rng);
-		if (write_all(fd, (const char *)buf, n) < 0) {
+		if (write_all(fd, buf, n) < 0) {
 			errf(err, errlen, "write %s: %s", path, strerror(errno));
 			goto fail;
 		}
