@@ -218,14 +218,19 @@ int open_input(const char *path, char *why, size_t whylen)
 			    S_ISDIR(st.st_mode) ? "is a directory"
 						: "not a regular file (a %s; give a file, or - for "
 						  "standard input)",
-			    S_ISFIFO(st.st_mode)   ? "FIFO"
-			    : S_ISCHR(st.st_mode)  ? "character device"
-			    : S_ISBLK(st.st_mode)  ? "block device"
-			    : S_ISSOCK(st.st_mode) ? "socket"
-						   : "special file");
+			    file_kind(st.st_mode));
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
+}
+
+const char *file_kind(mode_t mode)
+{
+	return S_ISFIFO(mode)	? "FIFO"
+	       : S_ISCHR(mode)	? "character device"
+	       : S_ISBLK(mode)	? "block device"
+	       : S_ISSOCK(mode) ? "socket"
+				: "special file";
 }
 
 int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)

@@ -59,6 +59,10 @@ int is_stdin_name(const char *path);
  * refused instead of waited for.  The fd, or -1 + why ("not a regular
  * file (a FIFO)", "is a directory", strerror). */
 int open_input(const char *path, char *why, size_t whylen);
+/* What a file that is not a regular file or a directory is, as a message
+ * names it: "FIFO", "character device", "block device", "socket",
+ * "special file". */
+const char *file_kind(mode_t mode);
 /* Standard input, when it is not a regular file (a pipe), read whole into
  * a memory file that becomes fd 0, so "-" and /dev/stdin can be opened
  * again from the start as a file can.  0 (also when stdin is a file), or

@@ -103,13 +103,10 @@ static int check_src(struct session *s, const char *src, char *err, size_t errle
 	if (S_ISDIR(st.st_mode))
 		return errf(err, errlen, "--src %s: is a directory (give a regular file)", src);
 	if (!S_ISREG(st.st_mode))
-		return errf(err, errlen, "--src %s: not a regular file (a %s cannot be copied "
-				"and measured)", src,
-			    S_ISFIFO(st.st_mode)   ? "FIFO"
-			    : S_ISCHR(st.st_mode)  ? "character device"
-			    : S_ISBLK(st.st_mode)  ? "block device"
-			    : S_ISSOCK(st.st_mode) ? "socket"
-						   : "special file");
+		return errf(err, errlen,
+			    "--src %s: not a regular file (a %s cannot be copied "
+			    "and measured)",
+			    src, file_kind(st.st_mode));
 	if (st.st_size == 0)
 		return errf(err, errlen, "--src %s: is empty (nothing to copy)", src);
 	s->src_size = (uint64_t)st.st_size;
