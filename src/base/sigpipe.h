@@ -22,5 +22,9 @@ int sig_fd(void);
 int sig_next(void);
 /* Blocks/unblocks the handled signals (around fork, docs/style.md rule 6). */
 void sig_block(int block);
+/* In a forked child: every disposition back to the default and no signal
+ * blocked (docs/style.md rule 6), before it does anything else.  sigaction
+ * fails harmlessly for KILL, STOP and libc's own. */
+void sig_child_reset(void);
 
 #endif

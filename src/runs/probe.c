@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/sigpipe.h"
 #include "base/util.h"
 
 const char *probe_mode_name(enum probe_mode m)
@@ -139,16 +140,8 @@ static int fill_file(int fd, uint64_t size)
 static void child_main(int fd, int out_fd, enum probe_mode mode, pid_t parent,
 		       const char *cgroups)
 {
-	struct sigaction sa;
-	sigset_t none;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);
+	sig_child_reset();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE: the monitor is done */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 	/* the probe lives exactly as long as the monitor */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)

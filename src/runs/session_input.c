@@ -55,13 +55,8 @@ int session_input_start(struct session *s, char *err, size_t errlen)
 		return errf(err, errlen, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		for (int sig = 1; sig < NSIG; sig++)
-			sigaction(sig, &sa, NULL);
+		sig_child_reset();
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		sig_block(0);
 		char e[320];
 		_exit(scratch_make_input(&s->scratch, s->src_size, input_written,
 					 (void *)s->input_done, e, sizeof(e)) < 0

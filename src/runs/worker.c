@@ -1,4 +1,5 @@
 #include "runs/worker.h"
+#include "base/sigpipe.h"
 #include "base/util.h"
 
 #include <dirent.h>
@@ -175,16 +176,7 @@ static void child_fds(struct worker_page *pg, int *ev_fd, int *go_fd, int err_fd
 
 static void child_signals(pid_t parent)
 {
-	struct sigaction sa;
-	sigset_t none;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL); /* fails harmlessly for KILL, STOP, libc's own */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	sig_child_reset();
 	/* The monitor decides when a worker dies; if it dies, so do we. */
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
