@@ -36,13 +36,6 @@ void probe_init(struct probe *p)
 	p->fd = -1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t next_rand(uint64_t *s)
 {
 	uint64_t x = *s; /* xorshift64* */
@@ -72,8 +65,8 @@ int probe_loop(int fd, enum probe_mode mode, uint64_t size, int out_fd, pid_t pp
 	       unsigned long count, const char *cgroups)
 {
 	static _Alignas(4096) unsigned char buf[PROBE_READ_SIZE];
-	uint64_t pages = size / PROBE_READ_SIZE, seed = now_ns() ^ ((uint64_t)getpid() << 32) ^ 1;
-	uint64_t deadline = now_ns(), last_check = deadline;
+	uint64_t pages = size / PROBE_READ_SIZE, seed = mono_ns() ^ ((uint64_t)getpid() << 32) ^ 1;
+	uint64_t deadline = mono_ns(), last_check = deadline;
 	char cg[4096];
 	if (!pages)
 		return -1;
@@ -90,9 +83,9 @@ int probe_loop(int fd, enum probe_mode mode, uint64_t size, int out_fd, pid_t pp
 		off_t off = (off_t)(next_rand(&seed) % pages) * PROBE_READ_SIZE;
 		if (mode == PROBE_COLD)
 			posix_fadvise(fd, off, PROBE_READ_SIZE, POSIX_FADV_DONTNEED);
-		uint64_t t0 = now_ns();
+		uint64_t t0 = mono_ns();
 		ssize_t got = pread(fd, buf, PROBE_READ_SIZE, off);
-		uint64_t lat = now_ns() - t0;
+		uint64_t lat = mono_ns() - t0;
 		if (got != PROBE_READ_SIZE)
 			return -1;
 		/* the monitor drains once a tick; a full pipe drops the value
@@ -117,7 +110,7 @@ int probe_loop(int fd, enum probe_mode mode, uint64_t size, int out_fd, pid_t pp
 static int fill_file(int fd, uint64_t size)
 {
 	static unsigned char chunk[1 << 20];
-	uint64_t seed = now_ns() | 1;
+	uint64_t seed = mono_ns() | 1;
 	for (uint64_t off = 0; off < size; off += sizeof(chunk)) {
 		for (size_t i = 0; i < sizeof(chunk); i += 8) {
 			uint64_t v = next_rand(&seed);
