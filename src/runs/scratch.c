@@ -133,7 +133,7 @@ int scratch_reap_stale(const char *parent_dir, struct scratch_reaped *out, char 
 
 	memset(out, 0, sizeof *out);
 	if (!parent_dir || !*parent_dir)
-		parent_dir = "/var/tmp";
+		parent_dir = RUNDIR_DEFAULT;
 	d = opendir(parent_dir);
 	if (!d)
 		return errf(err, errlen, "%s: %s", parent_dir, strerror(errno));
@@ -182,9 +182,7 @@ int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t er
 
 	memset(s, 0, sizeof *s);
 	s->dir_fd = -1;
-	if (!parent_dir || !*parent_dir)
-		parent_dir = "/var/tmp";
-	if (rundir_check(parent_dir, parent, sizeof parent, err, errlen) < 0)
+	if (rundir_check(&parent_dir, parent, sizeof parent, err, errlen) < 0)
 		return -1;
 
 	n = snprintf(s->dir, sizeof s->dir, "%s/lrutop-XXXXXX", strcmp(parent, "/") ? parent : "");

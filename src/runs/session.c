@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runs/rundir.h"
 #include "sampling/device.h"
 #include "model/pagecache.h"
 #include "model/rates.h"
@@ -47,13 +48,13 @@ static int setup_disk_limit(struct session *s, const struct run_config *cfg, cha
 			return errf(err, errlen, "--disk-limit: -d %s: no such disk", cfg->device);
 		/* the throttle is on the disk the copy uses, or the @RATE label lies */
 		char here[DEVICE_NAME_MAX];
-		if (device_for_path(cfg->dir ? cfg->dir : "/var/tmp", here, sizeof(here), NULL, 0,
-				    why, sizeof(why)) == 0 &&
+		if (device_for_path(cfg->dir ? cfg->dir : RUNDIR_DEFAULT, here, sizeof(here), NULL,
+				    0, why, sizeof(why)) == 0 &&
 		    strcmp(here, name) != 0)
 			return errf(err, errlen,
 				    "--disk-limit: -d %s is not the disk of --dir %s "
 				    "(%s): nothing would be throttled",
-				    cfg->device, cfg->dir ? cfg->dir : "/var/tmp", here);
+				    cfg->device, cfg->dir ? cfg->dir : RUNDIR_DEFAULT, here);
 	} else if (device_for_path(cfg->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
 		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)", why);
 	}
