@@ -245,15 +245,21 @@ static void own_dst(struct session *s, const struct worker_result *wr)
 		scratch_own_current(&s->scratch, "dst");
 }
 
+/* A live worker killed and reaped, the destination it made ours to remove. */
+static void kill_worker(struct session *s)
+{
+	if (!s->worker_live)
+		return;
+	worker_kill(&s->worker);
+	own_dst(s, &s->worker.result);
+	worker_done(&s->worker);
+	s->worker_live = 0;
+}
+
 void session_done(struct session *s)
 {
 	session_input_kill(s);
-	if (s->worker_live) {
-		worker_kill(&s->worker);
-		own_dst(s, &s->worker.result);
-		worker_done(&s->worker);
-		s->worker_live = 0;
-	}
+	kill_worker(s);
 	cgroup_remove(&s->cg, NULL, 0);
 	scratch_remove(&s->scratch);
 	session_cmd_free(s);
@@ -423,16 +429,34 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
-static void fail_run(struct session *s, const char *msg)
+/* The current run (if any) ends now, cut short: failed, or cancelled by
+ * the user; msg is its message. */
+static void end_run(struct session *s, int cancelled, const char *msg)
 {
 	struct run_result *r = cur(s);
-	if (r) {
-		r->finished = 1;
+	if (!r)
+		return;
+	r->finished = 1;
+	if (cancelled)
+		r->cancelled = 1;
+	else
 		r->ok = 0;
-		r->t_end_ns = mono_ns();
-		strlcpy_(r->message, msg, sizeof(r->message));
-		add_event(s, r->t_end_ns, PHASE_IDLE);
-	}
+	r->t_end_ns = mono_ns();
+	strlcpy_(r->message, msg, sizeof(r->message));
+	add_event(s, r->t_end_ns, PHASE_IDLE);
+}
+
+void session_give_up(struct session *s)
+{
+	s->failed = 1;
+	s->next = s->queue_len;
+	s->stopped = 1;
+	s->state = SESSION_FINISHED;
+}
+
+static void fail_run(struct session *s, const char *msg)
+{
+	end_run(s, 0, msg);
 	s->failed = 1;
 	cgroup_remove(&s->cg, NULL, 0);
 	monitor_watch(s, NULL, NULL, 0, NULL, 0);
@@ -460,10 +484,7 @@ void session_tick(struct session *s, const struct series *ser)
 		if (!s->have_input) {
 			if (session_input_start(s, err, sizeof(err)) < 0) {
 				strlcpy_(s->error, err, sizeof(s->error));
-				s->failed = 1;
-				s->next = s->queue_len;
-				s->stopped = 1;
-				s->state = SESSION_FINISHED;
+				session_give_up(s);
 			}
 			return;
 		}
@@ -717,20 +738,8 @@ void session_cancel_queue(struct session *s, const struct series *ser)
 
 void session_stop(struct session *s, const char *why)
 {
-	struct run_result *r = cur(s);
-	if (s->worker_live) {
-		worker_kill(&s->worker);
-		own_dst(s, &s->worker.result);
-		worker_done(&s->worker);
-		s->worker_live = 0;
-	}
-	if (r) {
-		r->finished = 1;
-		r->cancelled = 1;
-		r->t_end_ns = mono_ns();
-		strlcpy_(r->message, why, sizeof(r->message));
-		add_event(s, r->t_end_ns, PHASE_IDLE);
-	}
+	kill_worker(s);
+	end_run(s, 1, why);
 	s->queue_len = s->next;
 	s->stopped = 1;
 	cgroup_remove(&s->cg, NULL, 0);

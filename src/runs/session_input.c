@@ -88,10 +88,7 @@ int session_input_reap(struct session *s)
 		snprintf(s->error, sizeof(s->error),
 			 "writing the %s scratch source in %.200s failed (disk full?)", sz,
 			 s->scratch.dir);
-		s->failed = 1;
-		s->next = s->queue_len;
-		s->stopped = 1;
-		s->state = SESSION_FINISHED;
+		session_give_up(s);
 	}
 	return 1;
 }
