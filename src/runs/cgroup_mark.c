@@ -95,6 +95,17 @@ struct mark {
 	unsigned enabled, uses;
 };
 
+/* A marker of this process (its pid, start time and boot) for dir, nothing
+ * enabled or used yet. */
+static void mark_ours(struct mark *m, const char *dir)
+{
+	memset(m, 0, sizeof *m);
+	m->pid = (long)getpid();
+	scratch_pid_start(m->pid, &m->start);
+	scratch_boot_id(m->boot, sizeof m->boot);
+	strlcpy_(m->dir, dir, sizeof m->dir);
+}
+
 /* The run directory, judged, and its lock held: every look at or change of
  * the markers and of a top's cgroup.subtree_control happens between
  * lock_marks and unlock_marks, through dir. */
@@ -562,11 +573,7 @@ int cgroup_home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 		if ((want & cgroup_ctls[c].bit) &&
 		    !cgroup_ctl_lists(top, "cgroup.subtree_control", cgroup_ctls[c].name))
 			need |= cgroup_ctls[c].bit;
-	memset(&m, 0, sizeof m);
-	m.pid = (long)getpid();
-	scratch_pid_start(m.pid, &m.start);
-	scratch_boot_id(m.boot, sizeof m.boot);
-	strlcpy_(m.dir, top, sizeof m.dir);
+	mark_ours(&m, top);
 	if (!h->marker[0])
 		snprintf(h->marker, sizeof h->marker, "%s/" MARK_PREFIX "%ld", h->run_dir, m.pid);
 	const char *name = strrchr(h->marker, '/') + 1;
@@ -641,11 +648,7 @@ int cgroup_home_mark_mount(struct cgroup_home *h, const char *dir, int mounted, 
 			    want);
 	if (lock_marks(h, &mk, e, sizeof e) < 0)
 		return errf(err, errlen, "%s", e);
-	memset(&m, 0, sizeof m);
-	m.pid = (long)getpid();
-	scratch_pid_start(m.pid, &m.start);
-	scratch_boot_id(m.boot, sizeof m.boot);
-	strlcpy_(m.dir, dir, sizeof m.dir);
+	mark_ours(&m, dir);
 	m.enabled = mounted ? CGROUP_MOUNT_DEBUGFS : 0;
 	m.uses = CGROUP_MOUNT_DEBUGFS;
 	if (!h->mount_marker[0])
