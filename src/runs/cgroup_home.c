@@ -274,7 +274,8 @@ int cgroup_home_io_available(struct cgroup_home *h, char *err, size_t errlen)
 int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
 		       const struct cgroup_io *io, const char *tag, char *err, size_t errlen)
 {
-	/* no limit at all: cgroup_create_in says so (and clears cg) */
+	memset(cg, 0, sizeof *cg);
+	/* no limit at all: cgroup_create_in says so */
 	if (limit && cgroup_home_available(h, err, errlen) < 0)
 		return -1;
 	if (io && cgroup_home_io_available(h, err, errlen) < 0)

@@ -366,6 +366,16 @@ static int mark_alive(const struct mark *m)
 	return strcmp(boot, m->boot) == 0 && scratch_pid_alive(m->pid, m->start);
 }
 
+/* Lets go of the lock and the directory (either may not be open). */
+static void unlock_marks(struct marks_lock *mk)
+{
+	if (mk->fd >= 0)
+		close(mk->fd); /* the flock goes with it */
+	if (mk->dir >= 0)
+		close(mk->dir);
+	mk->fd = mk->dir = -1;
+}
+
 /* The run directory judged and its lock taken, bounded (LOCK_WAIT_MS: two
  * lrutops starting together must not both think the other one enabled
  * memory).  run_dir is made 0700 when it is not there; one that is there
@@ -423,33 +433,19 @@ static int lock_marks(const struct cgroup_home *h, struct marks_lock *mk, char *
 			     h->run_dir);
 		else
 			errf(err, errlen, "%s/lock: %s", h->run_dir, strerror(errno));
-		if (mk->fd >= 0)
-			close(mk->fd);
-		close(mk->dir);
-		mk->fd = mk->dir = -1;
+		unlock_marks(mk);
 		return refused ? -2 : -1;
 	}
 	while (flock(mk->fd, LOCK_EX | LOCK_NB) < 0) {
 		if ((errno != EWOULDBLOCK && errno != EINTR) || mono_ns() >= deadline) {
 			errf(err, errlen, "cannot lock %s/lock: %s", h->run_dir,
 			     errno == EWOULDBLOCK ? "another lrutop holds it" : strerror(errno));
-			close(mk->fd);
-			close(mk->dir);
-			mk->fd = mk->dir = -1;
+			unlock_marks(mk);
 			return -1;
 		}
 		poll(NULL, 0, 5);
 	}
 	return 0;
-}
-
-static void unlock_marks(struct marks_lock *mk)
-{
-	if (mk->fd >= 0)
-		close(mk->fd); /* the flock goes with it */
-	if (mk->dir >= 0)
-		close(mk->dir);
-	mk->fd = mk->dir = -1;
 }
 
 /* "-memory" / "-io" into a marker's top: the directory opened without

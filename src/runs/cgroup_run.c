@@ -211,8 +211,7 @@ int cgroup_create_run(struct cgroup *cg, uint64_t limit, const struct cgroup_io 
 	char why[256];
 
 	memset(cg, 0, sizeof *cg);
-	if (limit == 0 && !io)
-		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
+	/* no limit at all: cgroup_create_in says so */
 	if (cgroup_base_detect(&b, why, sizeof why) < 0 && limit)
 		return errf(err, errlen,
 			    "--mem-limit needs root and the memory cgroup controller (%s)", why);
