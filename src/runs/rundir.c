@@ -51,7 +51,7 @@ int rundir_check(const char **dirp, char *parent, size_t plen, char *err, size_t
 
 int rundir_check_space(const char *parent_dir, uint64_t need_bytes, char *err, size_t errlen)
 {
-	char parent[4096], need[32], have[32];
+	char parent[4096];
 	struct statvfs sv;
 
 	if (rundir_check(&parent_dir, parent, sizeof parent, err, errlen) < 0)
@@ -61,11 +61,18 @@ int rundir_check_space(const char *parent_dir, uint64_t need_bytes, char *err, s
 			    parent_dir, strerror(errno));
 	if (statvfs(parent, &sv) < 0)
 		return errf(err, errlen, "--dir %s: %s", parent_dir, strerror(errno));
-	uint64_t avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	return rundir_room(&sv, parent_dir, need_bytes, err, errlen);
+}
+
+int rundir_room(const struct statvfs *sv, const char *name, uint64_t need_bytes, char *err,
+		size_t errlen)
+{
+	char need[32], have[32];
+	uint64_t avail = (uint64_t)sv->f_bavail * (uint64_t)sv->f_frsize;
+
 	if (avail >= need_bytes)
 		return 0;
 	fmt_size(need, sizeof need, need_bytes);
 	fmt_size(have, sizeof have, avail);
-	return errf(err, errlen, "--dir %s: needs %s free, only %s available", parent_dir, need,
-		    have);
+	return errf(err, errlen, "--dir %s: needs %s free, only %s available", name, need, have);
 }

@@ -22,5 +22,10 @@ int rundir_check(const char **parent_dir, char *parent, size_t plen, char *err, 
 /* rundir_check, then that we may create a directory there and need_bytes
  * are free.  0 or -1 + err. */
 int rundir_check_space(const char *parent_dir, uint64_t need_bytes, char *err, size_t errlen);
+/* 0 when need_bytes are free for us on the filesystem sv tells of, else
+ * -1 + "--dir NAME: needs N free, only M available". */
+struct statvfs;
+int rundir_room(const struct statvfs *sv, const char *name, uint64_t need_bytes, char *err,
+		size_t errlen);
 
 #endif

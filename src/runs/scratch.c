@@ -213,17 +213,10 @@ int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t er
 int scratch_check_space(const struct scratch *s, uint64_t need_bytes, char *err, size_t errlen)
 {
 	struct statvfs sv;
-	uint64_t avail;
-	char need[32], have[32];
 
 	if (statvfs(s->dir, &sv) < 0)
 		return errf(err, errlen, "statvfs %s: %s", s->dir, strerror(errno));
-	avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
-	if (avail >= need_bytes)
-		return 0;
-	fmt_size(need, sizeof need, need_bytes);
-	fmt_size(have, sizeof have, avail);
-	return errf(err, errlen, "--dir %s: needs %s free, only %s available", s->dir, need, have);
+	return rundir_room(&sv, s->dir, need_bytes, err, errlen);
 }
 
 int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen)
