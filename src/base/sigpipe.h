@@ -9,7 +9,9 @@
 #ifndef LRUTOP_SIGPIPE_H
 #define LRUTOP_SIGPIPE_H
 
+#include <pthread.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Installs handlers for INT, TERM, HUP and CHLD writing to the self-pipe.
  * 0 or -1. */
@@ -26,5 +28,13 @@ void sig_block(int block);
  * blocked (docs/style.md rule 6), before it does anything else.  sigaction
  * fails harmlessly for KILL, STOP and libc's own. */
 void sig_child_reset(void);
+/* In a forked child that must not outlive parent (the monitor): killed
+ * when it dies (PR_SET_PDEATHSIG), and gone at once (_exit 1) when it
+ * already has. */
+void sig_child_tie(pid_t parent);
+/* pthread_create with every signal blocked in the new thread: the
+ * handlers run on the threads they did, whose system calls a signal
+ * interrupts.  0 or an error number. */
+int sig_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 #endif

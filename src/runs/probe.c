@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -135,10 +134,7 @@ static void child_main(int fd, int out_fd, enum probe_mode mode, pid_t parent,
 {
 	sig_child_reset();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE: the monitor is done */
-	/* the probe lives exactly as long as the monitor */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
+	sig_child_tie(parent); /* the probe lives exactly as long as the monitor */
 	/* nothing of the monitor's but the file and the pipe: not the
 	 * terminal, not a recording, not the signal pipe */
 	int null = open("/dev/null", O_RDWR);

@@ -47,6 +47,7 @@ int session_input_start(struct session *s, char *err, size_t errlen)
 	if (scratch_unlink_own(&s->scratch, "src", err, errlen) < 0)
 		return -1;
 	atomic_store(s->input_done, 0);
+	pid_t parent = getpid();
 	sig_block(1);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -56,7 +57,7 @@ int session_input_start(struct session *s, char *err, size_t errlen)
 	}
 	if (pid == 0) {
 		sig_child_reset();
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sig_child_tie(parent);
 		char e[320];
 		_exit(scratch_make_input(&s->scratch, s->src_size, input_written,
 					 (void *)s->input_done, e, sizeof(e)) < 0

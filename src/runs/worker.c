@@ -179,9 +179,7 @@ static void child_signals(pid_t parent)
 	sig_child_reset();
 	/* The monitor decides when a worker dies; if it dies, so do we. */
 	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
+	sig_child_tie(parent);
 }
 
 static void join_cgroup(struct worker_page *pg, const char *procs)
