@@ -44,6 +44,15 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void *xgrow(void *p, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n < *cap)
+		return p;
+	while (n >= *cap)
+		*cap = *cap ? 2 * *cap : first;
+	return xrealloc(p, *cap * size);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -22,6 +22,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* p, an array of *cap elements of size bytes, with room for element n:
+ * when n is past the end, *cap doubles (from first) until it is not and
+ * p is reallocated (xrealloc).  For the arrays that grow by appending. */
+void *xgrow(void *p, size_t n, size_t *cap, size_t size, size_t first);
 
 /* Formats into err (if non-NULL) and returns -1 so callers can write
  * `return errf(err, len, "...")`.  A sentence longer than the buffer keeps

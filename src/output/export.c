@@ -451,10 +451,7 @@ int export_read_next(struct export_read *x, char *err, size_t errlen)
 		x->last_t = it->sample.t_ns;
 		x->nsamples++;
 	} else if (r > 0 && it->kind == RECORD_RESULT) {
-		if (x->nres == x->cap) {
-			x->cap = x->cap ? 2 * x->cap : 64;
-			x->res = xrealloc(x->res, x->cap * sizeof(*x->res));
-		}
+		x->res = xgrow(x->res, x->nres, &x->cap, sizeof(*x->res), 64);
 		x->res[x->nres++] = it->result;
 	}
 	return r;

@@ -84,10 +84,7 @@ static void bucket_flush(struct reducer *d)
 		keep_one(d, c[i]);
 	if (d->bursts) {
 		struct reduce_info *in = d->info;
-		if (in->nmarks == d->cap_marks) {
-			d->cap_marks = d->cap_marks ? 2 * d->cap_marks : 256;
-			in->marks = xrealloc(in->marks, d->cap_marks * sizeof(*in->marks));
-		}
+		in->marks = xgrow(in->marks, in->nmarks, &d->cap_marks, sizeof(*in->marks), 256);
 		in->marks[in->nmarks++] = (struct svg_burst){.t_ns = d->burst_t, .n = d->bursts};
 	}
 	d->bucket = -1;

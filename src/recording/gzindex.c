@@ -86,10 +86,7 @@ static void win_add(struct gzread *z, const unsigned char *p, size_t n)
 static void add_point(struct gzread *z)
 {
 	struct gzindex *ix = z->ix;
-	if (ix->n == ix->cap) {
-		ix->cap = ix->cap ? ix->cap * 2 : 64;
-		ix->pt = xrealloc(ix->pt, ix->cap * sizeof(*ix->pt));
-	}
+	ix->pt = xgrow(ix->pt, ix->n, &ix->cap, sizeof(*ix->pt), 64);
 	struct point *p = &ix->pt[ix->n++];
 	memset(p, 0, sizeof(*p));
 	p->in = z->in_off - z->s.avail_in;

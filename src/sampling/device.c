@@ -141,10 +141,7 @@ static size_t list_dir(const char *path, char ***out)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = xrealloc(v, cap * sizeof(*v));
-		}
+		v = xgrow(v, n, &cap, sizeof(*v), 16);
 		v[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);

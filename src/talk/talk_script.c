@@ -502,10 +502,7 @@ struct talk_script *talk_script_parse(const char *text, const char *fname,
 			errf(err, errlen, "%s:%u: more than %d steps", fname, lineno, TALK_MAX_STEPS);
 			goto fail;
 		}
-		if (s->n == cap) {
-			cap = cap ? cap * 2 : 32;
-			s->steps = xrealloc(s->steps, cap * sizeof(*s->steps));
-		}
+		s->steps = xgrow(s->steps, s->n, &cap, sizeof(*s->steps), 32);
 		struct talk_step *st = &s->steps[s->n++];
 		memset(st, 0, sizeof(*st));
 		st->line = lineno;
