@@ -380,6 +380,23 @@ void fmt_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%.0f%c", v, units[u]);
 }
 
+ssize_t read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
 int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -90,6 +90,9 @@ uint64_t mono_ns(void);
 
 /* Copies src into dst (size n), always NUL-terminating; returns strlen(src). */
 size_t strlcpy_(char *dst, const char *src, size_t n);
+/* Reads up to n bytes, fewer only at end of file; EINTR retried.  Bytes
+ * read, or -1 + errno. */
+ssize_t read_full(int fd, void *buf, size_t n);
 /* buf[0..len) to fd whole: EINTR and short writes retried.  0, or -1 +
  * errno (ENOSPC for a write that wrote nothing). */
 int write_all(int fd, const void *buf, size_t len);

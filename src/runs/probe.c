@@ -49,15 +49,7 @@ static uint64_t next_rand(uint64_t *s)
 static void read_cgroups(char *buf, size_t len)
 {
 	buf[0] = '\0';
-	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	size_t n = 0;
-	ssize_t r;
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-	close(fd);
+	read_small_at(AT_FDCWD, "/proc/self/cgroup", buf, len);
 }
 
 int probe_loop(int fd, enum probe_mode mode, uint64_t size, int out_fd, pid_t ppid,

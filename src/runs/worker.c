@@ -265,24 +265,6 @@ static void child_prepare(const struct worker_spec *spec, struct child *c, int g
 	check_no_dst(spec, c); /* again: the wait for "go" may have been long */
 }
 
-/* Reads up to n bytes, fewer only at end of file. */
-static ssize_t read_full(int fd, char *buf, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = read(fd, buf + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	return (ssize_t)got;
-}
-
 /* Compares dst with src as the disk has it (dst is clean after the
  * strategy's fsync, so DONTNEED really drops it). Exits 1 on a difference. */
 static void child_verify(const struct worker_spec *spec, struct child *c)
@@ -343,14 +325,8 @@ static void kill_leftovers(void)
 			if (pid <= 0 || pid == me)
 				continue;
 			snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-			int fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
+			if (read_small_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
 				continue;
-			ssize_t n = read(fd, buf, sizeof buf - 1);
-			close(fd);
-			if (n <= 0)
-				continue;
-			buf[n] = '\0';
 			const char *p = strrchr(buf, ')');
 			char state;
 			long ppid, pgrp;
@@ -373,21 +349,13 @@ static int cmd_wchar(pid_t pid, uint64_t *wchar)
 {
 	siginfo_t si;
 	char path[64], buf[512];
-	int fd;
-	ssize_t n;
 
 	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
 		if (errno != EINTR)
 			return -1;
 	snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_small_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	const char *p = strstr(buf, "wchar:");
 	if (!p)
 		return -1;

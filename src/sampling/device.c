@@ -63,16 +63,8 @@ static int path_exists(const char *path)
 /* Reads the first line of a small (sysfs) file without its newline. */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
+	if (read_small_at(AT_FDCWD, path, buf, len) < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }

@@ -546,19 +546,18 @@ struct talk_script *talk_script_load(const char *path, const struct options *bas
 		close(fd);
 		return NULL;
 	}
-	size_t len = (size_t)sb.st_size, got = 0;
+	size_t len = (size_t)sb.st_size;
 	char *buf = xmalloc(len + 1);
-	while (got < len) {
-		ssize_t r = read(fd, buf + got, len - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	ssize_t got = read_full(fd, buf, len);
+	int e = errno;
 	close(fd);
+	if (got < 0) {
+		free(buf);
+		errf(err, errlen, "--talk %s: %s", path, strerror(e));
+		return NULL;
+	}
 	buf[got] = '\0';
-	if (strlen(buf) != got) {
+	if (strlen(buf) != (size_t)got) {
 		free(buf);
 		errf(err, errlen, "--talk %s: a NUL byte in the file (not a text script)", path);
 		return NULL;
