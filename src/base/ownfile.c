@@ -133,14 +133,22 @@ int ownfile_remove(struct ownfile *of)
 	return rc;
 }
 
-int ownfile_link(struct ownfile *of, const char *path)
+/* Whether of may be given the name path: 0; -1 + ENAMETOOLONG;
+ * OWNFILE_NOT_OURS when its name no longer holds the file we made. */
+static int may_name(const struct ownfile *of, const char *path)
 {
 	if (strlen(path) >= sizeof(of->path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (!ownfile_is_ours(of))
-		return OWNFILE_NOT_OURS;
+	return ownfile_is_ours(of) ? 0 : OWNFILE_NOT_OURS;
+}
+
+int ownfile_link(struct ownfile *of, const char *path)
+{
+	int rc = may_name(of, path);
+	if (rc)
+		return rc;
 	if (link(of->path, path) < 0)
 		return -1;
 	/* the new name is the file we made: link() made it just now */
@@ -152,12 +160,9 @@ int ownfile_link(struct ownfile *of, const char *path)
 
 int ownfile_rename(struct ownfile *of, const char *path)
 {
-	if (strlen(path) >= sizeof(of->path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (!ownfile_is_ours(of))
-		return OWNFILE_NOT_OURS;
+	int rc = may_name(of, path);
+	if (rc)
+		return rc;
 	if (rename(of->path, path) < 0)
 		return -1;
 	strlcpy_(of->path, path, sizeof(of->path));
