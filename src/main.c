@@ -27,6 +27,7 @@
 #include "output/export_results.h"
 #include "output/results.h"
 #include "screen/screen.h"
+#include "base/sigpipe.h"
 #include "runs/strategy.h"
 #include "talk/talk.h"
 #include "screen/theme.h"
@@ -167,13 +168,9 @@ static int run_export(const struct options *opt)
 	/* SIGINT/TERM/HUP end an export at once while nothing is on disk; while
 	 * its temporary file is written (sig_hold) they are only noted, and
 	 * the file is removed instead of linked into place */
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = export_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sig_set(SIGINT, export_signal, 0);
+	sig_set(SIGTERM, export_signal, 0);
+	sig_set(SIGHUP, export_signal, 0);
 	if (opt->action == OPTA_COMPARE) {
 		rc = export_compare(stdout, o, warn, sizeof(warn), err, sizeof(err));
 		if (rc == EXPORT_WRITE && !err[0]) /* stdout; with err: --export-json's file */

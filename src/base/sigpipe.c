@@ -24,14 +24,19 @@ static void on_signal(int signo)
 	errno = saved;
 }
 
-int sig_catch(int signo, char *err, size_t errlen)
+int sig_set(int signo, void (*fn)(int), int flags)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = fn;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-	if (sigaction(signo, &sa, NULL) < 0)
+	sa.sa_flags = flags;
+	return sigaction(signo, &sa, NULL);
+}
+
+int sig_catch(int signo, char *err, size_t errlen)
+{
+	if (sig_set(signo, on_signal, SA_RESTART | SA_NOCLDSTOP) < 0)
 		return errf(err, errlen, "sigaction: %s", strerror(errno));
 	return 0;
 }
@@ -72,13 +77,9 @@ void sig_block(int block)
 
 void sig_child_reset(void)
 {
-	struct sigaction sa;
 	sigset_t none;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
 	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);
+		sig_set(sig, SIG_DFL, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }

@@ -19,6 +19,9 @@ int sig_install(char *err, size_t errlen);
 /* Catches signo the same way (the TUI's SIGTSTP, so that it stops
  * between two frames and repaints after: event_loop.c).  0 or -1. */
 int sig_catch(int signo, char *err, size_t errlen);
+/* fn (or SIG_DFL, SIG_IGN) as signo's disposition, with sa_flags flags and
+ * nothing more blocked while it runs.  0 or -1 + errno. */
+int sig_set(int signo, void (*fn)(int), int flags);
 int sig_fd(void);
 /* Next pending signal number, or 0 when none. */
 int sig_next(void);
