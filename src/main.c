@@ -49,18 +49,20 @@ static void say_line(const char *msg)
 	say("", msg, strlen(msg));
 }
 
+/* Each line of text as a warning of its own. */
+static void say_warnings(const char *text)
+{
+	for (const char *line = text, *next; line && *line; line = next)
+		say("warning: ", line, text_line(line, &next));
+}
+
 /* What cgroup_home found wrong with the markers in /run/lrutop (each set
  * aside, nothing done by it), one warning a line. */
 static void say_cgroup_warnings(struct cgroup_home *cgroups)
 {
 	char w[4400];
 	cgroup_home_take_warnings(cgroups, w, sizeof(w));
-	for (char *line = w, *nl; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		say("warning: ", line, nl ? (size_t)(nl - line) : strlen(line));
-		if (!nl)
-			break;
-	}
+	say_warnings(w);
 }
 
 static int fail(int code, const char *msg)
@@ -182,12 +184,7 @@ static int run_export(const struct options *opt)
 	else
 		rc = export_csv(o, warn, sizeof(warn), err, sizeof(err));
 	/* a recording cut short: its prefix was used, the user should know */
-	for (char *line = warn, *nl; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		say("warning: ", line, nl ? (size_t)(nl - line) : strlen(line));
-		if (!nl)
-			break;
-	}
+	say_warnings(warn);
 	/* a signal held while OUT was linked into place (or the table written)
 	 * came too late to stop it: the export is whole, and it succeeded */
 	int sig = rc ? sig_caught() : 0;

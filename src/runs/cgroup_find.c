@@ -73,23 +73,17 @@ int cgroup_find_mount(const char *mountinfo, const char *fstype, const char *ctl
  * in the format of /proc/self/cgroup. */
 static int self_cgroup(const char *text, int version, const char *ctl, char *out, size_t len)
 {
-	const char *line = text;
-
 	if (version == 2)
 		return delegate_v2_path(text, out, len);
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		size_t l = nl ? (size_t)(nl - line) : strlen(line);
+	for (const char *line = text, *next; line && *line; line = next) {
+		size_t l = text_line(line, &next);
 		char buf[4096 + 256];
 		char *c1, *c2;
 
-		if (l >= sizeof buf) {
-			line = nl ? nl + 1 : NULL;
+		if (l >= sizeof buf)
 			continue;
-		}
 		memcpy(buf, line, l);
 		buf[l] = '\0';
-		line = nl ? nl + 1 : NULL;
 		c1 = strchr(buf, ':');
 		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)

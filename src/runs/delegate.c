@@ -185,11 +185,8 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 
 int delegate_v2_path(const char *text, char *out, size_t len)
 {
-	const char *l;
-
-	for (l = text; l && *l;) {
-		const char *nl = strchr(l, '\n');
-		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+	for (const char *l = text, *next; l && *l; l = next) {
+		size_t n = text_line(l, &next);
 		if (n > 3 && strncmp(l, "0::", 3) == 0) {
 			if (n - 3 >= len)
 				return -1;
@@ -197,7 +194,6 @@ int delegate_v2_path(const char *text, char *out, size_t len)
 			out[n - 3] = '\0';
 			return 0;
 		}
-		l = nl ? nl + 1 : NULL;
 	}
 	return -1;
 }

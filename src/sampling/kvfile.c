@@ -83,11 +83,8 @@ int kvfile_parse(const char *buf, const char *const *keys, size_t nkeys, uint64_
 	int found = 0;
 	for (size_t i = 0; i < nkeys; i++)
 		vals[i] = KVFILE_MISSING;
-	const char *line = buf;
-	while (*line) {
-		const char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
+	for (const char *line = buf, *next; line && *line; line = next) {
+		const char *eol = line + text_line(line, &next);
 		const char *sp = line;
 		while (sp < eol && *sp != ' ' && *sp != '\t')
 			sp++;
@@ -109,7 +106,6 @@ int kvfile_parse(const char *buf, const char *const *keys, size_t nkeys, uint64_
 		}
 		if (found == (int)nkeys)
 			break; /* /proc/vmstat: our keys sit in its first third */
-		line = *eol ? eol + 1 : eol;
 	}
 	return found;
 }
@@ -167,11 +163,8 @@ int kvfile_parse_psi(const char *buf, struct psi *psi)
 {
 	int got = 0;
 	memset(psi, 0, sizeof(*psi));
-	const char *line = buf;
-	while (*line) {
-		const char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
+	for (const char *line = buf, *next; line && *line; line = next) {
+		const char *eol = line + text_line(line, &next);
 		double *avg = NULL;
 		uint64_t *tot = NULL;
 		if (strncmp(line, "some ", 5) == 0) {
@@ -184,7 +177,6 @@ int kvfile_parse_psi(const char *buf, struct psi *psi)
 		if (avg && psi_field(line, eol, "avg10", avg, NULL) == 0 &&
 		    psi_field(line, eol, "total", NULL, tot) == 0)
 			got++;
-		line = *eol ? eol + 1 : eol;
 	}
 	return got ? 0 : -1;
 }
