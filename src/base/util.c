@@ -415,19 +415,25 @@ int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+ssize_t pread_small(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = pread(fd, buf, len - 1, 0);
+	while (n < 0 && errno == EINTR);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
 ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len)
 {
 	int fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
 
 	if (fd < 0)
 		return -1;
-	do
-		n = read(fd, buf, len - 1);
-	while (n < 0 && errno == EINTR);
+	ssize_t n = pread_small(fd, buf, len);
 	int e = errno;
 	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
 	errno = e;
 	return n;
 }

@@ -96,6 +96,10 @@ ssize_t read_full(int fd, void *buf, size_t n);
 /* buf[0..len) to fd whole: EINTR and short writes retried.  0, or -1 +
  * errno (ENOSPC for a write that wrote nothing). */
 int write_all(int fd, const void *buf, size_t len);
+/* A small file held open read again from its start into buf,
+ * NUL-terminated (len bytes with the NUL), EINTR retried: bytes read, or
+ * -1 + errno. */
+ssize_t pread_small(int fd, char *buf, size_t len);
 /* Reads a small file (path relative to dirfd, or AT_FDCWD; a symlink as
  * the last component is refused) into buf, NUL-terminated: bytes read or
  * -1 with errno. */

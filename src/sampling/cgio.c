@@ -167,13 +167,8 @@ int cgio_read(struct cgio *c, const char *path, int version, const char *disk, s
 		strlcpy_(c->path, path, sizeof(c->path));
 		c->gen++;
 	}
-	ssize_t n;
-	do
-		n = pread(c->fd, c->buf, sizeof(c->buf) - 1, 0);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
+	if (pread_small(c->fd, c->buf, sizeof(c->buf)) < 0)
 		return -1;
-	c->buf[n] = '\0';
 	uint64_t rd, wr;
 	int rc = version == 2 ? cgio_parse_v2(c->buf, c->major, c->minor, &rd, &wr)
 			      : cgio_parse_v1(c->buf, c->major, c->minor, &rd, &wr);

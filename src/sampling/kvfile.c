@@ -43,13 +43,9 @@ void kvfile_free(struct kvfile *kv)
 
 static ssize_t kvfile_load(struct kvfile *kv)
 {
-	ssize_t n;
-	do
-		n = pread(kv->fd, kv->buf, sizeof(kv->buf) - 1, 0);
-	while (n < 0 && errno == EINTR);
+	ssize_t n = pread_small(kv->fd, kv->buf, sizeof(kv->buf));
 	if (n < 0)
 		return -1;
-	kv->buf[n] = '\0';
 	/* A file that fills the buffer may go on past it: drop the cut-off last
 	 * line rather than read "key 12" out of "key 12345". */
 	if ((size_t)n == sizeof(kv->buf) - 1) {
