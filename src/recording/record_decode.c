@@ -178,17 +178,13 @@ static int rd_real(struct recording *r, const char *kind, const char *line, cons
 	return g ? rd_real_in(r, kind, key, json_object_get(obj, key), g, d, err, errlen) : -1;
 }
 
-/* The numbers of obj, a line of kind, that are members of base's struct:
- * every row of line in record_key_ranges with a type, in the table's
- * order, each in its range (rd_int_in, rd_real_in).  optional: a key the
+/* The numbers of obj, a line of kind, that are members of base's struct
+ * (record_member_next), each in its range (rd_int_in, rd_real_in).  optional: a key the
  * file does not have is 0 (else it is an error). */
 static int rd_members(struct recording *r, const char *kind, const char *line, const json_t *obj,
 		      void *base, int optional, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < record_nkey_ranges; i++) {
-		const struct record_key_range *k = &record_key_ranges[i];
-		if (k->type == F_NONE || strcmp(k->line, line))
-			continue;
+	for (const struct record_key_range *k = NULL; (k = record_member_next(line, k));) {
 		const json_t *j = json_object_get(obj, k->key);
 		char *p = (char *)base + k->off;
 		if (k->type == F_F64) {
@@ -469,10 +465,8 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 		struct disk_counters *d = &t->dev[i];
 		json_t *row = json_object_get(dk, d->name);
 		if (!row) {
-			const struct disk_counters *p = NULL;
-			for (int k = 0; r->have_prev && k < r->prev.n && !p; k++)
-				if (!strcmp(r->prev.dev[k].name, d->name))
-					p = &r->prev.dev[k];
+			const struct disk_counters *p =
+			    record_disk_find(r->have_prev ? &r->prev : NULL, d->name);
 			if (!p)
 				return rd_fail(r, err, errlen, r->line,
 					       "sample: no row for new device %s", d->name);

@@ -321,6 +321,15 @@ void record_int_set(void *p, enum ftype t, int64_t v)
 	}
 }
 
+const struct record_key_range *record_member_next(const char *line,
+						  const struct record_key_range *k)
+{
+	for (size_t i = k ? (size_t)(k - record_key_ranges) + 1 : 0; i < record_nkey_ranges; i++)
+		if (record_key_ranges[i].type != F_NONE && !strcmp(record_key_ranges[i].line, line))
+			return &record_key_ranges[i];
+	return NULL;
+}
+
 const struct record_range *record_range_of(const char *line, const char *key)
 {
 	for (size_t i = 0; i < record_nkey_ranges; i++)
@@ -361,6 +370,14 @@ int record_disk_set(struct disk_counters *d, const uint64_t v[NDCOL])
 	d->io_ms = v[8], d->weighted_ms = v[9], d->in_flight = (uint32_t)v[10];
 	d->is_disk = (int)v[11];
 	return 0;
+}
+
+const struct disk_counters *record_disk_find(const struct disktab *t, const char *name)
+{
+	for (int k = 0; t && k < t->n; k++)
+		if (!strcmp(t->dev[k].name, name))
+			return &t->dev[k];
+	return NULL;
 }
 
 /* ---- the page-cache map ----------------------------------------------- */

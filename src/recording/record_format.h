@@ -98,6 +98,11 @@ struct record_key_range {
 };
 extern const struct record_key_range record_key_ranges[];
 extern const size_t record_nkey_ranges;
+/* The row of line after k (NULL: the first) that has a member, NULL
+ * after the last: the numbers the reader puts into line's struct and the
+ * writer takes from it, in the table's order. */
+const struct record_key_range *record_member_next(const char *line,
+						  const struct record_key_range *k);
 /* The row of line's key; NULL when there is none. */
 const struct record_range *record_range_of(const char *line, const char *key);
 /* The range as the error sentence says it: "0 to 100", "a power of two,
@@ -112,5 +117,8 @@ extern const char *const record_disk_columns[NDCOL];
 void record_disk_row(const struct disk_counters *d, uint64_t v[NDCOL]);
 /* A row back into counters; -1 when a uint32/int column is out of range. */
 int record_disk_set(struct disk_counters *d, const uint64_t v[NDCOL]);
+/* The row of the device named name in t (the table before: a row left
+ * out is the same as there), NULL when t is NULL or has none. */
+const struct disk_counters *record_disk_find(const struct disktab *t, const char *name);
 
 #endif

@@ -44,16 +44,13 @@ static int put(json_t *obj, const char *key, json_t *v)
 	return v && json_object_set_new(obj, key, v) == 0 ? 0 : -1;
 }
 
-/* The numbers of base's struct that are members of line's rows in
- * record_key_ranges, in the table's order; nonzero when a put failed. */
+/* The numbers of base's struct that are members of line's rows
+ * (record_member_next); nonzero when a put failed. */
 static int put_members(json_t *o, const char *line, const void *base)
 {
 	int bad = 0;
-	for (size_t i = 0; i < record_nkey_ranges; i++) {
-		const struct record_key_range *k = &record_key_ranges[i];
+	for (const struct record_key_range *k = NULL; (k = record_member_next(line, k));) {
 		const char *p = (const char *)base + k->off;
-		if (k->type == F_NONE || strcmp(k->line, line))
-			continue;
 		if (k->type == F_F64) {
 			double d;
 			memcpy(&d, p, sizeof(d));
@@ -355,13 +352,11 @@ static json_t *disks_json(struct recorder *r, const struct disktab *tab, json_t 
 		same_set = !strcmp(r->prev.dev[i].name, tab->dev[i].name);
 	for (int i = 0; !bad && i < n; i++) {
 		const struct disk_counters *d = &tab->dev[i];
-		const struct disk_counters *p = NULL;
+		/* a row is compared with the previous row of that name */
+		const struct disk_counters *p =
+		    record_disk_find(r->have_prev ? &r->prev : NULL, d->name);
 		uint64_t v[NDCOL], pv[NDCOL];
 
-		/* a row is compared with the previous row of that name */
-		for (int k = 0; r->have_prev && k < r->prev.n && !p; k++)
-			if (!strcmp(r->prev.dev[k].name, d->name))
-				p = &r->prev.dev[k];
 		record_disk_row(d, v);
 		if (p) {
 			record_disk_row(p, pv);
