@@ -110,6 +110,18 @@ static int close_stdout(int code, int saved)
 	return code ? code : 1;
 }
 
+/* The text make writes into a buffer (--help, --list-options,
+ * --list-keys) on stdout: longer than stdio's buffer, so a write can fail
+ * in fputs; a text past the buffer is this build's mistake, outgrew. */
+static int put_text(size_t (*make)(char *buf, size_t len), const char *outgrew)
+{
+	char text[8192];
+	if (make(text, sizeof(text)) >= sizeof(text))
+		return fail(2, outgrew);
+	errno = 0;
+	return close_stdout(0, fputs(text, stdout) == EOF ? errno : 0);
+}
+
 static void list_strategies(void)
 {
 	printf("%-16s %-12s %s\n", "STRATEGY", "FAMILY", "WHAT IT SHOWS");
@@ -223,27 +235,12 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 					err, sizeof(err)) < 0)
 		return fail(2, err);
 	switch (opt.action) {
-	case OPTA_HELP: { /* longer than stdio's buffer: a write can fail in fputs */
-		char help[8192];
-		if (options_usage(help, sizeof(help)) >= sizeof(help))
-			return fail(2, "--help: the text outgrew its buffer");
-		errno = 0;
-		return close_stdout(0, fputs(help, stdout) == EOF ? errno : 0);
-	}
-	case OPTA_LIST_OPTIONS: {
-		char list[2048];
-		if (options_list(list, sizeof(list)) >= sizeof(list))
-			return fail(2, "--list-options: the list outgrew its buffer");
-		fputs(list, stdout);
-		return close_stdout(0, 0);
-	}
-	case OPTA_LIST_KEYS: {
-		char keys[8192];
-		if (keys_markdown(keys, sizeof(keys)) >= sizeof(keys))
-			return fail(2, "--list-keys: the tables outgrew their buffer");
-		errno = 0;
-		return close_stdout(0, fputs(keys, stdout) == EOF ? errno : 0);
-	}
+	case OPTA_HELP:
+		return put_text(options_usage, "--help: the text outgrew its buffer");
+	case OPTA_LIST_OPTIONS:
+		return put_text(options_list, "--list-options: the list outgrew its buffer");
+	case OPTA_LIST_KEYS:
+		return put_text(keys_markdown, "--list-keys: the tables outgrew their buffer");
 	case OPTA_VERSION:
 		printf("lrutop %s\n", LRUTOP_VERSION);
 		return close_stdout(0, 0);
