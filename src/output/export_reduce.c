@@ -261,13 +261,12 @@ int export_load_reduced(struct rec_load *r, const char *path, const struct recor
 	d->info = info;
 	d->bucket = -1;
 	struct rec_loader l = {.sample = red_sample, .ctx = d};
-	struct source *src = rec_load_open(r, &l, path, ap, warn, warnlen, err, errlen);
+	struct replay_pos pos;
+	struct source *src = rec_load_open(r, &l, path, ap, &pos, warn, warnlen, err, errlen);
 	if (!src) {
 		free(d);
 		return -1;
 	}
-	struct replay_pos pos;
-	source_replay_pos(src, &pos);
 	/* a recording no longer than the picture is kept whole, as rec_load_read */
 	d->reduced = ro->cols && pos.n > ro->cols;
 	size_t cap = ro->no_samples ? 1

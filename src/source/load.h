@@ -43,12 +43,14 @@ struct rec_loader {
 	void *ctx;
 	char note[600];
 };
-/* Starts it: r cleared, its run log made, warn cleared.  The source to
- * step to its end, or NULL + err (r done). */
+/* Starts it: r cleared, its run log made, warn cleared, *pos where the
+ * first read left the replay (pos->n: the samples a whole read gives).
+ * The source to step to its end, or NULL + err (r done). */
 struct source;
+struct replay_pos;
 struct source *rec_load_open(struct rec_load *r, struct rec_loader *l, const char *path,
-			     const struct record_argv_parser *ap, char *warn, size_t warnlen,
-			     char *err, size_t errlen);
+			     const struct record_argv_parser *ap, struct replay_pos *pos,
+			     char *warn, size_t warnlen, char *err, size_t errlen);
 /* Ends it once src has been stepped to its end: r->hdr (argc/argv
  * cleared: the recording is closed), the reader's warning into warn, src
  * freed.  -1 + err (r done) when the source noted a bad line or the read

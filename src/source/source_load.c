@@ -19,8 +19,8 @@ static void loader_note(void *ctx, const char *msg)
 }
 
 struct source *rec_load_open(struct rec_load *r, struct rec_loader *l, const char *path,
-			     const struct record_argv_parser *ap, char *warn, size_t warnlen,
-			     char *err, size_t errlen)
+			     const struct record_argv_parser *ap, struct replay_pos *pos,
+			     char *warn, size_t warnlen, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
@@ -30,7 +30,9 @@ struct source *rec_load_open(struct rec_load *r, struct rec_loader *l, const cha
 	r->log = runlog_new();
 	struct source_sink sink = {.ctx = l, .sample = loader_sample, .note = loader_note};
 	struct source *src = source_replay_new(path, 0, r->log, &sink, ap, err, errlen);
-	if (!src)
+	if (src)
+		source_replay_pos(src, pos);
+	else
 		rec_load_done(r);
 	return src;
 }
@@ -64,12 +66,11 @@ int rec_load_read(struct rec_load *r, const char *path, const struct record_argv
 		  char *warn, size_t warnlen, char *err, size_t errlen)
 {
 	struct rec_loader l = {.sample = load_sample};
-	struct source *src = rec_load_open(r, &l, path, ap, warn, warnlen, err, errlen);
+	struct replay_pos pos;
+	struct source *src = rec_load_open(r, &l, path, ap, &pos, warn, warnlen, err, errlen);
 	if (!src)
 		return -1;
 	/* the whole recording, however long: a history that holds every sample */
-	struct replay_pos pos;
-	source_replay_pos(src, &pos);
 	r->ser = series_new(pos.n);
 	l.ctx = r->ser;
 	while (source_step(src) == 0)
