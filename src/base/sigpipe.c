@@ -10,8 +10,8 @@
 #include "base/util.h"
 
 static int sig_pipe[2] = {-1, -1};
-/* SIGTSTP only once sig_catch'ed (the TUI), but blocked around fork too */
-static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGTSTP};
+/* what sig_install catches (SIGTSTP only the TUI, by sig_catch) */
+static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD};
 
 static void on_signal(int signo)
 {
@@ -46,7 +46,7 @@ int sig_install(char *err, size_t errlen)
 	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_NONBLOCK | O_CLOEXEC) < 0)
 		return errf(err, errlen, "signal pipe: %s", strerror(errno));
 	for (size_t i = 0; i < ARRAY_LEN(handled); i++)
-		if (handled[i] != SIGTSTP && sig_catch(handled[i], err, errlen) < 0)
+		if (sig_catch(handled[i], err, errlen) < 0)
 			return -1;
 	/* A closed pipe or terminal must become an error return, not a kill. */
 	signal(SIGPIPE, SIG_IGN);
@@ -66,13 +66,19 @@ int sig_next(void)
 	return 0;
 }
 
-void sig_block(int block)
+
+pid_t sig_fork(void)
 {
-	sigset_t set;
-	sigemptyset(&set);
-	for (size_t i = 0; i < ARRAY_LEN(handled); i++)
-		sigaddset(&set, handled[i]);
-	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+	sigset_t all, was;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &was);
+	pid_t pid = fork();
+	if (pid != 0) {
+		int e = errno;
+		sigprocmask(SIG_SETMASK, &was, NULL);
+		errno = e;
+	}
+	return pid;
 }
 
 void sig_child_reset(void)

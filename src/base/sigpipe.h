@@ -25,8 +25,12 @@ int sig_set(int signo, void (*fn)(int), int flags);
 int sig_fd(void);
 /* Next pending signal number, or 0 when none. */
 int sig_next(void);
-/* Blocks/unblocks the handled signals (around fork, docs/style.md rule 6). */
-void sig_block(int block);
+/* fork with every signal blocked around it, so that no handler of the
+ * monitor runs in the child before the child resets them (tmux's job.c
+ * does the same): the child starts with them all blocked and calls
+ * sig_child_reset; the parent gets its mask back.  As fork: the child's
+ * pid, 0 in the child, -1 + errno. */
+pid_t sig_fork(void);
 /* In a forked child: every disposition back to the default and no signal
  * blocked (docs/style.md rule 6), before it does anything else.  sigaction
  * fails harmlessly for KILL, STOP and libc's own. */

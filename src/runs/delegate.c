@@ -89,7 +89,6 @@ void delegate_unit_name(long pid, char *out, size_t len)
 static int run_quiet(char *const argv[], char *out, size_t outlen)
 {
 	int pfd[2], e, status = 0;
-	sigset_t all, old;
 	size_t used = 0;
 	pid_t pid;
 
@@ -98,9 +97,7 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 		snprintf(out, outlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = fork();
+	pid = sig_fork();
 	if (pid == 0) {
 		sig_child_reset();
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -114,7 +111,6 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 		_exit(127);
 	}
 	e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pfd[1]);
 	if (pid < 0) {
 		close(pfd[0]);

@@ -168,17 +168,13 @@ int probe_start(struct probe *p, struct scratch *sc, enum probe_mode mode, char 
 	}
 	/* what the probe must stay in: the monitor's own cgroups */
 	read_cgroups(cgroups, sizeof(cgroups));
-	sigset_t all, old;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid_t parent = getpid(), pid = fork();
+	pid_t parent = getpid(), pid = sig_fork();
 	if (pid == 0) {
 		close(pfd[0]);
 		fcntl(pfd[1], F_SETFL, fcntl(pfd[1], F_GETFL) | O_NONBLOCK);
 		child_main(fd, pfd[1], mode, parent, cgroups[0] ? cgroups : NULL);
 	}
 	e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fd);
 	close(pfd[1]);
 	if (pid < 0) {

@@ -47,14 +47,9 @@ int session_input_start(struct session *s, char *err, size_t errlen)
 	if (scratch_unlink_own(&s->scratch, "src", err, errlen) < 0)
 		return -1;
 	atomic_store(s->input_done, 0);
-	pid_t parent = getpid();
-	sig_block(1);
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		sig_block(0);
-		return errf(err, errlen, "fork: %s", strerror(e));
-	}
+	pid_t parent = getpid(), pid = sig_fork();
+	if (pid < 0)
+		return errf(err, errlen, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		sig_child_reset();
 		sig_child_tie(parent);
@@ -64,7 +59,6 @@ int session_input_start(struct session *s, char *err, size_t errlen)
 			  ? 1
 			  : 0);
 	}
-	sig_block(0);
 	s->input_pid = pid;
 	s->state = SESSION_MAKING_INPUT;
 	return 0;

@@ -516,7 +516,6 @@ static void set_name(struct worker *w, const struct worker_spec *spec)
 int worker_start(const struct worker_spec *spec, struct worker *w, char *err, size_t errlen)
 {
 	int ev[2] = {-1, -1}, go[2] = {-1, -1}, ep[2] = {-1, -1};
-	sigset_t all, old;
 	pid_t parent, pid = 0;
 	void *page;
 	int e;
@@ -542,12 +541,8 @@ int worker_start(const struct worker_spec *spec, struct worker *w, char *err, si
 
 	atomic_store(&((struct worker_page *)page)->verified, -1);
 
-	/* No handler of the monitor may run in the child between fork and
-	 * the reset of dispositions (tmux's job.c does the same). */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
 	parent = getpid();
-	pid = fork();
+	pid = sig_fork(); /* no handler of the monitor may run in the child */
 	if (pid == 0) {
 		close(ev[0]);
 		close(go[0]);
@@ -556,7 +551,6 @@ int worker_start(const struct worker_spec *spec, struct worker *w, char *err, si
 		child_main(spec, page, ev[1], go[1], ep[1], parent);
 	}
 	e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)
 		goto fail;
 	setpgid(pid, pid); /* also done by the child: whoever runs first wins */
