@@ -51,7 +51,7 @@ static int open_file(struct outfile *of, const char *path, const char *what, enu
 	of->what = what;
 	of->how = how;
 	of->placed = placed;
-	int fd;
+	int fd, e;
 	if (how == OUTFILE_NEW) {
 		fd = ownfile_create(&of->own, path, O_WRONLY, 0644);
 		if (fd < 0)
@@ -72,22 +72,19 @@ static int open_file(struct outfile *of, const char *path, const char *what, enu
 		    (fd = ownfile_create_temp(&of->own, tmp)) < 0)
 			return errf(err, errlen, "%s %s: %s", what, path, strerror(errno));
 		/* mkostemp's 0600 would make an export no one else may read */
-		if (fchmod(fd, 0644) < 0) {
-			int e = errno;
-			close(fd);
-			ownfile_remove(&of->own);
-			return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
-		}
+		if (fchmod(fd, 0644) < 0)
+			goto fail;
 	}
 	of->fd = fd;
-	if (stream && !(of->f = fdopen(fd, "w"))) {
-		int e = errno;
-		close(fd);
-		ownfile_remove(&of->own);
-		return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
-	}
+	if (stream && !(of->f = fdopen(fd, "w")))
+		goto fail;
 	of->is_open = 1;
 	return 0;
+fail:
+	e = errno;
+	close(fd);
+	ownfile_remove(&of->own);
+	return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
 }
 
 int outfile_open(struct outfile *of, const char *path, const char *what, enum outfile_how how,

@@ -217,9 +217,8 @@ int open_input(const char *path, char *why, size_t whylen)
 		return errf(why, whylen, "%s", strerror(errno));
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
-		int e = errno;
-		close(fd);
-		return errf(why, whylen, "%s", strerror(e));
+		close_keep_errno(fd);
+		return errf(why, whylen, "%s", strerror(errno));
 	}
 	if (S_ISDIR(st.st_mode) || (!in && !S_ISREG(st.st_mode))) {
 		close(fd);
@@ -256,11 +255,8 @@ int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
 		ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int e = errno;
-			close(mfd);
-			return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
-		}
+		if (n < 0)
+			goto fail;
 		if (n == 0)
 			break;
 		got += (uint64_t)n;
@@ -273,20 +269,17 @@ int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
 				    "it to a file)",
 				    what, lim);
 		}
-		if (write_all(mfd, buf, (size_t)n) < 0) {
-			int e = errno;
-			close(mfd);
-			return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
-		}
+		if (write_all(mfd, buf, (size_t)n) < 0)
+			goto fail;
 	}
 	/* fd 0 is now the file: /dev/stdin opens it again from the start */
-	if (dup2(mfd, STDIN_FILENO) < 0) {
-		int e = errno;
-		close(mfd);
-		return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
-	}
+	if (dup2(mfd, STDIN_FILENO) < 0)
+		goto fail;
 	close(mfd);
 	return 0;
+fail:
+	close_keep_errno(mfd);
+	return errf(err, errlen, "%s: standard input: %s", what, strerror(errno));
 }
 
 void csv_field(FILE *f, const char *s)
@@ -380,6 +373,13 @@ void fmt_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%.0f%c", v, units[u]);
 }
 
+void close_keep_errno(int fd)
+{
+	int e = errno;
+	close(fd);
+	errno = e;
+}
+
 ssize_t read_full(int fd, void *buf, size_t n)
 {
 	size_t got = 0;
@@ -432,8 +432,6 @@ ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len)
 	if (fd < 0)
 		return -1;
 	ssize_t n = pread_small(fd, buf, len);
-	int e = errno;
-	close(fd);
-	errno = e;
+	close_keep_errno(fd);
 	return n;
 }

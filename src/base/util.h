@@ -90,6 +90,9 @@ uint64_t mono_ns(void);
 
 /* Copies src into dst (size n), always NUL-terminating; returns strlen(src). */
 size_t strlcpy_(char *dst, const char *src, size_t n);
+/* close(fd) leaving errno as it was: for the error paths that go on to
+ * say why something failed. */
+void close_keep_errno(int fd);
 /* Reads up to n bytes, fewer only at end of file; EINTR retried.  Bytes
  * read, or -1 + errno. */
 ssize_t read_full(int fd, void *buf, size_t n);

@@ -21,18 +21,17 @@ int cgroup_write_ctl(const char *path, const char *s)
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	size_t len = strlen(s);
 	ssize_t n;
-	int e;
 
 	if (fd < 0)
 		return -1;
 	do
 		n = write(fd, s, len);
 	while (n < 0 && errno == EINTR);
-	e = errno;
-	close(fd);
+	close_keep_errno(fd);
 	if (n == (ssize_t)len)
 		return 0;
-	errno = n < 0 ? e : EIO;
+	if (n >= 0)
+		errno = EIO;
 	return -1;
 }
 

@@ -549,11 +549,10 @@ struct talk_script *talk_script_load(const char *path, const struct options *bas
 	size_t len = (size_t)sb.st_size;
 	char *buf = xmalloc(len + 1);
 	ssize_t got = read_full(fd, buf, len);
-	int e = errno;
-	close(fd);
+	close_keep_errno(fd);
 	if (got < 0) {
+		errf(err, errlen, "--talk %s: %s", path, strerror(errno));
 		free(buf);
-		errf(err, errlen, "--talk %s: %s", path, strerror(e));
 		return NULL;
 	}
 	buf[got] = '\0';
