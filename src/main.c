@@ -27,6 +27,7 @@
 #include "output/export_results.h"
 #include "output/results.h"
 #include "screen/screen.h"
+#include "base/sigpipe.h"
 #include "runs/strategy.h"
 #include "talk/talk.h"
 #include "screen/theme.h"
@@ -48,18 +49,20 @@ static void say_line(const char *msg)
 	say("", msg, strlen(msg));
 }
 
+/* Each line of text as a warning of its own. */
+static void say_warnings(const char *text)
+{
+	for (const char *line = text, *next; line && *line; line = next)
+		say("warning: ", line, text_line(line, &next));
+}
+
 /* What cgroup_home found wrong with the markers in /run/lrutop (each set
  * aside, nothing done by it), one warning a line. */
 static void say_cgroup_warnings(struct cgroup_home *cgroups)
 {
 	char w[4400];
 	cgroup_home_take_warnings(cgroups, w, sizeof(w));
-	for (char *line = w, *nl; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		say("warning: ", line, nl ? (size_t)(nl - line) : strlen(line));
-		if (!nl)
-			break;
-	}
+	say_warnings(w);
 }
 
 static int fail(int code, const char *msg)
@@ -105,6 +108,18 @@ static int close_stdout(int code, int saved)
 		return code >= 128 ? code : 128 + SIGPIPE;
 	fprintf(stderr, "lrutop: write error: %s\n", strerror(e));
 	return code ? code : 1;
+}
+
+/* The text make writes into a buffer (--help, --list-options,
+ * --list-keys) on stdout: longer than stdio's buffer, so a write can fail
+ * in fputs; a text past the buffer is this build's mistake, outgrew. */
+static int put_text(size_t (*make)(char *buf, size_t len), const char *outgrew)
+{
+	char text[8192];
+	if (make(text, sizeof(text)) >= sizeof(text))
+		return fail(2, outgrew);
+	errno = 0;
+	return close_stdout(0, fputs(text, stdout) == EOF ? errno : 0);
 }
 
 static void list_strategies(void)
@@ -167,13 +182,9 @@ static int run_export(const struct options *opt)
 	/* SIGINT/TERM/HUP end an export at once while nothing is on disk; while
 	 * its temporary file is written (sig_hold) they are only noted, and
 	 * the file is removed instead of linked into place */
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = export_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sig_set(SIGINT, export_signal, 0);
+	sig_set(SIGTERM, export_signal, 0);
+	sig_set(SIGHUP, export_signal, 0);
 	if (opt->action == OPTA_COMPARE) {
 		rc = export_compare(stdout, o, warn, sizeof(warn), err, sizeof(err));
 		if (rc == EXPORT_WRITE && !err[0]) /* stdout; with err: --export-json's file */
@@ -185,12 +196,7 @@ static int run_export(const struct options *opt)
 	else
 		rc = export_csv(o, warn, sizeof(warn), err, sizeof(err));
 	/* a recording cut short: its prefix was used, the user should know */
-	for (char *line = warn, *nl; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		say("warning: ", line, nl ? (size_t)(nl - line) : strlen(line));
-		if (!nl)
-			break;
-	}
+	say_warnings(warn);
 	/* a signal held while OUT was linked into place (or the table written)
 	 * came too late to stop it: the export is whole, and it succeeded */
 	int sig = rc ? sig_caught() : 0;
@@ -229,27 +235,12 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 					err, sizeof(err)) < 0)
 		return fail(2, err);
 	switch (opt.action) {
-	case OPTA_HELP: { /* longer than stdio's buffer: a write can fail in fputs */
-		char help[8192];
-		if (options_usage(help, sizeof(help)) >= sizeof(help))
-			return fail(2, "--help: the text outgrew its buffer");
-		errno = 0;
-		return close_stdout(0, fputs(help, stdout) == EOF ? errno : 0);
-	}
-	case OPTA_LIST_OPTIONS: {
-		char list[2048];
-		if (options_list(list, sizeof(list)) >= sizeof(list))
-			return fail(2, "--list-options: the list outgrew its buffer");
-		fputs(list, stdout);
-		return close_stdout(0, 0);
-	}
-	case OPTA_LIST_KEYS: {
-		char keys[8192];
-		if (keys_markdown(keys, sizeof(keys)) >= sizeof(keys))
-			return fail(2, "--list-keys: the tables outgrew their buffer");
-		errno = 0;
-		return close_stdout(0, fputs(keys, stdout) == EOF ? errno : 0);
-	}
+	case OPTA_HELP:
+		return put_text(options_usage, "--help: the text outgrew its buffer");
+	case OPTA_LIST_OPTIONS:
+		return put_text(options_list, "--list-options: the list outgrew its buffer");
+	case OPTA_LIST_KEYS:
+		return put_text(keys_markdown, "--list-keys: the tables outgrew their buffer");
 	case OPTA_VERSION:
 		printf("lrutop %s\n", LRUTOP_VERSION);
 		return close_stdout(0, 0);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -153,35 +154,34 @@ void app_refresh(struct app *a)
 	refresh_runs(a);
 }
 
+/* The machine's part of the model, which a talk saves before its stages
+ * and puts back after (struct app_machine): each member once, at its
+ * offset in both, the same size in both. */
+#define MACHINE_MEMBERS(X)                                                                         \
+	X(host) X(kernel) X(disk) X(disk_how) X(disk_kind) X(missing) X(mglru) X(mglru_gens)       \
+	X(probe_mode) X(map_source) X(map_page_size)
+#define MACHINE_ROW(x)                                                                             \
+	{offsetof(struct model, x), offsetof(struct app_machine, x), sizeof(((struct model *)0)->x)},
+#define MACHINE_SAME(x)                                                                            \
+	_Static_assert(sizeof(((struct model *)0)->x) == sizeof(((struct app_machine *)0)->x),   \
+		       #x " is the same size in both");
+MACHINE_MEMBERS(MACHINE_SAME)
+static const struct {
+	size_t in_model, in_saved, size;
+} machine_members[] = {MACHINE_MEMBERS(MACHINE_ROW)};
+
 void app_machine_save(const struct app *a, struct app_machine *mc)
 {
-	const struct model *m = &a->model;
-	strlcpy_(mc->host, m->host, sizeof(mc->host));
-	strlcpy_(mc->kernel, m->kernel, sizeof(mc->kernel));
-	strlcpy_(mc->disk, m->disk, sizeof(mc->disk));
-	strlcpy_(mc->disk_how, m->disk_how, sizeof(mc->disk_how));
-	strlcpy_(mc->disk_kind, m->disk_kind, sizeof(mc->disk_kind));
-	strlcpy_(mc->missing, m->missing, sizeof(mc->missing));
-	mc->mglru = m->mglru;
-	mc->mglru_gens = m->mglru_gens;
-	strlcpy_(mc->probe_mode, m->probe_mode, sizeof(mc->probe_mode));
-	mc->map_source = m->map_source;
-	mc->map_page_size = m->map_page_size;
+	for (size_t i = 0; i < ARRAY_LEN(machine_members); i++)
+		memcpy((char *)mc + machine_members[i].in_saved,
+		       (const char *)&a->model + machine_members[i].in_model, machine_members[i].size);
 }
 
 static void machine_restore(struct model *m, const struct app_machine *mc)
 {
-	strlcpy_(m->host, mc->host, sizeof(m->host));
-	strlcpy_(m->kernel, mc->kernel, sizeof(m->kernel));
-	strlcpy_(m->disk, mc->disk, sizeof(m->disk));
-	strlcpy_(m->disk_how, mc->disk_how, sizeof(m->disk_how));
-	strlcpy_(m->disk_kind, mc->disk_kind, sizeof(m->disk_kind));
-	strlcpy_(m->missing, mc->missing, sizeof(m->missing));
-	m->mglru = mc->mglru;
-	m->mglru_gens = mc->mglru_gens;
-	strlcpy_(m->probe_mode, mc->probe_mode, sizeof(m->probe_mode));
-	m->map_source = mc->map_source;
-	m->map_page_size = mc->map_page_size;
+	for (size_t i = 0; i < ARRAY_LEN(machine_members); i++)
+		memcpy((char *)m + machine_members[i].in_model,
+		       (const char *)mc + machine_members[i].in_saved, machine_members[i].size);
 }
 
 /* A recording's header and its runs' configuration into the model: what

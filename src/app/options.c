@@ -15,13 +15,14 @@
 
 #include "model/glyphs.h"
 #include "app/preset.h"
+#include "runs/rundir.h"
 #include "base/util.h"
 
 void options_init(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->interval = 0.25;
-	o->dir = "/var/tmp";
+	o->dir = RUNDIR_DEFAULT;
 	o->history_s = 3600;
 	o->stall_timeout_s = 30;
 	o->repeat = 1;

@@ -89,13 +89,11 @@ size_t options_usage(char *buf, size_t len)
 		puts_(buf, len, &at, left);
 		put(buf, len, &at, NULL, w < HELP_COL ? (size_t)(HELP_COL - w) : 1);
 		/* the help, its further lines indented to the column */
-		for (const char *s = e->help;;) {
-			const char *nl = strchr(s, '\n');
-			put(buf, len, &at, s, nl ? (size_t)(nl - s) : strlen(s));
+		for (const char *s = e->help, *next;; s = next) {
+			put(buf, len, &at, s, text_line(s, &next));
 			puts_(buf, len, &at, "\n");
-			if (!nl)
+			if (!next)
 				break;
-			s = nl + 1;
 			put(buf, len, &at, NULL, HELP_COL);
 		}
 	}

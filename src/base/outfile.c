@@ -29,26 +29,6 @@ static int temp_name(const char *path, char *tmp, size_t len)
 	return 0;
 }
 
-/* buf[0..len) to fd whole: EINTR and short writes retried.  0 or -1 + errno
- * (ENOSPC for a write that wrote nothing). */
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = ENOSPC;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* fsync, where the file can be synced at all (EINVAL: a special file;
  * EROFS: a filesystem that takes no sync).  0 or -1 + errno. */
 static int sync_fd(int fd)
@@ -71,7 +51,7 @@ static int open_file(struct outfile *of, const char *path, const char *what, enu
 	of->what = what;
 	of->how = how;
 	of->placed = placed;
-	int fd;
+	int fd, e;
 	if (how == OUTFILE_NEW) {
 		fd = ownfile_create(&of->own, path, O_WRONLY, 0644);
 		if (fd < 0)
@@ -92,22 +72,19 @@ static int open_file(struct outfile *of, const char *path, const char *what, enu
 		    (fd = ownfile_create_temp(&of->own, tmp)) < 0)
 			return errf(err, errlen, "%s %s: %s", what, path, strerror(errno));
 		/* mkostemp's 0600 would make an export no one else may read */
-		if (fchmod(fd, 0644) < 0) {
-			int e = errno;
-			close(fd);
-			ownfile_remove(&of->own);
-			return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
-		}
+		if (fchmod(fd, 0644) < 0)
+			goto fail;
 	}
 	of->fd = fd;
-	if (stream && !(of->f = fdopen(fd, "w"))) {
-		int e = errno;
-		close(fd);
-		ownfile_remove(&of->own);
-		return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
-	}
+	if (stream && !(of->f = fdopen(fd, "w")))
+		goto fail;
 	of->is_open = 1;
 	return 0;
+fail:
+	e = errno;
+	close(fd);
+	ownfile_remove(&of->own);
+	return errf(err, errlen, "%s %s: %s", what, path, strerror(e));
 }
 
 int outfile_open(struct outfile *of, const char *path, const char *what, enum outfile_how how,

@@ -51,19 +51,9 @@ int ownfile_fd_is_at(int fd, int dirfd, const char *name)
 	return 0;
 }
 
-/* of takes fd's file, made at path: a descriptor of its own. */
-static int adopt(struct ownfile *of, int fd, const char *path)
-{
-	int own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	if (own < 0)
-		return -1;
-	of->fd = own;
-	strlcpy_(of->path, path, sizeof(of->path));
-	of->made = 1;
-	return 0;
-}
-
-int ownfile_create(struct ownfile *of, const char *path, int flags, mode_t mode)
+/* of cleared for a file about to be made at path: 0, or -1 + ENAMETOOLONG
+ * when of cannot hold its name. */
+static int prepare(struct ownfile *of, const char *path)
 {
 	memset(of, 0, sizeof(*of));
 	of->fd = -1;
@@ -71,38 +61,41 @@ int ownfile_create(struct ownfile *of, const char *path, int flags, mode_t mode)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	int fd = open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, mode);
+	return 0;
+}
+
+/* of takes fd's file, made at path just now (O_EXCL; fd -1: not made): a
+ * descriptor of its own.  fd, or -1 + errno with the file unlinked. */
+static int adopt(struct ownfile *of, int fd, const char *path)
+{
 	if (fd < 0)
 		return -1;
-	if (adopt(of, fd, path) < 0) {
+	int own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (own < 0) {
 		int e = errno;
 		unlink(path); /* made just now, by this open: ours */
 		close(fd);
 		errno = e;
 		return -1;
 	}
+	of->fd = own;
+	strlcpy_(of->path, path, sizeof(of->path));
+	of->made = 1;
 	return fd;
+}
+
+int ownfile_create(struct ownfile *of, const char *path, int flags, mode_t mode)
+{
+	if (prepare(of, path) < 0)
+		return -1;
+	return adopt(of, open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, mode), path);
 }
 
 int ownfile_create_temp(struct ownfile *of, char *tmpl)
 {
-	memset(of, 0, sizeof(*of));
-	of->fd = -1;
-	if (strlen(tmpl) >= sizeof(of->path)) {
-		errno = ENAMETOOLONG;
+	if (prepare(of, tmpl) < 0)
 		return -1;
-	}
-	int fd = mkostemp(tmpl, O_CLOEXEC); /* O_CREAT | O_EXCL, 0600 */
-	if (fd < 0)
-		return -1;
-	if (adopt(of, fd, tmpl) < 0) {
-		int e = errno;
-		unlink(tmpl);
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
+	return adopt(of, mkostemp(tmpl, O_CLOEXEC), tmpl); /* O_CREAT | O_EXCL, 0600 */
 }
 
 int ownfile_is_ours(const struct ownfile *of)
@@ -133,14 +126,22 @@ int ownfile_remove(struct ownfile *of)
 	return rc;
 }
 
-int ownfile_link(struct ownfile *of, const char *path)
+/* Whether of may be given the name path: 0; -1 + ENAMETOOLONG;
+ * OWNFILE_NOT_OURS when its name no longer holds the file we made. */
+static int may_name(const struct ownfile *of, const char *path)
 {
 	if (strlen(path) >= sizeof(of->path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (!ownfile_is_ours(of))
-		return OWNFILE_NOT_OURS;
+	return ownfile_is_ours(of) ? 0 : OWNFILE_NOT_OURS;
+}
+
+int ownfile_link(struct ownfile *of, const char *path)
+{
+	int rc = may_name(of, path);
+	if (rc)
+		return rc;
 	if (link(of->path, path) < 0)
 		return -1;
 	/* the new name is the file we made: link() made it just now */
@@ -152,12 +153,9 @@ int ownfile_link(struct ownfile *of, const char *path)
 
 int ownfile_rename(struct ownfile *of, const char *path)
 {
-	if (strlen(path) >= sizeof(of->path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (!ownfile_is_ours(of))
-		return OWNFILE_NOT_OURS;
+	int rc = may_name(of, path);
+	if (rc)
+		return rc;
 	if (rename(of->path, path) < 0)
 		return -1;
 	strlcpy_(of->path, path, sizeof(of->path));

@@ -1,6 +1,7 @@
 #include "base/text.h"
 
 #include <stdint.h>
+#include <string.h>
 
 int text_ctrl(unsigned long c)
 {
@@ -12,6 +13,13 @@ void text_clean(char *s)
 	for (; s && *s; s++)
 		if (text_ctrl((unsigned char)*s))
 			*s = '?';
+}
+
+size_t text_line(const char *s, const char **next)
+{
+	const char *nl = strchr(s, '\n');
+	*next = nl ? nl + 1 : NULL;
+	return nl ? (size_t)(nl - s) : strlen(s);
 }
 
 void text_put(FILE *f, const char *s, size_t len, const char *also)

@@ -21,6 +21,11 @@ void text_clean(char *s);
  * character and each byte of also (NULL: none) as '?'. */
 void text_put(FILE *f, const char *s, size_t len, const char *also);
 
+/* The length of the line at s (up to its '\n' or the end); *next where
+ * the line after it starts, NULL when s held the last:
+ * for (l = text, next; l && *l; l = next) { n = text_line(l, &next); ... } */
+size_t text_line(const char *s, const char **next);
+
 /* 1 for a UTF-8 continuation byte (10xxxxxx): not where a character starts. */
 int utf8_cont(unsigned char c);
 /* The length of the valid UTF-8 sequence at s (1-4), 0 if it is none. */

@@ -44,6 +44,15 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void *xgrow(void *p, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n < *cap)
+		return p;
+	while (n >= *cap)
+		*cap = *cap ? 2 * *cap : first;
+	return xrealloc(p, *cap * size);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -208,9 +217,8 @@ int open_input(const char *path, char *why, size_t whylen)
 		return errf(why, whylen, "%s", strerror(errno));
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
-		int e = errno;
-		close(fd);
-		return errf(why, whylen, "%s", strerror(e));
+		close_keep_errno(fd);
+		return errf(why, whylen, "%s", strerror(errno));
 	}
 	if (S_ISDIR(st.st_mode) || (!in && !S_ISREG(st.st_mode))) {
 		close(fd);
@@ -218,14 +226,19 @@ int open_input(const char *path, char *why, size_t whylen)
 			    S_ISDIR(st.st_mode) ? "is a directory"
 						: "not a regular file (a %s; give a file, or - for "
 						  "standard input)",
-			    S_ISFIFO(st.st_mode)   ? "FIFO"
-			    : S_ISCHR(st.st_mode)  ? "character device"
-			    : S_ISBLK(st.st_mode)  ? "block device"
-			    : S_ISSOCK(st.st_mode) ? "socket"
-						   : "special file");
+			    file_kind(st.st_mode));
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
+}
+
+const char *file_kind(mode_t mode)
+{
+	return S_ISFIFO(mode)	? "FIFO"
+	       : S_ISCHR(mode)	? "character device"
+	       : S_ISBLK(mode)	? "block device"
+	       : S_ISSOCK(mode) ? "socket"
+				: "special file";
 }
 
 int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
@@ -242,11 +255,8 @@ int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
 		ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int e = errno;
-			close(mfd);
-			return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
-		}
+		if (n < 0)
+			goto fail;
 		if (n == 0)
 			break;
 		got += (uint64_t)n;
@@ -259,27 +269,17 @@ int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
 				    "it to a file)",
 				    what, lim);
 		}
-		for (ssize_t o = 0; o < n;) {
-			ssize_t w = write(mfd, buf + o, (size_t)(n - o));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				int e = errno;
-				close(mfd);
-				return errf(err, errlen, "%s: standard input: %s", what,
-					    strerror(w < 0 ? e : ENOSPC));
-			}
-			o += w;
-		}
+		if (write_all(mfd, buf, (size_t)n) < 0)
+			goto fail;
 	}
 	/* fd 0 is now the file: /dev/stdin opens it again from the start */
-	if (dup2(mfd, STDIN_FILENO) < 0) {
-		int e = errno;
-		close(mfd);
-		return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
-	}
+	if (dup2(mfd, STDIN_FILENO) < 0)
+		goto fail;
 	close(mfd);
 	return 0;
+fail:
+	close_keep_errno(mfd);
+	return errf(err, errlen, "%s: standard input: %s", what, strerror(errno));
 }
 
 void csv_field(FILE *f, const char *s)
@@ -373,21 +373,65 @@ void fmt_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%.0f%c", v, units[u]);
 }
 
+void close_keep_errno(int fd)
+{
+	int e = errno;
+	close(fd);
+	errno = e;
+}
 
+ssize_t read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+ssize_t pread_small(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = pread(fd, buf, len - 1, 0);
+	while (n < 0 && errno == EINTR);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
 
 ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t len)
 {
 	int fd = openat(dirfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	ssize_t n;
 
 	if (fd < 0)
 		return -1;
-	do
-		n = read(fd, buf, len - 1);
-	while (n < 0 && errno == EINTR);
-	int e = errno;
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	errno = e;
+	ssize_t n = pread_small(fd, buf, len);
+	close_keep_errno(fd);
 	return n;
 }

@@ -22,6 +22,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* p, an array of *cap elements of size bytes, with room for element n:
+ * when n is past the end, *cap doubles (from first) until it is not and
+ * p is reallocated (xrealloc).  For the arrays that grow by appending. */
+void *xgrow(void *p, size_t n, size_t *cap, size_t size, size_t first);
 
 /* Formats into err (if non-NULL) and returns -1 so callers can write
  * `return errf(err, len, "...")`.  A sentence longer than the buffer keeps
@@ -59,6 +63,10 @@ int is_stdin_name(const char *path);
  * refused instead of waited for.  The fd, or -1 + why ("not a regular
  * file (a FIFO)", "is a directory", strerror). */
 int open_input(const char *path, char *why, size_t whylen);
+/* What a file that is not a regular file or a directory is, as a message
+ * names it: "FIFO", "character device", "block device", "socket",
+ * "special file". */
+const char *file_kind(mode_t mode);
 /* Standard input, when it is not a regular file (a pipe), read whole into
  * a memory file that becomes fd 0, so "-" and /dev/stdin can be opened
  * again from the start as a file can.  0 (also when stdin is a file), or
@@ -82,6 +90,19 @@ uint64_t mono_ns(void);
 
 /* Copies src into dst (size n), always NUL-terminating; returns strlen(src). */
 size_t strlcpy_(char *dst, const char *src, size_t n);
+/* close(fd) leaving errno as it was: for the error paths that go on to
+ * say why something failed. */
+void close_keep_errno(int fd);
+/* Reads up to n bytes, fewer only at end of file; EINTR retried.  Bytes
+ * read, or -1 + errno. */
+ssize_t read_full(int fd, void *buf, size_t n);
+/* buf[0..len) to fd whole: EINTR and short writes retried.  0, or -1 +
+ * errno (ENOSPC for a write that wrote nothing). */
+int write_all(int fd, const void *buf, size_t len);
+/* A small file held open read again from its start into buf,
+ * NUL-terminated (len bytes with the NUL), EINTR retried: bytes read, or
+ * -1 + errno. */
+ssize_t pread_small(int fd, char *buf, size_t len);
 /* Reads a small file (path relative to dirfd, or AT_FDCWD; a symlink as
  * the last component is refused) into buf, NUL-terminated: bytes read or
  * -1 with errno. */

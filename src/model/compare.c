@@ -89,12 +89,6 @@ uint64_t compare_seed(const char *name, int rec)
 	return COMPARE_SEED ^ h ^ (uint64_t)rec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* One sample made ready for resampling: its values sorted, and for each
  * original position its place in that order, so a resample's median is
  * found by counting draws per place (O(n), not a sort per resample) and
@@ -181,7 +175,7 @@ int compare_bootstrap(const double *a, size_t na, const double *b, size_t nb, ui
 			double y = resample_median(&sb, &s);
 			r[i] = y / x;
 		}
-		qsort(r, COMPARE_RESAMPLES, sizeof(*r), cmp_double);
+		qsort(r, COMPARE_RESAMPLES, sizeof(*r), stats_cmp_double);
 		*lo = r[COMPARE_RESAMPLES / 40 - 1];
 		*hi = r[COMPARE_RESAMPLES - COMPARE_RESAMPLES / 40 - 1];
 		free(r);

@@ -8,7 +8,7 @@
 #include "model/sawtooth.h"
 #include "base/util.h"
 
-static int cmp_double(const void *a, const void *b)
+int stats_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
@@ -18,7 +18,7 @@ double stats_median(double *v, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), stats_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 

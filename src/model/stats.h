@@ -58,6 +58,8 @@ int stats_compute(const struct run_result *runs, size_t n, const char *baseline,
 		  struct strategy_stats *out, int max);
 /* Median of v[0..n) (v is reordered); NAN for n == 0. */
 double stats_median(double *v, size_t n);
+/* qsort's comparison of two doubles, ascending. */
+int stats_cmp_double(const void *a, const void *b);
 /* The "vs base" and peak active(file) cells, as both tables print them:
  * "base" (a baseline with a successful run), "-" or "+12.3%"; "61M" or
  * "-" (no successful run). */

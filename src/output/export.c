@@ -18,27 +18,58 @@
 
 /* ---- OUT: made in memory, then written to a file of our own ------------ */
 
-int export_write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
-		     size_t errlen)
+static int interrupted(char *err, size_t errlen)
+{
+	errf(err, errlen, "interrupted");
+	return EXPORT_INTERRUPTED;
+}
+
+int export_write_file(const char *path, const char *what,
+		      int (*fill)(FILE *f, void *ctx, char *err, size_t errlen), void *ctx,
+		      char *err, size_t errlen)
 {
 	if (sig_caught())
-		return errf(err, errlen, "interrupted"), EXPORT_INTERRUPTED;
+		return interrupted(err, errlen);
 	sig_hold(1);
 	struct outfile of;
-	int rc = 0;
-	if (outfile_open(&of, path, what, OUTFILE_WHOLE, err, errlen) < 0)
-		rc = EXPORT_INPUT; /* exists, or the directory is not there: nothing made */
-	else if (outfile_write(&of, buf, len, err, errlen) < 0 ||
-		 outfile_flush(&of, err, errlen) < 0)
-		rc = EXPORT_WRITE;
-	else if (sig_caught()) /* the last moment a signal can still leave nothing */
-		rc = (errf(err, errlen, "interrupted"), EXPORT_INTERRUPTED);
-	else if (outfile_close(&of, err, errlen) < 0)
-		rc = EXPORT_WRITE; /* the temporary file went, path was not made */
+	int rc = EXPORT_INPUT; /* exists, or the directory is not there: nothing made */
+	if (outfile_open(&of, path, what, OUTFILE_WHOLE, err, errlen) == 0) {
+		errno = 0;
+		int w = fill(of.f, ctx, err, errlen);
+		if (w == 0 && outfile_flush(&of, err, errlen) < 0)
+			w = -1;
+		if (w == -1)
+			outfile_write_error(&of, errno, err, errlen); /* said once */
+		if (w < 0)
+			rc = EXPORT_WRITE;
+		else if (w > 0 || sig_caught()) /* the last moment a signal can leave nothing */
+			rc = interrupted(err, errlen);
+		else /* a failure: the temporary file went, path was not made */
+			rc = outfile_close(&of, err, errlen) < 0 ? EXPORT_WRITE : 0;
+	}
 	/* the temporary file, when it is left */
 	outfile_discard(&of);
 	sig_release(rc == 0);
 	return rc;
+}
+
+struct buf_fill {
+	const char *buf;
+	size_t len;
+};
+
+static int buf_fill(FILE *f, void *ctx, char *err, size_t errlen)
+{
+	const struct buf_fill *b = ctx;
+	(void)err, (void)errlen;
+	return fwrite(b->buf, 1, b->len, f) == b->len ? 0 : -1;
+}
+
+int export_write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
+		     size_t errlen)
+{
+	struct buf_fill b = {buf, len};
+	return export_write_file(path, what, buf_fill, &b, err, errlen);
 }
 
 /* A memory FILE for the picture or the CSV. */
@@ -377,8 +408,7 @@ int export_compare(FILE *out, const struct export_req *o, char *warn, size_t war
 		goto out;
 	}
 	if (sig_caught()) {
-		errf(err, errlen, "interrupted");
-		rc = EXPORT_INTERRUPTED;
+		rc = interrupted(err, errlen);
 	} else {
 		errno = 0;
 		sig_hold(1);
@@ -392,16 +422,55 @@ out:
 	return rc;
 }
 
+/* ---- the streaming exports' reading ----------------------------------- */
 
-int export_next(struct recording *rec, struct record_item *it, const char *path,
-		uint64_t *last_t, size_t *nsamples, char *err, size_t errlen)
+int export_read_open(struct export_read *x, const char *path, char *warn, size_t warnlen, char *err,
+		     size_t errlen)
 {
-	int r = recording_next(rec, it, err, errlen);
+	memset(x, 0, sizeof(*x));
+	x->path = path;
+	if (warnlen)
+		warn[0] = '\0';
+	x->rec = recording_open(path, err, errlen);
+	if (!x->rec)
+		return -1;
+	recording_read_ahead(x->rec, recording_read_threads());
+	x->it = xmalloc(sizeof(*x->it));
+	return 0;
+}
+
+int export_read_next(struct export_read *x, char *err, size_t errlen)
+{
+	const struct record_item *it = x->it;
+	int r = recording_next(x->rec, x->it, err, errlen);
 	if (r > 0 && it->kind == RECORD_SAMPLE) {
-		if (*nsamples && it->sample.t_ns < *last_t) /* as the replay's first read says it */
-			return errf(err, errlen, "%s:%u: sample: time goes backwards", path, it->line);
-		*last_t = it->sample.t_ns;
-		++*nsamples;
+		if (x->nsamples &&
+		    it->sample.t_ns < x->last_t) /* as the replay's first read says */
+			return errf(err, errlen, "%s:%u: sample: time goes backwards", x->path,
+				    it->line);
+		x->last_t = it->sample.t_ns;
+		x->nsamples++;
+	} else if (r > 0 && it->kind == RECORD_RESULT) {
+		x->res = xgrow(x->res, x->nres, &x->cap, sizeof(*x->res), 64);
+		x->res[x->nres++] = it->result;
 	}
 	return r;
+}
+
+int export_read_end(struct export_read *x, char *warn, size_t warnlen, char *err, size_t errlen)
+{
+	if (!x->nsamples)
+		return errf(err, errlen, "%s: no samples in the recording", x->path);
+	const char *w = recording_warning(x->rec);
+	if (w && warnlen)
+		strlcpy_(warn, w, warnlen);
+	return 0;
+}
+
+void export_read_close(struct export_read *x)
+{
+	free(x->res);
+	free(x->it);
+	recording_close(x->rec);
+	memset(x, 0, sizeof(*x));
 }

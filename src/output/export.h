@@ -44,21 +44,51 @@ struct export_req {
 	const struct record_argv_parser *ap;
 };
 
-/* recording_next for the exports that stream the reader, with the
+/* A recording streamed through the reader by an export that holds no
+ * history (export_csv.c, export_om.c): the replay's order check, the
+ * samples counted, every result kept (the labels and limits the replay
+ * gives the runs are made from them). */
+struct export_read {
+	struct recording *rec;
+	struct record_item *it; /* the item export_read_next read */
+	const char *path;
+	uint64_t last_t; /* the newest sample's time */
+	size_t nsamples;
+	struct run_result *res; /* every result, in the file's order */
+	size_t nres, cap;
+};
+/* Opens the recording at path, read ahead (warn cleared).  0, or -1 +
+ * err; export_read_close either way. */
+int export_read_open(struct export_read *x, const char *path, char *warn, size_t warnlen, char *err,
+		     size_t errlen);
+/* recording_next into x->it (a result also appended to x->res), with the
  * replay's order check: a sample earlier than the one before it is a bad
- * line (-1 + "PATH:LINE: sample: time goes backwards"); *nsamples counts
- * the samples, *last_t is the newest one's time. */
-int export_next(struct recording *rec, struct record_item *it, const char *path,
-		uint64_t *last_t, size_t *nsamples, char *err, size_t errlen);
+ * line (-1 + "PATH:LINE: sample: time goes backwards").  1, 0 at the end,
+ * -1 + err. */
+int export_read_next(struct export_read *x, char *err, size_t errlen);
+/* After the last item: -1 + "PATH: no samples in the recording" when
+ * there was none; else 0 and the reader's warning (a cut last line) in
+ * warn. */
+int export_read_end(struct export_read *x, char *warn, size_t warnlen, char *err, size_t errlen);
+void export_read_close(struct export_read *x);
 
 /* The exit status each returns on failure (err says why): */
 #define EXPORT_INPUT 2 /* a usage or input error: nothing was created */
 #define EXPORT_WRITE 1 /* OUT could not be written: it was removed again */
 #define EXPORT_INTERRUPTED 3 /* a signal came (sig_caught): OUT was not made */
 
-/* Creates path new with buf[0..len): written to a temporary file beside it
- * and linked into place whole (outfile.h, OUTFILE_WHOLE); a failure or a signal
- * (sig_caught) before the link leaves no path.  0, or EXPORT_* + err. */
+/* Creates path new with what fill writes on f: a temporary file beside it
+ * linked into place whole (outfile.h, OUTFILE_WHOLE).  From the temporary
+ * file's making to its link or removal a signal is only noted (sig_hold:
+ * main.c's handler _exits otherwise); one that came (sig_caught), or a
+ * failure, leaves no path.  fill returns 0; -1 when a write failed (errno:
+ * said as path's write error); -2 with its own sentence in err; 1 when a
+ * signal stopped it.  0, or EXPORT_* + err (EXPORT_INPUT: path exists, or
+ * its directory is not there). */
+int export_write_file(const char *path, const char *what,
+		      int (*fill)(FILE *f, void *ctx, char *err, size_t errlen), void *ctx,
+		      char *err, size_t errlen);
+/* export_write_file with buf[0..len). */
 int export_write_new(const char *path, const char *what, const char *buf, size_t len, char *err,
 		     size_t errlen);
 /* --export-svg OUT FILE (o->out, o->inputs[0]): 0, or

@@ -6,7 +6,6 @@
 
 #include "output/export.h"
 #include "output/output.h"
-#include "base/outfile.h"
 #include "model/phase.h"
 #include "recording/record.h"
 #include "recording/spool.h"
@@ -105,21 +104,37 @@ static int csv_unspool(FILE *sp, FILE *out, const struct run_result *res, size_t
 	return ferror(sp) || ferror(out) ? -1 : 0;
 }
 
+/* OUT's content: the header, then the spooled rows with their labels;
+ * spool_err, when the spool failed, is said as OUT's write error. */
+struct csv_fill {
+	FILE *sp;
+	int spool_err;
+	const struct run_result *res;
+	size_t nres, runs;
+};
+
+static int csv_fill(FILE *f, void *ctx, char *err, size_t errlen)
+{
+	const struct csv_fill *c = ctx;
+	(void)err, (void)errlen;
+	csv_header(f);
+	if (c->spool_err) {
+		errno = c->spool_err;
+		return -1;
+	}
+	return csv_unspool(c->sp, f, c->res, c->nres, c->runs) < 0 ? -1 : 0;
+}
+
 int export_csv_stream(const char *in, const char *out, char *warn, size_t warnlen, char *err,
 		      size_t errlen)
 {
-	if (warnlen)
-		warn[0] = '\0';
-	struct recording *rec = recording_open(in, err, errlen);
-	if (!rec)
+	struct export_read x;
+	if (export_read_open(&x, in, warn, warnlen, err, errlen) < 0) {
+		export_read_close(&x);
 		return EXPORT_INPUT;
-	recording_read_ahead(rec, recording_read_threads());
-	struct record_item *it = xmalloc(sizeof(*it));
-	struct run_result *res = NULL;
-	size_t nres = 0, cap = 0, runs = 0, nsamples = 0;
-	uint64_t last_t = 0;
-	int rc = EXPORT_INPUT, werr = 0;
-	struct outfile o = {0};
+	}
+	size_t runs = 0;
+	int rc = EXPORT_INPUT, werr = 0, r;
 	struct csv_stream c;
 	char dir[4096];
 	spool_dir_of(out, dir, sizeof(dir));
@@ -131,18 +146,12 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 		werr = errno ? errno : EIO;
 	memset(&c, 0, sizeof(c));
 	c.f = sp;
-	for (;;) {
-		int r = export_next(rec, it, in, &last_t, &nsamples, err, errlen);
-		if (r < 0)
-			goto out;
-		if (r == 0)
-			break;
+	while ((r = export_read_next(&x, err, errlen)) > 0) {
+		const struct record_item *it = x.it;
 		if (it->kind == RECORD_SAMPLE) {
 			const struct sample *s = &it->sample;
-			if (werr) {
-				c.n++;
+			if (werr)
 				continue;
-			}
 			fprintf(sp, "%d %d ", s->run, s->phase);
 			export_csv_sample(&c, s, NULL);
 			if (ferror(sp))
@@ -150,54 +159,18 @@ int export_csv_stream(const char *in, const char *out, char *warn, size_t warnle
 		} else if (it->kind == RECORD_EVENT) {
 			if (it->event.run >= 0 && (size_t)it->event.run + 1 > runs)
 				runs = (size_t)it->event.run + 1;
-		} else if (it->kind == RECORD_RESULT) {
-			if (nres == cap) {
-				cap = cap ? 2 * cap : 64;
-				res = xrealloc(res, cap * sizeof(*res));
-			}
-			res[nres++] = it->result;
 		}
 	}
-	if (!c.n) {
-		errf(err, errlen, "%s: no samples in the recording", in);
+	if (r < 0 || export_read_end(&x, warn, warnlen, err, errlen) < 0)
 		goto out;
-	}
-	if (nres > runs)
-		runs = nres;
-	const char *w = recording_warning(rec);
-	if (w && warnlen)
-		strlcpy_(warn, w, warnlen);
-	if (sig_caught()) {
-		errf(err, errlen, "interrupted");
-		rc = EXPORT_INTERRUPTED;
-		goto out;
-	}
-	/* from the temporary file's making to its link or removal a signal is
-	 * only noted (main.c's export_signal _exits otherwise; the spool has
-	 * no name) */
-	sig_hold(1);
-	if (outfile_open(&o, out, "--export-csv", OUTFILE_WHOLE, err, errlen) < 0)
-		goto out; /* exists, or the directory is not there: nothing made */
-	errno = 0;
-	csv_header(o.f);
-	if (werr || csv_unspool(sp, o.f, res, nres, runs) < 0) {
-		outfile_write_error(&o, werr ? werr : errno, err, errlen);
-		rc = EXPORT_WRITE;
-	} else if (sig_caught()) {
-		errf(err, errlen, "interrupted");
-		rc = EXPORT_INTERRUPTED;
-	} else if (outfile_flush(&o, err, errlen) < 0) {
-		rc = EXPORT_WRITE;
-	} else {
-		rc = outfile_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;
-	}
+	if (x.nres > runs)
+		runs = x.nres;
+	/* the spool has no name: a signal leaves nothing of it */
+	struct csv_fill fill = {sp, werr, x.res, x.nres, runs};
+	rc = export_write_file(out, "--export-csv", csv_fill, &fill, err, errlen);
 out:
-	outfile_discard(&o); /* the temporary file, when it is left */
-	sig_release(rc == 0);
 	if (sp)
 		fclose(sp);
-	free(res);
-	free(it);
-	recording_close(rec);
+	export_read_close(&x);
 	return rc;
 }

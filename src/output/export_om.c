@@ -10,25 +10,44 @@
 #include "recording/record.h"
 #include "source/source.h"
 #include "recording/spool.h"
-#include "base/outfile.h"
 #include "base/util.h"
+
+/* OUT's content: the families om_stream kept (a signal stops it); a
+ * row's file that failed is said as OUT's write error, a stream that
+ * could not be made in its own words. */
+struct om_fill {
+	struct om_stream *x;
+	int werr;
+	const char *what, *why;
+};
+
+static int om_fill(FILE *f, void *ctx, char *err, size_t errlen)
+{
+	const struct om_fill *c = ctx;
+	if (!c->x) {
+		errf(err, errlen, "%s %s", c->what, c->why);
+		return -2;
+	}
+	if (c->werr) {
+		errno = c->werr;
+		return -1;
+	}
+	return om_stream_finish(c->x, f, sig_caught);
+}
 
 int om_export_stream(const char *inp, const char *out, const struct record_argv_parser *ap,
 		     char *warn, size_t warnlen, char *err, size_t errlen)
 {
 	const char *what = "--export-openmetrics";
-	if (warnlen)
-		warn[0] = '\0';
-	struct recording *rec = recording_open(inp, err, errlen);
-	if (!rec)
+	struct export_read rd;
+	if (export_read_open(&rd, inp, warn, warnlen, err, errlen) < 0) {
+		export_read_close(&rd);
 		return EXPORT_INPUT;
-	recording_read_ahead(rec, recording_read_threads());
-	const struct record_header *h = recording_header(rec);
+	}
+	const struct record_header *h = recording_header(rd.rec);
 	struct runlog *log = runlog_new();
-	struct record_item *it = xmalloc(sizeof(*it));
-	struct run_result *res = NULL; /* every result, for the limits (as the replay's) */
-	size_t nres = 0, cap = 0, nev = 0, n = 0;
-	uint64_t last_t = 0, cg_limit = 0;
+	size_t nev = 0;
+	uint64_t cg_limit = 0;
 	struct om_input in = {
 	    .host = h->host,
 	    .kernel = h->kernel,
@@ -42,14 +61,9 @@ int om_export_stream(const char *inp, const char *out, const struct record_argv_
 	/* a directory that is not there: the input is still read first, and
 	 * outfile_open says what is wrong with OUT */
 	struct om_stream *x = in.wall0_s >= 0 ? om_stream_new(dir, &in, terr, sizeof(terr)) : NULL;
-	int rc = EXPORT_INPUT, werr = 0;
-	struct outfile o = {0};
-	for (;;) {
-		int r = export_next(rec, it, inp, &last_t, &n, err, errlen);
-		if (r < 0)
-			goto out;
-		if (r == 0)
-			break;
+	int rc = EXPORT_INPUT, werr = 0, r;
+	while ((r = export_read_next(&rd, err, errlen)) > 0) {
+		const struct record_item *it = rd.it;
 		if (it->kind == RECORD_SAMPLE) {
 			const struct sample *s = &it->sample;
 			if ((s->have & SAMPLE_HAVE_CG) && !cg_limit && s->cg_limit < (1ull << 60))
@@ -64,23 +78,12 @@ int om_export_stream(const char *inp, const char *out, const struct record_argv_
 			if (e->run >= 0 && e->run < RUNLOG_MAX_RUNS && nev++ < RUNLOG_MAX_EVENTS &&
 			    (size_t)e->run < log->nresults && !log->results[e->run].t_start_ns)
 				log->results[e->run].t_start_ns = e->t_ns;
-		} else if (it->kind == RECORD_RESULT) {
-			if (nres == cap) {
-				cap = cap ? 2 * cap : 64;
-				res = xrealloc(res, cap * sizeof(*res));
-			}
-			res[nres++] = it->result;
-			if (log->nresults < RUNLOG_MAX_RUNS)
-				log->results[log->nresults++] = it->result;
+		} else if (it->kind == RECORD_RESULT && log->nresults < RUNLOG_MAX_RUNS) {
+			log->results[log->nresults++] = it->result;
 		}
 	}
-	if (!n) {
-		errf(err, errlen, "%s: no samples in the recording", inp);
+	if (r < 0 || export_read_end(&rd, warn, warnlen, err, errlen) < 0)
 		goto out;
-	}
-	const char *w = recording_warning(rec);
-	if (w && warnlen)
-		strlcpy_(warn, w, warnlen);
 	if (in.wall0_s < 0) {
 		errf(err, errlen, "%s %s: the recording's start_wall \"%s\" is not a time", what,
 		     inp, h->start_wall);
@@ -88,50 +91,18 @@ int om_export_stream(const char *inp, const char *out, const struct record_argv_
 	}
 	struct record_config cfg;
 	record_config_resolve(h, ap, &cfg);
-	source_replay_setup(log, &cfg, res, nres, cg_limit);
+	/* every result, for the limits (as the replay's) */
+	source_replay_setup(log, &cfg, rd.res, rd.nres, cg_limit);
 	in.runs = log->results;
 	in.nruns = log->nresults;
 	in.mem_limit = log->mem_limit;
 	in.disk_limit = log->disk_limit;
-	if (sig_caught()) {
-		errf(err, errlen, "interrupted");
-		rc = EXPORT_INTERRUPTED;
-		goto out;
-	}
-	/* from the temporary file's making to its link or removal a signal is
-	 * only noted (main.c's export_signal _exits otherwise; the rows'
-	 * files have no names) */
-	sig_hold(1);
-	if (outfile_open(&o, out, what, OUTFILE_WHOLE, err, errlen) < 0)
-		goto out;
-	if (!x || werr) {
-		if (x)
-			outfile_write_error(&o, werr, err, errlen);
-		else
-			errf(err, errlen, "%s %s", what, terr);
-		rc = EXPORT_WRITE;
-		goto out;
-	}
-	errno = 0;
-	int wr = om_stream_finish(x, o.f, sig_caught);
-	if (wr == 0 && outfile_flush(&o, err, errlen) < 0)
-		wr = -1;
-	if (wr < 0)
-		outfile_write_error(&o, errno, err, errlen); /* said once */
-	if (wr || sig_caught()) {
-		rc = wr < 0 ? EXPORT_WRITE : EXPORT_INTERRUPTED;
-		if (wr >= 0)
-			errf(err, errlen, "interrupted");
-	} else {
-		rc = outfile_close(&o, err, errlen) < 0 ? EXPORT_WRITE : 0;
-	}
+	/* the rows' files have no names: a signal leaves nothing of them */
+	struct om_fill fill = {x, werr, what, terr};
+	rc = export_write_file(out, what, om_fill, &fill, err, errlen);
 out:
-	outfile_discard(&o); /* the temporary file, when it is left */
-	sig_release(rc == 0);
 	om_stream_free(x);
-	free(res);
-	free(it);
 	runlog_free(log);
-	recording_close(rec);
+	export_read_close(&rd);
 	return rc;
 }

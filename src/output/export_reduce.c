@@ -23,7 +23,6 @@ struct reducer {
 	struct series *ser;
 	const struct reduce_opts *ro;
 	struct reduce_info *info;
-	char note[600];
 	/* the ranges (one of our own for from_s..to_s, made at the first sample) */
 	struct reduce_range own;
 	const struct reduce_range *rg;
@@ -85,10 +84,7 @@ static void bucket_flush(struct reducer *d)
 		keep_one(d, c[i]);
 	if (d->bursts) {
 		struct reduce_info *in = d->info;
-		if (in->nmarks == d->cap_marks) {
-			d->cap_marks = d->cap_marks ? 2 * d->cap_marks : 256;
-			in->marks = xrealloc(in->marks, d->cap_marks * sizeof(*in->marks));
-		}
+		in->marks = xgrow(in->marks, in->nmarks, &d->cap_marks, sizeof(*in->marks), 256);
 		in->marks[in->nmarks++] = (struct svg_burst){.t_ns = d->burst_t, .n = d->bursts};
 	}
 	d->bucket = -1;
@@ -255,37 +251,22 @@ static void red_sample(void *ctx, const struct sample *s, const struct disktab *
 	d->idx++;
 }
 
-static void red_note(void *ctx, const char *msg)
-{
-	struct reducer *d = ctx;
-	if (!d->note[0])
-		strlcpy_(d->note, msg, sizeof(d->note));
-}
-
 int export_load_reduced(struct rec_load *r, const char *path, const struct record_argv_parser *ap,
 			const struct reduce_opts *ro, struct reduce_info *info, char *warn,
 			size_t warnlen, char *err, size_t errlen)
 {
-	memset(r, 0, sizeof(*r));
 	memset(info, 0, sizeof(*info));
-	r->path = path;
-	if (warnlen)
-		warn[0] = '\0';
-	r->log = runlog_new();
 	struct reducer *d = xcalloc(1, sizeof(*d));
 	d->ro = ro;
 	d->info = info;
 	d->bucket = -1;
-	struct source_sink sink = {.ctx = d, .sample = red_sample, .note = red_note};
-	/* speed 0: every sample is due at once; nothing waits on the timer */
-	struct source *src = source_replay_new(path, 0, r->log, &sink, ap, err, errlen);
+	struct rec_loader l = {.sample = red_sample, .ctx = d};
+	struct replay_pos pos;
+	struct source *src = rec_load_open(r, &l, path, ap, &pos, warn, warnlen, err, errlen);
 	if (!src) {
 		free(d);
-		rec_load_done(r);
 		return -1;
 	}
-	struct replay_pos pos;
-	source_replay_pos(src, &pos);
 	/* a recording no longer than the picture is kept whole, as rec_load_read */
 	d->reduced = ro->cols && pos.n > ro->cols;
 	size_t cap = ro->no_samples ? 1
@@ -300,21 +281,15 @@ int export_load_reduced(struct rec_load *r, const char *path, const struct recor
 	while (source_step(src) == 0)
 		;
 	bucket_flush(d);
-	rec_load_take(r, src, warn, warnlen);
 	info->n = d->idx;
 	info->reduced = d->reduced;
-	int bad = d->note[0] || d->idx != pos.n ||
-		  (!d->reduced && !ro->no_samples && series_len(r->ser) != pos.n);
-	if (bad) {
-		errf(err, errlen, "%s",
-		     d->note[0] ? d->note : "the recording changed while it was read");
-		free(d);
-		rec_load_done(r);
-		export_reduce_done(info);
-		return -1;
-	}
+	int short_read =
+	    d->idx != pos.n || (!d->reduced && !ro->no_samples && series_len(r->ser) != pos.n);
+	int rc = rec_load_end(r, &l, src, short_read, warn, warnlen, err, errlen);
 	free(d);
-	return 0;
+	if (rc < 0)
+		export_reduce_done(info);
+	return rc;
 }
 
 void export_reduce_done(struct reduce_info *info)

@@ -4,13 +4,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/sigpipe.h"
 #include "base/util.h"
 
 #define WSIZE 32768U /* deflate's window: how far back a block may refer */
@@ -86,10 +86,7 @@ static void win_add(struct gzread *z, const unsigned char *p, size_t n)
 static void add_point(struct gzread *z)
 {
 	struct gzindex *ix = z->ix;
-	if (ix->n == ix->cap) {
-		ix->cap = ix->cap ? ix->cap * 2 : 64;
-		ix->pt = xrealloc(ix->pt, ix->cap * sizeof(*ix->pt));
-	}
+	ix->pt = xgrow(ix->pt, ix->n, &ix->cap, sizeof(*ix->pt), 64);
 	struct point *p = &ix->pt[ix->n++];
 	memset(p, 0, sizeof(*p));
 	p->in = z->in_off - z->s.avail_in;
@@ -417,14 +414,8 @@ struct gzindex_job *gzindex_start(int file, uint64_t span)
 	j->fd = fd;
 	j->span = span;
 	atomic_init(&j->stop, 0);
-	/* the build takes no signal: the handlers run on the threads they did,
-	 * whose system calls a signal interrupts (the build polls sig_caught) */
-	sigset_t all, was;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &was);
-	int started = pthread_create(&j->th, NULL, job_run, j) == 0;
-	pthread_sigmask(SIG_SETMASK, &was, NULL);
-	if (!started) {
+	/* the build takes no signal (it polls sig_caught) */
+	if (sig_thread_start(&j->th, job_run, j) != 0) {
 		close(fd);
 		free(j);
 		return NULL;

@@ -2,12 +2,12 @@
  * jansson's allocations of a line from a bump arena, and the lines parsed
  * ahead on other threads (recording_read_ahead, record.h). */
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "recording/record_reader.h"
+#include "base/sigpipe.h"
 #include "base/util.h"
 
 /* ---- a line's allocations: a bump arena (record_reader.h) ---------------- */
@@ -103,15 +103,10 @@ static void *ahead_work(void *arg)
 /* Starts the workers not running: how many run. */
 int ahead_start(struct ahead *a)
 {
-	sigset_t all, was;
-	/* a worker takes no signal: the program's handlers run where they did */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &was);
 	a->stop = 0;
-	while (a->nthreads < a->want &&
-	       pthread_create(&a->tid[a->nthreads], NULL, ahead_work, a) == 0)
+	/* a worker takes no signal: the program's handlers run where they did */
+	while (a->nthreads < a->want && sig_thread_start(&a->tid[a->nthreads], ahead_work, a) == 0)
 		a->nthreads++;
-	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	return a->nthreads;
 }
 

@@ -178,6 +178,32 @@ static int rd_real(struct recording *r, const char *kind, const char *line, cons
 	return g ? rd_real_in(r, kind, key, json_object_get(obj, key), g, d, err, errlen) : -1;
 }
 
+/* The numbers of obj, a line of kind, that are members of base's struct
+ * (record_member_next), each in its range (rd_int_in, rd_real_in).  optional: a key the
+ * file does not have is 0 (else it is an error). */
+static int rd_members(struct recording *r, const char *kind, const char *line, const json_t *obj,
+		      void *base, int optional, char *err, size_t errlen)
+{
+	for (const struct record_key_range *k = NULL; (k = record_member_next(line, k));) {
+		const json_t *j = json_object_get(obj, k->key);
+		char *p = (char *)base + k->off;
+		if (k->type == F_F64) {
+			double d = 0;
+			if ((j || !optional) &&
+			    rd_real_in(r, kind, k->key, j, &k->range, &d, err, errlen) < 0)
+				return -1;
+			memcpy(p, &d, sizeof(d));
+		} else {
+			json_int_t v = 0;
+			if ((j || !optional) &&
+			    rd_int_in(r, kind, k->key, j, &k->range, &v, err, errlen) < 0)
+				return -1;
+			record_int_set(p, k->type, v);
+		}
+	}
+	return 0;
+}
+
 /* ---- the header ------------------------------------------------------- */
 
 static void copy_str(char *dst, size_t n, const json_t *o, const char *key)
@@ -242,36 +268,8 @@ static int rd_config(struct recording *r, const json_t *c, char *err, size_t err
 			    &x->nstrategies, err, errlen) < 0 ||
 	    rd_config_names(r, c, "cmds", x->cmds, RUN_CONFIG_MAX_CMDS, &x->ncmds, err, errlen) < 0)
 		return -1;
-	static const struct {
-		const char *key;
-		size_t off;
-	} u64s[] = {
-	    {"size", offsetof(struct record_config, size)},
-	    {"bs", offsetof(struct record_config, bs)},
-	    {"mem_limit", offsetof(struct record_config, mem_limit)},
-	    {"disk_limit", offsetof(struct record_config, disk_limit)},
-	};
-	json_int_t v;
-	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		if (rd_int(r, kind, line, c, u64s[i].key, &v, err, errlen) < 0)
-			return -1;
-		uint64_t u = (uint64_t)v;
-		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
-	}
-	static const struct {
-		const char *key;
-		size_t off;
-	} ints[] = {
-	    {"repeat", offsetof(struct record_config, repeat)},
-	    {"prealloc", offsetof(struct record_config, prealloc)},
-	    {"rehearsal", offsetof(struct record_config, rehearsal)},
-	};
-	for (size_t i = 0; i < ARRAY_LEN(ints); i++) {
-		if (rd_int(r, kind, line, c, ints[i].key, &v, err, errlen) < 0)
-			return -1;
-		int k = (int)v;
-		memcpy((char *)x + ints[i].off, &k, sizeof(k));
-	}
+	if (rd_members(r, kind, line, c, x, 0, err, errlen) < 0)
+		return -1;
 	if (rd_config_str(r, c, "baseline", x->baseline, sizeof(x->baseline), err, errlen) < 0 ||
 	    rd_config_str(r, c, "probe", x->probe, sizeof(x->probe), err, errlen) < 0)
 		return -1;
@@ -295,6 +293,7 @@ static int rd_config(struct recording *r, const json_t *c, char *err, size_t err
 		const struct record_range *g = rd_range(r, line, "sweep_values", err, errlen);
 		if (!g)
 			return -1;
+		json_int_t v;
 		for (size_t i = 0; i < json_array_size(vals); i++) {
 			if (rd_int_in(r, kind, "sweep_values", json_array_get(vals, i), g, &v, err,
 				      errlen) < 0)
@@ -339,24 +338,7 @@ int rd_header(struct recording *r, json_t *o, char *err, size_t errlen)
 	 * (0), as the writer leaves out what it does not know — "page_size":0
 	 * is a lie, no page size an honest hand-made file.  A minor above
 	 * this build's is read: its new keys and lines are skipped. */
-	const char *kind = "header";
-#define HDR_INT(key, dst, type)                                                                    \
-	do {                                                                                       \
-		v = 0;                                                                             \
-		if (json_object_get(o, key) && rd_int(r, kind, kind, o, key, &v, err, errlen) < 0) \
-			return -1;                                                                 \
-		(dst) = (type)v;                                                                   \
-	} while (0)
-	HDR_INT("minor", h->minor, int);
-	HDR_INT("page_size", h->page_size, long);
-	HDR_INT("cpus", h->cpus, int);
-	HDR_INT("mem_total_kb", h->mem_total_kb, uint64_t);
-	HDR_INT("cgroup", h->cgroup_version, int);
-	HDR_INT("start_mono_ns", h->start_mono_ns, uint64_t);
-#undef HDR_INT
-	h->interval_s = 0;
-	if (json_object_get(o, "interval_s") &&
-	    rd_real(r, kind, kind, o, "interval_s", &h->interval_s, err, errlen) < 0)
+	if (rd_members(r, "header", "header", o, h, 1, err, errlen) < 0)
 		return -1;
 	copy_str(h->version, sizeof(h->version), o, "version");
 	copy_str(h->kernel, sizeof(h->kernel), o, "kernel");
@@ -483,10 +465,8 @@ static int rd_disks(struct recording *r, json_t *o, struct record_item *it, char
 		struct disk_counters *d = &t->dev[i];
 		json_t *row = json_object_get(dk, d->name);
 		if (!row) {
-			const struct disk_counters *p = NULL;
-			for (int k = 0; r->have_prev && k < r->prev.n && !p; k++)
-				if (!strcmp(r->prev.dev[k].name, d->name))
-					p = &r->prev.dev[k];
+			const struct disk_counters *p =
+			    record_disk_find(r->have_prev ? &r->prev : NULL, d->name);
 			if (!p)
 				return rd_fail(r, err, errlen, r->line,
 					       "sample: no row for new device %s", d->name);
@@ -582,16 +562,7 @@ static int rd_sample(struct recording *r, json_t *o, struct record_item *it, cha
 			continue;
 		}
 		IN_RANGE(j, f->key, &f->range, v);
-		if (f->type == F_U32) {
-			uint32_t x = (uint32_t)v;
-			memcpy(p, &x, sizeof(x));
-		} else if (f->type == F_U8) {
-			uint8_t x = (uint8_t)v;
-			memcpy(p, &x, sizeof(x));
-		} else {
-			uint64_t x = (uint64_t)v;
-			memcpy(p, &x, sizeof(x));
-		}
+		record_int_set(p, f->type, v);
 	}
 	if (sl[S_DK])
 		return rd_disks(r, o, it, err, errlen);
@@ -682,22 +653,8 @@ static int rd_result_res(struct recording *r, json_t *o, struct run_result *x, c
 		return 0;
 	if (!json_is_object(res))
 		return rd_fail(r, err, errlen, r->line, "result: \"res\" not an object");
-	json_int_t v;
-	static const struct {
-		const char *key;
-		size_t off;
-	} u64s[] = {
-	    {"dst_dirty_peak_kb", offsetof(struct run_result, res_dst_dirty_peak_kb)},
-	    {"src_cached_end", offsetof(struct run_result, res_src_cached_end)},
-	    {"src_pages_end", offsetof(struct run_result, res_src_pages_end)},
-	    {"recent_end", offsetof(struct run_result, res_recent_end)},
-	};
-	const char *kind = "result: res";
-	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		KEY_INT("result.res", res, u64s[i].key, v);
-		uint64_t u = (uint64_t)v;
-		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
-	}
+	if (rd_members(r, "result: res", "result.res", res, x, 0, err, errlen) < 0)
+		return -1;
 	x->res_have = 1;
 	return 0;
 }
@@ -705,8 +662,6 @@ static int rd_result_res(struct recording *r, json_t *o, struct run_result *x, c
 /* The probe's figures (--probe) came later: none in a recording without. */
 static int rd_probe(struct recording *r, json_t *p, struct run_result *x, char *err, size_t errlen)
 {
-	const char *kind = "result: probe";
-	json_int_t v;
 	memset(&x->probe, 0, sizeof(x->probe));
 	if (!p)
 		return 0;
@@ -716,25 +671,7 @@ static int rd_probe(struct recording *r, json_t *p, struct run_result *x, char *
 		return rd_fail(r, err, errlen, r->line,
 			       "result: \"probe\" is not a probe's figures");
 	strlcpy_(x->probe.mode, json_string_value(mode), sizeof(x->probe.mode));
-	static const struct {
-		const char *key;
-		size_t off;
-	} u64s[] = {
-	    {"n", offsetof(struct probe_figures, n)},
-	    {"p50_ns", offsetof(struct probe_figures, p50_ns)},
-	    {"p99_ns", offsetof(struct probe_figures, p99_ns)},
-	    {"p999_ns", offsetof(struct probe_figures, p999_ns)},
-	    {"max_ns", offsetof(struct probe_figures, max_ns)},
-	    {"slow", offsetof(struct probe_figures, slow)},
-	    {"idle_n", offsetof(struct probe_figures, idle_n)},
-	    {"idle_p99_ns", offsetof(struct probe_figures, idle_p99_ns)},
-	};
-	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		KEY_INT("result.probe", p, u64s[i].key, v);
-		uint64_t u = (uint64_t)v;
-		memcpy((char *)&x->probe + u64s[i].off, &u, sizeof(u));
-	}
-	return 0;
+	return rd_members(r, "result: probe", "result.probe", p, &x->probe, 0, err, errlen);
 }
 
 /* --sweep's keys (optional): the parameter by name, its value. */
@@ -759,7 +696,6 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 {
 	const char *kind = "result";
 	struct run_result *x = &it->result;
-	json_int_t v;
 
 	const json_t *name = json_object_get(o, "name");
 	if (!json_is_string(name))
@@ -791,65 +727,10 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	text_clean(x->message);
 
 	/* every number in the range a run can have (record_format.c): a -1
-	 * byte count would become 18446744073709551615 in --results */
-	KEY_INT(kind, o, "cmd", v);
-	x->cmd = (int)v;
-	KEY_INT(kind, o, "repeat", v);
-	x->repeat = (int)v;
-	KEY_INT(kind, o, "finished", v);
-	x->finished = (int)v;
-	KEY_INT(kind, o, "ok", v);
-	x->ok = (int)v;
-	KEY_INT(kind, o, "cancelled", v);
-	x->cancelled = (int)v;
-	KEY_INT(kind, o, "bursts", v);
-	x->bursts = (int)v;
-	KEY_INT(kind, o, "verified", v);
-	x->verified = (int)v;
-	KEY_INT(kind, o, "majflt", v);
-	x->majflt = (long)v;
-	KEY_INT(kind, o, "minflt", v);
-	x->minflt = (long)v;
-	KEY_INT(kind, o, "inblock", v);
-	x->inblock = (long)v;
-	KEY_INT(kind, o, "oublock", v);
-	x->oublock = (long)v;
-
-	static const struct {
-		const char *key;
-		size_t off;
-	} u64s[] = {
-	    {"bytes", offsetof(struct run_result, bytes)},
-	    {"peak_active_file_kb", offsetof(struct run_result, peak_active_file_kb)},
-	    {"pgdeactivate", offsetof(struct run_result, pgdeactivate)},
-	    {"refault_file", offsetof(struct run_result, refault_file)},
-	    {"t_start_ns", offsetof(struct run_result, t_start_ns)},
-	    {"t_copy_ns", offsetof(struct run_result, t_copy_ns)},
-	    {"t_end_ns", offsetof(struct run_result, t_end_ns)},
-	};
-	for (size_t i = 0; i < ARRAY_LEN(u64s); i++) {
-		KEY_INT(kind, o, u64s[i].key, v);
-		uint64_t u = (uint64_t)v;
-		memcpy((char *)x + u64s[i].off, &u, sizeof(u));
-	}
-	static const struct {
-		const char *key;
-		size_t off;
-	} dbls[] = {
-	    {"elapsed_s", offsetof(struct run_result, elapsed_s)},
-	    {"user_s", offsetof(struct run_result, user_s)},
-	    {"sys_s", offsetof(struct run_result, sys_s)},
-	    {"cpu_pct", offsetof(struct run_result, cpu_pct)},
-	    {"mbs", offsetof(struct run_result, mbs)},
-	    {"read_cv", offsetof(struct run_result, read_cv)},
-	    {"write_cv", offsetof(struct run_result, write_cv)},
-	};
-	for (size_t i = 0; i < ARRAY_LEN(dbls); i++) {
-		double d; /* "elapsed_s":1e308 was finite, and "inf ± inf" in the table */
-		if (rd_real(r, kind, kind, o, dbls[i].key, &d, err, errlen) < 0)
-			return -1;
-		memcpy((char *)x + dbls[i].off, &d, sizeof(d));
-	}
+	 * byte count would become 18446744073709551615 in --results,
+	 * "elapsed_s":1e308 was finite, and "inf ± inf" in the table */
+	if (rd_members(r, kind, kind, o, x, 0, err, errlen) < 0)
+		return -1;
 	/* rd@burst came later: a recording without it has it unknown */
 	x->read_at_burst = NAN;
 	if (json_object_get(o, "read_at_burst") &&

@@ -31,18 +31,13 @@
 #define RD_BURST_MAX  (MBS_MAX / (512.0 / 1048576.0 / (double)CENTURY_S))
 #define PAGE_SIZE_MAX (1 << 20) /* Linux's largest base page (hexagon) */
 
-#define RI(l, h)                                                                                   \
-	{                                                                                          \
-		.lo = (l), .hi = (h)                                                               \
-	}
-#define RR(l, h)                                                                                   \
-	{                                                                                          \
-		.rlo = (l), .rhi = (h), .real = 1                                                  \
-	}
-#define RR_NULL(l, h)                                                                              \
-	{                                                                                          \
-		.rlo = (l), .rhi = (h), .real = 1, .null_ok = 1                                    \
-	}
+/* a row's range (its .range: a row of record_key_ranges may say its
+ * member after it, by name) */
+#define RI(l, h)      .range = {.lo = (l), .hi = (h)}
+#define RR(l, h)      .range = {.rlo = (l), .rhi = (h), .real = 1}
+#define RR_NULL(l, h) .range = {.rlo = (l), .rhi = (h), .real = 1, .null_ok = 1}
+/* a row's member: where the number goes (record_key_range) */
+#define MEMBER(st, m, t) .off = offsetof(struct st, m), .type = (t)
 #define COUNT	RI(0, INT64_MAX)	 /* a counter or a size: the kernel's unsigned long */
 #define POS	RI(1, INT64_MAX)	 /* one that is never 0 (MemTotal, a file's pages) */
 #define ANY_U64 RI(INT64_MIN, INT64_MAX) /* any uint64_t (two's complement) */
@@ -176,21 +171,25 @@ const struct field record_fields[] = {
 
 const struct record_key_range record_key_ranges[] = {
     {"header", "lrutop_record", RI(RECORD_MAJOR, RECORD_MAJOR)},
-    {"header", "minor", RI(0, INT32_MAX)}, /* a newer minor's lines are read past */
-    {"header", "page_size", {.lo = 4096, .hi = PAGE_SIZE_MAX, .pow2 = 1}},
-    {"header", "cpus", RI(1, INT32_MAX)},
-    {"header", "mem_total_kb", POS},
-    {"header", "cgroup", RI(0, 2)},
-    {"header", "interval_s", RR(INTERVAL_MIN, INTERVAL_MAX)},
-    {"header", "start_mono_ns", NS},
+    /* a newer minor's lines are read past */
+    {"header", "minor", RI(0, INT32_MAX), MEMBER(record_header, minor, F_INT)},
+    {"header", "page_size", .range = {.lo = 4096, .hi = PAGE_SIZE_MAX, .pow2 = 1},
+     MEMBER(record_header, page_size, F_LONG)},
+    {"header", "cpus", RI(1, INT32_MAX), MEMBER(record_header, cpus, F_INT)},
+    {"header", "mem_total_kb", POS, MEMBER(record_header, mem_total_kb, F_U64)},
+    {"header", "cgroup", RI(0, 2), MEMBER(record_header, cgroup_version, F_INT)},
+    {"header", "start_mono_ns", NS, MEMBER(record_header, start_mono_ns, F_U64)},
+    {"header", "interval_s", RR(INTERVAL_MIN, INTERVAL_MAX),
+     MEMBER(record_header, interval_s, F_F64)},
     /* the runs' configuration (minor 4): what the options take */
-    {"header.config", "size", COUNT},	     /* 0: the default */
-    {"header.config", "bs", RI(1, 1 << 30)}, /* --bs: at most 1G */
-    {"header.config", "mem_limit", ANY_U64}, /* any size --mem-limit takes, 0 none */
-    {"header.config", "disk_limit", ANY_U64},
-    {"header.config", "repeat", RI(1, RUN_CONFIG_REPEAT_MAX)},
-    {"header.config", "prealloc", FLAG},
-    {"header.config", "rehearsal", FLAG},
+    {"header.config", "size", COUNT, MEMBER(record_config, size, F_U64)},      /* 0: the default */
+    {"header.config", "bs", RI(1, 1 << 30), MEMBER(record_config, bs, F_U64)}, /* at most 1G */
+    /* any size --mem-limit takes, 0 none */
+    {"header.config", "mem_limit", ANY_U64, MEMBER(record_config, mem_limit, F_U64)},
+    {"header.config", "disk_limit", ANY_U64, MEMBER(record_config, disk_limit, F_U64)},
+    {"header.config", "repeat", RI(1, RUN_CONFIG_REPEAT_MAX), MEMBER(record_config, repeat, F_INT)},
+    {"header.config", "prealloc", FLAG, MEMBER(record_config, prealloc, F_INT)},
+    {"header.config", "rehearsal", FLAG, MEMBER(record_config, rehearsal, F_INT)},
     {"header.config", "sweep_values", POS}, /* each: a size or a rate above 0 */
 
     {"sample", "t", NS},
@@ -224,47 +223,112 @@ const struct record_key_range record_key_ranges[] = {
     {"pcmap.dst", "n", RI(1, RESIDENCY_MAP_MAX)},
     {"pcmap.dst", "m", RI(RESIDENCY_CACHESTAT, RESIDENCY_MINCORE)},
 
-    {"result", "cmd", RI(-1, INT32_MAX)},
-    {"result", "repeat", RI(0, INT32_MAX)},
-    {"result", "finished", FLAG},
-    {"result", "ok", FLAG},
-    {"result", "cancelled", FLAG},
-    {"result", "bursts", RI(0, INT32_MAX)},
-    {"result", "verified", RI(RUN_UNVERIFIABLE, 1)},
-    {"result", "majflt", RI(0, LONG_MAX)},
-    {"result", "minflt", RI(0, LONG_MAX)},
-    {"result", "inblock", RI(0, LONG_MAX)},
-    {"result", "oublock", RI(0, LONG_MAX)},
-    {"result", "bytes", COUNT},
-    {"result", "peak_active_file_kb", COUNT},
-    {"result", "pgdeactivate", COUNT},
-    {"result", "refault_file", COUNT},
-    {"result", "t_start_ns", NS},
-    {"result", "t_copy_ns", NS},
-    {"result", "t_end_ns", NS},
-    {"result", "elapsed_s", RR(0, CENTURY_S)},
-    {"result", "user_s", RR(0, CENTURY_S)},
-    {"result", "sys_s", RR(0, CENTURY_S)},
-    {"result", "cpu_pct", RR(0, CPU_PCT_MAX)},
-    {"result", "mbs", RR(0, MBS_MAX)},
-    {"result", "read_cv", RR_NULL(0, CV_MAX)},
-    {"result", "write_cv", RR_NULL(0, CV_MAX)},
-    {"result", "read_at_burst", RR_NULL(0, RD_BURST_MAX)},
-    {"result", "sweep_value", POS},
-    {"result.res", "dst_dirty_peak_kb", COUNT},
-    {"result.res", "src_cached_end", COUNT},
-    {"result.res", "src_pages_end", COUNT},
-    {"result.res", "recent_end", COUNT},
-    {"result.probe", "n", COUNT},
-    {"result.probe", "p50_ns", NS},
-    {"result.probe", "p99_ns", NS},
-    {"result.probe", "p999_ns", NS},
-    {"result.probe", "max_ns", NS},
-    {"result.probe", "slow", COUNT},
-    {"result.probe", "idle_n", COUNT},
-    {"result.probe", "idle_p99_ns", NS},
+    {"result", "cmd", RI(-1, INT32_MAX), MEMBER(run_result, cmd, F_INT)},
+    {"result", "repeat", RI(0, INT32_MAX), MEMBER(run_result, repeat, F_INT)},
+    {"result", "finished", FLAG, MEMBER(run_result, finished, F_INT)},
+    {"result", "ok", FLAG, MEMBER(run_result, ok, F_INT)},
+    {"result", "cancelled", FLAG, MEMBER(run_result, cancelled, F_INT)},
+    {"result", "bursts", RI(0, INT32_MAX), MEMBER(run_result, bursts, F_INT)},
+    {"result", "verified", RI(RUN_UNVERIFIABLE, 1), MEMBER(run_result, verified, F_INT)},
+    {"result", "majflt", RI(0, LONG_MAX), MEMBER(run_result, majflt, F_LONG)},
+    {"result", "minflt", RI(0, LONG_MAX), MEMBER(run_result, minflt, F_LONG)},
+    {"result", "inblock", RI(0, LONG_MAX), MEMBER(run_result, inblock, F_LONG)},
+    {"result", "oublock", RI(0, LONG_MAX), MEMBER(run_result, oublock, F_LONG)},
+    {"result", "bytes", COUNT, MEMBER(run_result, bytes, F_U64)},
+    {"result", "peak_active_file_kb", COUNT, MEMBER(run_result, peak_active_file_kb, F_U64)},
+    {"result", "pgdeactivate", COUNT, MEMBER(run_result, pgdeactivate, F_U64)},
+    {"result", "refault_file", COUNT, MEMBER(run_result, refault_file, F_U64)},
+    {"result", "t_start_ns", NS, MEMBER(run_result, t_start_ns, F_U64)},
+    {"result", "t_copy_ns", NS, MEMBER(run_result, t_copy_ns, F_U64)},
+    {"result", "t_end_ns", NS, MEMBER(run_result, t_end_ns, F_U64)},
+    {"result", "elapsed_s", RR(0, CENTURY_S), MEMBER(run_result, elapsed_s, F_F64)},
+    {"result", "user_s", RR(0, CENTURY_S), MEMBER(run_result, user_s, F_F64)},
+    {"result", "sys_s", RR(0, CENTURY_S), MEMBER(run_result, sys_s, F_F64)},
+    {"result", "cpu_pct", RR(0, CPU_PCT_MAX), MEMBER(run_result, cpu_pct, F_F64)},
+    {"result", "mbs", RR(0, MBS_MAX), MEMBER(run_result, mbs, F_F64)},
+    {"result", "read_cv", RR_NULL(0, CV_MAX), MEMBER(run_result, read_cv, F_F64)},
+    {"result", "write_cv", RR_NULL(0, CV_MAX), MEMBER(run_result, write_cv, F_F64)},
+    {"result", "read_at_burst", RR_NULL(0, RD_BURST_MAX)}, /* later: absent is unknown */
+    {"result", "sweep_value", POS},			   /* with "sweep" only */
+    {"result.res", "dst_dirty_peak_kb", COUNT, MEMBER(run_result, res_dst_dirty_peak_kb, F_U64)},
+    {"result.res", "src_cached_end", COUNT, MEMBER(run_result, res_src_cached_end, F_U64)},
+    {"result.res", "src_pages_end", COUNT, MEMBER(run_result, res_src_pages_end, F_U64)},
+    {"result.res", "recent_end", COUNT, MEMBER(run_result, res_recent_end, F_U64)},
+    {"result.probe", "n", COUNT, MEMBER(probe_figures, n, F_U64)},
+    {"result.probe", "p50_ns", NS, MEMBER(probe_figures, p50_ns, F_U64)},
+    {"result.probe", "p99_ns", NS, MEMBER(probe_figures, p99_ns, F_U64)},
+    {"result.probe", "p999_ns", NS, MEMBER(probe_figures, p999_ns, F_U64)},
+    {"result.probe", "max_ns", NS, MEMBER(probe_figures, max_ns, F_U64)},
+    {"result.probe", "slow", COUNT, MEMBER(probe_figures, slow, F_U64)},
+    {"result.probe", "idle_n", COUNT, MEMBER(probe_figures, idle_n, F_U64)},
+    {"result.probe", "idle_p99_ns", NS, MEMBER(probe_figures, idle_p99_ns, F_U64)},
 };
 const size_t record_nkey_ranges = ARRAY_LEN(record_key_ranges);
+
+int64_t record_int_get(const void *p, enum ftype t)
+{
+	uint64_t u64;
+	uint32_t u32;
+	uint8_t u8;
+	int i;
+	long l;
+	switch (t) {
+	case F_U64:
+		memcpy(&u64, p, sizeof(u64));
+		return (int64_t)u64;
+	case F_U32:
+		memcpy(&u32, p, sizeof(u32));
+		return u32;
+	case F_U8:
+		memcpy(&u8, p, sizeof(u8));
+		return u8;
+	case F_INT:
+		memcpy(&i, p, sizeof(i));
+		return i;
+	case F_LONG:
+		memcpy(&l, p, sizeof(l));
+		return l;
+	default:
+		return 0; /* not an integer */
+	}
+}
+
+void record_int_set(void *p, enum ftype t, int64_t v)
+{
+	uint64_t u64 = (uint64_t)v;
+	uint32_t u32 = (uint32_t)v;
+	uint8_t u8 = (uint8_t)v;
+	int i = (int)v;
+	long l = (long)v;
+	switch (t) {
+	case F_U64:
+		memcpy(p, &u64, sizeof(u64));
+		break;
+	case F_U32:
+		memcpy(p, &u32, sizeof(u32));
+		break;
+	case F_U8:
+		memcpy(p, &u8, sizeof(u8));
+		break;
+	case F_INT:
+		memcpy(p, &i, sizeof(i));
+		break;
+	case F_LONG:
+		memcpy(p, &l, sizeof(l));
+		break;
+	default:
+		break; /* not an integer */
+	}
+}
+
+const struct record_key_range *record_member_next(const char *line,
+						  const struct record_key_range *k)
+{
+	for (size_t i = k ? (size_t)(k - record_key_ranges) + 1 : 0; i < record_nkey_ranges; i++)
+		if (record_key_ranges[i].type != F_NONE && !strcmp(record_key_ranges[i].line, line))
+			return &record_key_ranges[i];
+	return NULL;
+}
 
 const struct record_range *record_range_of(const char *line, const char *key)
 {
@@ -306,6 +370,14 @@ int record_disk_set(struct disk_counters *d, const uint64_t v[NDCOL])
 	d->io_ms = v[8], d->weighted_ms = v[9], d->in_flight = (uint32_t)v[10];
 	d->is_disk = (int)v[11];
 	return 0;
+}
+
+const struct disk_counters *record_disk_find(const struct disktab *t, const char *name)
+{
+	for (int k = 0; t && k < t->n; k++)
+		if (!strcmp(t->dev[k].name, name))
+			return &t->dev[k];
+	return NULL;
 }
 
 /* ---- the page-cache map ----------------------------------------------- */

@@ -14,7 +14,15 @@
 #include "sampling/residency.h"
 #include "sampling/sample.h"
 
-enum ftype { F_U64, F_U32, F_F32, F_U8 };
+/* A number's member: its C type.  F_NONE: a row of record_key_ranges the
+ * reader takes by hand (record_key_range). */
+enum ftype { F_NONE, F_U64, F_U32, F_F32, F_U8, F_INT, F_LONG, F_F64 };
+
+/* The integer member of type t (F_U64 to F_LONG, not the reals) at p as
+ * the file holds it, an int64 (a uint64_t as its two's complement); and v
+ * stored back into one. */
+int64_t record_int_get(const void *p, enum ftype t);
+void record_int_set(void *p, enum ftype t, int64_t v);
 
 /* What a number read from a recording may be (issue 26, 7): the range the
  * kernel, or lrutop's own options and arithmetic, can produce — counters
@@ -75,15 +83,26 @@ void record_map_encode(const uint32_t *v, int n, char buf[RECORD_MAP_TEXT]);
 int record_map_decode(const char *s, uint32_t *v, int n);
 
 /* Every number of a recording but the sample's fields, by the line kind
- * and key docs/recording.md names it with ("header", "sample" for the
- * sample's own keys, "disk" for a disk row's columns, "event", "pcmap",
- * "pcmap.src", "pcmap.dst", "result", "result.res", "result.probe"). */
+ * and key docs/recording.md names it with ("header", "header.config",
+ * "sample" for the sample's own keys, "disk" for a disk row's columns,
+ * "event", "pcmap", "pcmap.src", "pcmap.dst", "result", "result.res",
+ * "result.probe").  A row with a type is also where the reader puts the
+ * number and the writer takes it from: the member at off of the line's
+ * struct (record_header, record_config, run_result, probe_figures), read
+ * in the table's order; F_NONE rows the reader takes by hand. */
 struct record_key_range {
 	const char *line, *key;
 	struct record_range range;
+	size_t off;
+	enum ftype type;
 };
 extern const struct record_key_range record_key_ranges[];
 extern const size_t record_nkey_ranges;
+/* The row of line after k (NULL: the first) that has a member, NULL
+ * after the last: the numbers the reader puts into line's struct and the
+ * writer takes from it, in the table's order. */
+const struct record_key_range *record_member_next(const char *line,
+						  const struct record_key_range *k);
 /* The row of line's key; NULL when there is none. */
 const struct record_range *record_range_of(const char *line, const char *key);
 /* The range as the error sentence says it: "0 to 100", "a power of two,
@@ -98,5 +117,8 @@ extern const char *const record_disk_columns[NDCOL];
 void record_disk_row(const struct disk_counters *d, uint64_t v[NDCOL]);
 /* A row back into counters; -1 when a uint32/int column is out of range. */
 int record_disk_set(struct disk_counters *d, const uint64_t v[NDCOL]);
+/* The row of the device named name in t (the table before: a row left
+ * out is the same as there), NULL when t is NULL or has none. */
+const struct disk_counters *record_disk_find(const struct disktab *t, const char *name);
 
 #endif

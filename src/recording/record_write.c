@@ -44,6 +44,24 @@ static int put(json_t *obj, const char *key, json_t *v)
 	return v && json_object_set_new(obj, key, v) == 0 ? 0 : -1;
 }
 
+/* The numbers of base's struct that are members of line's rows
+ * (record_member_next); nonzero when a put failed. */
+static int put_members(json_t *o, const char *line, const void *base)
+{
+	int bad = 0;
+	for (const struct record_key_range *k = NULL; (k = record_member_next(line, k));) {
+		const char *p = (const char *)base + k->off;
+		if (k->type == F_F64) {
+			double d;
+			memcpy(&d, p, sizeof(d));
+			bad |= put(o, k->key, jdouble(d));
+		} else {
+			bad |= put(o, k->key, json_integer(record_int_get(p, k->type)));
+		}
+	}
+	return bad;
+}
+
 /* o whole, or NULL (o freed) when bad: a put into it failed. */
 static json_t *whole(json_t *o, int bad)
 {
@@ -334,13 +352,11 @@ static json_t *disks_json(struct recorder *r, const struct disktab *tab, json_t 
 		same_set = !strcmp(r->prev.dev[i].name, tab->dev[i].name);
 	for (int i = 0; !bad && i < n; i++) {
 		const struct disk_counters *d = &tab->dev[i];
-		const struct disk_counters *p = NULL;
+		/* a row is compared with the previous row of that name */
+		const struct disk_counters *p =
+		    record_disk_find(r->have_prev ? &r->prev : NULL, d->name);
 		uint64_t v[NDCOL], pv[NDCOL];
 
-		/* a row is compared with the previous row of that name */
-		for (int k = 0; r->have_prev && k < r->prev.n && !p; k++)
-			if (!strcmp(r->prev.dev[k].name, d->name))
-				p = &r->prev.dev[k];
 		record_disk_row(d, v);
 		if (p) {
 			record_disk_row(p, pv);
@@ -381,22 +397,12 @@ int recorder_sample(struct recorder *r, const struct sample *smp, const struct d
 		const char *p = (const char *)smp + f->off;
 		if (!(smp->have & f->group))
 			continue;
-		if (f->type == F_U64) {
-			uint64_t v;
-			memcpy(&v, p, sizeof(v));
-			bad |= put(o, f->key, ju64(v));
-		} else if (f->type == F_U32) {
-			uint32_t v;
-			memcpy(&v, p, sizeof(v));
-			bad |= put(o, f->key, json_integer(v));
-		} else if (f->type == F_U8) {
-			uint8_t v;
-			memcpy(&v, p, sizeof(v));
-			bad |= put(o, f->key, json_integer(v));
-		} else {
+		if (f->type == F_F32) {
 			float v;
 			memcpy(&v, p, sizeof(v));
 			bad |= put(o, f->key, jdouble(v));
+		} else {
+			bad |= put(o, f->key, json_integer(record_int_get(p, f->type)));
 		}
 	}
 	if (tab && !bad) {
@@ -474,14 +480,7 @@ static json_t *probe_json(const struct probe_figures *f)
 	json_t *o = json_object();
 	int bad = !o;
 	bad |= put(o, "mode", jstr(f->mode));
-	bad |= put(o, "n", ju64(f->n));
-	bad |= put(o, "p50_ns", ju64(f->p50_ns));
-	bad |= put(o, "p99_ns", ju64(f->p99_ns));
-	bad |= put(o, "p999_ns", ju64(f->p999_ns));
-	bad |= put(o, "max_ns", ju64(f->max_ns));
-	bad |= put(o, "slow", ju64(f->slow));
-	bad |= put(o, "idle_n", ju64(f->idle_n));
-	bad |= put(o, "idle_p99_ns", ju64(f->idle_p99_ns));
+	bad |= put_members(o, "result.probe", f);
 	return whole(o, bad);
 }
 
@@ -522,11 +521,7 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 	bad |= put(o, "t_end_ns", ju64(x->t_end_ns));
 	if (x->res_have) { /* minor 1 */
 		json_t *res = json_object();
-		bad |= !res;
-		bad |= put(res, "dst_dirty_peak_kb", ju64(x->res_dst_dirty_peak_kb));
-		bad |= put(res, "src_cached_end", ju64(x->res_src_cached_end));
-		bad |= put(res, "src_pages_end", ju64(x->res_src_pages_end));
-		bad |= put(res, "recent_end", ju64(x->res_recent_end));
+		bad |= !res || put_members(res, "result.res", x);
 		bad |= put(o, "res", res);
 	}
 	if (x->probe.n)

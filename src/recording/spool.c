@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/util.h"
+
 void spool_dir_of(const char *path, char *out, size_t len)
 {
 	const char *slash = strrchr(path, '/');
@@ -31,11 +33,8 @@ FILE *spool_file(const char *dir)
 	if (fd < 0)
 		return NULL;
 	FILE *f = fdopen(fd, "w+");
-	if (!f) {
-		int e = errno;
-		close(fd);
-		errno = e;
-	}
+	if (!f)
+		close_keep_errno(fd);
 	return f;
 }
 

@@ -21,18 +21,17 @@ int cgroup_write_ctl(const char *path, const char *s)
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	size_t len = strlen(s);
 	ssize_t n;
-	int e;
 
 	if (fd < 0)
 		return -1;
 	do
 		n = write(fd, s, len);
 	while (n < 0 && errno == EINTR);
-	e = errno;
-	close(fd);
+	close_keep_errno(fd);
 	if (n == (ssize_t)len)
 		return 0;
-	errno = n < 0 ? e : EIO;
+	if (n >= 0)
+		errno = EIO;
 	return -1;
 }
 
@@ -73,23 +72,17 @@ int cgroup_find_mount(const char *mountinfo, const char *fstype, const char *ctl
  * in the format of /proc/self/cgroup. */
 static int self_cgroup(const char *text, int version, const char *ctl, char *out, size_t len)
 {
-	const char *line = text;
-
 	if (version == 2)
 		return delegate_v2_path(text, out, len);
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		size_t l = nl ? (size_t)(nl - line) : strlen(line);
+	for (const char *line = text, *next; line && *line; line = next) {
+		size_t l = text_line(line, &next);
 		char buf[4096 + 256];
 		char *c1, *c2;
 
-		if (l >= sizeof buf) {
-			line = nl ? nl + 1 : NULL;
+		if (l >= sizeof buf)
 			continue;
-		}
 		memcpy(buf, line, l);
 		buf[l] = '\0';
-		line = nl ? nl + 1 : NULL;
 		c1 = strchr(buf, ':');
 		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)

@@ -275,8 +275,7 @@ int cgroup_home_create(struct cgroup_home *h, struct cgroup *cg, uint64_t limit,
 		       const struct cgroup_io *io, const char *tag, char *err, size_t errlen)
 {
 	memset(cg, 0, sizeof *cg);
-	if (limit == 0 && !io)
-		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
+	/* no limit at all: cgroup_create_in says so */
 	if (limit && cgroup_home_available(h, err, errlen) < 0)
 		return -1;
 	if (io && cgroup_home_io_available(h, err, errlen) < 0)

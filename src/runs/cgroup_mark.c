@@ -95,6 +95,17 @@ struct mark {
 	unsigned enabled, uses;
 };
 
+/* A marker of this process (its pid, start time and boot) for dir, nothing
+ * enabled or used yet. */
+static void mark_ours(struct mark *m, const char *dir)
+{
+	memset(m, 0, sizeof *m);
+	m->pid = (long)getpid();
+	scratch_pid_start(m->pid, &m->start);
+	scratch_boot_id(m->boot, sizeof m->boot);
+	strlcpy_(m->dir, dir, sizeof m->dir);
+}
+
 /* The run directory, judged, and its lock held: every look at or change of
  * the markers and of a top's cgroup.subtree_control happens between
  * lock_marks and unlock_marks, through dir. */
@@ -102,23 +113,6 @@ struct marks_lock {
 	int fd;	 /* run_dir/lock, flock()ed */
 	int dir; /* run_dir */
 };
-
-static int write_all_fd(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = EIO;
-			return -1;
-		}
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 /* name in dir (under the lock) replaced whole by m (outfile_put_at): a
  * temporary .NAME.XXXXXX (0600, O_EXCL) written, fsynced, then renamed
@@ -372,6 +366,16 @@ static int mark_alive(const struct mark *m)
 	return strcmp(boot, m->boot) == 0 && scratch_pid_alive(m->pid, m->start);
 }
 
+/* Lets go of the lock and the directory (either may not be open). */
+static void unlock_marks(struct marks_lock *mk)
+{
+	if (mk->fd >= 0)
+		close(mk->fd); /* the flock goes with it */
+	if (mk->dir >= 0)
+		close(mk->dir);
+	mk->fd = mk->dir = -1;
+}
+
 /* The run directory judged and its lock taken, bounded (LOCK_WAIT_MS: two
  * lrutops starting together must not both think the other one enabled
  * memory).  run_dir is made 0700 when it is not there; one that is there
@@ -429,33 +433,19 @@ static int lock_marks(const struct cgroup_home *h, struct marks_lock *mk, char *
 			     h->run_dir);
 		else
 			errf(err, errlen, "%s/lock: %s", h->run_dir, strerror(errno));
-		if (mk->fd >= 0)
-			close(mk->fd);
-		close(mk->dir);
-		mk->fd = mk->dir = -1;
+		unlock_marks(mk);
 		return refused ? -2 : -1;
 	}
 	while (flock(mk->fd, LOCK_EX | LOCK_NB) < 0) {
 		if ((errno != EWOULDBLOCK && errno != EINTR) || mono_ns() >= deadline) {
 			errf(err, errlen, "cannot lock %s/lock: %s", h->run_dir,
 			     errno == EWOULDBLOCK ? "another lrutop holds it" : strerror(errno));
-			close(mk->fd);
-			close(mk->dir);
-			mk->fd = mk->dir = -1;
+			unlock_marks(mk);
 			return -1;
 		}
 		poll(NULL, 0, 5);
 	}
 	return 0;
-}
-
-static void unlock_marks(struct marks_lock *mk)
-{
-	if (mk->fd >= 0)
-		close(mk->fd); /* the flock goes with it */
-	if (mk->dir >= 0)
-		close(mk->dir);
-	mk->fd = mk->dir = -1;
 }
 
 /* "-memory" / "-io" into a marker's top: the directory opened without
@@ -469,7 +459,7 @@ static int top_write(const struct cgroup_home *h, const char *top, const char *w
 		fd = openat(d, "cgroup.subtree_control",
 			    O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && fstatfs(fd, &sf) == 0 && (long)sf.f_type == h->top_magic)
-		rc = write_all_fd(fd, what, strlen(what));
+		rc = write_all(fd, what, strlen(what));
 	if (fd >= 0)
 		close(fd);
 	if (d >= 0)
@@ -579,11 +569,7 @@ int cgroup_home_enable_top(struct cgroup_home *h, unsigned want, char *err, size
 		if ((want & cgroup_ctls[c].bit) &&
 		    !cgroup_ctl_lists(top, "cgroup.subtree_control", cgroup_ctls[c].name))
 			need |= cgroup_ctls[c].bit;
-	memset(&m, 0, sizeof m);
-	m.pid = (long)getpid();
-	scratch_pid_start(m.pid, &m.start);
-	scratch_boot_id(m.boot, sizeof m.boot);
-	strlcpy_(m.dir, top, sizeof m.dir);
+	mark_ours(&m, top);
 	if (!h->marker[0])
 		snprintf(h->marker, sizeof h->marker, "%s/" MARK_PREFIX "%ld", h->run_dir, m.pid);
 	const char *name = strrchr(h->marker, '/') + 1;
@@ -658,11 +644,7 @@ int cgroup_home_mark_mount(struct cgroup_home *h, const char *dir, int mounted, 
 			    want);
 	if (lock_marks(h, &mk, e, sizeof e) < 0)
 		return errf(err, errlen, "%s", e);
-	memset(&m, 0, sizeof m);
-	m.pid = (long)getpid();
-	scratch_pid_start(m.pid, &m.start);
-	scratch_boot_id(m.boot, sizeof m.boot);
-	strlcpy_(m.dir, dir, sizeof m.dir);
+	mark_ours(&m, dir);
 	m.enabled = mounted ? CGROUP_MOUNT_DEBUGFS : 0;
 	m.uses = CGROUP_MOUNT_DEBUGFS;
 	if (!h->mount_marker[0])

@@ -73,32 +73,33 @@ int cgroup_adopt(struct cgroup *cg, int version, const char *dir, uint64_t limit
 	return 0;
 }
 
+/* val into the control file name of the cgroup dir.  0 or -1 + err. */
+static int write_ctl_in(const char *dir, const char *name, const char *val, char *err,
+			size_t errlen)
+{
+	char file[4096];
+
+	if (cgroup_path_join(file, sizeof file, dir, name) < 0)
+		return errf(err, errlen, "cgroup %s: path too long", dir);
+	if (cgroup_write_ctl(file, val) < 0)
+		return errf(err, errlen, "set %s to \"%s\": %s", file, val, strerror(errno));
+	return 0;
+}
+
 int cgroup_write_io(int version, const char *dir, const struct cgroup_io *io, char *err,
 		    size_t errlen)
 {
-	char file[4096], val[96];
+	char val[96];
 
 	if (version == 2) {
 		snprintf(val, sizeof val, "%u:%u rbps=%" PRIu64 " wbps=%" PRIu64, io->major,
 			 io->minor, io->bps, io->bps);
-		if (cgroup_path_join(file, sizeof file, dir, "io.max") < 0)
-			return errf(err, errlen, "cgroup %s: path too long", dir);
-		if (cgroup_write_ctl(file, val) < 0)
-			return errf(err, errlen, "set %s to \"%s\": %s", file, val,
-				    strerror(errno));
-		return 0;
+		return write_ctl_in(dir, "io.max", val, err, errlen);
 	}
 	snprintf(val, sizeof val, "%u:%u %" PRIu64, io->major, io->minor, io->bps);
-	static const char *const files[] = {"blkio.throttle.read_bps_device",
-					    "blkio.throttle.write_bps_device"};
-	for (size_t i = 0; i < 2; i++) {
-		if (cgroup_path_join(file, sizeof file, dir, files[i]) < 0)
-			return errf(err, errlen, "cgroup %s: path too long", dir);
-		if (cgroup_write_ctl(file, val) < 0)
-			return errf(err, errlen, "set %s to \"%s\": %s", file, val,
-				    strerror(errno));
-	}
-	return 0;
+	if (write_ctl_in(dir, "blkio.throttle.read_bps_device", val, err, errlen) < 0)
+		return -1;
+	return write_ctl_in(dir, "blkio.throttle.write_bps_device", val, err, errlen);
 }
 
 /* cg->io_stat: the counters file in dir, "" when it is not there. */
@@ -210,8 +211,7 @@ int cgroup_create_run(struct cgroup *cg, uint64_t limit, const struct cgroup_io 
 	char why[256];
 
 	memset(cg, 0, sizeof *cg);
-	if (limit == 0 && !io)
-		return errf(err, errlen, "--mem-limit: the limit must be more than 0 bytes");
+	/* no limit at all: cgroup_create_in says so */
 	if (cgroup_base_detect(&b, why, sizeof why) < 0 && limit)
 		return errf(err, errlen,
 			    "--mem-limit needs root and the memory cgroup controller (%s)", why);

@@ -1,4 +1,5 @@
 #include "runs/delegate.h"
+#include "base/sigpipe.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -88,7 +89,6 @@ void delegate_unit_name(long pid, char *out, size_t len)
 static int run_quiet(char *const argv[], char *out, size_t outlen)
 {
 	int pfd[2], e, status = 0;
-	sigset_t all, old;
 	size_t used = 0;
 	pid_t pid;
 
@@ -97,19 +97,9 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 		snprintf(out, outlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = fork();
+	pid = sig_fork();
 	if (pid == 0) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = SIG_DFL;
-		sigemptyset(&sa.sa_mask);
-		for (int sig = 1; sig < NSIG; sig++)
-			sigaction(sig, &sa, NULL);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
+		sig_child_reset();
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (null >= 0) {
 			dup2(null, STDIN_FILENO);
@@ -121,7 +111,6 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 		_exit(127);
 	}
 	e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pfd[1]);
 	if (pid < 0) {
 		close(pfd[0]);
@@ -192,11 +181,8 @@ static int run_quiet(char *const argv[], char *out, size_t outlen)
 
 int delegate_v2_path(const char *text, char *out, size_t len)
 {
-	const char *l;
-
-	for (l = text; l && *l;) {
-		const char *nl = strchr(l, '\n');
-		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+	for (const char *l = text, *next; l && *l; l = next) {
+		size_t n = text_line(l, &next);
 		if (n > 3 && strncmp(l, "0::", 3) == 0) {
 			if (n - 3 >= len)
 				return -1;
@@ -204,7 +190,6 @@ int delegate_v2_path(const char *text, char *out, size_t len)
 			out[n - 3] = '\0';
 			return 0;
 		}
-		l = nl ? nl + 1 : NULL;
 	}
 	return -1;
 }

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/sigpipe.h"
 #include "base/util.h"
 
 const char *probe_mode_name(enum probe_mode m)
@@ -35,13 +35,6 @@ void probe_init(struct probe *p)
 	p->fd = -1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t next_rand(uint64_t *s)
 {
 	uint64_t x = *s; /* xorshift64* */
@@ -56,23 +49,15 @@ static uint64_t next_rand(uint64_t *s)
 static void read_cgroups(char *buf, size_t len)
 {
 	buf[0] = '\0';
-	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	size_t n = 0;
-	ssize_t r;
-	while (n + 1 < len && (r = read(fd, buf + n, len - 1 - n)) > 0)
-		n += (size_t)r;
-	buf[n] = '\0';
-	close(fd);
+	read_small_at(AT_FDCWD, "/proc/self/cgroup", buf, len);
 }
 
 int probe_loop(int fd, enum probe_mode mode, uint64_t size, int out_fd, pid_t ppid,
 	       unsigned long count, const char *cgroups)
 {
 	static _Alignas(4096) unsigned char buf[PROBE_READ_SIZE];
-	uint64_t pages = size / PROBE_READ_SIZE, seed = now_ns() ^ ((uint64_t)getpid() << 32) ^ 1;
-	uint64_t deadline = now_ns(), last_check = deadline;
+	uint64_t pages = size / PROBE_READ_SIZE, seed = mono_ns() ^ ((uint64_t)getpid() << 32) ^ 1;
+	uint64_t deadline = mono_ns(), last_check = deadline;
 	char cg[4096];
 	if (!pages)
 		return -1;
@@ -89,9 +74,9 @@ int probe_loop(int fd, enum probe_mode mode, uint64_t size, int out_fd, pid_t pp
 		off_t off = (off_t)(next_rand(&seed) % pages) * PROBE_READ_SIZE;
 		if (mode == PROBE_COLD)
 			posix_fadvise(fd, off, PROBE_READ_SIZE, POSIX_FADV_DONTNEED);
-		uint64_t t0 = now_ns();
+		uint64_t t0 = mono_ns();
 		ssize_t got = pread(fd, buf, PROBE_READ_SIZE, off);
-		uint64_t lat = now_ns() - t0;
+		uint64_t lat = mono_ns() - t0;
 		if (got != PROBE_READ_SIZE)
 			return -1;
 		/* the monitor drains once a tick; a full pipe drops the value
@@ -116,7 +101,7 @@ int probe_loop(int fd, enum probe_mode mode, uint64_t size, int out_fd, pid_t pp
 static int fill_file(int fd, uint64_t size)
 {
 	static unsigned char chunk[1 << 20];
-	uint64_t seed = now_ns() | 1;
+	uint64_t seed = mono_ns() | 1;
 	for (uint64_t off = 0; off < size; off += sizeof(chunk)) {
 		for (size_t i = 0; i < sizeof(chunk); i += 8) {
 			uint64_t v = next_rand(&seed);
@@ -139,20 +124,9 @@ static int fill_file(int fd, uint64_t size)
 static void child_main(int fd, int out_fd, enum probe_mode mode, pid_t parent,
 		       const char *cgroups)
 {
-	struct sigaction sa;
-	sigset_t none;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);
+	sig_child_reset();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE: the monitor is done */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	/* the probe lives exactly as long as the monitor */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
+	sig_child_tie(parent); /* the probe lives exactly as long as the monitor */
 	/* nothing of the monitor's but the file and the pipe: not the
 	 * terminal, not a recording, not the signal pipe */
 	int null = open("/dev/null", O_RDWR);
@@ -194,17 +168,13 @@ int probe_start(struct probe *p, struct scratch *sc, enum probe_mode mode, char 
 	}
 	/* what the probe must stay in: the monitor's own cgroups */
 	read_cgroups(cgroups, sizeof(cgroups));
-	sigset_t all, old;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	pid_t parent = getpid(), pid = fork();
+	pid_t parent = getpid(), pid = sig_fork();
 	if (pid == 0) {
 		close(pfd[0]);
 		fcntl(pfd[1], F_SETFL, fcntl(pfd[1], F_GETFL) | O_NONBLOCK);
 		child_main(fd, pfd[1], mode, parent, cgroups[0] ? cgroups : NULL);
 	}
 	e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fd);
 	close(pfd[1]);
 	if (pid < 0) {

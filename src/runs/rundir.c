@@ -20,13 +20,16 @@ static const char *memory_fs(unsigned long type)
 	return NULL;
 }
 
-int rundir_check(const char *parent_dir, char *parent, size_t plen, char *err, size_t errlen)
+int rundir_check(const char **dirp, char *parent, size_t plen, char *err, size_t errlen)
 {
 	struct stat st;
 	struct statfs sf;
 	struct statvfs sv;
 	size_t len;
 
+	if (!*dirp || !**dirp)
+		*dirp = RUNDIR_DEFAULT;
+	const char *parent_dir = *dirp;
 	if (strlcpy_(parent, parent_dir, plen) >= plen)
 		return errf(err, errlen, "--dir %.64s...: path too long", parent_dir);
 	len = strlen(parent);
@@ -48,23 +51,28 @@ int rundir_check(const char *parent_dir, char *parent, size_t plen, char *err, s
 
 int rundir_check_space(const char *parent_dir, uint64_t need_bytes, char *err, size_t errlen)
 {
-	char parent[4096], need[32], have[32];
+	char parent[4096];
 	struct statvfs sv;
 
-	if (!parent_dir || !*parent_dir)
-		parent_dir = "/var/tmp";
-	if (rundir_check(parent_dir, parent, sizeof parent, err, errlen) < 0)
+	if (rundir_check(&parent_dir, parent, sizeof parent, err, errlen) < 0)
 		return -1;
 	if (access(parent, W_OK | X_OK) < 0)
 		return errf(err, errlen, "--dir %s: cannot create a directory there: %s",
 			    parent_dir, strerror(errno));
 	if (statvfs(parent, &sv) < 0)
 		return errf(err, errlen, "--dir %s: %s", parent_dir, strerror(errno));
-	uint64_t avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	return rundir_room(&sv, parent_dir, need_bytes, err, errlen);
+}
+
+int rundir_room(const struct statvfs *sv, const char *name, uint64_t need_bytes, char *err,
+		size_t errlen)
+{
+	char need[32], have[32];
+	uint64_t avail = (uint64_t)sv->f_bavail * (uint64_t)sv->f_frsize;
+
 	if (avail >= need_bytes)
 		return 0;
 	fmt_size(need, sizeof need, need_bytes);
 	fmt_size(have, sizeof have, avail);
-	return errf(err, errlen, "--dir %s: needs %s free, only %s available", parent_dir, need,
-		    have);
+	return errf(err, errlen, "--dir %s: needs %s free, only %s available", name, need, have);
 }

@@ -12,11 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* parent_dir copied to parent (plen bytes, trailing slashes cut) and
- * checked.  0 or -1 + err. */
-int rundir_check(const char *parent_dir, char *parent, size_t plen, char *err, size_t errlen);
-/* rundir_check (NULL: "/var/tmp"), then that we may create a directory
- * there and need_bytes are free.  0 or -1 + err. */
+/* --dir's default: where the runs' files go when none is given. */
+#define RUNDIR_DEFAULT "/var/tmp"
+
+/* *parent_dir (NULL or "": set to RUNDIR_DEFAULT, the name the caller's
+ * messages then use too) copied to parent (plen bytes, trailing slashes
+ * cut) and checked.  0 or -1 + err. */
+int rundir_check(const char **parent_dir, char *parent, size_t plen, char *err, size_t errlen);
+/* rundir_check, then that we may create a directory there and need_bytes
+ * are free.  0 or -1 + err. */
 int rundir_check_space(const char *parent_dir, uint64_t need_bytes, char *err, size_t errlen);
+/* 0 when need_bytes are free for us on the filesystem sv tells of, else
+ * -1 + "--dir NAME: needs N free, only M available". */
+struct statvfs;
+int rundir_room(const struct statvfs *sv, const char *name, uint64_t need_bytes, char *err,
+		size_t errlen);
 
 #endif

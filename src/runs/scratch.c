@@ -77,8 +77,6 @@ void scratch_boot_id(char *out, size_t len)
 	out[strcspn(out, "\n")] = '\0';
 }
 
-static int write_all(int fd, const char *buf, size_t n);
-
 /* "<magic>\npid <pid>\nstart <ticks>\nboot <boot_id>\n" in <dir>/owner. */
 static int write_owner(struct scratch *s)
 {
@@ -135,7 +133,7 @@ int scratch_reap_stale(const char *parent_dir, struct scratch_reaped *out, char 
 
 	memset(out, 0, sizeof *out);
 	if (!parent_dir || !*parent_dir)
-		parent_dir = "/var/tmp";
+		parent_dir = RUNDIR_DEFAULT;
 	d = opendir(parent_dir);
 	if (!d)
 		return errf(err, errlen, "%s: %s", parent_dir, strerror(errno));
@@ -184,9 +182,7 @@ int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t er
 
 	memset(s, 0, sizeof *s);
 	s->dir_fd = -1;
-	if (!parent_dir || !*parent_dir)
-		parent_dir = "/var/tmp";
-	if (rundir_check(parent_dir, parent, sizeof parent, err, errlen) < 0)
+	if (rundir_check(&parent_dir, parent, sizeof parent, err, errlen) < 0)
 		return -1;
 
 	n = snprintf(s->dir, sizeof s->dir, "%s/lrutop-XXXXXX", strcmp(parent, "/") ? parent : "");
@@ -217,17 +213,10 @@ int scratch_open(struct scratch *s, const char *parent_dir, char *err, size_t er
 int scratch_check_space(const struct scratch *s, uint64_t need_bytes, char *err, size_t errlen)
 {
 	struct statvfs sv;
-	uint64_t avail;
-	char need[32], have[32];
 
 	if (statvfs(s->dir, &sv) < 0)
 		return errf(err, errlen, "statvfs %s: %s", s->dir, strerror(errno));
-	avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
-	if (avail >= need_bytes)
-		return 0;
-	fmt_size(need, sizeof need, need_bytes);
-	fmt_size(have, sizeof have, avail);
-	return errf(err, errlen, "--dir %s: needs %s free, only %s available", s->dir, need, have);
+	return rundir_room(&sv, s->dir, need_bytes, err, errlen);
 }
 
 int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen)
@@ -253,24 +242,6 @@ int scratch_path(struct scratch *s, const char *name, char *out, size_t outlen)
 		if (outlen)
 			out[0] = '\0';
 		return -1;
-	}
-	return 0;
-}
-
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		if (w == 0) {
-			errno = ENOSPC;
-			return -1;
-		}
-		buf += w;
-		n -= (size_t)w;
 	}
 	return 0;
 }
@@ -303,7 +274,7 @@ int scratch_make_input(struct scratch *s, uint64_t size,
 		size_t n = size - done < FILL_BUF ? (size_t)(size - done) : FILL_BUF;
 		for (size_t i = 0; i < (n + 7) / 8; i++)
 			buf[i] = xoshiro_next(&rng);
-		if (write_all(fd, (const char *)buf, n) < 0) {
+		if (write_all(fd, buf, n) < 0) {
 			errf(err, errlen, "write %s: %s", path, strerror(errno));
 			goto fail;
 		}

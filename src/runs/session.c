@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runs/rundir.h"
 #include "sampling/device.h"
 #include "model/pagecache.h"
 #include "model/rates.h"
@@ -47,13 +48,13 @@ static int setup_disk_limit(struct session *s, const struct run_config *cfg, cha
 			return errf(err, errlen, "--disk-limit: -d %s: no such disk", cfg->device);
 		/* the throttle is on the disk the copy uses, or the @RATE label lies */
 		char here[DEVICE_NAME_MAX];
-		if (device_for_path(cfg->dir ? cfg->dir : "/var/tmp", here, sizeof(here), NULL, 0,
-				    why, sizeof(why)) == 0 &&
+		if (device_for_path(cfg->dir ? cfg->dir : RUNDIR_DEFAULT, here, sizeof(here), NULL,
+				    0, why, sizeof(why)) == 0 &&
 		    strcmp(here, name) != 0)
 			return errf(err, errlen,
 				    "--disk-limit: -d %s is not the disk of --dir %s "
 				    "(%s): nothing would be throttled",
-				    cfg->device, cfg->dir ? cfg->dir : "/var/tmp", here);
+				    cfg->device, cfg->dir ? cfg->dir : RUNDIR_DEFAULT, here);
 	} else if (device_for_path(cfg->dir, name, sizeof(name), NULL, 0, why, sizeof(why)) < 0) {
 		return errf(err, errlen, "--disk-limit: no disk to throttle: %s (use -d NAME)", why);
 	}
@@ -103,13 +104,10 @@ static int check_src(struct session *s, const char *src, char *err, size_t errle
 	if (S_ISDIR(st.st_mode))
 		return errf(err, errlen, "--src %s: is a directory (give a regular file)", src);
 	if (!S_ISREG(st.st_mode))
-		return errf(err, errlen, "--src %s: not a regular file (a %s cannot be copied "
-				"and measured)", src,
-			    S_ISFIFO(st.st_mode)   ? "FIFO"
-			    : S_ISCHR(st.st_mode)  ? "character device"
-			    : S_ISBLK(st.st_mode)  ? "block device"
-			    : S_ISSOCK(st.st_mode) ? "socket"
-						   : "special file");
+		return errf(err, errlen,
+			    "--src %s: not a regular file (a %s cannot be copied "
+			    "and measured)",
+			    src, file_kind(st.st_mode));
 	if (st.st_size == 0)
 		return errf(err, errlen, "--src %s: is empty (nothing to copy)", src);
 	s->src_size = (uint64_t)st.st_size;
@@ -247,15 +245,21 @@ static void own_dst(struct session *s, const struct worker_result *wr)
 		scratch_own_current(&s->scratch, "dst");
 }
 
+/* A live worker killed and reaped, the destination it made ours to remove. */
+static void kill_worker(struct session *s)
+{
+	if (!s->worker_live)
+		return;
+	worker_kill(&s->worker);
+	own_dst(s, &s->worker.result);
+	worker_done(&s->worker);
+	s->worker_live = 0;
+}
+
 void session_done(struct session *s)
 {
 	session_input_kill(s);
-	if (s->worker_live) {
-		worker_kill(&s->worker);
-		own_dst(s, &s->worker.result);
-		worker_done(&s->worker);
-		s->worker_live = 0;
-	}
+	kill_worker(s);
 	cgroup_remove(&s->cg, NULL, 0);
 	scratch_remove(&s->scratch);
 	session_cmd_free(s);
@@ -425,16 +429,34 @@ static int start_next(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
-static void fail_run(struct session *s, const char *msg)
+/* The current run (if any) ends now, cut short: failed, or cancelled by
+ * the user; msg is its message. */
+static void end_run(struct session *s, int cancelled, const char *msg)
 {
 	struct run_result *r = cur(s);
-	if (r) {
-		r->finished = 1;
+	if (!r)
+		return;
+	r->finished = 1;
+	if (cancelled)
+		r->cancelled = 1;
+	else
 		r->ok = 0;
-		r->t_end_ns = mono_ns();
-		strlcpy_(r->message, msg, sizeof(r->message));
-		add_event(s, r->t_end_ns, PHASE_IDLE);
-	}
+	r->t_end_ns = mono_ns();
+	strlcpy_(r->message, msg, sizeof(r->message));
+	add_event(s, r->t_end_ns, PHASE_IDLE);
+}
+
+void session_give_up(struct session *s)
+{
+	s->failed = 1;
+	s->next = s->queue_len;
+	s->stopped = 1;
+	s->state = SESSION_FINISHED;
+}
+
+static void fail_run(struct session *s, const char *msg)
+{
+	end_run(s, 0, msg);
 	s->failed = 1;
 	cgroup_remove(&s->cg, NULL, 0);
 	monitor_watch(s, NULL, NULL, 0, NULL, 0);
@@ -462,10 +484,7 @@ void session_tick(struct session *s, const struct series *ser)
 		if (!s->have_input) {
 			if (session_input_start(s, err, sizeof(err)) < 0) {
 				strlcpy_(s->error, err, sizeof(s->error));
-				s->failed = 1;
-				s->next = s->queue_len;
-				s->stopped = 1;
-				s->state = SESSION_FINISHED;
+				session_give_up(s);
 			}
 			return;
 		}
@@ -719,20 +738,8 @@ void session_cancel_queue(struct session *s, const struct series *ser)
 
 void session_stop(struct session *s, const char *why)
 {
-	struct run_result *r = cur(s);
-	if (s->worker_live) {
-		worker_kill(&s->worker);
-		own_dst(s, &s->worker.result);
-		worker_done(&s->worker);
-		s->worker_live = 0;
-	}
-	if (r) {
-		r->finished = 1;
-		r->cancelled = 1;
-		r->t_end_ns = mono_ns();
-		strlcpy_(r->message, why, sizeof(r->message));
-		add_event(s, r->t_end_ns, PHASE_IDLE);
-	}
+	kill_worker(s);
+	end_run(s, 1, why);
 	s->queue_len = s->next;
 	s->stopped = 1;
 	cgroup_remove(&s->cg, NULL, 0);

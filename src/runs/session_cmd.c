@@ -49,10 +49,7 @@ char **session_cmd_split(const char *cmd, const char *src, const char *dst)
 			}
 		}
 		word[wl] = '\0';
-		if (n + 2 > cap) {
-			cap *= 2;
-			argv = xrealloc(argv, cap * sizeof(*argv));
-		}
+		argv = xgrow(argv, n + 1, &cap, sizeof(*argv), 8); /* and the NULL */
 		argv[n++] = xstrdup(word);
 		argv[n] = NULL;
 		p = e;

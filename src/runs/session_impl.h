@@ -15,6 +15,12 @@
 
 #include "runs/session.h"
 
+/* ---- session.c ---- */
+
+/* The queue stops for good, s->error saying why: the session failed,
+ * nothing more runs (SESSION_FINISHED). */
+void session_give_up(struct session *s);
+
 /* ---- session_cmd.c ---- */
 
 /* A --cmd's words ({src} and {dst} replaced by src and dst), NULL-ended,

@@ -47,28 +47,18 @@ int session_input_start(struct session *s, char *err, size_t errlen)
 	if (scratch_unlink_own(&s->scratch, "src", err, errlen) < 0)
 		return -1;
 	atomic_store(s->input_done, 0);
-	sig_block(1);
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		sig_block(0);
-		return errf(err, errlen, "fork: %s", strerror(e));
-	}
+	pid_t parent = getpid(), pid = sig_fork();
+	if (pid < 0)
+		return errf(err, errlen, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		for (int sig = 1; sig < NSIG; sig++)
-			sigaction(sig, &sa, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		sig_block(0);
+		sig_child_reset();
+		sig_child_tie(parent);
 		char e[320];
 		_exit(scratch_make_input(&s->scratch, s->src_size, input_written,
 					 (void *)s->input_done, e, sizeof(e)) < 0
 			  ? 1
 			  : 0);
 	}
-	sig_block(0);
 	s->input_pid = pid;
 	s->state = SESSION_MAKING_INPUT;
 	return 0;
@@ -93,10 +83,7 @@ int session_input_reap(struct session *s)
 		snprintf(s->error, sizeof(s->error),
 			 "writing the %s scratch source in %.200s failed (disk full?)", sz,
 			 s->scratch.dir);
-		s->failed = 1;
-		s->next = s->queue_len;
-		s->stopped = 1;
-		s->state = SESSION_FINISHED;
+		session_give_up(s);
 	}
 	return 1;
 }

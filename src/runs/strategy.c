@@ -178,21 +178,11 @@ static ssize_t read_some(int fd, void *buf, size_t n, const char *path, char *er
 	}
 }
 
-/* Writes all n bytes, going on after short writes and EINTR. */
-static int write_all(int fd, const char *buf, size_t n, const char *path, char *err, size_t errlen)
+/* write_all, its failure said as the copy's error. */
+static int write_out(int fd, const void *buf, size_t n, const char *path, char *err, size_t errlen)
 {
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return errf(err, errlen, "write %s: %s", path, strerror(errno));
-		}
-		if (w == 0)
-			return errf(err, errlen, "write %s: no progress (device full?)", path);
-		buf += w;
-		n -= (size_t)w;
-	}
+	if (write_all(fd, buf, n) < 0)
+		return errf(err, errlen, "write %s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -245,7 +235,7 @@ static int rw_loop(const struct copy_job *job, struct files *f, int stream, char
 			goto fail;
 		if (n == 0)
 			break;
-		if (write_all(f->dst, buf, (size_t)n, job->dst, err, errlen) < 0)
+		if (write_out(f->dst, buf, (size_t)n, job->dst, err, errlen) < 0)
 			goto fail;
 		off += n;
 		add_done(job, (uint64_t)n);
@@ -365,7 +355,7 @@ static int size_dst(const struct copy_job *job, struct files *f, char *err, size
 	}
 	if (lseek(f->dst, f->size - (off_t)sizeof zero, SEEK_SET) < 0)
 		return errf(err, errlen, "seek %s: %s", job->dst, strerror(errno));
-	return write_all(f->dst, (const char *)&zero, sizeof zero, job->dst, err, errlen);
+	return write_out(f->dst, &zero, sizeof zero, job->dst, err, errlen);
 }
 
 /* mm_*_cp: memcpy from a private source map into a shared destination map,
@@ -664,7 +654,7 @@ static int direct_cp(const struct copy_job *job, char *err, size_t errlen)
 			}
 			direct = 0;
 		}
-		if (write_all(f.dst, buf, (size_t)n, job->dst, err, errlen) < 0)
+		if (write_out(f.dst, buf, (size_t)n, job->dst, err, errlen) < 0)
 			goto fail;
 		add_done(job, (uint64_t)n);
 	}

@@ -1,4 +1,5 @@
 #include "runs/worker.h"
+#include "base/sigpipe.h"
 #include "base/util.h"
 
 #include <dirent.h>
@@ -180,21 +181,10 @@ static void child_fds(struct worker_page *pg, int *ev_fd, int *go_fd, int err_fd
 
 static void child_signals(pid_t parent)
 {
-	struct sigaction sa;
-	sigset_t none;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL); /* fails harmlessly for KILL, STOP, libc's own */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	sig_child_reset();
 	/* The monitor decides when a worker dies; if it dies, so do we. */
 	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
+	sig_child_tie(parent);
 }
 
 static void join_cgroup(struct worker_page *pg, const char *procs)
@@ -280,24 +270,6 @@ static void child_prepare(const struct worker_spec *spec, struct child *c, int g
 	check_no_dst(spec, c); /* again: the wait for "go" may have been long */
 }
 
-/* Reads up to n bytes, fewer only at end of file. */
-static ssize_t read_full(int fd, char *buf, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = read(fd, buf + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	return (ssize_t)got;
-}
-
 /* Compares dst with src as the disk has it (dst is clean after the
  * strategy's fsync, so DONTNEED really drops it). Exits 1 on a difference. */
 static void child_verify(const struct worker_spec *spec, struct child *c)
@@ -358,14 +330,8 @@ static void kill_leftovers(void)
 			if (pid <= 0 || pid == me)
 				continue;
 			snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-			int fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
+			if (read_small_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
 				continue;
-			ssize_t n = read(fd, buf, sizeof buf - 1);
-			close(fd);
-			if (n <= 0)
-				continue;
-			buf[n] = '\0';
 			const char *p = strrchr(buf, ')');
 			char state;
 			long ppid, pgrp;
@@ -388,21 +354,13 @@ static int cmd_wchar(pid_t pid, uint64_t *wchar)
 {
 	siginfo_t si;
 	char path[64], buf[512];
-	int fd;
-	ssize_t n;
 
 	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
 		if (errno != EINTR)
 			return -1;
 	snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_small_at(AT_FDCWD, path, buf, sizeof buf) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	const char *p = strstr(buf, "wchar:");
 	if (!p)
 		return -1;
@@ -564,7 +522,6 @@ static void set_name(struct worker *w, const struct worker_spec *spec)
 int worker_start(const struct worker_spec *spec, struct worker *w, char *err, size_t errlen)
 {
 	int ev[2] = {-1, -1}, go[2] = {-1, -1}, ep[2] = {-1, -1};
-	sigset_t all, old;
 	pid_t parent, pid = 0;
 	void *page;
 	int e;
@@ -590,12 +547,8 @@ int worker_start(const struct worker_spec *spec, struct worker *w, char *err, si
 
 	atomic_store(&((struct worker_page *)page)->verified, -1);
 
-	/* No handler of the monitor may run in the child between fork and
-	 * the reset of dispositions (tmux's job.c does the same). */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
 	parent = getpid();
-	pid = fork();
+	pid = sig_fork(); /* no handler of the monitor may run in the child */
 	if (pid == 0) {
 		close(ev[0]);
 		close(go[0]);
@@ -604,7 +557,6 @@ int worker_start(const struct worker_spec *spec, struct worker *w, char *err, si
 		child_main(spec, page, ev[1], go[1], ep[1], parent);
 	}
 	e = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)
 		goto fail;
 	setpgid(pid, pid); /* also done by the child: whoever runs first wins */

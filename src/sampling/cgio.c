@@ -41,18 +41,13 @@ static int number(const char *s, uint64_t *v)
 	return 0;
 }
 
-static const char *next_line(const char *l)
-{
-	l = strchr(l, '\n');
-	return l ? l + 1 : NULL;
-}
-
 int cgio_parse_v1(const char *text, unsigned major, unsigned minor, uint64_t *rd, uint64_t *wr)
 {
 	int found = 0, got_r = 0, got_w = 0;
 	*rd = *wr = 0;
-	for (const char *l = text; l && *l; l = next_line(l)) {
+	for (const char *l = text, *next; l && *l; l = next) {
 		const char *p = l;
+		text_line(l, &next);
 		if (!dev_is(&p, major, minor))
 			continue;
 		found = 1;
@@ -77,8 +72,9 @@ int cgio_parse_v1(const char *text, unsigned major, unsigned minor, uint64_t *rd
 int cgio_parse_v2(const char *text, unsigned major, unsigned minor, uint64_t *rd, uint64_t *wr)
 {
 	*rd = *wr = 0;
-	for (const char *l = text; l && *l; l = next_line(l)) {
+	for (const char *l = text, *next; l && *l; l = next) {
 		const char *p = l;
+		text_line(l, &next);
 		if (!dev_is(&p, major, minor))
 			continue;
 		int got_r = 0, got_w = 0;
@@ -171,13 +167,8 @@ int cgio_read(struct cgio *c, const char *path, int version, const char *disk, s
 		strlcpy_(c->path, path, sizeof(c->path));
 		c->gen++;
 	}
-	ssize_t n;
-	do
-		n = pread(c->fd, c->buf, sizeof(c->buf) - 1, 0);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
+	if (pread_small(c->fd, c->buf, sizeof(c->buf)) < 0)
 		return -1;
-	c->buf[n] = '\0';
 	uint64_t rd, wr;
 	int rc = version == 2 ? cgio_parse_v2(c->buf, c->major, c->minor, &rd, &wr)
 			      : cgio_parse_v1(c->buf, c->major, c->minor, &rd, &wr);

@@ -63,16 +63,8 @@ static int path_exists(const char *path)
 /* Reads the first line of a small (sysfs) file without its newline. */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
+	if (read_small_at(AT_FDCWD, path, buf, len) < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
@@ -141,10 +133,7 @@ static size_t list_dir(const char *path, char ***out)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			v = xrealloc(v, cap * sizeof(*v));
-		}
+		v = xgrow(v, n, &cap, sizeof(*v), 16);
 		v[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);

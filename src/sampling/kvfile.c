@@ -43,13 +43,9 @@ void kvfile_free(struct kvfile *kv)
 
 static ssize_t kvfile_load(struct kvfile *kv)
 {
-	ssize_t n;
-	do
-		n = pread(kv->fd, kv->buf, sizeof(kv->buf) - 1, 0);
-	while (n < 0 && errno == EINTR);
+	ssize_t n = pread_small(kv->fd, kv->buf, sizeof(kv->buf));
 	if (n < 0)
 		return -1;
-	kv->buf[n] = '\0';
 	/* A file that fills the buffer may go on past it: drop the cut-off last
 	 * line rather than read "key 12" out of "key 12345". */
 	if ((size_t)n == sizeof(kv->buf) - 1) {
@@ -83,11 +79,8 @@ int kvfile_parse(const char *buf, const char *const *keys, size_t nkeys, uint64_
 	int found = 0;
 	for (size_t i = 0; i < nkeys; i++)
 		vals[i] = KVFILE_MISSING;
-	const char *line = buf;
-	while (*line) {
-		const char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
+	for (const char *line = buf, *next; line && *line; line = next) {
+		const char *eol = line + text_line(line, &next);
 		const char *sp = line;
 		while (sp < eol && *sp != ' ' && *sp != '\t')
 			sp++;
@@ -109,7 +102,6 @@ int kvfile_parse(const char *buf, const char *const *keys, size_t nkeys, uint64_
 		}
 		if (found == (int)nkeys)
 			break; /* /proc/vmstat: our keys sit in its first third */
-		line = *eol ? eol + 1 : eol;
 	}
 	return found;
 }
@@ -167,11 +159,8 @@ int kvfile_parse_psi(const char *buf, struct psi *psi)
 {
 	int got = 0;
 	memset(psi, 0, sizeof(*psi));
-	const char *line = buf;
-	while (*line) {
-		const char *eol = strchr(line, '\n');
-		if (!eol)
-			eol = line + strlen(line);
+	for (const char *line = buf, *next; line && *line; line = next) {
+		const char *eol = line + text_line(line, &next);
 		double *avg = NULL;
 		uint64_t *tot = NULL;
 		if (strncmp(line, "some ", 5) == 0) {
@@ -184,7 +173,6 @@ int kvfile_parse_psi(const char *buf, struct psi *psi)
 		if (avg && psi_field(line, eol, "avg10", avg, NULL) == 0 &&
 		    psi_field(line, eol, "total", NULL, tot) == 0)
 			got++;
-		line = *eol ? eol + 1 : eol;
 	}
 	return got ? 0 : -1;
 }

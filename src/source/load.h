@@ -32,10 +32,30 @@ struct rec_load {
 int rec_load_read(struct rec_load *r, const char *path, const struct record_argv_parser *ap,
 		  char *warn, size_t warnlen, char *err, size_t errlen);
 void rec_load_done(struct rec_load *r);
-/* The end of a read through the replay source src: r->hdr (argc/argv
- * cleared: the recording is closed), the reader's warning into warn;
- * src is freed. */
+
+/* A read of one recording whole through the replay source (speed 0: every
+ * sample is due at once, nothing waits on the timer), as rec_load_read's
+ * and export_load_reduced's: each sample to sample(ctx, ...), the events
+ * and results into r->log, the source's first note (a line that went bad
+ * since it was checked) kept. */
+struct rec_loader {
+	void (*sample)(void *ctx, const struct sample *s, const struct disktab *t);
+	void *ctx;
+	char note[600];
+};
+/* Starts it: r cleared, its run log made, warn cleared, *pos where the
+ * first read left the replay (pos->n: the samples a whole read gives).
+ * The source to step to its end, or NULL + err (r done). */
 struct source;
-void rec_load_take(struct rec_load *r, struct source *src, char *warn, size_t warnlen);
+struct replay_pos;
+struct source *rec_load_open(struct rec_load *r, struct rec_loader *l, const char *path,
+			     const struct record_argv_parser *ap, struct replay_pos *pos,
+			     char *warn, size_t warnlen, char *err, size_t errlen);
+/* Ends it once src has been stepped to its end: r->hdr (argc/argv
+ * cleared: the recording is closed), the reader's warning into warn, src
+ * freed.  -1 + err (r done) when the source noted a bad line or the read
+ * came out short ("the recording changed while it was read"). */
+int rec_load_end(struct rec_load *r, const struct rec_loader *l, struct source *src, int short_read,
+		 char *warn, size_t warnlen, char *err, size_t errlen);
 
 #endif

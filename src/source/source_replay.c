@@ -439,20 +439,14 @@ static const struct source_ops replay_ops = {
 /* Keeps the item just read in p->aux, in the order read. */
 static void keep_aux(struct replay *p, size_t *cap, enum record_kind kind, size_t i)
 {
-	if (p->naux == *cap) {
-		*cap = *cap ? 2 * *cap : 256;
-		p->aux = xrealloc(p->aux, *cap * sizeof(*p->aux));
-	}
+	p->aux = xgrow(p->aux, p->naux, cap, sizeof(*p->aux), 256);
 	p->aux[p->naux++] = (struct aux){.after = p->n, .i = (uint32_t)i, .kind = (uint8_t)kind};
 }
 
 /* A mark where the first read is now: before the item after sample n - 1. */
 static void keep_mark(struct replay *p, size_t *cap)
 {
-	if (p->nmarks == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		p->marks = xrealloc(p->marks, *cap * sizeof(*p->marks));
-	}
+	p->marks = xgrow(p->marks, p->nmarks, cap, sizeof(*p->marks), 64);
 	memset(&p->marks[p->nmarks], 0, sizeof(p->marks[0]));
 	recording_mark(p->hdr_rec, &p->marks[p->nmarks++]);
 }
@@ -472,10 +466,8 @@ static void spool_put(struct replay *p, const struct sample *smp, size_t i)
 		return;
 	size_t j = i % MARK_EVERY;
 	if (j == 0) {
-		if (p->nspool_off == p->spool_cap) {
-			p->spool_cap = p->spool_cap ? 2 * p->spool_cap : 64;
-			p->spool_off = xrealloc(p->spool_off, p->spool_cap * sizeof(*p->spool_off));
-		}
+		p->spool_off =
+		    xgrow(p->spool_off, p->nspool_off, &p->spool_cap, sizeof(*p->spool_off), 64);
 		p->spool_off[p->nspool_off++] = p->spool_len;
 		sample_chain_reset(&p->spool_chain);
 	}
@@ -518,10 +510,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 			break;
 		switch (p->it.kind) {
 		case RECORD_SAMPLE:
-			if (p->n == cap_t) {
-				cap_t = cap_t ? 2 * cap_t : 1024;
-				p->t = xrealloc(p->t, cap_t * sizeof(*p->t));
-			}
+			p->t = xgrow(p->t, p->n, &cap_t, sizeof(*p->t), 1024);
 			if (p->n && p->it.sample.t_ns < p->t[p->n - 1])
 				return errf(err, errlen, "%s:%u: sample: time goes backwards",
 					    p->path, p->it.line);
@@ -536,10 +525,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 				cg_limit = p->it.sample.cg_limit;
 			break;
 		case RECORD_EVENT:
-			if (p->nev == cap_ev) {
-				cap_ev = cap_ev ? 2 * cap_ev : 256;
-				p->ev = xrealloc(p->ev, cap_ev * sizeof(*p->ev));
-			}
+			p->ev = xgrow(p->ev, p->nev, &cap_ev, sizeof(*p->ev), 256);
 			keep_aux(p, &cap_aux, RECORD_EVENT, p->nev);
 			p->ev[p->nev++] = p->it.event;
 			if (p->it.event.run >= 0 && (size_t)p->it.event.run + 1 > runs)
@@ -547,10 +533,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 			p->has_runs = 1;
 			break;
 		case RECORD_RESULT:
-			if (p->nres == cap_res) {
-				cap_res = cap_res ? 2 * cap_res : 64;
-				p->res = xrealloc(p->res, cap_res * sizeof(*p->res));
-			}
+			p->res = xgrow(p->res, p->nres, &cap_res, sizeof(*p->res), 64);
 			keep_aux(p, &cap_aux, RECORD_RESULT, p->nres);
 			p->res[p->nres++] = p->it.result;
 			p->has_runs = 1;

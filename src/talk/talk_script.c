@@ -502,10 +502,7 @@ struct talk_script *talk_script_parse(const char *text, const char *fname,
 			errf(err, errlen, "%s:%u: more than %d steps", fname, lineno, TALK_MAX_STEPS);
 			goto fail;
 		}
-		if (s->n == cap) {
-			cap = cap ? cap * 2 : 32;
-			s->steps = xrealloc(s->steps, cap * sizeof(*s->steps));
-		}
+		s->steps = xgrow(s->steps, s->n, &cap, sizeof(*s->steps), 32);
 		struct talk_step *st = &s->steps[s->n++];
 		memset(st, 0, sizeof(*st));
 		st->line = lineno;
@@ -549,19 +546,17 @@ struct talk_script *talk_script_load(const char *path, const struct options *bas
 		close(fd);
 		return NULL;
 	}
-	size_t len = (size_t)sb.st_size, got = 0;
+	size_t len = (size_t)sb.st_size;
 	char *buf = xmalloc(len + 1);
-	while (got < len) {
-		ssize_t r = read(fd, buf + got, len - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
+	ssize_t got = read_full(fd, buf, len);
+	close_keep_errno(fd);
+	if (got < 0) {
+		errf(err, errlen, "--talk %s: %s", path, strerror(errno));
+		free(buf);
+		return NULL;
 	}
-	close(fd);
 	buf[got] = '\0';
-	if (strlen(buf) != got) {
+	if (strlen(buf) != (size_t)got) {
 		free(buf);
 		errf(err, errlen, "--talk %s: a NUL byte in the file (not a text script)", path);
 		return NULL;

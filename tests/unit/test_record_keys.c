@@ -81,7 +81,7 @@ static void collect(struct keyset *s, json_t *o, const char *line)
 }
 
 /* One recording with a line of each kind, every field there. */
-static void write_all(const char *path)
+static void write_each_kind(const char *path)
 {
 	char err[512];
 	struct record_header h;
@@ -237,7 +237,7 @@ static void test_doc_lists_every_key(void **state)
 	(void)state;
 	char path[128];
 	snprintf(path, sizeof(path), "%s/all.jsonl", dir);
-	write_all(path);
+	write_each_kind(path);
 	struct keyset *file = calloc(1, sizeof(*file)), *doc = calloc(1, sizeof(*doc));
 	assert_non_null(file);
 	assert_non_null(doc);
