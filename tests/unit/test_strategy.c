@@ -68,6 +68,9 @@ static void write_file(const char *path, const char *data, size_t len)
 struct phase_log {
 	int n;
 	enum phase p[8];
+	int created;	  /* on_created calls */
+	int created_at_n; /* phases reported before the first */
+	ino_t created_ino;
 };
 
 static void log_phase(enum phase p, void *arg)
@@ -75,6 +78,18 @@ static void log_phase(enum phase p, void *arg)
 	struct phase_log *log = arg;
 	if (log->n < 8)
 		log->p[log->n++] = p;
+}
+
+static void log_created(int fd, void *arg)
+{
+	struct phase_log *log = arg;
+	struct stat st;
+
+	assert_int_equal(fstat(fd, &st), 0);
+	if (log->created++ == 0) {
+		log->created_at_n = log->n;
+		log->created_ino = st.st_ino;
+	}
 }
 
 static void open_scratch(struct scratch *s)
@@ -152,8 +167,14 @@ static void copy_one(const struct strategy *st, const char *src, const char *dst
 		     size_t bs)
 {
 	struct progress pr;
-	struct phase_log log = {0, {PHASE_IDLE}};
-	struct copy_job job = {src, dst, bs, &pr, log_phase, &log, 0};
+	struct phase_log log = {0};
+	struct copy_job job = {.src = src,
+			       .dst = dst,
+			       .bs = bs,
+			       .progress = &pr,
+			       .on_phase = log_phase,
+			       .on_created = log_created,
+			       .phase_arg = &log};
 	char err[512];
 	struct stat sd;
 
@@ -171,6 +192,10 @@ static void copy_one(const struct strategy *st, const char *src, const char *dst
 		fail_msg("%s, %llu bytes: copy differs", st->name, (unsigned long long)size);
 	assert_int_equal(stat(dst, &sd), 0);
 	assert_int_equal((sd.st_mode & 07777), 0644);
+	/* dst was named to the caller once, before any phase: the file kept */
+	assert_int_equal(log.created, 1);
+	assert_int_equal(log.created_at_n, 0);
+	assert_true(log.created_ino == sd.st_ino);
 	assert_int_equal(atomic_load(&pr.bytes_done), size);
 	assert_int_equal(pr.bytes_total, size);
 	assert_int_equal(atomic_load(&pr.phase), PHASE_DONE);
@@ -260,7 +285,7 @@ static void test_dst_exists(void **state)
 
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy *st = strategy_at(i);
-		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL, 0};
+		struct copy_job job = {.src = s.src, .dst = dst};
 		char buf[16];
 		int fd;
 
@@ -296,7 +321,7 @@ static void test_missing_src(void **state)
 	assert_int_equal(scratch_path(&s, "nonexistent", src, sizeof src), 0);
 	assert_int_equal(scratch_path(&s, "dst", dst, sizeof dst), 0);
 	for (size_t i = 0; i < strategy_count(); i++) {
-		struct copy_job job = {src, dst, 0, NULL, NULL, NULL, 0};
+		struct copy_job job = {.src = src, .dst = dst};
 		assert_int_equal(strategy_at(i)->copy(&job, err, sizeof err), -1);
 		assert_non_null(strstr(err, src));
 		assert_non_null(strstr(err, "No such file or directory"));
@@ -346,7 +371,7 @@ static void test_enospc(void **state)
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy *st = strategy_at(i);
 		char dst[4096];
-		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL, 1};
+		struct copy_job job = {.src = s.src, .dst = dst, .prealloc = 1};
 
 		snprintf(dst, sizeof dst, "%s/dst-%s", mnt, st->name);
 		err[0] = '\0';
@@ -428,7 +453,7 @@ static void test_prealloc_copy(void **state)
 		fail_msg("make_input: %s", err);
 	for (int pre = 0; pre <= 1; pre++) {
 		char dst[4200];
-		struct copy_job job = {s.src, dst, 0, NULL, NULL, NULL, pre};
+		struct copy_job job = {.src = s.src, .dst = dst, .prealloc = pre};
 		struct stat st;
 
 		snprintf(dst, sizeof dst, "%s/pre%d", s.dir, pre);
@@ -464,7 +489,7 @@ static void test_cfr_check(void **state)
 	if (strategy_check(cfr, src, s.dir, err, sizeof err) == 0) {
 		/* a kernel that copies tmpfs -> disk: the copy must then work */
 		char dst[4200];
-		struct copy_job job = {src, dst, 0, NULL, NULL, NULL, 0};
+		struct copy_job job = {.src = src, .dst = dst};
 		snprintf(dst, sizeof dst, "%s/cfr", s.dir);
 		assert_int_equal(cfr->copy(&job, err, sizeof err), 0);
 		unlink(dst);
@@ -485,7 +510,7 @@ static void test_direct_on_tmpfs(void **state)
 {
 	char dir[] = "/dev/shm/lrutop-test-XXXXXX", src[64], dst[64], err[512];
 	char data[5000];
-	struct copy_job job = {src, dst, 0, NULL, NULL, NULL, 0};
+	struct copy_job job = {.src = src, .dst = dst};
 	(void)state;
 
 	if (!mkdtemp(dir))
