@@ -802,6 +802,12 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	x->ok = (int)v;
 	KEY_INT(kind, o, "cancelled", v);
 	x->cancelled = (int)v;
+	/* the exit code came later: without it, what ok says */
+	x->exit_code = x->ok ? 0 : 1;
+	if (json_object_get(o, "exit_code")) {
+		KEY_INT(kind, o, "exit_code", v);
+		x->exit_code = (int)v;
+	}
 	KEY_INT(kind, o, "bursts", v);
 	x->bursts = (int)v;
 	KEY_INT(kind, o, "verified", v);

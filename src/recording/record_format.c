@@ -229,6 +229,7 @@ const struct record_key_range record_key_ranges[] = {
     {"result", "finished", FLAG},
     {"result", "ok", FLAG},
     {"result", "cancelled", FLAG},
+    {"result", "exit_code", RI(-1, 255)}, /* a shell's $?: 128 + a signal's number at most */
     {"result", "bursts", RI(0, INT32_MAX)},
     {"result", "verified", RI(RUN_UNVERIFIABLE, 1)},
     {"result", "majflt", RI(0, LONG_MAX)},

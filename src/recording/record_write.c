@@ -498,6 +498,7 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 	bad |= put(o, "finished", json_integer(x->finished));
 	bad |= put(o, "ok", json_integer(x->ok));
 	bad |= put(o, "cancelled", json_integer(x->cancelled));
+	bad |= put(o, "exit_code", json_integer(x->exit_code));
 	bad |= put(o, "elapsed_s", jdouble(x->elapsed_s));
 	bad |= put(o, "user_s", jdouble(x->user_s));
 	bad |= put(o, "sys_s", jdouble(x->sys_s));

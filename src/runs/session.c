@@ -431,6 +431,7 @@ static void fail_run(struct session *s, const char *msg)
 	if (r) {
 		r->finished = 1;
 		r->ok = 0;
+		r->exit_code = -1; /* no worker ran */
 		r->t_end_ns = mono_ns();
 		strlcpy_(r->message, msg, sizeof(r->message));
 		add_event(s, r->t_end_ns, PHASE_IDLE);
@@ -596,6 +597,7 @@ static void finish_run(struct session *s, const struct series *ser,
 	if (!r->t_copy_ns)
 		r->t_copy_ns = r->t_end_ns;
 	r->ok = wr->ok && !r->cancelled;
+	r->exit_code = wr->exit_code;
 	strlcpy_(r->message, r->cancelled ? "cancelled" : wr->message, sizeof(r->message));
 	/* the worker names the strategy; the run is "rw_cp@16M" beside it */
 	size_t wl = strlen(s->worker.name);
@@ -720,8 +722,11 @@ void session_cancel_queue(struct session *s, const struct series *ser)
 void session_stop(struct session *s, const char *why)
 {
 	struct run_result *r = cur(s);
+	int code = -1; /* none while no worker runs */
 	if (s->worker_live) {
 		worker_kill(&s->worker);
+		if (s->worker.reaped)
+			code = s->worker.result.exit_code;
 		own_dst(s, &s->worker.result);
 		worker_done(&s->worker);
 		s->worker_live = 0;
@@ -729,6 +734,7 @@ void session_stop(struct session *s, const char *why)
 	if (r) {
 		r->finished = 1;
 		r->cancelled = 1;
+		r->exit_code = code;
 		r->t_end_ns = mono_ns();
 		strlcpy_(r->message, why, sizeof(r->message));
 		add_event(s, r->t_end_ns, PHASE_IDLE);
