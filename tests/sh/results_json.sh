@@ -122,6 +122,44 @@ check "replay: the live run's Markdown rows" \
 	'[ "$(grep -c "^| \`" "$M")" -eq 2 ] && [ "$(grep "^| \`" "$M")" = "$(grep "^| \`" "$tmp/replay.md")" ]'
 check "replay: --results byte-identical beside it" 'cmp -s "$C" "$tmp/replay.csv"'
 
+# failed runs, as hyperfine -i keeps them ------------------------------------------
+# a --cmd that copies and exits 3, one that copies and dies of SIGTERM:
+# both took a time, so both are in times, with their exit codes (3; 128 +
+# 15), and mean, median, min and max are of those times; the recording
+# keeps the codes for a replay
+printf 'cp "$1" "$2" && exit 3\n' >"$tmp/three.sh"
+printf 'cp "$1" "$2" && kill -TERM $$\n' >"$tmp/term.sh"
+F=$tmp/fail.json
+run --batch -q --cmd "sh $tmp/three.sh {src} {dst}" --name three --cmd "sh $tmp/term.sh {src} {dst}" \
+	--name term --repeat 2 --size 4M --dir "$d" --record "$tmp/fail.jsonl" --results "$tmp/fail.csv" \
+	--export-json "$F"
+check "failed runs: exit 1 (a run failed), the JSON made" '[ "$rc" -eq 1 ] && [ -s "$F" ]' \
+	"exit $rc: $(errline)"
+run --batch -q --replay "$tmp/fail.jsonl" --export-json "$tmp/fail-replay.json"
+FAILED='
+import csv, json, statistics, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+want = {"three": 3, "term": 143}
+assert [r["command"] for r in d["results"]] == ["three", "term"], d["results"]
+for r in d["results"]:
+    t = r["times"]
+    el = [float(x["elapsed_s"]) for x in rows if x["name"] == r["command"]]
+    assert len(t) == 2 and all(abs(a - b) < 0.01 for a, b in zip(t, el)), (t, el)
+    assert r["exit_codes"] == [want[r["command"]]] * 2, r["exit_codes"]
+    assert [x["exit_code"] for x in r["runs"]] == r["exit_codes"]
+    assert r["n_ok"] == 0 and all(not x["ok"] for x in r["runs"])
+    assert abs(r["mean"] - statistics.mean(t)) < 1e-9 and r["median"] == statistics.median(t)
+    assert r["min"] == min(t) and r["max"] == max(t)
+    assert abs(r["stddev"] - statistics.stdev(t)) < 1e-9
+    assert r["relative"] is None  # lrutop'"'"'s: no OK run to take a median of
+'
+py "$FAILED" "$F" "$tmp/fail.csv"
+check "failed runs: in times with their exit codes (3, 128+15), mean/median/min/max of them" \
+	'[ $? -eq 0 ]' "$(pyout)"
+py "$FAILED" "$tmp/fail-replay.json" "$tmp/fail.csv"
+check "failed runs: a replay of the recording keeps the exit codes" '[ $? -eq 0 ]' "$(pyout)"
+
 # --compare: both sides and the differences -----------------------------------------
 run --compare "$R" "$R" --export-json "$tmp/cmp.json" --export-markdown "$tmp/cmp.md"
 check "compare: exit 0, the tables on stdout too" \
