@@ -251,8 +251,6 @@ static json_t *header_json(const struct record_header *h)
 void record_header_init(struct record_header *h)
 {
 	struct utsname u;
-	struct timespec ts;
-	struct tm tm;
 
 	memset(h, 0, sizeof(*h));
 	h->major = RECORD_MAJOR;
@@ -274,12 +272,18 @@ void record_header_init(struct record_header *h)
 			}
 		fclose(f);
 	}
-	h->start_mono_ns = mono_ns();
+	record_stamp_now(h->start_wall, sizeof(h->start_wall), &h->start_mono_ns);
+}
+
+void record_stamp_now(char *wall, size_t len, uint64_t *mono)
+{
+	struct timespec ts;
+	struct tm tm;
+	*mono = mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	size_t n = strftime(h->start_wall, sizeof(h->start_wall), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(h->start_wall + n, sizeof(h->start_wall) - n, ".%03uZ",
-		 (unsigned)(ts.tv_nsec / 1000000) % 1000u);
+	size_t n = strftime(wall, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(wall + n, len - n, ".%03uZ", (unsigned)(ts.tv_nsec / 1000000) % 1000u);
 }
 
 static int ends_with(const char *s, const char *suffix)
