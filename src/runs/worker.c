@@ -769,7 +769,9 @@ static void describe(const struct worker *w, const struct worker_page *pg, int s
 /* A wait status as a shell's $? says it: 128 + N for signal N. */
 static int exit_code_of(int status)
 {
-	return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+	return WIFEXITED(status)     ? WEXITSTATUS(status)
+	       : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+				     : -1;
 }
 
 int worker_reap(struct worker *w, int block, struct worker_result *res)
