@@ -586,8 +586,8 @@ static void runs_families(struct om_out *o)
 		struct run_setting set;
 		sweep_run_setting(r, in->mem_limit, in->disk_limit, &set);
 		family(o, "lrutop_run_info", "gauge", NULL,
-		       "A finished run: its strategy (label), limits (64M; per second), repeat, "
-		       "the value its sweep set, kernel and whether its copy was verified.");
+		       "A finished run (its run labels: strategy label and limits), its repeat, "
+		       "the value its sweep set, the kernel and whether its copy was verified.");
 		run_series(o, "lrutop_run_info", i, r, NULL);
 		snprintf(rep, sizeof(rep), "%d", r->repeat);
 		label(o, "repeat", rep);
