@@ -362,13 +362,19 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 		say_line(app.model.runs.error);
 		code = 1;
 	}
-	if (rc < 0) /* exit 2: a recording this run made goes again */
+	if (rc < 0) { /* exit 2: a recording and a metrics file this run made go again */
 		record_sink_discard(&app.rec);
+		metrics_file_done(&app.metrics);
+	}
 	char oerr[512];
 	if (app_close_outputs(&app, oerr, sizeof(oerr)) < 0) {
 		say_line(oerr);
 		code = 1;
 	}
+	/* the runs are over: the metrics file's last figures stay (a warning,
+	 * as its writes during the session are) */
+	if (metrics_file_finish(&app.metrics, opt.metrics_remove, oerr, sizeof(oerr)) < 0)
+		say("warning: ", oerr, strlen(oerr));
 	if (talk_error(app.talk)) { /* a rehearsal that kept nothing, an export that failed */
 		say_line(talk_error(app.talk));
 		code = 1;

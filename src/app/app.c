@@ -241,6 +241,10 @@ void app_switch_source(struct app *a, const struct app_source *s)
 	} else if (s->machine) {
 		machine_restore(m, s->machine);
 	}
+	/* a live source's runs (their log starts here) are a session of
+	 * their own: its label, and the start a recording of it gets */
+	if (!source_is_replay(s->src) && !source_is_compare(s->src))
+		record_stamp_now(a->session_start, sizeof(a->session_start), &a->session_start_ns);
 	a->t0_ns = 0;
 	a->stats_key = (size_t)-1;
 	a->stopped = 0;
@@ -375,7 +379,8 @@ static int finish_init(struct app *a, char *err, size_t errlen)
 		return -1;
 	if (opt->record && app_record_start(a, opt->record, err, errlen) < 0)
 		return -1;
-	if (opt->metrics_file && metrics_file_start(&a->metrics, opt->metrics_file, err, errlen) < 0)
+	if (opt->metrics_file &&
+	    metrics_file_start(&a->metrics, opt->metrics_file, a->session_start, err, errlen) < 0)
 		return -1;
 	a->init_failed = 0;
 	picker_init(a);
@@ -476,6 +481,8 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 		strlcpy_(m->host, u.nodename, sizeof(m->host));
 		strlcpy_(m->kernel, u.release, sizeof(m->kernel));
 	}
+	if (opt->host_label) /* the fleet's name for it (tools/vm-run: the kernel's) */
+		strlcpy_(m->host, opt->host_label, sizeof(m->host));
 	int compare = opt->action == OPTA_COMPARE;
 	if (!opt->replay && !compare) {
 		if (choose_disk(a, err, errlen) < 0)
@@ -552,6 +559,8 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	if (opt->metrics_file && lstat(opt->metrics_file, &mst) == 0)
 		return errf(err, errlen, "--metrics-file %s: already exists (use a new path)",
 			    opt->metrics_file);
+	if (opt->metrics_remove && !opt->metrics_file)
+		return errf(err, errlen, "--metrics-file-remove: no --metrics-file to remove");
 	const char *other = opt->csv && opt->record && output_same_file(opt->csv, opt->record)
 				? "--csv"
 			    : opt->results && opt->record && output_same_file(opt->results, opt->record)
@@ -610,6 +619,11 @@ int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
 	struct record_header h;
 	record_header_init(&h);
 	strlcpy_(h.version, LRUTOP_VERSION, sizeof(h.version));
+	/* the session's host and start (a recording begun later with R holds
+	 * its earlier runs too): --metrics-file's labels, its export's */
+	strlcpy_(h.host, m->host, sizeof(h.host));
+	strlcpy_(h.start_wall, a->session_start, sizeof(h.start_wall));
+	h.start_mono_ns = a->session_start_ns;
 	strlcpy_(h.device, m->disk, sizeof(h.device));
 	strlcpy_(h.device_how, m->disk_how, sizeof(h.device_how));
 	strlcpy_(h.device_kind, m->disk_kind, sizeof(h.device_kind));

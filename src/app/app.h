@@ -57,6 +57,11 @@ struct app {
 	int opening;	 /* --replay's first read before the TUI: its progress on stderr
 			  * (1: may be said, 2: said, to be taken away) */
 	int exit_code;
+	/* the session of the runs the live source makes (a talk's live stage:
+	 * its own): when it started, as a recording's start_wall (its label
+	 * in --metrics-file; a recording of it starts its clocks there) */
+	char session_start[40];
+	uint64_t session_start_ns; /* its CLOCK_MONOTONIC */
 };
 
 /* Resolves the disk (-d or the one holding --dir), opens the sampler, the
@@ -107,7 +112,7 @@ void app_replay_pause(struct app *a);
 /* What the model says about the machine a live source watches: kept by a
  * talk so that its live stages after a replay get it back. */
 struct app_machine {
-	char host[64], kernel[64];
+	char host[MODEL_HOST_MAX], kernel[64];
 	char disk[64], disk_how[160], disk_kind[24];
 	char missing[256];
 	int mglru, mglru_gens;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/glyphs.h"
+#include "model/model.h"
 #include "app/preset.h"
 #include "runs/rundir.h"
 #include "base/util.h"
@@ -72,6 +73,16 @@ static int set_file(struct options_pass *p, const struct options_entry *e, const
 {
 	if (!*arg)
 		return ERR(p, "%s: empty file name", say(e));
+	return set_string(p, e, arg);
+}
+
+/* --host-label NAME: one line the model's host holds. */
+static int set_host_label(struct options_pass *p, const struct options_entry *e, const char *arg)
+{
+	size_t n = strlen(arg);
+	if (!n || n >= MODEL_HOST_MAX || strchr(arg, '\n'))
+		return ERR(p, "%s: not a name of 1 to %d bytes on one line", say(e),
+			   MODEL_HOST_MAX - 1);
 	return set_string(p, e, arg);
 }
 
@@ -380,7 +391,9 @@ static const struct options_entry table[] = {
 	ROW("batch", N, 0, NULL, OPTG_OUTPUT, "no TUI (automatic when stdout is not a terminal)", OPTW_EXPORT, NULL, OFF(batch), 0, set_true),
 	ROW("quiet", N, 'q', NULL, OPTG_OUTPUT, "batch: print only the results table", 0, "-q", OFF(quiet), 0, set_true),
 	ROW("csv", R, 0, "FILE", OPTG_OUTPUT, "write the sample series as CSV", 0, NULL, OFF(csv), 0, set_file),
-	ROW("metrics-file", R, 0, "PATH", OPTG_OUTPUT, "the current values as Prometheus text every second\n(node_exporter's textfile collector; removed at exit)", L, NULL, OFF(metrics_file), 0, set_file),
+	ROW("metrics-file", R, 0, "PATH", OPTG_OUTPUT, "the current values as Prometheus text every second\n(node_exporter's textfile collector); the runs' figures\nstay at exit", L, NULL, OFF(metrics_file), 0, set_file),
+	ROW("metrics-file-remove", N, 0, NULL, OPTG_OUTPUT, "remove --metrics-file at exit instead", L, NULL, OFF(metrics_remove), 0, set_true),
+	ROW("host-label", R, 0, "NAME", OPTG_OUTPUT, "the host the recording and --metrics-file name\n(default: the host name)", L, NULL, OFF(host_label), 0, set_host_label),
 	ROW("results", R, 0, "FILE", OPTG_OUTPUT, "write the results table as CSV", OPTW_RUN | OPTW_NOPICK, NULL, OFF(results), 0, set_file),
 	ROW("export-json", R, 0, "FILE", OPTG_OUTPUT, "write the results as JSON (hyperfine's shape; batch,\n--replay, --compare)", OPTW_RUN | OPTW_NOPICK | OPTW_EXPORT, NULL, OFF(export_json), 0, set_file),
 	ROW("export-markdown", R, 0, "FILE", OPTG_OUTPUT, "write the results as Markdown tables (as --export-json)", OPTW_RUN | OPTW_NOPICK | OPTW_EXPORT, NULL, OFF(export_md), 0, set_file),

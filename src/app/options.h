@@ -50,6 +50,8 @@ struct options {
 	int ascii;
 	const char *csv;  /* --csv FILE */
 	const char *metrics_file; /* --metrics-file PATH: node_exporter's textfile */
+	int metrics_remove;	  /* --metrics-file-remove: PATH goes at exit */
+	const char *host_label;	  /* --host-label NAME: the host the session says, NULL uname's */
 	double history_s; /* seconds of history kept */
 
 	/* the copy worker (part 2) */

@@ -16,9 +16,10 @@
  *  - OUTFILE_REPLACE: the same temporary file, put in place of the one
  *    the last close put at PATH (ownfile_replace: only while that is
  *    still there), the first linked as OUTFILE_WHOLE's is
- *    (--metrics-file).  Not fsynced: it is rewritten every second and
- *    removed at the end, and an fsync a second would be disk writes in
- *    the middle of what lrutop measures.
+ *    (--metrics-file).  Not fsynced: it is rewritten every second (the
+ *    last, left at exit, is as durable as any file written without a
+ *    sync), and an fsync a second would be disk writes in the middle of
+ *    what lrutop measures.
  * outfile_put_at is the fourth, for a small file written whole at once
  * under a directory descriptor (the markers under /run/lrutop): the same
  * temporary file, written, fsynced, and linked or renamed over.

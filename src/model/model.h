@@ -21,6 +21,7 @@
 struct strategy_stats; /* stats.h */
 struct compare;
 #define MODEL_MAX_STRATEGIES 64 /* = SESSION_MAX_STRATEGIES */
+#define MODEL_HOST_MAX	     64 /* the host's name with its NUL (--host-label's bound) */
 
 struct model {
 	struct series *series;
@@ -42,7 +43,7 @@ struct model {
 	int map_source;
 	long map_page_size;
 
-	char host[64], kernel[64];
+	char host[MODEL_HOST_MAX], kernel[64];
 	char disk[64];		/* watched disk ("" for none) */
 	char disk_how[160];	/* how it was chosen, e.g. "/var/tmp is on vda" */
 	char missing[256];	/* sources that could not be read */

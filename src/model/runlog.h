@@ -37,6 +37,10 @@ struct run_result {
 	int repeat;    /* 1-based */
 	int finished;  /* the worker has been reaped */
 	int ok, cancelled;
+	/* how its worker ended, as a shell's $? (hyperfine's exit_codes): a
+	 * --cmd's command's exit status, a strategy's worker's, 128 + N for
+	 * signal N; -1 unknown (no worker ran, or its status was lost) */
+	int exit_code;
 	double elapsed_s, user_s, sys_s, cpu_pct;
 	long majflt, minflt, inblock, oublock;
 	uint64_t bytes;

@@ -36,6 +36,12 @@ static json_t *jlimit(uint64_t v)
 	return v ? ju64(v) : json_null();
 }
 
+/* an exit code, null unknown (-1: no worker ran) */
+static json_t *jcode(int code)
+{
+	return code >= 0 ? json_integer(code) : json_null();
+}
+
 static json_t *jstr(const char *s)
 {
 	return s && *s ? json_string(s) : json_null();
@@ -87,6 +93,7 @@ static json_t *run_json(const struct run_result *x, int *bad)
 	int nc = results_never_copied(x);
 	put(o, "repeat", json_integer(x->repeat), bad);
 	put(o, "ok", json_boolean(x->ok), bad);
+	put(o, "exit_code", jcode(x->exit_code), bad);
 	put(o, "elapsed_s", nc ? json_null() : jnum(x->elapsed_s), bad);
 	put(o, "user_s", nc ? json_null() : jnum(x->user_s), bad);
 	put(o, "sys_s", nc ? json_null() : jnum(x->sys_s), bad);
@@ -162,9 +169,9 @@ static json_t *result_json(const struct export_side *sd, int rec, const struct s
 		const struct run_result *x = &sd->runs[i];
 		if (!x->finished || strcmp(x->name, s->name))
 			continue;
-		if (x->ok) {
+		if (export_timed(x, s->name)) { /* hyperfine -i: failed runs too */
 			append(times, json_real(x->elapsed_s), bad);
-			append(codes, json_integer(0), bad);
+			append(codes, jcode(x->exit_code), bad);
 		}
 		append(runs, run_json(x, bad), bad);
 	}
@@ -177,11 +184,11 @@ static json_t *result_json(const struct export_side *sd, int rec, const struct s
 	}
 	put(o, "mean", jnum(sp.mean), bad);
 	put(o, "stddev", jnum(sp.stddev), bad);
-	put(o, "median", jnum(s->elapsed_med), bad);
+	put(o, "median", jnum(sp.median), bad);
 	put(o, "user", jnum(sp.user), bad);
 	put(o, "system", jnum(sp.sys), bad);
-	put(o, "min", jnum(s->elapsed_min), bad);
-	put(o, "max", jnum(s->elapsed_max), bad);
+	put(o, "min", jnum(sp.min), bad);
+	put(o, "max", jnum(sp.max), bad);
 	put(o, "times", times, bad);
 	put(o, "exit_codes", codes, bad);
 	/* lrutop's */

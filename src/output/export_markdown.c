@@ -145,8 +145,8 @@ static void results_table(FILE *f, const struct export_side *sd, const struct st
 			fputs(" - |", f);
 		}
 		fprintf(f, " %s |", mean);
-		num(f, "%.3f", s->elapsed_min);
-		num(f, "%.3f", s->elapsed_max);
+		num(f, "%.3f", sp.min);
+		num(f, "%.3f", sp.max);
 		num(f, "%.2f", by_base ? s->ratio_base : s->ratio);
 		num(f, "%.3f", s->elapsed_med);
 		fprintf(f, " %d/%d |", s->ok, s->runs);
@@ -167,7 +167,9 @@ static void results_table(FILE *f, const struct export_side *sd, const struct st
 	if (ref) {
 		fputs("\nRelative: median elapsed over ", f);
 		cell_name(f, ref->name);
-		fprintf(f, "'s (%s). Mean ± σ over the OK runs.\n",
+		fprintf(f,
+			"'s (%s). Mean ± σ, Min and Max over every run that took a time, failed "
+			"ones too (hyperfine's -i).\n",
 			by_base ? "the baseline" : "the fastest");
 	}
 	char note[256];

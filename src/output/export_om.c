@@ -50,6 +50,7 @@ int om_export_stream(const char *inp, const char *out, const struct record_argv_
 	uint64_t cg_limit = 0;
 	struct om_input in = {
 	    .host = h->host,
+	    .session = h->start_wall, /* the session's start (record.h) */
 	    .kernel = h->kernel,
 	    .device = h->device,
 	    .page_size = h->page_size,

@@ -11,35 +11,46 @@
 #include "output/export_json.h"
 #include "output/export_markdown.h"
 #include "output/output.h"
+#include "output/results.h"
+#include "model/stats.h"
 #include "base/util.h"
+
+int export_timed(const struct run_result *r, const char *name)
+{
+	return r->finished && !r->cancelled && !results_never_copied(r) && !strcmp(r->name, name);
+}
 
 void export_spread_of(const struct run_result *runs, size_t n, const char *name,
 		      struct export_spread *out)
 {
 	double sum = 0, su = 0, ss = 0;
+	double *t = malloc((n ? n : 1) * sizeof(*t));
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (runs[i].finished && runs[i].ok && !strcmp(runs[i].name, name)) {
+	*out = (struct export_spread){NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	for (size_t i = 0; t && i < n; i++)
+		if (export_timed(&runs[i], name)) {
 			sum += runs[i].elapsed_s;
 			su += runs[i].user_s;
 			ss += runs[i].sys_s;
-			k++;
+			t[k++] = runs[i].elapsed_s;
 		}
-	*out = (struct export_spread){NAN, NAN, NAN, NAN};
-	if (!k)
+	if (!k) {
+		free(t);
 		return;
+	}
+	out->n = k;
 	out->mean = sum / (double)k;
 	out->user = su / (double)k;
 	out->sys = ss / (double)k;
-	if (k < 2)
-		return;
 	double var = 0;
-	for (size_t i = 0; i < n; i++)
-		if (runs[i].finished && runs[i].ok && !strcmp(runs[i].name, name)) {
-			double d = runs[i].elapsed_s - out->mean;
-			var += d * d;
-		}
-	out->stddev = sqrt(var / (double)(k - 1));
+	for (size_t i = 0; i < k; i++)
+		var += (t[i] - out->mean) * (t[i] - out->mean);
+	if (k >= 2)
+		out->stddev = sqrt(var / (double)(k - 1));
+	out->median = stats_median(t, k); /* sorts t */
+	out->min = t[0];
+	out->max = t[k - 1];
+	free(t);
 }
 
 void export_setting_of(const struct export_side *sd, const char *name, struct run_setting *out)

@@ -38,13 +38,20 @@ struct export_side {
 	size_t nruns;
 };
 
-/* What the statistics tables do not print: the mean and the sample
- * standard deviation (n - 1, as hyperfine) of elapsed, and the means of
- * user and sys, over the OK finished runs labelled name.  NAN when there is
- * none (stddev: fewer than two). */
+/* hyperfine's figures of a strategy as it gives them with -i (its failed
+ * runs are measured too): over every finished run labelled name that took
+ * a time (export_timed), OK or failed, the mean, the sample standard
+ * deviation (n - 1), the median, min and max of elapsed and the means of
+ * user and sys; n those runs.  NAN when there is none (stddev: fewer than
+ * two).  lrutop's own figures (the tables' medians, relative) stay over
+ * the OK runs. */
 struct export_spread {
-	double mean, stddev, user, sys;
+	double mean, stddev, user, sys, median, min, max;
+	size_t n;
 };
+/* 1 when r is one of those runs: finished, not cancelled (the user's
+ * choice, not a failure) and with a time (not a failure before its copy). */
+int export_timed(const struct run_result *r, const char *name);
 void export_spread_of(const struct run_result *runs, size_t n, const char *name,
 		      struct export_spread *out);
 

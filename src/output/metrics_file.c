@@ -19,8 +19,8 @@ static void note(struct metrics_file *mf, const char *msg)
 
 /* The model as text into a whole new file in place of PATH (outfile.h,
  * OUTFILE_REPLACE: linked the first time, an existing PATH refused; after
- * that in place of our own, only while PATH is still it).  -1 + err; lost
- * set when PATH is not ours any more. */
+ * that in place of our own, only while PATH is still it); mf->ended: the
+ * file left at exit.  -1 + err; lost set when PATH is not ours any more. */
 static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 {
 	int rc = outfile_open(&mf->out, mf->path, "--metrics-file", OUTFILE_REPLACE, err, errlen);
@@ -31,6 +31,7 @@ static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 		    .runs = m->log ? m->log->results : NULL,
 		    .nruns = m->log ? m->log->nresults : 0,
 		    .host = m->host,
+		    .session = mf->session,
 		    .kernel = m->kernel,
 		    .device = m->disk,
 		    .mem_limit = m->log ? m->log->mem_limit : 0,
@@ -38,6 +39,7 @@ static int write_file(struct metrics_file *mf, char *err, size_t errlen)
 		    .page_size = sysconf(_SC_PAGESIZE),
 		    .probe_reads = mf->probe_reads,
 		    .probe_slow = mf->probe_slow,
+		    .ended = mf->ended,
 		};
 		errno = 0;
 		if (om_write(mf->out.f, &in, OM_TEXTFILE, NULL) < 0)
@@ -111,9 +113,11 @@ void metrics_file_init(struct metrics_file *mf, const struct model *model,
 	sink_tee_init(&mf->tee, NULL, next, &after, out);
 }
 
-int metrics_file_start(struct metrics_file *mf, const char *path, char *err, size_t errlen)
+int metrics_file_start(struct metrics_file *mf, const char *path, const char *session, char *err,
+		       size_t errlen)
 {
 	mf->path = path;
+	mf->session = session;
 	if (write_file(mf, err, errlen) < 0) {
 		mf->path = NULL;
 		return -1;
@@ -121,8 +125,27 @@ int metrics_file_start(struct metrics_file *mf, const char *path, char *err, siz
 	return 0;
 }
 
+int metrics_file_finish(struct metrics_file *mf, int remove, char *err, size_t errlen)
+{
+	if (!mf->path)
+		return 0;
+	int rc = 0;
+	if (!remove && !mf->lost) {
+		mf->ended = 1;
+		rc = write_file(mf, err, errlen);
+		if (rc < 0 && !mf->lost) { /* the last file says up 1: it must not stay */
+			size_t l = strlen(err);
+			snprintf(err + l, errlen > l ? errlen - l : 0, "; removed at exit");
+		}
+	}
+	if (rc == 0 && !remove)
+		outfile_forget(&mf->out); /* the file stays, the user's now */
+	metrics_file_done(mf);
+	return rc;
+}
+
 void metrics_file_done(struct metrics_file *mf)
 {
-	outfile_discard(&mf->out); /* PATH, ours: stale values must not be served */
+	outfile_discard(&mf->out); /* PATH, if still ours, and the temporary file */
 	mf->path = NULL;
 }

@@ -13,8 +13,15 @@
  * while PATH is still the file this made (ownfile.h: its descriptor kept
  * open, dev, ino and times compared; else the writing stops with one note
  * and PATH is left as it is).
- * metrics_file_done removes PATH (it would serve stale values) and the
- * temporary file, each only if it is still ours.  A failed write is one note
+ * metrics_file_finish writes it one last time, whole, by the same replace:
+ * the runs' figures and lrutop_up 0, and no values of the moment (the
+ * collector would serve them as current for as long as the file stays);
+ * the file then stays, so a scrape after the session still has every
+ * run (issue 29: a 15 s scrape missed a short session's last runs when the
+ * file went at exit).  --metrics-file-remove, or a final write that failed
+ * (its PATH would say up 1 for ever), removes it instead; metrics_file_done
+ * (an exit 2, a failed start) removes PATH and the temporary file, each
+ * only if it is still ours.  A failed write is one note
  * to the next sink (the status line), not an end: the next second tries
  * again.  Nothing prints.  At most one write a second (and one after a
  * run ends), not every tick: the file is the collector's, scraped every
@@ -40,6 +47,8 @@ struct metrics_file {
 	int due;	     /* a run finished since: write at the next sample */
 	int failing;	     /* the last write failed (said once) */
 	int lost;	     /* PATH is no longer ours: writing stopped */
+	int ended;	     /* the session is over: the last file is written */
+	const char *session; /* the session label (openmetrics.h), borrowed */
 	/* the sentence of the latest failure and how many times writing
 	 * started failing: batch has no status line, it says each on stderr */
 	char error[600];
@@ -53,10 +62,19 @@ void metrics_file_init(struct metrics_file *mf, const struct model *model,
 		       const struct source_sink *next, struct source_sink *out);
 /* Starts writing to path: refused (-1 + err "--metrics-file PATH: already
  * exists (use a new path)") when it exists; the first file is written
- * now, so an unwritable directory is an error here.  -1 + err. */
-int metrics_file_start(struct metrics_file *mf, const char *path, char *err, size_t errlen);
-/* Removes PATH (if still ours) and the temporary file; the tee only
- * forwards from now on.  Idempotent. */
+ * now, so an unwritable directory is an error here.  session: every
+ * series' session label, borrowed (its text may change: a talk's next
+ * live stage is a session of its own).  -1 + err. */
+int metrics_file_start(struct metrics_file *mf, const char *path, const char *session, char *err,
+		       size_t errlen);
+/* The session is over (its runs' results are in the model): PATH written
+ * one last time and left in place (0), or removed: when remove is set (0)
+ * or when that write failed (-1 + err "...; removed at exit").  A PATH no
+ * longer ours is not touched (0 when that was said before; found now: -1
+ * + err).  The tee only forwards from now on.  Idempotent. */
+int metrics_file_finish(struct metrics_file *mf, int remove, char *err, size_t errlen);
+/* Removes PATH (if still ours) and the temporary file (an exit 2: nothing
+ * made stays); the tee only forwards from now on.  Idempotent. */
 void metrics_file_done(struct metrics_file *mf);
 
 #endif

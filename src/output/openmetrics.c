@@ -179,9 +179,9 @@ const char *om_metric_name(size_t i)
 	if (i < NRUN_METRICS)
 		return run_metrics[i].name;
 	i -= NRUN_METRICS;
-	static const char *const more[] = {"lrutop_bursts_total", "lrutop_runs_total",
-					   "lrutop_run_info", "lrutop_phase_info",
-					   "lrutop_recording_info"};
+	static const char *const more[] = {"lrutop_bursts_total",   "lrutop_runs_total",
+					   "lrutop_run_info",	    "lrutop_phase_info",
+					   "lrutop_recording_info", "lrutop_up"};
 	return i < sizeof(more) / sizeof(more[0]) ? more[i] : NULL;
 }
 
@@ -259,25 +259,22 @@ static void family(struct om_out *o, const char *name, const char *type, const c
 		fprintf(o->f, "# UNIT %s %s\n", name, unit);
 }
 
-/* A series' name and labels: open_series, then label() or raw pairs
- * (labels()), then the value (put_*) closes the braces. */
+static void label(struct om_out *o, const char *key, const char *value)
+{
+	fprintf(o->f, "%s%s=\"", o->nlabels++ ? "," : "{", key);
+	om_label_value(o->f, value ? value : "");
+	fputc('"', o->f);
+}
+
+/* A series' name and labels: open_series (the host and the session every
+ * series has), then label() or raw pairs (labels()), then the value
+ * (put_*) closes the braces. */
 static void open_series(struct om_out *o, const char *name)
 {
 	fputs(name, o->f);
 	o->nlabels = 0;
-	if (o->style == OM_EXPORT) {
-		fputs("{host=\"", o->f);
-		om_label_value(o->f, o->in->host);
-		fputc('"', o->f);
-		o->nlabels = 1;
-	}
-}
-
-static void label(struct om_out *o, const char *key, const char *value)
-{
-	fprintf(o->f, "%s%s=\"", o->nlabels++ ? "," : "{", key);
-	om_label_value(o->f, value);
-	fputc('"', o->f);
+	label(o, "host", o->in->host);
+	label(o, "session", o->in->session);
 }
 
 /* pairs already escaped (the tables' constants), NULL none */
@@ -512,15 +509,33 @@ static int run_fig(const struct run_result *r, enum run_fig fig, double *v)
 	return 1;
 }
 
-/* NAME{[host,]run="N",strategy="LABEL"[,pairs]} */
+/* A limit as its option takes it and the exact unit it is a whole number
+ * of ("64M", "1536M", "100000000"), "" none: a label value, exact where
+ * the strategy label's "@32M" rounds. */
+static void limit_text(char *buf, size_t len, uint64_t v)
+{
+	if (v)
+		sweep_value_str(buf, len, v);
+	else
+		buf[0] = '\0';
+}
+
+/* NAME{host,session,run="N",strategy="LABEL",mem_limit,disk_limit[,pairs]}:
+ * the run's own limits (a sweep's value, not the session's one). */
 static void run_series(struct om_out *o, const char *name, size_t i, const struct run_result *r,
 		       const char *pairs)
 {
-	char num[24];
+	char num[24], mem[24], disk[24];
+	struct run_setting set;
+	sweep_run_setting(r, o->in->mem_limit, o->in->disk_limit, &set);
+	limit_text(mem, sizeof(mem), set.mem_limit);
+	limit_text(disk, sizeof(disk), set.disk_limit);
 	snprintf(num, sizeof(num), "%zu", i + 1);
 	open_series(o, name);
 	label(o, "run", num);
 	label(o, "strategy", r->name);
+	label(o, "mem_limit", mem);
+	label(o, "disk_limit", disk);
 	labels(o, pairs);
 }
 
@@ -563,24 +578,19 @@ static void probe_summary(struct om_out *o)
 static void runs_families(struct om_out *o)
 {
 	const struct om_input *in = o->in;
-	char mem[24], disk[24], rep[16], sw[48];
+	char rep[16], sw[48];
 	for (size_t i = 0; i < in->nruns; i++) {
 		const struct run_result *r = &in->runs[i];
 		if (!r->finished)
 			continue;
-		/* the run's own limits: a sweep's value, not the session's one */
 		struct run_setting set;
 		sweep_run_setting(r, in->mem_limit, in->disk_limit, &set);
-		snprintf(mem, sizeof(mem), "%" PRIu64, set.mem_limit);
-		snprintf(disk, sizeof(disk), "%" PRIu64, set.disk_limit);
 		family(o, "lrutop_run_info", "gauge", NULL,
-		       "A finished run: its strategy (label), repeat, limits (bytes, bytes/s), "
-		       "the value its sweep set, kernel and whether its copy was verified.");
+		       "A finished run (its run labels: strategy label and limits), its repeat, "
+		       "the value its sweep set, the kernel and whether its copy was verified.");
 		run_series(o, "lrutop_run_info", i, r, NULL);
 		snprintf(rep, sizeof(rep), "%d", r->repeat);
 		label(o, "repeat", rep);
-		label(o, "mem_limit", mem);
-		label(o, "disk_limit", disk);
 		if (set.param) { /* --results's sweep column: PARAM=VALUE */
 			snprintf(sw, sizeof(sw), "%s=%" PRIu64, sweep_param_name(set.param),
 				 set.value);
@@ -683,9 +693,18 @@ int om_write(FILE *f, const struct om_input *in, enum om_style style, int (*stop
 	if (!series_len(in->ser) && style == OM_EXPORT)
 		return ferror(f) ? -1 : 0;
 	size_t n = series_len(in->ser);
+	if (style == OM_TEXTFILE) {
+		family(
+		    &o, "lrutop_up", "gauge", NULL,
+		    "1 while lrutop runs and rewrites this file, 0 in the file it leaves at exit.");
+		open_series(&o, "lrutop_up");
+		put_u64(&o, !in->ended, 0);
+	}
 	info_families(&o, n ? wall_of(in, series_at(in->ser, 0)->t_ns) : 0);
 	const char *help = NULL;
-	for (size_t k = 0; k < NMETRICS; k++) {
+	/* the file left at exit: no values of the moment, which the collector
+	 * would serve as current for as long as the file stays */
+	for (size_t k = 0; k < NMETRICS && !(style == OM_TEXTFILE && in->ended); k++) {
 		if (metrics[k].help)
 			help = metrics[k].help; /* the family's first row says it */
 		machine_series(&o, &metrics[k], help);

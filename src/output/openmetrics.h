@@ -7,11 +7,18 @@
  *
  *  - OM_EXPORT (--export-openmetrics): every sample of a recording with
  *    its timestamp, family after family (each family's samples together,
- *    in time order), "# UNIT" for gauges, ending in "# EOF", a host label
- *    on every series so recordings of many machines backfill side by side.
- *  - OM_TEXTFILE (--metrics-file): the newest sample and the finished runs,
- *    no timestamps, no "# UNIT" and no "# EOF": the Prometheus text format
- *    node_exporter's textfile collector reads.
+ *    in time order), "# UNIT" for gauges, ending in "# EOF".
+ *  - OM_TEXTFILE (--metrics-file): lrutop_up, the newest sample and the
+ *    finished runs, no timestamps, no "# UNIT" and no "# EOF": the
+ *    Prometheus text format node_exporter's textfile collector reads; at
+ *    the session's end (ended) lrutop_up 0 and no sample.
+ *  Every series of both has a host label (recordings of many machines
+ *  backfill side by side) and a session label (the session's start as its
+ *  recording has it: two sessions with the same arguments, whose runs
+ *  both count from 1, stay apart; a backfill of a recording and a scrape
+ *  of the session's live file say the same), and every run series its
+ *  run, strategy, mem_limit and disk_limit (as the options take them,
+ *  "64M"; "" none).
  *
  * Invariants and choices:
  *  - Names are lrutop_..., in base units (_bytes, _seconds, _ratio);
@@ -61,6 +68,9 @@ struct om_input {
 	const struct run_result *runs; /* the finished ones are written */
 	size_t nruns;
 	const char *host, *kernel, *device; /* "" when unknown */
+	/* every series' session label: the session's start as its recording's
+	 * start_wall says it ("2026-12-01T09:10:42.123Z"), "" unknown */
+	const char *session;
 	uint64_t mem_limit, disk_limit;	    /* the runs' (runlog), 0 none */
 	long page_size;			    /* for page counts; 0: 4096 */
 	/* OM_EXPORT: the wall clock of monotonic mono0_ns (the recording's
@@ -69,6 +79,9 @@ struct om_input {
 	uint64_t mono0_ns;
 	/* OM_TEXTFILE: the probe's reads so far (the export sums the series) */
 	uint64_t probe_reads, probe_slow;
+	/* OM_TEXTFILE: the session is over: lrutop_up 0, and only what stays
+	 * true (the runs' families and the info), no values of the moment */
+	int ended;
 };
 
 /* Writes in to f in the given style.  stop (may be NULL) is asked after

@@ -140,6 +140,10 @@ struct record_header {
  * format version; zeroes the rest (the caller sets version, device,
  * device_how, cgroup_version, interval_s, argc/argv, notes and config). */
 void record_header_init(struct record_header *h);
+/* Now, as a header's start_wall ("2026-12-01T09:10:42.123Z", UTC, into
+ * wall[len], len 40 is enough) and start_mono_ns (*mono): the clocks
+ * read once, so the two name one moment. */
+void record_stamp_now(char *wall, size_t len, uint64_t *mono);
 
 /* c from a run configuration: its -s list by name, each --cmd's --name,
  * the knobs, the baseline and limits as given; have 1.  The caller puts

@@ -731,6 +731,13 @@ static int rd_result(struct recording *r, json_t *o, struct record_item *it, cha
 	 * "elapsed_s":1e308 was finite, and "inf ± inf" in the table */
 	if (rd_members(r, kind, kind, o, x, 0, err, errlen) < 0)
 		return -1;
+	/* the exit code came later: without it, what ok says */
+	x->exit_code = x->ok ? 0 : 1;
+	if (json_object_get(o, "exit_code")) {
+		json_int_t v;
+		KEY_INT(kind, o, "exit_code", v);
+		x->exit_code = (int)v;
+	}
 	/* rd@burst came later: a recording without it has it unknown */
 	x->read_at_burst = NAN;
 	if (json_object_get(o, "read_at_burst") &&

@@ -228,6 +228,7 @@ const struct record_key_range record_key_ranges[] = {
     {"result", "finished", FLAG, MEMBER(run_result, finished, F_INT)},
     {"result", "ok", FLAG, MEMBER(run_result, ok, F_INT)},
     {"result", "cancelled", FLAG, MEMBER(run_result, cancelled, F_INT)},
+    {"result", "exit_code", RI(-1, 255)}, /* later: absent is what ok says; a shell's $? */
     {"result", "bursts", RI(0, INT32_MAX), MEMBER(run_result, bursts, F_INT)},
     {"result", "verified", RI(RUN_UNVERIFIABLE, 1), MEMBER(run_result, verified, F_INT)},
     {"result", "majflt", RI(0, LONG_MAX), MEMBER(run_result, majflt, F_LONG)},

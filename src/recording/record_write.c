@@ -269,8 +269,6 @@ static json_t *header_json(const struct record_header *h)
 void record_header_init(struct record_header *h)
 {
 	struct utsname u;
-	struct timespec ts;
-	struct tm tm;
 
 	memset(h, 0, sizeof(*h));
 	h->major = RECORD_MAJOR;
@@ -292,12 +290,18 @@ void record_header_init(struct record_header *h)
 			}
 		fclose(f);
 	}
-	h->start_mono_ns = mono_ns();
+	record_stamp_now(h->start_wall, sizeof(h->start_wall), &h->start_mono_ns);
+}
+
+void record_stamp_now(char *wall, size_t len, uint64_t *mono)
+{
+	struct timespec ts;
+	struct tm tm;
+	*mono = mono_ns();
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	size_t n = strftime(h->start_wall, sizeof(h->start_wall), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(h->start_wall + n, sizeof(h->start_wall) - n, ".%03uZ",
-		 (unsigned)(ts.tv_nsec / 1000000) % 1000u);
+	size_t n = strftime(wall, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(wall + n, len - n, ".%03uZ", (unsigned)(ts.tv_nsec / 1000000) % 1000u);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -497,6 +501,7 @@ int recorder_result(struct recorder *r, const struct run_result *x, char *err, s
 	bad |= put(o, "finished", json_integer(x->finished));
 	bad |= put(o, "ok", json_integer(x->ok));
 	bad |= put(o, "cancelled", json_integer(x->cancelled));
+	bad |= put(o, "exit_code", json_integer(x->exit_code));
 	bad |= put(o, "elapsed_s", jdouble(x->elapsed_s));
 	bad |= put(o, "user_s", jdouble(x->user_s));
 	bad |= put(o, "sys_s", jdouble(x->sys_s));

@@ -246,14 +246,21 @@ static void own_dst(struct session *s, const struct worker_result *wr)
 }
 
 /* A live worker killed and reaped, the destination it made ours to remove. */
-static void kill_worker(struct session *s)
+/* Kills and reaps the worker, if one runs; its exit code as a shell's $?
+ * (128 + 9 for the kill), -1 when none ran. */
+static int kill_worker(struct session *s)
 {
+	int code = -1;
+
 	if (!s->worker_live)
-		return;
+		return -1;
 	worker_kill(&s->worker);
+	if (s->worker.reaped)
+		code = s->worker.result.exit_code;
 	own_dst(s, &s->worker.result);
 	worker_done(&s->worker);
 	s->worker_live = 0;
+	return code;
 }
 
 void session_done(struct session *s)
@@ -430,8 +437,9 @@ static int start_next(struct session *s, char *err, size_t errlen)
 }
 
 /* The current run (if any) ends now, cut short: failed, or cancelled by
- * the user; msg is its message. */
-static void end_run(struct session *s, int cancelled, const char *msg)
+ * the user; exit_code is its worker's (kill_worker), -1 when none ran;
+ * msg is its message. */
+static void end_run(struct session *s, int cancelled, int exit_code, const char *msg)
 {
 	struct run_result *r = cur(s);
 	if (!r)
@@ -441,6 +449,7 @@ static void end_run(struct session *s, int cancelled, const char *msg)
 		r->cancelled = 1;
 	else
 		r->ok = 0;
+	r->exit_code = exit_code;
 	r->t_end_ns = mono_ns();
 	strlcpy_(r->message, msg, sizeof(r->message));
 	add_event(s, r->t_end_ns, PHASE_IDLE);
@@ -456,7 +465,7 @@ void session_give_up(struct session *s)
 
 static void fail_run(struct session *s, const char *msg)
 {
-	end_run(s, 0, msg);
+	end_run(s, 0, -1, msg); /* no worker ran */
 	s->failed = 1;
 	cgroup_remove(&s->cg, NULL, 0);
 	monitor_watch(s, NULL, NULL, 0, NULL, 0);
@@ -615,6 +624,7 @@ static void finish_run(struct session *s, const struct series *ser,
 	if (!r->t_copy_ns)
 		r->t_copy_ns = r->t_end_ns;
 	r->ok = wr->ok && !r->cancelled;
+	r->exit_code = wr->exit_code;
 	strlcpy_(r->message, r->cancelled ? "cancelled" : wr->message, sizeof(r->message));
 	/* the worker names the strategy; the run is "rw_cp@16M" beside it */
 	size_t wl = strlen(s->worker.name);
@@ -738,8 +748,8 @@ void session_cancel_queue(struct session *s, const struct series *ser)
 
 void session_stop(struct session *s, const char *why)
 {
-	kill_worker(s);
-	end_run(s, 1, why);
+	int code = kill_worker(s);
+	end_run(s, 1, code, why);
 	s->queue_len = s->next;
 	s->stopped = 1;
 	cgroup_remove(&s->cg, NULL, 0);

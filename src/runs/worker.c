@@ -39,6 +39,9 @@ struct worker_page {
 	 * after its O_EXCL create): the monitor may remove exactly that file */
 	_Atomic int dst_made;
 	_Atomic uint64_t dst_dev, dst_ino;
+	/* --cmd: the command's wait status, once it is reaped */
+	_Atomic int cmd_status;
+	_Atomic int have_cmd_status;
 };
 
 static void ru_sub(struct rusage *d, const struct rusage *a, const struct rusage *b)
@@ -408,6 +411,8 @@ __attribute__((noreturn)) static void child_cmd(const struct worker_spec *spec, 
 		if (errno != EINTR)
 			child_fail(pg, 1, "wait for %s: %s", spec->argv[0], strerror(errno));
 	uint64_t t1 = mono_ns();
+	atomic_store(&pg->cmd_status, status);
+	atomic_store(&pg->have_cmd_status, 1);
 	kill_leftovers();
 	atomic_store(&pg->elapsed_ns, t1 - t0);
 	pg->ru_copy = ru;
@@ -719,6 +724,14 @@ static void describe(const struct worker *w, const struct worker_page *pg, int s
 	}
 }
 
+/* A wait status as a shell's $? says it: 128 + N for signal N. */
+static int exit_code_of(int status)
+{
+	return WIFEXITED(status)     ? WEXITSTATUS(status)
+	       : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+				     : -1;
+}
+
 int worker_reap(struct worker *w, int block, struct worker_result *res)
 {
 	const struct worker_page *pg = w->page;
@@ -740,6 +753,7 @@ int worker_reap(struct worker *w, int block, struct worker_result *res)
 		if (got < 0) {
 			/* Someone else reaped it (a waitpid(-1) elsewhere). */
 			r->verified = -1;
+			r->exit_code = -1;
 			snprintf(r->message, sizeof r->message,
 				 "%s: lost the worker's exit status: %s", w->name, strerror(errno));
 		} else {
@@ -753,6 +767,9 @@ int worker_reap(struct worker *w, int block, struct worker_result *res)
 			else if (atomic_load(&pg->have_ru_start))
 				ru_sub(&r->ru, &pg->ru_start, &ru);
 			r->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+			r->exit_code = exit_code_of(w->is_cmd && atomic_load(&pg->have_cmd_status)
+							? atomic_load(&pg->cmd_status)
+							: status);
 			r->bytes_done = atomic_load(&pg->progress.bytes_done);
 			r->t_done_ns = atomic_load(&pg->t_done_ns);
 			r->verified = atomic_load(&pg->verified);

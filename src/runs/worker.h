@@ -68,6 +68,10 @@ struct worker_spec {
 struct worker_result {
 	int ok;	    /* 1 when the exit status is 0 */
 	int status; /* raw wait status */
+	/* how it ended, as a shell says it: the exit status, 128 + N for
+	 * signal N; a --cmd's is its command's (the worker mirrors a failing
+	 * one, but fails a copy it then judges bad itself); -1 lost */
+	int exit_code;
 	struct rusage ru; /* from the copy's (or exec's) start: prepare is not counted */
 	double elapsed_s;    /* copy+flush wall time, excluding prepare (see above for --cmd) */
 	uint64_t bytes_done; /* progress->bytes_done when the worker exited */

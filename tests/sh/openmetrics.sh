@@ -3,8 +3,10 @@
 # (Debian's prometheus package; docs/metrics.md).  A short real batch run
 # with --probe writes --metrics-file while it runs: the file appears,
 # promtool check metrics passes on it, it has no timestamps and, once the
-# first run has ended, that run's figures; at exit it is gone and no
-# temporary file is left beside it.  The recording of that run, and
+# first run has ended, that run's figures; at exit it stays with both runs
+# and lrutop_up 0 and no values of the moment (--metrics-file-remove: it
+# is gone), and no temporary file is left beside it.  The recording of
+# that run, whose export has the live file's session label, and
 # examples/demo-2008.jsonl.gz, exported: promtool check metrics passes, the
 # text ends in "# EOF", and promtool tsdb create-blocks-from openmetrics
 # makes blocks holding every sample line of it; the probe's figures are a
@@ -66,7 +68,7 @@ timeout 120 "$LRUTOP" --batch -q -s rw_cp --cmd "sh $tmp/nap.sh {src} {dst}" --n
 pid=$!
 check "$T PATH appears while lrutop runs" 'wait_for 60 "[ -s \"$M\" ]"' "no $M"
 # the first run's end reaches the file while the second (3 s) runs
-if wait_for 60 'grep -q "^lrutop_run_info{run=\"1\"" "$M" 2>/dev/null'; then
+if wait_for 60 'grep -q "^lrutop_run_info{host=\"[^\"]*\",session=\"[^\"]*\",run=\"1\"" "$M" 2>/dev/null'; then
 	cp "$M" snap.prom
 	ok "$T the first run's figures appear after it ends"
 else
@@ -80,13 +82,28 @@ check "$T exit 0" '[ "$rc" -eq 0 ]' "exit $rc: $(head -c 300 err)"
 check "$T no timestamps: every sample line is NAME{...} VALUE" \
 	'! grep -v "^#" snap.prom | grep -Ev "^[a-z_0-9]+(\{[^}]*\})? [-0-9.e+]+$" | grep -q .' \
 	"$(grep -v '^#' snap.prom | grep -Ev '^[a-z_0-9]+(\{[^}]*\})? [-0-9.e+]+$' | head -n 2)"
-check "$T rw_cp's elapsed time in it" \
-	'grep -q "^lrutop_run_elapsed_seconds{run=\"1\",strategy=\"rw_cp\"} [0-9.]*$" snap.prom' \
+check "$T rw_cp's elapsed time in it, with its labels" \
+	'grep -q "^lrutop_run_elapsed_seconds{host=\"$(uname -n)\",session=\"[-0-9T:.]*Z\",run=\"1\",strategy=\"rw_cp\",mem_limit=\"${limit:+64M}\",disk_limit=\"\"} [0-9.]*$" snap.prom' \
 	"$(grep run_elapsed snap.prom)"
+check "$T lrutop_up 1 while it runs" 'grep -q "^lrutop_up{[^}]*} 1$" snap.prom' "$(grep lrutop_up snap.prom)"
 check "$T no # EOF and no # UNIT (the Prometheus text format)" \
 	'! grep -q "^# EOF\|^# UNIT" snap.prom'
-check "$T PATH is gone at exit" '[ ! -e "$M" ]' "$(ls -la "$M" 2>&1)"
+check "$T PATH stays at exit: lrutop_up 0, both runs, no values of the moment" \
+	'grep -q "^lrutop_up{[^}]*} 0$" "$M" && [ "$(grep -c "^lrutop_run_elapsed_seconds{" "$M")" -eq 2 ] &&
+	 ! grep -q "^lrutop_memory_\|^lrutop_run_current" "$M"' "$(grep -c . "$M" 2>&1)"
+[ -s "$M" ] && om_check "${T%:} the file left at exit" "$M"
 check "$T no temporary file left" '! ls -A "$tmp" | grep -q "^\.lrutop\.prom\."' "$(ls -A "$tmp")"
+# the recording of the session: its export's session label is the live file's
+session=$(sed -n 's/^lrutop_up{host="[^"]*",session="\([^"]*\)"} 0$/\1/p' "$M")
+M2=$tmp/removed.prom
+lrt_newdir
+timeout 60 "$LRUTOP" --batch -q -s rw_cp --size 4M --dir "$d" --metrics-file "$M2" --metrics-file-remove \
+	</dev/null >out 2>err
+rc=$?
+check "$T --metrics-file-remove: exit 0, PATH gone at exit" '[ "$rc" -eq 0 ] && [ ! -e "$M2" ]' \
+	"exit $rc: $(head -c 300 err)"
+lrt_expect "--metrics-file-remove without --metrics-file" 2 --batch -n 2 --metrics-file-remove
+err_is "--metrics-file-remove without --metrics-file" "--metrics-file-remove: no --metrics-file to remove"
 
 T="metrics-file refused:"
 printf 'theirs 1\n' >theirs.prom
@@ -113,7 +130,11 @@ if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/small" && mount -t tmpfs -o size=64k tmpf
 	wait "$pid"
 	rc=$?
 	check "$T exit 0, said once" '[ "$rc" -eq 0 ] && [ "$(wc -l <err)" -eq 1 ]' "exit $rc: $(head -c 300 err)"
-	check "$T PATH gone, no temporary left" 'lrt_empty "$tmp/small"' "$(ls -A "$tmp/small")"
+	# room again before the end (or not: then the last write fails and
+	# PATH goes, with a warning)
+	check "$T no temporary left; PATH the last file (lrutop_up 0) or gone" \
+		'! ls -A "$tmp/small" | grep -v "^m\.prom\$" | grep -q . && { [ ! -e "$F" ] || grep -q "^lrutop_up{[^}]*} 0$" "$F"; }' \
+		"$(ls -A "$tmp/small")"
 	umount "$tmp/small"
 else
 	skip "$T a write error" "not root, or no tmpfs to fill here"
@@ -129,7 +150,7 @@ for rec in "$R" "$root/examples/demo-2008.jsonl.gz"; do
 	om_check "${T%:}" "$O"
 	check "$T ends in # EOF" '[ "$(tail -n 1 "$O")" = "# EOF" ]' "$(tail -n 1 "$O")"
 	check "$T a run's elapsed time and its strategy" \
-		'grep -q "^lrutop_run_elapsed_seconds{host=\"[^\"]*\",run=\"1\",strategy=\"[a-z_]*[^\"]*\"} [0-9.]* [0-9]*$" "$O"' \
+		'grep -q "^lrutop_run_elapsed_seconds{host=\"[^\"]*\",session=\"[-0-9T:.]*Z\",run=\"1\",strategy=\"[a-z_]*[^\"]*\",mem_limit=\"[0-9KMGT]*\",disk_limit=\"[0-9KMGT]*\"} [0-9.]* [0-9]*$" "$O"' \
 		"$(grep -m 2 run_elapsed "$O")"
 	check "$T the machine's series: disk bytes, pgscan, PSI" \
 		'grep -q "^lrutop_disk_read_bytes_total{" "$O" && grep -q "^lrutop_vmstat_pgscan_total{" "$O" && grep -q "^# TYPE lrutop_pressure_stalled_seconds_total counter" "$O"'
@@ -138,13 +159,16 @@ done
 # the nap run's 3 s of probe reads (issue 26 finding 4: a gauge with a
 # quantile label, which promtool check metrics refused)
 O=$tmp/$(basename "$R").om
+check "export: the session label is the live file's (a backfill and a scrape agree)" \
+	'[ -n "$session" ] && grep -q "^lrutop_run_elapsed_seconds{host=\"$(uname -n)\",session=\"$session\",run=\"2\",strategy=\"nap\"" "$O"' \
+	"live '$session'; $(grep -m 1 run_elapsed "$O")"
 check "export: the probe's latency a summary: nap's p50 and its reads (_count)" \
 	'grep -q "^# TYPE lrutop_run_probe_latency_seconds summary$" "$O" &&
-	 grep -q "^lrutop_run_probe_latency_seconds{host=\"[^\"]*\",run=\"2\",strategy=\"nap\",quantile=\"0.5\"} [0-9.e-]* [0-9]*$" "$O" &&
-	 grep -q "^lrutop_run_probe_latency_seconds_count{host=\"[^\"]*\",run=\"2\",strategy=\"nap\"} [1-9][0-9]* [0-9]*$" "$O"' \
+	 grep -q "^lrutop_run_probe_latency_seconds{host=\"[^\"]*\",session=\"$session\",run=\"2\",strategy=\"nap\",mem_limit=\"[^\"]*\",disk_limit=\"\",quantile=\"0.5\"} [0-9.e-]* [0-9]*$" "$O" &&
+	 grep -q "^lrutop_run_probe_latency_seconds_count{host=\"[^\"]*\",session=\"$session\",run=\"2\",strategy=\"nap\",mem_limit=\"[^\"]*\",disk_limit=\"\"} [1-9][0-9]* [0-9]*$" "$O"' \
 	"$(grep run_probe "$O" | head -n 5 | tr '\n' '|')"
 check "export: the demo's bursts are counted" \
-	'grep -q "^lrutop_bursts_total{host=\"[^\"]*\",strategy=\"mm_sync_cp@32M\"} [1-9]" "$tmp/demo-2008.jsonl.gz.om"' \
+	'grep -q "^lrutop_bursts_total{host=\"[^\"]*\",session=\"[^\"]*\",strategy=\"mm_sync_cp@32M\"} [1-9]" "$tmp/demo-2008.jsonl.gz.om"' \
 	"$(grep bursts_total "$tmp/demo-2008.jsonl.gz.om")"
 
 T="export refused:"

@@ -18,11 +18,15 @@ trap 'rm -rf "$tmp" "$base"' EXIT
 trap 'exit 2' INT TERM HUP
 
 run() { lrt_run 180 "$@"; }
-# py 'PROGRAM' ARGS...: python3's exit status; its message in $tmp/py
+# py 'PROGRAM' ARGS...: python3's exit status, also in $pyrc (check's
+# condition cannot read $?: check's own assignments have reset it, so
+# '[ "$pyrc" -eq 0 ]' always held); its message in $tmp/py
 py() {
 	_p=$1
 	shift
 	python3 -c "$_p" "$@" >"$tmp/py" 2>&1
+	pyrc=$?
+	return "$pyrc"
 }
 pyout() { tail -n 3 "$tmp/py" | tr '\n' '|' | cut -c1-300; }
 
@@ -67,7 +71,7 @@ assert d["machine"]["kernel"] == sys.argv[3], d["machine"]
 '
 py "$SHAPE" "$J" "$C" "$(uname -r)"
 check "json: hyperfine's keys, 3 times each = the --results elapsed, median/min/max of them" \
-	'[ $? -eq 0 ]' "$(pyout)"
+	'[ "$pyrc" -eq 0 ]' "$(pyout)"
 
 # the Markdown: header, separator, one row per strategy with the JSON's figures
 MD='
@@ -90,7 +94,7 @@ for r, line in zip(d["results"], rows):
     assert cells["OK runs"] == "3/3", cells
 '
 py "$MD" "$J" "$M"
-check "markdown: header, separator, a row per strategy with the JSON's figures" '[ $? -eq 0 ]' "$(pyout)"
+check "markdown: header, separator, a row per strategy with the JSON's figures" '[ "$pyrc" -eq 0 ]' "$(pyout)"
 
 # an existing file: refused before anything runs -------------------------------
 sum=$(file_sum "$J")
@@ -117,10 +121,49 @@ a, b = (json.load(open(p)) for p in sys.argv[1:3])
 assert a["results"] == b["results"], "results differ"
 assert b["machine"]["recording_file"] == sys.argv[3], b["machine"]
 ' "$J" "$tmp/replay.json" "$R"
-check "replay: the live run's results, the recording named" '[ $? -eq 0 ]' "$(pyout)"
+check "replay: the live run's results, the recording named" '[ "$pyrc" -eq 0 ]' "$(pyout)"
 check "replay: the live run's Markdown rows" \
 	'[ "$(grep -c "^| \`" "$M")" -eq 2 ] && [ "$(grep "^| \`" "$M")" = "$(grep "^| \`" "$tmp/replay.md")" ]'
 check "replay: --results byte-identical beside it" 'cmp -s "$C" "$tmp/replay.csv"'
+
+# failed runs, as hyperfine -i keeps them ------------------------------------------
+# a --cmd that copies and exits 3, one that copies and dies of SIGTERM:
+# both took a time, so both are in times, with their exit codes (3; 128 +
+# 15), and mean, median, min and max are of those times; the recording
+# keeps the codes for a replay
+printf 'cp "$1" "$2" && exit 3\n' >"$tmp/three.sh"
+printf 'cp "$1" "$2" && kill -TERM $$\n' >"$tmp/term.sh"
+F=$tmp/fail.json
+run --batch -q --cmd "sh $tmp/three.sh {src} {dst}" --name three --cmd "sh $tmp/term.sh {src} {dst}" \
+	--name term --repeat 2 --size 4M --dir "$d" --record "$tmp/fail.jsonl" --results "$tmp/fail.csv" \
+	--export-json "$F"
+check "failed runs: exit 1 (a run failed), the JSON made" '[ "$rc" -eq 1 ] && [ -s "$F" ]' \
+	"exit $rc: $(errline)"
+run --batch -q --replay "$tmp/fail.jsonl" --export-json "$tmp/fail-replay.json"
+FAILED='
+import csv, json, statistics, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+want = {"three": 3, "term": 143}
+assert [r["command"] for r in d["results"]] == ["three", "term"], d["results"]
+for r in d["results"]:
+    t = r["times"]
+    el = [float(x["elapsed_s"]) for x in rows if x["strategy"] == r["command"]]
+    assert len(t) == 2 and all(abs(a - b) <= 0.00005 + 1e-9 for a, b in zip(t, el)), (t, el)
+    assert r["exit_codes"] == [want[r["command"]]] * 2, r["exit_codes"]
+    assert [x["exit_code"] for x in r["runs"]] == r["exit_codes"]
+    assert r["n_ok"] == 0 and all(not x["ok"] for x in r["runs"])
+    # the JSON holds 15 digits: the figures of its times to 1e-9
+    assert abs(r["mean"] - statistics.mean(t)) < 1e-9 and abs(r["median"] - statistics.median(t)) < 1e-9
+    assert r["min"] == min(t) and r["max"] == max(t)
+    assert abs(r["stddev"] - statistics.stdev(t)) < 1e-9
+    assert r["relative"] is None  # lrutop'"'"'s: no OK run to take a median of
+'
+py "$FAILED" "$F" "$tmp/fail.csv"
+check "failed runs: in times with their exit codes (3, 128+15), mean/median/min/max of them" \
+	'[ "$pyrc" -eq 0 ]' "$(pyout)"
+py "$FAILED" "$tmp/fail-replay.json" "$tmp/fail.csv"
+check "failed runs: a replay of the recording keeps the exit codes" '[ "$pyrc" -eq 0 ]' "$(pyout)"
 
 # --compare: both sides and the differences -----------------------------------------
 run --compare "$R" "$R" --export-json "$tmp/cmp.json" --export-markdown "$tmp/cmp.md"
@@ -138,7 +181,7 @@ df = d["differences"]
 assert [x["command"] for x in df] == ["rw_cp", "mm_sync_cp"] and all(x["vs"] == "B/A" for x in df)
 assert all(x["ratio"] == 1.0 and x["verdict"] == "same" for x in df), df
 ' "$tmp/cmp.json"
-check "compare json: A and B results, ratio 1 and no significant difference" '[ $? -eq 0 ]' "$(pyout)"
+check "compare json: A and B results, ratio 1 and no significant difference" '[ "$pyrc" -eq 0 ]' "$(pyout)"
 check "compare markdown: two result tables and the differences" \
 	'[ "$(grep -c "^| Command | Mean \[s\]" "$tmp/cmp.md")" -eq 2 ] &&
 	 grep -q "^| \`rw_cp\` | B/A | 3+3 | 1.000 | .* | no significant difference |$" "$tmp/cmp.md"' \

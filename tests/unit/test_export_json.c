@@ -68,8 +68,12 @@ static struct runlog *sample_log(void)
 	add(l, "rw_cp", 1, 1.5);
 	struct run_result *f = add(l, "mm_sync_cp", 0, 0); /* failed before its copy */
 	snprintf(f->message, sizeof(f->message), "mm_sync_cp #2: SIGBUS");
+	f->exit_code = 1;
+	add(l, "mm_sync_cp", 0, 1.0)->exit_code = 137; /* killed during its copy: timed */
 	add(l, "rw_cp", 1, 2.0);
-	add(l, "mm_sync_cp", 0, 1.0)->cancelled = 1;
+	struct run_result *x = add(l, "mm_sync_cp", 0, 1.0);
+	x->cancelled = 1;
+	x->exit_code = -1; /* stopped while it drained: no worker ran */
 	struct run_result *c = add(l, "a|b\x1b", 1, 3.0); /* a --cmd label */
 	snprintf(c->probe.mode, sizeof(c->probe.mode), "cold");
 	c->probe.n = 50; /* p50 known, p99 not */
@@ -141,19 +145,33 @@ static void test_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(rw, "relative_to")), "baseline");
 	assert_true(num(rw, "mem_limit_bytes") == 64 << 20);
 
-	/* mm_sync_cp: one OK run of three; the failed and the cancelled are
-	 * in runs, not in times; no σ of one */
+	/* mm_sync_cp: one OK run of four.  As hyperfine -i: the run killed
+	 * during its copy is in times and exit_codes (128 + 9) and in mean,
+	 * median, min and max; the one that failed before its copy (no time)
+	 * and the cancelled one are only in runs.  lrutop's relative stays a
+	 * ratio of the OK runs' medians. */
 	json_t *mm = result_named(doc, "mm_sync_cp");
-	assert_int_equal(json_array_size(json_object_get(mm, "times")), 1);
-	assert_int_equal(json_array_size(json_object_get(mm, "exit_codes")), 1);
-	assert_true(isnan(num(mm, "stddev")));
-	assert_true(num(mm, "mean") == 2.0 && fabs(num(mm, "relative") - 2.0 / 1.5) < 1e-12);
-	assert_true(num(mm, "n_runs") == 3 && num(mm, "n_ok") == 1 && num(mm, "bursts") == 4);
+	json_t *mt = json_object_get(mm, "times"), *mc = json_object_get(mm, "exit_codes");
+	assert_int_equal(json_array_size(mt), 2);
+	assert_int_equal(json_array_size(mc), 2);
+	assert_true(json_real_value(json_array_get(mt, 0)) == 2.0 &&
+		    json_real_value(json_array_get(mt, 1)) == 1.0);
+	assert_true(json_integer_value(json_array_get(mc, 0)) == 0 &&
+		    json_integer_value(json_array_get(mc, 1)) == 137);
+	assert_true(num(mm, "mean") == 1.5 && num(mm, "median") == 1.5);
+	assert_true(num(mm, "min") == 1.0 && num(mm, "max") == 2.0);
+	assert_true(fabs(num(mm, "stddev") - sqrt(0.5)) < 1e-12);
+	assert_true(fabs(num(mm, "user") - 0.15) < 1e-12);
+	assert_true(fabs(num(mm, "relative") - 2.0 / 1.5) < 1e-12);
+	assert_true(num(mm, "n_runs") == 4 && num(mm, "n_ok") == 1 && num(mm, "bursts") == 4);
 	/* rd/cp: the median over the OK runs, each run's own; none for a
 	 * run that never copied */
 	assert_true(num(mm, "read_ratio") == 2.0 && num(rw, "read_ratio") == 1.0);
 	json_t *runs = json_object_get(mm, "runs");
-	assert_int_equal(json_array_size(runs), 3);
+	assert_int_equal(json_array_size(runs), 4);
+	assert_true(num(json_array_get(runs, 1), "exit_code") == 1);
+	assert_true(num(json_array_get(runs, 2), "exit_code") == 137);
+	assert_true(isnan(num(json_array_get(runs, 3), "exit_code"))); /* cancelled: none */
 	assert_true(num(json_array_get(runs, 0), "read_ratio") == 2.0);
 	json_t *failed = json_array_get(runs, 1);
 	assert_true(json_is_null(json_object_get(failed, "elapsed_s")));
@@ -161,7 +179,7 @@ static void test_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(failed, "verified")), "failed");
 	assert_string_equal(json_string_value(json_object_get(failed, "message")),
 			    "mm_sync_cp #2: SIGBUS");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 2), "verified")),
+	assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 3), "verified")),
 			    "cancelled");
 	assert_true(json_is_null(json_object_get(mm, "probe")));
 
@@ -243,8 +261,12 @@ static void test_markdown(void **state)
 			assert_string_equal(head[10], "rd/cp");
 			assert_string_equal(c[10], "1.00"); /* read its 32 MiB once */
 		} else if (!strcmp(c[0], "`mm_sync_cp`")) {
-			assert_string_equal(c[1], "2.000"); /* one run: no ± */
-			assert_string_equal(c[6], "1/3");
+			/* hyperfine's columns over the timed runs, failed too */
+			assert_string_equal(c[1], "1.500 ± 0.707");
+			assert_string_equal(c[2], "1.000");
+			assert_string_equal(c[3], "2.000");
+			assert_string_equal(c[5], "2.000"); /* lrutop's median: the OK run's */
+			assert_string_equal(c[6], "1/4");
 			assert_string_equal(c[10], "2.00");
 		} else {
 			assert_string_equal(c[0], "`a\\|b?`"); /* '|' escaped: still one row */

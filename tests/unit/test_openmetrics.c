@@ -166,6 +166,7 @@ static void test_export_shape(void **state)
 	    .runs = runs,
 	    .nruns = 2,
 	    .host = "h\"x",
+	    .session = "s1",
 	    .kernel = "6.1",
 	    .device = "vda",
 	    .wall0_s = 1700000000.75,
@@ -181,20 +182,28 @@ static void test_export_shape(void **state)
 		last = s;
 	}
 	assert_true(seconds >= 2);
-	assert_int_equal(count(t, "lrutop_memory_free_bytes{host=\"h\\\"x\"} "), (size_t)seconds);
+	assert_int_equal(count(t, "lrutop_memory_free_bytes{host=\"h\\\"x\",session=\"s1\"} "),
+			 (size_t)seconds);
 	assert_int_equal(count(t, "# TYPE lrutop_memory_free_bytes gauge"), 1);
 	assert_int_equal(count(t, "# UNIT lrutop_memory_free_bytes bytes"), 1);
 	assert_int_equal(count(t, "# TYPE lrutop_vmstat_pgscan_total counter"), 1);
 	/* the run label and its escaped strategy; no NaN written */
-	assert_int_equal(count(t, "lrutop_run_info{host=\"h\\\"x\",run=\"1\",strategy=\"a\\\"b\","),
-			 1);
+	assert_int_equal(
+	    count(t,
+		  "lrutop_run_info{host=\"h\\\"x\",session=\"s1\",run=\"1\",strategy=\"a\\\"b\","),
+	    1);
 	assert_int_equal(count(t, "lrutop_run_read_cv_ratio{"), 1);
 	/* rd/cp of both runs, in its family with the unit its name ends in */
 	assert_int_equal(count(t, "# UNIT lrutop_run_read_copy_ratio ratio"), 1);
 	assert_int_equal(count(t, "lrutop_run_read_copy_ratio{"), 2);
 	assert_int_equal(
-	    count(t, "lrutop_run_read_copy_ratio{host=\"h\\\"x\",run=\"2\",strategy=\"rw_cp\"} 2 "), 1);
-	assert_int_equal(count(t, "lrutop_bursts_total{host=\"h\\\"x\",strategy=\"rw_cp\"} 2 "), 1);
+	    count(t, "lrutop_run_read_copy_ratio{host=\"h\\\"x\",session=\"s1\",run=\"2\","
+		     "strategy=\"rw_cp\",mem_limit=\"\",disk_limit=\"\"} 2 "),
+	    1);
+	assert_int_equal(
+	    count(t, "lrutop_bursts_total{host=\"h\\\"x\",session=\"s1\",strategy=\"rw_cp\"} 2 "),
+	    1);
+	assert_null(strstr(t, "lrutop_up")); /* the live file's, not a recording's */
 	assert_null(strstr(t, "NaN"));
 	assert_null(strstr(t, "nan"));
 	/* every family once, its lines right after its header, in one block;
@@ -256,18 +265,25 @@ static void test_textfile_shape(void **state)
 			      .runs = runs,
 			      .nruns = 2,
 			      .host = "h",
+			      .session = "s1",
 			      .kernel = "6.1",
 			      .device = "vda",
+			      .mem_limit = 64u << 20,
+			      .disk_limit = 1536u << 20,
 			      .probe_reads = 7};
 	char *t = write_text(&in, OM_TEXTFILE);
 	assert_null(strstr(t, "# UNIT"));
 	assert_null(strstr(t, "# EOF"));
-	assert_null(strstr(t, "host="));
+#define HS "{host=\"h\",session=\"s1\""
 	/* the newest sample only, no timestamp: NAME VALUE */
-	assert_int_equal(count(t, "lrutop_memory_free_bytes "), 1);
-	assert_int_equal(count(t, "lrutop_run_current 1\n"), 1); /* the third sample is in run 1 */
-	assert_int_equal(count(t, "lrutop_runs_total{strategy=\"rw_cp\"} 1\n"), 1);
-	assert_int_equal(count(t, "lrutop_run_elapsed_seconds{run=\"2\",strategy=\"rw_cp\"} 2.5\n"),
+	assert_int_equal(count(t, "lrutop_up" HS "} 1\n"), 1);
+	assert_int_equal(count(t, "lrutop_memory_free_bytes" HS "} "), 1);
+	/* the third sample is in run 1 */
+	assert_int_equal(count(t, "lrutop_run_current" HS "} 1\n"), 1);
+	assert_int_equal(count(t, "lrutop_runs_total" HS ",strategy=\"rw_cp\"} 1\n"), 1);
+	/* the limits as the options take them, exact: 1536M, not 1.5G */
+	assert_int_equal(count(t, "lrutop_run_elapsed_seconds" HS ",run=\"2\",strategy=\"rw_cp\","
+				  "mem_limit=\"64M\",disk_limit=\"1536M\"} 2.5\n"),
 			 1);
 	for (const char *l = t; *l; l = strchr(l, '\n') + 1) {
 		if (l[0] != '#') {
@@ -281,7 +297,20 @@ static void test_textfile_shape(void **state)
 			break;
 	}
 	free(t);
+	/* the file left at exit: lrutop_up 0, the runs and the machine's
+	 * info, no value of the moment (it would be served as current) */
+	in.ended = 1;
+	t = write_text(&in, OM_TEXTFILE);
+	assert_int_equal(count(t, "lrutop_up" HS "} 0\n"), 1);
+	assert_int_equal(count(t, "lrutop_run_elapsed_seconds" HS ",run=\"2\","), 1);
+	assert_int_equal(count(t, "lrutop_runs_total" HS ",strategy=\"rw_cp\"} 1\n"), 1);
+	assert_int_equal(count(t, "lrutop_recording_info" HS ",kernel=\"6.1\""), 1);
+	assert_null(strstr(t, "lrutop_memory_"));
+	assert_null(strstr(t, "lrutop_run_current"));
+	assert_null(strstr(t, "lrutop_probe_reads_total"));
+	free(t);
 	series_free(ser);
+#undef HS
 }
 
 /* The probe's figures of a run are a summary (issue 26 finding 4: a
@@ -300,34 +329,36 @@ static void test_probe_summary(void **state)
 			      .runs = runs,
 			      .nruns = 2,
 			      .host = "h",
+			      .session = "s1",
 			      .kernel = "6.1",
 			      .device = "vda",
 			      .wall0_s = 1700000000,
 			      .mono0_ns = series_at(ser, 0)->t_ns};
 	for (int style = 0; style < 2; style++) {
 		char *t = write_text(&in, style ? OM_TEXTFILE : OM_EXPORT);
-		const char *h = style ? "" : "host=\"h\",";
+		const char *h = "host=\"h\",session=\"s1\",";
 		char want[256];
 		assert_int_equal(count(t, "# TYPE lrutop_run_probe_latency_seconds summary\n"), 1);
 		assert_int_equal(count(t, "# TYPE lrutop_run_probe_latency_seconds gauge"), 0);
 		snprintf(want, sizeof want,
 			 "lrutop_run_probe_latency_seconds{%srun=\"1\",strategy=\"a\\\"b\","
-			 "quantile=\"",
+			 "mem_limit=\"\",disk_limit=\"\",quantile=\"",
 			 h);
 		assert_int_equal(count(t, want), 3); /* 0.5, 0.99, 1.0: 150 reads tell no p99.9 */
 		snprintf(want, sizeof want,
 			 "lrutop_run_probe_latency_seconds{%srun=\"1\",strategy=\"a\\\"b\","
-			 "quantile=\"1.0\"} 0.012",
+			 "mem_limit=\"\",disk_limit=\"\",quantile=\"1.0\"} 0.012",
 			 h);
 		assert_int_equal(count(t, want), 1);
 		snprintf(want, sizeof want,
-			 "lrutop_run_probe_latency_seconds_count{%srun=\"1\",strategy=\"a\\\"b\"} "
-			 "150",
+			 "lrutop_run_probe_latency_seconds_count{%srun=\"1\",strategy=\"a\\\"b\","
+			 "mem_limit=\"\",disk_limit=\"\"} 150",
 			 h);
 		assert_int_equal(count(t, want), 1);
-		snprintf(
-		    want, sizeof want,
-		    "lrutop_run_probe_latency_seconds{%srun=\"2\",strategy=\"rw_cp\",quantile=", h);
+		snprintf(want, sizeof want,
+			 "lrutop_run_probe_latency_seconds{%srun=\"2\",strategy=\"rw_cp\","
+			 "mem_limit=\"\",disk_limit=\"\",quantile=",
+			 h);
 		assert_int_equal(count(t, want), 2); /* 0.5 and 1.0 of 20 reads */
 		/* a run's points together: run 1's _count before run 2's first */
 		snprintf(want, sizeof want, "lrutop_run_probe_latency_seconds_count{%srun=\"1\"",
@@ -358,27 +389,35 @@ static void test_run_info_sweep(void **state)
 			      .runs = runs,
 			      .nruns = 2,
 			      .host = "h",
+			      .session = "s1",
 			      .kernel = "6.1",
 			      .device = "vda",
 			      .mem_limit = 16u << 20, /* the session's: the largest */
 			      .disk_limit = 0};
 	char *t = write_text(&in, OM_TEXTFILE);
 	assert_int_equal(
-	    count(t, "lrutop_run_info{run=\"1\",strategy=\"a\\\"b\",repeat=\"1\","
-		     "mem_limit=\"8388608\",disk_limit=\"0\",sweep=\"mem-limit=8388608\","),
+	    count(t, "lrutop_run_info{host=\"h\",session=\"s1\",run=\"1\",strategy=\"a\\\"b\","
+		     "mem_limit=\"8M\",disk_limit=\"\",repeat=\"1\",sweep=\"mem-limit=8388608\","),
 	    1);
 	assert_int_equal(
-	    count(t, "lrutop_run_info{run=\"2\",strategy=\"rw_cp\",repeat=\"1\","
-		     "mem_limit=\"16777216\",disk_limit=\"0\",sweep=\"mem-limit=16777216\","),
+	    count(t,
+		  "lrutop_run_info{host=\"h\",session=\"s1\",run=\"2\",strategy=\"rw_cp\","
+		  "mem_limit=\"16M\",disk_limit=\"\",repeat=\"1\",sweep=\"mem-limit=16777216\","),
 	    1);
+	/* every run series says the run's own limit */
+	assert_int_equal(count(t, "lrutop_run_elapsed_seconds{host=\"h\",session=\"s1\",run=\"1\","
+				  "strategy=\"a\\\"b\",mem_limit=\"8M\",disk_limit=\"\"} 1.5\n"),
+			 1);
 	free(t);
 	/* a run outside a sweep: the session's limit, no sweep label */
 	runs[0].sweep_param = runs[1].sweep_param = 0;
 	in.disk_limit = 30u << 20;
 	t = write_text(&in, OM_TEXTFILE);
-	assert_int_equal(count(t, "lrutop_run_info{run=\"1\",strategy=\"a\\\"b\",repeat=\"1\","
-				  "mem_limit=\"16777216\",disk_limit=\"31457280\",kernel="),
-			 1);
+	assert_int_equal(
+	    count(t, "lrutop_run_info{host=\"h\",session=\"s1\",run=\"1\","
+		     "strategy=\"a\\\"b\",mem_limit=\"16M\",disk_limit=\"30M\",repeat=\"1\","
+		     "kernel="),
+	    1);
 	assert_null(strstr(t, "sweep="));
 	free(t);
 	series_free(ser);

@@ -191,6 +191,7 @@ static const char *const sample[][2] = {
     {"--stall-timeout", "5"},
     {"--csv", "x.csv"},
     {"--metrics-file", "m.prom"},
+    {"--host-label", "h"},
     {"--results", "r.csv"},
     {"--export-json", "r.json"},
     {"--export-markdown", "r.md"},

@@ -187,6 +187,7 @@ static void result_demo(struct run_result *x, int i)
 	x->cmd = x->strategy[0] ? -1 : i;
 	snprintf(x->name, sizeof(x->name), "%s", x->strategy[0] ? x->strategy : "gnu-cp");
 	x->repeat = i + 1, x->finished = 1, x->ok = i != 2, x->cancelled = i == 3;
+	x->exit_code = i == 2 ? 137 : i == 3 ? -1 : 0; /* SIGKILL; no worker */
 	x->elapsed_s = 1.0 / 3.0 + i, x->user_s = 0.1, x->sys_s = DBL_MIN / 4; /* subnormal */
 	/* the extremes of what a run can have (the reader refuses the rest) */
 	x->cpu_pct = -0.0, x->majflt = 12345678901l, x->minflt = LONG_MAX, x->inblock = 0;
@@ -225,6 +226,7 @@ static void assert_result_equal(const struct run_result *a, const struct record_
 	assert_int_equal(a->finished, b->finished);
 	assert_int_equal(a->ok, b->ok);
 	assert_int_equal(a->cancelled, b->cancelled);
+	assert_int_equal(a->exit_code, b->exit_code);
 	assert_double_bits(a->elapsed_s, b->elapsed_s);
 	assert_double_bits(a->user_s, b->user_s);
 	assert_double_bits(a->sys_s, b->sys_s);
@@ -739,6 +741,14 @@ static void test_result_ranges(void **state)
 		    &it);
 	result_edit("\"name\":", "\"name\":\"a\\u001b[1m\\nb\",\"x\":", NULL, &it);
 	assert_string_equal(it.result.name, "a?[1m?b");
+	result_edit("\"exit_code\":", "\"exit_code\":256,\"x\":",
+		    "\"exit_code\": 256 is out of range (-1 to 255)", &it);
+	/* a recording from before the key: what ok says (1 failed, 0 OK) */
+	result_edit("\"exit_code\":0,", "", NULL, &it);
+	assert_int_equal(it.result.exit_code, 0);
+	result_edit("\"ok\":1,\"cancelled\":0,\"exit_code\":0,", "\"ok\":0,\"cancelled\":0,", NULL,
+		    &it);
+	assert_int_equal(it.result.exit_code, 1);
 }
 
 static void test_corrupt_middle_line(void **state)
