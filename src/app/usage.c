@@ -87,7 +87,13 @@ size_t options_usage(char *buf, size_t len)
 				 e->metavar ? e->metavar : "",
 				 e->metavar && e->has_arg == optional_argument ? "]" : "");
 		puts_(buf, len, &at, left);
-		put(buf, len, &at, NULL, w < HELP_COL ? (size_t)(HELP_COL - w) : 1);
+		/* a name that reaches the column: its help starts on the next
+		 * line, at the column (as getopt_long tools' --help does) */
+		if (w >= HELP_COL - 1) {
+			puts_(buf, len, &at, "\n");
+			w = 0;
+		}
+		put(buf, len, &at, NULL, (size_t)(HELP_COL - w));
 		/* the help, its further lines indented to the column */
 		for (const char *s = e->help, *next;; s = next) {
 			put(buf, len, &at, s, text_line(s, &next));

@@ -55,7 +55,9 @@ while read -r o; do
 done <"$tmp/table.s"
 check "--help: names each of the table's options" '[ -z "$missing" ]' "missing:$missing"
 awk '/^  (-[a-zA-Z]|    --[a-z])/ {
-	s = substr($0, 1, 25)
+	# the entry: up to the help column, or the whole line where a long
+	# name put its help on the next one
+	s = length($0) > 25 && substr($0, 25, 1) != " " ? $0 : substr($0, 1, 25)
 	while (match(s, /--?[a-zA-Z][a-z-]*/)) {
 		print substr(s, RSTART, RLENGTH)
 		s = substr(s, RSTART + RLENGTH)
