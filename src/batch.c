@@ -20,6 +20,21 @@
 #include "model/sweep.h"
 #include "base/util.h"
 
+/* --record -: standard output carries the recording and nothing else (the
+ * sample and event lines, the tables and the notes would corrupt it: the
+ * recording holds all they say, and a --follow or --replay of it prints
+ * them). */
+static int stdout_recording(const struct app *a)
+{
+	return record_path_stdout(a->opt->record);
+}
+
+/* The sample and event lines: not with -q, nor beside the recording. */
+static int lines_wanted(const struct app *a)
+{
+	return !a->opt->quiet && !stdout_recording(a);
+}
+
 /* Flushes stdout; 0 once a write failed (errno kept for main's message). */
 static int stdout_ok(struct app *a)
 {
@@ -36,7 +51,7 @@ static void print_events(struct app *a, size_t *printed)
 {
 	const struct runlog *l = a->log;
 	for (; a->model.runs.state != RUNS_NONE && *printed < l->nevents; (*printed)++) {
-		if (!a->opt->quiet)
+		if (lines_wanted(a))
 			results_event_line(stdout, &l->events[*printed], l->results, a->t0_ns);
 	}
 	stdout_ok(a);
@@ -69,8 +84,10 @@ static void print_sweep(FILE *f, const struct app *a)
 	const struct runlog *l = a->log;
 	struct sweep_spec sw = a->opt->sweep;
 	int repeat = a->opt->repeat;
-	if (a->opt->replay && !sw.until.set && source_is_replay(a->src)) {
-		const struct record_config *c = source_replay_config(a->src);
+	const struct record_config *c = source_is_replay(a->src)   ? source_replay_config(a->src)
+					: source_is_follow(a->src) ? source_follow_config(a->src)
+								   : NULL;
+	if (c && !sw.until.set) {
 		sw.until = c->sweep.until;
 		repeat = c->repeat > 0 ? c->repeat : 1;
 	}
@@ -94,7 +111,8 @@ static int batch_sampled(void *ctx)
 	struct batch *b = ctx;
 	struct app *a = b->a;
 	const struct model *m = &a->model;
-	if (!a->opt->quiet) {
+	/* a follow's first step may bring only what came before its first sample */
+	if (lines_wanted(a) && series_back(m->series, 0)) {
 		if (b->lines % BATCH_HEADER_EVERY == 0)
 			batch_header(stdout);
 		batch_line(stdout, series_back(m->series, 1), series_back(m->series, 0), a->t0_ns);
@@ -124,9 +142,11 @@ static void export_results(struct app *a)
 	const struct model *m = &a->model;
 	if ((!o->export_json && !o->export_md) || sig_caught())
 		return;
-	const struct record_header *h = o->replay ? source_replay_header(a->src) : NULL;
+	const struct record_header *h = source_is_replay(a->src)   ? source_replay_header(a->src)
+					: source_is_follow(a->src) ? source_follow_header(a->src)
+								   : NULL;
 	struct export_side sd = {
-	    .path = o->replay,
+	    .path = o->replay ? o->replay : o->follow,
 	    .host = m->host,
 	    .kernel = m->kernel,
 	    .disk = m->disk,
@@ -148,13 +168,17 @@ static void export_results(struct app *a)
 int batch_run(struct app *a, char *err, size_t errlen)
 {
 	struct batch b = {.a = a};
-	if ((a->opt->export_json || a->opt->export_md) && a->model.runs.state == RUNS_NONE) {
+	/* (a followed writer's runs are still to come) */
+	if ((a->opt->export_json || a->opt->export_md) && a->model.runs.state == RUNS_NONE &&
+	    !source_is_follow(a->src)) {
 		outfile_discard(&a->csv); /* exit 2: nothing is left */
 		return errf(err, errlen, "%s: %s has no runs",
 			    a->opt->export_json ? "--export-json" : "--export-markdown",
 			    a->opt->replay ? a->opt->replay : "the session");
 	}
-	print_mglru_note(stderr, &a->model); /* before the first sample line */
+	/* before the first sample line; beside --record -, the recording says it */
+	if (!stdout_recording(a))
+		print_mglru_note(stderr, &a->model);
 	struct frontend fe = {
 		.ctx = &b,
 		.input_fd = -1,
@@ -165,7 +189,8 @@ int batch_run(struct app *a, char *err, size_t errlen)
 	if (app_loop(a, &fe, err, errlen) < 0)
 		return -1;
 	app_stop_runs(a);
-	if (a->model.runs.state != RUNS_NONE && a->log->nresults && !a->stdout_errno) {
+	if (a->model.runs.state != RUNS_NONE && a->log->nresults && !a->stdout_errno &&
+	    !stdout_recording(a)) {
 		if (!a->opt->quiet)
 			putchar('\n');
 		results_table(stdout, a->log->results, a->log->nresults);

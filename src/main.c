@@ -234,6 +234,12 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	if (from_stdin && stdin_to_file(STDIN_RECORDING_MAX, opt.replay ? "--replay" : "recording",
 					err, sizeof(err)) < 0)
 		return fail(2, err);
+	/* --follow -: standard input is read as it comes; the TUI's keys
+	 * then come from the terminal, put on fd 0 in its place */
+	if (opt.follow && is_stdin_name(opt.follow) &&
+	    (opt.follow_fd = stdin_hand_over(!opt.batch && isatty(STDOUT_FILENO), "--follow -", err,
+					     sizeof(err))) < 0)
+		return fail(2, err);
 	switch (opt.action) {
 	case OPTA_HELP:
 		return put_text(options_usage, "--help: the text outgrew its buffer");
@@ -283,7 +289,7 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 	if (!opt.batch && screen_check(err, sizeof(err)) < 0)
 		return fail(2, err);
 	char reaped[512]; /* what a SIGKILLed lrutop left behind */
-	if (!opt.replay && opt.action == OPTA_RUN &&
+	if (!opt.replay && !opt.follow && opt.action == OPTA_RUN &&
 	    session_reap_stale(opt.dir, cgroups, reaped, sizeof(reaped)) > 0)
 		say_line(reaped);
 	say_cgroup_warnings(cgroups);
@@ -343,6 +349,17 @@ static int run_main(int argc, char **argv, struct cgroup_home *cgroups)
 		print_mglru_note(stdout, &app.model);
 	}
 	int code = app.exit_code;
+	struct follow_pos fp = {0};
+	if (source_is_follow(app.src))
+		source_follow_pos(app.src, &fp);
+	/* the writer died mid-line: what came before counts (exit 0); a bad
+	 * line ended the follow early (exit 1) */
+	if (fp.end == FOLLOW_CUT)
+		say("warning: ", fp.note, strlen(fp.note));
+	if (fp.end == FOLLOW_BAD) {
+		say_line(fp.note);
+		code = code ? code : 1;
+	}
 	/* A failed run is an error: one line each on stderr too (the table
 	 * on stdout has the same message under it). */
 	for (size_t i = 0; i < app.log->nresults; i++) {

@@ -245,6 +245,10 @@ static int do_picker(struct app *a, int key, int width)
 		app_status(a, "a replay: nothing to run (r starts runs live)");
 		return REDRAW_STATUS;
 	}
+	if (a->model.follow.on) {
+		app_status(a, "following another lrutop: its runs are the writer's");
+		return REDRAW_STATUS;
+	}
 	a->ui.picker.open = 1; /* while runs are going, picked ones join the end of the queue */
 	return REDRAW_VIEW;
 }

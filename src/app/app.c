@@ -119,9 +119,23 @@ static void on_reset(void *ctx)
 	m->jumps++;
 }
 
+/* --record - whose reader went away (EPIPE): the session ends as a closed
+ * stdout ends it, without a word, and main exits 141 (128 + SIGPIPE). */
+static int record_reader_gone(const struct app *a)
+{
+	return a->rec.error && a->rec.err_no == EPIPE && record_path_stdout(a->rec.path);
+}
+
 static void on_record_failed(void *ctx, const char *msg)
 {
-	output_failed(ctx, msg);
+	struct app *a = ctx;
+	if (!record_reader_gone(a)) {
+		output_failed(a, msg);
+		return;
+	}
+	if (!a->stdout_errno)
+		a->stdout_errno = EPIPE;
+	a->quit = 1;
 }
 
 /* The model's snapshot of the runs and their statistics, after anything
@@ -131,6 +145,16 @@ static void refresh_runs(struct app *a)
 	struct model *m = &a->model;
 	source_progress(a->src, &m->runs);
 	m->recording = record_sink_active(&a->rec) && !a->rec.error;
+	if (m->follow.on) {
+		struct follow_pos f;
+		source_follow_pos(a->src, &f);
+		m->follow.behind_s = f.behind_s;
+		m->follow.behind_known = f.behind_known;
+		m->follow.idle_s = f.idle_s;
+		m->follow.stalled = f.stalled;
+		m->follow.end = (int)f.end;
+		strlcpy_(m->follow.note, f.note ? f.note : "", sizeof(m->follow.note));
+	}
 	if (m->replay.on) {
 		struct replay_pos p;
 		source_replay_pos(a->src, &p);
@@ -230,11 +254,15 @@ void app_switch_source(struct app *a, const struct app_source *s)
 	m->disks_cur = -1;
 	m->disks_n = 0;
 	memset(&m->replay, 0, sizeof(m->replay));
+	memset(&m->follow, 0, sizeof(m->follow));
 	m->compare = NULL;
 	if (source_is_replay(s->src)) {
 		m->replay.on = 1;
 		m->replay.fallback = s->fallback;
 		header_to_model(m, source_replay_header(s->src), source_replay_config(s->src));
+	} else if (source_is_follow(s->src)) {
+		m->follow.on = 1;
+		header_to_model(m, source_follow_header(s->src), source_follow_config(s->src));
 	} else if (source_is_compare(s->src)) {
 		m->compare = source_compare_result(s->src);
 		m->map_source = 0; /* the compare source forwards no map */
@@ -354,6 +382,16 @@ int app_start_picked(struct app *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* --csv and --results naming one file: -1 + err. */
+static int rows_apart(const struct options *opt, char *err, size_t errlen)
+{
+	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
+		return errf(err, errlen,
+			    "--csv %s and --results %s: the same file (give two paths)", opt->csv,
+			    opt->results);
+	return 0;
+}
+
 /* A CSV file the rows go to as they come (--csv, --results): made new,
  * its header written and handed to the kernel.  0 or -1 + err. */
 static int open_rows(struct outfile *of, const char *path, const char *what,
@@ -388,6 +426,22 @@ static int finish_init(struct app *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* A recording's source (a replay, a follow) with its history: the
+ * recorded interval (this session's when the header's is none it takes),
+ * --history's seconds of it. */
+static struct app_source recording_source(const struct app *a, struct source *src,
+					  const struct record_header *h)
+{
+	double iv = h->interval_s >= INTERVAL_MIN && h->interval_s <= INTERVAL_MAX ? h->interval_s
+										   : a->model.interval;
+	return (struct app_source){
+	    .src = src,
+	    .log = a->log,
+	    .ser = series_new(series_capacity_for(a->opt->history_s, iv)),
+	    .interval = iv,
+	};
+}
+
 /* --replay: the model takes the recording's names and notes
  * (app_switch_source). */
 static int replay_init(struct app *a, const struct source_sink *sink, char *err, size_t errlen)
@@ -403,15 +457,7 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	a->opening = 0;
 	if (!src)
 		return -1;
-	const struct record_header *h = source_replay_header(src);
-	double iv = h->interval_s >= INTERVAL_MIN && h->interval_s <= INTERVAL_MAX ? h->interval_s
-										   : m->interval;
-	struct app_source as = {
-	    .src = src,
-	    .log = a->log,
-	    .ser = series_new(series_capacity_for(opt->history_s, iv)),
-	    .interval = iv,
-	};
+	struct app_source as = recording_source(a, src, source_replay_header(src));
 	/* a seek refills only the history, from the offset index (--csv wants
 	 * every row, as a replay from the top writes them) */
 	if (!opt->csv)
@@ -420,9 +466,8 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 	source_progress(a->src, &m->runs);
 	if (opt->results && m->runs.state == RUNS_NONE)
 		return errf(err, errlen, "--results: %s has no runs", opt->replay);
-	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
-		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
-			    opt->csv, opt->results);
+	if (rows_apart(opt, err, errlen) < 0)
+		return -1;
 	struct replay_pos rp;
 	source_replay_pos(a->src, &rp);
 	if (opt->replay_at > 0 && opt->replay_at >= rp.len_s) /* as an export's --from */
@@ -438,6 +483,36 @@ static int replay_init(struct app *a, const struct source_sink *sink, char *err,
 		refresh_runs(a);
 	}
 	return 0;
+}
+
+/* Samples a step of a followed recording delivers at most in the TUI (one
+ * frame for them all; batch: one, each its line). */
+#define FOLLOW_TUI_STEP 64
+
+/* --follow: the recording as it is written, its machine's names in the
+ * model (app_switch_source) once its header has come. */
+static int follow_init(struct app *a, const struct source_sink *sink, char *err, size_t errlen)
+{
+	const struct options *opt = a->opt;
+	/* the header may be a while (an ssh connecting): say what is waited for */
+	int say = !opt->batch && isatty(STDERR_FILENO);
+	if (say) {
+		fprintf(stderr, "\rlrutop: following %s: waiting for its header\033[K",
+			opt->follow);
+		fflush(stderr);
+	}
+	struct source *src =
+	    source_follow_new(opt->follow, opt->follow_fd, opt->batch ? 1 : FOLLOW_TUI_STEP, a->log,
+			      sink, &app_argv_parser, err, errlen);
+	if (say)
+		fputs("\r\033[K", stderr);
+	if (!src)
+		return -1;
+	struct app_source as = recording_source(a, src, source_follow_header(src));
+	app_switch_source(a, &as);
+	if (rows_apart(opt, err, errlen) < 0)
+		return -1;
+	return finish_init(a, err, errlen);
 }
 
 /* --compare in the TUI: every recording in one model, the Runs view first. */
@@ -484,7 +559,7 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	if (opt->host_label) /* the fleet's name for it (tools/vm-run: the kernel's) */
 		strlcpy_(m->host, opt->host_label, sizeof(m->host));
 	int compare = opt->action == OPTA_COMPARE;
-	if (!opt->replay && !compare) {
+	if (!opt->replay && !opt->follow && !compare) {
 		if (choose_disk(a, err, errlen) < 0)
 			return -1;
 		m->mglru = machine_mglru(NULL);
@@ -512,6 +587,8 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	a->tee = tee;
 	if (opt->replay)
 		return replay_init(a, &tee, err, errlen);
+	if (opt->follow)
+		return follow_init(a, &tee, err, errlen);
 	if (compare)
 		return compare_init(a, &tee, err, errlen);
 	struct series *ser = series_new(series_capacity_for(opt->history_s, opt->interval));
@@ -552,9 +629,8 @@ int app_init(struct app *a, const struct options *opt, struct cgroup_home *cgrou
 	int runs = opt->strategies || opt->ncmds;
 	if (opt->results && !runs)
 		return errf(err, errlen, "--results: nothing to run (add -s STRATEGIES or --cmd)");
-	if (opt->csv && opt->results && output_same_file(opt->csv, opt->results))
-		return errf(err, errlen, "--csv %s and --results %s: the same file (give two paths)",
-			    opt->csv, opt->results);
+	if (rows_apart(opt, err, errlen) < 0)
+		return -1;
 	struct stat mst;
 	if (opt->metrics_file && lstat(opt->metrics_file, &mst) == 0)
 		return errf(err, errlen, "--metrics-file %s: already exists (use a new path)",
@@ -595,6 +671,8 @@ int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
 	const struct model *m = &a->model;
 	if (m->replay.on)
 		return errf(err, errlen, "recording is for live runs (this is a replay)");
+	const struct record_header *followed =
+	    source_is_follow(a->src) ? source_follow_header(a->src) : NULL;
 	char name[96];
 	if (!path) {
 		/* a new name in the current directory; O_EXCL never overwrites */
@@ -617,6 +695,17 @@ int app_record_start(struct app *a, const char *path, char *err, size_t errlen)
 		path = name;
 	}
 	struct record_header h;
+	if (followed) {
+		/* the followed stream as it comes: the writer's header (its
+		 * machine, its clocks, its runs), so the file is that recording
+		 * from here on */
+		h = *followed;
+		if (record_sink_start(&a->rec, path, o->record_gzip ? RECORD_GZIP : RECORD_BY_NAME,
+				      &h, a->log, err, errlen) < 0)
+			return -1;
+		refresh_runs(a);
+		return 0;
+	}
 	record_header_init(&h);
 	strlcpy_(h.version, LRUTOP_VERSION, sizeof(h.version));
 	/* the session's host and start (a recording begun later with R holds
@@ -759,7 +848,7 @@ int app_close_outputs(struct app *a, char *err, size_t errlen)
 		strlcpy_(a->out_err, e, sizeof(a->out_err));
 	if (outfile_close(&a->results, e, sizeof(e)) < 0 && !a->out_err[0])
 		strlcpy_(a->out_err, e, sizeof(a->out_err));
-	if (record_sink_stop(&a->rec, e, sizeof(e)) < 0 && !a->out_err[0])
+	if (record_sink_stop(&a->rec, e, sizeof(e)) < 0 && !a->out_err[0] && !record_reader_gone(a))
 		strlcpy_(a->out_err, e, sizeof(a->out_err));
 	if (a->out_err[0]) {
 		strlcpy_(err, a->out_err, errlen);
@@ -824,6 +913,10 @@ void app_set_interval(struct app *a, double interval)
 {
 	if (a->model.replay.on) {
 		app_status(a, "a replay keeps the recorded interval (< > change the speed)");
+		return;
+	}
+	if (a->model.follow.on) {
+		app_status(a, "following: the writer samples at its own interval");
 		return;
 	}
 	if (interval < INTERVAL_MIN)

@@ -30,6 +30,7 @@ void options_init(struct options *o)
 	o->bs = 8192;
 	o->from_s = o->to_s = -1;
 	o->glyphs = -1;
+	o->follow_fd = -1;
 }
 
 /* ---- one parse ------------------------------------------------------------ */
@@ -405,6 +406,7 @@ static const struct options_entry table[] = {
 	ROW("record", R, 0, "FILE", OPTG_RECORD, "record the run as JSON Lines (FILE.gz: gzip)", L, NULL, OFF(record), 0, set_file),
 	SHORT('z', NULL, OPTG_RECORD, "gzip --record and the files the R key starts", L, "-z", OFF(record_gzip), 0, set_true),
 	ROW("replay", R, 0, "FILE", OPTG_RECORD, "show a recording instead of this machine", 0, NULL, OFF(replay), 0, set_file),
+	ROW("follow", R, 0, "FILE|-", OPTG_RECORD, "show a recording as it is written: a growing FILE, or -\n(... --batch --record - | lrutop --follow -)", 0, NULL, OFF(follow), 0, set_file),
 	ROW("replay-at", R, 0, "T", OPTG_RECORD, "start the replay at T (seconds or m:ss)", 0, NULL, 0, 0, set_replay_at),
 	ROW("speed", R, 0, "X", OPTG_RECORD, "replay speed " SPEED_MIN_TEXT "-" SPEED_MAX_TEXT " (default 1; batch: no pacing)", 0, NULL, 0, 0, set_speed),
 	/* Talk */

@@ -88,6 +88,8 @@ struct options {
 	const char *record;   /* --record FILE (.gz: compressed) */
 	int record_gzip;      /* -z: compress --record and the files of the R key */
 	const char *replay;   /* --replay FILE */
+	const char *follow;   /* --follow FILE|- */
+	int follow_fd;	      /* main: --follow -'s standard input, moved off fd 0; -1 none */
 	double replay_at;     /* --replay-at T, seconds from the recording's start */
 	double speed;	      /* --speed X (0.25-16), 0 = not given */
 	const char *live_opt; /* the first option only a live run takes, NULL if none */

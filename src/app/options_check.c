@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/glyphs.h"
+#include "recording/record.h"
 #include "base/util.h"
 
 /* --size WIDTHxHEIGHT of --export-svg, pixels: what svg_write draws, 320 to
@@ -184,6 +185,11 @@ int options_validate(struct options_pass *p, char **pos, int npos)
 			   glyphs_name(o->glyphs));
 	if (o->replay && o->live_opt)
 		return ERR(p, "%s: not with --replay (the recording holds the run)", o->live_opt);
+	if (o->follow && o->replay)
+		return ERR(p, "--follow: not with --replay (one recording at a time)");
+	if (o->follow && o->live_opt)
+		return ERR(p, "%s: not with --follow (the writer's command line holds the run)",
+			   o->live_opt);
 	if (o->rehearse && !o->talk)
 		return ERR(p, "--rehearse: only with --talk FILE");
 	if (!o->replay && (o->replay_at > 0 || o->speed > 0))
@@ -203,11 +209,18 @@ int options_check_runs(const struct options *o, char *err, size_t errlen)
 		return errf(err, errlen,
 			    "%s: only with --batch (the TUI's runs: --results writes them)",
 			    o->export_json ? "--export-json" : "--export-markdown");
+	/* the recording on stdout, where the TUI draws */
+	if (record_path_stdout(o->record) && !o->batch)
+		return errf(err, errlen,
+			    "--record -: standard output is the TUI's terminal (use --batch, with "
+			    "stdout a pipe or a file)");
 	if (o->nnames > o->ncmds)
 		return errf(err, errlen,
 			    "--name %s: no --cmd for it to name (the i-th --name "
 			    "labels the i-th --cmd)",
 			    o->names[o->ncmds]);
+	if (o->follow)
+		return 0; /* the writer's runs: a run option is a live one (refused) */
 	if (o->replay) {
 		/* seeking would write the rows again; --export-csv reads a
 		 * recording into a CSV without the TUI */

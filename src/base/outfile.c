@@ -99,11 +99,26 @@ int outfile_open_fd(struct outfile *of, const char *path, const char *what, enum
 	return open_file(of, path, what, how, 0, err, errlen);
 }
 
+int outfile_open_stdout(struct outfile *of, const char *what, char *err, size_t errlen)
+{
+	memset(of, 0, sizeof(*of));
+	of->own.fd = -1;
+	of->path = "-";
+	of->what = what;
+	of->how = OUTFILE_NEW;
+	of->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (of->fd < 0)
+		return errf(err, errlen, "%s -: standard output: %s", what, strerror(errno));
+	of->is_open = 1;
+	return 0;
+}
+
 int outfile_write_error(struct outfile *of, int e, char *err, size_t errlen)
 {
 	if (of->failed)
 		return -1;
 	of->failed = 1;
+	of->err = e ? e : EIO;
 	return errf(err, errlen, "%s %s: write error: %s", of->what, of->path,
 		    strerror(e ? e : EIO));
 }

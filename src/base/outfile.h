@@ -57,6 +57,7 @@ struct outfile {
 	const char *what; /* "--csv": the messages' first word */
 	enum outfile_how how;
 	int failed;	       /* a write failed: said once, nothing more is written */
+	int err;	       /* its errno (EPIPE: the reader of a pipe went away) */
 	struct ownfile own;    /* the file written: PATH (NEW) or the temporary file */
 	struct ownfile placed; /* OUTFILE_REPLACE: the file at PATH, once one is */
 };
@@ -73,6 +74,11 @@ int outfile_open(struct outfile *of, const char *path, const char *what, enum ou
  * dup of it handed to zlib). */
 int outfile_open_fd(struct outfile *of, const char *path, const char *what, enum outfile_how how,
 		    char *err, size_t errlen);
+/* outfile_open_fd on standard output ("-": --record -): a descriptor of
+ * its own (a dup: closing it leaves fd 1 to main), written and closed as
+ * OUTFILE_NEW's; it names no file, so nothing is ever removed.  0 or -1 +
+ * err. */
+int outfile_open_stdout(struct outfile *of, const char *what, char *err, size_t errlen);
 /* buf[0..len) whole, through the stream or the descriptor (EINTR and
  * short writes retried).  0, or -1 + err "WHAT PATH: write error: REASON"
  * (once: later calls return -1 quietly). */

@@ -241,6 +241,32 @@ const char *file_kind(mode_t mode)
 				: "special file";
 }
 
+int stdin_hand_over(int tty, const char *what, char *err, size_t errlen)
+{
+	if (isatty(STDIN_FILENO))
+		return errf(
+		    err, errlen,
+		    "%s: standard input is a terminal (pipe a recording in: ssh HOST lrutop "
+		    "--batch --record - ... | lrutop %s)",
+		    what, what);
+	int fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0)
+		return errf(err, errlen, "%s: standard input: %s", what, strerror(errno));
+	int in = tty ? open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC) : -1;
+	if (in < 0)
+		in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (in < 0 || dup2(in, STDIN_FILENO) < 0) {
+		int e = errno;
+		close(fd);
+		if (in >= 0)
+			close(in);
+		return errf(err, errlen, "%s: standard input: %s", what, strerror(e));
+	}
+	if (in != STDIN_FILENO)
+		close(in);
+	return fd;
+}
+
 int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen)
 {
 	struct stat st;

@@ -72,6 +72,12 @@ const char *file_kind(mode_t mode);
  * again from the start as a file can.  0 (also when stdin is a file), or
  * -1 + err: more than limit bytes (an endless pipe), or a read error. */
 int stdin_to_file(uint64_t limit, const char *what, char *err, size_t errlen);
+/* Standard input handed over as a stream to read as it comes (--follow
+ * -): a new descriptor of it (close-on-exec), and fd 0 the terminal
+ * (/dev/tty: the TUI's keys) when tty is set and one opens, else
+ * /dev/null.  The descriptor, or -1 + err: standard input is a terminal
+ * itself (nothing to follow), or it cannot be moved. */
+int stdin_hand_over(int tty, const char *what, char *err, size_t errlen);
 
 int errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

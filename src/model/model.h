@@ -71,6 +71,19 @@ struct model {
 		int paused, at_end;
 		int fallback; /* a talk's recorded run, played because the live one failed */
 	} replay;
+	/* --follow (follow.on): the writer's newest sample against now
+	 * (behind_known: a sample came and the writer's start is known), a
+	 * writer saying nothing (stalled, for idle_s whole seconds), the end
+	 * (enum follow_end, source.h; 0 still following) and its sentence */
+	struct {
+		int on;
+		double behind_s;
+		int behind_known;
+		long idle_s;
+		int stalled;
+		int end;
+		char note[640];
+	} follow;
 	int recording;
 	char probe_mode[8]; /* --probe: "cold" / "direct", "" without (strip_probe) */
 	/* --compare in the TUI: the comparison of the recordings, NULL else */

@@ -178,7 +178,11 @@ enum record_compress {
 
 /* Creates path new (outfile.h's OUTFILE_NEW: an existing file or a symlink
  * is refused, never overwritten) and writes the header line.  NULL + err
- * on failure, and then the file it created is removed again. */
+ * on failure, and then the file it created is removed again.  Path "-"
+ * (record_path_stdout) is standard output: a pipe or whatever the shell
+ * gave, plain unless z says gzip (RECORD_BY_NAME: plain), each line handed
+ * to it when whole as a file's is; nothing is made or removed. */
+int record_path_stdout(const char *path);
 struct recorder *recorder_open(const char *path, enum record_compress z,
 			       const struct record_header *h, char *err, size_t errlen);
 /* One sample line: the raw counters of smp and, when tab is not NULL, the
@@ -198,6 +202,9 @@ int recorder_result(struct recorder *r, const struct run_result *res, char *err,
  * err when that fails or an earlier write did.  Frees r in any case; NULL
  * is a no-op. */
 int recorder_close(struct recorder *r, char *err, size_t errlen);
+/* The errno of the write that failed (EPIPE: the reader of "-" went
+ * away), 0 when none did or it had none. */
+int recorder_errno(const struct recorder *r);
 /* Bytes handed to the file so far (compressed size for gzip, approximate). */
 uint64_t recorder_bytes(const struct recorder *r);
 /* Hands the proof of the file r made over to keep (outfile_pass), before
@@ -252,6 +259,10 @@ int recording_is_gzip(const struct recording *r);
  * newline at the end of the file, or a gzip stream that stops short) ends
  * the items with 0 and leaves a warning (recording_warning). */
 int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen);
+/* From now on a sample earlier than the one before it is a bad line:
+ * "FILE:LINE: sample: time goes backwards" (a replay's first read; a
+ * stream always).  A seek starts the comparison again. */
+void recording_check_order(struct recording *r);
 /* Parses the lines after this one on `threads` more threads (at most 8)
  * while the caller converts them: recording_next gives the same items,
  * errors and warning as without, sooner on more than one core.  For a
@@ -280,6 +291,37 @@ const char *recording_warning(const struct recording *r);
 void recording_position(const struct recording *r, uint64_t *done, uint64_t *size);
 /* Closes and frees; NULL is a no-op. */
 void recording_close(struct recording *r);
+
+/* ---- a stream: a recording as it is written (--follow) -------------------
+ *
+ * The same reader over bytes handed to it as they arrive instead of a
+ * file it reads: the same lines (blank ones passed over and counted, at
+ * most RECORD_LINE_MAX each), the same decoders and every check a replay
+ * makes, the samples' time order included; plain or gzip, told apart by
+ * the first two bytes as a file is, gzip inflated as it comes (members one
+ * after another, and the same error for bytes after the last that are no
+ * gzip).  A line is decoded once it is whole; a last line cut short is the
+ * same warning as a file's.  The handle is a struct recording: its header,
+ * warning and close are the file's. */
+
+/* A stream named name (what its messages say: "FILE:LINE: ..."). */
+struct recording *recording_stream_new(const char *name);
+/* The next bytes, as many as came (copied).  The handle holds what it
+ * was fed until its lines are read: feed more once it is hungry. */
+void recording_stream_feed(struct recording *r, const void *buf, size_t n);
+/* 1 when everything fed has been taken in (more can be fed without the
+ * handle growing beyond a line). */
+int recording_stream_hungry(const struct recording *r);
+/* No more bytes will come (the writer closed the file or the pipe). */
+void recording_stream_end(struct recording *r);
+/* The header: 1 read (recording_header), 0 not whole yet, -1 + err
+ * ("NAME:1: ...", "NAME: empty file (not a recording)"). */
+int recording_stream_header(struct recording *r, char *err, size_t errlen);
+/* The next item once the header was read: 1 with *it, 0 none whole yet
+ * (feed more), 2 the end (after recording_stream_end; a cut last line
+ * leaves recording_warning), -1 + "NAME:LINE: reason" (again on later
+ * calls). */
+int recording_stream_next(struct recording *r, struct record_item *it, char *err, size_t errlen);
 
 /* A place to read on from: the (decompressed) offset of the next unread
  * line, its number, and the disk table the rows after it are deltas

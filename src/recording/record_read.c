@@ -35,7 +35,8 @@ int rd_fail(struct recording *r, char *err, size_t errlen, unsigned line, const 
 	return errf(err, errlen, "%s", r->error);
 }
 
-/* Reads more bytes into the buffer: 1 some, 0 none (eof), -1 error.
+/* Reads more bytes into the buffer: 1 some, 0 none (eof), 2 none yet (a
+ * stream: not fed), -1 error.
  * Every read loop comes here once its buffer (a chunk, a long line at
  * most) is used up, whatever the lines were (blank, of a kind skipped),
  * so this is where a terminating signal (sig_caught: SIGINT, SIGTERM,
@@ -62,7 +63,16 @@ static int rd_fill(struct recording *r, char *err, size_t errlen)
 		}
 	}
 	long n;
-	if (r->zr) { /* gzip */
+	if (r->feed) { /* a stream: the bytes fed so far */
+		char why[200] = "";
+		int garbage = 0;
+		n = feed_read(r->feed, r->buf + r->len, r->cap - r->len, &r->cut, &garbage, why,
+			      sizeof(why));
+		if (n == FEED_WAIT)
+			return 2;
+		if (n < 0)
+			return rd_fail(r, err, errlen, garbage ? 0 : r->line + 1, "%s", why);
+	} else if (r->zr) { /* gzip */
 		char why[200] = "";
 		n = gzread_read(r->zr, r->buf + r->len, r->cap - r->len, &r->cut, why, sizeof(why));
 		if (n < 0) /* bytes after the data are the file's fault, on no line */
@@ -112,12 +122,12 @@ static int rd_count(struct recording *r, char *err, size_t errlen)
  * SIGTERM). */
 int rd_line(struct recording *r, char **line, size_t *n, char *err, size_t errlen)
 {
-	size_t scanned = 0;
 	for (;;) {
-		char *nl = r->len > r->pos + scanned
-			       ? memchr(r->buf + r->pos + scanned, '\n', r->len - r->pos - scanned)
+		char *nl = r->len > r->pos + r->scan
+			       ? memchr(r->buf + r->pos + r->scan, '\n', r->len - r->pos - r->scan)
 			       : NULL;
 		if (nl) {
+			r->scan = 0;
 			*line = r->buf + r->pos;
 			*n = (size_t)(nl - *line);
 			r->pos += *n + 1;
@@ -133,21 +143,24 @@ int rd_line(struct recording *r, char **line, size_t *n, char *err, size_t errle
 					    r, err, errlen, r->line,
 					    "more than %u blank lines in a row (not a recording)",
 					    RECORD_LINE_MAX);
-				scanned = 0;
 				continue;
 			}
 			r->blank = 0;
 			return 1;
 		}
-		scanned = r->len - r->pos;
-		if (scanned > RECORD_LINE_MAX)
+		/* kept over a stream's wait: its line is not searched again */
+		r->scan = r->len - r->pos;
+		if (r->scan > RECORD_LINE_MAX)
 			return rd_fail(r, err, errlen, r->line + 1,
 				       "line longer than %u bytes (not a recording)",
 				       RECORD_LINE_MAX);
 		int f = rd_fill(r, err, errlen);
 		if (f < 0)
 			return -1;
+		if (f == 2)
+			return 3;
 		if (f == 0) {
+			r->scan = 0;
 			if (r->len == r->pos)
 				return 0;
 			*line = r->buf + r->pos;
@@ -192,20 +205,10 @@ uint64_t rd_offset(const struct recording *r)
 	return r->got - (r->len - r->pos);
 }
 
-struct recording *recording_open(const char *path, char *err, size_t errlen)
+struct recording *rd_new(const char *path)
 {
-	/* a FIFO would block here forever: a regular file, or - / /dev/stdin
-	 * (which main made a file: stdin_to_file) */
-	char why[200];
-	int fd = open_input(path, why, sizeof(why));
-	if (fd < 0) {
-		errf(err, errlen, "%s: %s%s", path, why,
-		     !strcmp(why, "is a directory") ? " (not a recording)" : "");
-		return NULL;
-	}
-	unsigned char magic[2];
-	ssize_t m = pread(fd, magic, 2, 0);
 	struct recording *r = xcalloc(1, sizeof(*r));
+	r->fd = -1;
 	r->path = xstrdup(path);
 	r->arena.base = xmalloc(ARENA_SIZE);
 	keytab_init(&r->keys);
@@ -220,6 +223,63 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 	/* the same two functions every time: they hand out the arena only
 	 * while a line is parsed (arena_begin), malloc/free otherwise */
 	json_set_alloc_funcs(arena_malloc, arena_free);
+	return r;
+}
+
+int rd_open_header(struct recording *r, char *err, size_t errlen)
+{
+	char *line;
+	size_t n;
+	int rc = rd_line(r, &line, &n, err, errlen);
+	if (rc < 0 || rc == 3)
+		return rc;
+	if (rc == 0) {
+		if (r->cut)
+			return rd_fail(r, err, errlen, 0,
+				       "gzip stream cut short before the header");
+		return rd_fail(r, err, errlen, 0,
+			       r->feed ? "the writer ended before the header (not a recording)"
+				       : "empty file (not a recording)");
+	}
+	json_error_t je;
+	json_t *o = json_loadb(line, n, 0, &je);
+	if (!o || !json_is_object(o)) {
+		if (rc == 2 && n > 0 && line[0] == '{')
+			rd_fail(r, err, errlen, 1,
+				"truncated header line (the recording was cut short)");
+		else if (!o)
+			rd_fail(r, err, errlen, 1, "not a recording (not JSON: %s)", je.text);
+		else
+			rd_fail(r, err, errlen, 1, "not a recording (not a JSON object)");
+		json_decref(o);
+		return -1;
+	}
+	int partial = rc == 2;
+	rc = rd_header(r, o, err, errlen);
+	json_decref(o);
+	if (rc != 0)
+		return -1;
+	if (partial)
+		snprintf(r->warning, sizeof(r->warning),
+			 "%s:1: truncated last line (the recording was cut short); %s", r->path,
+			 r->feed ? RD_CUT_STREAM : RD_CUT_FILE);
+	return 0;
+}
+
+struct recording *recording_open(const char *path, char *err, size_t errlen)
+{
+	/* a FIFO would block here forever: a regular file, or - / /dev/stdin
+	 * (which main made a file: stdin_to_file) */
+	char why[200];
+	int fd = open_input(path, why, sizeof(why));
+	if (fd < 0) {
+		errf(err, errlen, "%s: %s%s", path, why,
+		     !strcmp(why, "is a directory") ? " (not a recording)" : "");
+		return NULL;
+	}
+	unsigned char magic[2];
+	ssize_t m = pread(fd, magic, 2, 0);
+	struct recording *r = rd_new(path);
 	r->gzip = m == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 	r->fd = fd;
 	why[0] = '\0';
@@ -237,46 +297,11 @@ struct recording *recording_open(const char *path, char *err, size_t errlen)
 		recording_close(r); /* closes fd */
 		return NULL;
 	}
-
-	char *line;
-	size_t n;
-	int rc = rd_line(r, &line, &n, err, errlen);
-	if (rc < 0)
-		goto fail;
-	if (rc == 0) {
-		if (r->cut)
-			rd_fail(r, err, errlen, 0, "gzip stream cut short before the header");
-		else
-			rd_fail(r, err, errlen, 0, "empty file (not a recording)");
-		goto fail;
+	if (rd_open_header(r, err, errlen) < 0) {
+		recording_close(r);
+		return NULL;
 	}
-	json_error_t je;
-	json_t *o = json_loadb(line, n, 0, &je);
-	if (!o || !json_is_object(o)) {
-		if (rc == 2 && n > 0 && line[0] == '{')
-			rd_fail(r, err, errlen, 1,
-				"truncated header line (the recording was cut short)");
-		else if (!o)
-			rd_fail(r, err, errlen, 1, "not a recording (not JSON: %s)", je.text);
-		else
-			rd_fail(r, err, errlen, 1, "not a recording (not a JSON object)");
-		json_decref(o);
-		goto fail;
-	}
-	int partial = rc == 2;
-	rc = rd_header(r, o, err, errlen);
-	json_decref(o);
-	if (rc != 0)
-		goto fail;
-	if (partial)
-		snprintf(r->warning, sizeof(r->warning),
-			 "%s:1: truncated last line (the recording was cut short); the rest "
-			 "replays",
-			 path);
 	return r;
-fail:
-	recording_close(r);
-	return NULL;
 }
 
 const struct record_header *recording_header(const struct recording *r)
@@ -298,47 +323,69 @@ const char *recording_warning(const struct recording *r)
  * with the warning that says what was cut. */
 int rd_end(struct recording *r, int rc)
 {
+	const char *rest = r->feed ? RD_CUT_STREAM : RD_CUT_FILE;
 	if (rc == 2)
 		/* a crash mid-line: what came before replays */
 		snprintf(r->warning, sizeof(r->warning),
-			 "%s:%u: truncated last line (the recording was cut short); the "
-			 "rest replays",
-			 r->path, r->line);
+			 "%s:%u: truncated last line (the recording was cut short); %s", r->path,
+			 r->line, rest);
 	else if (r->cut && !r->warning[0])
 		snprintf(r->warning, sizeof(r->warning),
 			 "%s:%u: gzip stream cut short after the last complete line "
-			 "(the recording was cut short); the rest replays",
-			 r->path, r->line);
+			 "(the recording was cut short); %s",
+			 r->path, r->line, rest);
 	return 0;
 }
 
-/* recording_next on the caller's thread alone: read, parse, convert. */
-static int rd_next_here(struct recording *r, struct record_item *it, char *err, size_t errlen)
+int rd_decode(struct recording *r, const char *line, size_t n, struct record_item *it, char *err,
+	      size_t errlen)
+{
+	arena_begin(&r->arena);
+	json_t *o = rd_json(r, line, n, err, errlen);
+	int got = o ? rd_item(r, o, it, err, errlen) : -1;
+	arena_end(&r->arena, o);
+	return got;
+}
+
+int rd_next_here(struct recording *r, struct record_item *it, char *err, size_t errlen)
 {
 	for (;;) {
 		char *line;
 		size_t n;
 		int rc = rd_line(r, &line, &n, err, errlen);
-		if (rc < 0)
-			return -1;
+		if (rc < 0 || rc == 3)
+			return rc;
 		if (rc != 1)
 			return rd_end(r, rc);
 		if (n == 0)
 			continue; /* a blank line carries nothing */
-		arena_begin(&r->arena);
-		json_t *o = rd_json(r, line, n, err, errlen);
-		int got = o ? rd_item(r, o, it, err, errlen) : -1;
-		arena_end(&r->arena, o);
+		int got = rd_decode(r, line, n, it, err, errlen);
 		if (got != 0)
 			return got;
 	}
+}
+
+int rd_order(struct recording *r, const struct record_item *it, char *err, size_t errlen)
+{
+	if (!r->in_order || it->kind != RECORD_SAMPLE)
+		return 0;
+	if (it->sample.t_ns < r->last_t)
+		return rd_fail(r, err, errlen, it->line, "sample: time goes backwards");
+	r->last_t = it->sample.t_ns;
+	return 0;
+}
+
+void recording_check_order(struct recording *r)
+{
+	r->in_order = 1;
 }
 
 int recording_next(struct recording *r, struct record_item *it, char *err, size_t errlen)
 {
 	if (r->failed)
 		return errf(err, errlen, "%s", r->error);
-	return r->ahead ? rd_next_ahead(r, it, err, errlen) : rd_next_here(r, it, err, errlen);
+	int rc = r->ahead ? rd_next_ahead(r, it, err, errlen) : rd_next_here(r, it, err, errlen);
+	return rc == 1 && rd_order(r, it, err, errlen) < 0 ? -1 : rc;
 }
 
 /* ---- marks: where to read on from (the replay's seek index) ------------ */
@@ -406,10 +453,11 @@ int recording_seek(struct recording *r, const struct record_mark *m, char *err, 
 					      : "the file is shorter than it was");
 	}
 	r->got = m->off;
-	r->pos = r->len = 0;
+	r->pos = r->len = r->scan = 0;
 	r->eof = r->cut = 0;
 	r->line = m->line;
 	r->blank = 0; /* a mark is taken after an item: no blank line is before it */
+	r->last_t = 0; /* recording_check_order starts again from the mark */
 	r->have_prev = m->ndev >= 0;
 	r->prev.n = m->ndev > 0 ? m->ndev : 0;
 	r->prev.t_ns = m->t_ns;
@@ -436,6 +484,7 @@ void recording_close(struct recording *r)
 	for (int i = 0; i < r->h.argc; i++)
 		free(r->h.argv[i]);
 	free(r->h.argv);
+	feed_free(r->feed);
 	free(r->buf);
 	free(r->arena.base);
 	free(r->slot);

@@ -72,6 +72,8 @@ struct keytab {
 
 /* ---- the handle ------------------------------------------------------ */
 
+struct feed; /* a stream's bytes (record_stream.c) */
+
 struct recording {
 	char *path;
 	gzFile gz; /* a plain file's reader (zlib's, "direct"): NULL for gzip */
@@ -86,12 +88,19 @@ struct recording {
 	unsigned blank; /* blank lines in a row just before the next (RECORD_LINE_MAX at most) */
 	char *buf;	/* [pos, len) is read but not consumed */
 	size_t cap, len, pos;
+	size_t scan;  /* [pos, pos + scan) holds no newline (a stream's line not whole yet) */
 	uint64_t got; /* bytes gzread gave so far: buf[len] is at offset got */
 	int eof;      /* the last read returned nothing more */
 	int cut;      /* the gzip stream stopped short */
 	int failed;
 	char error[512];
 	char warning[512];
+	/* a stream (recording_stream_new): the bytes fed, not a file (fd -1) */
+	struct feed *feed;
+	int have_header, over; /* the stream's header read; its end said (2 given) */
+	/* recording_check_order: a sample earlier than last_t is an error */
+	int in_order;
+	uint64_t last_t;
 	struct record_header h;
 	int8_t phase_map[256]; /* recorded phase index → this build's */
 	int nphases;
@@ -165,15 +174,48 @@ struct ahead {
 int rd_fail(struct recording *r, char *err, size_t errlen, unsigned line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* The next line without its newline: 1 (*line, *n), 0 at the end, 2 a last
- * line without newline (partial), -1 error. */
+ * line without newline (partial), 3 a stream's next line has not come
+ * whole yet (feed more), -1 error. */
 int rd_line(struct recording *r, char **line, size_t *n, char *err, size_t errlen);
+/* recording_next on the caller's thread alone (read, parse, convert): 1
+ * an item, 0 the end, 3 a stream's next line not whole yet, -1. */
+int rd_next_here(struct recording *r, struct record_item *it, char *err, size_t errlen);
+/* A handle that reads nothing yet: the decoders' tables and arena set up,
+ * no file (fd -1). */
+struct recording *rd_new(const char *path);
+/* Line 1, the header, read and decoded: 0, 3 (a stream: not whole yet),
+ * or -1 + err. */
+int rd_open_header(struct recording *r, char *err, size_t errlen);
+/* Line r->line (n bytes, not blank) parsed and decoded: rd_item's 1, 0 or
+ * -1. */
+int rd_decode(struct recording *r, const char *line, size_t n, struct record_item *it, char *err,
+	      size_t errlen);
+/* recording_check_order's rule for item it: 0, or -1 + "FILE:LINE: sample:
+ * time goes backwards" (the handle failed). */
+int rd_order(struct recording *r, const struct record_item *it, char *err, size_t errlen);
 /* What json_loadb made of line r->line: the object, or NULL + error. */
 json_t *rd_json_check(struct recording *r, json_t *j, const json_error_t *je, char *err,
 		      size_t errlen);
 /* The (decompressed) offset of the next line rd_line would give. */
 uint64_t rd_offset(const struct recording *r);
+/* How a cut's warning ends: a file's rest replays, a stream's items up to
+ * the cut were given as they came. */
+#define RD_CUT_FILE   "the rest replays"
+#define RD_CUT_STREAM "what came before it is kept"
 /* The end of the items (rd_line's 0 or 2), with the warning of a cut. */
 int rd_end(struct recording *r, int rc);
+
+/* ---- record_stream.c: a stream's bytes --------------------------------- */
+
+/* Up to n bytes of what was fed (gzip: inflated), the way rd_fill reads a
+ * file: > 0 bytes, 0 the end (the end was said and all is taken; *cut set
+ * when a gzip member stopped short), FEED_WAIT for bytes not fed yet, -1
+ * + why (corrupt gzip; bytes after the last member that are no gzip:
+ * *garbage set). */
+#define FEED_WAIT (-2)
+long feed_read(struct feed *f, char *buf, size_t n, int *cut, int *garbage, char *why,
+	       size_t whylen);
+void feed_free(struct feed *f);
 
 /* ---- record_decode.c: the header and the items ------------------------- */
 

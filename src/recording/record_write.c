@@ -84,6 +84,7 @@ struct recorder {
 	struct disktab prev; /* the last table written, for the row deltas */
 	int have_prev;
 	char error[512]; /* the first write error, repeated by later calls */
+	int err_no;	 /* its errno, 0 when it had none */
 };
 
 static int rec_fail(struct recorder *r, char *err, size_t errlen, const char *fmt, ...)
@@ -107,8 +108,11 @@ static int gz_fail(struct recorder *r, char *err, size_t errlen, int e)
 	int code = Z_OK;
 	const char *msg = gzerror(r->gz, &code);
 
-	if (code == Z_ERRNO)
+	if (code == Z_ERRNO) {
+		if (!r->error[0])
+			r->err_no = e ? e : EIO;
 		return rec_fail(r, err, errlen, "write error: %s", strerror(e ? e : EIO));
+	}
 	return rec_fail(r, err, errlen, "write error: %s", msg && *msg ? msg : "zlib failed");
 }
 
@@ -149,8 +153,10 @@ static int rec_line(struct recorder *r, json_t *obj, size_t flags, char *err, si
 		return 0;
 	}
 	/* "--record PATH: write error: REASON" into r->error, to repeat */
-	if (outfile_write(&r->out, r->buf, n, r->error, sizeof(r->error)) < 0)
+	if (outfile_write(&r->out, r->buf, n, r->error, sizeof(r->error)) < 0) {
+		r->err_no = r->out.err;
 		return errf(err, errlen, "%s", r->error);
+	}
 	r->bytes += n;
 	return 0;
 }
@@ -304,6 +310,16 @@ void record_stamp_now(char *wall, size_t len, uint64_t *mono)
 	snprintf(wall + n, len - n, ".%03uZ", (unsigned)(ts.tv_nsec / 1000000) % 1000u);
 }
 
+int record_path_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+int recorder_errno(const struct recorder *r)
+{
+	return r->err_no;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -315,7 +331,10 @@ struct recorder *recorder_open(const char *path, enum record_compress z,
 {
 	struct recorder *r = xcalloc(1, sizeof(*r));
 	r->path = xstrdup(path);
-	if (outfile_open_fd(&r->out, r->path, "--record", OUTFILE_NEW, err, errlen) < 0) {
+	int made = record_path_stdout(path)
+		       ? outfile_open_stdout(&r->out, "--record", err, errlen)
+		       : outfile_open_fd(&r->out, r->path, "--record", OUTFILE_NEW, err, errlen);
+	if (made < 0) {
 		free(r->path);
 		free(r);
 		return NULL;

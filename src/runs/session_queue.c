@@ -21,9 +21,7 @@ void session_queue_label(const struct session *s, const struct queued *q, char *
 {
 	const struct strategy *st = q->strategy;
 	if (st)
-		snprintf(buf, len, "%s%s%s", st->name,
-			 s->cfg.prealloc && !strcmp(st->family, "mmap") ? "+prealloc" : "",
-			 s->io_label);
+		strategy_label(st, s->cfg.prealloc, s->io_label, buf, len);
 	else
 		snprintf(buf, len, "%.*s%s", (int)(len - 1 - strlen(s->io_label)),
 			 s->cmds[q->cmd].label, s->io_label);

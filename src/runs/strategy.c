@@ -704,6 +704,13 @@ const struct strategy *strategy_at(size_t i)
 	return i < ARRAY_LEN(strategies) ? &strategies[i] : NULL;
 }
 
+void strategy_label(const struct strategy *s, int prealloc, const char *suffix, char *buf,
+		    size_t len)
+{
+	snprintf(buf, len, "%s%s%s", s->name,
+		 prealloc && !strcmp(s->family, "mmap") ? "+prealloc" : "", suffix);
+}
+
 const struct strategy *strategy_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_LEN(strategies); i++)

@@ -70,6 +70,12 @@ struct strategy {
 size_t strategy_count(void);
 const struct strategy *strategy_at(size_t i);		/* NULL when i is out of range */
 const struct strategy *strategy_find(const char *name); /* NULL when unknown */
+/* A run's label for strategy s: its name, "+prealloc" for a mapped copy
+ * that preallocates (--prealloc), then suffix (--disk-limit's "@30M", or
+ * ""): the session's rule (session_queue.c), which a follow also applies
+ * to the writer's configuration to name its runs before their results. */
+void strategy_label(const struct strategy *s, int prealloc, const char *suffix, char *buf,
+		    size_t len);
 /* name's index in the table (a sample's strategy), SAMPLE_STRATEGY_NONE
  * when it is none of them ("" for a --cmd) */
 uint8_t strategy_index(const char *name);

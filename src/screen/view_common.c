@@ -8,6 +8,7 @@
 #include "model/phase.h"
 #include "output/results.h"
 #include "runs/strategy.h"
+#include "source/source.h"
 #include "base/util.h"
 #include "screen/views.h"
 
@@ -69,6 +70,27 @@ void view_burst_bands(struct grid *g, const double *burst, int burst_y, int x0, 
 
 static const char *const view_names[VIEW_COUNT] = {"Overview", "iostat", "vmstat", "Runs"};
 
+/* --follow: how far behind the writer the screen is ("behind 0.3 s", in
+ * the unit that suits: a remote clock set wrong shows as it is, a clock
+ * ahead as a negative figure), "ended" after the end, "waiting" before
+ * the first sample. */
+static void follow_state(const struct model *m, char *buf, size_t len)
+{
+	double s = m->follow.behind_s, a = s < 0 ? -s : s;
+	if (m->follow.end)
+		snprintf(buf, len, "ended");
+	else if (!m->follow.behind_known)
+		snprintf(buf, len, "waiting");
+	else if (a < 60)
+		snprintf(buf, len, "behind %.1f s", s);
+	else if (a < 3600)
+		snprintf(buf, len, "behind %.0f min", s / 60);
+	else if (a < 48 * 3600)
+		snprintf(buf, len, "behind %.1f h", s / 3600);
+	else
+		snprintf(buf, len, "behind %.0f d", s / 86400);
+}
+
 static void view_header(const struct model *m, const struct ui *u, struct grid *g)
 {
 	static const char *const short_names[VIEW_COUNT] = {"Ovw", "io", "vm", "Runs"};
@@ -106,6 +128,15 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 			snprintf(buf, sizeof(buf), " %s %s%s  t = %.1f s / %.1f s %s%s", m->host,
 				 m->kernel, m->mglru ? " MGLRU" : "", m->replay.t_s,
 				 m->replay.len_s, speed, state);
+	} else if (m->follow.on) {
+		/* whose machine, and how far behind its writer the screen is */
+		char state[48];
+		follow_state(m, state, sizeof(state));
+		x0 += grid_text(g, x0, 0, -1, ROLE_WARN, " FOLLOW");
+		snprintf(buf, sizeof(buf),
+			 compact ? " %s %s%s  disk %s%s  %s" : " %s  Linux %s%s  disk %s%s%s  %s",
+			 m->host, m->kernel, m->mglru ? " MGLRU" : "",
+			 m->disk[0] ? m->disk : "none", lim, compact ? "" : kind, state);
 	} else if (compact)
 		snprintf(buf, sizeof(buf), " lrutop  %s  %s%s  disk %s%s%s  %gs", m->host,
 			 m->kernel, m->mglru ? " MGLRU" : "", m->disk[0] ? m->disk : "none", lim,
@@ -126,7 +157,7 @@ static void view_header(const struct model *m, const struct ui *u, struct grid *
 	for (int i = 0; i < VIEW_COUNT; i++)
 		tabs_w += 5 + (int)strlen(names[i]); /* " 1 name " and a gap */
 	/* --demo: "demo 2008: 40M mem, 32M/s disk", else "demo 2008"; the tabs stay */
-	if (u->preset[0] && !m->replay.on) {
+	if (u->preset[0] && !m->replay.on && !m->follow.on) {
 		int room = g->w - tabs_w - x0 - (int)strlen(buf) - 2;
 		int pl = (int)strlen(u->preset);
 		if (compact || pl > room)
@@ -179,6 +210,19 @@ static void view_status(const struct model *m, const struct ui *u, struct grid *
 		grid_text(g, x + 1, y, -1, ROLE_WARN, u->status);
 		return;
 	}
+	/* --follow: a writer that says nothing, and how the follow ended (its
+	 * warning or error stays while the screen stays on the data) */
+	if (m->follow.on && (m->follow.end || m->follow.stalled)) {
+		char buf[80];
+		const char *say = m->follow.note;
+		if (!m->follow.end) {
+			snprintf(buf, sizeof(buf), "no data for %ld s", m->follow.idle_s);
+			say = buf;
+		}
+		grid_text(g, x + 1, y, -1, m->follow.end == FOLLOW_ENDED ? ROLE_TITLE : ROLE_WARN,
+			  say);
+		return;
+	}
 	if (m->missing[0]) {
 		x += grid_text(g, x + 1, y, -1, ROLE_DIM, m->missing) + 2;
 		return;
@@ -193,8 +237,12 @@ static void view_status(const struct model *m, const struct ui *u, struct grid *
 	static const struct hint replay[] = {{"1-4", "views"}, {"space", "pause"}, {"< >", "speed"},
 		     {"\xe2\x86\x90/\xe2\x86\x92", "seek"}, {"[ ]", "events"}, {"j", "jump"},
 		     {"h", "help"}, {"q", "quit"}};
-	const struct hint *hints = m->replay.on ? replay : live;
-	size_t nh = m->replay.on ? ARRAY_LEN(replay) : ARRAY_LEN(live);
+	static const struct hint follow[] = {
+	    {"1-4", "views"}, {"space", "pause"}, {"R", "record"}, {"h", "help"}, {"q", "quit"}};
+	const struct hint *hints = m->replay.on ? replay : m->follow.on ? follow : live;
+	size_t nh = m->replay.on   ? ARRAY_LEN(replay)
+		    : m->follow.on ? ARRAY_LEN(follow)
+				   : ARRAY_LEN(live);
 	for (size_t i = 0; i < nh; i++) {
 		x += grid_text(g, x + 1, y, -1, ROLE_KEY, hints[i].key) + 1;
 		x += grid_text(g, x + 1, y, -1, ROLE_DIM, hints[i].what) + 2;
@@ -349,6 +397,11 @@ static void view_progress(const struct model *m, struct grid *g, int y)
 			 s->queue_next, s->queue_len, s->queue_next - 1, s->queue_len - s->queue_next);
 	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
 	x += grid_text(g, x, y, -1, ROLE_TITLE, r->name);
+	if (m->follow.on && !total) { /* a followed run: its bytes are not recorded */
+		snprintf(buf, sizeof(buf), narrow ? " %s" : "  %s", phase);
+		grid_text(g, x, y, -1, ROLE_DEFAULT, buf);
+		return;
+	}
 	snprintf(buf, sizeof(buf), narrow ? " %s %s/%s %.0f%% " : "  %-7s %s/%s %3.0f%% ", phase, d,
 		 t, pct);
 	x += grid_text(g, x, y, -1, ROLE_DEFAULT, buf);

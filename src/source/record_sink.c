@@ -11,6 +11,7 @@ static void tee_failed(struct record_sink *t, const char *msg)
 	if (t->error)
 		return;
 	t->error = 1;
+	t->err_no = recorder_errno(t->rec);
 	if (t->failed)
 		t->failed(t->failed_ctx, msg);
 }
@@ -76,7 +77,7 @@ int record_sink_start(struct record_sink *t, const char *path, enum record_compr
 	if (!t->rec)
 		return -1;
 	strlcpy_(t->path, path, sizeof(t->path));
-	t->error = 0;
+	t->error = t->err_no = 0;
 	for (size_t i = 0; log && i < log->nevents; i++)
 		if (recorder_event(t->rec, &log->events[i], err, errlen) < 0)
 			goto fail;

@@ -30,6 +30,7 @@ struct record_sink {
 	void (*failed)(void *ctx, const char *msg);
 	void *failed_ctx; /* failed's: not the next sink's ctx, which may be another tee */
 	int error;	  /* a write failed */
+	int err_no;	  /* its errno (EPIPE: the reader of --record - went away), 0 none */
 };
 
 /* The tee in front of next: *out is the sink to give the source; the

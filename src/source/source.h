@@ -237,6 +237,40 @@ double source_compare_interval(const struct source *src);
 /* The recordings' warnings (a cut last line), NULL when none. */
 const char *source_compare_warning(const struct source *src);
 
+/* The follow source (source_follow.c, --follow FILE|-): a recording read
+ * as it is written — a growing regular file (inotify wakes it), a pipe or
+ * standard input; plain or gzip — delivered item by item as it comes, in
+ * the writer's time.  fd: the input already open (standard input handed
+ * over), -1 to open path.  per_step: samples one step delivers at most (1
+ * for batch: a line each).  Waits for the header (a signal ends the
+ * wait); ap as for source_replay_new.  NULL + err: no such file, a
+ * directory or a terminal, a header that is none ("FILE:1: ..."), the end
+ * before it. */
+struct source *source_follow_new(const char *path, int fd, int per_step, struct runlog *log,
+				 const struct source_sink *sink,
+				 const struct record_argv_parser *ap, char *err, size_t errlen);
+int source_is_follow(const struct source *src);
+/* The followed recording's header and runs' configuration (borrowed until
+ * source_free). */
+const struct record_header *source_follow_header(const struct source *src);
+const struct record_config *source_follow_config(const struct source *src);
+enum follow_end {
+	FOLLOW_ON,    /* still following */
+	FOLLOW_ENDED, /* the writer closed the file or the stream: a clean end */
+	FOLLOW_CUT,   /* ... in the middle of a line: the reader's warning */
+	FOLLOW_BAD,   /* a bad line (FILE:LINE: reason) or a read error */
+};
+struct follow_pos {
+	double behind_s;  /* now less the writer's clock at its newest sample */
+	int behind_known; /* a sample came and the header's start_wall is one */
+	long idle_s;	  /* whole seconds without a byte, once it counts as a stall */
+	int stalled;
+	enum follow_end end; /* once the loop was told (step -1) */
+	const char *note;    /* the end's sentence (its warning, its error), NULL on */
+};
+/* Where the follow is, by the clocks of now. */
+void source_follow_pos(const struct source *src, struct follow_pos *out);
+
 /* What a recording's session set up, as the replay's first read gives it
  * to log from the runs' configuration c (record_config_resolve): the
  * baseline (c's, else the first run's label, as the session chose it), the

@@ -38,6 +38,7 @@
 #include "base/parse.h"
 #include "recording/record.h"
 #include "model/sample_pack.h"
+#include "source/recorded.h"
 #include "source/source.h"
 #include "recording/spool.h"
 #include "runs/strategy.h"
@@ -89,12 +90,8 @@ struct replay {
 	size_t runs_total; /* runs the recording knows of */
 
 	/* the playback */
-	size_t pos;	    /* samples delivered */
-	size_t results_seen;
-	long cur_run;	    /* the run whose last event was not its end, -1 */
-	int cur_phase;
-	size_t runs_started;
-	int failed;
+	size_t pos;		   /* samples delivered */
+	struct recorded_runs runs; /* its events and results in the run log */
 
 	int tfd;
 	double speed; /* 0: no pacing */
@@ -169,79 +166,11 @@ static int read_item(struct replay *p)
 	return rc > 0;
 }
 
-/* The slot of run i, made (from the result recorded for it, when there is
- * one) the first time an event names it. */
-static struct run_result *slot(struct replay *p, long i)
-{
-	struct runlog *log = p->src.log;
-	if (i < 0 || i >= RUNLOG_MAX_RUNS)
-		return NULL;
-	while (log->nresults <= (size_t)i) {
-		struct run_result *r = &log->results[log->nresults];
-		memset(r, 0, sizeof(*r));
-		r->cmd = -1;
-		r->verified = -1;
-		if (log->nresults < p->nres) {
-			const struct run_result *x = &p->res[log->nresults];
-			strlcpy_(r->strategy, x->strategy, sizeof(r->strategy));
-			r->cmd = x->cmd;
-			r->repeat = x->repeat;
-			strlcpy_(r->name, x->name, sizeof(r->name));
-		} else {
-			snprintf(r->name, sizeof(r->name), "run %zu", log->nresults + 1);
-		}
-		log->nresults++;
-	}
-	return &log->results[i];
-}
-
 static void deliver(struct replay *p, const struct record_item *it)
 {
-	const struct source_sink *k = &p->src.sink;
-	struct runlog *log = p->src.log;
-	switch (it->kind) {
-	case RECORD_SAMPLE:
-		if (k->sample)
-			k->sample(k->ctx, &it->sample, it->have_disks ? &it->disks : NULL);
+	recorded_item(&p->runs, it, &p->src.sink);
+	if (it->kind == RECORD_SAMPLE)
 		p->pos++;
-		break;
-	case RECORD_MAP:
-		if (k->map)
-			k->map(k->ctx, &it->map);
-		break;
-	case RECORD_EVENT: {
-		const struct run_event *e = &it->event;
-		struct run_result *r = slot(p, e->run);
-		if (!r || log->nevents >= RUNLOG_MAX_EVENTS)
-			break;
-		if (!r->t_start_ns)
-			r->t_start_ns = e->t_ns;
-		if (e->phase == PHASE_COPY && !r->t_copy_ns)
-			r->t_copy_ns = e->t_ns;
-		if ((size_t)e->run + 1 > p->runs_started)
-			p->runs_started = (size_t)e->run + 1;
-		p->cur_run = e->phase == PHASE_IDLE ? -1 : e->run;
-		p->cur_phase = e->phase;
-		log->events[log->nevents++] = *e;
-		if (k->event)
-			k->event(k->ctx, &log->events[log->nevents - 1]);
-		break;
-	}
-	case RECORD_RESULT: {
-		size_t i = p->results_seen++;
-		if (i >= RUNLOG_MAX_RUNS)
-			break;
-		slot(p, (long)i);
-		log->results[i] = it->result;
-		if (p->cur_run == (long)i)
-			p->cur_run = -1;
-		if (log->results[i].finished && !log->results[i].ok && !log->results[i].cancelled)
-			p->failed = 1;
-		if (k->result)
-			k->result(k->ctx, &log->results[i]);
-		break;
-	}
-	}
 }
 
 static size_t deliver_aux(struct replay *p, size_t a, size_t limit);
@@ -374,18 +303,13 @@ static void rp_progress(const struct source *src, struct run_progress *out)
 		out->state = RUNS_NONE;
 		return;
 	}
-	out->failed = p->failed;
-	out->queue_len = p->runs_total;
-	out->queue_next = p->runs_started;
-	if (p->cur_run >= 0 && (size_t)p->cur_run < p->src.log->nresults) {
-		out->state = RUNS_RUNNING;
-		out->current = p->cur_run;
-		out->phase = p->cur_phase;
+	recorded_progress(&p->runs, p->runs_total, out);
+	if (out->state == RUNS_RUNNING) {
 		/* The bytes copied are not recorded; the copy's share of the
 		 * recorded time stands in for them. */
-		if ((size_t)p->cur_run < p->nres) {
-			const struct run_result *x = &p->res[p->cur_run];
-			const struct run_result *r = &p->src.log->results[p->cur_run];
+		if ((size_t)out->current < p->nres) {
+			const struct run_result *x = &p->res[out->current];
+			const struct run_result *r = &p->src.log->results[out->current];
 			uint64_t now = p->pos ? p->t[p->pos - 1] : 0;
 			out->total = x->bytes;
 			if (r->t_copy_ns && x->t_end_ns > r->t_copy_ns && now > r->t_copy_ns) {
@@ -394,10 +318,8 @@ static void rp_progress(const struct source *src, struct run_progress *out)
 				out->done = (uint64_t)((f > 1 ? 1 : f) * (double)x->bytes);
 			}
 		}
-	} else if (at_end(p) || p->results_seen >= p->runs_total) {
+	} else if (at_end(p) || p->runs.results_seen >= p->runs_total) {
 		out->state = RUNS_FINISHED;
-	} else {
-		out->state = RUNS_IDLE;
 	}
 }
 
@@ -501,6 +423,7 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 	size_t runs = 0;
 	uint64_t said_ns = mono_ns();
 	recording_read_ahead(p->hdr_rec, recording_read_threads());
+	recording_check_order(p->hdr_rec);
 	keep_mark(p, &cap_marks);
 	for (;;) {
 		int rc = recording_next(p->hdr_rec, &p->it, err, errlen);
@@ -551,6 +474,8 @@ static int index_file(struct replay *p, char *err, size_t errlen)
 	if (w)
 		strlcpy_(p->warning, w, sizeof(p->warning));
 	p->runs_total = runs > p->nres ? runs : p->nres;
+	p->runs.known = p->res; /* a run's name before its result comes */
+	p->runs.nknown = p->nres;
 
 	source_replay_setup(p->src.log, &p->cfg, p->res, p->nres, cg_limit);
 	return 0;
@@ -598,7 +523,7 @@ struct source *source_replay_new(const char *path, double speed, struct runlog *
 	p->src.log = log;
 	p->path = xstrdup(path);
 	p->speed = speed;
-	p->cur_run = -1;
+	recorded_init(&p->runs, log);
 	p->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (p->tfd < 0) {
 		errf(err, errlen, "timerfd: %s", strerror(errno));
@@ -660,13 +585,7 @@ void source_replay_pos(const struct source *src, struct replay_pos *out)
 /* The model and the playback's state back to before the first item. */
 static void reset(struct replay *p)
 {
-	struct runlog *log = p->src.log;
-	log->nresults = 0;
-	log->nevents = 0;
-	p->results_seen = 0;
-	p->runs_started = 0;
-	p->cur_run = -1;
-	p->failed = 0;
+	recorded_reset(&p->runs);
 	p->pos = 0;
 	if (p->src.sink.reset)
 		p->src.sink.reset(p->src.sink.ctx);
@@ -832,7 +751,7 @@ const char *source_replay_run_name(struct source *src, size_t i)
 		return p->res[i].name;
 	if (i >= p->runs_total)
 		return NULL;
-	snprintf(p->run_name, sizeof(p->run_name), "run %zu", i + 1); /* as slot() names it */
+	snprintf(p->run_name, sizeof(p->run_name), "run %zu", i + 1); /* as recorded.c names it */
 	return p->run_name;
 }
 

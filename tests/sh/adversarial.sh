@@ -835,4 +835,97 @@ run --replay "$tmp/gz/cut.jsonl.gz" --batch -q
 check "$T cut short: exit 0 and the warning" \
 	'[ "$rc" -eq 0 ] && one_line "warning: .*cut.jsonl.gz:[0-9]+: .*cut short"' "exit $rc; $(show "$tmp/err")"
 
+
+# ---- part 17: a followed writer that lies, floods, stalls or dies ------------
+# zcat copy-64M.jsonl.gz | (a writer gone wrong) | lrutop --follow -
+T="17 --follow"
+mkdir "$tmp/fw"
+FR=$tmp/fw/rec.jsonl
+zcat examples/copy-64M.jsonl.gz >"$FR"
+# a writer that lies about time: sample line 9 earlier than line 8
+awk 'NR == 9 { sub(/"t":[0-9]+/, "\"t\":5714000000000") } { print }' "$FR" >"$tmp/fw/back.jsonl"
+# (through a pipe: a file on stdin is followed as a file, until q)
+cat "$tmp/fw/back.jsonl" | timeout 60 "$LRUTOP" --batch --follow - >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T time going backwards: exit 1, one line naming the line" \
+	'[ "$rc" -eq 1 ] && one_line "-:9: sample: time goes backwards$"' "exit $rc; $(show "$tmp/err")"
+check "$T time going backwards: the samples before it printed" \
+	'[ "$(grep -c "^ *[0-9][0-9.]* " "$tmp/out")" -ge 6 ]' "$(show "$tmp/out")"
+# a writer that dies before its header (an ssh that failed), and in a gzip member
+true | timeout 60 "$LRUTOP" --batch --follow - >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T nothing came: exit 2, one line" \
+	'[ "$rc" -eq 2 ] && one_line "-: the writer ended before the header"' "exit $rc; $(show "$tmp/err")"
+gzip -c "$FR" | head -c 6000 | timeout 60 "$LRUTOP" --batch --follow - >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "$T a gzip writer cut: exit 0, one warning, the lines before" \
+	'[ "$rc" -eq 0 ] && one_line "warning: -:[0-9]+: (truncated last line|gzip stream cut short)" && grep -q "^ *[0-9][0-9.]* " "$tmp/out"' \
+	"exit $rc; $(show "$tmp/err")"
+# floods: a writer as fast as the pipe takes it, for ever; the TUI keeps
+# its keys and its memory (the history is a ring, a turn takes 64 KiB)
+if command -v tmux >/dev/null 2>&1; then
+	cat >"$tmp/fw/flood.py" <<'PY'
+import sys
+ls = open(sys.argv[1]).read().split("\n")
+smp = [l for l in ls if '"k":"sample"' in l and '"dkn"' in l][0]
+pre, post = smp.split('"t":', 1)
+post = post.split(",", 1)[1]
+t, n, out = 6000000000000, 0, sys.stdout.buffer
+out.write((ls[0] + "\n").encode())
+while True:
+    out.write("".join('%s"t":%d,%s\n' % (pre, t + i * 250000000, post) for i in range(500)).encode())
+    out.flush()
+    t += 500 * 250000000
+    n += 500
+    with open(sys.argv[2], "w") as f:
+        f.write("%d\n" % n)
+PY
+	mkfifo "$tmp/fw/flood"
+	# (ASan keeps freed memory in quarantine: a small one, for the
+	# figure to be the program's)
+	tm_start fl 120 30 "env TERM=tmux-256color ASAN_OPTIONS=quarantine_size_mb=8 '$LRUTOP' --follow - <'$tmp/fw/flood'"
+	python3 "$tmp/fw/flood.py" "$FR" "$tmp/fw/n" >"$tmp/fw/flood" 2>/dev/null &
+	bg=$!
+	nsamples() { # what the writer has written so far (its file rewritten as it goes)
+		_n=$(cat "$tmp/fw/n" 2>/dev/null)
+		echo "${_n:-0}"
+	}
+	tm_wait fl FOLLOW 20
+	fpid=$(tm_child fl)
+	wait_for 60 '[ "$(nsamples)" -ge 30000 ]'
+	n1=$(nsamples)
+	tm send-keys -t fl 3
+	check "$T flood: a key still answers (3: vmstat) after $n1 samples" 'tm_wait fl "free    inact" 10' \
+		"$(tm_cap fl | head -n 3 | tr '\n' '|')"
+	wait_for 60 '[ "$(nsamples)" -ge $((n1 + 30000)) ]'
+	hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$fpid/status" 2>/dev/null)
+	# 60000 lines are 84 MB: a follower that kept what it read would be past it
+	check "$T flood: $(nsamples) samples taken, VmHWM ${hwm:-?} kB below 64 MiB" \
+		'[ -n "$hwm" ] && [ "$hwm" -lt 65536 ] && [ "$(nsamples)" -ge $((n1 + 30000)) ]' \
+		"VmHWM ${hwm:-?} kB; $(nsamples) samples"
+	kill "$bg" 2>/dev/null
+	bg=""
+	tm_cleanup
+	# stalls: said on the status line, and no CPU spent waiting
+	mkfifo "$tmp/fw/pipe"
+	tm_start st 120 30 "env TERM=tmux-256color '$LRUTOP' --follow - <'$tmp/fw/pipe'"
+	exec 4>"$tmp/fw/pipe"
+	head -n 12 "$FR" >&4
+	tm_wait st FOLLOW 10
+	spid=$(tm_child st)
+	check "$T stall: the status line says so" 'tm_wait st "no data for" 10' "$(tm_cap st | tail -n 1)"
+	cpu() { awk '{ print $14 + $15 }' "/proc/$spid/stat"; }
+	c0=$(cpu)
+	sleep 3 # the window measured, not a wait for something
+	c1=$(cpu)
+	check "$T stall: 3 s of it cost $((c1 - c0)) ticks of CPU (at most 15)" '[ $((c1 - c0)) -le 15 ]' \
+		"utime+stime went from $c0 to $c1"
+	check "$T stall: the seconds go on" 'tm_until st 5 "tm_has st \"no data for 5 s\" || tm_has st \"no data for 6 s\""' \
+		"$(tm_cap st | tail -n 1)"
+	exec 4>&-
+	tm_cleanup
+else
+	skip "$T flood, stall" "tmux not installed"
+fi
+
 exit 0

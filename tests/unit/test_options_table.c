@@ -200,6 +200,7 @@ static const char *const sample[][2] = {
     {"--record", "r.jsonl"},
     {"--replay", "r.jsonl"},
     {"--replay-at", "1"},
+    {"--follow", "r.jsonl"},
     {"--speed", "2"},
     {"--talk", "t.talk"},
     {"--export-svg", "o.svg"},
