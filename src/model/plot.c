@@ -1282,6 +1282,7 @@ static void remember(struct plot *p, const struct series *ser, long end, int gri
 void plot_build(struct plot *p, const struct model *m, const struct plot_opts *o, long end, int n)
 {
 	ensure(p, n > 0 ? n : 1);
+	p->builds++;
 	if (o->jumps != p->jumps) { /* another history: nothing carries over */
 		fresh(p);
 		p->jumps = o->jumps;

@@ -151,6 +151,7 @@ struct plot {
 	 * the last build's, shifted; the scales may still have changed (a
 	 * renderer compares them).  -1: anything may have changed. */
 	int moved, head, tail;
+	unsigned long builds; /* plot_build calls so far: which build a renderer drew */
 
 	/* scope of the memory chart */
 	int cg;		  /* the run's cgroup */
