@@ -865,7 +865,7 @@ check "$T a gzip writer cut: exit 0, one warning, the lines before" \
 # its keys and its memory (the history is a ring, a turn takes 64 KiB)
 if command -v tmux >/dev/null 2>&1; then
 	cat >"$tmp/fw/flood.py" <<'PY'
-import sys
+import os, sys
 ls = open(sys.argv[1]).read().split("\n")
 smp = [l for l in ls if '"k":"sample"' in l and '"dkn"' in l][0]
 pre, post = smp.split('"t":', 1)
@@ -877,8 +877,10 @@ while True:
     out.flush()
     t += 500 * 250000000
     n += 500
-    with open(sys.argv[2], "w") as f:
+    # the count replaced whole: a reader never sees the file emptied
+    with open(sys.argv[2] + ".new", "w") as f:
         f.write("%d\n" % n)
+    os.replace(sys.argv[2] + ".new", sys.argv[2])
 PY
 	mkfifo "$tmp/fw/flood"
 	# (ASan keeps freed memory in quarantine: a small one, for the
@@ -886,7 +888,7 @@ PY
 	tm_start fl 120 30 "env TERM=tmux-256color ASAN_OPTIONS=quarantine_size_mb=8 '$LRUTOP' --follow - <'$tmp/fw/flood'"
 	python3 "$tmp/fw/flood.py" "$FR" "$tmp/fw/n" >"$tmp/fw/flood" 2>/dev/null &
 	bg=$!
-	nsamples() { # what the writer has written so far (its file rewritten as it goes)
+	nsamples() { # what the writer has written so far (its file replaced as it goes)
 		_n=$(cat "$tmp/fw/n" 2>/dev/null)
 		echo "${_n:-0}"
 	}

@@ -37,12 +37,14 @@ assert all(json.loads(l)[\"k\"] in (\"sample\",\"event\",\"result\",\"pcmap\") f
 lrt_expect "--record -: its recording replays" 0 --batch -q --replay rec-out.jsonl
 check "$T --record -: the replay has its run" 'grep -q "^rw_cp " out' "$(show out)"
 
-# the reader goes away mid-session: the run stopped and cleaned up, nothing said, 141
+# the reader goes away mid-session (after the header and one line: a
+# whole fast run's recording can be shorter than any byte count): the run
+# stopped and cleaned up, nothing said, 141
 lrt_newdir
 {
 	timeout 120 "$LRUTOP" --batch -i 0.1 -s rw_cp --size 256M --dir "$d" --record - 2>err
 	echo $? >rc
-} | head -c 40000 >/dev/null
+} | head -n 2 >/dev/null
 check "$T --record -, the reader gone: exit 141, nothing said" '[ "$(cat rc)" = 141 ] && [ ! -s err ]' \
 	"exit $(cat rc): $(show err)"
 check "$T --record -, the reader gone: the scratch directory removed" 'lrt_empty "$d"' "$(ls -A "$d")"
