@@ -18,14 +18,10 @@
  * last one; a column with no sample holds NAN (0 for PLOT_COPY and
  * PLOT_BURST); buffers grow only when the column count does, so a tick
  * allocates nothing; a column whose samples did not change since the last
- * build is not computed again (samples never change once pushed, so a
- * column is known by the times of the samples it reads).  Zoomed windows
- * sit on a grid of whole columns since time 0, so a window that moves on
- * keeps its columns' samples: the rows slide, only the new columns are
- * computed, and the scales' sets are taken whole only when a column at
- * their top comes or goes (plot.moved says so to a renderer that keeps
- * what it drew); every build is what a build from nothing with the same
- * autoscale history gives.
+ * build is copied, not computed again (samples never change once pushed,
+ * so a column is known by the times of the samples it reads).  Zoomed
+ * windows sit on a grid of whole columns since time 0, so a window that
+ * moves on keeps its columns' samples and computes only the new ones.
  * The scales follow the builds before (hysteresis, the split, the fitted
  * column) only while the history follows on from itself: after a jump
  * (plot_opts.jumps) a build is what a new plot of the same window gives.
@@ -109,30 +105,6 @@ struct plot_tick {
 
 #define PLOT_MAX_TICKS 128
 
-/* What a scale's level is taken from (plot.c: level_of()): the 98th
- * percentile and the peak of a set of values — the copy columns' or, with
- * none, every column's — kept with the counts that let a window moved on
- * by a few columns say whether they are still the set's (sum_cols() in plot.c). */
-struct plot_level {
-	int copy;    /* the set is the copy columns' values */
-	int ncopy;   /* non-NAN values in copy columns */
-	int nall;    /* non-NAN values in every column */
-	int lt, le;  /* values of the set below q, at or below q */
-	double q;    /* its 98th percentile (nearest rank), -1: the set is empty */
-	double peak; /* its largest value, 0 at least */
-	int npeak;   /* values equal to it */
-};
-
-enum {
-	PLOT_LV_READ,
-	PLOT_LV_WRITE,
-	PLOT_LV_DEACT,
-	PLOT_LV_ACT,
-	PLOT_LV_SCAN,
-	PLOT_LV_REFAULT,
-	PLOT_LV_N
-};
-
 struct plot {
 	/* the window: column i covers samples lo[i]..hi[i] (-1: none) and the
 	 * time [t0_ns + i·col_ns, t0_ns + (i+1)·col_ns) */
@@ -142,16 +114,7 @@ struct plot {
 	double col_ns;
 	int fit;   /* the window spans the runs */
 	long end;  /* the series index of the newest shown sample, -1: none */
-	double *v; /* PLOT_NSER rows of n values, stride apart: plot_col() */
-	int stride;
-	/* How this build follows the last one, for a renderer that keeps
-	 * what it drew: moved >= 0 when the window moved on by that many
-	 * columns and nothing else changed but columns [0, head) and
-	 * [tail, n), which are new or were computed again — the others are
-	 * the last build's, shifted; the scales may still have changed (a
-	 * renderer compares them).  -1: anything may have changed. */
-	int moved, head, tail;
-	unsigned long builds; /* plot_build calls so far: which build a renderer drew */
+	double *v; /* PLOT_NSER rows of cap values: plot_col() */
 
 	/* scope of the memory chart */
 	int cg;		  /* the run's cgroup */
@@ -188,34 +151,14 @@ struct plot {
 	unsigned long jumps; /* plot_opts.jumps of the last build */
 	struct autoscale as_read, as_write, as_reclaim, as_deact;
 	struct autoscale as_mem; /* the cut memory axis, in mem_step KiB */
-	double as_seen[5];	 /* the level each was last stepped with (scale_of() in plot.c) */
 	double mem_step;	 /* 1024 (MiB steps) or 1048576 (GiB steps) */
 	int split_state;
 	uint64_t fit_col; /* the fitted window's column, ns (fit_col() in plot.c) */
 	int own_state[2]; /* own_read, own_write the autoscales followed */
-	/* the window's sums the scales read, kept for a window that moves on */
-	struct plot_level lv[PLOT_LV_N];
-	int ncopycols, nown[2], ngens;
-	int cg_col;	   /* the newest column with the run's cgroup (cg), -1 */
-	uint64_t cg_limit; /* its limit, bytes */
-	double mem_used;   /* the largest stack of lists and anon shown, KiB */
-	int nused;	   /* stacks equal to it */
-	/* the rows: two buffers of PLOT_NSER rows of stride (2 × cap)
-	 * values, the window at off in the current one (cur) so that a
-	 * move on by k columns is off += k; the other is the last build's
-	 * for a window that changed otherwise (the column cache) */
-	double *vbuf[2];
-	uint64_t *kbuf[2]; /* per column: t of lo-1 and t of hi (2 × stride) */
-	long *lobuf, *hibuf;
-	uint64_t *key;
-	int cur, off;
-	/* the last build's window, which the next one may have moved on from */
-	const struct series *old_ser;
-	unsigned long long old_base; /* series_pushed - series_len then */
-	unsigned long long old_end;  /* the end sample's number (base + index) */
-	uint64_t old_t_end, old_t0;
-	double old_col_ns;
-	int old_n, old_cg, old_valid, old_grid, old_fit, old_mem_system;
+	uint64_t *key; /* per column: t of lo-1 and t of hi (2 × cap) */
+	double *old_v; /* the last build's values and keys, for the cache */
+	uint64_t *old_key;
+	int old_n, old_cg, old_valid;
 	int computed; /* columns computed (not copied) by the last build */
 	int *from;    /* per column: the last build's column it is copied from */
 	double *tmp;  /* 2 × cap scratch for the quantiles */
@@ -251,7 +194,7 @@ void plot_build_samples(struct plot *p, const struct plot_src *src, size_t i0, s
 /* Row s of the values: n doubles. */
 static inline double *plot_col(const struct plot *p, enum plot_series s)
 {
-	return p->v + (size_t)s * (size_t)p->stride;
+	return p->v + (size_t)s * (size_t)p->cap;
 }
 
 /* The Runs view's block of run r (index run): n columns over

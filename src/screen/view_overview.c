@@ -100,12 +100,13 @@ static void clip_marks(struct grid *g, const double *clip, int n, int xdots, int
 	}
 }
 
-/* Scratch for the probe strip (4 values a column). */
+/* Scratch for the memory stack (5 rows of cells) and the probe strip
+ * (4 values a column). */
 static double *scratch(struct overview *ov, int n)
 {
-	if (4 * n > ov->cap) {
+	if (5 * n > ov->cap) {
 		free(ov->buf);
-		ov->cap = 4 * n;
+		ov->cap = 5 * n;
 		ov->buf = xmalloc(sizeof(double) * (size_t)ov->cap);
 	}
 	return ov->buf;
@@ -205,49 +206,6 @@ static void time_axis(const struct plot *p, const struct model *m, struct grid *
 	}
 }
 
-/* Which columns of plot p to draw into canvas c (cw × ch cells): after
- * a reset all of them (*a = *t = 0: [0, n)); or, when p only moved the
- * window on since the canvas was drawn, with the same scales and series
- * (scale, mode) at the same size, the canvas scrolled by as many columns
- * and the columns that changed made dark: [0, *a) — the first, which no
- * line joins to a column before it any more, and any the plot computed
- * again at the start — and [*t, n). */
-static void canvas_begin(struct canvas *c, struct drawn *d, const struct plot *p,
-			 enum chart_glyphs gl, int cw, int ch, const double scale[2],
-			 const int mode[2], int whole, int *a, int *t)
-{
-	struct drawn now = {p->builds, {scale[0], scale[1]}, {mode[0], mode[1]}, cw, ch, (int)gl,
-			    0};
-	int moved = !whole && d->build && d->build + 1 == p->builds && p->moved >= 0 &&
-		    p->n == c->dw && cw == d->cw && ch == d->ch && (int)gl == d->glyphs &&
-		    scale[0] == d->scale[0] && scale[1] == d->scale[1] && mode[0] == d->mode[0] &&
-		    mode[1] == d->mode[1];
-	now.scrolled = moved;
-	*d = now;
-	*a = *t = 0;
-	if (!moved) {
-		canvas_reset(c, gl, cw, ch);
-		return;
-	}
-	canvas_scroll(c, p->moved);
-	*a = p->head > 0 ? p->head + 1 : p->moved > 0;
-	*t = p->tail > *a ? p->tail : *a;
-	canvas_clear_columns(c, 0, *a);
-	canvas_clear_columns(c, *t, p->n);
-}
-
-/* canvas_plot of the columns canvas_begin left to draw. */
-static void plot_cols(struct canvas *c, const double *v, int n, int a, int t, double ymax,
-		      enum role role, enum chart_mode mode, int base, int dir, int height)
-{
-	if (a == 0 && t == 0) {
-		canvas_plot(c, v, n, ymax, role, mode, base, dir, height);
-		return;
-	}
-	canvas_plot_range(c, v, n, 0, a, ymax, role, mode, base, dir, height);
-	canvas_plot_range(c, v, n, t, n, ymax, role, mode, base, dir, height);
-}
-
 void overview_draw(struct overview *ov, const struct model *m, const struct ui *u, struct grid *g, int y0, int h)
 {
 	int pw = g->w - YLAB - 1; /* plot width in cells */
@@ -268,8 +226,9 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	enum chart_glyphs gl = u->glyphs;
 	int frozen = u->paused || (m->replay.on && (m->replay.paused || m->replay.at_end));
 
-	/* a plot column a dot column of the canvases (canvas_reset's) */
-	int xd = gl == CHART_BRAILLE ? 2 : 1, n = (pw > 0 ? pw : 0) * xd;
+	canvas_reset(&ov->disk, gl, pw, disk_rows);
+	canvas_reset(&ov->reclaim, gl, pw, rec_rows);
+	int n = ov->disk.dw;
 	double *tmp = scratch(ov, n);
 	long end = view_end(m, u);
 	struct plot *p = &ov->plot;
@@ -278,10 +237,8 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 			       .scrolled = u->paused && u->scroll,
 			       .mem_system = u->mem_system,
 			       .frozen = frozen,
-			       .xdots = xd,
+			       .xdots = ov->disk.xdots,
 			       .jumps = m->jumps};
-	if (ov->whole)
-		p->old_valid = 0; /* from nothing */
 	plot_build(p, m, &po, end, n);
 	const struct sample *now = end >= 0 ? series_at(m->series, (size_t)end) : NULL;
 	int cg = p->cg;
@@ -319,30 +276,24 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	int strip_y = y;
 	y += strip;
 	int disk_top = y;
-	int a, t;
-	const double ds[2] = {dscale, wscale};
-	const int dm[2] = {own_r, own_w};
-	canvas_begin(&ov->disk, &ov->disk_drawn, p, gl, pw, disk_rows, ds, dm, ov->whole, &a, &t);
-	int half = ov->disk.dh / 2, dh = ov->disk.dh;
+	int half = ov->disk.dh / 2;
 	/* the device's total as a line (its top edge) behind the run's area:
 	 * a cell the run's area fills is the run's, the line shows above it
 	 * (at the edge when a neighbour's reads are beyond the scale) */
 	if (own_r)
-		plot_cols(&ov->disk, plot_col(p, PLOT_READ_DEV), n, a, t, dscale, ROLE_DISK_READ,
-			  CHART_LINE, half - 1, -1, half);
+		canvas_plot(&ov->disk, plot_col(p, PLOT_READ_DEV), n, dscale, ROLE_DISK_READ,
+			    CHART_LINE, half - 1, -1, half);
 	if (own_w)
-		plot_cols(&ov->disk, plot_col(p, PLOT_WRITE_DEV), n, a, t, wscale, ROLE_DISK_WRITE,
-			  CHART_LINE, half, +1, dh - half);
-	plot_cols(&ov->disk, plot_col(p, PLOT_READ), n, a, t, dscale, ROLE_READ, CHART_AREA,
-		  half - 1, -1, half);
-	plot_cols(&ov->disk, plot_col(p, PLOT_WRITE), n, a, t, wscale, ROLE_WRITE, CHART_AREA, half,
-		  +1, dh - half);
+		canvas_plot(&ov->disk, plot_col(p, PLOT_WRITE_DEV), n, wscale, ROLE_DISK_WRITE,
+			    CHART_LINE, half, +1, ov->disk.dh - half);
+	canvas_plot(&ov->disk, plot_col(p, PLOT_READ), n, dscale, ROLE_READ, CHART_AREA, half - 1, -1,
+		    half);
+	canvas_plot(&ov->disk, plot_col(p, PLOT_WRITE), n, wscale, ROLE_WRITE, CHART_AREA, half, +1,
+		    ov->disk.dh - half);
 	canvas_render(&ov->disk, g, YLAB, y);
-	if (p->nclip_read) /* (most frames clip nothing: the rows are not read) */
-		clip_marks(g, plot_col(p, PLOT_CLIP_READ), n, xd, YLAB, y, gl, 0, ROLE_READ);
-	if (p->nclip_write)
-		clip_marks(g, plot_col(p, PLOT_CLIP_WRITE), n, xd, YLAB, y + disk_rows - 1, gl, 1,
-			   ROLE_WRITE);
+	clip_marks(g, plot_col(p, PLOT_CLIP_READ), n, ov->disk.xdots, YLAB, y, gl, 0, ROLE_READ);
+	clip_marks(g, plot_col(p, PLOT_CLIP_WRITE), n, ov->disk.xdots, YLAB, y + disk_rows - 1, gl,
+		   1, ROLE_WRITE);
 	yaxis(g, y, disk_rows);
 	ylabel(g, y, dscale, NULL);
 	if (disk_rows >= 4)
@@ -389,36 +340,42 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 		{ROLE_ANON, cg ? "other" : "anon", cg ? "oth" : "anon", plot_last(p, PLOT_ANON), NULL, 1},
 		{ROLE_FREE, cg ? "headroom" : "free", "free", plot_last(p, PLOT_FREE), NULL, 1},
 	};
-	if (gens) { /* (their rows are only read then: without, a walk of NAN) */
-		struct legend_item gl_items[] = {
-		    {ROLE_GEN0, "gen0", "g0", plot_last(p, PLOT_G0), NULL, 1},
-		    {ROLE_GEN1, "gen1", "g1", plot_last(p, PLOT_G1), NULL, 1},
-		    {ROLE_GEN2, "gen2", "g2", plot_last(p, PLOT_G2), NULL, 1},
-		    {ROLE_GEN3, "gen3", "g3", plot_last(p, PLOT_G3), NULL, 1},
-		    ml[2],
-		    ml[3],
-		};
+	struct legend_item gl_items[] = {
+		{ROLE_GEN0, "gen0", "g0", plot_last(p, PLOT_G0), NULL, 1},
+		{ROLE_GEN1, "gen1", "g1", plot_last(p, PLOT_G1), NULL, 1},
+		{ROLE_GEN2, "gen2", "g2", plot_last(p, PLOT_G2), NULL, 1},
+		{ROLE_GEN3, "gen3", "g3", plot_last(p, PLOT_G3), NULL, 1},
+		ml[2],
+		ml[3],
+	};
+	if (gens)
 		legend(g, y, title, gl_items, 6, compact);
-	} else {
+	else
 		legend(g, y, title, ml, 4, compact);
-	}
 	y++;
 	if (!isnan(top) && top > 0) {
 		/* a stacked area: active(file) at the bottom, then inactive(file),
 		 * other/anon; headroom/free is the space left up to the limit.
 		 * One value per cell: its last dot column. */
+		int xd = ov->disk.xdots, cells = pw; /* chart_stack draws cells, no canvas */
 		static const enum plot_series which[3] = {PLOT_AF, PLOT_IF, PLOT_ANON};
 		static const enum plot_series gwhich[5] = {PLOT_G0, PLOT_G1, PLOT_G2, PLOT_G3,
 							   PLOT_ANON};
+		/* the buffers hold 2n >= 2 cells values a column: B_TMP..B_TMP3
+		 * six rows of cells */
+		double *cv[5];
+		for (int k = 0; k < 5; k++)
+			cv[k] = tmp + (size_t)k * (size_t)cells;
+		int ns = gens ? 5 : 3, cap = cells;
+		for (int k = 0; k < ns; k++) {
+			for (int i = 0; i < cap; i++)
+				cv[k][i] = plot_col(p, gens ? gwhich[k] : which[k])[i * xd + xd - 1];
+		}
 		static const enum role sroles[3] = {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_ANON};
 		static const enum role groles[5] = {ROLE_GEN0, ROLE_GEN1, ROLE_GEN2, ROLE_GEN3,
 						    ROLE_ANON};
-		int ns = gens ? 5 : 3;
-		const double *cv[5];
-		for (int k = 0; k < ns; k++)
-			cv[k] = plot_col(p, gens ? gwhich[k] : which[k]) + xd - 1;
-		chart_stack_every(g, YLAB, y, pw, mem_rows, gl, cv, xd, gens ? groles : sroles, ns,
-				  top);
+		const double *const cvc[5] = {cv[0], cv[1], cv[2], cv[3], cv[4]};
+		chart_stack(g, YLAB, y, cap, mem_rows, gl, cvc, gens ? groles : sroles, ns, top);
 		ylabel(g, y, top, p->mem_unit);
 		ylabel(g, y + mem_rows - 1, 0, NULL);
 	}
@@ -448,21 +405,17 @@ void overview_draw(struct overview *ov, const struct model *m, const struct ui *
 	snprintf(dct, sizeof(dct), compact ? "Reclaim pg/s (deact/%s)" : "Reclaim pages/s (deactivate to %s)", dcs);
 	legend_items(g, y, legend(g, y, dct, rl, 4, compact), psi, 2, compact, 0);
 	y++;
-	const double rs[2] = {dcscale, rscale};
-	const int rm[2] = {0, 0};
-	canvas_begin(&ov->reclaim, &ov->reclaim_drawn, p, gl, pw, rec_rows, rs, rm, ov->whole, &a,
-		     &t);
 	int band = ov->reclaim.dh;
-	plot_cols(&ov->reclaim, plot_col(p, PLOT_DEACT), n, a, t, dcscale, ROLE_DEACT, CHART_AREA,
-		  band - 1, -1, band);
+	canvas_plot(&ov->reclaim, plot_col(p, PLOT_DEACT), n, dcscale, ROLE_DEACT, CHART_AREA, band - 1,
+		    -1, band);
 	for (int b = PLOT_REFAULT; b >= PLOT_ACT; b--) {
 		static const enum role roles[] = {ROLE_DEACT, ROLE_ACT, ROLE_SCAN, ROLE_REFAULT};
-		plot_cols(&ov->reclaim, plot_col(p, b), n, a, t, rscale, roles[b - PLOT_DEACT],
-			  CHART_LINE, band - 1, -1, band);
+		canvas_plot(&ov->reclaim, plot_col(p, b), n, rscale, roles[b - PLOT_DEACT], CHART_LINE,
+			    band - 1, -1, band);
 	}
 	canvas_render(&ov->reclaim, g, YLAB, y);
-	if (p->nclip_reclaim)
-		clip_marks(g, plot_col(p, PLOT_CLIP_RECLAIM), n, xd, YLAB, y, gl, 0, ROLE_COUNT);
+	clip_marks(g, plot_col(p, PLOT_CLIP_RECLAIM), n, ov->reclaim.xdots, YLAB, y, gl, 0,
+		   ROLE_COUNT);
 	yaxis(g, y, rec_rows);
 	ylabel(g, y, rscale, NULL);
 	ylabel(g, y + rec_rows - 1, 0, NULL);

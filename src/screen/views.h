@@ -20,22 +20,8 @@
 #define VIEW_MIN_W 60
 #define VIEW_MIN_H 15
 
-/* What a canvas was drawn from (view_overview.c): the plot's build, the
- * scales and series, the size.  When the next build only moved the
- * window on and the rest is the same, the canvas scrolls and draws the
- * columns that changed. */
-struct drawn {
-	unsigned long build; /* 0: nothing drawn */
-	double scale[2];
-	int mode[2];
-	int cw, ch, glyphs;
-	int scrolled; /* the last frame scrolled the canvas (0: drew it whole) */
-};
-
 struct overview {
 	struct canvas disk, reclaim; /* the memory stack is drawn by cells (chart_stack) */
-	struct drawn disk_drawn, reclaim_drawn;
-	int whole;	  /* every frame from nothing, no scroll (the tests' reference) */
 	struct plot plot; /* what the charts show (plot.h): the view renders it */
 	double *buf;	  /* scratch: the memory stack's cells, the probe strip's */
 	int cap;

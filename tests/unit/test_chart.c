@@ -335,13 +335,10 @@ static void test_canvas_braille_cells(void **state)
 	for (int round = 0; round < 40; round++) {
 		canvas_reset(&c, CHART_BRAILLE, 24, 6);
 		c.top_wins = round & 1;
-		uint8_t dots[48 * 24]; /* what was lit, row by row: role + 1 */
 		for (int i = 0; i < c.dw * c.dh; i++) {
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
 			int r = (int)(x >> 59); /* 0..31: a third of the dots lit */
-			dots[i] = r < 11 ? (uint8_t)(1 + ROLE_READ + r % 4) : 0;
-			if (dots[i])
-				canvas_dot(&c, i % c.dw, i / c.dw, (enum role)(dots[i] - 1));
+			c.dots[i] = r < 11 ? (uint8_t)(1 + ROLE_READ + r % 4) : 0;
 		}
 		grid_clear(&g);
 		int ox = round % 3 == 0 ? -2 : 9, oy = round % 3 == 1 ? -1 : 4;
@@ -352,7 +349,7 @@ static void test_canvas_braille_cells(void **state)
 				uint8_t bits = 0;
 				for (int j = 0; j < 4; j++)
 					for (int i = 0; i < 2; i++) {
-						uint8_t d = dots[(cy * 4 + j) * c.dw + cx * 2 + i];
+						uint8_t d = c.dots[(cy * 4 + j) * c.dw + cx * 2 + i];
 						if (d) {
 							bits |= bit[i][j];
 							n[d]++;
@@ -380,162 +377,6 @@ static void test_canvas_braille_cells(void **state)
 	canvas_done(&c);
 }
 
-/* A canvas moved on tick after tick (canvas_scroll, then the first column
- * — no line joins it to one before now — and the new ones drawn with
- * canvas_plot_range) is the canvas drawn whole from the same values: an
- * area and a line over it, with gaps, at every glyph size, through the
- * moves back to the start of the canvas' room. */
-static void test_canvas_scroll(void **state)
-{
-	(void)state;
-	static const enum chart_glyphs gls[] = {CHART_BRAILLE, CHART_BLOCK, CHART_ASCII};
-	for (size_t gi = 0; gi < ARRAY_LEN(gls); gi++) {
-		struct canvas c, w;
-		struct grid g, gw;
-		canvas_init(&c);
-		canvas_init(&w);
-		canvas_reset(&c, gls[gi], 20, 3);
-		int n = c.dw, total = n + 600;
-		double *a = malloc(sizeof(double) * (size_t)total),
-		       *b = malloc(sizeof(double) * (size_t)total);
-		uint64_t x = 99;
-		for (int i = 0; i < total; i++) {
-			x = x * 6364136223846793005ull + 1442695040888963407ull;
-			a[i] = (double)(x >> 58);
-			b[i] = (x >> 40) % 23 == 0 ? NAN : (double)((x >> 50) % 80) / 4.0;
-		}
-		int band = c.dh;
-		canvas_plot(&c, a, n, 40, ROLE_READ, CHART_AREA, band - 1, -1, band);
-		canvas_plot(&c, b, n, 20, ROLE_SCAN, CHART_LINE, band - 1, -1, band);
-		grid_init(&g, 22, 5);
-		grid_init(&gw, 22, 5);
-		for (int at = 0, tick = 0; at + n + 3 <= total; tick++) {
-			int k = 1 + tick % 3;
-			at += k;
-			canvas_scroll(&c, k);
-			canvas_clear_columns(&c, 0, 1);
-			canvas_plot_range(&c, a + at, n, 0, 1, 40, ROLE_READ, CHART_AREA, band - 1,
-					  -1, band);
-			canvas_plot_range(&c, a + at, n, n - k, n, 40, ROLE_READ, CHART_AREA,
-					  band - 1, -1, band);
-			canvas_plot_range(&c, b + at, n, 0, 1, 20, ROLE_SCAN, CHART_LINE, band - 1,
-					  -1, band);
-			canvas_plot_range(&c, b + at, n, n - k, n, 20, ROLE_SCAN, CHART_LINE,
-					  band - 1, -1, band);
-			canvas_reset(&w, gls[gi], 20, 3);
-			canvas_plot(&w, a + at, n, 40, ROLE_READ, CHART_AREA, band - 1, -1, band);
-			canvas_plot(&w, b + at, n, 20, ROLE_SCAN, CHART_LINE, band - 1, -1, band);
-			grid_clear(&g);
-			grid_clear(&gw);
-			canvas_render(&c, &g, 1, 1);
-			canvas_render(&w, &gw, 1, 1);
-			if (memcmp(g.cells, gw.cells, sizeof(struct cell) * 22 * 5)) {
-				char *d = grid_dump(&g), *dw = grid_dump(&gw);
-				fail_msg("glyphs %zu, tick %d (%d on):\n%s-- whole:\n%s", gi, tick,
-					 k, d, dw);
-			}
-		}
-		free(a);
-		free(b);
-		grid_done(&g);
-		grid_done(&gw);
-		canvas_done(&c);
-		canvas_done(&w);
-	}
-}
-
-/* chart_stack's rule cell by cell, written plainly (as it was before its
- * runs of full cells): the band under a cell's bottom edge owns it; with
- * braille and ASCII a thin top gives way to the next band when that one
- * covers more of the cell; ASCII draws a band's letter where it covers
- * half the cell; headroom (ROLE_FREE) a light shade. */
-static void stack_by_cell(struct grid *g, int x, int y, int cw, int ch, enum chart_glyphs gl,
-			  const double *const *vals, const enum role *roles, int n, double ymax)
-{
-	static const uint8_t quarters[4] = {0x40 | 0x80, 0x04 | 0x20, 0x02 | 0x10, 0x01 | 0x08};
-	int height = ch * 8;
-	for (int i = 0; i < cw; i++) {
-		int top[8], bad = 0;
-		double acc = 0;
-		for (int k = 0; k < n; k++) {
-			if (isnan(vals[k][i]))
-				bad = 1;
-			acc += vals[k][i] > 0 ? vals[k][i] : 0;
-			double f = acc / ymax;
-			top[k] = (int)lround((f > 1 ? 1 : f) * height);
-		}
-		for (int r = 0; r < ch && !bad; r++) {
-			int lo = r * 8, hi = lo + 8, k = 0;
-			while (k < n && top[k] <= lo)
-				k++;
-			if (k == n)
-				break;
-			int fill = top[k] >= hi ? 8 : top[k] - lo;
-			if (gl != CHART_BLOCK && fill < 8 && k + 1 < n) {
-				int next = (top[k + 1] >= hi ? hi : top[k + 1]) - top[k];
-				if (next > fill) {
-					k++;
-					fill = top[k] >= hi ? 8 : top[k] - lo;
-				}
-			}
-			if (gl == CHART_ASCII && fill < 4)
-				continue;
-			uint32_t c;
-			if (gl == CHART_BLOCK) {
-				c = fill >= 8 ? 0x2588u : 0x2580u + (uint32_t)fill;
-			} else if (gl == CHART_BRAILLE) {
-				uint8_t bits = 0;
-				for (int q = 0; q < (fill + 1) / 2 && q < 4; q++)
-					bits |= quarters[q];
-				c = 0x2800u + bits;
-			} else {
-				c = roles[k] == ROLE_ACTIVE	? 'A'
-				    : roles[k] == ROLE_INACTIVE ? 'i'
-								: '.';
-			}
-			if (roles[k] == ROLE_FREE && gl != CHART_ASCII)
-				c = fill >= 4 ? 0x2591u : ' ';
-			if (c != ' ')
-				grid_put(g, x + i, y + ch - 1 - r, c, roles[k]);
-		}
-	}
-}
-
-/* Random stacks of three bands (a gap now and then, values over the top)
- * drawn by chart_stack and cell by cell: the same cells. */
-static void test_stack_cells(void **state)
-{
-	(void)state;
-	static const enum chart_glyphs gls[] = {CHART_BRAILLE, CHART_BLOCK, CHART_ASCII};
-	static const enum role roles[3] = {ROLE_ACTIVE, ROLE_INACTIVE, ROLE_FREE};
-	double v[3][40];
-	const double *const vals[3] = {v[0], v[1], v[2]};
-	struct grid g, ref;
-	grid_init(&g, 44, 12);
-	grid_init(&ref, 44, 12);
-	uint64_t x = 5;
-	for (int round = 0; round < 300; round++) {
-		for (int k = 0; k < 3; k++)
-			for (int i = 0; i < 40; i++) {
-				x = x * 6364136223846793005ull + 1442695040888963407ull;
-				v[k][i] =
-				    (x >> 40) % 61 == 0 ? NAN : (double)((x >> 33) % 1000) / 7.0;
-			}
-		enum chart_glyphs gl = gls[round % 3];
-		int ch = 1 + round % 9, y = round % 5 == 0 ? -2 : 1;
-		grid_clear(&g);
-		grid_clear(&ref);
-		chart_stack(&g, 2, y, 40, ch, gl, vals, roles, 3, 300);
-		stack_by_cell(&ref, 2, y, 40, ch, gl, vals, roles, 3, 300);
-		if (memcmp(g.cells, ref.cells, sizeof(struct cell) * 44 * 12)) {
-			char *a = grid_dump(&g), *b = grid_dump(&ref);
-			fail_msg("round %d:\n%s-- cell by cell:\n%s", round, a, b);
-		}
-	}
-	grid_done(&g);
-	grid_done(&ref);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,8 +389,6 @@ int main(void)
 	    cmocka_unit_test(test_canvas_ascii_area),
 	    cmocka_unit_test(test_canvas_braille),
 	    cmocka_unit_test(test_canvas_braille_cells),
-	    cmocka_unit_test(test_canvas_scroll),
-	    cmocka_unit_test(test_stack_cells),
 	};
 	return cmocka_run_group_tests_name("chart", tests, NULL, NULL);
 }

@@ -26,7 +26,6 @@
 #include "base/util.h"
 #include "screen/views.h"
 #include "gridtest.h"
-#include "livefix.h"
 #include "modelfix.h"
 
 #define MIB (1024ull * 1024)
@@ -1605,134 +1604,6 @@ static void test_robust_scale_clip_marks(void **state)
 	plot_synth_done(&p, &y);
 }
 
-/* ---- a window moved on, tick after tick ---------------------------------- */
-
-/* p (moved on from its last build) against q (built from nothing, after
- * the same builds: the same autoscale history): the window, every column
- * of every series, every scale and sum, the marks and ticks. */
-static void assert_same_build(const struct plot *p, const struct plot *q, int b)
-{
-	if (p->n != q->n || p->t0_ns != q->t0_ns || p->col_ns != q->col_ns || p->fit != q->fit ||
-	    p->end != q->end)
-		fail_msg("build %d: the window differs (n %d/%d, t0 %llu/%llu, fit %d/%d)", b, p->n,
-			 q->n, (unsigned long long)p->t0_ns, (unsigned long long)q->t0_ns, p->fit,
-			 q->fit);
-	for (int i = 0; i < p->n; i++) {
-		if (p->lo[i] != q->lo[i] || p->hi[i] != q->hi[i])
-			fail_msg("build %d: column %d covers %ld..%ld, from nothing %ld..%ld", b, i,
-				 p->lo[i], p->hi[i], q->lo[i], q->hi[i]);
-		for (int s = 0; s < PLOT_NSER; s++)
-			if (!same(plot_col(p, s)[i], plot_col(q, s)[i]))
-				fail_msg(
-				    "build %d (moved %d, head %d, tail %d): column %d of series "
-				    "%d: %g, from nothing %g",
-				    b, p->moved, p->head, p->tail, i, s, plot_col(p, s)[i],
-				    plot_col(q, s)[i]);
-	}
-	const double a[] = {p->read_level,  p->write_level, p->read_max, p->write_max,
-			    p->reclaim_max, p->deact_max,   p->rate_lo,	 p->rate_hi,
-			    p->mem_total,   p->mem_top,	    p->mem_used};
-	const double z[] = {q->read_level,  q->write_level, q->read_max, q->write_max,
-			    q->reclaim_max, q->deact_max,   q->rate_lo,	 q->rate_hi,
-			    q->mem_total,   q->mem_top,	    q->mem_used};
-	for (size_t k = 0; k < ARRAY_LEN(a); k++)
-		if (!same(a[k], z[k]))
-			fail_msg("build %d (moved %d): scale %zu is %.17g, from nothing %.17g", b,
-				 p->moved, k, a[k], z[k]);
-	const int c[] = {p->own_read, p->own_write, p->nclip_read, p->nclip_write, p->nclip_reclaim,
-			 p->split,    p->nbursts,   p->gens,	   p->cg,	   p->mem_cut,
-			 p->nmarks,   p->nticks};
-	const int y[] = {q->own_read, q->own_write, q->nclip_read, q->nclip_write, q->nclip_reclaim,
-			 q->split,    q->nbursts,   q->gens,	   q->cg,	   q->mem_cut,
-			 q->nmarks,   q->nticks};
-	for (size_t k = 0; k < ARRAY_LEN(c); k++)
-		if (c[k] != y[k])
-			fail_msg("build %d (moved %d): figure %zu is %d, from nothing %d", b,
-				 p->moved, k, c[k], y[k]);
-	assert_true(p->mem_unit == q->mem_unit);
-	/* and what the scales were taken from, before the autoscale's steps
-	 * (which would hide a level a little off) */
-	for (int k = 0; k < PLOT_LV_N; k++) {
-		const struct plot_level *e = &p->lv[k], *f = &q->lv[k];
-		if (e->copy != f->copy || e->ncopy != f->ncopy || e->nall != f->nall ||
-		    e->lt != f->lt || e->le != f->le || !same(e->q, f->q) || e->peak != f->peak ||
-		    e->npeak != f->npeak)
-			fail_msg("build %d (moved %d): level %d: q %g peak %g (%d) of %d/%d, from "
-				 "nothing q %g peak %g (%d) of %d/%d",
-				 b, p->moved, k, e->q, e->peak, e->npeak, e->ncopy, e->nall, f->q,
-				 f->peak, f->npeak, f->ncopy, f->nall);
-	}
-	assert_true(p->ncopycols == q->ncopycols && p->ngens == q->ngens && p->nused == q->nused);
-	assert_true(p->nown[0] == q->nown[0] && p->nown[1] == q->nown[1]);
-	assert_true(p->cg_col == q->cg_col && p->cg_limit == q->cg_limit);
-	for (int i = 0; i < p->nmarks; i++) {
-		const struct plot_mark *e = &p->marks[i], *f = &q->marks[i];
-		assert_true(e->t_ns == f->t_ns && e->col == f->col && e->run == f->run &&
-			    e->phase == f->phase);
-	}
-	for (int i = 0; i < p->nticks; i++)
-		assert_true(p->ticks[i].cell == q->ticks[i].cell &&
-			    p->ticks[i].secs == q->ticks[i].secs);
-}
-
-/* A live history (livefix.h: runs, spikes, counter resets, a history that
- * drops its oldest samples) built tick after tick while the user zooms,
- * resizes, pauses and scrolls, toggles the scope and the fit, and a jump:
- * every build equals one from nothing with the same autoscale history,
- * and most only moved on, computing a column or two. */
-static void test_scroll_is_whole(void **state)
-{
-	(void)state;
-	struct live l;
-	live_init(&l, 700, 7);
-	for (int i = 0; i < 400; i++)
-		live_push(&l);
-	struct plot p, q;
-	plot_init(&p);
-	plot_init(&q);
-	struct plot_opts o = {.xdots = 2};
-	long moved = 0, computed = 0, quiet = 0;
-	int scroll = 0;
-	static const int zooms[] = {0, 1, 0, -1, 2, 0};
-	for (int b = 0; b < 3000; b++) {
-		for (int k = b % 37 == 0 ? 3 : 1; k > 0; k--)
-			live_push(&l);
-		o.zoom = zooms[(b / 150) % (int)ARRAY_LEN(zooms)];
-		int n = b % 500 >= 300 && b % 500 < 330 ? 120 : 161;
-		int paused = b % 600 >= 400 && b % 600 < 460;
-		if (paused && b % 10 == 0)
-			scroll += b % 20 ? 3 : -2; /* the arrows */
-		if (!paused)
-			scroll = 0;
-		scroll = scroll < 0 ? 0 : scroll;
-		o.frozen = paused;
-		o.scrolled = paused && scroll > 0;
-		o.mem_system = b % 700 >= 50 && b % 700 < 90;
-		o.no_fit = b % 900 >= 600;
-		if (b == 1234)
-			o.jumps++;
-		long end = (long)series_len(l.m.series) - 1 - scroll;
-		plot_build(&p, &l.m, &o, end, n);
-		q.old_valid = 0;
-		plot_build(&q, &l.m, &o, end, n);
-		assert_int_equal(q.moved, -1);
-		assert_same_build(&p, &q, b);
-		if (p.moved >= 0) {
-			moved++;
-			computed += p.computed;
-			quiet += p.computed <= 3;
-		}
-	}
-	/* most builds moved on, computing the new columns only */
-	if (!(moved > 2500 && quiet > moved * 9 / 10 && computed < moved * 4))
-		fail_msg("%ld builds moved on, %ld of them computing 3 columns or fewer, %ld "
-			 "columns computed",
-			 moved, quiet, computed);
-	plot_done(&p);
-	plot_done(&q);
-	live_done(&l);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1759,7 +1630,6 @@ int main(void)
 	    cmocka_unit_test(test_run_io_in_front),
 	    cmocka_unit_test(test_robust_scale_clip_marks),
 	    cmocka_unit_test(test_jump_is_fresh),
-	    cmocka_unit_test(test_scroll_is_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
