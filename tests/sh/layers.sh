@@ -59,4 +59,9 @@ plant down src/screen/grid.c '#include "model/series.h"
 #include "base/util.h"'
 rc=$?
 check "$T: includes of its own folder and of lower layers pass" '[ "$rc" = 0 ]' "exit $rc: $(tr '\n' '|' <"$tmp/p")"
+
+# a file a newcomer can read through: no .c under src/ over 1,000 lines
+# (docs/style.md rule 1)
+long=$(find src -name '*.c' -exec wc -l {} + | awk '$2 != "total" && $1 > 1000 { printf "%s (%d) ", $2, $1 }')
+check "$T: no .c under src/ over 1,000 lines" '[ -z "$long" ]' "$long"
 exit 0
