@@ -208,20 +208,31 @@ if ! wait_for 40 'grep -q ",mm_sync_cp,copy$" "$tmp/nb.csv" 2>/dev/null' 0.05; t
 	notok "$T neighbour is copying" "no copy phase in its --csv after 40 s: $(show "$tmp/nb.out")"
 	exit 0
 fi
-lrt_newdir
-timeout 60 "$LRUTOP" --batch -q -s rw_cp --repeat 2 --src "$base/src" --mem-limit 64M --no-verify \
-	--dir "$d" --csv "$tmp/rw.csv" --results "$tmp/rw-res.csv" </dev/null >"$tmp/rw.out" 2>&1
-rc=$?
+# rw_cp beside it, up to three times while the neighbour was not
+# reclaiming during rw_cp's copy (beside tools/check-under-load's hog the
+# neighbour's copy can sit in its write-back then: 128/s once): the check
+# below is of rw_cp beside reclaim, so a try without reclaim is said and
+# run again, not counted
+try=0
+while :; do
+	try=$((try + 1))
+	lrt_newdir
+	rm -f "$tmp/rw.csv" "$tmp/rw-res.csv"
+	timeout 60 "$LRUTOP" --batch -q -s rw_cp --repeat 2 --src "$base/src" --mem-limit 64M --no-verify \
+		--dir "$d" --csv "$tmp/rw.csv" --results "$tmp/rw-res.csv" </dev/null >"$tmp/rw.out" 2>&1
+	rc=$?
+	# The system deactivated pages at the old rule's threshold (a quarter of
+	# 64M per second = 4096 pages/s) while rw_cp copied: the neighbour was busy.
+	peak=$(awk -F, '$24 == "rw_cp" && $25 == "copy" && $14 != "" { if ($14 + 0 > m) m = $14 + 0 }
+		END { printf "%d", m }' "$tmp/rw.csv")
+	old=$(awk -F, '$24 == "rw_cp" && $25 == "copy" {
+			if (p != "" && $19 + 0 < p && $14 + 0 >= 4096) n++; p = $19 }
+		END { printf "%d", n }' "$tmp/rw.csv")
+	echo "# system pgdeactivate during rw_cp's copy: up to $peak/s; the old v1 rule: $old bursts (try $try)"
+	[ "$rc" -eq 0 ] && [ "$peak" -lt 4096 ] && [ "$try" -lt 3 ] && kill -0 "$bg" 2>/dev/null || break
+	echo "# the neighbour was not reclaiming during that copy: rw_cp again"
+done
 check "$T rw_cp run ok" '[ "$rc" -eq 0 ]' "exit $rc: $(show "$tmp/rw.out")"
-
-# The system deactivated pages at the old rule's threshold (a quarter of
-# 64M per second = 4096 pages/s) while rw_cp copied: the neighbour was busy.
-peak=$(awk -F, '$24 == "rw_cp" && $25 == "copy" && $14 != "" { if ($14 + 0 > m) m = $14 + 0 }
-	END { printf "%d", m }' "$tmp/rw.csv")
-old=$(awk -F, '$24 == "rw_cp" && $25 == "copy" {
-		if (p != "" && $19 + 0 < p && $14 + 0 >= 4096) n++; p = $19 }
-	END { printf "%d", n }' "$tmp/rw.csv")
-echo "# system pgdeactivate during rw_cp's copy: up to $peak/s; the old v1 rule: $old bursts"
 check "$T the neighbour was reclaiming during rw_cp's copy" '[ "$peak" -ge 4096 ]' \
 	"system pgdeactivate peaked at $peak/s"
 br=$(col "$tmp/rw-res.csv" rw_cp 18)
